@@ -1,0 +1,140 @@
+# schedreplay: one non-recursive Makefile.
+#
+#   make                 build ./schedreplay
+#   make deps            install the Debian 12 build and test packages (root)
+#   make demo            info on the bundled real trace (the README's main job)
+#   make check           every test: C unit tests, shell tests, sanitizer run
+#   make bench           throughput and memory against trace-cmd and libtracecmd
+#   make fuzz            longer libFuzzer runs of every reader (FUZZ_SECONDS=600)
+#   make install         PREFIX=/usr/local DESTDIR=
+#   DEVELOPER=1          warnings are errors
+#   SANITIZE=1           AddressSanitizer + UndefinedBehaviorSanitizer build
+#   V=1                  show the commands
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+DATADIR ?= $(PREFIX)/share/schedreplay
+
+CC ?= cc
+CFLAGS ?= -O2 -g
+WARNINGS = -Wall -Wextra -Wshadow -Wformat=2 -Wno-unused-parameter -Wstrict-prototypes \
+	   -Wmissing-prototypes -Wvla
+ifeq ($(DEVELOPER),1)
+WARNINGS += -Werror
+endif
+
+ifeq ($(SANITIZE),1)
+BUILD ?= build-san
+SANFLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+else
+BUILD ?= build
+SANFLAGS =
+endif
+
+ifneq ($(V),1)
+Q = @
+QUIET_CC = @echo '   CC      ' $@;
+QUIET_LINK = @echo '   LINK    ' $@;
+QUIET_GEN = @echo '   GEN     ' $@;
+endif
+
+# name:minimum-version:debian-package (the versions Debian 12 ships)
+PKGS = libtracecmd:1.3.1:libtracecmd-dev \
+       libtraceevent:1.7.1:libtraceevent-dev \
+       libtracefs:1.6.4:libtracefs-dev \
+       babeltrace2:2.0.4:libbabeltrace2-dev \
+       sqlite3:3.40.1:libsqlite3-dev \
+       ncurses:6.4:libncurses-dev
+PKG_NAMES = $(foreach p,$(PKGS),$(word 1,$(subst :, ,$(p))))
+
+# one line per missing library, naming the package that brings it
+PKG_CHECK := $(shell for p in $(PKGS); do \
+	n=$${p%%:*}; r=$${p#*:}; v=$${r%%:*}; d=$${r#*:}; \
+	pkg-config --atleast-version=$$v $$n 2>/dev/null || \
+	echo "missing library: $$n >= $$v (install the Debian package $$d, or run 'make deps')"; \
+	done)
+ifneq ($(PKG_CHECK),)
+ifeq ($(filter deps clean,$(MAKECMDGOALS)),)
+$(error $(PKG_CHECK))
+endif
+endif
+
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKG_NAMES) 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs $(PKG_NAMES) 2>/dev/null)
+
+VERSION := $(shell cat VERSION)
+ALL_CFLAGS = -std=gnu11 $(CFLAGS) $(SANFLAGS) $(WARNINGS) -Iinclude -Isrc -I$(BUILD) \
+	     $(PKG_CFLAGS) -D_GNU_SOURCE -MMD -MP
+ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
+
+# the library part (everything but main.c) is shared by the binary, unit
+# tests and fuzz targets
+LIB_SRCS = $(filter-out src/main.c,$(wildcard src/*.c replay/*.c reports/*.c))
+LIB_OBJS = $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRCS))
+MAIN_OBJ = $(BUILD)/src/main.o
+UNIT_SRCS = $(wildcard tests/unit/*.c)
+UNIT_BINS = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
+
+ifeq ($(SANITIZE),1)
+PROGRAM = $(BUILD)/schedreplay
+else
+PROGRAM = schedreplay
+endif
+
+all: $(PROGRAM)
+
+$(BUILD)/version.h: VERSION
+	@mkdir -p $(@D)
+	$(QUIET_GEN)printf '#define SR_VERSION "%s"\n' "$(VERSION)" > $@
+
+$(BUILD)/%.o: %.c $(BUILD)/version.h
+	@mkdir -p $(@D)
+	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/libschedreplay.a: $(LIB_OBJS)
+	$(Q)rm -f $@
+	$(Q)ar rcs $@ $^
+
+$(PROGRAM): $(MAIN_OBJ) $(BUILD)/libschedreplay.a
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libschedreplay.a tests/unit/unit.h
+	@mkdir -p $(@D)
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/libschedreplay.a \
+		$(PKG_LIBS) -lm
+
+unit: $(UNIT_BINS)
+
+deps:
+	$(Q)scripts/install-deps.sh
+
+demo: deps
+	$(Q)$(MAKE) --no-print-directory all
+	./schedreplay info tests/fixtures/tracedat/succeed/lisa-sched_load.dat
+
+# make check builds the normal and the sanitizer binaries, then runs every
+# test; the bad-input corpus also runs under the sanitizers
+check: deps
+	$(Q)$(MAKE) --no-print-directory all unit
+	$(Q)$(MAKE) --no-print-directory SANITIZE=1 all
+	$(Q)tests/run-tests.sh
+
+bench: all
+	$(Q)bench/run.sh
+
+fuzz:
+	$(Q)tests/fuzz/run.sh $${FUZZ_SECONDS:-600}
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
+	install -m 755 schedreplay $(DESTDIR)$(BINDIR)/schedreplay
+	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
+	for f in man/*.5; do [ -e "$$f" ] && install -m 644 "$$f" $(DESTDIR)$(MANDIR)/man5/ || true; done
+
+clean:
+	rm -rf build build-san build-fuzz schedreplay
+
+.PHONY: all unit deps demo check bench fuzz install clean
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

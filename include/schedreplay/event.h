@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The normalized scheduler event.  Every reader (trace.dat, CTF, ftrace text)
+ * fills this one structure from the trace's own format description, so that
+ * replay and info never see where an event came from.
+ */
+#ifndef SCHEDREPLAY_EVENT_H
+#define SCHEDREPLAY_EVENT_H
+
+#include <stdint.h>
+
+#define SR_COMM_LEN 16
+
+enum sr_event_kind {
+	SR_EV_SWITCH,		/* sched_switch: prev -> next on cpu */
+	SR_EV_WAKING,		/* sched_waking: emitted on the waker's cpu */
+	SR_EV_WAKEUP,		/* sched_wakeup: target_cpu = chosen cpu */
+	SR_EV_WAKEUP_NEW,	/* sched_wakeup_new: fork placement */
+	SR_EV_MIGRATE,		/* sched_migrate_task: orig_cpu -> dest_cpu */
+	SR_EV_FORK,		/* sched_process_fork: parent -> child */
+	SR_EV_EXIT,		/* sched_process_exit */
+	SR_EV_FREE,		/* sched_process_free */
+	SR_EV_LOST,		/* lost / discarded events marker (count may be unknown) */
+	SR_EV_OTHER,		/* any other event, passed through by name */
+	SR_EV__COUNT
+};
+
+/* What a sched_switch says about the task that left the CPU. */
+enum sr_prev_state {
+	SR_PREV_UNKNOWN,
+	SR_PREV_RUNNABLE,	/* state 0 / "R": still on the runqueue */
+	SR_PREV_PREEMPTED,	/* "R+": preempted, still on the runqueue */
+	SR_PREV_BLOCKED,	/* S, D, T, t, I, P, ...: dequeued */
+	SR_PREV_DEAD,		/* X, Z, x: final switch of an exiting task */
+};
+
+/*
+ * How a numeric prev_state is encoded.  Kernels before 4.14 record the raw
+ * p->state (OR-ed with TASK_STATE_MAX on preemption); 4.14+ ftrace records
+ * the "report" index as one bit (TASK_REPORT_MAX on preemption); LTTng
+ * always records the raw state, whose bit values moved in 4.14.
+ */
+enum sr_pstate_enc {
+	SR_PSTATE_REPORT,	/* 4.14+ ftrace: 0x10 X, 0x20 Z, 0x40 P, 0x80 I */
+	SR_PSTATE_RAW_OLD,	/* raw p->state before 4.14: 0x10 Z, 0x20 X, 0x40 x */
+	SR_PSTATE_RAW_NEW,	/* raw p->state 4.14+: 0x10 X, 0x20 Z, 0x40 P, 0x80 x */
+};
+
+#define SR_PID_NONE	(-1)
+#define SR_CPU_NONE	(-1)
+
+struct sr_event {
+	enum sr_event_kind kind;
+	uint64_t ts;		/* ns, on the trace's clock */
+	int cpu;		/* cpu whose buffer held the event */
+	int common_pid;		/* task current when it fired (waker); -1 unknown */
+
+	/* the task the event is about (switch: prev; fork: parent) */
+	int pid;
+	int prio;		/* kernel scale: 0..99 RT, 100..139 CFS; -1 unknown */
+	char comm[SR_COMM_LEN];
+
+	/* the second task (switch: next; fork: child) */
+	int pid2;
+	int prio2;
+	char comm2[SR_COMM_LEN];
+
+	int target_cpu;		/* waking/wakeup(_new): target_cpu; migrate: orig_cpu */
+	int dest_cpu;		/* migrate: dest_cpu */
+
+	long long prev_state_raw;	/* switch: as recorded (letters are mapped) */
+	enum sr_prev_state prev_state;
+	int success;		/* sched_wakeup's success field, -1 where absent */
+
+	long long lost;		/* SR_EV_LOST: count, -1 when unknown */
+	const char *name;	/* SR_EV_OTHER: event name (borrowed until next event) */
+};
+
+/**
+ * sr_event_kind_name - stable name of an event kind
+ * Return: static string ("switch", "waking", ...).
+ */
+const char *sr_event_kind_name(enum sr_event_kind kind);
+
+/**
+ * sr_event_kind_from_name - map a tracepoint name to a kind
+ * @name: "sched_switch", "sched:sched_switch", "sched_wakeup_new", ...
+ *
+ * Return: the kind, SR_EV_OTHER for names that are not scheduler events.
+ */
+enum sr_event_kind sr_event_kind_from_name(const char *name);
+
+/**
+ * sr_prev_state_decode - classify a numeric prev_state
+ * Return: one of enum sr_prev_state.
+ */
+enum sr_prev_state sr_prev_state_decode(long long raw, enum sr_pstate_enc enc);
+
+/**
+ * sr_prev_state_parse - classify a textual prev_state ("R+", "S", "D|K", "x")
+ * @text: the letters as printed by the kernel
+ * @raw: receives an equivalent 4.14+ report value (R+ = 0x100)
+ *
+ * Return: one of enum sr_prev_state; SR_PREV_UNKNOWN if @text is not letters.
+ */
+enum sr_prev_state sr_prev_state_parse(const char *text, long long *raw);
+
+/**
+ * sr_event_reset - clear an event to "nothing known"
+ */
+void sr_event_reset(struct sr_event *ev);
+
+#endif

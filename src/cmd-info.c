@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * "schedreplay info TRACE": the event stream with a counter on the end.
+ * Prints what a trace is (format, host, kernel, CPUs, time span), how many
+ * events of each kind it holds, how many tasks, and the events lost per CPU.
+ */
+#include "cmd.h"
+
+#include <getopt.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedreplay/error.h"
+#include "schedreplay/trace.h"
+#include "banned.h"
+
+/* counts of pass-through events, keyed by interned name pointer */
+struct name_count {
+	const char *name;
+	uint64_t n;
+};
+
+struct pidset {
+	int *slot;		/* open addressing; value+1 stored, 0 = empty */
+	size_t cap, n;
+};
+
+struct info_state {
+	uint64_t kind[SR_EV__COUNT];
+	uint64_t total;
+	uint64_t first_ts, last_ts;
+	struct name_count *other;
+	size_t nother, cap_other;
+	struct pidset pids;
+	uint64_t lost_unknown;
+};
+
+static int pidset_add(struct pidset *s, int pid)
+{
+	size_t i;
+
+	if (pid < 0)
+		return 0;
+	if ((s->n + 1) * 2 > s->cap) {
+		size_t ncap = s->cap ? s->cap * 2 : 1024, j;
+		int *ns = calloc(ncap, sizeof(*ns));
+
+		if (!ns)
+			return -1;
+		for (j = 0; j < s->cap; j++) {
+			if (!s->slot[j])
+				continue;
+			i = ((unsigned)s->slot[j] * 2654435761u) & (ncap - 1);
+			while (ns[i])
+				i = (i + 1) & (ncap - 1);
+			ns[i] = s->slot[j];
+		}
+		free(s->slot);
+		s->slot = ns;
+		s->cap = ncap;
+	}
+	i = ((unsigned)(pid + 1) * 2654435761u) & (s->cap - 1);
+	while (s->slot[i]) {
+		if (s->slot[i] == pid + 1)
+			return 0;
+		i = (i + 1) & (s->cap - 1);
+	}
+	s->slot[i] = pid + 1;
+	s->n++;
+	return 0;
+}
+
+static int count_other(struct info_state *st, const char *name)
+{
+	size_t i;
+
+	/* few distinct names; the last one hit is the likeliest again */
+	for (i = st->nother; i-- > 0;)
+		if (st->other[i].name == name) {
+			st->other[i].n++;
+			return 0;
+		}
+	if (st->nother == st->cap_other) {
+		size_t ncap = st->cap_other ? st->cap_other * 2 : 16;
+		struct name_count *no = realloc(st->other, ncap * sizeof(*no));
+
+		if (!no)
+			return -1;
+		st->other = no;
+		st->cap_other = ncap;
+	}
+	st->other[st->nother].name = name;
+	st->other[st->nother].n = 1;
+	st->nother++;
+	return 0;
+}
+
+static int cmp_other(const void *a, const void *b)
+{
+	const struct name_count *x = a, *y = b;
+
+	if (x->n != y->n)
+		return x->n < y->n ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+static void print_json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void print_ts(FILE *f, uint64_t ts)
+{
+	fprintf(f, "%llu.%09llu", (unsigned long long)(ts / 1000000000ULL),
+		(unsigned long long)(ts % 1000000000ULL));
+}
+
+/* the names of the kinds info reports, in order, as tracepoint names */
+static const struct {
+	enum sr_event_kind kind;
+	const char *tp;
+} kinds[] = {
+	{ SR_EV_SWITCH,		"sched_switch" },
+	{ SR_EV_WAKING,		"sched_waking" },
+	{ SR_EV_WAKEUP,		"sched_wakeup" },
+	{ SR_EV_WAKEUP_NEW,	"sched_wakeup_new" },
+	{ SR_EV_MIGRATE,	"sched_migrate_task" },
+	{ SR_EV_FORK,		"sched_process_fork" },
+	{ SR_EV_EXIT,		"sched_process_exit" },
+	{ SR_EV_FREE,		"sched_process_free" },
+};
+
+#define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
+
+static int cpus_with_events(const struct sr_trace_info *info)
+{
+	int i, n = 0;
+
+	for (i = 0; i < info->ncpus; i++)
+		n += info->cpu[i].events > 0;
+	return n;
+}
+
+static void print_text(const struct sr_trace_info *info, struct info_state *st)
+{
+	uint64_t lost = 0, markers = 0, packets = 0;
+	size_t i;
+	int c;
+
+	printf("file:       %s\n", info->path);
+	printf("format:     %s\n", info->format);
+	if (info->buffer[0])
+		printf("buffer:     %s\n", info->buffer);
+	printf("host:       %s\n", info->hostname[0] ? info->hostname : "(not recorded)");
+	printf("kernel:     %s\n", info->kernel[0] ? info->kernel : "(not recorded)");
+	if (info->clock[0])
+		printf("clock:      %s\n", info->clock);
+	if (info->ncpus_declared > 0)
+		printf("cpus:       %d declared, %d with events\n", info->ncpus_declared,
+		       cpus_with_events(info));
+	else
+		printf("cpus:       not declared, %d with events\n", cpus_with_events(info));
+	if (st->total) {
+		printf("time span:  ");
+		print_ts(stdout, st->first_ts);
+		printf(" .. ");
+		print_ts(stdout, st->last_ts);
+		printf(" (");
+		print_ts(stdout, st->last_ts - st->first_ts);
+		printf(" s)\n");
+	} else {
+		printf("time span:  (no events)\n");
+	}
+	printf("events:     %llu\n", (unsigned long long)st->total);
+	for (i = 0; i < NKINDS; i++)
+		printf("  %-22s %10llu\n", kinds[i].tp, (unsigned long long)st->kind[kinds[i].kind]);
+	qsort(st->other, st->nother, sizeof(*st->other), cmp_other);
+	for (i = 0; i < st->nother; i++)
+		printf("  %-22s %10llu\n", st->other[i].name, (unsigned long long)st->other[i].n);
+	if (!info->has_waking)
+		printf("note:       no sched_waking in this trace (kernel before 4.3, or not "
+		       "enabled): wakers are inferred\n");
+	printf("tasks:      %zu\n", st->pids.n);
+
+	for (c = 0; c < info->ncpus; c++) {
+		lost += info->cpu[c].lost;
+		markers += info->cpu[c].lost_markers;
+		packets += info->cpu[c].lost_packets;
+	}
+	if (!markers && !packets) {
+		printf("lost:       none\n");
+	} else {
+		printf("lost:       %llu events in %llu gaps%s\n", (unsigned long long)lost,
+		       (unsigned long long)markers,
+		       st->lost_unknown ? " (some gaps without a count)" : "");
+		printf("  %4s %12s %10s %8s\n", "cpu", "events", "lost", "gaps");
+		for (c = 0; c < info->ncpus; c++)
+			printf("  %4d %12llu %10llu %8llu\n", c,
+			       (unsigned long long)info->cpu[c].events,
+			       (unsigned long long)info->cpu[c].lost,
+			       (unsigned long long)info->cpu[c].lost_markers);
+	}
+}
+
+static void print_json(const struct sr_trace_info *info, struct info_state *st)
+{
+	size_t i;
+	int c;
+
+	printf("{\n  \"file\": ");
+	print_json_string(stdout, info->path);
+	printf(",\n  \"reader\": ");
+	print_json_string(stdout, info->reader);
+	printf(",\n  \"format\": ");
+	print_json_string(stdout, info->format);
+	printf(",\n  \"buffer\": ");
+	print_json_string(stdout, info->buffer);
+	printf(",\n  \"host\": ");
+	if (info->hostname[0])
+		print_json_string(stdout, info->hostname);
+	else
+		printf("null");
+	printf(",\n  \"kernel\": ");
+	if (info->kernel[0])
+		print_json_string(stdout, info->kernel);
+	else
+		printf("null");
+	printf(",\n  \"clock\": ");
+	if (info->clock[0])
+		print_json_string(stdout, info->clock);
+	else
+		printf("null");
+	if (info->ncpus_declared > 0)
+		printf(",\n  \"cpus_declared\": %d", info->ncpus_declared);
+	else
+		printf(",\n  \"cpus_declared\": null");
+	printf(",\n  \"cpus_with_events\": %d", cpus_with_events(info));
+	if (st->total)
+		printf(",\n  \"first_ts_ns\": %llu,\n  \"last_ts_ns\": %llu",
+		       (unsigned long long)st->first_ts, (unsigned long long)st->last_ts);
+	else
+		printf(",\n  \"first_ts_ns\": null,\n  \"last_ts_ns\": null");
+	printf(",\n  \"events\": %llu,\n  \"counts\": {", (unsigned long long)st->total);
+	for (i = 0; i < NKINDS; i++)
+		printf("%s\n    \"%s\": %llu", i ? "," : "", kinds[i].tp,
+		       (unsigned long long)st->kind[kinds[i].kind]);
+	qsort(st->other, st->nother, sizeof(*st->other), cmp_other);
+	for (i = 0; i < st->nother; i++) {
+		printf(",\n    ");
+		print_json_string(stdout, st->other[i].name);
+		printf(": %llu", (unsigned long long)st->other[i].n);
+	}
+	printf("\n  },\n  \"has_sched_waking\": %s", info->has_waking ? "true" : "false");
+	printf(",\n  \"tasks\": %zu", st->pids.n);
+	printf(",\n  \"per_cpu\": [");
+	for (c = 0; c < info->ncpus; c++)
+		printf("%s\n    {\"cpu\": %d, \"events\": %llu, \"lost\": %llu, \"lost_markers\": %llu, "
+		       "\"discarded_packets\": %llu}", c ? "," : "", c,
+		       (unsigned long long)info->cpu[c].events,
+		       (unsigned long long)info->cpu[c].lost,
+		       (unsigned long long)info->cpu[c].lost_markers,
+		       (unsigned long long)info->cpu[c].lost_packets);
+	printf("\n  ]\n}\n");
+}
+
+static const char info_options[] =
+	"   --json             print one JSON object instead of text\n"
+	"   -B, --buffer NAME  read the trace.dat buffer instance NAME (default: the top\n"
+	"                      buffer, or the only instance that holds events)\n"
+	"   -F, --format FMT   do not probe: read TRACE as tracedat, ctf or text\n"
+	"   -h, --help         show this help\n";
+
+static int info_exec(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json",	no_argument,		NULL, 'j' },
+		{ "buffer",	required_argument,	NULL, 'B' },
+		{ "format",	required_argument,	NULL, 'F' },
+		{ "help",	no_argument,		NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct sr_trace_opts opts = { 0 };
+	struct info_state st = { 0 };
+	struct sr_trace *t = NULL;
+	struct sr_event ev;
+	char *cause = NULL;
+	int json = 0, opt, ret;
+
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "+B:F:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'j':
+			json = 1;
+			break;
+		case 'B':
+			opts.buffer = optarg;
+			break;
+		case 'F':
+			opts.format = optarg;
+			break;
+		case 'h':
+			cmd_usage(&cmd_info, stdout);
+			return EXIT_OK;
+		default:
+			sr_error("info: unknown or incomplete option '%s'", argv[optind - 1]);
+			cmd_usage(&cmd_info, stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 1) {
+		sr_error("info: expected one TRACE argument, got %d", argc - optind);
+		cmd_usage(&cmd_info, stderr);
+		return EXIT_USAGE;
+	}
+
+	ret = sr_trace_open(argv[optind], &opts, &t, &cause);
+	if (ret < 0) {
+		sr_error("%s", cause ? cause : sr_strerror(ret));
+		free(cause);
+		return ret == -SR_E_USAGE ? EXIT_USAGE : EXIT_FAIL;
+	}
+	while ((ret = sr_trace_next(t, &ev, &cause)) > 0) {
+		if (ev.kind == SR_EV_LOST) {
+			if (ev.lost < 0)
+				st.lost_unknown++;
+			continue;
+		}
+		if (!st.total)
+			st.first_ts = ev.ts;
+		st.last_ts = ev.ts;
+		st.total++;
+		st.kind[ev.kind]++;
+		if (ev.kind == SR_EV_OTHER && count_other(&st, ev.name) < 0) {
+			ret = -SR_E_NOMEM;
+			break;
+		}
+		if (ev.kind != SR_EV_OTHER &&
+		    (pidset_add(&st.pids, ev.pid > 0 ? ev.pid : -1) < 0 ||
+		     pidset_add(&st.pids, ev.pid2 > 0 ? ev.pid2 : -1) < 0)) {
+			ret = -SR_E_NOMEM;
+			break;
+		}
+	}
+	if (ret < 0) {
+		sr_error("%s", cause ? cause : sr_strerror(ret));
+		free(cause);
+		ret = EXIT_FAIL;
+	} else {
+		if (json)
+			print_json(sr_trace_borrow_info(t), &st);
+		else
+			print_text(sr_trace_borrow_info(t), &st);
+		ret = EXIT_OK;
+	}
+	sr_trace_free(t);
+	free(st.other);
+	free(st.pids.slot);
+	return ret;
+}
+
+const struct cmd_entry cmd_info = {
+	.name = "info",
+	.synopsis = "[--json] [-B NAME] [-F FMT] TRACE",
+	.summary = "describe a trace: format, host, CPUs, time span, events per type, tasks, "
+		   "lost events",
+	.options = info_options,
+	.exec = info_exec,
+};

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Command dispatch: the one table of commands, lookup by exact name or
+ * unique prefix, and the usage text each command's --help prints.
+ */
+#include "cmd.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+#include "banned.h"
+
+const char *sr_progname = "schedreplay";
+
+static const struct cmd_entry cmd_record = {
+	.name = "record", .synopsis = "[-o FILE] [-d SECONDS] [-e SYSTEM:EVENT] [-- COMMAND [ARGS]]",
+	.summary = "capture scheduler events on this machine into a trace.dat",
+	.issue = "#3", .flags = CMD_NOT_BUILT,
+};
+static const struct cmd_entry cmd_replay = {
+	.name = "replay", .synopsis = "[--model NAME] [--patch NAME]... -o DB TRACE",
+	.summary = "re-evaluate every scheduler decision of a trace under original and patched policies",
+	.issue = "#4", .flags = CMD_NOT_BUILT,
+};
+static const struct cmd_entry cmd_report = {
+	.name = "report", .synopsis = "DB [DB2]",
+	.summary = "summarize a replay database as comparison tables",
+	.issue = "#6", .flags = CMD_NOT_BUILT,
+};
+static const struct cmd_entry cmd_tui = {
+	.name = "tui", .synopsis = "DB",
+	.summary = "browse divergent decisions interactively",
+	.issue = "#7", .flags = CMD_NOT_BUILT,
+};
+static const struct cmd_entry cmd_sql = {
+	.name = "sql", .synopsis = "DB [QUERY]",
+	.summary = "query a replay database",
+	.issue = "#6", .flags = CMD_NOT_BUILT,
+};
+
+static const struct cmd_entry *const commands[] = {
+	&cmd_record, &cmd_replay, &cmd_report, &cmd_tui, &cmd_sql, &cmd_info, &cmd_help,
+};
+
+#define NCOMMANDS ((int)(sizeof(commands) / sizeof(commands[0])))
+
+int cmd_count(void)
+{
+	return NCOMMANDS;
+}
+
+const struct cmd_entry *cmd_at(int i)
+{
+	return i >= 0 && i < NCOMMANDS ? commands[i] : NULL;
+}
+
+static void vmsg(const char *kind, const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	fprintf(stderr, "%s: %s", sr_progname, kind);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void sr_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("", fmt, ap);
+	va_end(ap);
+}
+
+void sr_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+const struct cmd_entry *cmd_find(const char *name, FILE *err)
+{
+	const struct cmd_entry *match = NULL;
+	size_t len = strlen(name);
+	int i, n = 0;
+
+	for (i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(commands[i]->name, name))
+			return commands[i];
+	for (i = 0; i < NCOMMANDS; i++) {
+		if (len && !strncmp(commands[i]->name, name, len)) {
+			match = commands[i];
+			n++;
+		}
+	}
+	if (n == 1)
+		return match;
+	if (!err)
+		return NULL;
+	if (n > 1) {
+		fprintf(err, "%s: ambiguous command '%s', could be:", sr_progname, name);
+		for (i = 0; i < NCOMMANDS; i++)
+			if (!strncmp(commands[i]->name, name, len))
+				fprintf(err, " %s", commands[i]->name);
+		fputc('\n', err);
+	} else {
+		fprintf(err, "%s: unknown command '%s', expected one of:", sr_progname, name);
+		for (i = 0; i < NCOMMANDS; i++)
+			fprintf(err, " %s", commands[i]->name);
+		fputc('\n', err);
+	}
+	return NULL;
+}
+
+void cmd_usage(const struct cmd_entry *c, FILE *out)
+{
+	fprintf(out, "usage: %s %s %s\n\n%s\n", sr_progname, c->name, c->synopsis, c->summary);
+	if (c->flags & CMD_NOT_BUILT)
+		fprintf(out, "\nThis command is not built yet (tracked in issue %s).\n", c->issue);
+	if (c->options)
+		fprintf(out, "\noptions:\n%s", c->options);
+}
+
+void cmd_list(FILE *out)
+{
+	int i;
+
+	fprintf(out, "usage: %s [--version] [--help] COMMAND [ARGS]\n\ncommands:\n", sr_progname);
+	for (i = 0; i < NCOMMANDS; i++)
+		fprintf(out, "   %-8s %s%s\n", commands[i]->name, commands[i]->summary,
+			commands[i]->flags & CMD_NOT_BUILT ? " (not built yet)" : "");
+	fprintf(out, "\nSee '%s help COMMAND' or '%s COMMAND --help' for a command's options.\n",
+		sr_progname, sr_progname);
+}
+
+int cmd_wants_help(const struct cmd_entry *c, int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			cmd_usage(c, stdout);
+			return 1;
+		}
+	}
+	return 0;
+}

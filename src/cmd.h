@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The command table.  Each src/cmd-*.c exports one struct cmd_entry; help,
+ * usage and the man page synopsis all come from the same strings, so they
+ * cannot drift apart (tests/t0100-cli-help.sh checks the man pages).
+ */
+#ifndef SCHEDREPLAY_CMD_H
+#define SCHEDREPLAY_CMD_H
+
+#include <stdio.h>
+
+/* exit codes: only main() turns a command's result into one */
+#define EXIT_OK		0
+#define EXIT_FAIL	1	/* bad input, failed operation */
+#define EXIT_USAGE	2	/* bad command line, command not built yet */
+
+#define CMD_NOT_BUILT	(1u << 0)	/* listed, but says so and exits 2 */
+
+struct cmd_entry {
+	const char *name;
+	const char *synopsis;	/* after "schedreplay NAME ", as in the man page */
+	const char *summary;	/* one line */
+	const char *options;	/* option lines for --help, may be NULL */
+	const char *issue;	/* for CMD_NOT_BUILT: where the work is tracked */
+	unsigned flags;
+	/* argv[0] is the command name; returns an EXIT_* code */
+	int (*exec)(int argc, char **argv);
+};
+
+extern const struct cmd_entry cmd_info;
+extern const struct cmd_entry cmd_help;
+
+/* cmd.c */
+extern const char *sr_progname;
+const struct cmd_entry *cmd_find(const char *name, FILE *err);
+void cmd_usage(const struct cmd_entry *c, FILE *out);
+void cmd_list(FILE *out);
+int cmd_count(void);
+const struct cmd_entry *cmd_at(int i);
+
+/* print "schedreplay: <message>" to stderr (front ends only) */
+void sr_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void sr_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * Shared option handling for commands: --help prints the command's usage
+ * and makes the caller return EXIT_OK.  Returns 1 when handled.
+ */
+int cmd_wants_help(const struct cmd_entry *c, int argc, char **argv);
+
+#endif

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Names of normalized events and the decoding of sched_switch's prev_state,
+ * whose encoding changed with kernel 4.14 and differs between ftrace and
+ * LTTng (decision-model §1.1).
+ */
+#include "schedreplay/event.h"
+
+#include <string.h>
+
+#include "banned.h"
+
+static const char *const kind_names[SR_EV__COUNT] = {
+	[SR_EV_SWITCH]		= "switch",
+	[SR_EV_WAKING]		= "waking",
+	[SR_EV_WAKEUP]		= "wakeup",
+	[SR_EV_WAKEUP_NEW]	= "wakeup_new",
+	[SR_EV_MIGRATE]		= "migrate",
+	[SR_EV_FORK]		= "fork",
+	[SR_EV_EXIT]		= "exit",
+	[SR_EV_FREE]		= "free",
+	[SR_EV_LOST]		= "lost",
+	[SR_EV_OTHER]		= "other",
+};
+
+const char *sr_event_kind_name(enum sr_event_kind kind)
+{
+	if ((unsigned)kind >= SR_EV__COUNT)
+		return "?";
+	return kind_names[kind];
+}
+
+static const struct {
+	const char *name;
+	enum sr_event_kind kind;
+} tp_names[] = {
+	{ "sched_switch",	SR_EV_SWITCH },
+	{ "sched_waking",	SR_EV_WAKING },
+	{ "sched_wakeup",	SR_EV_WAKEUP },
+	{ "sched_wakeup_new",	SR_EV_WAKEUP_NEW },
+	{ "sched_migrate_task",	SR_EV_MIGRATE },
+	{ "sched_process_fork",	SR_EV_FORK },
+	{ "sched_process_exit",	SR_EV_EXIT },
+	{ "sched_process_free",	SR_EV_FREE },
+};
+
+enum sr_event_kind sr_event_kind_from_name(const char *name)
+{
+	size_t i;
+
+	/* perf's CTF converter and "system:event" spellings */
+	if (!strncmp(name, "sched:", 6))
+		name += 6;
+	if (strncmp(name, "sched_", 6))
+		return SR_EV_OTHER;
+	for (i = 0; i < sizeof(tp_names) / sizeof(tp_names[0]); i++)
+		if (!strcmp(name, tp_names[i].name))
+			return tp_names[i].kind;
+	return SR_EV_OTHER;
+}
+
+enum sr_prev_state sr_prev_state_decode(long long raw, enum sr_pstate_enc enc)
+{
+	long long low = raw & 0xff;
+
+	if (raw == 0)
+		return SR_PREV_RUNNABLE;
+	if (raw < 0)
+		return SR_PREV_UNKNOWN;
+	/*
+	 * Preemption is flagged by one bit above the state bits
+	 * (TASK_REPORT_MAX or TASK_STATE_MAX, depending on the era) with no
+	 * state bit set.  Raw states above 0xff (WAKEKILL, NOLOAD) always come
+	 * with a sleep bit, so "no low bit" means preempted in every encoding.
+	 */
+	if (low == 0)
+		return SR_PREV_PREEMPTED;
+	switch (enc) {
+	case SR_PSTATE_REPORT:
+		if (low & (0x10 | 0x20))
+			return SR_PREV_DEAD;
+		break;
+	case SR_PSTATE_RAW_OLD:
+		if (low & (0x10 | 0x20 | 0x40))
+			return SR_PREV_DEAD;
+		break;
+	case SR_PSTATE_RAW_NEW:
+		if (low & (0x10 | 0x20 | 0x80))
+			return SR_PREV_DEAD;
+		break;
+	}
+	return SR_PREV_BLOCKED;
+}
+
+enum sr_prev_state sr_prev_state_parse(const char *text, long long *raw)
+{
+	/* 4.14+ report letters and their bits; older letters map onto them */
+	static const struct {
+		char c;
+		long long bit;
+		enum sr_prev_state st;
+	} letters[] = {
+		{ 'S', 0x01, SR_PREV_BLOCKED },	{ 'D', 0x02, SR_PREV_BLOCKED },
+		{ 'T', 0x04, SR_PREV_BLOCKED },	{ 't', 0x08, SR_PREV_BLOCKED },
+		{ 'X', 0x10, SR_PREV_DEAD },	{ 'Z', 0x20, SR_PREV_DEAD },
+		{ 'P', 0x40, SR_PREV_BLOCKED },	{ 'I', 0x80, SR_PREV_BLOCKED },
+		{ 'x', 0x10, SR_PREV_DEAD },	{ 'K', 0x00, SR_PREV_BLOCKED },
+		{ 'W', 0x00, SR_PREV_BLOCKED },	{ 'N', 0x00, SR_PREV_BLOCKED },
+	};
+	enum sr_prev_state st = SR_PREV_UNKNOWN;
+	long long r = 0;
+	const char *p = text;
+	size_t i;
+
+	if (!p || !*p)
+		return SR_PREV_UNKNOWN;
+	if (p[0] == 'R') {
+		if (p[1] == '+' && !p[2]) {
+			r = 0x100;
+			st = SR_PREV_PREEMPTED;
+		} else if (!p[1]) {
+			st = SR_PREV_RUNNABLE;
+		} else {
+			return SR_PREV_UNKNOWN;
+		}
+		if (raw)
+			*raw = r;
+		return st;
+	}
+	for (; *p; p++) {
+		if (*p == '|')
+			continue;
+		for (i = 0; i < sizeof(letters) / sizeof(letters[0]); i++)
+			if (letters[i].c == *p)
+				break;
+		if (i == sizeof(letters) / sizeof(letters[0]))
+			return SR_PREV_UNKNOWN;
+		r |= letters[i].bit;
+		if (st != SR_PREV_DEAD)
+			st = letters[i].st;
+	}
+	if (raw)
+		*raw = r;
+	return st;
+}
+
+void sr_event_reset(struct sr_event *ev)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->cpu = SR_CPU_NONE;
+	ev->common_pid = SR_PID_NONE;
+	ev->pid = SR_PID_NONE;
+	ev->pid2 = SR_PID_NONE;
+	ev->prio = -1;
+	ev->prio2 = -1;
+	ev->target_cpu = SR_CPU_NONE;
+	ev->dest_cpu = SR_CPU_NONE;
+	ev->success = -1;
+	ev->lost = -1;
+}

@@ -1,0 +1,613 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * trace.dat reader (file versions 6 and 7, compressed or not) through
+ * libtracecmd and libtraceevent.  Field positions come from each event's
+ * format in the file; per-cpu streams are merged by timestamp with a small
+ * heap so that the cost per event does not grow with the number of CPUs.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <event-parse.h>
+#include <trace-cmd/trace-cmd.h>
+
+#include "schedreplay/error.h"
+#include "reader-local.h"
+#include "tracecmd-private.h"
+#include "banned.h"
+
+static const unsigned char tracedat_magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+
+/*
+ * libtraceevent routes every library warning through tep_vprint(), a weak
+ * symbol meant to be overridden by the application (trace-cmd does the
+ * same).  Keep the last message instead of printing it, so that a failure
+ * becomes one line of ours that quotes the library's reason.
+ */
+static char tep_last_msg[256];
+
+int tep_vprint(const char *name, enum tep_loglevel level, bool print_err,
+	       const char *fmt, va_list ap);
+int tep_vprint(const char *name, enum tep_loglevel level, bool print_err,
+	       const char *fmt, va_list ap)
+{
+	int n;
+
+	(void)name;
+	(void)print_err;
+	if (level > TEP_LOG_WARNING)
+		return 0;
+	n = vsnprintf(tep_last_msg, sizeof(tep_last_msg), fmt, ap);
+	/* drop a trailing newline */
+	while (n > 0 && (size_t)n < sizeof(tep_last_msg) && tep_last_msg[n - 1] == '\n')
+		tep_last_msg[--n] = '\0';
+	return n;
+}
+
+/* What we know about one event type id, looked up once. */
+struct dat_type {
+	int known;
+	enum sr_event_kind kind;
+	const char *name;
+	struct tep_format_field *f[9];
+};
+
+/* field slots in struct dat_type.f */
+enum {
+	F_COMM, F_PID, F_PRIO, F_COMM2, F_PID2, F_PRIO2, F_STATE, F_TARGET, F_DEST,
+};
+/* the wakeup family's success field reuses F_DEST */
+#define F_SUCCESS F_DEST
+
+struct dat_priv {
+	struct tracecmd_input *top;
+	struct tracecmd_input *in;	/* the buffer read: top or an instance */
+	struct tep_handle *tep;
+	int ncpus;
+	struct tep_record **rec;	/* next record of each cpu */
+	int *heap;			/* cpus with a record, min-heap on ts */
+	int nheap;
+	struct dat_type *types;
+	int ntypes;
+	struct tep_record *cur;		/* the record handed out last */
+	int cur_cpu;
+	int lost_pending;		/* a lost marker was delivered for cur */
+	unsigned long long off;		/* offset of the last record */
+};
+
+static int dat_probe(const char *path, int is_dir, const unsigned char *head, size_t len)
+{
+	(void)path;
+	if (is_dir || len < sizeof(tracedat_magic))
+		return 0;
+	return memcmp(head, tracedat_magic, sizeof(tracedat_magic)) ? 0 : 100;
+}
+
+static inline unsigned long long rec_ts(struct dat_priv *d, int cpu)
+{
+	return d->rec[cpu]->ts;
+}
+
+/* merge order: timestamp, then lower cpu first, as trace-cmd report does */
+static inline int heap_less(struct dat_priv *d, int a, int b)
+{
+	unsigned long long ta = rec_ts(d, a), tb = rec_ts(d, b);
+
+	return ta < tb || (ta == tb && a < b);
+}
+
+static void heap_down(struct dat_priv *d, int i)
+{
+	for (;;) {
+		int l = 2 * i + 1, r = l + 1, m = i, tmp;
+
+		if (l < d->nheap && heap_less(d, d->heap[l], d->heap[m]))
+			m = l;
+		if (r < d->nheap && heap_less(d, d->heap[r], d->heap[m]))
+			m = r;
+		if (m == i)
+			return;
+		tmp = d->heap[i];
+		d->heap[i] = d->heap[m];
+		d->heap[m] = tmp;
+		i = m;
+	}
+}
+
+static void heap_build(struct dat_priv *d)
+{
+	int i;
+
+	for (i = d->nheap / 2 - 1; i >= 0; i--)
+		heap_down(d, i);
+}
+
+/* does this buffer hold at least one record? */
+static int buffer_has_data(struct tracecmd_input *in, int ncpus)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < ncpus; cpu++) {
+		struct tep_record *r = tracecmd_read_cpu_first(in, cpu);
+
+		if (r) {
+			tracecmd_free_record(r);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int handle_cpus(struct tracecmd_input *in)
+{
+	int n = tracecmd_cpus ? tracecmd_cpus(in) : 0;
+
+	if (n <= 0)
+		n = tep_get_cpus(tracecmd_get_tep(in));
+	return n;
+}
+
+static int pick_buffer(struct sr_trace *t, struct dat_priv *d, const char *want, char **cause)
+{
+	int n = tracecmd_buffer_instances(d->top);
+	int i, found = -1, with_data = 0;
+
+	if (want && *want) {
+		for (i = 0; i < n; i++)
+			if (!strcmp(tracecmd_buffer_instance_name(d->top, i), want))
+				found = i;
+		if (found < 0) {
+			char list[256] = "";
+			size_t used = 0;
+
+			for (i = 0; i < n && used < sizeof(list); i++)
+				used += snprintf(list + used, sizeof(list) - used, "%s'%s'",
+						 i ? ", " : "",
+						 tracecmd_buffer_instance_name(d->top, i));
+			sr_cause_set(cause, "no buffer instance '%s' (the file has %s%s)", want,
+				     n ? "" : "only the top buffer", list);
+			return -SR_E_USAGE;
+		}
+	} else if (!buffer_has_data(d->top, handle_cpus(d->top))) {
+		/* events only in instances, as "trace-cmd extract -B name" writes them */
+		for (i = 0; i < n; i++) {
+			struct tracecmd_input *b = tracecmd_buffer_instance_handle(d->top, i);
+
+			if (!b)
+				continue;
+			if (buffer_has_data(b, handle_cpus(b))) {
+				if (found < 0 ||
+				    !strcmp(tracecmd_buffer_instance_name(d->top, i), "schedreplay"))
+					found = i;
+				with_data++;
+			}
+			tracecmd_close(b);
+		}
+		if (with_data > 1 &&
+		    strcmp(tracecmd_buffer_instance_name(d->top, found), "schedreplay")) {
+			sr_cause_set(cause, "events are in %d buffer instances and none in the top "
+				     "buffer: choose one with --buffer", with_data);
+			return -SR_E_USAGE;
+		}
+	}
+	if (found < 0) {
+		d->in = d->top;
+		return 0;
+	}
+	d->in = tracecmd_buffer_instance_handle(d->top, found);
+	if (!d->in) {
+		sr_cause_set(cause, "cannot open buffer instance '%s'%s%s",
+			     tracecmd_buffer_instance_name(d->top, found),
+			     tep_last_msg[0] ? ": " : "", tep_last_msg);
+		return -SR_E_CORRUPT;
+	}
+	sr_strlcpy(t->info.buffer, tracecmd_buffer_instance_name(d->top, found),
+		   sizeof(t->info.buffer));
+	return 0;
+}
+
+static struct tep_format_field *field(struct tep_event *e, const char *name)
+{
+	return tep_find_field(e, name);
+}
+
+static enum sr_pstate_enc switch_encoding(struct tep_handle *tep)
+{
+	struct tep_event *e = tep_find_event_by_name(tep, "sched", "sched_switch");
+	const char *fmt;
+
+	if (!e || !e->print_fmt.format)
+		return SR_PSTATE_REPORT;
+	fmt = e->print_fmt.format;
+	/* before 4.14 the raw state is printed, TASK_DEAD as "x" */
+	if (strstr(fmt, "\"x\"") && !strstr(fmt, "\"I\""))
+		return SR_PSTATE_RAW_OLD;
+	return SR_PSTATE_REPORT;
+}
+
+static void fill_info(struct sr_trace *t, struct dat_priv *d)
+{
+	struct sr_trace_info *info = &t->info;
+	const char *name = NULL, *ver = NULL, *s;
+	unsigned long v = tracecmd_get_in_file_version ? tracecmd_get_in_file_version(d->top) : 0;
+
+	if (v && tracecmd_get_file_compress_proto &&
+	    !tracecmd_get_file_compress_proto(d->top, &name, &ver) && name && *name &&
+	    strcmp(name, "none"))
+		snprintf(info->format, sizeof(info->format), "trace.dat v%lu (%s %s)", v, name,
+			 ver ? ver : "");
+	else if (v)
+		snprintf(info->format, sizeof(info->format), "trace.dat v%lu", v);
+	else
+		snprintf(info->format, sizeof(info->format), "trace.dat");
+
+	s = tracecmd_get_uname ? tracecmd_get_uname(d->top) : NULL;
+	if (s && *s) {
+		/* "Linux host 6.1.0-13-amd64 #1 SMP ..." as uname -a prints it */
+		char buf[256], *host, *rel, *save = NULL;
+
+		sr_strlcpy(buf, s, sizeof(buf));
+		if (strtok_r(buf, " ", &save) && (host = strtok_r(NULL, " ", &save)) &&
+		    (rel = strtok_r(NULL, " ", &save))) {
+			sr_strlcpy(info->hostname, host, sizeof(info->hostname));
+			sr_strlcpy(info->kernel, rel, sizeof(info->kernel));
+		}
+	}
+	s = tracecmd_get_trace_clock ? tracecmd_get_trace_clock(d->in) : NULL;
+	if (s && *s) {
+		/* the saved trace_clock file looks like "[local] global counter" */
+		const char *open = strchr(s, '['), *close = open ? strchr(open, ']') : NULL;
+
+		if (open && close && (size_t)(close - open) < sizeof(info->clock)) {
+			memcpy(info->clock, open + 1, close - open - 1);
+			info->clock[close - open - 1] = '\0';
+		} else {
+			sr_strlcpy(info->clock, s, sizeof(info->clock));
+			info->clock[strcspn(info->clock, "\n")] = '\0';
+		}
+	}
+	info->ncpus_declared = d->ncpus;
+	info->pstate_enc = switch_encoding(d->tep);
+	info->has_waking = tep_find_event_by_name(d->tep, "sched", "sched_waking") != NULL;
+}
+
+static int dat_open(struct sr_trace *t, const struct sr_trace_opts *opts, char **cause)
+{
+	struct dat_priv *d;
+	struct stat st;
+	int cpu, ret;
+
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return -SR_E_NOMEM;
+	t->priv = d;
+	tep_last_msg[0] = '\0';
+	tracecmd_set_loglevel(TEP_LOG_WARNING);
+	d->top = tracecmd_open(t->info.path, TRACECMD_FL_LOAD_NO_PLUGINS |
+			       TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+	if (!d->top) {
+		if (stat(t->info.path, &st) == 0 && st.st_size < 4096)
+			sr_cause_set(cause, "not a valid trace.dat: headers end early (file is %lld "
+				     "bytes)%s%s", (long long)st.st_size,
+				     tep_last_msg[0] ? ": " : "", tep_last_msg);
+		else
+			sr_cause_set(cause, "not a valid trace.dat: %s",
+				     tep_last_msg[0] ? tep_last_msg :
+				     "libtracecmd could not read the headers");
+		return -SR_E_CORRUPT;
+	}
+	ret = pick_buffer(t, d, opts ? opts->buffer : NULL, cause);
+	if (ret < 0)
+		return ret;
+	d->tep = tracecmd_get_tep(d->in);
+	d->ncpus = handle_cpus(d->in);
+	if (d->ncpus <= 0 || d->ncpus > 8192) {
+		sr_cause_set(cause, "invalid cpu count %d in the header", d->ncpus);
+		return -SR_E_CORRUPT;
+	}
+	fill_info(t, d);
+	d->rec = calloc(d->ncpus, sizeof(*d->rec));
+	d->heap = calloc(d->ncpus, sizeof(*d->heap));
+	if (!d->rec || !d->heap)
+		return -SR_E_NOMEM;
+	for (cpu = 0; cpu < d->ncpus; cpu++) {
+		/* read_cpu_first rewinds: buffer_has_data() may have moved the cursor */
+		d->rec[cpu] = tracecmd_read_cpu_first(d->in, cpu);
+		if (d->rec[cpu])
+			d->heap[d->nheap++] = cpu;
+	}
+	heap_build(d);
+	d->cur_cpu = -1;
+	return 0;
+}
+
+static struct dat_type *lookup_type(struct dat_priv *d, int id)
+{
+	struct dat_type *ty;
+	struct tep_event *e;
+
+	if (id < 0 || id > 0xffff)
+		return NULL;
+	if (id >= d->ntypes) {
+		int n = id + 64;
+		struct dat_type *nt = realloc(d->types, n * sizeof(*nt));
+
+		if (!nt)
+			return NULL;
+		memset(nt + d->ntypes, 0, (n - d->ntypes) * sizeof(*nt));
+		d->types = nt;
+		d->ntypes = n;
+	}
+	ty = &d->types[id];
+	if (ty->known)
+		return ty;
+	e = tep_find_event(d->tep, id);
+	if (!e)
+		return NULL;
+	ty->known = 1;
+	ty->name = sr_intern(e->name);
+	ty->kind = strcmp(e->system, "sched") ? SR_EV_OTHER : sr_event_kind_from_name(e->name);
+	switch (ty->kind) {
+	case SR_EV_SWITCH:
+		ty->f[F_COMM] = field(e, "prev_comm");
+		ty->f[F_PID] = field(e, "prev_pid");
+		ty->f[F_PRIO] = field(e, "prev_prio");
+		ty->f[F_STATE] = field(e, "prev_state");
+		ty->f[F_COMM2] = field(e, "next_comm");
+		ty->f[F_PID2] = field(e, "next_pid");
+		ty->f[F_PRIO2] = field(e, "next_prio");
+		break;
+	case SR_EV_WAKING:
+	case SR_EV_WAKEUP:
+	case SR_EV_WAKEUP_NEW:
+		ty->f[F_SUCCESS] = field(e, "success");
+		ty->f[F_TARGET] = field(e, "target_cpu");
+		/* fall through */
+	case SR_EV_EXIT:
+	case SR_EV_FREE:
+		ty->f[F_COMM] = field(e, "comm");
+		ty->f[F_PID] = field(e, "pid");
+		ty->f[F_PRIO] = field(e, "prio");
+		break;
+	case SR_EV_MIGRATE:
+		ty->f[F_COMM] = field(e, "comm");
+		ty->f[F_PID] = field(e, "pid");
+		ty->f[F_PRIO] = field(e, "prio");
+		ty->f[F_TARGET] = field(e, "orig_cpu");
+		ty->f[F_DEST] = field(e, "dest_cpu");
+		break;
+	case SR_EV_FORK:
+		ty->f[F_COMM] = field(e, "parent_comm");
+		ty->f[F_PID] = field(e, "parent_pid");
+		ty->f[F_COMM2] = field(e, "child_comm");
+		ty->f[F_PID2] = field(e, "child_pid");
+		break;
+	default:
+		break;
+	}
+	return ty;
+}
+
+/* the field lies inside the record: corrupted pages must not read past it */
+static int field_ok(const struct tep_format_field *f, const struct tep_record *r)
+{
+	return f && !(f->flags & TEP_FIELD_IS_DYNAMIC) && f->offset >= 0 && f->size > 0 &&
+	       (long long)f->offset + f->size <= (long long)r->size;
+}
+
+static int get_num(const struct tep_format_field *f, const struct tep_record *r, long long *v)
+{
+	unsigned long long u;
+
+	if (!field_ok(f, r) || f->size > 8 || tep_read_number_field((struct tep_format_field *)f,
+								    r->data, &u))
+		return -1;
+	/* sign-extend signed fields narrower than 64 bits */
+	if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8 &&
+	    (u & (1ULL << (f->size * 8 - 1))))
+		u |= ~0ULL << (f->size * 8);
+	*v = (long long)u;
+	return 0;
+}
+
+static void get_comm(const struct tep_format_field *f, const struct tep_record *r, char *dst)
+{
+	size_t n;
+
+	if (!field_ok(f, r)) {
+		dst[0] = '\0';
+		return;
+	}
+	n = f->size < SR_COMM_LEN ? (size_t)f->size : SR_COMM_LEN - 1;
+	memcpy(dst, (const char *)r->data + f->offset, n);
+	dst[n] = '\0';
+	dst[strnlen(dst, n)] = '\0';
+}
+
+static int need(const struct dat_type *ty, const struct tep_record *r, int slot, long long *v,
+		const char *what, char **cause)
+{
+	if (get_num(ty->f[slot], r, v) == 0)
+		return 0;
+	sr_cause_set(cause, "cpu %d record at offset %llu: %s without a readable '%s' field",
+		     r->cpu, r->offset, ty->name, what);
+	return -SR_E_MISSING;
+}
+
+static int decode(struct sr_trace *t, struct dat_priv *d, struct tep_record *r,
+		  struct sr_event *ev, char **cause)
+{
+	struct dat_type *ty;
+	long long v;
+	int id;
+
+	sr_event_reset(ev);
+	ev->ts = r->ts;
+	ev->cpu = r->cpu;
+	if (r->size < 8) {
+		sr_cause_set(cause, "cpu %d record at offset %llu: %d bytes, shorter than the "
+			     "event header", r->cpu, r->offset, r->size);
+		return -SR_E_CORRUPT;
+	}
+	id = tep_data_type(d->tep, r);
+	ty = lookup_type(d, id);
+	if (!ty) {
+		sr_cause_set(cause, "cpu %d record at offset %llu: unknown event id %d",
+			     r->cpu, r->offset, id);
+		return -SR_E_CORRUPT;
+	}
+	ev->kind = ty->kind;
+	ev->name = ty->name;
+	ev->common_pid = tep_data_pid(d->tep, r);
+
+	switch (ty->kind) {
+	case SR_EV_SWITCH:
+		get_comm(ty->f[F_COMM], r, ev->comm);
+		get_comm(ty->f[F_COMM2], r, ev->comm2);
+		if (need(ty, r, F_PID, &v, "prev_pid", cause))
+			return -SR_E_MISSING;
+		ev->pid = (int)v;
+		if (need(ty, r, F_PID2, &v, "next_pid", cause))
+			return -SR_E_MISSING;
+		ev->pid2 = (int)v;
+		if (need(ty, r, F_STATE, &v, "prev_state", cause))
+			return -SR_E_MISSING;
+		ev->prev_state_raw = v;
+		ev->prev_state = sr_prev_state_decode(v, t->info.pstate_enc);
+		if (!get_num(ty->f[F_PRIO], r, &v))
+			ev->prio = (int)v;
+		if (!get_num(ty->f[F_PRIO2], r, &v))
+			ev->prio2 = (int)v;
+		break;
+	case SR_EV_WAKING:
+	case SR_EV_WAKEUP:
+	case SR_EV_WAKEUP_NEW:
+		if (need(ty, r, F_TARGET, &v, "target_cpu", cause))
+			return -SR_E_MISSING;
+		ev->target_cpu = (int)v;
+		if (!get_num(ty->f[F_SUCCESS], r, &v))
+			ev->success = (int)v;
+		/* fall through */
+	case SR_EV_EXIT:
+	case SR_EV_FREE:
+		get_comm(ty->f[F_COMM], r, ev->comm);
+		if (need(ty, r, F_PID, &v, "pid", cause))
+			return -SR_E_MISSING;
+		ev->pid = (int)v;
+		if (!get_num(ty->f[F_PRIO], r, &v))
+			ev->prio = (int)v;
+		break;
+	case SR_EV_MIGRATE:
+		get_comm(ty->f[F_COMM], r, ev->comm);
+		if (need(ty, r, F_PID, &v, "pid", cause))
+			return -SR_E_MISSING;
+		ev->pid = (int)v;
+		if (!get_num(ty->f[F_PRIO], r, &v))
+			ev->prio = (int)v;
+		if (need(ty, r, F_TARGET, &v, "orig_cpu", cause))
+			return -SR_E_MISSING;
+		ev->target_cpu = (int)v;
+		if (need(ty, r, F_DEST, &v, "dest_cpu", cause))
+			return -SR_E_MISSING;
+		ev->dest_cpu = (int)v;
+		break;
+	case SR_EV_FORK:
+		get_comm(ty->f[F_COMM], r, ev->comm);
+		get_comm(ty->f[F_COMM2], r, ev->comm2);
+		if (need(ty, r, F_PID, &v, "parent_pid", cause))
+			return -SR_E_MISSING;
+		ev->pid = (int)v;
+		if (need(ty, r, F_PID2, &v, "child_pid", cause))
+			return -SR_E_MISSING;
+		ev->pid2 = (int)v;
+		break;
+	default:
+		break;
+	}
+	return 1;
+}
+
+static int dat_next(struct sr_trace *t, struct sr_event *ev, char **cause)
+{
+	struct dat_priv *d = t->priv;
+	struct tep_record *r;
+	int cpu;
+
+	if (d->cur) {
+		tracecmd_free_record(d->cur);
+		d->cur = NULL;
+	}
+	if (!d->nheap)
+		return 0;
+	cpu = d->heap[0];
+	r = d->rec[cpu];
+	/* the ring buffer dropped events before this page: say so first */
+	if (r->missed_events && !d->lost_pending) {
+		d->lost_pending = 1;
+		sr_event_reset(ev);
+		ev->kind = SR_EV_LOST;
+		ev->ts = r->ts;
+		ev->cpu = cpu;
+		ev->lost = r->missed_events > 0 ? r->missed_events : -1;
+		d->off = r->offset;
+		d->cur_cpu = cpu;
+		return 1;
+	}
+	d->lost_pending = 0;
+	d->cur = r;
+	d->cur_cpu = cpu;
+	d->off = r->offset;
+	d->rec[cpu] = tracecmd_read_data(d->in, cpu);
+	if (d->rec[cpu]) {
+		heap_down(d, 0);
+	} else {
+		d->heap[0] = d->heap[--d->nheap];
+		if (d->nheap)
+			heap_down(d, 0);
+	}
+	return decode(t, d, r, ev, cause);
+}
+
+static void dat_where(struct sr_trace *t, char *buf, size_t len)
+{
+	struct dat_priv *d = t->priv;
+
+	snprintf(buf, len, "cpu %d record at offset %llu", d->cur_cpu, d->off);
+}
+
+static void dat_close(struct sr_trace *t)
+{
+	struct dat_priv *d = t->priv;
+	int cpu;
+
+	if (!d)
+		return;
+	if (d->cur)
+		tracecmd_free_record(d->cur);
+	if (d->rec)
+		for (cpu = 0; cpu < d->ncpus; cpu++)
+			if (d->rec[cpu])
+				tracecmd_free_record(d->rec[cpu]);
+	if (d->in && d->in != d->top)
+		tracecmd_close(d->in);
+	if (d->top)
+		tracecmd_close(d->top);
+	free(d->rec);
+	free(d->heap);
+	free(d->types);
+	free(d);
+	t->priv = NULL;
+}
+
+const struct sr_reader_ops sr_reader_tracedat = {
+	.name	= "tracedat",
+	.probe	= dat_probe,
+	.open	= dat_open,
+	.next	= dat_next,
+	.where	= dat_where,
+	.close	= dat_close,
+};
