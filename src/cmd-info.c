@@ -155,7 +155,7 @@ static int cpus_with_events(const struct sr_trace_info *info)
 
 static void print_text(const struct sr_trace_info *info, struct info_state *st)
 {
-	uint64_t lost = 0, markers = 0, packets = 0;
+	uint64_t lost = 0, markers = 0, packets = 0, overrun = 0;
 	size_t i;
 	int c;
 
@@ -195,21 +195,27 @@ static void print_text(const struct sr_trace_info *info, struct info_state *st)
 	printf("tasks:      %zu\n", st->pids.n);
 
 	for (c = 0; c < info->ncpus; c++) {
-		lost += info->cpu[c].lost;
+		lost += sr_cpu_lost(&info->cpu[c]);
+		overrun += info->cpu[c].overrun;
 		markers += info->cpu[c].lost_markers;
 		packets += info->cpu[c].lost_packets;
 	}
-	if (!markers && !packets) {
+	if (!lost && !markers && !packets) {
 		printf("lost:       none\n");
 	} else {
-		printf("lost:       %llu events in %llu gaps%s\n", (unsigned long long)lost,
-		       (unsigned long long)markers,
-		       st->lost_unknown ? " (some gaps without a count)" : "");
-		printf("  %4s %12s %10s %8s\n", "cpu", "events", "lost", "gaps");
+		printf("lost:       %llu events", (unsigned long long)lost);
+		if (markers)
+			printf(", %llu gaps in the stream%s", (unsigned long long)markers,
+			       st->lost_unknown ? " (some without a count)" : "");
+		if (packets)
+			printf(", %llu packets discarded", (unsigned long long)packets);
+		if (overrun)
+			printf(" (ring-buffer overrun/drop counters saved with the file)");
+		printf("\n  %4s %12s %10s %8s\n", "cpu", "events", "lost", "gaps");
 		for (c = 0; c < info->ncpus; c++)
 			printf("  %4d %12llu %10llu %8llu\n", c,
 			       (unsigned long long)info->cpu[c].events,
-			       (unsigned long long)info->cpu[c].lost,
+			       (unsigned long long)sr_cpu_lost(&info->cpu[c]),
 			       (unsigned long long)info->cpu[c].lost_markers);
 	}
 }
@@ -266,17 +272,60 @@ static void print_json(const struct sr_trace_info *info, struct info_state *st)
 	printf(",\n  \"tasks\": %zu", st->pids.n);
 	printf(",\n  \"per_cpu\": [");
 	for (c = 0; c < info->ncpus; c++)
-		printf("%s\n    {\"cpu\": %d, \"events\": %llu, \"lost\": %llu, \"lost_markers\": %llu, "
-		       "\"discarded_packets\": %llu}", c ? "," : "", c,
+		printf("%s\n    {\"cpu\": %d, \"events\": %llu, \"lost\": %llu, \"lost_in_stream\": %llu, "
+		       "\"overrun\": %llu, \"lost_markers\": %llu, \"discarded_packets\": %llu}",
+		       c ? "," : "", c,
 		       (unsigned long long)info->cpu[c].events,
+		       (unsigned long long)sr_cpu_lost(&info->cpu[c]),
 		       (unsigned long long)info->cpu[c].lost,
+		       (unsigned long long)info->cpu[c].overrun,
 		       (unsigned long long)info->cpu[c].lost_markers,
 		       (unsigned long long)info->cpu[c].lost_packets);
 	printf("\n  ]\n}\n");
 }
 
+/* one normalized event as a TSV row: ts_ns cpu event fields... */
+static void print_event_row(const struct sr_event *ev)
+{
+	printf("%llu\t%d\t", (unsigned long long)ev->ts, ev->cpu);
+	switch (ev->kind) {
+	case SR_EV_SWITCH:
+		printf("sched_switch\t%s\t%d\t%d\t%lld\t%s\t%d\t%d\n", ev->comm, ev->pid, ev->prio,
+		       ev->prev_state_raw, ev->comm2, ev->pid2, ev->prio2);
+		break;
+	case SR_EV_WAKING:
+	case SR_EV_WAKEUP:
+	case SR_EV_WAKEUP_NEW:
+		printf("%s\t%s\t%d\t%d\t%d\n", ev->kind == SR_EV_WAKING ? "sched_waking" :
+		       ev->kind == SR_EV_WAKEUP ? "sched_wakeup" : "sched_wakeup_new",
+		       ev->comm, ev->pid, ev->prio, ev->target_cpu);
+		break;
+	case SR_EV_MIGRATE:
+		printf("sched_migrate_task\t%s\t%d\t%d\t%d\t%d\n", ev->comm, ev->pid, ev->prio,
+		       ev->target_cpu, ev->dest_cpu);
+		break;
+	case SR_EV_FORK:
+		printf("sched_process_fork\t%s\t%d\t%s\t%d\n", ev->comm, ev->pid, ev->comm2,
+		       ev->pid2);
+		break;
+	case SR_EV_EXIT:
+	case SR_EV_FREE:
+		printf("%s\t%s\t%d\t%d\n", ev->kind == SR_EV_EXIT ? "sched_process_exit" :
+		       "sched_process_free", ev->comm, ev->pid, ev->prio);
+		break;
+	case SR_EV_LOST:
+		printf("lost\t%lld\n", ev->lost);
+		break;
+	default:
+		printf("%s\n", ev->name ? ev->name : "?");
+		break;
+	}
+}
+
 static const char info_options[] =
 	"   --json             print one JSON object instead of text\n"
+	"   --events           print every event, normalized, as tab-separated rows\n"
+	"                      (ts_ns cpu event fields...) instead of the summary\n"
 	"   -B, --buffer NAME  read the trace.dat buffer instance NAME (default: the top\n"
 	"                      buffer, or the only instance that holds events)\n"
 	"   -F, --format FMT   do not probe: read TRACE as tracedat, ctf or text\n"
@@ -286,6 +335,7 @@ static int info_exec(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "json",	no_argument,		NULL, 'j' },
+		{ "events",	no_argument,		NULL, 'e' },
 		{ "buffer",	required_argument,	NULL, 'B' },
 		{ "format",	required_argument,	NULL, 'F' },
 		{ "help",	no_argument,		NULL, 'h' },
@@ -296,7 +346,7 @@ static int info_exec(int argc, char **argv)
 	struct sr_trace *t = NULL;
 	struct sr_event ev;
 	char *cause = NULL;
-	int json = 0, opt, ret;
+	int json = 0, events = 0, opt, ret;
 
 	optind = 1;
 	opterr = 0;
@@ -304,6 +354,9 @@ static int info_exec(int argc, char **argv)
 		switch (opt) {
 		case 'j':
 			json = 1;
+			break;
+		case 'e':
+			events = 1;
 			break;
 		case 'B':
 			opts.buffer = optarg;
@@ -333,6 +386,8 @@ static int info_exec(int argc, char **argv)
 		return ret == -SR_E_USAGE ? EXIT_USAGE : EXIT_FAIL;
 	}
 	while ((ret = sr_trace_next(t, &ev, &cause)) > 0) {
+		if (events)
+			print_event_row(&ev);
 		if (ev.kind == SR_EV_LOST) {
 			if (ev.lost < 0)
 				st.lost_unknown++;
@@ -358,6 +413,8 @@ static int info_exec(int argc, char **argv)
 		sr_error("%s", cause ? cause : sr_strerror(ret));
 		free(cause);
 		ret = EXIT_FAIL;
+	} else if (events) {
+		ret = EXIT_OK;
 	} else {
 		if (json)
 			print_json(sr_trace_borrow_info(t), &st);
@@ -373,7 +430,7 @@ static int info_exec(int argc, char **argv)
 
 const struct cmd_entry cmd_info = {
 	.name = "info",
-	.synopsis = "[--json] [-B NAME] [-F FMT] TRACE",
+	.synopsis = "[--json | --events] [-B NAME] [-F FMT] TRACE",
 	.summary = "describe a trace: format, host, CPUs, time span, events per type, tasks, "
 		   "lost events",
 	.options = info_options,

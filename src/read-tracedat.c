@@ -275,6 +275,52 @@ static void fill_info(struct sr_trace *t, struct dat_priv *d)
 	info->has_waking = tep_find_event_by_name(d->tep, "sched", "sched_waking") != NULL;
 }
 
+/*
+ * The file keeps each buffer's ring-buffer statistics from the end of the
+ * recording ("CPU: 0\noverrun: 12\n...dropped events: 0"), all buffers in
+ * the top handle's text, instances after a "Buffer: NAME" line.  Events
+ * overwritten (overrun) or refused (dropped) never reach the file and leave
+ * no marker when the buffer was read after the fact (trace-cmd extract).
+ */
+static int parse_cpustats(struct sr_trace *t, struct dat_priv *d)
+{
+	const char *s = tracecmd_get_cpustats ? tracecmd_get_cpustats(d->top) : NULL;
+	const char *want = t->info.buffer;
+	int in_buffer = !want[0], cpu = -1;
+
+	if (!s)
+		return 0;
+	while (*s) {
+		const char *eol = strchr(s, '\n');
+		size_t len = eol ? (size_t)(eol - s) : strlen(s);
+		unsigned long long v;
+		char name[128];
+
+		if (len > 8 && !strncmp(s, "Buffer: ", 8)) {
+			size_t n = len - 8 < sizeof(name) - 1 ? len - 8 : sizeof(name) - 1;
+
+			memcpy(name, s + 8, n);
+			name[n] = '\0';
+			in_buffer = want[0] && !strcmp(name, want);
+			cpu = -1;
+		} else if (in_buffer && sscanf(s, "CPU: %d", &cpu) == 1) {
+			/* cpu set */
+		} else if (in_buffer && cpu >= 0 &&
+			   (sscanf(s, "overrun: %llu", &v) == 1 ||
+			    sscanf(s, "dropped events: %llu", &v) == 1)) {
+			struct sr_cpu_stats *cs = sr_trace_cpu_stats(t, cpu);
+
+			if (!cs)
+				return -SR_E_NOMEM;
+			cs->overrun += v;
+		}
+		s += len;
+		if (*s == '\n')
+			s++;
+	}
+	return 0;
+}
+
 static int dat_open(struct sr_trace *t, const struct sr_trace_opts *opts, char **cause)
 {
 	struct dat_priv *d;
@@ -310,6 +356,11 @@ static int dat_open(struct sr_trace *t, const struct sr_trace_opts *opts, char *
 		return -SR_E_CORRUPT;
 	}
 	fill_info(t, d);
+	if (d->ncpus > 0 && !sr_trace_cpu_stats(t, d->ncpus - 1))
+		return -SR_E_NOMEM;
+	ret = parse_cpustats(t, d);
+	if (ret < 0)
+		return ret;
 	d->rec = calloc(d->ncpus, sizeof(*d->rec));
 	d->heap = calloc(d->ncpus, sizeof(*d->heap));
 	if (!d->rec || !d->heap)
@@ -416,16 +467,41 @@ static int get_num(const struct tep_format_field *f, const struct tep_record *r,
 
 static void get_comm(const struct tep_format_field *f, const struct tep_record *r, char *dst)
 {
+	const char *src;
 	size_t n;
 
-	if (!field_ok(f, r)) {
-		dst[0] = '\0';
+	dst[0] = '\0';
+	if (!f || f->offset < 0 || f->size <= 0 ||
+	    (long long)f->offset + f->size > (long long)r->size)
 		return;
+	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		/*
+		 * __string (newer kernels' comm fields): a 32-bit "data_loc",
+		 * offset in the low half and length in the high half; a
+		 * __rel_loc offset counts from the end of the field.
+		 */
+		unsigned long long loc;
+		unsigned off, len;
+
+		if (f->size != 4 || tep_read_number_field((struct tep_format_field *)f, r->data,
+							  &loc))
+			return;
+		off = loc & 0xffff;
+		len = (loc >> 16) & 0xffff;
+		if (f->flags & TEP_FIELD_IS_RELATIVE)
+			off += f->offset + f->size;
+		if ((unsigned long long)off + len > (unsigned long long)r->size)
+			return;
+		src = (const char *)r->data + off;
+		n = len;
+	} else {
+		src = (const char *)r->data + f->offset;
+		n = f->size;
 	}
-	n = f->size < SR_COMM_LEN ? (size_t)f->size : SR_COMM_LEN - 1;
-	memcpy(dst, (const char *)r->data + f->offset, n);
+	if (n > SR_COMM_LEN - 1)
+		n = SR_COMM_LEN - 1;
+	memcpy(dst, src, n);
 	dst[n] = '\0';
-	dst[strnlen(dst, n)] = '\0';
 }
 
 static int need(const struct dat_type *ty, const struct tep_record *r, int slot, long long *v,

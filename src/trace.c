@@ -159,10 +159,11 @@ int sr_trace_open(const char *path, const struct sr_trace_opts *opts,
 		}
 	}
 	if (!best) {
-		if (opts && opts->format)
+		if (opts && opts->format) {
 			sr_cause_set(cause, "unknown reader '%s' (expected tracedat, ctf or text)",
 				     opts->format);
-		else if (is_dir)
+			return -SR_E_USAGE;
+		} else if (is_dir)
 			sr_cause_set(cause, "cannot read '%s': directory holds no CTF trace "
 				     "(no 'metadata' file)", path);
 		else

@@ -17,6 +17,7 @@ unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle) __attr
 int tracecmd_get_file_compress_proto(struct tracecmd_input *handle, const char **name,
 				     const char **version) __attribute__((weak));
 const char *tracecmd_get_uname(struct tracecmd_input *handle) __attribute__((weak));
+const char *tracecmd_get_cpustats(struct tracecmd_input *handle) __attribute__((weak));
 const char *tracecmd_get_trace_clock(struct tracecmd_input *handle) __attribute__((weak));
 
 #endif

@@ -25,7 +25,16 @@ struct sr_cpu_stats {
 	uint64_t lost;		/* events known lost (overrun, discarded) */
 	uint64_t lost_markers;	/* lost markers seen, including those without a count */
 	uint64_t lost_packets;	/* CTF: discarded packets */
+	uint64_t overrun;	/* trace.dat: lost per the ring buffer's own statistics
+				 * saved with the file (overrun + dropped events) */
 };
+
+/* events lost on a cpu: markers in the stream and end-of-run statistics
+ * count the same losses, so the larger of the two is the figure */
+static inline uint64_t sr_cpu_lost(const struct sr_cpu_stats *cs)
+{
+	return cs->lost > cs->overrun ? cs->lost : cs->overrun;
+}
 
 struct sr_trace_info {
 	const char *path;
