@@ -27,6 +27,11 @@ endif
 ifeq ($(SANITIZE),1)
 BUILD ?= build-san
 SANFLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+else ifeq ($(SANITIZE),fuzz)
+# libFuzzer targets (tests/fuzz): the library instrumented for coverage
+BUILD ?= build-fuzz
+CC = clang
+SANFLAGS = -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer
 else
 BUILD ?= build
 SANFLAGS =
@@ -106,6 +111,15 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libschedreplay.a tests/unit/unit.h
 
 unit: $(UNIT_BINS)
 
+FUZZ_BINS = $(patsubst tests/fuzz/fuzz-%.c,$(BUILD)/fuzz/fuzz-%,$(wildcard tests/fuzz/fuzz-*.c))
+
+$(BUILD)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz-common.h $(BUILD)/libschedreplay.a
+	@mkdir -p $(@D)
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< \
+		$(BUILD)/libschedreplay.a $(PKG_LIBS) -lm
+
+fuzz-targets: $(FUZZ_BINS)
+
 deps:
 	$(Q)scripts/install-deps.sh
 
@@ -135,6 +149,6 @@ install: all
 clean:
 	rm -rf build build-san build-fuzz schedreplay
 
-.PHONY: all unit deps demo check bench fuzz install clean
+.PHONY: all unit fuzz-targets deps demo check bench fuzz install clean
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

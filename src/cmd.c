@@ -55,6 +55,9 @@ const struct cmd_entry *cmd_at(int i)
 }
 
 static void vmsg(const char *kind, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+
+static void vmsg(const char *kind, const char *fmt, va_list ap)
 {
 	fflush(stdout);
 	fprintf(stderr, "%s: %s", sr_progname, kind);

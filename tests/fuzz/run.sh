@@ -1,0 +1,61 @@
+#!/bin/bash
+# Build the libFuzzer targets (clang, ASan + UBSan) and run each reader's
+# target for SECONDS (default 600) from seeds made of the committed
+# fixtures.  "make fuzz" runs this; tests/t4000-fuzz-smoke.sh runs it short.
+#   tests/fuzz/run.sh [SECONDS] [TARGET...]      TARGET: tracedat text ctf
+set -e
+cd "$(dirname "$0")/../.."
+secs=${1:-600}
+shift || true
+targets=${*:-tracedat text ctf}
+out=build-fuzz
+
+make --no-print-directory SANITIZE=fuzz fuzz-targets >/dev/null
+
+seed() {
+	local t=$1 dir=$out/corpus-$t
+	mkdir -p "$dir" "$dir.seed"
+	case $t in
+	tracedat)
+		# the smaller committed files; whole files are large, so also
+		# their first 64 KiB (headers and event formats)
+		for f in tests/fixtures/tracedat/succeed/*.dat; do
+			head -c 65536 "$f" >"$dir.seed/head-$(basename "$f")"
+		done
+		cp tests/fixtures/tracedat/succeed/live-6.18-overrun-v7.dat "$dir.seed/"
+		;;
+	text)
+		for f in tests/fixtures/text/succeed/*.txt; do
+			head -c 16384 "$f" >"$dir.seed/$(basename "$f")"
+		done
+		;;
+	ctf)
+		for d in perf-taskset2 flipping-endianness lttng-tracefile-rotation/kernel; do
+			local m=tests/fixtures/ctf/succeed/$d/metadata
+			local s
+			s=$(find "tests/fixtures/ctf/succeed/$d" -maxdepth 1 -type f ! -name metadata | sort | head -n 1)
+			local len
+			len=$(stat -c %s "$m")
+			[ "$len" -lt 65536 ] || continue
+			{ printf "\\x$(printf %02x $((len >> 8)))\\x$(printf %02x $((len & 255)))"
+			  cat "$m"; head -c 8192 "$s"; } >"$dir.seed/$(echo "$d" | tr / -)"
+		done
+		;;
+	esac
+}
+
+status=0
+for t in $targets; do
+	seed "$t"
+	echo "fuzzing $t for ${secs}s"
+	# -close_fd_mask=3: the readers' own diagnostics are not the point here
+	if ! "$out/fuzz/fuzz-$t" -max_total_time="$secs" -timeout=20 -rss_limit_mb=4096 \
+		-close_fd_mask=3 -print_final_stats=1 "$out/corpus-$t" "$out/corpus-$t.seed" \
+		>"$out/fuzz-$t.log" 2>&1; then
+		echo "fuzz-$t: CRASH, see $out/fuzz-$t.log and $out/crash-*" >&2
+		status=1
+	fi
+	grep -E '^stat::number_of_executed_units|^stat::peak_rss_mb' "$out/fuzz-$t.log" |
+		sed "s/^/  $t /"
+done
+exit $status
