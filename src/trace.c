@@ -149,6 +149,17 @@ int sr_trace_open(const char *path, const struct sr_trace_opts *opts,
 		if (opts && opts->format) {
 			if (strcmp(opts->format, readers[i]->name))
 				continue;
+			/* a forced reader still needs the right kind of path */
+			if (is_dir != !strcmp(readers[i]->name, "ctf")) {
+				if (is_dir)
+					sr_cause_set(cause, "cannot read '%s': is a directory, not a "
+						     "%s file", path, strcmp(readers[i]->name, "text") ?
+						     "trace.dat" : "text");
+				else
+					sr_cause_set(cause, "cannot read '%s': not a directory (a CTF "
+						     "trace is a directory)", path);
+				return -SR_E_FORMAT;
+			}
 			best = readers[i];
 			break;
 		}

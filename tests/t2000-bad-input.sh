@@ -1,0 +1,71 @@
+#!/bin/bash
+# Bad input: every case in tests/fixtures/*/fail/ must give exactly the one
+# line in its .expect file (naming the file and the place), exit 1, and
+# never crash — with the normal build and under ASan + UBSan.  Plus cases
+# made at test time: missing file, directory where a file is expected,
+# FIFO, unreadable file.
+. "$(dirname "$0")/test-lib.sh"
+
+check_case() {
+	local bin=$1 label=$2 f=$3 rel
+	rel=${f#"$TOP"/}
+	(cd "$TOP" && "$bin" info "$rel") >"$TMP/o" 2>"$TMP/e"
+	local rc=$?
+	if [ $rc -ne 1 ]; then
+		fail "$label $rel: exits 1" "exit status $rc; $(head -c 2000 "$TMP/e")"
+		return
+	fi
+	if [ -s "$TMP/o" ]; then
+		fail "$label $rel: prints nothing on stdout" "$(head -c 300 "$TMP/o")"
+		return
+	fi
+	if cmp -s "$f.expect" "$TMP/e"; then
+		pass "$label $rel: $(cut -c1-100 "$TMP/e")"
+	else
+		fail "$label $rel: message as expected" \
+			"expected: $(cat "$f.expect")
+actual:   $(head -c 2000 "$TMP/e")"
+	fi
+}
+
+n=0
+for f in "$FIX"/*/fail/*; do
+	case $f in *.expect) continue ;; esac
+	n=$((n + 1))
+	check_case "$SR" "" "$f"
+	if [ -x "$SR_SAN" ]; then
+		ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+			check_case "$SR_SAN" "[asan+ubsan]" "$f"
+	fi
+done
+[ "$n" -ge 20 ] && pass "the corpus has $n cases (at least 20)" || fail "the corpus has at least 20 cases" "$n"
+
+"$SR" info "$TMP/does-not-exist.dat" >"$TMP/o" 2>"$TMP/e1"
+same "missing file exits 1" 1 $?
+same "missing file: one clear line" \
+	"schedreplay: cannot open '$TMP/does-not-exist.dat': No such file or directory" "$(cat "$TMP/e1")"
+
+mkdir "$TMP/adir"
+"$SR" info -F tracedat "$TMP/adir" >"$TMP/o" 2>"$TMP/e1"
+same "directory given as a trace.dat exits 1" 1 $?
+ok "directory given as a trace.dat: says so" grep -q "^schedreplay: cannot read '$TMP/adir': is a directory, not a trace.dat file\$" "$TMP/e1"
+"$SR" info -F text "$TMP/adir" >"$TMP/o" 2>"$TMP/e1"
+same "directory given as text exits 1" 1 $?
+
+mkfifo "$TMP/fifo"
+"$SR" info "$TMP/fifo" >"$TMP/o" 2>"$TMP/e1"
+same "FIFO exits 2" 2 $?
+same "FIFO: one clear line" "schedreplay: cannot open '$TMP/fifo': not a regular file or directory" \
+	"$(cat "$TMP/e1")"
+
+cp "$FIX/text/succeed/trace-critical-path.txt" "$TMP/unreadable.txt"
+chmod 000 "$TMP/unreadable.txt"
+if [ "$(id -u)" = 0 ]; then
+	skip "unreadable file" "running as root, which reads any file"
+else
+	"$SR" info "$TMP/unreadable.txt" >"$TMP/o" 2>"$TMP/e1"
+	same "unreadable file exits 1" 1 $?
+	same "unreadable file: one clear line" \
+		"schedreplay: cannot open '$TMP/unreadable.txt': Permission denied" "$(cat "$TMP/e1")"
+fi
+test_done
