@@ -1,6 +1,7 @@
 # Bring a fixture's reference decode (*.sched.tsv, written by babeltrace2 /
 # trace-cmd / a text parser) to the normalized form "info --events" prints:
-# prio on the kernel scale when lttng=1 (LTTng subtracts 100), letters of
+# prio on the kernel scale when lttng=1 (LTTng subtracts 100; before
+# lttng-modules 2.7.1 only in sched_switch: set oldwake=1), letters of
 # prev_state as the kernel's report bits, cpu numbers without zero padding.
 BEGIN {
 	FS = OFS = "\t"
@@ -8,7 +9,8 @@ BEGIN {
 	bits["Z"] = 32; bits["P"] = 64; bits["I"] = 128; bits["x"] = 16
 	bits["K"] = 0; bits["W"] = 0; bits["N"] = 0
 }
-function prio(p) { return (lttng && p + 0 < 100) ? p + 100 : p + 0 }
+function prio(p) { return (lttng && p + 0 < 40) ? p + 100 : p + 0 }
+function wprio(p) { return oldwake ? p + 0 : prio(p) }
 function state(s,    n, i, c, v, seen) {
 	if (s ~ /^-?[0-9]+$/) return s + 0
 	if (s == "R") return 0
@@ -28,7 +30,7 @@ function state(s,    n, i, c, v, seen) {
 	} else if ($3 == "sched_migrate_task") {
 		$6 = prio($6); $7 += 0; $8 += 0; $5 += 0
 	} else {
-		$6 = prio($6); $7 += 0; $5 += 0
+		$6 = wprio($6); $7 += 0; $5 += 0
 	}
 	$2 += 0
 	print
