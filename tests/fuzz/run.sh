@@ -49,8 +49,9 @@ for t in $targets; do
 	seed "$t"
 	echo "fuzzing $t for ${secs}s"
 	# -close_fd_mask=3: the readers' own diagnostics are not the point here
-	if ! "$out/fuzz/fuzz-$t" -max_total_time="$secs" -timeout=20 -rss_limit_mb=4096 \
-		-close_fd_mask=3 -print_final_stats=1 "$out/corpus-$t" "$out/corpus-$t.seed" \
+	if ! ASAN_OPTIONS=fast_unwind_on_malloc=0 LSAN_OPTIONS="suppressions=$PWD/tests/fuzz/lsan.supp" \
+		"$out/fuzz/fuzz-$t" -max_total_time="$secs" -timeout=20 -rss_limit_mb=4096 \
+		-artifact_prefix="$out/" -close_fd_mask=3 -print_final_stats=1 "$out/corpus-$t" "$out/corpus-$t.seed" \
 		>"$out/fuzz-$t.log" 2>&1; then
 		echo "fuzz-$t: CRASH, see $out/fuzz-$t.log and $out/crash-*" >&2
 		status=1
