@@ -17,11 +17,6 @@ static const struct cmd_entry cmd_record = {
 	.summary = "capture scheduler events on this machine into a trace.dat",
 	.issue = "#3", .flags = CMD_NOT_BUILT,
 };
-static const struct cmd_entry cmd_replay = {
-	.name = "replay", .synopsis = "[--model NAME] [--patch NAME]... -o DB TRACE",
-	.summary = "re-evaluate every scheduler decision of a trace under original and patched policies",
-	.issue = "#4", .flags = CMD_NOT_BUILT,
-};
 static const struct cmd_entry cmd_report = {
 	.name = "report", .synopsis = "DB [DB2]",
 	.summary = "summarize a replay database as comparison tables",

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Fidelity: how often a model, fed the reconstructed state, picks the CPU
+ * the recording kernel picked.  Counted per model, per decision kind
+ * (wakeup, wakeup_moved, wakeup_kept, fork, fork_idle, fork_busy) and per
+ * reason path, with the stay-on-prev / parent-CPU baseline beside it.
+ */
+#ifndef SCHEDREPLAY_FIDELITY_H
+#define SCHEDREPLAY_FIDELITY_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "schedreplay/replay.h"
+
+struct sr_fidelity;
+
+struct sr_fidelity_row {
+	const char *model;
+	const char *kind;
+	const char *reason;	/* "" for the per-kind total */
+	uint64_t n, exact, same_llc, same_node, baseline_exact;
+};
+
+struct sr_fidelity *sr_fidelity_new(const struct sr_topology *topo);
+void sr_fidelity_free(struct sr_fidelity *f);
+
+/* count one finished decision (skipped ones are counted apart) */
+int sr_fidelity_add(struct sr_fidelity *f, const char *model, const struct sr_decision *d,
+		    const struct sr_eval *e);
+
+/* the rows, per-kind totals first (in kind order), then per reason path */
+int sr_fidelity_rows(const struct sr_fidelity *f, const struct sr_fidelity_row **rows);
+
+/* group a reason path: numbers become N, so equal paths count together */
+void sr_reason_normalize(const char *reason, char *out, size_t len);
+
+void sr_fidelity_print(const struct sr_fidelity *f, FILE *out, int max_reasons);
+void sr_fidelity_print_json(const struct sr_fidelity *f, FILE *out);
+
+#endif

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Models: a base model is a set of decision functions (struct sr_policy);
+ * a patch replaces one of them.  Each function reads the engine's state
+ * through struct sr_view, never changes it, and appends short tokens to the
+ * reason path of the evaluation (" > " between them).
+ */
+#ifndef SCHEDREPLAY_MODEL_H
+#define SCHEDREPLAY_MODEL_H
+
+#include "schedreplay/replay.h"
+
+#define SR_NONE (-1)	/* the kernel's "no verdict" (nr_cpumask_bits) */
+
+/* everything one select_task_rq_fair evaluation reads */
+struct sr_wake_ctx {
+	const struct sr_view *v;
+	const struct sr_model *m;
+	const struct sr_decision *d;
+	const struct sr_task *p;	/* wakee / new task */
+	const struct sr_task *cur;	/* waker (NULL: idle task or unknown) */
+	int this_cpu;
+	int prev_cpu;
+	int sync;			/* WF_SYNC as the caller saw it */
+	int exiting;			/* current has PF_EXITING */
+	int fork;			/* fork placement (SD_BALANCE_FORK) */
+	struct sr_eval *out;
+};
+
+struct sr_policy {
+	/* top level: select_task_rq_fair(); returns the chosen CPU */
+	int (*select_task_rq)(struct sr_wake_ctx *c);
+	int (*wake_wide)(struct sr_wake_ctx *c);
+	/* return a CPU or SR_NONE */
+	int (*wake_affine_idle)(struct sr_wake_ctx *c, int this_cpu, int prev_cpu, int sync);
+	int (*wake_affine_weight)(struct sr_wake_ctx *c, const struct sr_domain *sd,
+				  int this_cpu, int prev_cpu, int sync);
+	int (*wake_affine)(struct sr_wake_ctx *c, const struct sr_domain *sd, int this_cpu,
+			   int prev_cpu, int sync);
+	int (*select_idle_sibling)(struct sr_wake_ctx *c, int prev, int target);
+	int (*find_idlest_cpu)(struct sr_wake_ctx *c, int level, int this_cpu, int prev_cpu);
+};
+
+struct sr_model {
+	const char *name;
+	const char *summary;
+	int runnable_load;		/* LOAD() = runnable_load_avg (v4.15..5.6) */
+	int recent_used_cpu;		/* the kernel has recent_used_cpu (v4.16+) */
+	struct sr_policy pol;
+};
+
+/**
+ * sr_model_find - a base model by name ("mainline", "v4.15")
+ * Return: static, or NULL.
+ */
+const struct sr_model *sr_model_find(const char *name);
+int sr_model_count(void);
+const struct sr_model *sr_model_at(int i);
+
+/**
+ * sr_model_evaluate - run @m on decision @d with the engine's state
+ */
+void sr_model_evaluate(const struct sr_model *m, const struct sr_view *v,
+		       const struct sr_decision *d, const struct sr_task *p,
+		       const struct sr_task *cur, struct sr_eval *out);
+
+/* append a token to the reason path (printf format) */
+void sr_reason(struct sr_wake_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

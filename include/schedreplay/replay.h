@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The replay engine: rebuilds the scheduler state a trace implies (per-CPU
+ * runqueues, per-task state and PELT, wakee flips, recent_used_cpu) by
+ * applying what the kernel actually did, event by event (open loop), and
+ * stops at every decision point (wakeup placement, fork placement) to let
+ * the models evaluate it.  Memory is bounded by tasks and CPUs.
+ */
+#ifndef SCHEDREPLAY_REPLAY_H
+#define SCHEDREPLAY_REPLAY_H
+
+#include <stdint.h>
+
+#include "schedreplay/event.h"
+#include "schedreplay/pelt.h"
+#include "schedreplay/topology.h"
+
+enum sr_task_state {
+	SR_TASK_UNKNOWN,	/* not seen in a way that tells (trace start) */
+	SR_TASK_RUNNING,
+	SR_TASK_QUEUED,		/* runnable, waiting */
+	SR_TASK_BLOCKED,
+	SR_TASK_DEAD,
+};
+
+/* inputs a trace cannot show (decision-model §9), as a bitmask of what
+ * was inferred at a decision rather than observed */
+enum sr_inferred {
+	SR_INF_SYNC		= 1 << 0,	/* WF_SYNC: not traced */
+	SR_INF_EXITING		= 1 << 1,	/* PF_EXITING from sched_process_exit */
+	SR_INF_KTHREAD		= 1 << 2,	/* kernel thread from name / parent */
+	SR_INF_AFFINITY		= 1 << 3,	/* cpus_allowed from a per-CPU name */
+	SR_INF_PELT_WARMUP	= 1 << 4,	/* a task's PELT began inside the trace */
+	SR_INF_TOPOLOGY		= 1 << 5,	/* topology is a preset or flat */
+	SR_INF_PREV_CPU		= 1 << 6,	/* no sched_waking: prev from the last run */
+};
+
+struct sr_task {
+	int pid;
+	int tgid;			/* -1 unknown */
+	char comm[SR_COMM_LEN];
+	int prio;
+	unsigned long weight;
+	enum sr_task_state state;
+	int cpu;			/* task_cpu(): where it runs, waits or last ran */
+	struct sr_pelt pelt;
+	int pelt_valid;			/* seen from a wakeup/fork: PELT history is ours */
+	int attached;			/* its load is counted in cpu[cpu]'s cfs signal */
+	unsigned long attached_load;	/* what was added at attach (for detach) */
+	unsigned long attached_util;
+	unsigned long attached_runnable;
+	int queued_load;		/* counted in the runnable (enqueued) sum */
+	unsigned wakee_flips;
+	uint64_t wakee_flip_decay;	/* jiffies */
+	int last_wakee;
+	int recent_used_cpu;
+	int exiting;			/* sched_process_exit seen, final switch not yet */
+	int kthread;			/* 1 kernel thread, 0 user, -1 unknown */
+	int bound_cpu;			/* single allowed CPU when known/inferred, else -1 */
+	unsigned inferred;		/* SR_INF_* facts that are guesses for this task */
+	uint64_t last_wakeup_ts;
+	/* a sched_waking seen, sched_wakeup not yet */
+	int waking;
+	uint64_t waking_ts;
+	int waking_cpu;
+	int waking_waker;
+	void *pending;			/* engine-private: its open decision, or NULL */
+};
+
+struct sr_rq {
+	int curr;			/* pid running, 0 idle, -1 unknown */
+	int nr_running;			/* all classes, running + queued */
+	int cfs_nr;			/* CFS tasks running + queued */
+	int rt_nr;
+	unsigned long cfs_weight;	/* sum of queued CFS weights (load.weight) */
+	struct sr_pelt cfs;		/* root cfs_rq signal; includes blocked load */
+	long runnable_load;		/* v4.15-5.6 runnable_load_avg: enqueued tasks only */
+	uint64_t idle_stamp;		/* when it last went idle */
+	int known;			/* a sched_switch has been seen on it */
+	int ttwu_pending;		/* wakeups chosen for it, not yet activated */
+	int curr_cfs;			/* curr is a CFS task */
+};
+
+/* The read-only state a model sees at a decision. */
+struct sr_view {
+	const struct sr_topology *topo;
+	const struct sr_rq *rq;		/* topo->ncpus entries */
+	uint64_t now;
+	int hz;
+	/* helpers the models share (replay/state.c) */
+	const struct sr_replay *r;
+};
+
+enum sr_decision_kind {
+	SR_DEC_WAKEUP,
+	SR_DEC_FORK,
+};
+
+/* why the kernel's placement did not run (excluded from fidelity) */
+enum sr_skip {
+	SR_SKIP_NONE,
+	SR_SKIP_RUNNABLE,	/* ttwu_runnable: wakee still queued or running */
+	SR_SKIP_BOUND,		/* single-CPU affinity */
+	SR_SKIP_ON_CPU,		/* wakee still on its CPU (may take the wakelist) */
+	SR_SKIP_UNKNOWN_TASK,	/* wakee's state unknown (before its first switch) */
+	SR_SKIP_NOT_FAIR,	/* RT/DL wakee: not select_task_rq_fair */
+};
+
+struct sr_decision {
+	long id;
+	enum sr_decision_kind kind;
+	uint64_t ts;			/* sched_waking (wakeup) / sched_wakeup_new (fork) */
+	uint64_t done_ts;		/* sched_wakeup / sched_wakeup_new */
+	int pid;
+	char comm[SR_COMM_LEN];
+	int waker;			/* common_pid of sched_waking; fork: parent */
+	char waker_comm[SR_COMM_LEN];
+	int this_cpu;
+	int prev_cpu;
+	int actual_cpu;
+	int sync;			/* the value used (inferred unless probed) */
+	int waker_exiting;
+	enum sr_skip skip;
+	unsigned inferred;		/* SR_INF_* */
+	/* state snapshot at the decision, for the database and the TUI */
+	int this_nr, prev_nr, actual_nr;
+	int idle_cpus;			/* allowed CPUs idle at the decision */
+};
+
+#define SR_REASON_LEN 192
+#define SR_MAX_MODELS 8
+
+struct sr_eval {
+	int cpu;
+	char reason[SR_REASON_LEN];	/* tokens joined by " > " */
+};
+
+struct sr_model;
+
+/**
+ * sr_replay_new - an engine over @topo (borrowed; must outlive the engine)
+ * @hz: CONFIG_HZ of the recording kernel (wake_wide decay), e.g. 250
+ * @models: the models to evaluate at each decision (borrowed)
+ */
+struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
+				const struct sr_model *const *models, int nmodels);
+
+/*
+ * Called once per finished decision with each model's evaluation
+ * (evals[i] for models[i]).  A non-zero return stops the replay.
+ */
+typedef int (*sr_decision_cb)(const struct sr_decision *d, const struct sr_eval *evals,
+			      int nevals, void *data);
+
+void sr_replay_set_callback(struct sr_replay *r, sr_decision_cb cb, void *data);
+
+/**
+ * sr_replay_feed - apply one event
+ * Return: 0, or the callback's non-zero value, or a negated SR_E_* code.
+ */
+int sr_replay_feed(struct sr_replay *r, const struct sr_event *ev);
+
+/**
+ * sr_replay_finish - close decisions still open at the end of the trace
+ */
+int sr_replay_finish(struct sr_replay *r);
+
+void sr_replay_free(struct sr_replay *r);
+
+/* state accessors for models (never mutate) */
+const struct sr_task *sr_replay_task(const struct sr_replay *r, int pid);
+
+/* CPU load as the era reads it: mainline cpu_load (includes blocked),
+ * v4.15 weighted_cpuload (enqueued only) */
+long sr_view_cpu_load(const struct sr_view *v, int cpu, int runnable_only);
+unsigned long sr_view_cpu_util(const struct sr_view *v, int cpu);
+int sr_view_idle_cpu(const struct sr_view *v, int cpu);
+int sr_view_allowed(const struct sr_view *v, const struct sr_task *p, int cpu);
+
+/* migration classes (decision-model §2.4) */
+enum sr_migration_kind {
+	SR_MIG_WAKEUP,
+	SR_MIG_FORK,
+	SR_MIG_LB_PERIODIC,
+	SR_MIG_LB_NEWIDLE,
+	SR_MIG_LB_NOHZ,
+	SR_MIG_ACTIVE,
+	SR_MIG_AFFINITY,
+	SR_MIG_UNEXPLAINED,
+	SR_MIG__COUNT,
+};
+
+const char *sr_migration_kind_name(enum sr_migration_kind k);
+
+struct sr_replay_stats {
+	uint64_t events;
+	uint64_t decisions[2];		/* by kind */
+	uint64_t skipped[8];		/* by enum sr_skip */
+	uint64_t migrations[SR_MIG__COUNT];
+	uint64_t tasks_seen;
+};
+
+const struct sr_replay_stats *sr_replay_borrow_stats(const struct sr_replay *r);
+
+#endif

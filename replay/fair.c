@@ -1,0 +1,693 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CFS placement decision functions (decision-model §5) for the base models:
+ * "mainline" (select_task_rq_fair as of 2025: wake_wide, wake_affine idle
+ * then weight on cpu_load, select_idle_sibling with prev / target /
+ * recent_used_cpu, idle cores, SIS_UTIL; fork slow path) and "v4.15" (bool
+ * wake_affine, weighted_cpuload, `<=`, no recent_used_cpu, SIS_PROP).
+ * Each function appends reason tokens; none changes the engine's state.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "schedreplay/model.h"
+#include "replay-local.h"
+#include "banned.h"
+
+void sr_reason(struct sr_wake_ctx *c, const char *fmt, ...)
+{
+	char *buf = c->out->reason;
+	size_t len = strlen(buf);
+	va_list ap;
+
+	if (len + 4 >= SR_REASON_LEN)
+		return;
+	if (len) {
+		memcpy(buf + len, " > ", 4);
+		len += 3;
+	}
+	va_start(ap, fmt);
+	vsnprintf(buf + len, SR_REASON_LEN - len, fmt, ap);
+	va_end(ap);
+}
+
+/* ---- shared helpers ---------------------------------------------------------- */
+
+static int idle(const struct sr_wake_ctx *c, int cpu)
+{
+	return sr_view_idle_cpu(c->v, cpu);
+}
+
+static int allowed(const struct sr_wake_ctx *c, int cpu)
+{
+	return sr_view_allowed(c->v, c->p, cpu);
+}
+
+static int share_cache(const struct sr_wake_ctx *c, int a, int b)
+{
+	return sr_cpus_share_cache(c->v->topo, a, b);
+}
+
+static long load_of(const struct sr_wake_ctx *c, int cpu)
+{
+	return sr_view_cpu_load(c->v, cpu, c->m->runnable_load);
+}
+
+static long task_h_load(const struct sr_task *t)
+{
+	/* flat hierarchy (§3.4): the task's own, possibly stale, load_avg */
+	return t ? (long)t->pelt.load_avg : 0;
+}
+
+static const struct sr_domain *llc_domain(const struct sr_wake_ctx *c, int cpu)
+{
+	const struct sr_cpu_topo *ct = &c->v->topo->cpu[cpu];
+	const struct sr_domain *llc = NULL;
+	int i;
+
+	for (i = 0; i < ct->ndomains; i++)
+		if (ct->dom[i].flags & SR_SD_SHARE_LLC)
+			llc = &ct->dom[i];
+	return llc;
+}
+
+/* ---- wake_wide (§5.2) --------------------------------------------------------- */
+
+static int wake_wide(struct sr_wake_ctx *c)
+{
+	unsigned master = c->cur ? c->cur->wakee_flips : 0;
+	unsigned slave = c->p->wakee_flips;
+	unsigned factor = (unsigned)sr_topology_llc_size(c->v->topo, c->this_cpu);
+
+	if (master < slave) {
+		unsigned tmp = master;
+
+		master = slave;
+		slave = tmp;
+	}
+	return slave >= factor && master >= slave * factor;
+}
+
+/* ---- wake_affine (§5.3 - §5.5) ------------------------------------------------ */
+
+static int wake_affine_idle_mainline(struct sr_wake_ctx *c, int this_cpu, int prev_cpu, int sync)
+{
+	if (idle(c, this_cpu) && share_cache(c, this_cpu, prev_cpu)) {
+		sr_reason(c, "this idle, shares LLC");
+		return idle(c, prev_cpu) ? prev_cpu : this_cpu;
+	}
+	if (sync && c->v->rq[this_cpu].nr_running == 1) {
+		sr_reason(c, "sync, waker alone");
+		return this_cpu;
+	}
+	if (idle(c, prev_cpu)) {
+		sr_reason(c, "prev idle");
+		return prev_cpu;
+	}
+	return SR_NONE;
+}
+
+static int wake_affine_idle_v415(struct sr_wake_ctx *c, int this_cpu, int prev_cpu, int sync)
+{
+	if (idle(c, this_cpu) && share_cache(c, this_cpu, prev_cpu)) {
+		sr_reason(c, "this idle, shares LLC");
+		return this_cpu;
+	}
+	if (sync && c->v->rq[this_cpu].nr_running == 1) {
+		sr_reason(c, "sync, waker alone");
+		return this_cpu;
+	}
+	return SR_NONE;
+}
+
+/*
+ * The weight comparison with the variants of change 1(c): @strict is `<`
+ * (patched, mainline) against `<=` (v4.15, v4.16-rc1); @sync_bias adds 1 to
+ * prev's side on sync wakeups.
+ */
+static int affine_weight(struct sr_wake_ctx *c, const struct sr_domain *sd, int this_cpu,
+			 int prev_cpu, int sync, int strict, int sync_bias)
+{
+	const struct sr_topology *t = c->v->topo;
+	long this_eff, prev_eff, tl;
+
+	this_eff = load_of(c, this_cpu);
+	if (sync) {
+		long cl = task_h_load(c->cur);
+
+		if (cl > this_eff) {
+			sr_reason(c, "sync, waker load %ld > this load %ld", cl, this_eff);
+			return this_cpu;
+		}
+		this_eff -= cl;
+	}
+	tl = task_h_load(c->p);
+	this_eff += tl;
+	this_eff *= 100;
+	this_eff *= t->cpu[prev_cpu].capacity;
+
+	prev_eff = load_of(c, prev_cpu);
+	prev_eff -= tl;
+	prev_eff *= 100 + (sd->imbalance_pct - 100) / 2;
+	prev_eff *= t->cpu[this_cpu].capacity;
+	if (sync && sync_bias)
+		prev_eff += 1;
+
+	if (strict ? this_eff < prev_eff : this_eff <= prev_eff) {
+		sr_reason(c, "weight: this %ld %s prev %ld", this_eff, strict ? "<" : "<=",
+			  prev_eff);
+		return this_cpu;
+	}
+	sr_reason(c, "weight: this %ld %s prev %ld", this_eff, strict ? ">=" : ">", prev_eff);
+	return SR_NONE;
+}
+
+static int wake_affine_weight_mainline(struct sr_wake_ctx *c, const struct sr_domain *sd,
+				       int this_cpu, int prev_cpu, int sync)
+{
+	return affine_weight(c, sd, this_cpu, prev_cpu, sync, 1, 1);
+}
+
+static int wake_affine_weight_v415(struct sr_wake_ctx *c, const struct sr_domain *sd,
+				   int this_cpu, int prev_cpu, int sync)
+{
+	return affine_weight(c, sd, this_cpu, prev_cpu, sync, 0, 0);
+}
+
+static int wake_affine(struct sr_wake_ctx *c, const struct sr_domain *sd, int this_cpu,
+		       int prev_cpu, int sync)
+{
+	int target = c->m->pol.wake_affine_idle(c, this_cpu, prev_cpu, sync);
+
+	if (target == SR_NONE)
+		target = c->m->pol.wake_affine_weight(c, sd, this_cpu, prev_cpu, sync);
+	if (target != this_cpu) {
+		sr_reason(c, "wake_affine: prev");
+		return prev_cpu;
+	}
+	sr_reason(c, "wake_affine: this");
+	return this_cpu;
+}
+
+/* ---- select_idle_sibling (§5.6) ------------------------------------------------ */
+
+/* SIS_UTIL's scan budget from the LLC's utilisation (update_idle_cpu_scan) */
+static int sis_util_budget(struct sr_wake_ctx *c, const struct sr_domain *llc)
+{
+	const struct sr_topology *t = c->v->topo;
+	unsigned long long sum = 0, x, y;
+	int cpu, pct = llc->imbalance_pct;
+
+	for (cpu = 0; cpu < t->ncpus; cpu++)
+		if (sr_cpumask_test(llc->span, cpu))
+			sum += sr_view_cpu_util(c->v, cpu);
+	x = sum / (unsigned long long)llc->span_weight;	/* average util, 0..1024 */
+	y = x * x * (unsigned long long)pct * pct / (10000ULL * SR_SCHED_CAPACITY);
+	if (y > SR_SCHED_CAPACITY)
+		y = SR_SCHED_CAPACITY;
+	return (int)((unsigned long long)llc->span_weight * (SR_SCHED_CAPACITY - y) /
+		     SR_SCHED_CAPACITY);
+}
+
+static int core_idle(struct sr_wake_ctx *c, int cpu)
+{
+	const struct sr_topology *t = c->v->topo;
+	int s;
+
+	for (s = 0; s < t->ncpus; s++)
+		if (t->cpu[s].core_id == t->cpu[cpu].core_id && !idle(c, s))
+			return 0;
+	return 1;
+}
+
+/* an idle SMT sibling of @cpu inside @llc */
+static int idle_smt(struct sr_wake_ctx *c, const struct sr_domain *llc, int cpu)
+{
+	const struct sr_topology *t = c->v->topo;
+	int s;
+
+	for (s = 0; s < t->ncpus; s++)
+		if (s != cpu && t->cpu[s].core_id == t->cpu[cpu].core_id &&
+		    sr_cpumask_test(llc->span, s) && allowed(c, s) && idle(c, s))
+			return s;
+	return SR_NONE;
+}
+
+/* select_idle_cpu(): wrap over LLC ∩ allowed from target + 1 */
+static int scan_llc(struct sr_wake_ctx *c, const struct sr_domain *llc, int target,
+		    int want_core, int nr)
+{
+	int n = c->v->topo->ncpus, i, idle_cpu = SR_NONE;
+
+	for (i = 1; i <= n; i++) {
+		int cpu = (target + i) % n;
+
+		if (!sr_cpumask_test(llc->span, cpu) || !allowed(c, cpu))
+			continue;
+		if (want_core) {
+			if (core_idle(c, cpu)) {
+				sr_reason(c, "idle core %d", cpu);
+				return cpu;
+			}
+			if (idle_cpu == SR_NONE && idle(c, cpu))
+				idle_cpu = cpu;
+			continue;
+		}
+		if (nr >= 0 && --nr <= 0) {
+			sr_reason(c, "scan budget spent");
+			return SR_NONE;
+		}
+		if (idle(c, cpu)) {
+			sr_reason(c, "scan: idle %d", cpu);
+			return cpu;
+		}
+	}
+	if (want_core && idle_cpu != SR_NONE)
+		sr_reason(c, "no idle core, idle %d", idle_cpu);
+	return idle_cpu;
+}
+
+static int sis_mainline(struct sr_wake_ctx *c, int prev, int target)
+{
+	const struct sr_topology *t = c->v->topo;
+	const struct sr_domain *llc;
+	int r, i, has_idle_core = 0;
+
+	if (idle(c, target)) {
+		sr_reason(c, "sis: target idle");
+		return target;
+	}
+	if (prev != target && share_cache(c, prev, target) && idle(c, prev)) {
+		sr_reason(c, "sis: prev idle");
+		return prev;
+	}
+	/* per-CPU kthread stacking: a bound kthread waking in task context */
+	if (c->cur && c->cur->kthread == 1 && c->cur->bound_cpu >= 0 && c->cur->pid > 0 &&
+	    prev == c->this_cpu && c->v->rq[c->this_cpu].nr_running <= 1) {
+		sr_reason(c, "sis: per-cpu kthread waker, stay");
+		return prev;
+	}
+	r = c->m->recent_used_cpu ? c->p->recent_used_cpu : SR_NONE;
+	if (r >= 0 && r < t->ncpus && r != prev && r != target && share_cache(c, r, target) &&
+	    idle(c, r) && allowed(c, r)) {
+		sr_reason(c, "sis: recent %d idle", r);
+		return r;
+	}
+	llc = llc_domain(c, target);
+	if (!llc) {
+		sr_reason(c, "sis: no llc");
+		return target;
+	}
+	if (t->smt) {
+		for (i = 0; i < t->ncpus && !has_idle_core; i++)
+			if (sr_cpumask_test(llc->span, i) && core_idle(c, i))
+				has_idle_core = 1;
+		if (!has_idle_core && share_cache(c, prev, target)) {
+			i = idle_smt(c, llc, prev);
+			if (i != SR_NONE) {
+				sr_reason(c, "sis: idle smt of prev %d", i);
+				return i;
+			}
+		}
+	}
+	if (has_idle_core) {
+		i = scan_llc(c, llc, target, 1, -1);
+	} else {
+		int nr = sis_util_budget(c, llc) + 1;
+
+		if (nr == 1) {
+			sr_reason(c, "sis: llc overloaded, no scan");
+			i = SR_NONE;
+		} else {
+			i = scan_llc(c, llc, target, 0, nr);
+		}
+	}
+	if (i != SR_NONE)
+		return i;
+	sr_reason(c, "sis: target");
+	return target;
+}
+
+static int sis_v415(struct sr_wake_ctx *c, int prev, int target)
+{
+	const struct sr_domain *llc;
+	int i;
+
+	if (idle(c, target)) {
+		sr_reason(c, "sis: target idle");
+		return target;
+	}
+	if (prev != target && share_cache(c, prev, target) && idle(c, prev)) {
+		sr_reason(c, "sis: prev idle");
+		return prev;
+	}
+	llc = llc_domain(c, target);
+	if (!llc) {
+		sr_reason(c, "sis: no llc");
+		return target;
+	}
+	if (c->v->topo->smt) {
+		i = scan_llc(c, llc, target - 1, 1, -1);
+		if (i != SR_NONE && core_idle(c, i))
+			return i;
+	}
+	/* SIS_PROP: avg_idle and scan cost are not observable: a full scan */
+	i = scan_llc(c, llc, target - 1, 0, -1);
+	if (i != SR_NONE)
+		return i;
+	sr_reason(c, "sis: target");
+	return target;
+}
+
+/* ---- the slow path (§5.7) ------------------------------------------------------ */
+
+enum group_type { GROUP_HAS_SPARE, GROUP_FULLY_BUSY, GROUP_OVERLOADED };
+
+struct group_stats {
+	int weight, idle_cpus, nr;
+	long load;
+	long rload, aload;	/* v4.x: runnable (enqueued) and full load, per capacity */
+	unsigned long util;
+	enum group_type type;
+};
+
+static void group_stats(struct sr_wake_ctx *c, const uint64_t *span, int pct,
+			struct group_stats *gs)
+{
+	const struct sr_topology *t = c->v->topo;
+	int cpu;
+
+	memset(gs, 0, sizeof(*gs));
+	for (cpu = 0; cpu < t->ncpus; cpu++) {
+		if (!sr_cpumask_test(span, cpu))
+			continue;
+		gs->weight++;
+		gs->nr += c->v->rq[cpu].nr_running;
+		gs->load += load_of(c, cpu);
+		gs->rload += sr_view_cpu_load(c->v, cpu, 1);
+		gs->aload += sr_view_cpu_load(c->v, cpu, 0);
+		gs->util += sr_view_cpu_util(c->v, cpu);
+		if (idle(c, cpu) && allowed(c, cpu))
+			gs->idle_cpus++;
+	}
+	if (gs->weight) {
+		/* v4.x scales group loads to one CPU's capacity */
+		gs->rload /= gs->weight;
+		gs->aload /= gs->weight;
+	}
+	if (gs->nr < gs->weight ||
+	    gs->util * (unsigned long)pct < (unsigned long)gs->weight * SR_SCHED_CAPACITY * 100)
+		gs->type = GROUP_HAS_SPARE;
+	else if (gs->nr > gs->weight)
+		gs->type = GROUP_OVERLOADED;
+	else
+		gs->type = GROUP_FULLY_BUSY;
+}
+
+/* the child spans of domain @level of @cpu: the groups find_idlest compares */
+static const uint64_t *group_span(const struct sr_topology *t, int level, int cpu,
+				  uint64_t *single)
+{
+	size_t words = ((size_t)t->ncpus + 63) / 64;
+
+	if (level > 0)
+		return t->cpu[cpu].dom[level - 1].span;
+	memset(single, 0, words * sizeof(uint64_t));
+	single[cpu / 64] |= 1ULL << (cpu % 64);
+	return single;
+}
+
+/* find_idlest_group_cpu: idle CPU idle most recently, else least loaded */
+static int idlest_cpu_in(struct sr_wake_ctx *c, const uint64_t *span, int fallback)
+{
+	const struct sr_topology *t = c->v->topo;
+	uint64_t latest = 0;
+	long min_load = -1;
+	int cpu, best_idle = SR_NONE, best_load = SR_NONE;
+
+	for (cpu = 0; cpu < t->ncpus; cpu++) {
+		if (!sr_cpumask_test(span, cpu) || !allowed(c, cpu))
+			continue;
+		if (idle(c, cpu)) {
+			if (best_idle == SR_NONE || c->v->rq[cpu].idle_stamp > latest) {
+				latest = c->v->rq[cpu].idle_stamp;
+				best_idle = cpu;
+			}
+		} else if (best_idle == SR_NONE) {
+			long l = load_of(c, cpu);
+
+			if (min_load < 0 || l < min_load) {
+				min_load = l;
+				best_load = cpu;
+			}
+		}
+	}
+	if (best_idle != SR_NONE)
+		return best_idle;
+	return best_load != SR_NONE ? best_load : fallback;
+}
+
+static int find_idlest_cpu(struct sr_wake_ctx *c, int level, int this_cpu, int prev_cpu,
+			   int mainline)
+{
+	const struct sr_topology *t = c->v->topo;
+	/* 8192 CPUs at most (trace.c): two masks on the stack */
+	uint64_t single[128], other[128];
+	int cpu = this_cpu;
+
+	(void)prev_cpu;
+	if (!allowed(c, cpu) && c->p->bound_cpu >= 0)
+		cpu = c->p->bound_cpu;
+	while (level >= 0) {
+		const struct sr_domain *sd = &t->cpu[cpu].dom[level];
+		const uint64_t *local_span = group_span(t, level, cpu, single);
+		struct group_stats local, best, gs;
+		int gcpu, best_first = SR_NONE, new_cpu = SR_NONE, go;
+
+		group_stats(c, local_span, sd->imbalance_pct, &local);
+		memset(&best, 0, sizeof(best));
+		/* every other group of sd, each counted once at its lowest CPU */
+		for (gcpu = 0; gcpu < t->ncpus; gcpu++) {
+			const uint64_t *span;
+			int g, seen = 0;
+
+			if (!sr_cpumask_test(sd->span, gcpu) || sr_cpumask_test(local_span, gcpu))
+				continue;
+			span = group_span(t, level, gcpu, other);
+			for (g = 0; g < gcpu && !seen; g++)
+				seen = sr_cpumask_test(span, g) && sr_cpumask_test(sd->span, g);
+			if (seen)
+				continue;
+			group_stats(c, span, sd->imbalance_pct, &gs);
+			if (!mainline) {
+				/* v4.15: the least runnable load, avg_load within the margin */
+				long imb = SR_NICE0_WEIGHT * (sd->imbalance_pct - 100) / 100;
+				long scale = 100 + (sd->imbalance_pct - 100) / 2;
+
+				if (best_first == SR_NONE || gs.rload < best.rload - imb ||
+				    (gs.rload < best.rload + imb && 100 * best.aload > scale * gs.aload)) {
+					best = gs;
+					best_first = gcpu;
+				}
+				continue;
+			}
+			if (best_first == SR_NONE || gs.type < best.type ||
+			    (gs.type == best.type && (gs.type == GROUP_HAS_SPARE ?
+			     (gs.idle_cpus > best.idle_cpus ||
+			      (gs.idle_cpus == best.idle_cpus && gs.nr < best.nr)) :
+			     gs.load < best.load))) {
+				best = gs;
+				best_first = gcpu;
+			}
+		}
+		go = 0;
+		if (best_first != SR_NONE) {
+			if (!mainline) {
+				/* v4.15 find_idlest_group(), fork: stay local unless the
+				 * idlest group is lighter beyond the imbalance margins */
+				long imb = SR_NICE0_WEIGHT * (sd->imbalance_pct - 100) / 100;
+				long scale = 100 + (sd->imbalance_pct - 100) / 2;
+
+				go = !(best.rload > local.rload + imb) &&
+				     !(local.rload < best.rload + imb &&
+				       100 * local.aload < scale * best.aload);
+			} else if (local.type != best.type) {
+				go = best.type < local.type;
+			} else if (local.type == GROUP_HAS_SPARE) {
+				go = best.idle_cpus > local.idle_cpus;
+				/* NUMA: a lightly loaded local node keeps the task */
+				if (go && (sd->flags & SR_SD_NUMA) &&
+				    local.nr + 1 <= (sd->span_weight / 4 > 2 ? sd->span_weight / 4 : 2))
+					go = 0;
+			} else {
+				go = 100 * local.load > (long)sd->imbalance_pct * best.load;
+			}
+		}
+		if (go)
+			new_cpu = idlest_cpu_in(c, group_span(t, level, best_first, other), SR_NONE);
+		if (new_cpu == SR_NONE) {
+			sr_reason(c, "%s: local", sd->name);
+			if (level == 0)
+				return idlest_cpu_in(c, local_span, cpu);
+			level--;
+			continue;
+		}
+		sr_reason(c, "%s: idlest group, cpu %d", sd->name, new_cpu);
+		cpu = new_cpu;
+		level--;
+	}
+	return cpu;
+}
+
+static int find_idlest_mainline(struct sr_wake_ctx *c, int level, int this_cpu, int prev_cpu)
+{
+	return find_idlest_cpu(c, level, this_cpu, prev_cpu, 1);
+}
+
+static int find_idlest_v415(struct sr_wake_ctx *c, int level, int this_cpu, int prev_cpu)
+{
+	return find_idlest_cpu(c, level, this_cpu, prev_cpu, 0);
+}
+
+/* ---- select_task_rq_fair (§5.1) -------------------------------------------------- */
+
+static int select_task_rq_fair(struct sr_wake_ctx *c)
+{
+	const struct sr_topology *t = c->v->topo;
+	const struct sr_cpu_topo *ct = &t->cpu[c->this_cpu];
+	unsigned sd_flag = c->fork ? SR_SD_BALANCE_FORK : SR_SD_BALANCE_WAKE;
+	int new_cpu = c->prev_cpu, want_affine = 0, level = -1, i;
+	/* change 1(d), Peter's form, is mainline: an exiting waker is not sync */
+	int sync = c->sync && !(c->m->recent_used_cpu && c->exiting);
+
+	if (!c->fork) {
+		int ww = c->m->pol.wake_wide(c);
+
+		want_affine = !ww && allowed(c, c->this_cpu);
+		sr_reason(c, ww ? "wake_wide" : "not wide");
+	} else {
+		sr_reason(c, "fork");
+	}
+	for (i = 0; i < ct->ndomains; i++) {
+		const struct sr_domain *dom = &ct->dom[i];
+
+		if (want_affine && (dom->flags & SR_SD_WAKE_AFFINE) &&
+		    sr_cpumask_test(dom->span, c->prev_cpu)) {
+			if (c->this_cpu != c->prev_cpu) {
+				sr_reason(c, "affine %s", dom->name);
+				new_cpu = c->m->pol.wake_affine(c, dom, c->this_cpu, c->prev_cpu,
+								sync);
+			} else {
+				sr_reason(c, "this == prev");
+			}
+			level = -1;
+			break;
+		}
+		if (dom->flags & sd_flag)
+			level = i;
+		else if (!want_affine)
+			break;
+	}
+	if (level >= 0)
+		return c->m->pol.find_idlest_cpu(c, level, c->this_cpu, c->prev_cpu);
+	if (!c->fork)
+		return c->m->pol.select_idle_sibling(c, c->prev_cpu, new_cpu);
+	sr_reason(c, "no fork domain");
+	return new_cpu;
+}
+
+/* v4.15's wake_affine returns a bool: this_cpu when true */
+static int wake_affine_v415(struct sr_wake_ctx *c, const struct sr_domain *sd, int this_cpu,
+			    int prev_cpu, int sync)
+{
+	int target = c->m->pol.wake_affine_idle(c, this_cpu, prev_cpu, sync);
+
+	if (target == SR_NONE)
+		target = c->m->pol.wake_affine_weight(c, sd, this_cpu, prev_cpu, sync);
+	if (target == this_cpu) {
+		sr_reason(c, "wake_affine: this");
+		return this_cpu;
+	}
+	sr_reason(c, "wake_affine: prev");
+	return prev_cpu;
+}
+
+static const struct sr_model models[] = {
+	{
+		.name = "mainline",
+		.summary = "select_task_rq_fair as of 2025 (v6.x): cpu_load with blocked load, "
+			   "wake_affine idle/weight with `<` and sync bias, SIS with "
+			   "recent_used_cpu, idle cores and SIS_UTIL; fork slow path",
+		.runnable_load = 0,
+		.recent_used_cpu = 1,
+		.pol = {
+			.select_task_rq = select_task_rq_fair,
+			.wake_wide = wake_wide,
+			.wake_affine_idle = wake_affine_idle_mainline,
+			.wake_affine_weight = wake_affine_weight_mainline,
+			.wake_affine = wake_affine,
+			.select_idle_sibling = sis_mainline,
+			.find_idlest_cpu = find_idlest_mainline,
+		},
+	},
+	{
+		.name = "v4.15",
+		.summary = "the shape Mel Gorman's 2018 series changed: bool wake_affine, "
+			   "weighted_cpuload (enqueued load only), `<=`, no recent_used_cpu, "
+			   "SIS_PROP",
+		.runnable_load = 1,
+		.recent_used_cpu = 0,
+		.pol = {
+			.select_task_rq = select_task_rq_fair,
+			.wake_wide = wake_wide,
+			.wake_affine_idle = wake_affine_idle_v415,
+			.wake_affine_weight = wake_affine_weight_v415,
+			.wake_affine = wake_affine_v415,
+			.select_idle_sibling = sis_v415,
+			.find_idlest_cpu = find_idlest_v415,
+		},
+	},
+};
+
+const struct sr_model *sr_model_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(models) / sizeof(models[0]); i++)
+		if (!strcmp(models[i].name, name))
+			return &models[i];
+	return NULL;
+}
+
+int sr_model_count(void)
+{
+	return (int)(sizeof(models) / sizeof(models[0]));
+}
+
+const struct sr_model *sr_model_at(int i)
+{
+	return i >= 0 && i < sr_model_count() ? &models[i] : NULL;
+}
+
+void sr_model_evaluate(const struct sr_model *m, const struct sr_view *v,
+		       const struct sr_decision *d, const struct sr_task *p,
+		       const struct sr_task *cur, struct sr_eval *out)
+{
+	struct sr_wake_ctx c = {
+		.v = v,
+		.m = m,
+		.d = d,
+		.p = p,
+		.cur = cur,
+		.this_cpu = d->this_cpu,
+		.prev_cpu = d->prev_cpu,
+		.sync = d->sync,
+		.exiting = d->waker_exiting,
+		.fork = d->kind == SR_DEC_FORK,
+		.out = out,
+	};
+
+	out->reason[0] = '\0';
+	out->cpu = m->pol.select_task_rq(&c);
+}

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fidelity accounting: per model, per decision kind and per reason path,
+ * how often the model's CPU equals, shares an LLC with, or shares a node
+ * with the CPU the kernel chose; and the same for the baseline (stay on
+ * prev for wakeups, the parent's CPU for forks).  Judge a model by the
+ * moved wakeups and the forks: keeping every wakee on prev already
+ * matches most wakeups.
+ */
+#include "schedreplay/fidelity.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "banned.h"
+
+static const char *const kinds[] = {
+	"wakeup", "wakeup_moved", "wakeup_kept", "fork", "fork_idle", "fork_busy",
+};
+#define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
+
+struct sr_fidelity {
+	const struct sr_topology *topo;
+	struct sr_fidelity_row *rows;
+	size_t n, cap;
+};
+
+struct sr_fidelity *sr_fidelity_new(const struct sr_topology *topo)
+{
+	struct sr_fidelity *f = calloc(1, sizeof(*f));
+
+	if (f)
+		f->topo = topo;
+	return f;
+}
+
+void sr_fidelity_free(struct sr_fidelity *f)
+{
+	size_t i;
+
+	if (!f)
+		return;
+	for (i = 0; i < f->n; i++)
+		free((char *)f->rows[i].reason);
+	free(f->rows);
+	free(f);
+}
+
+void sr_reason_normalize(const char *reason, char *out, size_t len)
+{
+	size_t o = 0;
+	const char *s;
+
+	if (!len)
+		return;
+	for (s = reason; *s && o + 1 < len; s++) {
+		if ((*s >= '0' && *s <= '9') || (*s == '-' && s[1] >= '0' && s[1] <= '9')) {
+			out[o++] = 'N';
+			while (s[1] >= '0' && s[1] <= '9')
+				s++;
+			continue;
+		}
+		out[o++] = *s;
+	}
+	out[o] = '\0';
+}
+
+static struct sr_fidelity_row *row(struct sr_fidelity *f, const char *model, const char *kind,
+				   const char *reason)
+{
+	size_t i;
+
+	for (i = 0; i < f->n; i++)
+		if (f->rows[i].model == model && f->rows[i].kind == kind &&
+		    !strcmp(f->rows[i].reason, reason))
+			return &f->rows[i];
+	if (f->n == f->cap) {
+		size_t ncap = f->cap ? f->cap * 2 : 64;
+		struct sr_fidelity_row *nr = realloc(f->rows, ncap * sizeof(*nr));
+
+		if (!nr)
+			return NULL;
+		f->rows = nr;
+		f->cap = ncap;
+	}
+	memset(&f->rows[f->n], 0, sizeof(f->rows[0]));
+	f->rows[f->n].model = model;
+	f->rows[f->n].kind = kind;
+	f->rows[f->n].reason = strdup(reason);
+	if (!f->rows[f->n].reason)
+		return NULL;
+	return &f->rows[f->n++];
+}
+
+static void count(struct sr_fidelity_row *r, const struct sr_topology *t, int cpu, int actual,
+		  int baseline)
+{
+	r->n++;
+	if (cpu == actual)
+		r->exact++;
+	if (cpu >= 0 && cpu < t->ncpus && sr_cpus_share_cache(t, cpu, actual))
+		r->same_llc++;
+	if (cpu >= 0 && cpu < t->ncpus && t->cpu[cpu].node == t->cpu[actual].node)
+		r->same_node++;
+	if (baseline == actual)
+		r->baseline_exact++;
+}
+
+int sr_fidelity_add(struct sr_fidelity *f, const char *model, const struct sr_decision *d,
+		    const struct sr_eval *e)
+{
+	const char *k[2];
+	char reason[SR_REASON_LEN];
+	int i, nk;
+
+	if (d->skip != SR_SKIP_NONE || d->actual_cpu < 0 || d->actual_cpu >= f->topo->ncpus)
+		return 0;
+	if (d->kind == SR_DEC_WAKEUP) {
+		k[0] = kinds[0];
+		k[1] = d->actual_cpu != d->prev_cpu ? kinds[1] : kinds[2];
+	} else {
+		k[0] = kinds[3];
+		k[1] = d->idle_cpus > 0 ? kinds[4] : kinds[5];
+	}
+	nk = 2;
+	sr_reason_normalize(e->reason, reason, sizeof(reason));
+	for (i = 0; i < nk; i++) {
+		struct sr_fidelity_row *r = row(f, model, k[i], "");
+		struct sr_fidelity_row *rr = row(f, model, k[i], reason);
+
+		if (!r || !rr)
+			return -1;
+		count(r, f->topo, e->cpu, d->actual_cpu, d->prev_cpu);
+		count(rr, f->topo, e->cpu, d->actual_cpu, d->prev_cpu);
+	}
+	return 0;
+}
+
+static int kind_rank(const char *k)
+{
+	size_t i;
+
+	for (i = 0; i < NKINDS; i++)
+		if (!strcmp(k, kinds[i]))
+			return (int)i;
+	return (int)NKINDS;
+}
+
+static int cmp_rows(const void *a, const void *b)
+{
+	const struct sr_fidelity_row *x = a, *y = b;
+	int c = strcmp(x->model, y->model);
+
+	if (c)
+		return c;
+	if (kind_rank(x->kind) != kind_rank(y->kind))
+		return kind_rank(x->kind) - kind_rank(y->kind);
+	if (!x->reason[0] != !y->reason[0])
+		return x->reason[0] ? 1 : -1;
+	if (x->n != y->n)
+		return x->n < y->n ? 1 : -1;
+	return strcmp(x->reason, y->reason);
+}
+
+int sr_fidelity_rows(const struct sr_fidelity *f, const struct sr_fidelity_row **rows)
+{
+	qsort(f->rows, f->n, sizeof(f->rows[0]), cmp_rows);
+	*rows = f->rows;
+	return (int)f->n;
+}
+
+static double pct(uint64_t a, uint64_t n)
+{
+	return n ? 100.0 * (double)a / (double)n : 0.0;
+}
+
+void sr_fidelity_print(const struct sr_fidelity *f, FILE *out, int max_reasons)
+{
+	const struct sr_fidelity_row *rows;
+	int n = sr_fidelity_rows(f, &rows), i, shown = 0;
+	const char *model = NULL, *kind = NULL;
+
+	for (i = 0; i < n; i++) {
+		const struct sr_fidelity_row *r = &rows[i];
+
+		if (!model || strcmp(model, r->model)) {
+			model = r->model;
+			kind = NULL;
+			fprintf(out, "\nfidelity of model '%s' (%% of decisions where the model picks "
+				"what the kernel picked)\n", model);
+			fprintf(out, "  %-14s %9s %8s %8s %8s %10s\n", "kind", "n", "exact",
+				"same-llc", "same-node", "baseline");
+		}
+		if (!r->reason[0]) {
+			fprintf(out, "  %-14s %9llu %7.1f%% %7.1f%% %8.1f%% %9.1f%%\n", r->kind,
+				(unsigned long long)r->n, pct(r->exact, r->n),
+				pct(r->same_llc, r->n), pct(r->same_node, r->n),
+				pct(r->baseline_exact, r->n));
+			continue;
+		}
+		if (!kind || strcmp(kind, r->kind)) {
+			kind = r->kind;
+			shown = 0;
+			fprintf(out, "  by reason path, %s:\n", kind);
+		}
+		if (max_reasons >= 0 && shown++ >= max_reasons)
+			continue;
+		fprintf(out, "    %7llu %6.1f%%  %s\n", (unsigned long long)r->n,
+			pct(r->exact, r->n), r->reason);
+	}
+}
+
+static void json_str(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(out, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(out, "\\u%04x", (unsigned char)*s);
+		else
+			fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+void sr_fidelity_print_json(const struct sr_fidelity *f, FILE *out)
+{
+	const struct sr_fidelity_row *rows;
+	int n = sr_fidelity_rows(f, &rows), i;
+
+	fprintf(out, "[");
+	for (i = 0; i < n; i++) {
+		const struct sr_fidelity_row *r = &rows[i];
+
+		fprintf(out, "%s\n  {\"model\": ", i ? "," : "");
+		json_str(out, r->model);
+		fprintf(out, ", \"kind\": ");
+		json_str(out, r->kind);
+		fprintf(out, ", \"reason\": ");
+		if (r->reason[0])
+			json_str(out, r->reason);
+		else
+			fprintf(out, "null");
+		fprintf(out, ", \"n\": %llu, \"exact_pct\": %.2f, \"same_llc_pct\": %.2f, "
+			"\"same_node_pct\": %.2f, \"baseline_exact_pct\": %.2f}",
+			(unsigned long long)r->n, pct(r->exact, r->n), pct(r->same_llc, r->n),
+			pct(r->same_node, r->n), pct(r->baseline_exact, r->n));
+	}
+	fprintf(out, "\n]\n");
+}

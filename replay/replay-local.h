@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The engine's internals, shared by state.c (applying events) and the
+ * view helpers the models call.
+ */
+#ifndef SCHEDREPLAY_REPLAY_LOCAL_H
+#define SCHEDREPLAY_REPLAY_LOCAL_H
+
+#include "schedreplay/model.h"
+#include "schedreplay/replay.h"
+
+struct sr_pending {
+	struct sr_decision d;
+	struct sr_eval ev[SR_MAX_MODELS];
+};
+
+struct sr_replay {
+	const struct sr_topology *topo;
+	int hz;
+	const struct sr_model *const *models;
+	int nmodels;
+	sr_decision_cb cb;
+	void *cb_data;
+
+	struct sr_rq *rq;
+	struct sr_task *idle;		/* per-cpu swapper, for record_wakee in IRQ */
+	struct sr_task **tasks;		/* open addressing on pid */
+	size_t cap, ntasks;
+
+	long next_id;
+	uint64_t now;
+	/* self-pull migrations waiting to be told newidle or periodic */
+	int *pull_pid;
+	uint64_t *pull_ts;
+	struct sr_replay_stats stats;
+};
+
+#endif

@@ -1,0 +1,860 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The replay state: per-CPU runqueues and per-task state rebuilt from the
+ * event stream (decision-model §2.4), PELT kept for every task and every
+ * CPU's root cfs_rq (§3.4), and the decision points: a wakeup placement at
+ * each sched_waking of a sleeping CFS task, closed by its sched_wakeup; a
+ * fork placement at each sched_wakeup_new.  The engine always applies what
+ * the kernel actually did (open loop), so one trace gives one state
+ * trajectory however many models are evaluated.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedreplay/error.h"
+#include "replay-local.h"
+#include "banned.h"
+
+/* newidle pulls happen inside __schedule, just before the switch away */
+#define NEWIDLE_WINDOW_NS	200000ULL
+
+static const char *const mig_names[SR_MIG__COUNT] = {
+	[SR_MIG_WAKEUP]		= "wakeup",
+	[SR_MIG_FORK]		= "fork",
+	[SR_MIG_LB_PERIODIC]	= "balance_periodic",
+	[SR_MIG_LB_NEWIDLE]	= "balance_newidle",
+	[SR_MIG_LB_NOHZ]	= "balance_nohz",
+	[SR_MIG_ACTIVE]		= "active_balance",
+	[SR_MIG_AFFINITY]	= "affinity",
+	[SR_MIG_UNEXPLAINED]	= "unexplained",
+};
+
+const char *sr_migration_kind_name(enum sr_migration_kind k)
+{
+	return (unsigned)k < SR_MIG__COUNT ? mig_names[k] : "?";
+}
+
+/* ---- the task table ---------------------------------------------------- */
+
+static size_t slot_of(size_t cap, int pid)
+{
+	return ((unsigned)pid * 2654435761u) & (cap - 1);
+}
+
+static struct sr_task **task_slot(const struct sr_replay *r, int pid)
+{
+	size_t i = slot_of(r->cap, pid);
+
+	while (r->tasks[i] && r->tasks[i]->pid != pid)
+		i = (i + 1) & (r->cap - 1);
+	return &r->tasks[i];
+}
+
+const struct sr_task *sr_replay_task(const struct sr_replay *r, int pid)
+{
+	if (pid <= 0)
+		return NULL;
+	return *task_slot(r, pid);
+}
+
+static int grow(struct sr_replay *r)
+{
+	size_t ncap = r->cap * 2, i;
+	struct sr_task **nt = calloc(ncap, sizeof(*nt));
+
+	if (!nt)
+		return -1;
+	for (i = 0; i < r->cap; i++) {
+		size_t j;
+
+		if (!r->tasks[i])
+			continue;
+		j = slot_of(ncap, r->tasks[i]->pid);
+		while (nt[j])
+			j = (j + 1) & (ncap - 1);
+		nt[j] = r->tasks[i];
+	}
+	free(r->tasks);
+	r->tasks = nt;
+	r->cap = ncap;
+	return 0;
+}
+
+/*
+ * Per-CPU kernel threads are bound to the CPU in their name; kthreadd's
+ * children are kernel threads (decision-model §6.6).  Both are inferences.
+ */
+static void infer_kthread(struct sr_task *t)
+{
+	static const char *const bound[] = {
+		"ksoftirqd/", "migration/", "cpuhp/", "rcuc/", "watchdog/", "idle_inject/",
+		"kworker/",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(bound) / sizeof(bound[0]); i++) {
+		size_t n = strlen(bound[i]);
+		const char *s = t->comm + n;
+		char *end;
+		long cpu;
+
+		if (strncmp(t->comm, bound[i], n))
+			continue;
+		t->kthread = 1;
+		t->inferred |= SR_INF_KTHREAD;
+		/* kworker/u8:2 is unbound; kworker/3:1 and ksoftirqd/3 are bound */
+		if (*s < '0' || *s > '9')
+			return;
+		cpu = strtol(s, &end, 10);
+		if (end != s && (*end == '\0' || *end == ':' || *end == '-'))
+			t->bound_cpu = (int)cpu;
+		t->inferred |= SR_INF_AFFINITY;
+		return;
+	}
+}
+
+static struct sr_task *task_get(struct sr_replay *r, int pid, const char *comm, int prio)
+{
+	struct sr_task **slot, *t;
+
+	if (pid <= 0)
+		return NULL;
+	slot = task_slot(r, pid);
+	t = *slot;
+	if (!t) {
+		if ((r->ntasks + 1) * 2 > r->cap) {
+			if (grow(r))
+				return NULL;
+			slot = task_slot(r, pid);
+		}
+		t = calloc(1, sizeof(*t));
+		if (!t)
+			return NULL;
+		t->pid = pid;
+		t->tgid = -1;
+		t->cpu = -1;
+		t->prio = 120;
+		t->weight = SR_NICE0_WEIGHT;
+		t->kthread = -1;
+		t->bound_cpu = -1;
+		t->last_wakee = -1;
+		t->recent_used_cpu = -1;
+		*slot = t;
+		r->ntasks++;
+		r->stats.tasks_seen++;
+	}
+	if (comm && comm[0] && strcmp(t->comm, comm)) {
+		size_t n = strnlen(comm, SR_COMM_LEN - 1);
+
+		memcpy(t->comm, comm, n);
+		t->comm[n] = '\0';
+		if (t->kthread < 0 || (t->inferred & SR_INF_KTHREAD))
+			infer_kthread(t);
+	}
+	if (prio >= 0 && prio != t->prio) {
+		t->prio = prio;
+		t->weight = sr_prio_to_weight(prio);
+	}
+	return t;
+}
+
+static void task_remove(struct sr_replay *r, int pid)
+{
+	struct sr_task **slot = task_slot(r, pid), *t = *slot;
+	size_t i, j;
+
+	if (!t)
+		return;
+	free(t->pending);
+	free(t);
+	*slot = NULL;
+	r->ntasks--;
+	/* re-insert the rest of the cluster (linear probing deletion) */
+	i = (size_t)(slot - r->tasks);
+	for (j = (i + 1) & (r->cap - 1); r->tasks[j]; j = (j + 1) & (r->cap - 1)) {
+		struct sr_task *m = r->tasks[j];
+
+		r->tasks[j] = NULL;
+		*task_slot(r, m->pid) = m;
+	}
+}
+
+/* ---- PELT bookkeeping ---------------------------------------------------- */
+
+static int is_fair(const struct sr_task *t)
+{
+	return t->prio >= 100;
+}
+
+/* bring cpu's root cfs_rq signal to @now with what it held since */
+static void rq_pelt_update(struct sr_replay *r, int cpu, uint64_t now)
+{
+	struct sr_rq *rq = &r->rq[cpu];
+
+	if (!rq->cfs.last_update) {
+		rq->cfs.last_update = now;
+		return;
+	}
+	sr_pelt_update(&rq->cfs, now, rq->cfs_weight, rq->cfs_nr, rq->curr_cfs, 1);
+}
+
+/* a task's own signal over its last interval (RUNNING/QUEUED/BLOCKED) */
+static void task_pelt_update(struct sr_task *t, uint64_t now)
+{
+	int on_rq = t->state == SR_TASK_RUNNING || t->state == SR_TASK_QUEUED;
+
+	if (!t->pelt.last_update) {
+		t->pelt.last_update = now;
+		return;
+	}
+	sr_pelt_update(&t->pelt, now, on_rq, on_rq, t->state == SR_TASK_RUNNING, t->weight);
+}
+
+static unsigned long sub_clamp(unsigned long a, unsigned long b)
+{
+	return a > b ? a - b : 0;
+}
+
+/* attach_entity_load_avg: the task's signal joins the cpu's */
+static void attach(struct sr_replay *r, struct sr_task *t, int cpu)
+{
+	struct sr_rq *rq = &r->rq[cpu];
+
+	if (t->attached)
+		return;
+	rq->cfs.load_avg += t->pelt.load_avg;
+	rq->cfs.util_avg += t->pelt.util_avg;
+	rq->cfs.runnable_avg += t->pelt.runnable_avg;
+	rq->cfs.load_sum += t->pelt.load_sum * t->weight;
+	rq->cfs.util_sum += t->pelt.util_sum;
+	rq->cfs.runnable_sum += t->pelt.runnable_sum;
+	t->attached = 1;
+	t->attached_load = t->pelt.load_avg;
+	t->attached_util = t->pelt.util_avg;
+	t->attached_runnable = t->pelt.runnable_avg;
+}
+
+/* detach (migration away, death): the cpu loses what the task carries now */
+static void detach(struct sr_replay *r, struct sr_task *t)
+{
+	struct sr_rq *rq;
+
+	if (!t->attached || t->cpu < 0)
+		return;
+	rq = &r->rq[t->cpu];
+	rq->cfs.load_avg = sub_clamp(rq->cfs.load_avg, t->pelt.load_avg);
+	rq->cfs.util_avg = sub_clamp(rq->cfs.util_avg, t->pelt.util_avg);
+	rq->cfs.runnable_avg = sub_clamp(rq->cfs.runnable_avg, t->pelt.runnable_avg);
+	rq->cfs.load_sum = rq->cfs.load_sum > t->pelt.load_sum * t->weight ?
+			   rq->cfs.load_sum - t->pelt.load_sum * t->weight : 0;
+	rq->cfs.util_sum = rq->cfs.util_sum > t->pelt.util_sum ?
+			   rq->cfs.util_sum - t->pelt.util_sum : 0;
+	rq->cfs.runnable_sum = rq->cfs.runnable_sum > t->pelt.runnable_sum ?
+			       rq->cfs.runnable_sum - t->pelt.runnable_sum : 0;
+	t->attached = 0;
+}
+
+/* ---- runqueue membership ----------------------------------------------- */
+
+static void enqueue(struct sr_replay *r, struct sr_task *t, int cpu, uint64_t now)
+{
+	struct sr_rq *rq = &r->rq[cpu];
+
+	rq_pelt_update(r, cpu, now);
+	rq->nr_running++;
+	if (is_fair(t)) {
+		rq->cfs_nr++;
+		rq->cfs_weight += t->weight;
+		rq->runnable_load += (long)t->pelt.load_avg;
+		t->queued_load = (int)t->pelt.load_avg;
+		attach(r, t, cpu);
+	} else {
+		rq->rt_nr++;
+	}
+	t->cpu = cpu;
+}
+
+static void dequeue(struct sr_replay *r, struct sr_task *t, uint64_t now)
+{
+	struct sr_rq *rq;
+
+	if (t->cpu < 0)
+		return;
+	rq = &r->rq[t->cpu];
+	rq_pelt_update(r, t->cpu, now);
+	if (rq->nr_running > 0)
+		rq->nr_running--;
+	if (is_fair(t)) {
+		if (rq->cfs_nr > 0)
+			rq->cfs_nr--;
+		rq->cfs_weight = sub_clamp(rq->cfs_weight, t->weight);
+		rq->runnable_load -= t->queued_load;
+		if (rq->runnable_load < 0)
+			rq->runnable_load = 0;
+		t->queued_load = 0;
+	} else if (rq->rt_nr > 0) {
+		rq->rt_nr--;
+	}
+}
+
+static int on_rq(const struct sr_task *t)
+{
+	return t->state == SR_TASK_RUNNING || t->state == SR_TASK_QUEUED;
+}
+
+/*
+ * Make @t queued or running on @cpu, whatever we believed before: a task
+ * first seen in a sched_switch was already there (trace start), and a
+ * missed migration (lost events) is repaired the same way.
+ */
+static void ensure_on(struct sr_replay *r, struct sr_task *t, int cpu, uint64_t now)
+{
+	if (on_rq(t) && t->cpu == cpu)
+		return;
+	if (on_rq(t)) {
+		dequeue(r, t, now);
+		detach(r, t);
+	} else if (t->cpu != cpu) {
+		detach(r, t);
+	}
+	task_pelt_update(t, now);
+	t->state = SR_TASK_QUEUED;
+	enqueue(r, t, cpu, now);
+}
+
+/* ---- decisions ------------------------------------------------------------ */
+
+static void record_wakee(struct sr_replay *r, struct sr_task *cur, int wakee, uint64_t now)
+{
+	uint64_t jiffies = now / (1000000000ULL / (uint64_t)r->hz);
+
+	if (!cur)
+		return;
+	if (jiffies > cur->wakee_flip_decay + (uint64_t)r->hz) {
+		cur->wakee_flips >>= 1;
+		cur->wakee_flip_decay = jiffies;
+	}
+	if (cur->last_wakee != wakee) {
+		cur->last_wakee = wakee;
+		cur->wakee_flips++;
+	}
+}
+
+static void fill_view(struct sr_replay *r, struct sr_view *v, uint64_t now)
+{
+	v->topo = r->topo;
+	v->rq = r->rq;
+	v->now = now;
+	v->hz = r->hz;
+	v->r = r;
+}
+
+static void snapshot(struct sr_replay *r, struct sr_decision *d, const struct sr_task *p,
+		     uint64_t now)
+{
+	struct sr_view v;
+	int c;
+
+	fill_view(r, &v, now);
+	d->this_nr = d->this_cpu >= 0 ? r->rq[d->this_cpu].nr_running : -1;
+	d->prev_nr = d->prev_cpu >= 0 ? r->rq[d->prev_cpu].nr_running : -1;
+	d->idle_cpus = 0;
+	for (c = 0; c < r->topo->ncpus; c++)
+		if (sr_view_allowed(&v, p, c) && sr_view_idle_cpu(&v, c))
+			d->idle_cpus++;
+}
+
+static struct sr_pending *open_decision(struct sr_replay *r, struct sr_task *p,
+					enum sr_decision_kind kind, uint64_t now)
+{
+	struct sr_pending *pd = calloc(1, sizeof(*pd));
+
+	if (!pd)
+		return NULL;
+	pd->d.id = r->next_id++;
+	pd->d.kind = kind;
+	pd->d.ts = now;
+	pd->d.pid = p->pid;
+	memcpy(pd->d.comm, p->comm, SR_COMM_LEN);
+	pd->d.actual_cpu = -1;
+	pd->d.waker = -1;
+	if (r->topo->source[0] && strncmp(r->topo->source, "recording", 9))
+		pd->d.inferred |= SR_INF_TOPOLOGY;
+	if (!p->pelt_valid)
+		pd->d.inferred |= SR_INF_PELT_WARMUP;
+	return pd;
+}
+
+static void evaluate(struct sr_replay *r, struct sr_pending *pd, const struct sr_task *p,
+		     const struct sr_task *cur, uint64_t now)
+{
+	struct sr_view v;
+	int i;
+
+	fill_view(r, &v, now);
+	snapshot(r, &pd->d, p, now);
+	if (pd->d.skip != SR_SKIP_NONE)
+		return;
+	for (i = 0; i < r->nmodels; i++)
+		sr_model_evaluate(r->models[i], &v, &pd->d, p, cur, &pd->ev[i]);
+}
+
+static int close_decision(struct sr_replay *r, struct sr_pending *pd, int actual, uint64_t now)
+{
+	int ret = 0;
+
+	pd->d.actual_cpu = actual;
+	pd->d.done_ts = now;
+	pd->d.actual_nr = actual >= 0 ? r->rq[actual].nr_running : -1;
+	if (pd->d.skip == SR_SKIP_NONE)
+		r->stats.decisions[pd->d.kind]++;
+	else
+		r->stats.skipped[pd->d.skip]++;
+	if (r->cb)
+		ret = r->cb(&pd->d, pd->ev, pd->d.skip == SR_SKIP_NONE ? r->nmodels : 0,
+			    r->cb_data);
+	free(pd);
+	return ret;
+}
+
+/* ---- event handlers --------------------------------------------------------- */
+
+/* settle a pending self-pull on @cpu: newidle if the puller now switches to it */
+static void settle_pull(struct sr_replay *r, int cpu, int next, int prev_blocked, uint64_t now)
+{
+	if (r->pull_pid[cpu] <= 0)
+		return;
+	if (prev_blocked && next == r->pull_pid[cpu] && now - r->pull_ts[cpu] <= NEWIDLE_WINDOW_NS)
+		r->stats.migrations[SR_MIG_LB_NEWIDLE]++;
+	else
+		r->stats.migrations[SR_MIG_LB_PERIODIC]++;
+	r->pull_pid[cpu] = 0;
+}
+
+static int on_switch(struct sr_replay *r, const struct sr_event *ev)
+{
+	struct sr_rq *rq = &r->rq[ev->cpu];
+	struct sr_task *prev = task_get(r, ev->pid, ev->comm, ev->prio);
+	struct sr_task *next = task_get(r, ev->pid2, ev->comm2, ev->prio2);
+	uint64_t now = ev->ts;
+	int blocked = ev->prev_state == SR_PREV_BLOCKED || ev->prev_state == SR_PREV_DEAD;
+
+	if ((ev->pid > 0 && !prev) || (ev->pid2 > 0 && !next))
+		return -SR_E_NOMEM;
+	settle_pull(r, ev->cpu, ev->pid2, blocked, now);
+	rq->known = 1;
+	if (prev) {
+		ensure_on(r, prev, ev->cpu, now);
+		task_pelt_update(prev, now);
+		rq_pelt_update(r, ev->cpu, now);
+		if (ev->prev_state == SR_PREV_RUNNABLE || ev->prev_state == SR_PREV_PREEMPTED ||
+		    ev->prev_state == SR_PREV_UNKNOWN) {
+			prev->state = SR_TASK_QUEUED;
+		} else {
+			dequeue(r, prev, now);
+			prev->state = ev->prev_state == SR_PREV_DEAD ? SR_TASK_DEAD : SR_TASK_BLOCKED;
+			if (prev->state == SR_TASK_DEAD)
+				detach(r, prev);
+		}
+	}
+	rq_pelt_update(r, ev->cpu, now);
+	if (next) {
+		ensure_on(r, next, ev->cpu, now);
+		task_pelt_update(next, now);
+		next->state = SR_TASK_RUNNING;
+		rq->curr = next->pid;
+		rq->curr_cfs = is_fair(next);
+	} else {
+		rq->curr = 0;
+		rq->curr_cfs = 0;
+		rq->idle_stamp = now;
+	}
+	return 0;
+}
+
+static int on_waking(struct sr_replay *r, const struct sr_event *ev)
+{
+	struct sr_task *p = task_get(r, ev->pid, ev->comm, ev->prio);
+	struct sr_task *cur = ev->common_pid > 0 ? task_get(r, ev->common_pid, NULL, -1) : NULL;
+	struct sr_pending *pd;
+	uint64_t now = ev->ts;
+
+	if (!p || (ev->common_pid > 0 && !cur))
+		return -SR_E_NOMEM;
+	if (p->pending) {
+		/* a second waking before the wakeup: keep the first decision */
+		return 0;
+	}
+	pd = open_decision(r, p, SR_DEC_WAKEUP, now);
+	if (!pd)
+		return -SR_E_NOMEM;
+	pd->d.this_cpu = ev->cpu;
+	pd->d.prev_cpu = ev->target_cpu;
+	pd->d.waker = ev->common_pid;
+	if (cur)
+		memcpy(pd->d.waker_comm, cur->comm, SR_COMM_LEN);
+	pd->d.waker_exiting = cur && cur->exiting;
+	if (cur && cur->exiting)
+		pd->d.inferred |= SR_INF_EXITING;
+	/* WF_SYNC is not in any tracepoint: assumed off (§9) */
+	pd->d.sync = 0;
+	pd->d.inferred |= SR_INF_SYNC;
+
+	if (ev->target_cpu < 0 || ev->target_cpu >= r->topo->ncpus)
+		pd->d.skip = SR_SKIP_UNKNOWN_TASK;
+	else if (on_rq(p))
+		pd->d.skip = SR_SKIP_RUNNABLE;
+	else if (!is_fair(p))
+		pd->d.skip = SR_SKIP_NOT_FAIR;
+	else if (p->bound_cpu >= 0)
+		pd->d.skip = SR_SKIP_BOUND;
+	if (p->bound_cpu >= 0)
+		pd->d.inferred |= SR_INF_AFFINITY;
+
+	if (pd->d.skip == SR_SKIP_NONE) {
+		/* select_task_rq_fair() runs record_wakee() on current first */
+		record_wakee(r, cur ? cur : &r->idle[ev->cpu], p->pid, now);
+		/* the wakee's sleep, for the models' view of prev */
+		if (p->cpu < 0)
+			p->cpu = ev->target_cpu;
+	}
+	/* in IRQ on an idle CPU, current is that CPU's idle task */
+	evaluate(r, pd, p, cur ? cur : &r->idle[ev->cpu], now);
+	p->pending = pd;
+	p->waking = 1;
+	p->waking_ts = now;
+	p->waking_cpu = ev->cpu;
+	p->waking_waker = ev->common_pid;
+	return 0;
+}
+
+static void activate(struct sr_replay *r, struct sr_task *p, int cpu, uint64_t now)
+{
+	/* the sleep decays the task's own signal; then it joins cpu */
+	if (p->cpu >= 0 && p->cpu != cpu)
+		detach(r, p);
+	task_pelt_update(p, now);
+	if (!p->pelt.last_update)
+		p->pelt.last_update = now;
+	p->state = SR_TASK_QUEUED;
+	enqueue(r, p, cpu, now);
+}
+
+static int on_wakeup(struct sr_replay *r, const struct sr_event *ev)
+{
+	struct sr_task *p = task_get(r, ev->pid, ev->comm, ev->prio);
+	uint64_t now = ev->ts;
+	int cpu = ev->target_cpu, ret = 0;
+
+	if (!p)
+		return -SR_E_NOMEM;
+	if (cpu < 0 || cpu >= r->topo->ncpus)
+		return 0;
+	if (p->pending) {
+		struct sr_pending *pd = p->pending;
+
+		p->pending = NULL;
+		/* mainline select_idle_sibling() leaves prev in recent_used_cpu */
+		if (pd->d.skip == SR_SKIP_NONE && pd->d.prev_cpu >= 0)
+			p->recent_used_cpu = pd->d.prev_cpu;
+		ret = close_decision(r, pd, cpu, now);
+	} else {
+		/* no sched_waking (kernel < 4.3, or not recorded): no decision */
+	}
+	p->waking = 0;
+	if (!on_rq(p) || p->cpu != cpu) {
+		if (on_rq(p))
+			dequeue(r, p, now);
+		activate(r, p, cpu, now);
+	}
+	p->pelt_valid = 1;
+	p->last_wakeup_ts = now;
+	return ret;
+}
+
+static int on_wakeup_new(struct sr_replay *r, const struct sr_event *ev)
+{
+	struct sr_task *p = task_get(r, ev->pid, ev->comm, ev->prio);
+	struct sr_task *parent = ev->common_pid > 0 ? task_get(r, ev->common_pid, NULL, -1) : NULL;
+	struct sr_pending *pd;
+	uint64_t now = ev->ts;
+	int cpu = ev->target_cpu;
+
+	if (!p)
+		return -SR_E_NOMEM;
+	if (cpu < 0 || cpu >= r->topo->ncpus)
+		return 0;
+	pd = open_decision(r, p, SR_DEC_FORK, now);
+	if (!pd)
+		return -SR_E_NOMEM;
+	pd->d.inferred &= ~SR_INF_PELT_WARMUP;
+	pd->d.this_cpu = ev->cpu;
+	/* task_cpu(child) is the parent's CPU at fork time */
+	pd->d.prev_cpu = p->cpu >= 0 ? p->cpu : ev->cpu;
+	pd->d.waker = ev->common_pid;
+	if (parent)
+		memcpy(pd->d.waker_comm, parent->comm, SR_COMM_LEN);
+	if (!is_fair(p))
+		pd->d.skip = SR_SKIP_NOT_FAIR;
+	else if (p->bound_cpu >= 0)
+		pd->d.skip = SR_SKIP_BOUND;
+	sr_pelt_init_task(&p->pelt, now, p->weight);
+	evaluate(r, pd, p, parent, now);
+	/* wake_up_new_task(): recent_used_cpu = task_cpu(p) */
+	p->recent_used_cpu = cpu;
+	p->pelt_valid = 1;
+	p->state = SR_TASK_BLOCKED;
+	p->cpu = -1;
+	activate(r, p, cpu, now);
+	return close_decision(r, pd, cpu, now);
+}
+
+static int on_migrate(struct sr_replay *r, const struct sr_event *ev)
+{
+	struct sr_task *p = task_get(r, ev->pid, ev->comm, ev->prio);
+	int orig = ev->target_cpu, dest = ev->dest_cpu, e = ev->cpu;
+	uint64_t now = ev->ts;
+	enum sr_migration_kind k;
+
+	if (!p)
+		return -SR_E_NOMEM;
+	if (dest < 0 || dest >= r->topo->ncpus || orig < 0 || orig >= r->topo->ncpus)
+		return 0;
+	if (p->waking) {
+		k = SR_MIG_WAKEUP;
+	} else if (ev->common_pid > 0 && ev->common_pid == ev->pid && e == orig) {
+		/* the task moves itself: sched_exec() or sched_setaffinity() */
+		k = SR_MIG_AFFINITY;
+	} else if (!strncmp(ev->comm, "migration/", 10) || (ev->common_pid > 0 &&
+		   sr_replay_task(r, ev->common_pid) &&
+		   !strncmp(sr_replay_task(r, ev->common_pid)->comm, "migration/", 10))) {
+		k = SR_MIG_ACTIVE;
+	} else if (e == dest) {
+		/* a pull by dest: newidle or periodic, told at its next switch */
+		if (r->pull_pid[dest] > 0)
+			r->stats.migrations[SR_MIG_LB_PERIODIC]++;
+		r->pull_pid[dest] = p->pid;
+		r->pull_ts[dest] = now;
+		k = SR_MIG__COUNT;
+	} else if (e != orig && r->rq[e].curr == 0) {
+		k = SR_MIG_LB_NOHZ;
+	} else if (e == orig) {
+		k = SR_MIG_ACTIVE;
+	} else {
+		k = SR_MIG_UNEXPLAINED;
+	}
+	if (k != SR_MIG__COUNT)
+		r->stats.migrations[k]++;
+
+	if (on_rq(p)) {
+		int was_running = p->state == SR_TASK_RUNNING;
+
+		if (p->cpu >= 0)
+			dequeue(r, p, now);
+		task_pelt_update(p, now);
+		detach(r, p);
+		p->state = SR_TASK_QUEUED;
+		enqueue(r, p, dest, now);
+		if (was_running && r->rq[orig].curr == p->pid) {
+			r->rq[orig].curr = -1;
+			r->rq[orig].curr_cfs = 0;
+		}
+	} else {
+		/* blocked (wakeup, affinity): its load leaves orig now */
+		task_pelt_update(p, now);
+		detach(r, p);
+		p->cpu = dest;
+	}
+	return 0;
+}
+
+static int on_fork(struct sr_replay *r, const struct sr_event *ev)
+{
+	struct sr_task *parent = task_get(r, ev->pid, ev->comm, -1);
+	struct sr_task *child;
+
+	if (ev->pid2 <= 0)
+		return 0;
+	/* a reused pid starts afresh */
+	if (sr_replay_task(r, ev->pid2))
+		task_remove(r, ev->pid2);
+	child = task_get(r, ev->pid2, ev->comm2, parent ? parent->prio : 120);
+	if (!child || (ev->pid > 0 && !parent))
+		return -SR_E_NOMEM;
+	child->cpu = ev->cpu;
+	child->state = SR_TASK_BLOCKED;
+	if (parent) {
+		child->tgid = parent->tgid;
+		child->bound_cpu = parent->bound_cpu >= 0 && parent->kthread != 1 ?
+				   parent->bound_cpu : child->bound_cpu;
+		if (parent->pid == 2) {
+			child->kthread = 1;
+			child->inferred |= SR_INF_KTHREAD;
+		} else if (child->kthread < 0) {
+			child->kthread = parent->kthread;
+		}
+	}
+	return 0;
+}
+
+int sr_replay_feed(struct sr_replay *r, const struct sr_event *ev)
+{
+	if (ev->cpu < 0 || ev->cpu >= r->topo->ncpus)
+		return 0;
+	r->stats.events++;
+	r->now = ev->ts;
+	switch (ev->kind) {
+	case SR_EV_SWITCH:
+		return on_switch(r, ev);
+	case SR_EV_WAKING:
+		return on_waking(r, ev);
+	case SR_EV_WAKEUP:
+		return on_wakeup(r, ev);
+	case SR_EV_WAKEUP_NEW:
+		return on_wakeup_new(r, ev);
+	case SR_EV_MIGRATE:
+		return on_migrate(r, ev);
+	case SR_EV_FORK:
+		return on_fork(r, ev);
+	case SR_EV_EXIT: {
+		struct sr_task *t = task_get(r, ev->pid, ev->comm, ev->prio);
+
+		if (!t)
+			return -SR_E_NOMEM;
+		t->exiting = 1;
+		return 0;
+	}
+	case SR_EV_FREE: {
+		const struct sr_task *t = sr_replay_task(r, ev->pid);
+
+		if (t && !t->pending && t->state != SR_TASK_RUNNING)
+			task_remove(r, ev->pid);
+		return 0;
+	}
+	default:
+		return 0;
+	}
+}
+
+int sr_replay_finish(struct sr_replay *r)
+{
+	size_t i;
+	int ret = 0;
+
+	/* wakings whose wakeup fell after the end of the trace: no outcome */
+	for (i = 0; i < r->cap; i++) {
+		struct sr_task *t = r->tasks[i];
+
+		if (t && t->pending) {
+			free(t->pending);
+			t->pending = NULL;
+		}
+	}
+	for (i = 0; i < (size_t)r->topo->ncpus; i++)
+		settle_pull(r, (int)i, -1, 0, r->now);
+	return ret;
+}
+
+struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
+				const struct sr_model *const *models, int nmodels)
+{
+	struct sr_replay *r = calloc(1, sizeof(*r));
+	int c;
+
+	if (!r)
+		return NULL;
+	r->topo = topo;
+	r->hz = hz > 0 ? hz : 250;
+	r->models = models;
+	r->nmodels = nmodels > SR_MAX_MODELS ? SR_MAX_MODELS : nmodels;
+	r->cap = 1024;
+	r->tasks = calloc(r->cap, sizeof(*r->tasks));
+	r->rq = calloc(topo->ncpus, sizeof(*r->rq));
+	r->idle = calloc(topo->ncpus, sizeof(*r->idle));
+	r->pull_pid = calloc(topo->ncpus, sizeof(*r->pull_pid));
+	r->pull_ts = calloc(topo->ncpus, sizeof(*r->pull_ts));
+	if (!r->tasks || !r->rq || !r->idle || !r->pull_pid || !r->pull_ts) {
+		sr_replay_free(r);
+		return NULL;
+	}
+	for (c = 0; c < topo->ncpus; c++) {
+		r->rq[c].curr = -1;
+		r->idle[c].last_wakee = -1;
+		r->idle[c].cpu = c;
+		r->idle[c].bound_cpu = c;
+		r->idle[c].recent_used_cpu = -1;
+	}
+	return r;
+}
+
+void sr_replay_set_callback(struct sr_replay *r, sr_decision_cb cb, void *data)
+{
+	r->cb = cb;
+	r->cb_data = data;
+}
+
+const struct sr_replay_stats *sr_replay_borrow_stats(const struct sr_replay *r)
+{
+	return &r->stats;
+}
+
+void sr_replay_free(struct sr_replay *r)
+{
+	size_t i;
+
+	if (!r)
+		return;
+	if (r->tasks)
+		for (i = 0; i < r->cap; i++)
+			if (r->tasks[i]) {
+				free(r->tasks[i]->pending);
+				free(r->tasks[i]);
+			}
+	free(r->tasks);
+	free(r->rq);
+	free(r->idle);
+	free(r->pull_pid);
+	free(r->pull_ts);
+	free(r);
+}
+
+/* ---- the view the models read -------------------------------------------- */
+
+int sr_view_idle_cpu(const struct sr_view *v, int cpu)
+{
+	const struct sr_rq *rq = &v->rq[cpu];
+
+	/* a CPU never seen switching is taken as idle: it had nothing to do */
+	return (rq->curr == 0 || (rq->curr < 0 && !rq->known)) && rq->nr_running == 0 &&
+	       !rq->ttwu_pending;
+}
+
+long sr_view_cpu_load(const struct sr_view *v, int cpu, int runnable_only)
+{
+	const struct sr_rq *rq = &v->rq[cpu];
+	struct sr_pelt s;
+
+	if (runnable_only)
+		return rq->runnable_load;
+	/* decay to the decision time on a copy: models never change state */
+	s = rq->cfs;
+	if (s.last_update && v->now > s.last_update)
+		sr_pelt_update(&s, v->now, rq->cfs_weight, rq->cfs_nr, rq->curr_cfs, 1);
+	return (long)s.load_avg;
+}
+
+unsigned long sr_view_cpu_util(const struct sr_view *v, int cpu)
+{
+	const struct sr_rq *rq = &v->rq[cpu];
+	struct sr_pelt s = rq->cfs;
+
+	if (s.last_update && v->now > s.last_update)
+		sr_pelt_update(&s, v->now, rq->cfs_weight, rq->cfs_nr, rq->curr_cfs, 1);
+	return s.util_avg > SR_SCHED_CAPACITY ? SR_SCHED_CAPACITY : s.util_avg;
+}
+
+int sr_view_allowed(const struct sr_view *v, const struct sr_task *p, int cpu)
+{
+	(void)v;
+	return !p || p->bound_cpu < 0 || p->bound_cpu == cpu;
+}

@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * "schedreplay replay TRACE": the whole line.  Reads the trace, rebuilds
+ * the scheduler state, evaluates every model at every wakeup and fork
+ * placement, writes the decisions into a database and prints how often
+ * each model agrees with what the recording kernel did (fidelity).
+ */
+#include "cmd.h"
+
+#include <getopt.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "schedreplay/error.h"
+#include "schedreplay/fidelity.h"
+#include "schedreplay/model.h"
+#include "schedreplay/store.h"
+#include "schedreplay/trace.h"
+#include "version.h"
+#include "banned.h"
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	interrupted = sig;
+}
+
+struct replay_ctx {
+	struct sr_store *store;
+	struct sr_fidelity *fid;
+	const struct sr_model *models[SR_MAX_MODELS];
+	int nmodels;
+	char *cause;
+};
+
+static int on_decision(const struct sr_decision *d, const struct sr_eval *evals, int nevals,
+		       void *data)
+{
+	struct replay_ctx *rc = data;
+	int i;
+
+	if (rc->store && sr_store_decision(rc->store, d, rc->models, evals, nevals, &rc->cause))
+		return -SR_E_IO;
+	for (i = 0; i < nevals; i++)
+		if (sr_fidelity_add(rc->fid, rc->models[i]->name, d, &evals[i]))
+			return -SR_E_NOMEM;
+	return 0;
+}
+
+static int is_preset(const char *s)
+{
+	for (; *s; s++)
+		if (!((*s >= '0' && *s <= '9') || *s == 'x'))
+			return 0;
+	return 1;
+}
+
+/* the highest CPU number in the trace, for a flat topology when it says none */
+static int count_cpus(const char *path, const struct sr_trace_opts *opts, char **cause)
+{
+	struct sr_trace *t = NULL;
+	struct sr_event ev;
+	int ret, max = -1;
+
+	ret = sr_trace_open(path, opts, &t, cause);
+	if (ret < 0)
+		return ret;
+	while ((ret = sr_trace_next(t, &ev, cause)) > 0)
+		if (ev.cpu > max)
+			max = ev.cpu;
+	sr_trace_free(t);
+	return ret < 0 ? ret : max + 1;
+}
+
+static const char inference_rules[] =
+	"sync: WF_SYNC is not traced; every wakeup is taken as non-sync\n"
+	"exiting: a waker is exiting from its sched_process_exit until its final switch\n"
+	"kthread: names ksoftirqd/N, migration/N, cpuhp/N, kworker/..., children of pid 2\n"
+	"affinity: a per-CPU name (ksoftirqd/N, kworker/N:M, ...) binds the task to CPU N;\n"
+	"  such wakeups are not placements\n"
+	"pelt: tasks start with no history; a task's PELT is ours after its first wakeup\n";
+
+static void list_models(void)
+{
+	int i;
+
+	for (i = 0; i < sr_model_count(); i++)
+		printf("%-10s %s\n", sr_model_at(i)->name, sr_model_at(i)->summary);
+}
+
+static const char replay_options[] =
+	"   -o, --output DB      write every decision into the SQLite database DB\n"
+	"   -f, --force          replace DB if it exists\n"
+	"   -m, --model NAME     evaluate this model (repeatable; default: mainline)\n"
+	"       --list-models    list the models and exit\n"
+	"   -t, --topology SPEC  NODESxCORESxTHREADS (e.g. 2x26x2) or a topology file\n"
+	"                        (default: what the recording says, else flat)\n"
+	"       --hz N           CONFIG_HZ of the recording kernel (default 250)\n"
+	"       --fidelity       print the fidelity table (default without -o)\n"
+	"       --json           print the fidelity table as JSON\n"
+	"   -B, --buffer NAME    trace.dat buffer instance to read\n"
+	"   -F, --format FMT     read TRACE as tracedat, ctf or text\n"
+	"   -q, --quiet          no progress line\n"
+	"   -h, --help           show this help\n";
+
+static int replay_exec(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output",	required_argument,	NULL, 'o' },
+		{ "force",	no_argument,		NULL, 'f' },
+		{ "model",	required_argument,	NULL, 'm' },
+		{ "list-models", no_argument,		NULL, 'L' },
+		{ "topology",	required_argument,	NULL, 't' },
+		{ "hz",		required_argument,	NULL, 'z' },
+		{ "fidelity",	no_argument,		NULL, 'I' },
+		{ "json",	no_argument,		NULL, 'j' },
+		{ "buffer",	required_argument,	NULL, 'B' },
+		{ "format",	required_argument,	NULL, 'F' },
+		{ "quiet",	no_argument,		NULL, 'q' },
+		{ "help",	no_argument,		NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct sr_trace_opts opts = { 0 };
+	struct replay_ctx rc = { 0 };
+	struct sr_topology *topo = NULL;
+	struct sr_replay *r = NULL;
+	struct sr_trace *t = NULL;
+	const char *out = NULL, *topo_spec = NULL, *path;
+	char models_text[256] = "";
+	int force = 0, hz = 250, fidelity = 0, json = 0, quiet = 0;
+	int opt, ret = EXIT_FAIL, err, i;
+	uint64_t events = 0;
+	struct sr_event ev;
+	char *cause = NULL;
+
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "+o:fm:t:B:F:qh", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'o':
+			out = optarg;
+			break;
+		case 'f':
+			force = 1;
+			break;
+		case 'm':
+			if (rc.nmodels == SR_MAX_MODELS) {
+				sr_error("replay: at most %d models", SR_MAX_MODELS);
+				return EXIT_USAGE;
+			}
+			rc.models[rc.nmodels] = sr_model_find(optarg);
+			if (!rc.models[rc.nmodels]) {
+				sr_error("replay: unknown model '%s' (see --list-models)", optarg);
+				return EXIT_USAGE;
+			}
+			rc.nmodels++;
+			break;
+		case 'L':
+			list_models();
+			return EXIT_OK;
+		case 't':
+			topo_spec = optarg;
+			break;
+		case 'z':
+			hz = atoi(optarg);
+			if (hz < 10 || hz > 10000) {
+				sr_error("replay: --hz takes a CONFIG_HZ value such as 250, not '%s'",
+					 optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'I':
+			fidelity = 1;
+			break;
+		case 'j':
+			json = 1;
+			break;
+		case 'B':
+			opts.buffer = optarg;
+			break;
+		case 'F':
+			opts.format = optarg;
+			break;
+		case 'q':
+			quiet = 1;
+			break;
+		case 'h':
+			cmd_usage(&cmd_replay, stdout);
+			return EXIT_OK;
+		default:
+			sr_error("replay: unknown or incomplete option '%s'", argv[optind - 1]);
+			cmd_usage(&cmd_replay, stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 1) {
+		sr_error("replay: expected one TRACE argument, got %d", argc - optind);
+		cmd_usage(&cmd_replay, stderr);
+		return EXIT_USAGE;
+	}
+	path = argv[optind];
+	if (!rc.nmodels)
+		rc.models[rc.nmodels++] = sr_model_find("mainline");
+	if (!out)
+		fidelity = 1;
+	for (i = 0; i < rc.nmodels; i++) {
+		size_t l = strlen(models_text);
+
+		snprintf(models_text + l, sizeof(models_text) - l, "%s%s", i ? "," : "",
+			 rc.models[i]->name);
+	}
+
+	err = sr_trace_open(path, &opts, &t, &cause);
+	if (err < 0)
+		goto fail;
+	{
+		enum sr_sd_era era = !strcmp(rc.models[0]->name, "v4.15") ? SR_ERA_V4 :
+				     SR_ERA_MAINLINE;
+		const struct sr_trace_info *ti = sr_trace_borrow_info(t);
+
+		if (topo_spec && is_preset(topo_spec))
+			topo = sr_topology_new_preset(topo_spec, era, &cause);
+		else if (topo_spec)
+			topo = sr_topology_new_file(topo_spec, era, &cause);
+		else {
+			int n = ti->ncpus_declared;
+
+			if (n <= 0) {
+				n = count_cpus(path, &opts, &cause);
+				if (n < 0) {
+					err = n;
+					goto fail;
+				}
+			}
+			topo = sr_topology_new_flat(n > 0 ? n : 1, era);
+			if (!quiet)
+				sr_warn("replay: '%s' carries no topology: replaying on a flat "
+					"%d-CPU machine (one LLC, one node); use --topology", path,
+					n > 0 ? n : 1);
+		}
+		if (!topo) {
+			err = -SR_E_USAGE;
+			goto fail;
+		}
+		if (ti->ncpus_declared > topo->ncpus) {
+			sr_cause_set(&cause, "the trace has %d CPUs, the topology %d",
+				     ti->ncpus_declared, topo->ncpus);
+			err = -SR_E_USAGE;
+			goto fail;
+		}
+	}
+
+	rc.fid = sr_fidelity_new(topo);
+	r = sr_replay_new(topo, hz, rc.models, rc.nmodels);
+	if (!rc.fid || !r) {
+		err = -SR_E_NOMEM;
+		goto fail;
+	}
+	sr_replay_set_callback(r, on_decision, &rc);
+	if (out) {
+		struct sr_run_info ri = {
+			.trace = path,
+			.tinfo = sr_trace_borrow_info(t),
+			.models = models_text,
+			.topology = topo->source,
+			.version = SR_VERSION,
+			.hz = hz,
+			.inference = inference_rules,
+		};
+
+		rc.store = sr_store_create(out, force, &cause);
+		if (!rc.store) {
+			err = -SR_E_IO;
+			goto fail;
+		}
+		err = sr_store_begin_run(rc.store, &ri, topo, &cause);
+		if (err < 0)
+			goto fail;
+	}
+
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	quiet = quiet || !isatty(STDERR_FILENO);
+	while ((err = sr_trace_next(t, &ev, &cause)) > 0) {
+		if (ev.cpu >= topo->ncpus) {
+			sr_cause_set(&cause, "event on cpu %d, but the topology has %d CPUs",
+				     ev.cpu, topo->ncpus);
+			err = -SR_E_USAGE;
+			break;
+		}
+		err = sr_replay_feed(r, &ev);
+		if (err) {
+			if (rc.cause) {
+				cause = rc.cause;
+				rc.cause = NULL;
+			}
+			break;
+		}
+		events++;
+		if (interrupted)
+			break;
+		if (!quiet && !(events & 0xfffff))
+			fprintf(stderr, "\rreplay: %llu events", (unsigned long long)events);
+	}
+	if (!quiet)
+		fprintf(stderr, "\r\033[K");
+	if (interrupted) {
+		sr_error("replay: interrupted, no database written");
+		ret = 128 + interrupted;
+		goto out;
+	}
+	if (err < 0)
+		goto fail;
+	err = sr_replay_finish(r);
+	if (err < 0)
+		goto fail;
+	if (rc.store) {
+		err = sr_store_finish_run(rc.store, sr_trace_borrow_info(t),
+					  sr_replay_borrow_stats(r), rc.fid, events, &cause);
+		if (!err)
+			err = sr_store_commit(rc.store, &cause);
+		if (err < 0)
+			goto fail;
+	}
+	if (json) {
+		sr_fidelity_print_json(rc.fid, stdout);
+	} else if (fidelity) {
+		const struct sr_replay_stats *st = sr_replay_borrow_stats(r);
+		uint64_t mig = 0;
+		int k;
+
+		printf("trace:      %s\n", path);
+		printf("topology:   %s\n", topo->source);
+		printf("events:     %llu\n", (unsigned long long)events);
+		printf("decisions:  %llu wakeup, %llu fork placements; not placements: "
+		       "%llu runnable, %llu bound, %llu not fair, %llu unknown\n",
+		       (unsigned long long)st->decisions[SR_DEC_WAKEUP],
+		       (unsigned long long)st->decisions[SR_DEC_FORK],
+		       (unsigned long long)st->skipped[SR_SKIP_RUNNABLE],
+		       (unsigned long long)st->skipped[SR_SKIP_BOUND],
+		       (unsigned long long)st->skipped[SR_SKIP_NOT_FAIR],
+		       (unsigned long long)st->skipped[SR_SKIP_UNKNOWN_TASK]);
+		for (k = 0; k < SR_MIG__COUNT; k++)
+			mig += st->migrations[k];
+		printf("migrations: %llu:", (unsigned long long)mig);
+		for (k = 0; k < SR_MIG__COUNT; k++)
+			if (st->migrations[k])
+				printf(" %s %llu", sr_migration_kind_name(k),
+				       (unsigned long long)st->migrations[k]);
+		printf(" (unexplained %.1f%%)\n",
+		       mig ? 100.0 * (double)st->migrations[SR_MIG_UNEXPLAINED] / (double)mig : 0.0);
+		sr_fidelity_print(rc.fid, stdout, 8);
+	}
+	ret = EXIT_OK;
+	goto out;
+fail:
+	sr_error("%s", cause ? cause : sr_strerror(err));
+	ret = err == -SR_E_USAGE ? EXIT_USAGE : EXIT_FAIL;
+out:
+	free(cause);
+	free(rc.cause);
+	sr_store_free(rc.store);
+	sr_replay_free(r);
+	sr_fidelity_free(rc.fid);
+	sr_topology_free(topo);
+	sr_trace_free(t);
+	return ret;
+}
+
+const struct cmd_entry cmd_replay = {
+	.name = "replay",
+	.synopsis = "[-o DB [-f]] [-m MODEL]... [-t TOPOLOGY] [--hz N] [--fidelity | --json] TRACE",
+	.summary = "re-evaluate every wakeup and fork placement of a trace under scheduler "
+		   "models, and measure their fidelity",
+	.options = replay_options,
+	.exec = replay_exec,
+};

@@ -1,0 +1,85 @@
+#!/bin/bash
+# replay end to end: every committed trace replays; the database is whole
+# (integrity check, tables, one evaluation per decision and model, fidelity
+# rows agree with the decisions), an existing database is not overwritten
+# without --force, and a failed or interrupted replay leaves no file.
+. "$(dirname "$0")/test-lib.sh"
+
+command -v sqlite3 >/dev/null || skip_all "sqlite3 not installed (make deps)"
+
+v7="$FIX/tracedat/succeed/live-6.18-instance-v7.dat"
+for f in "$FIX"/tracedat/succeed/*.dat "$FIX"/text/succeed/*.txt "$FIX"/ctf/succeed/lttng-tracefile-rotation; do
+	n=$(basename "$f")
+	if "$SR" replay -q --json "$f" >"$TMP/f.json" 2>"$TMP/e1"; then
+		pass "$n: replays"
+	else
+		fail "$n: replays" "$(cat "$TMP/e1")"
+	fi
+done
+
+db="$TMP/run.db"
+"$SR" replay -q -o "$db" -m mainline -m v4.15 "$v7" >"$TMP/o" 2>"$TMP/e1"
+same "replay -o exits 0" 0 $?
+ok "the database passes integrity_check" sh -c "[ \"\$(sqlite3 '$db' 'PRAGMA integrity_check')\" = ok ]"
+same "schema version" 1 "$(sqlite3 "$db" 'PRAGMA user_version')"
+same "one run" 1 "$(sqlite3 "$db" 'SELECT count(*) FROM run')"
+same "cpu rows: the trace's 2 cpus" 2 "$(sqlite3 "$db" 'SELECT count(*) FROM cpu')"
+placed=$(sqlite3 "$db" "SELECT count(*) FROM decision WHERE skip IS NULL")
+same "two evaluations per placement (two models)" "$((placed * 2))" \
+	"$(sqlite3 "$db" 'SELECT count(*) FROM evaluation')"
+same "skipped decisions have no evaluation" 0 \
+	"$(sqlite3 "$db" "SELECT count(*) FROM evaluation e JOIN decision d USING (run_id, decision_id) WHERE d.skip IS NOT NULL")"
+same "fidelity n equals the wakeup placements" \
+	"$(sqlite3 "$db" "SELECT count(*) FROM decision WHERE skip IS NULL AND kind = 'wakeup'")" \
+	"$(sqlite3 "$db" "SELECT n FROM fidelity WHERE model = 'mainline' AND kind = 'wakeup' AND reason IS NULL")"
+same "fidelity exact equals the evaluations that match" \
+	"$(sqlite3 "$db" "SELECT count(*) FROM decision d JOIN evaluation e USING (run_id, decision_id) WHERE e.model = 'mainline' AND d.kind = 'wakeup' AND e.cpu = d.actual_cpu")" \
+	"$(sqlite3 "$db" "SELECT exact FROM fidelity WHERE model = 'mainline' AND kind = 'wakeup' AND reason IS NULL")"
+same "every wakeup placement records sync as inferred" 0 \
+	"$(sqlite3 "$db" "SELECT count(*) FROM decision WHERE skip IS NULL AND kind = 'wakeup' AND inferred NOT LIKE '%sync%'")"
+ok "reason paths are stored" sh -c "[ \$(sqlite3 '$db' \"SELECT count(*) FROM evaluation WHERE reason LIKE '%wide%'\") -gt 0 ]"
+ok "no temporary file left" sh -c "! ls '$TMP'/run.db.tmp-* 2>/dev/null"
+
+"$SR" replay -q -o "$db" "$v7" >"$TMP/o" 2>"$TMP/e1"
+same "an existing database is refused" 1 $?
+ok "the refusal says --force" grep -q "exists: choose another name or use --force" "$TMP/e1"
+ok "--force replaces it" "$SR" replay -q -f -o "$db" "$v7"
+
+# a bad trace: no database at all
+"$SR" replay -q -o "$TMP/bad.db" "$FIX/text/fail/misordered.txt" >"$TMP/o" 2>"$TMP/e1"
+same "a bad trace exits 1" 1 $?
+ok "a bad trace leaves no database" sh -c "! ls '$TMP'/bad.db* 2>/dev/null"
+
+# interrupted: SIGINT while replaying a large input leaves nothing
+big="$TMP/big.txt"
+for i in $(seq 1 40); do cat "$FIX/text/succeed/atrace-test.txt"; done |
+	awk '/^#/ && NR > 20 { next } { print }' >"$big.src"
+# make the timestamps increase across the copies
+awk 'BEGIN { off = 0; last = 0 }
+     /^#/ { print; next }
+     { match($0, /[0-9]+\.[0-9]+:/); ts = substr($0, RSTART, RLENGTH - 1) + 0
+       if (ts + off < last) off += 10; t = ts + off; last = t
+       printf "%s%.6f%s\n", substr($0, 1, RSTART - 1), t, substr($0, RSTART + RLENGTH - 1) }' \
+	"$big.src" >"$big"
+"$SR" replay -q -o "$TMP/int.db" "$big" >"$TMP/o" 2>"$TMP/e1" &
+pid=$!
+sleep 0.03
+kill -INT $pid 2>/dev/null
+wait $pid
+rc=$?
+if [ $rc -eq 0 ]; then
+	skip "interrupted replay leaves no database" "the replay finished before the signal"
+else
+	same "interrupted replay exits 130" 130 $rc
+	ok "interrupted replay leaves no database" sh -c "! ls '$TMP'/int.db* 2>/dev/null"
+fi
+
+"$SR" replay --list-models >"$TMP/m"
+ok "--list-models names mainline and v4.15" sh -c "grep -q '^mainline ' '$TMP/m' && grep -q '^v4.15 ' '$TMP/m'"
+"$SR" replay -m nosuch "$v7" >"$TMP/o" 2>"$TMP/e1"
+same "unknown model exits 2" 2 $?
+"$SR" replay -t 1x1x1 "$v7" >"$TMP/o" 2>"$TMP/e1"
+same "a topology smaller than the trace exits 2" 2 $?
+ok "and says why" grep -q "the trace has 2 CPUs, the topology 1" "$TMP/e1"
+ok "a topology file is accepted" "$SR" replay -q -t "$FIX/topology/numa-guest-2x4.topo" "$v7"
+test_done
