@@ -1,0 +1,397 @@
+#!/bin/bash
+# "make bench": how fast and how lean "schedreplay info" reads a big trace.dat,
+# against trace-cmd report and against a bare libtracecmd iteration that only
+# counts records (the floor for any reader built on libtracecmd).
+#
+# The trace (>= 2 M sched events) is recorded live in a tracing instance of
+# our own while bench/pingpong.c makes context switches, then saved with
+# trace-cmd extract (v7, zstd) and converted to v6 uncompressed; both files
+# are measured.  A second trace of ~1/4 the events shows whether peak memory
+# grows with trace length.  Everything generated goes to bench/out/ and is
+# reused by the next run.  Needs root and tracefs to record; says SKIP
+# otherwise, unless BENCH_TRACE=FILE names a trace to use.
+#
+# Environment: BENCH_TRACE=FILE (and BENCH_TRACE_SMALL=FILE), BENCH_RUNS=3,
+# BENCH_BUFFER_MB=200 (per cpu), BENCH_OUT=bench/out, SR=./schedreplay, CC=cc.
+set -u
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+B=$TOP/bench
+OUT=${BENCH_OUT:-$B/out}
+SR=${SR:-$TOP/schedreplay}
+CC=${CC:-cc}
+RUNS=${BENCH_RUNS:-3}
+T=/sys/kernel/tracing
+INST=schedreplay-bench
+I=$T/instances/$INST
+EVENTS="sched_switch sched_waking sched_wakeup sched_wakeup_new sched_migrate_task \
+sched_process_fork sched_process_exit sched_process_free"
+FULL_MIN=2000000	# events the full trace must hold
+FULL_WANT=2200000	# recording stops here
+SMALL_WANT=$((FULL_WANT / 4))
+SMALL_MIN=$((SMALL_WANT * 4 / 5))
+SMALL_MAX=$((FULL_MIN / 3))
+
+die() {
+	echo "bench: $*" >&2
+	exit 1
+}
+note() {
+	echo "bench: $*" >&2
+}
+
+# --- the instance and the workload are undone on every exit path ----------
+
+WORKLOAD=""
+cleanup() {
+	if [ -n "$WORKLOAD" ]; then
+		kill -TERM "$WORKLOAD" 2>/dev/null
+		wait "$WORKLOAD" 2>/dev/null
+		WORKLOAD=""
+	fi
+	if [ -d "$I" ]; then
+		echo 0 >"$I/tracing_on" 2>/dev/null
+		for e in $EVENTS; do
+			echo 0 >"$I/events/sched/$e/enable" 2>/dev/null
+		done
+		rmdir "$I" 2>/dev/null || note "cannot remove the tracing instance '$I'"
+	fi
+}
+trap cleanup EXIT
+trap 'cleanup; trap - INT; kill -INT $$' INT
+trap 'cleanup; exit 143' TERM
+
+# --- helpers, built here so that "make bench" needs nothing else ------------
+
+mkdir -p "$OUT" || die "cannot create '$OUT'"
+[ -x "$SR" ] || die "no '$SR': run make first"
+WARN="-std=gnu11 -O2 -g -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes \
+-Wmissing-prototypes -Wvla"
+build() {
+	local bin=$OUT/$1 src=$B/$1.c
+	shift
+	if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
+		# shellcheck disable=SC2086
+		$CC $WARN -o "$bin" "$src" "$@" || die "cannot build '$bin'"
+	fi
+}
+if ! TC_CFLAGS=$(pkg-config --cflags libtracecmd) || ! TC_LIBS=$(pkg-config --libs libtracecmd)
+then
+	die "pkg-config does not know libtracecmd (make deps)"
+fi
+build rusage
+build pingpong
+# shellcheck disable=SC2086
+build iterate $TC_CFLAGS $TC_LIBS
+
+# records FILE: the records in the file, as the bare iteration counts them
+records() {
+	local n
+	n=$("$OUT/iterate" "$1" 2>/dev/null) || { echo 0; return; }
+	echo "${n%% *}"
+}
+
+# --- recording ---------------------------------------------------------------
+
+can_record() {
+	[ "$(id -u)" = 0 ] || return 1
+	command -v trace-cmd >/dev/null || return 1
+	[ -d $T/instances ] || mount -t tracefs nodev $T 2>/dev/null
+	[ -d $T/instances ]
+}
+
+# cpu_stat NAME: the sum of one counter over the instance's per-cpu stats
+cpu_stat() {
+	cat "$I"/per_cpu/cpu*/stats 2>/dev/null |
+		awk -v k="$1:" '$1 == k || ($1 " " $2) == k { s += $NF } END { print s + 0 }'
+}
+
+# fullest_cpu: the most bytes any one cpu buffer holds
+fullest_cpu() {
+	cat "$I"/per_cpu/cpu*/stats 2>/dev/null |
+		awk '$1 == "bytes:" && $2 > m { m = $2 } END { print m + 0 }'
+}
+
+# record FILE WANT: record about WANT sched events into FILE (v7, zstd)
+record() {
+	local file=$1 want=$2 ncpu avail_kb buf_kb got_kb limit n t0 overrun
+	ncpu=$(nproc)
+	avail_kb=$(awk '$1 == "MemAvailable:" { print $2 }' /proc/meminfo)
+	buf_kb=$((${BENCH_BUFFER_MB:-200} * 1024))
+	# the ring buffers take at most half of the free memory
+	if [ $((buf_kb * ncpu)) -gt $((avail_kb / 2)) ]; then
+		buf_kb=$((avail_kb / 2 / ncpu))
+		note "only $((avail_kb / 1024)) MiB free: $((buf_kb / 1024)) MiB per cpu buffer"
+	fi
+	cleanup
+	mkdir "$I" || die "cannot create the tracing instance '$I'"
+	echo "$buf_kb" >"$I/buffer_size_kb" 2>/dev/null
+	got_kb=$(cat "$I/buffer_size_kb")
+	[ "${got_kb%% *}" -ge 1024 ] 2>/dev/null ||
+		die "cannot size the ring buffer of '$I' ($buf_kb KiB per cpu asked, $got_kb set)"
+	buf_kb=${got_kb%% *}
+	for e in $EVENTS; do
+		echo 1 >"$I/events/sched/$e/enable" 2>/dev/null || note "no event '$e' on this kernel"
+	done
+	# stop well before any cpu buffer is full: an overrun would lose events
+	limit=$((buf_kb * 1024 * 85 / 100))
+	echo 1 >"$I/tracing_on"
+	"$OUT/pingpong" -p 2 -f 200 -t 120 &
+	WORKLOAD=$!
+	t0=$EPOCHREALTIME
+	while :; do
+		sleep 0.05
+		n=$(cpu_stat entries)
+		[ "$n" -ge "$want" ] && break
+		if [ "$(fullest_cpu)" -ge "$limit" ]; then
+			note "a cpu buffer is 85% full after $n events: stopping early"
+			break
+		fi
+		if ! kill -0 "$WORKLOAD" 2>/dev/null; then
+			note "the workload stopped after $n events"
+			break
+		fi
+	done
+	echo 0 >"$I/tracing_on"
+	kill -TERM "$WORKLOAD" 2>/dev/null
+	wait "$WORKLOAD" 2>/dev/null
+	WORKLOAD=""
+	overrun=$(($(cpu_stat overrun) + $(cpu_stat "dropped events")))
+	if [ "$overrun" -ne 0 ]; then
+		die "the ring buffer lost $overrun events: raise BENCH_BUFFER_MB"
+	fi
+	echo "recorded $(cpu_stat entries) events in" \
+		"$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s" \
+		"($((buf_kb / 1024)) MiB per cpu buffer, no overrun); extracting $(basename "$file")"
+	trace-cmd extract -B "$INST" -o "$file.tmp" >"$OUT/extract.log" 2>&1 ||
+		die "trace-cmd extract failed: $(tail -n 3 "$OUT/extract.log")"
+	mv "$file.tmp" "$file"
+	cleanup
+}
+
+# --- the traces --------------------------------------------------------------
+
+FULL=$OUT/bench.dat
+SMALL=$OUT/bench-small.dat
+if [ -n "${BENCH_TRACE:-}" ]; then
+	FULL=$BENCH_TRACE
+	[ -r "$FULL" ] || die "cannot read BENCH_TRACE '$FULL'"
+	n=$(records "$FULL")
+	[ "$n" -ge "$FULL_MIN" ] ||
+		note "'$FULL' holds $n records, fewer than the $FULL_MIN the benchmark wants"
+	SMALL=${BENCH_TRACE_SMALL:-}
+	if [ -z "$SMALL" ]; then
+		# a prefix of the same trace: trace-cmd split keeps only the top
+		# buffer, so this works for traces that have their events there
+		SMALL=$OUT/$(basename "$FULL" .dat)-quarter.dat
+		trace-cmd split -i "$FULL" -o "$SMALL" -e $((n / 4)) >/dev/null 2>&1 &&
+			mv "$SMALL.1" "$SMALL" 2>/dev/null
+		if [ "$(records "$SMALL")" -eq 0 ]; then
+			note "trace-cmd split cannot cut '$FULL' (events in a buffer instance):" \
+				"give BENCH_TRACE_SMALL for the memory check"
+			rm -f "$SMALL"
+			SMALL=""
+		fi
+	fi
+else
+	n=$(records "$FULL")
+	if [ "$n" -lt "$FULL_MIN" ]; then
+		if ! can_record; then
+			echo "SKIP: needs root and tracefs to record the benchmark trace"
+			exit 0
+		fi
+		record "$FULL" "$FULL_WANT"
+		n=$(records "$FULL")
+		[ "$n" -ge "$FULL_MIN" ] ||
+			die "the recorded trace holds $n records, fewer than $FULL_MIN"
+	fi
+	m=$(records "$SMALL")
+	if [ "$m" -lt "$SMALL_MIN" ] || [ "$m" -gt "$SMALL_MAX" ]; then
+		if can_record; then
+			record "$SMALL" "$SMALL_WANT"
+		else
+			note "cannot record the small trace (needs root and tracefs): no memory check"
+			SMALL=""
+		fi
+	fi
+fi
+
+# v6, uncompressed: the same events, read through mmap instead of zstd
+v6_of() {
+	local in=$1 out need_kb avail_kb
+	out=$OUT/$(basename "$in" .dat)-v6.dat
+	# the header: 3 magic bytes, "tracing", then the version as a string
+	if [ "$(head -c 11 "$in" | tail -c 1)" = 6 ]; then
+		echo "$in"
+		return
+	fi
+	if [ ! -s "$out" ] || [ "$in" -nt "$out" ]; then
+		# about 64 bytes a record uncompressed; keep twice that free
+		need_kb=$(($(records "$in") * 64 * 2 / 1024))
+		avail_kb=$(df -Pk "$OUT" | awk 'NR == 2 { print $4 }')
+		if [ "$avail_kb" -lt "$need_kb" ]; then
+			note "not enough disk for a v6 copy of '$in' ($((need_kb / 1024)) MiB needed)"
+			return
+		fi
+		if ! trace-cmd convert --file-version 6 --compression none -i "$in" -o "$out.tmp" \
+			>"$OUT/convert.log" 2>&1; then
+			note "trace-cmd convert failed: $(tail -n 2 "$OUT/convert.log")"
+			rm -f "$out.tmp"
+			return
+		fi
+		mv "$out.tmp" "$out"
+	fi
+	echo "$out"
+}
+FULL6=$(v6_of "$FULL")
+[ "$FULL6" = "$FULL" ] && FULL6=""
+SMALL6=""
+[ -n "$SMALL" ] && [ -n "$FULL6" ] && SMALL6=$(v6_of "$SMALL")
+[ "$SMALL6" = "$SMALL" ] && SMALL6=""
+
+# --- measuring ---------------------------------------------------------------
+
+# measure CMD...: run RUNS times with stdout to /dev/null; sets WALL (best)
+# and RSS_KB (the largest peak of all runs)
+measure() {
+	local run wall rss status
+	WALL=""
+	RSS_KB=0
+	for ((run = 0; run < RUNS; run++)); do
+		"$OUT/rusage" -o "$OUT/rusage.txt" "$@" >/dev/null 2>"$OUT/stderr.txt"
+		# wall user sys maxrss status
+		read -r wall _ _ rss status <"$OUT/rusage.txt"
+		if [ "$status" != 0 ]; then
+			note "'$*' failed (exit $status): $(tail -n 3 "$OUT/stderr.txt")"
+			WALL=""
+			return 1
+		fi
+		if [ -z "$WALL" ] || awk -v a="$wall" -v b="$WALL" 'BEGIN { exit !(a + 0 < b + 0) }'; then
+			WALL=$wall
+		fi
+		[ "$rss" -gt "$RSS_KB" ] && RSS_KB=$rss
+	done
+	return 0
+}
+
+fmt_mib() {
+	awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'
+}
+ratio() {
+	awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 > 0) printf "%.2f", a / b; else print "-" }'
+}
+
+# row TOOL EVENTS SECONDS RSS_KB BARE_SECONDS: one line of a table
+row() {
+	printf '  %-28s %10s %8.3f %12.0f %13s %8s\n' "$1" "$2" "$3" \
+		"$(awk -v n="$2" -v s="$3" 'BEGIN { print n / s }')" "$(fmt_mib "$4")" \
+		"$(ratio "$3" "$5")"
+}
+
+# bench_file LABEL FILE: the three readers on one file, a table and the
+# headline; sets BARE_S/BARE_KB/INFO_S/INFO_KB for the memory section
+bench_file() {
+	local label=$1 file=$2 n_bare n_info w_rep r_rep
+	cat "$file" >/dev/null	# the first run must not pay for the disk
+	"$SR" info "$file" >"$OUT/info-$label.txt" 2>&1 ||
+		{ note "info failed on '$file': $(tail -n 2 "$OUT/info-$label.txt")"; return 1; }
+	n_info=$(awk '$1 == "events:" { print $2 }' "$OUT/info-$label.txt")
+	n_bare=$(records "$file")
+	echo
+	echo "== $label: $file"
+	echo "   $(sed -n 's/^format: *//p' "$OUT/info-$label.txt"), $(du -m "$file" | cut -f1) MB," \
+		"$n_bare records"
+
+	measure "$OUT/iterate" "$file" || return 1
+	BARE_S=$WALL BARE_KB=$RSS_KB
+	measure "$SR" info "$file" || return 1
+	INFO_S=$WALL INFO_KB=$RSS_KB
+	measure trace-cmd report "$file" || return 1
+	w_rep=$WALL r_rep=$RSS_KB
+
+	printf '  %-28s %10s %8s %12s %13s %8s\n' tool events seconds events/s "peak RSS MiB" \
+		"vs bare"
+	row "bare libtracecmd iteration" "$n_bare" "$BARE_S" "$BARE_KB" "$BARE_S"
+	row "schedreplay info" "$n_info" "$INFO_S" "$INFO_KB" "$BARE_S"
+	row "trace-cmd report" "$n_bare" "$w_rep" "$r_rep" "$BARE_S"
+	[ "$n_info" = "$n_bare" ] ||
+		echo "  WARNING: info counted $n_info events, the bare iteration $n_bare records"
+	echo "  info / bare libtracecmd iteration = $(ratio "$INFO_S" "$BARE_S") (target <= 1.20)"
+	echo "  info / trace-cmd report = $(ratio "$INFO_S" "$w_rep")"
+}
+
+# streaming LABEL SMALL FULL: info and the bare iteration on a trace of ~1/4
+# the events, after bench_file ran on FULL; a reader that keeps events would
+# need about 4x the memory for 4x the events
+streaming() {
+	local label=$1 small=$2 full=$3 s_info_kb s_info_s s_bare_kb s_bare_s n_s n_f verdict own_s own_f
+	measure "$SR" info "$small" || return 1
+	s_info_kb=$RSS_KB s_info_s=$WALL
+	measure "$OUT/iterate" "$small" || return 1
+	s_bare_kb=$RSS_KB s_bare_s=$WALL
+	n_s=$(records "$small")
+	n_f=$(records "$full")
+	verdict=$(awk -v s="$s_info_kb" -v f="$INFO_KB" \
+		'BEGIN { print (f - s <= 2048 || f <= s * 1.1) ? "yes" : "no" }')
+	echo "  $label ($n_s and $n_f events):"
+	echo "    peak RSS: small trace $(fmt_mib "$s_info_kb") MiB, full trace $(fmt_mib "$INFO_KB")" \
+		"MiB (streaming: $verdict)"
+	own_s=$((s_info_kb - s_bare_kb))
+	own_f=$((INFO_KB - BARE_KB))
+	echo "    of which the bare libtracecmd iteration: $(fmt_mib "$s_bare_kb") and" \
+		"$(fmt_mib "$BARE_KB") MiB; schedreplay's own part: $(fmt_mib "$own_s") and" \
+		"$(fmt_mib "$own_f") MiB (grows: $([ $((own_f - own_s)) -gt 2048 ] && echo yes || echo no))"
+	[ "$verdict" = no ] && [ $((own_f - own_s)) -le 2048 ] &&
+		echo "    -> the growth is libtracecmd's own, the bare iteration grows as much"
+	# the cost of one more event, without the fixed cost of opening the file
+	awk -v is="$s_info_s" -v if_="$INFO_S" -v bs="$s_bare_s" -v bf="$BARE_S" \
+		-v ns="$n_s" -v nf="$n_f" 'BEGIN {
+		if (nf + 0 <= ns + 0) exit
+		i = (if_ - is) / (nf - ns) * 1e9; b = (bf - bs) / (nf - ns) * 1e9
+		printf "    per event, open cost aside: info %.0f ns, bare iteration %.0f ns" \
+			" (ratio %.2f)\n", i, b, (b > 0 ? i / b : 0) }'
+}
+
+echo "schedreplay bench: $(nproc) cpus, kernel $(uname -r), $("$SR" --version 2>/dev/null |
+	head -n 1), trace-cmd $(trace-cmd --version 2>/dev/null | awk 'NF { print $3; exit }')," \
+	"best wall time of $RUNS runs"
+# other work on the machine makes every number worse, and not by the same factor
+read -r load _ </proc/loadavg
+awk -v l="$load" -v n="$(nproc)" 'BEGIN { exit !(l + 0 > n / 2) }' &&
+	echo "note: load average $load on $(nproc) cpus: the timings below are noisy"
+bench_file v7 "$FULL" || die "benchmark failed"
+INFO7_S=$INFO_S INFO7_KB=$INFO_KB BARE7_S=$BARE_S BARE7_KB=$BARE_KB
+if [ -n "$FULL6" ]; then
+	bench_file v6 "$FULL6" || die "benchmark failed"
+	INFO6_S=$INFO_S INFO6_KB=$INFO_KB BARE6_S=$BARE_S BARE6_KB=$BARE_KB
+fi
+
+echo
+echo "== memory against trace length (schedreplay info)"
+if [ -n "$SMALL" ]; then
+	INFO_S=$INFO7_S INFO_KB=$INFO7_KB BARE_S=$BARE7_S BARE_KB=$BARE7_KB
+	streaming "$(basename "$FULL")" "$SMALL" "$FULL"
+	if [ -n "$SMALL6" ]; then
+		INFO_S=$INFO6_S INFO_KB=$INFO6_KB BARE_S=$BARE6_S BARE_KB=$BARE6_KB
+		streaming "$(basename "$FULL6")" "$SMALL6" "$FULL6"
+	fi
+else
+	echo "  no small trace: skipped"
+fi
+
+# instructions are steadier than seconds, where the machine has the counter
+echo
+echo "== instructions (perf stat)"
+if ! command -v perf >/dev/null; then
+	echo "  perf not installed: skipped"
+elif perf stat -x, -e instructions -- true 2>&1 | grep -q '<not supported>\|<not counted>'; then
+	echo "  no 'instructions' hardware counter on this machine (a VM without PMU?): skipped"
+else
+	for tool in bare info; do
+		if [ $tool = bare ]; then set -- "$OUT/iterate" "$FULL"; else set -- "$SR" info "$FULL"; fi
+		ins=$(perf stat -x, -e instructions -- "$@" 2>&1 >/dev/null |
+			awk -F, '$3 ~ /^instructions/ { print $1 }')
+		printf '  %-32s %16s instructions, %6s per event\n' "$tool" "$ins" \
+			"$(awk -v i="$ins" -v n="$n" 'BEGIN { if (n + 0 > 0) printf "%.0f", i / n }')"
+	done
+fi
