@@ -11,6 +11,8 @@
 
 struct sr_pending {
 	struct sr_decision d;
+	int selected;			/* the select_rq probe bound to it */
+	const struct sr_task *cur;	/* the waker, for a deferred evaluation */
 	struct sr_eval ev[SR_MAX_MODELS];
 };
 
@@ -29,6 +31,9 @@ struct sr_replay {
 
 	long next_id;
 	uint64_t now;
+	int probes;
+	struct sr_task **await;		/* per cpu: the wakee whose select_rq comes next */
+	struct sr_pending **selected;	/* per cpu: the decision select_rq_ret answers */
 	/* self-pull migrations waiting to be told newidle or periodic */
 	int *pull_pid;
 	uint64_t *pull_ts;

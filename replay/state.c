@@ -377,6 +377,8 @@ static struct sr_pending *open_decision(struct sr_replay *r, struct sr_task *p,
 	pd->d.pid = p->pid;
 	memcpy(pd->d.comm, p->comm, SR_COMM_LEN);
 	pd->d.actual_cpu = -1;
+	pd->d.kernel_cpu = -1;
+	pd->d.wake_flags = -1;
 	pd->d.waker = -1;
 	if (r->topo->source[0] && strncmp(r->topo->source, "recording", 9))
 		pd->d.inferred |= SR_INF_TOPOLOGY;
@@ -401,7 +403,11 @@ static void evaluate(struct sr_replay *r, struct sr_pending *pd, const struct sr
 
 static int close_decision(struct sr_replay *r, struct sr_pending *pd, int actual, uint64_t now)
 {
-	int ret = 0;
+	int ret = 0, c;
+
+	for (c = 0; r->probes && c < r->topo->ncpus; c++)
+		if (r->selected[c] == pd)
+			r->selected[c] = NULL;
 
 	pd->d.actual_cpu = actual;
 	pd->d.done_ts = now;
@@ -511,7 +517,7 @@ static int on_waking(struct sr_replay *r, const struct sr_event *ev)
 	if (p->bound_cpu >= 0)
 		pd->d.inferred |= SR_INF_AFFINITY;
 
-	if (pd->d.skip == SR_SKIP_NONE) {
+	if (pd->d.skip == SR_SKIP_NONE && !r->probes) {
 		/* select_task_rq_fair() runs record_wakee() on current first */
 		record_wakee(r, cur ? cur : &r->idle[ev->cpu], p->pid, now);
 		/* the wakee's sleep, for the models' view of prev */
@@ -519,7 +525,14 @@ static int on_waking(struct sr_replay *r, const struct sr_event *ev)
 			p->cpu = ev->target_cpu;
 	}
 	/* in IRQ on an idle CPU, current is that CPU's idle task */
-	evaluate(r, pd, p, cur ? cur : &r->idle[ev->cpu], now);
+	pd->cur = cur ? cur : &r->idle[ev->cpu];
+	if (r->probes) {
+		/* evaluated when select_rq shows the kernel placing it */
+		r->await[ev->cpu] = p;
+		snapshot(r, &pd->d, p, now);
+	} else {
+		evaluate(r, pd, p, pd->cur, now);
+	}
 	p->pending = pd;
 	p->waking = 1;
 	p->waking_ts = now;
@@ -554,6 +567,12 @@ static int on_wakeup(struct sr_replay *r, const struct sr_event *ev)
 		struct sr_pending *pd = p->pending;
 
 		p->pending = NULL;
+		if (r->probes && !pd->selected) {
+			if (pd->d.skip == SR_SKIP_NONE)
+				pd->d.skip = SR_SKIP_NO_SELECT;
+			if (r->await[pd->d.this_cpu] == p)
+				r->await[pd->d.this_cpu] = NULL;
+		}
 		/* mainline select_idle_sibling() leaves prev in recent_used_cpu */
 		if (pd->d.skip == SR_SKIP_NONE && pd->d.prev_cpu >= 0)
 			p->recent_used_cpu = pd->d.prev_cpu;
@@ -697,6 +716,56 @@ static int on_fork(struct sr_replay *r, const struct sr_event *ev)
 	return 0;
 }
 
+/*
+ * select_task_rq_fair() entry on the waker's CPU, right after its
+ * sched_waking: the placement runs, with these wake_flags.
+ */
+static int on_select_rq(struct sr_replay *r, const struct sr_event *ev)
+{
+	struct sr_task *p = r->await[ev->cpu];
+	struct sr_pending *pd;
+	uint64_t now = ev->ts;
+
+	r->stats.probe_hits++;
+	if (ev->wake_flags >= 0 && !(ev->wake_flags & 0x08)) {
+		/* fork (0x04) or exec (0x02): not a wakeup */
+		return 0;
+	}
+	if (!p || !p->pending) {
+		r->stats.probe_unmatched++;
+		return 0;
+	}
+	r->await[ev->cpu] = NULL;
+	pd = p->pending;
+	if (ev->target_cpu >= 0 && ev->target_cpu != pd->d.prev_cpu) {
+		r->stats.probe_unmatched++;
+		return 0;
+	}
+	pd->selected = 1;
+	pd->d.wake_flags = ev->wake_flags;
+	if (ev->wake_flags >= 0) {
+		pd->d.sync = !!(ev->wake_flags & 0x10);
+		pd->d.inferred &= ~SR_INF_SYNC;
+	}
+	/* the kernel ran the fair placement: whatever our heuristics said */
+	pd->d.skip = SR_SKIP_NONE;
+	record_wakee(r, (struct sr_task *)pd->cur, p->pid, now);
+	evaluate(r, pd, p, pd->cur, now);
+	r->selected[ev->cpu] = pd;
+	return 0;
+}
+
+static int on_select_rq_ret(struct sr_replay *r, const struct sr_event *ev)
+{
+	struct sr_pending *pd = r->selected[ev->cpu];
+
+	if (pd) {
+		pd->d.kernel_cpu = ev->dest_cpu;
+		r->selected[ev->cpu] = NULL;
+	}
+	return 0;
+}
+
 int sr_replay_feed(struct sr_replay *r, const struct sr_event *ev)
 {
 	if (ev->cpu < 0 || ev->cpu >= r->topo->ncpus)
@@ -716,6 +785,10 @@ int sr_replay_feed(struct sr_replay *r, const struct sr_event *ev)
 		return on_migrate(r, ev);
 	case SR_EV_FORK:
 		return on_fork(r, ev);
+	case SR_EV_SELECT_RQ:
+		return r->probes ? on_select_rq(r, ev) : 0;
+	case SR_EV_SELECT_RQ_RET:
+		return r->probes ? on_select_rq_ret(r, ev) : 0;
 	case SR_EV_EXIT: {
 		struct sr_task *t = task_get(r, ev->pid, ev->comm, ev->prio);
 
@@ -773,7 +846,10 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 	r->idle = calloc(topo->ncpus, sizeof(*r->idle));
 	r->pull_pid = calloc(topo->ncpus, sizeof(*r->pull_pid));
 	r->pull_ts = calloc(topo->ncpus, sizeof(*r->pull_ts));
-	if (!r->tasks || !r->rq || !r->idle || !r->pull_pid || !r->pull_ts) {
+	r->await = calloc(topo->ncpus, sizeof(*r->await));
+	r->selected = calloc(topo->ncpus, sizeof(*r->selected));
+	if (!r->tasks || !r->rq || !r->idle || !r->pull_pid || !r->pull_ts || !r->await ||
+	    !r->selected) {
 		sr_replay_free(r);
 		return NULL;
 	}
@@ -815,7 +891,14 @@ void sr_replay_free(struct sr_replay *r)
 	free(r->idle);
 	free(r->pull_pid);
 	free(r->pull_ts);
+	free(r->await);
+	free(r->selected);
 	free(r);
+}
+
+void sr_replay_use_probes(struct sr_replay *r, int on)
+{
+	r->probes = on;
 }
 
 /* ---- the view the models read -------------------------------------------- */

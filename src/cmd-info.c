@@ -398,11 +398,12 @@ static int info_exec(int argc, char **argv)
 		st.last_ts = ev.ts;
 		st.total++;
 		st.kind[ev.kind]++;
-		if (ev.kind == SR_EV_OTHER && count_other(&st, ev.name) < 0) {
+		if ((ev.kind == SR_EV_OTHER || ev.kind == SR_EV_SELECT_RQ ||
+		     ev.kind == SR_EV_SELECT_RQ_RET) && count_other(&st, ev.name) < 0) {
 			ret = -SR_E_NOMEM;
 			break;
 		}
-		if (ev.kind != SR_EV_OTHER &&
+		if (ev.kind < SR_EV_SELECT_RQ &&
 		    (pidset_add(&st.pids, ev.pid > 0 ? ev.pid : -1) < 0 ||
 		     pidset_add(&st.pids, ev.pid2 > 0 ? ev.pid2 : -1) < 0)) {
 			ret = -SR_E_NOMEM;

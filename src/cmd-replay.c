@@ -260,6 +260,7 @@ static int replay_exec(int argc, char **argv)
 		goto fail;
 	}
 	sr_replay_set_callback(r, on_decision, &rc);
+	sr_replay_use_probes(r, sr_trace_borrow_info(t)->has_probes);
 	if (out) {
 		struct sr_run_info ri = {
 			.trace = path,
@@ -335,14 +336,19 @@ static int replay_exec(int argc, char **argv)
 		printf("trace:      %s\n", path);
 		printf("topology:   %s\n", topo->source);
 		printf("events:     %llu\n", (unsigned long long)events);
+		printf("probes:     %s\n", sr_trace_borrow_info(t)->has_probes ?
+		       "select_rq: wake flags and placement from the kernel" :
+		       "none: WF_SYNC and skipped placements inferred");
 		printf("decisions:  %llu wakeup, %llu fork placements; not placements: "
-		       "%llu runnable, %llu bound, %llu not fair, %llu unknown\n",
+		       "%llu runnable, %llu bound, %llu not fair, %llu unknown, %llu without "
+		       "select_rq\n",
 		       (unsigned long long)st->decisions[SR_DEC_WAKEUP],
 		       (unsigned long long)st->decisions[SR_DEC_FORK],
 		       (unsigned long long)st->skipped[SR_SKIP_RUNNABLE],
 		       (unsigned long long)st->skipped[SR_SKIP_BOUND],
 		       (unsigned long long)st->skipped[SR_SKIP_NOT_FAIR],
-		       (unsigned long long)st->skipped[SR_SKIP_UNKNOWN_TASK]);
+		       (unsigned long long)st->skipped[SR_SKIP_UNKNOWN_TASK],
+		       (unsigned long long)st->skipped[SR_SKIP_NO_SELECT]);
 		for (k = 0; k < SR_MIG__COUNT; k++)
 			mig += st->migrations[k];
 		printf("migrations: %llu:", (unsigned long long)mig);

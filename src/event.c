@@ -19,6 +19,8 @@ static const char *const kind_names[SR_EV__COUNT] = {
 	[SR_EV_FORK]		= "fork",
 	[SR_EV_EXIT]		= "exit",
 	[SR_EV_FREE]		= "free",
+	[SR_EV_SELECT_RQ]	= "select_rq",
+	[SR_EV_SELECT_RQ_RET]	= "select_rq_ret",
 	[SR_EV_LOST]		= "lost",
 	[SR_EV_OTHER]		= "other",
 };
@@ -48,6 +50,13 @@ enum sr_event_kind sr_event_kind_from_name(const char *name)
 {
 	size_t i;
 
+	/* the recorder's probe events (a contract: schedreplay-record(1)) */
+	if (!strncmp(name, "schedreplay:", 12) || !strncmp(name, "schedreplay/", 12))
+		name += 12;
+	if (!strcmp(name, "select_rq"))
+		return SR_EV_SELECT_RQ;
+	if (!strcmp(name, "select_rq_ret"))
+		return SR_EV_SELECT_RQ_RET;
 	/* perf's CTF converter and "system:event" spellings */
 	if (!strncmp(name, "sched:", 6))
 		name += 6;
@@ -157,4 +166,5 @@ void sr_event_reset(struct sr_event *ev)
 	ev->dest_cpu = SR_CPU_NONE;
 	ev->success = -1;
 	ev->lost = -1;
+	ev->wake_flags = -1;
 }

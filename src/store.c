@@ -43,6 +43,7 @@ static const char schema[] =
 	" this_cpu INTEGER, prev_cpu INTEGER, actual_cpu INTEGER,"
 	" sync INTEGER, waker_exiting INTEGER, skip TEXT, inferred TEXT,"
 	" this_nr INTEGER, prev_nr INTEGER, actual_nr INTEGER, idle_cpus INTEGER,"
+	" kernel_cpu INTEGER, wake_flags INTEGER,"
 	" PRIMARY KEY (run_id, decision_id));"
 	"CREATE TABLE evaluation ("
 	" run_id INTEGER NOT NULL, decision_id INTEGER NOT NULL,"
@@ -122,7 +123,7 @@ struct sr_store *sr_store_create(const char *path, int force, char **cause)
 		return NULL;
 	}
 	if (sqlite3_prepare_v2(s->db,
-			       "INSERT INTO decision VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+			       "INSERT INTO decision VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 			       -1, &s->ins_dec, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(s->db, "INSERT INTO evaluation VALUES (?,?,?,?,?,?)", -1,
 			       &s->ins_eval, NULL) != SQLITE_OK) {
@@ -206,6 +207,7 @@ static const char *const skip_names[] = {
 	[SR_SKIP_ON_CPU] = "on_cpu",
 	[SR_SKIP_UNKNOWN_TASK] = "unknown_task",
 	[SR_SKIP_NOT_FAIR] = "not_fair",
+	[SR_SKIP_NO_SELECT] = "no_select",
 };
 
 static void inferred_text(unsigned inf, char *buf, size_t len)
@@ -252,6 +254,14 @@ int sr_store_decision(struct sr_store *s, const struct sr_decision *d,
 	sqlite3_bind_int(st, 18, d->prev_nr);
 	sqlite3_bind_int(st, 19, d->actual_nr);
 	sqlite3_bind_int(st, 20, d->idle_cpus);
+	if (d->kernel_cpu >= 0)
+		sqlite3_bind_int(st, 21, d->kernel_cpu);
+	else
+		sqlite3_bind_null(st, 21);
+	if (d->wake_flags >= 0)
+		sqlite3_bind_int64(st, 22, d->wake_flags);
+	else
+		sqlite3_bind_null(st, 22);
 	if (sqlite3_step(st) != SQLITE_DONE)
 		return db_error(s, cause, "insert decision");
 	sqlite3_reset(st);

@@ -20,6 +20,8 @@ enum sr_event_kind {
 	SR_EV_FORK,		/* sched_process_fork: parent -> child */
 	SR_EV_EXIT,		/* sched_process_exit */
 	SR_EV_FREE,		/* sched_process_free */
+	SR_EV_SELECT_RQ,	/* schedreplay/select_rq kprobe: select_task_rq_fair entry */
+	SR_EV_SELECT_RQ_RET,	/* schedreplay/select_rq_ret: its return value */
 	SR_EV_LOST,		/* lost / discarded events marker (count may be unknown) */
 	SR_EV_OTHER,		/* any other event, passed through by name */
 	SR_EV__COUNT
@@ -65,8 +67,10 @@ struct sr_event {
 	int prio2;
 	char comm2[SR_COMM_LEN];
 
-	int target_cpu;		/* waking/wakeup(_new): target_cpu; migrate: orig_cpu */
-	int dest_cpu;		/* migrate: dest_cpu */
+	int target_cpu;		/* waking/wakeup(_new): target_cpu; migrate: orig_cpu;
+				 * select_rq: prev_cpu */
+	int dest_cpu;		/* migrate: dest_cpu; select_rq_ret: the returned cpu */
+	long long wake_flags;	/* select_rq: wake_flags, -1 where absent */
 
 	long long prev_state_raw;	/* switch: as recorded (letters are mapped) */
 	enum sr_prev_state prev_state;

@@ -104,6 +104,7 @@ enum sr_skip {
 	SR_SKIP_ON_CPU,		/* wakee still on its CPU (may take the wakelist) */
 	SR_SKIP_UNKNOWN_TASK,	/* wakee's state unknown (before its first switch) */
 	SR_SKIP_NOT_FAIR,	/* RT/DL wakee: not select_task_rq_fair */
+	SR_SKIP_NO_SELECT,	/* the select_rq probe says select_task_rq_fair did not run */
 };
 
 struct sr_decision {
@@ -119,6 +120,8 @@ struct sr_decision {
 	int prev_cpu;
 	int actual_cpu;
 	int sync;			/* the value used (inferred unless probed) */
+	int kernel_cpu;			/* select_task_rq_fair's return (probe), else -1 */
+	long long wake_flags;		/* from the probe, else -1 */
 	int waker_exiting;
 	enum sr_skip skip;
 	unsigned inferred;		/* SR_INF_* */
@@ -144,6 +147,15 @@ struct sr_model;
  */
 struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 				const struct sr_model *const *models, int nmodels);
+
+/**
+ * sr_replay_use_probes - the trace has the recorder's select_rq probes:
+ * evaluate each wakeup when select_task_rq_fair ran, with its real
+ * wake_flags (WF_SYNC), and treat wakeups without a probe hit as not
+ * placed.  Wake flags are read in the 6.x layout (EXEC 0x02, FORK 0x04,
+ * TTWU 0x08, SYNC 0x10).
+ */
+void sr_replay_use_probes(struct sr_replay *r, int on);
 
 /*
  * Called once per finished decision with each model's evaluation
@@ -196,6 +208,7 @@ struct sr_replay_stats {
 	uint64_t events;
 	uint64_t decisions[2];		/* by kind */
 	uint64_t skipped[8];		/* by enum sr_skip */
+	uint64_t probe_hits, probe_unmatched;
 	uint64_t migrations[SR_MIG__COUNT];
 	uint64_t tasks_seen;
 };
