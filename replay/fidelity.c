@@ -125,13 +125,16 @@ int sr_fidelity_add(struct sr_fidelity *f, const char *model, const struct sr_de
 	nk = 2;
 	sr_reason_normalize(e->reason, reason, sizeof(reason));
 	for (i = 0; i < nk; i++) {
+		/* one row at a time: row() may move the table */
 		struct sr_fidelity_row *r = row(f, model, k[i], "");
-		struct sr_fidelity_row *rr = row(f, model, k[i], reason);
 
-		if (!r || !rr)
+		if (!r)
 			return -1;
 		count(r, f->topo, e->cpu, d->actual_cpu, d->prev_cpu);
-		count(rr, f->topo, e->cpu, d->actual_cpu, d->prev_cpu);
+		r = row(f, model, k[i], reason);
+		if (!r)
+			return -1;
+		count(r, f->topo, e->cpu, d->actual_cpu, d->prev_cpu);
 	}
 	return 0;
 }
