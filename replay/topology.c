@@ -687,19 +687,28 @@ out:
 
 struct sr_topology *sr_topology_new_file(const char *path, enum sr_sd_era era, char **cause)
 {
+	struct sr_topology *t;
+	FILE *f = fopen(path, "r");
+
+	if (!f) {
+		sr_cause_set(cause, "cannot open '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	t = sr_topology_new_stream(f, path, era, cause);
+	fclose(f);
+	return t;
+}
+
+struct sr_topology *sr_topology_new_stream(FILE *f, const char *path, enum sr_sd_era era,
+					   char **cause)
+{
 	struct fparse p = { .path = path, .cause = cause, .max_cpu = -1, .max_row = -1 };
 	struct sr_topology *t = NULL;
 	char *line = NULL, *sel = NULL;
 	char **w = NULL;
 	size_t cap = 0;
 	int n, maxw = MAX_NODES + 2, i;
-	FILE *f;
 
-	f = fopen(path, "r");
-	if (!f) {
-		sr_cause_set(cause, "cannot open '%s': %s", path, strerror(errno));
-		return NULL;
-	}
 	p.cpu = calloc(SR_TOPOLOGY_MAX_CPUS, sizeof(*p.cpu));
 	p.row = calloc(MAX_NODES, sizeof(*p.row));
 	sel = malloc(SR_TOPOLOGY_MAX_CPUS);
@@ -734,7 +743,6 @@ struct sr_topology *sr_topology_new_file(const char *path, enum sr_sd_era era, c
 	}
 	t = file_build(&p, era);
 out:
-	fclose(f);
 	free(line);
 	free(sel);
 	free(w);

@@ -77,7 +77,12 @@ struct sr_event {
 	int success;		/* sched_wakeup's success field, -1 where absent */
 
 	long long lost;		/* SR_EV_LOST: count, -1 when unknown */
-	const char *name;	/* SR_EV_OTHER: event name (borrowed until next event) */
+	const char *name;	/* SR_EV_OTHER: event name (valid until sr_trace_free) */
+	/*
+	 * SR_EV_OTHER "print" (trace_marker writes): the text, without a
+	 * trailing newline; valid until the next event.  NULL otherwise.
+	 */
+	const char *text;
 };
 
 /**

@@ -93,6 +93,13 @@ struct sr_topology *sr_topology_new_flat(int ncpus, enum sr_sd_era era);
 struct sr_topology *sr_topology_new_file(const char *path, enum sr_sd_era era, char **cause);
 
 /**
+ * sr_topology_new_stream - the same format from an open stream; @name is
+ * what error causes call it ("FILE:LINE: ...")
+ */
+struct sr_topology *sr_topology_new_stream(FILE *f, const char *name, enum sr_sd_era era,
+					   char **cause);
+
+/**
  * sr_topology_write - write @t in the topology file format, which
  * sr_topology_new_file() reads back to the same topology
  * Return: 0, or -SR_E_IO if @f has an error.
