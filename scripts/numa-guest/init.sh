@@ -1,0 +1,273 @@
+#!/bin/busybox sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# /init of the schedreplay NUMA recording guest (busybox sh).  Built into the
+# initramfs by record.sh; see README.md.  As /init (no arguments) it:
+#   mounts proc, sysfs, devtmpfs, tracefs, debugfs; loads the virtio modules;
+#   saves the topology facts; defines the two schedreplay kprobe events;
+#   runs "trace-cmd record" around ONE load ("$0 --load NAME");
+#   writes a tar of /out onto the raw virtio disk /dev/vda; powers off.
+# Settings come from /etc/sr.conf (a second cpio archive made by record.sh):
+#   SR_LOAD      messaging | forks | pingpong
+#   SR_PIDOFF    offset of task_struct->pid in bytes (empty: no pid field)
+#   SR_BUFKB     trace-cmd record -b (KiB per CPU)
+#   SR_SCALE     load size multiplier, percent (100 = the default size)
+#   SR_TRACECMD_OPTS  extra trace-cmd record options (e.g. --file-version 6)
+
+export PATH=/bin:/sbin:/usr/bin:/usr/sbin
+
+# ---------------------------------------------------------------- loads ----
+# Each load runs as the command of "trace-cmd record", so the recording covers
+# exactly one load.  Sizes are counts (not durations) where possible so the
+# amount of work does not depend on the emulation speed.
+
+sc() {	# sc N: N scaled by SR_SCALE percent, at least 1
+	v=$(( $1 * ${SR_SCALE:-100} / 100 ))
+	[ "$v" -lt 1 ] && v=1
+	echo "$v"
+}
+
+# hackbench-like: G groups of N senders and N receivers; every sender writes M
+# 100-byte messages to every receiver of its group through FIFOs.  A receiver
+# opens its FIFO read-write (so it never blocks on open and sees no early EOF)
+# and reads exactly N*M*100 bytes with head -c.  Not pinned: the 4*G*N tasks
+# spread over both nodes as the scheduler likes.
+load_messaging() {
+	G=${SR_GROUPS:-2} N=${SR_FDS:-4} M=$(sc 1000)
+	d=/tmp/msg
+	mkdir -p $d
+	msg=$(printf '%099d' 0)
+	bytes=$((N * M * 100))
+	g=0
+	while [ $g -lt $G ]; do
+		r=0
+		while [ $r -lt $N ]; do
+			mkfifo $d/g$g.r$r
+			head -c $bytes <>$d/g$g.r$r >/dev/null &
+			r=$((r + 1))
+		done
+		g=$((g + 1))
+	done
+	g=0
+	while [ $g -lt $G ]; do
+		s=0
+		while [ $s -lt $N ]; do
+			(
+				# open one fd per receiver of the group, then a
+				# function writing one message to each of them
+				r=0 body=
+				while [ $r -lt $N ]; do
+					eval "exec $((r + 3))>$d/g$g.r$r"
+					body="$body echo \"\$msg\" >&$((r + 3));"
+					r=$((r + 1))
+				done
+				eval "send_round() { $body }"
+				i=0
+				while [ $i -lt $M ]; do
+					send_round
+					i=$((i + 1))
+				done
+			) &
+			s=$((s + 1))
+		done
+		g=$((g + 1))
+	done
+	wait
+}
+
+# fork/exit storm: one worker per CPU forking subshells "( true )" and
+# fork+exec'ing /bin/true (busybox) in a loop; the parent shell waits.
+load_forks() {
+	W=$(nproc) K=$(sc 200)
+	w=0
+	while [ $w -lt $W ]; do
+		(
+			i=0
+			while [ $i -lt $K ]; do
+				( true )
+				/bin/true
+				i=$((i + 1))
+			done
+		) &
+		w=$((w + 1))
+	done
+	wait
+}
+
+hog() { while :; do :; done; }
+
+# two shells ping-ponging one line over two FIFOs
+pp_ping() {	# pp_ping ROUNDS
+	exec 3>/tmp/pp.ab 4</tmp/pp.ba
+	i=0
+	while [ $i -lt $1 ]; do
+		echo p >&3
+		read -r x <&4
+		i=$((i + 1))
+	done
+	echo q >&3
+}
+pp_pong() {
+	exec 3</tmp/pp.ab 4>/tmp/pp.ba
+	while read -r x <&3; do
+		[ "$x" = q ] && break
+		echo p >&4
+	done
+}
+
+# pingpong: phase 1, ping on CPU 0 (node 0) and pong on CPU 2 (node 1), hogs
+# on CPUs 1 and 3; phase 2, the same with ping allowed on node 0 (0-1) and
+# pong on node 1 (2-3), so select_task_rq_fair runs for them; phase 3, the
+# hogs stop and one hog allowed on node 0 is moved with taskset to node 1 and
+# back.
+load_pingpong() {
+	R=$(sc 600)
+	rm -f /tmp/pp.ab /tmp/pp.ba
+	mkfifo /tmp/pp.ab /tmp/pp.ba
+	hog & h1=$!
+	hog & h3=$!
+	taskset -p -c 1 $h1 >/dev/null
+	taskset -p -c 3 $h3 >/dev/null
+	for cpus in "0 2" "0-1 2-3"; do
+		set -- $cpus
+		pp_ping $R & a=$!
+		pp_pong & b=$!
+		taskset -p -c $1 $a >/dev/null
+		taskset -p -c $2 $b >/dev/null
+		wait $a $b
+	done
+	kill $h1 $h3
+	wait $h1 $h3 2>/dev/null
+	hog & h=$!
+	taskset -p -c 0-1 $h >/dev/null
+	sleep 0.5
+	taskset -p -c 2-3 $h >/dev/null
+	sleep 0.5
+	taskset -p -c 0-1 $h >/dev/null
+	sleep 0.5
+	kill $h
+	wait $h 2>/dev/null
+}
+
+if [ "$1" = --load ]; then
+	[ -f /etc/sr.conf ] && . /etc/sr.conf
+	case $2 in
+	messaging | forks | pingpong) "load_$2" ;;
+	*) echo "unknown load $2" >&2; exit 1 ;;
+	esac
+	exit 0
+fi
+
+# ---------------------------------------------------------------- /init ----
+/bin/busybox mkdir -p /bin /sbin /usr/bin /usr/sbin /proc /sys /dev /tmp /out
+/bin/busybox --install -s
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mount -t tracefs tracefs /sys/kernel/tracing
+mount -t debugfs debugfs /sys/kernel/debug
+[ -f /etc/sr.conf ] && . /etc/sr.conf
+T=/sys/kernel/tracing
+O=/out
+log() { echo "sr-guest: $*"; }
+
+finish() {
+	cd /
+	log "writing results to /dev/vda"
+	tar -cf /dev/vda -C $O . && sync && log "results written"
+	poweroff -f
+}
+fail() {
+	log "FAILED: $*"
+	echo "$*" >>$O/FAILED
+	finish
+}
+
+for m in $(cat /lib/modules/sr/order 2>/dev/null); do
+	insmod /lib/modules/sr/$m.ko || log "insmod $m failed"
+done
+i=0
+while [ ! -b /dev/vda ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+[ -b /dev/vda ] || { log "no /dev/vda"; poweroff -f; }
+
+# ---- facts: raw copies under $O/topology/<path>, and one "path: value" line
+# per file in $O/facts.txt (multi-line files are joined with " | ")
+F=$O/facts.txt
+: >$F
+save() {	# save FILE...: copy files (that exist) and add them to facts.txt
+	for f; do
+		[ -f "$f" ] || continue
+		mkdir -p "$O/topology${f%/*}"
+		cat "$f" >"$O/topology$f" 2>/dev/null || continue
+		printf '%s: %s\n' "$f" "$(tr '\n' '|' <"$O/topology$f" | sed 's/|$//; s/|/ | /g')" >>$F
+	done
+}
+uname -r >$O/uname-r
+echo "uname -r: $(uname -r)" >>$F
+echo "nproc: $(nproc)" >>$F
+save /proc/cmdline /proc/sys/kernel/sched_autogroup_enabled \
+	/proc/sys/kernel/sched_child_runs_first \
+	/sys/devices/system/cpu/online /sys/devices/system/cpu/possible \
+	/sys/devices/system/node/online /sys/devices/system/node/possible \
+	/sys/devices/system/node/has_cpu \
+	/sys/devices/system/node/node*/cpulist \
+	/sys/devices/system/node/node*/distance \
+	/sys/devices/system/cpu/cpu[0-9]*/topology/* \
+	/sys/devices/system/cpu/cpu[0-9]*/cache/index*/level \
+	/sys/devices/system/cpu/cpu[0-9]*/cache/index*/type \
+	/sys/devices/system/cpu/cpu[0-9]*/cache/index*/id \
+	/sys/devices/system/cpu/cpu[0-9]*/cache/index*/shared_cpu_list \
+	/sys/devices/system/cpu/cpu[0-9]*/cpu_capacity \
+	/sys/kernel/debug/sched/features \
+	/sys/kernel/debug/sched/*_ns /sys/kernel/debug/sched/nr_migrate \
+	/sys/kernel/debug/sched/tunable_scaling \
+	/sys/kernel/debug/sched_features \
+	$T/trace_clock
+if [ -d /sys/kernel/debug/sched/domains ]; then
+	save $(find /sys/kernel/debug/sched/domains -type f | sort)
+else
+	echo "/sys/kernel/debug/sched/domains: absent" >>$F
+fi
+grep -m1 'model name' /proc/cpuinfo >>$F
+# tasks alive before the recording: pid, comm, allowed CPUs, policy
+for p in /proc/[0-9]*; do
+	[ -f $p/status ] || continue
+	echo "${p#/proc/} $(sed -n 's/^Name:\t//p; s/^Cpus_allowed_list:\t//p' $p/status | tr '\n' ' ')"
+done >$O/tasks-before.txt 2>/dev/null
+
+# ---- the two schedreplay kprobe events (names and fields are a contract)
+PIDF=
+[ -n "$SR_PIDOFF" ] && PIDF=" pid=+$SR_PIDOFF(%di):s32"
+{
+	echo "p:schedreplay/select_rq select_task_rq_fair prev_cpu=%si:s32 wake_flags=%dx:x32$PIDF"
+	echo 'r:schedreplay/select_rq_ret select_task_rq_fair cpu=$retval:s32'
+} >$O/kprobe_events.in
+while read -r ev; do
+	echo "$ev" >>$T/kprobe_events || {
+		cat $T/error_log >$O/kprobe-error.txt 2>/dev/null
+		fail "kprobe_events rejected: $ev"
+	}
+done <$O/kprobe_events.in
+cp $T/kprobe_events $O/kprobe_events
+sed 's/^/kprobe_events: /' $T/kprobe_events >>$F
+
+# ---- record one load
+log "recording load $SR_LOAD"
+cd /tmp
+t0=$(cat /proc/uptime)
+# shellcheck disable=SC2086
+trace-cmd record -b ${SR_BUFKB:-20000} $SR_TRACECMD_OPTS -o $O/trace.dat \
+	-e sched:sched_switch -e sched:sched_waking -e sched:sched_wakeup \
+	-e sched:sched_wakeup_new -e sched:sched_migrate_task \
+	-e sched:sched_process_fork -e sched:sched_process_exit \
+	-e sched:sched_process_free -e schedreplay \
+	/init --load "$SR_LOAD" >$O/trace-cmd.log 2>&1
+rc=$?
+t1=$(cat /proc/uptime)
+echo "trace-cmd exit status: $rc" >>$F
+echo "guest uptime before/after recording: ${t0%% *} ${t1%% *}" >>$F
+save $T/kprobe_profile
+cp $T/per_cpu/cpu0/stats $O/cpu0-stats-after 2>/dev/null
+dmesg >$O/dmesg.txt
+[ $rc = 0 ] || fail "trace-cmd record exited with $rc"
+finish

@@ -1,0 +1,393 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Record real scheduler traces on a 2-node NUMA QEMU guest running a stock
+# Debian kernel, with the two schedreplay kprobe events on
+# select_task_rq_fair.  See README.md in this folder.
+#
+#   scripts/numa-guest/record.sh --kernel 6.1|6.12 \
+#       --load messaging|forks|pingpong|all --out DIR [options]
+#
+# Writes, per load, DIR/numa-<K>-<load>.dat (trace-cmd record output),
+# .topo (schedreplay topology file), .facts.txt (topology facts, kprobe
+# definitions, counts), .topology/ (raw sysfs copies, serial log, config).
+set -euo pipefail
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+CACHE=$HERE/cache
+KERNEL= LOAD= OUT= ACCEL=tcg KPKG= BUFKB=20000 SCALE=100 TCOPTS= NOPID=
+TIMEOUT=300 BOOT_TIMEOUT=120 RETRIES=4 NOINSTALL=
+
+usage() {
+	cat <<EOF
+usage: $0 --kernel 6.1|6.12 --load messaging|forks|pingpong|all --out DIR
+  --kernel-pkg NAME   exact Debian package (default: newest linux-image-<K>*-amd64)
+  --accel tcg|kvm     QEMU accelerator (default tcg; KVM here cannot boot stock kernels)
+  --buffer KB         trace-cmd record -b, per CPU (default $BUFKB)
+  --scale PERCENT     load size (default $SCALE)
+  --trace-cmd-opts S  extra trace-cmd record options, e.g. "--file-version 6"
+  --no-pid            do not add the pid field to the select_rq probe
+  --cache DIR         where kernels and initramfs are kept (default $CACHE)
+  --timeout S         kill QEMU after S seconds (default $TIMEOUT; $BOOT_TIMEOUT s to reach /init)
+  --retries N         runs of QEMU per load when the guest hangs (default $RETRIES)
+  --no-install        do not apt-get install missing host packages
+  $0 --analyze FILE.dat [FILE.topo]   print the summary of a recording
+EOF
+	exit "${1:-2}"
+}
+
+die() { echo "record.sh: $*" >&2; exit 1; }
+QPID=
+trap '[ -n "$QPID" ] && kill "$QPID" 2>/dev/null' EXIT
+trap 'exit 130' INT TERM
+say() { echo "== $*" >&2; }
+
+# ------------------------------------------------------------ summary ----
+# Counts from "trace-cmd report" on the host (analyze.awk does the pairing).
+analyze() {	# analyze DAT [TOPO]
+	local dat=$1 topo=${2:-} nodes=""
+	if [ -n "$topo" ] && [ -f "$topo" ]; then
+		# "cpu N ... node M" -> "N:M,N:M"
+		nodes=$(awk '$1 == "cpu" { for (i = 3; i < NF; i++) if ($i == "node") n = $(i + 1);
+			print $2 ":" n }' "$topo" | paste -sd, -)
+	fi
+	echo "file: $(basename "$dat") ($(stat -c %s "$dat") bytes)"
+	trace-cmd dump --summary -i "$dat" 2>/dev/null |
+		awk '/\[Version\]/ { v = $1 } /\[Compression algorithm\]/ { c = $1 }
+		     END { print "trace.dat file version " v ", compression " (c == "" ? "none" : c) }' || true
+	# kernel buffer stats saved at the end of the recording
+	trace-cmd report --stat -i "$dat" 2>/dev/null |
+		awk '/^CPU:/ { c = $2 } /^(overrun|commit overrun|dropped events):/ { n = $NF; l = l " cpu" c "/" $1 "=" n; t += n }
+		     END { print "lost events (overrun + commit overrun + dropped, all CPUs): " t + 0 (t ? " :" l : "") }' || true
+	trace-cmd report -R -i "$dat" 2>/dev/null | awk -v nodes="$nodes" -f "$HERE/analyze.awk"
+}
+
+# --------------------------------------------------------------- args ----
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel) KERNEL=$2; shift 2 ;;
+	--load) LOAD=$2; shift 2 ;;
+	--out) OUT=$2; shift 2 ;;
+	--kernel-pkg) KPKG=$2; shift 2 ;;
+	--accel) ACCEL=$2; shift 2 ;;
+	--buffer) BUFKB=$2; shift 2 ;;
+	--scale) SCALE=$2; shift 2 ;;
+	--trace-cmd-opts) TCOPTS=$2; shift 2 ;;
+	--no-pid) NOPID=1; shift ;;
+	--cache) CACHE=$2; shift 2 ;;
+	--timeout) TIMEOUT=$2; shift 2 ;;
+	--retries) RETRIES=$2; shift 2 ;;
+	--no-install) NOINSTALL=1; shift ;;
+	--analyze) shift; [ $# -ge 1 ] || usage; analyze "$@"; exit 0 ;;
+	-h | --help) usage 0 ;;
+	*) usage ;;
+	esac
+done
+case $KERNEL in 6.1 | 6.12) ;; *) usage ;; esac
+case $LOAD in messaging | forks | pingpong) LOADS=$LOAD ;; all) LOADS="messaging forks pingpong" ;; *) usage ;; esac
+[ -n "$OUT" ] || usage
+case $ACCEL in tcg | kvm) ;; *) usage ;; esac
+
+# ------------------------------------------------------ host packages ----
+HOST_PKGS="qemu-system-x86 busybox-static cpio xz-utils zstd trace-cmd bpftool"
+missing=
+for p in $HOST_PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+		missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	[ -z "$NOINSTALL" ] || die "missing host packages:$missing"
+	[ "$(id -u)" = 0 ] || die "missing host packages:$missing (run as root, or apt-get install them)"
+	say "installing:$missing"
+	export DEBIAN_FRONTEND=noninteractive
+	# shellcheck disable=SC2086
+	apt-get install -y -q --no-install-recommends $missing >/dev/null ||
+		{ apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends $missing >/dev/null; }
+fi
+BUSYBOX=/bin/busybox
+[ -x $BUSYBOX ] || die "no $BUSYBOX (busybox-static)"
+file -L $BUSYBOX 2>/dev/null | grep -q dynamic && die "$BUSYBOX is not static"
+
+# ------------------------------------------------------------- kernel ----
+mkdir -p "$CACHE"
+if [ -z "$KPKG" ]; then
+	if [ "$KERNEL" = 6.1 ]; then
+		re='^linux-image-6\.1\.0-[0-9]+-amd64$'
+	else
+		re='^linux-image-6\.12\.[0-9]+([+~][a-z0-9.]+)?-amd64$'
+	fi
+	KPKG=$(apt-cache search --names-only "$re" | awk '{ print $1 }' | sort -V | tail -1)
+	if [ -z "$KPKG" ] && [ "$(id -u)" = 0 ]; then
+		apt-get update -q >/dev/null
+		KPKG=$(apt-cache search --names-only "$re" | awk '{ print $1 }' | sort -V | tail -1)
+	fi
+	[ -n "$KPKG" ] || die "no package matching $re on the configured mirrors (apt-get update?)"
+fi
+KVER_DEB=$(apt-cache policy "$KPKG" | awk '/Candidate:/ { print $2 }')
+[ -n "$KVER_DEB" ] && [ "$KVER_DEB" != "(none)" ] || die "$KPKG has no candidate version"
+say "kernel package $KPKG $KVER_DEB"
+deb=$(ls "$CACHE/${KPKG}_"*.deb 2>/dev/null | grep -F "_${KVER_DEB//:/%3a}_" | head -1 || true)
+if [ -z "$deb" ]; then
+	# (as root apt warns that _apt cannot write there and downloads anyway)
+	(cd "$CACHE" && apt-get download "$KPKG=$KVER_DEB") >"$CACHE/download.log" 2>&1 ||
+		{ cat "$CACHE/download.log" >&2; die "apt-get download $KPKG failed"; }
+	deb=$(ls "$CACHE/${KPKG}_"*.deb | grep -F "_${KVER_DEB//:/%3a}_" | head -1)
+fi
+KDIR=$CACHE/${KPKG}_${KVER_DEB//:/_}
+if [ ! -f "$KDIR/.unpacked" ]; then
+	rm -rf "$KDIR"
+	dpkg -x "$deb" "$KDIR"
+	# keep boot/ and the module directories the initramfs draws from
+	# (virtio_pci, virtio_blk and their dependencies): ~20 MB, not ~500
+	for m in "$KDIR"/lib/modules/*/kernel "$KDIR"/usr/lib/modules/*/kernel; do
+		[ -d "$m" ] || continue
+		find "$m" -mindepth 1 -maxdepth 1 ! -name drivers -exec rm -rf {} +
+		find "$m/drivers" -mindepth 1 -maxdepth 1 ! -name virtio ! -name block -exec rm -rf {} +
+	done
+	touch "$KDIR/.unpacked"
+fi
+VMLINUZ=$(ls "$KDIR"/boot/vmlinuz-*)
+KCONFIG=$(ls "$KDIR"/boot/config-*)
+KREL=${VMLINUZ##*/vmlinuz-}
+MODDIR=$KDIR/lib/modules/$KREL
+[ -d "$MODDIR" ] || MODDIR=$KDIR/usr/lib/modules/$KREL
+HZ=$(sed -n 's/^CONFIG_HZ=//p' "$KCONFIG")
+
+# task_struct->pid offset from the kernel's own BTF (vmlinux extracted from
+# the bzImage: xz in 6.1, zstd in 6.12), with bpftool
+if [ -z "$NOPID" ] && [ ! -f "$KDIR/.pidoff" ]; then
+	: >"$KDIR/.pidoff"
+	vml=$KDIR/vmlinux.tmp
+	for magic in '\xfd7zXZ\x00:xz -dc' '\x28\xb5\x2f\xfd:zstd -dc' '\x1f\x8b\x08:gzip -dc'; do
+		off=$(LC_ALL=C grep -obUaP "${magic%%:*}" "$VMLINUZ" | head -1 | cut -d: -f1 || true)
+		[ -n "$off" ] || continue
+		tail -c +$((off + 1)) "$VMLINUZ" | ${magic#*:} >"$vml" 2>/dev/null || true
+		if head -c 4 "$vml" | grep -q ELF; then break; fi
+	done
+	bits=$(bpftool btf dump file "$vml" format raw 2>/dev/null |
+		awk '/^\[/ { inb = 0 } /^\[[0-9]+\] STRUCT .task_struct. size=/ { inb = 1 }
+		     inb && /^[ \t]+.pid. type_id=/ { sub(/.*bits_offset=/, ""); print; exit }' || true)
+	rm -f "$vml"
+	if [ -n "$bits" ] && [ $((bits % 8)) = 0 ]; then
+		printf '0x%x\n' $((bits / 8)) >"$KDIR/.pidoff"
+	else
+		say "could not find task_struct->pid in the BTF: no pid field"
+	fi
+fi
+PIDOFF=
+[ -z "$NOPID" ] && PIDOFF=$(cat "$KDIR/.pidoff")
+say "kernel $KREL, CONFIG_HZ=$HZ, task_struct->pid at ${PIDOFF:-(not used)}"
+
+# ---------------------------------------------------------- initramfs ----
+# base archive: busybox, trace-cmd + libraries, virtio modules, /init
+INITRD=$KDIR/initrd-base.cpio.gz
+build_initrd() {
+	local r=$KDIR/initrd.root f
+	rm -rf "$r"
+	mkdir -p "$r"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,out,etc,lib/modules/sr}
+	cp $BUSYBOX "$r/bin/busybox"
+	ln -s busybox "$r/bin/sh"
+	install -m 755 "$HERE/init.sh" "$r/init"
+	local tc
+	tc=$(command -v trace-cmd)
+	cp "$tc" "$r/usr/bin/trace-cmd"
+	for f in $(ldd "$tc" | awk '/=> \// { print $3 } /^[ \t]*\/[^ ]+ \(/ { print $1 }'); do
+		mkdir -p "$r$(dirname "$f")"
+		cp -L "$f" "$r$f"
+	done
+	# virtio_pci, virtio_blk and their dependencies (from .modinfo), in load
+	# order; those built in (6.12: all but virtio_blk) are skipped
+	local order=() seen=" "
+	addmod() {
+		local name=$1 f dep
+		case $seen in *" $name "*) return ;; esac
+		seen="$seen$name "
+		if grep -qE "/$name\.ko(\.[a-z]+)?$" "$MODDIR/modules.builtin" 2>/dev/null; then return; fi
+		f=$(find "$MODDIR/kernel" -name "$name.ko" -o -name "$name.ko.xz" -o -name "$name.ko.zst" -o -name "$name.ko.gz" | head -1)
+		[ -n "$f" ] || die "module $name not found in $MODDIR"
+		case $f in
+		*.xz) xz -dc "$f" >"$r/lib/modules/sr/$name.ko" ;;
+		*.zst) zstd -qdc "$f" >"$r/lib/modules/sr/$name.ko" ;;
+		*.gz) gzip -dc "$f" >"$r/lib/modules/sr/$name.ko" ;;
+		*) cp "$f" "$r/lib/modules/sr/$name.ko" ;;
+		esac
+		for dep in $(tr '\0' '\n' <"$r/lib/modules/sr/$name.ko" | sed -n 's/^depends=//p' | tr ',' ' '); do
+			addmod "${dep//-/_}"
+		done
+		order+=("$name")
+	}
+	addmod virtio_pci
+	addmod virtio_blk
+	printf '%s\n' "${order[@]}" >"$r/lib/modules/sr/order"
+	(cd "$r" && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -9n) >"$INITRD.tmp"
+	mv "$INITRD.tmp" "$INITRD"
+	rm -rf "$r"
+}
+build_initrd
+say "initramfs $(stat -c %s "$INITRD") bytes (modules: $(zcat "$INITRD" | cpio -i --to-stdout --quiet lib/modules/sr/order | paste -sd' ' -))"
+
+# ------------------------------------------------------------ records ----
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+qemu_accel() {
+	if [ "$ACCEL" = kvm ]; then echo "-accel kvm -cpu host"; else echo "-accel tcg,thread=multi -cpu max"; fi
+}
+
+write_topo() {	# write_topo TOPOLOGY_DIR: schedreplay topology file on stdout
+	local t=$1/sys/devices/system c n idx llc l nllc=0
+	local -A llcs=()
+	echo "# Recorded on a 2-node QEMU guest, kernel $(cat "$1/../uname-r" 2>/dev/null || echo "?")."
+	echo "# Written from the guest's sysfs by scripts/numa-guest/record.sh (llc: distinct"
+	echo "# shared_cpu_list of the last cache index; core/package: cpu*/topology)."
+	for c in $(ls -d "$t"/cpu/cpu[0-9]* | sed 's/.*cpu//' | sort -n); do
+		n=""
+		for f in "$t"/node/node*/cpulist; do
+			if cpu_in_list "$c" "$(cat "$f")"; then n=${f%/cpulist}; n=${n##*node}; fi
+		done
+		# LLC: the highest cache index (index3 on x86).  Its sysfs "id" is
+		# per CPU under QEMU TCG (cpu0..3 = 0..3) although shared_cpu_list
+		# says 0-1 and 2-3, and the kernel's MC domains follow the list:
+		# number the distinct shared_cpu_lists instead.
+		idx=$(ls -d "$t/cpu/cpu$c"/cache/index* 2>/dev/null | sort -V | tail -1)
+		llc=
+		if [ -n "$idx" ] && [ -f "$idx/shared_cpu_list" ]; then
+			l=$(cat "$idx/shared_cpu_list")
+			if [ -z "${llcs[$l]:-}" ]; then llcs[$l]=$nllc; nllc=$((nllc + 1)); fi
+			llc=${llcs[$l]}
+		fi
+		printf 'cpu %s core %s package %s' "$c" "$(cat "$t/cpu/cpu$c/topology/core_id")" \
+			"$(cat "$t/cpu/cpu$c/topology/physical_package_id")"
+		[ -n "$llc" ] && printf ' llc %s' "$llc"
+		printf ' node %s\n' "${n:-0}"
+	done
+	echo
+	for f in $(ls -d "$t"/node/node[0-9]* | sort -V); do
+		echo "distance ${f##*node} $(cat "$f/distance")"
+	done
+}
+cpu_in_list() {	# cpu_in_list CPU LIST ("0-1,4")
+	local c=$1 part
+	for part in ${2//,/ }; do
+		case $part in
+		*-*) [ "$c" -ge "${part%-*}" ] && [ "$c" -le "${part#*-}" ] && return 0 ;;
+		*) [ "$c" = "$part" ] && return 0 ;;
+		esac
+	done
+	return 1
+}
+
+record_one() {	# record_one LOAD
+	local load=$1 name=numa-$KERNEL-$1 w img rc
+	w=$(mktemp -d "${TMPDIR:-/tmp}/sr-numa.XXXXXX")
+	img=$w/out.img
+	mkdir -p "$w/conf/etc"
+	cat >"$w/conf/etc/sr.conf" <<EOF
+SR_LOAD=$load
+SR_PIDOFF=$PIDOFF
+SR_BUFKB=$BUFKB
+SR_SCALE=$SCALE
+SR_TRACECMD_OPTS="$TCOPTS"
+EOF
+	(cd "$w/conf" && find . | cpio -o -H newc --quiet | gzip -n) >"$w/conf.cpio.gz"
+	cat "$INITRD" "$w/conf.cpio.gz" >"$w/initrd.gz"
+	# shellcheck disable=SC2046
+	local qemu=(qemu-system-x86_64 -machine q35 $(qemu_accel) -m 1024
+		-smp 4,sockets=2,cores=2,threads=1
+		-object memory-backend-ram,id=m0,size=512M -object memory-backend-ram,id=m1,size=512M
+		-numa node,nodeid=0,cpus=0-1,memdev=m0 -numa node,nodeid=1,cpus=2-3,memdev=m1
+		-numa dist,src=0,dst=1,val=20
+		-nographic -no-reboot -nodefaults -serial stdio -display none
+		-kernel "$VMLINUZ" -initrd "$w/initrd.gz"
+		-append "console=ttyS0 sched_verbose panic=-1 loglevel=5"
+		-drive "file=$img,format=raw,if=virtio")
+	# QEMU runs in the background, watched: under TCG with several threads
+	# a vCPU sometimes loops forever in the int3 handler while the kernel
+	# patches its text (static keys at boot, kprobe arming): the guest then
+	# reports an RCU stall.  Such a run is killed and started again.
+	local attempt=0 s started secs t0 qpid
+	while :; do
+		attempt=$((attempt + 1))
+		say "$name: booting ($ACCEL), attempt $attempt"
+		rm -f "$img"
+		truncate -s 512M "$img"
+		t0=$(date +%s.%N)
+		: >"$w/serial.log"
+		"${qemu[@]}" </dev/null >"$w/serial.log" 2>&1 &
+		qpid=$!
+		QPID=$qpid
+		rc= started= s=0
+		while :; do
+			if ! kill -0 "$qpid" 2>/dev/null; then
+				rc=0
+				wait "$qpid" || rc=$?
+				break
+			fi
+			[ -z "$started" ] && grep -q 'sr-guest: recording' "$w/serial.log" && started=$s
+			if grep -q 'rcu: INFO: .* detected stalls' "$w/serial.log"; then
+				rc=stall
+			elif [ -z "$started" ] && [ "$s" -ge "$BOOT_TIMEOUT" ]; then
+				rc=boot-timeout
+			elif [ "$s" -ge "$TIMEOUT" ]; then
+				rc=timeout
+			fi
+			if [ -n "$rc" ]; then
+				kill "$qpid" 2>/dev/null || true
+				wait "$qpid" 2>/dev/null || true
+				break
+			fi
+			sleep 1
+			s=$((s + 1))
+		done
+		secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+		say "$name: QEMU ended ($rc) after ${secs} s"
+		cp "$w/serial.log" "$w/serial.$attempt.log"
+		case $rc in
+		0) break ;;
+		stall | boot-timeout | timeout)
+			[ "$attempt" -lt "$RETRIES" ] || break
+			grep -m1 -B2 -A12 'detected stalls' "$w/serial.log" | grep -E 'RIP|stall|sr-guest' | head -4 >&2 || true ;;
+		*) break ;;
+		esac
+	done
+	QPID=
+	ATTEMPTS=$attempt
+	mkdir -p "$w/res"
+	if ! tar -xf "$img" -C "$w/res" 2>/dev/null || [ ! -f "$w/res/trace.dat" ] || [ -f "$w/res/FAILED" ]; then
+		tail -40 "$w/serial.log" >&2
+		[ -f "$w/res/FAILED" ] && cat "$w/res/FAILED" >&2
+		[ -f "$w/res/kprobe-error.txt" ] && cat "$w/res/kprobe-error.txt" >&2
+		die "$name: no trace (work dir kept: $w)"
+	fi
+	rm -rf "$OUT/$name.topology"
+	mkdir -p "$OUT/$name.topology"
+	cp -a "$w/res/." "$OUT/$name.topology/"
+	mv "$OUT/$name.topology/trace.dat" "$OUT/$name.dat"
+	cp "$w/serial.log" "$OUT/$name.topology/serial.log"
+	cp "$KCONFIG" "$OUT/$name.topology/"
+	write_topo "$OUT/$name.topology/topology" >"$OUT/$name.topo"
+	{
+		echo "# $name: recorded by scripts/numa-guest/record.sh on $(date -u +%Y-%m-%d)"
+		echo "kernel package: $KPKG $KVER_DEB (sha256 $(sha256sum "$deb" | cut -c1-16)...)"
+		echo "CONFIG_HZ: $HZ (from $(basename "$KCONFIG"))"
+		echo "CONFIG_PREEMPT: $(grep -E '^CONFIG_PREEMPT(_VOLUNTARY|_DYNAMIC)?=y' "$KCONFIG" | paste -sd' ' -)"
+		echo "task_struct->pid offset (BTF): ${PIDOFF:-not used}"
+		echo "qemu: ${qemu[*]}" | sed "s|$w/||g; s|$KDIR/||g"
+		echo "host: $(qemu-system-x86_64 --version | head -1); trace-cmd $(dpkg-query -W -f='${Version}' trace-cmd) (guest copy of the host binary)"
+		echo "trace-cmd record: -b $BUFKB $TCOPTS -e sched:{switch,waking,wakeup,wakeup_new,migrate_task,process_fork,process_exit,process_free} -e schedreplay"
+		echo "load: $load (scale $SCALE%); wall time of the QEMU run: ${secs} s ($ACCEL, attempt $ATTEMPTS)"
+		echo
+		echo "## guest facts"
+		cat "$w/res/facts.txt"
+		echo
+		echo "## summary (trace-cmd report on the host)"
+		analyze "$OUT/$name.dat" "$OUT/$name.topo"
+	} >"$OUT/$name.facts.txt"
+	grep -vE '^(/sys/kernel/debug/sched/domains|/sys/devices/system/cpu/cpu[0-9]+/(topology|cache)/)' \
+		"$OUT/$name.facts.txt" | sed -n '/^## summary/,$p' >&2
+	rm -rf "$w"
+}
+
+for l in $LOADS; do
+	record_one "$l"
+done
+say "done: $(cd "$OUT" && ls -d numa-"$KERNEL"-* | paste -sd' ' -)"
