@@ -12,11 +12,6 @@
 
 const char *sr_progname = "schedreplay";
 
-static const struct cmd_entry cmd_record = {
-	.name = "record", .synopsis = "[-o FILE] [-d SECONDS] [-e SYSTEM:EVENT] [-- COMMAND [ARGS]]",
-	.summary = "capture scheduler events on this machine into a trace.dat",
-	.issue = "#3", .flags = CMD_NOT_BUILT,
-};
 static const struct cmd_entry cmd_report = {
 	.name = "report", .synopsis = "DB [DB2]",
 	.summary = "summarize a replay database as comparison tables",

@@ -27,6 +27,7 @@ struct cmd_entry {
 	int (*exec)(int argc, char **argv);
 };
 
+extern const struct cmd_entry cmd_record;
 extern const struct cmd_entry cmd_info;
 extern const struct cmd_entry cmd_replay;
 extern const struct cmd_entry cmd_help;

@@ -1,0 +1,276 @@
+#!/bin/bash
+# schedreplay record on the live kernel: a recording around a fork + pipe
+# load reads back in trace-cmd report and in info with the same counts, has
+# no lost events and carries the metadata print events; the command's exit
+# status passes through; -d, SIGINT, SIGTERM, a crashing or missing command,
+# a second recorder, a bad -e and a stale instance left by SIGKILL all leave
+# tracefs as it was found (instances, top-level set_event, tracing_on, the
+# sched enables, kprobe_events, mounts).  Needs root and tracefs; says SKIP
+# elsewhere.  The sanitizer build records once too.
+. "$(dirname "$0")/test-lib.sh"
+
+[ "$(id -u)" = 0 ] || skip_all "needs root to use tracefs"
+T=/sys/kernel/tracing
+grep -q ' tracefs ' /proc/self/mounts || mount -t tracefs nodev $T 2>/dev/null ||
+	skip_all "tracefs cannot be mounted here"
+[ -d $T/instances ] || skip_all "tracefs has no instances directory"
+[ -d $T/events/sched/sched_switch ] || skip_all "the kernel has no sched events"
+I=$T/instances/schedreplay
+if [ -d "$I" ]; then
+	skip_all "a tracing instance 'schedreplay' exists (a recorder is running?)"
+fi
+HAVE_TC=0
+command -v trace-cmd >/dev/null && HAVE_TC=1
+
+# everything the recorder must leave as it was (other tests' instances are
+# theirs: only ours is looked at)
+state() {
+	[ -d "$I" ] && echo "instance schedreplay exists"
+	echo "set_event: $(cat $T/set_event | tr '\n' ' ')"
+	echo "tracing_on: $(cat $T/tracing_on)"
+	echo "buffer_size_kb: $(cat $T/buffer_size_kb)"
+	echo "current_tracer: $(cat $T/current_tracer)"
+	for f in $T/events/sched/*/enable; do echo "$f: $(cat "$f")"; done
+	[ -r $T/kprobe_events ] && echo "kprobe_events: $(cat $T/kprobe_events)"
+	[ -r $T/dynamic_events ] && echo "dynamic_events: $(cat $T/dynamic_events)"
+	grep -E ' (tracefs|debugfs) ' /proc/self/mounts | sort
+}
+state >"$TMP/before"
+
+# same_state WHAT: tracefs is as it was before the tests
+same_state() {
+	state >"$TMP/after"
+	if cmp -s "$TMP/before" "$TMP/after"; then
+		pass "$1: tracefs left as it was found"
+	else
+		fail "$1: tracefs left as it was found" "$(diff "$TMP/before" "$TMP/after")"
+	fi
+}
+
+# wait_tracing: until the recorder's instance traces (10 s at most)
+wait_tracing() {
+	local i
+	for i in $(seq 1 100); do
+		[ "$(cat "$I/tracing_on" 2>/dev/null)" = 1 ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# the reference comparison of t1000: per-event counts of trace-cmd report
+# against info --json, and every decoded field
+compare_with_tracecmd() {
+	local f=$1 n=$2 ev
+	if [ $HAVE_TC = 0 ]; then
+		skip "$n: trace-cmd report reads it" "trace-cmd not installed"
+		return
+	fi
+	trace-cmd report "$f" >"$TMP/rep.txt" 2>"$TMP/rep.err"
+	same "$n: trace-cmd report reads it without a warning" "0 " \
+		"$? $(grep -v '^cpus=' "$TMP/rep.err" | tr '\n' ' ')"
+	trace-cmd report -R -t "$f" 2>/dev/null | awk -f "$TEST_DIR/lib/tracecmd-tsv.awk" \
+		>"$TMP/ref.tsv"
+	"$SR" info --json "$f" >"$TMP/info.json" 2>"$TMP/info.err"
+	cut -f3 "$TMP/ref.tsv" | sort | uniq -c | awk '{print $2, $1}' >"$TMP/ref.counts"
+	: >"$TMP/our.counts"
+	for ev in $(cut -d' ' -f1 "$TMP/ref.counts"); do
+		echo "$ev $(json_count "$TMP/info.json" "$ev")" >>"$TMP/our.counts"
+	done
+	same "$n: per-event counts of info equal trace-cmd report's" \
+		"$(cat "$TMP/ref.counts")" "$(cat "$TMP/our.counts")"
+	same "$n: total equals trace-cmd report's" "$(wc -l <"$TMP/ref.tsv")" \
+		"$(json_get "$TMP/info.json" events)"
+	"$SR" info --events "$f" | grep -v '	lost	' >"$TMP/our.tsv"
+	if cmp -s "$TMP/ref.tsv" "$TMP/our.tsv"; then
+		pass "$n: every event decodes as trace-cmd report decodes it"
+	else
+		fail "$n: every event decodes as trace-cmd report decodes it" \
+			"$(diff "$TMP/ref.tsv" "$TMP/our.tsv" | head -n 10)"
+	fi
+}
+
+LOAD='i=0; while [ $i -lt 60 ]; do (echo ping | cat | cat >/dev/null) & i=$((i + 1)); done; wait'
+
+# ---- COMMAND mode around a fork + pipe load
+D=$TMP/load.dat
+"$SR" record -o "$D" -- sh -c "$LOAD" >"$TMP/rec.out" 2>"$TMP/rec.err"
+same "COMMAND: exits with the command's status (0)" 0 $?
+same_state "COMMAND"
+ok "COMMAND: the file is written" test -s "$D"
+ok "COMMAND: the summary names the file and its size" \
+	grep -q "^schedreplay: wrote '.*load.dat' ([0-9]* bytes)\$" "$TMP/rec.err"
+ok "COMMAND: nothing on standard output" test ! -s "$TMP/rec.out"
+"$SR" info "$D" >"$TMP/info.txt" 2>&1
+ok "info: a trace.dat v6 of this kernel" sh -c "grep -q '^format: *trace.dat v6\$' '$TMP/info.txt' &&
+	grep -q '^kernel: *$(uname -r)\$' '$TMP/info.txt'"
+ok "info: no lost events" grep -q '^lost: *none$' "$TMP/info.txt"
+ok "summary: no lost events" grep -q ' events, 0 lost$' "$TMP/rec.err"
+"$SR" info --json "$D" >"$TMP/info.json"
+forks=$(json_count "$TMP/info.json" sched_process_fork)
+ok "the load's forks are recorded ($forks)" test "${forks:-0}" -ge 60
+compare_with_tracecmd "$D" "COMMAND"
+summary_events=$(sed -n 's/.*: \([0-9]*\) events, [0-9]* lost$/\1/p' "$TMP/rec.err")
+same "summary: events are what info counts" "$(json_get "$TMP/info.json" events)" \
+	"$summary_events"
+
+# ---- the metadata print events
+"$SR" info --events "$D" >"$TMP/all.tsv"
+if [ $HAVE_TC = 1 ]; then
+	trace-cmd report "$D" 2>/dev/null | sed -n 's/.*tracing_mark_write: schedreplay: //p' \
+		>"$TMP/meta"
+	same "metadata: the first line" "meta version 1" "$(head -n 1 "$TMP/meta")"
+	ok "metadata: kernel release" grep -q "^kernel $(uname -r)\\( hz [0-9]*\\)\\{0,1\\}\$" \
+		"$TMP/meta"
+	online=$(awk -F, '{ for (i = 1; i <= NF; i++) { n = split($i, r, "-");
+		c += n == 2 ? r[2] - r[1] + 1 : 1 } } END { print c }' /sys/devices/system/cpu/online)
+	same "metadata: one topology line per online cpu" "$online" \
+		"$(grep -c '^topology cpu ' "$TMP/meta")"
+	ok "metadata: task lines, pid 1 among them" grep -q '^task pid 1 tgid 1 comm ' "$TMP/meta"
+	ok "metadata: the events enabled" grep -q '^event sched:sched_switch$' "$TMP/meta"
+	last=$(tail -n 1 "$TMP/meta")
+	same "metadata: the last line counts the lines" "$(wc -l <"$TMP/meta")" \
+		"$(echo "$last" | sed -n 's/^meta end tasks [0-9]* lines \([0-9]*\)$/\1/p')"
+	sed -n 's/^topology //p' "$TMP/meta" >"$TMP/topo"
+	ok "metadata: the topology lines are a topology file replay reads" \
+		"$SR" replay -q -t "$TMP/topo" "$D"
+	if [ -e $T/kprobe_events ]; then
+		ok "probes: select_rq events recorded" grep -q '	select_rq$' "$TMP/all.tsv"
+	else
+		ok "probes: metadata says they are off" grep -q '^probes off$' "$TMP/meta"
+		same "probes: one warning where the kernel has no kprobe events" 1 \
+			"$(grep -c 'no kprobe events' "$TMP/rec.err")"
+	fi
+else
+	skip "metadata checks" "trace-cmd not installed"
+fi
+
+# ---- exit status of a failing, crashing or missing command
+"$SR" record -o "$TMP/x.dat" -- sh -c 'exit 3' 2>"$TMP/rec.err"
+same "a command that exits 3: exit status 3" 3 $?
+ok "a command that exits 3: the file is written" test -s "$TMP/x.dat"
+"$SR" record -o "$TMP/x.dat" -- sh -c 'kill -SEGV $$' 2>"$TMP/rec.err"
+same "a command that crashes: 128 + SIGSEGV" 139 $?
+same_state "crashing command"
+rm -f "$TMP/y.dat"
+"$SR" record -o "$TMP/y.dat" -- /nonexistent/command 2>"$TMP/rec.err"
+same "a command that does not exist: 127" 127 $?
+ok "a command that does not exist: says so" \
+	grep -q "^schedreplay: cannot run '/nonexistent/command': No such file or directory\$" \
+	"$TMP/rec.err"
+ok "a command that does not exist: no file" test ! -e "$TMP/y.dat"
+same_state "missing command"
+
+# ---- -d
+"$SR" record -o "$TMP/d.dat" -d 1 2>"$TMP/rec.err"
+same "-d 1: exits 0" 0 $?
+ok "-d 1: records about one second" grep -q '^schedreplay: recorded 1\.0[0-9]* s on ' "$TMP/rec.err"
+ok "-d 1: the file reads back" "$SR" info "$TMP/d.dat"
+same_state "-d"
+
+# ---- until a signal, with the signal sent mid-recording
+for sig in INT TERM; do
+	rm -f "$TMP/s.dat"
+	"$SR" record -o "$TMP/s.dat" 2>"$TMP/rec.err" &
+	pid=$!
+	if ! wait_tracing; then
+		kill -KILL $pid
+		wait $pid
+		fail "SIG$sig: the recorder starts tracing" "$(cat "$TMP/rec.err")"
+		continue
+	fi
+	sleep 0.3
+	kill -$sig $pid
+	wait $pid
+	same "SIG$sig mid-recording: exits 0" 0 $?
+	ok "SIG$sig mid-recording: the file reads back" "$SR" info "$TMP/s.dat"
+	same_state "SIG$sig"
+done
+
+# ---- COMMAND mode: signals reach the command (job control, so that the
+# background command does not start with SIGINT ignored)
+set -m
+"$SR" record -o "$TMP/c.dat" -- sleep 30 2>"$TMP/rec.err" &
+pid=$!
+wait_tracing && sleep 0.3
+kill -INT $pid
+wait $pid
+same "COMMAND + SIGINT: passed on, the command's status" 130 $?
+"$SR" record -o "$TMP/c.dat" -- sleep 30 2>"$TMP/rec.err" &
+pid=$!
+wait_tracing && sleep 0.3
+kill -TERM $pid
+wait $pid
+same "COMMAND + SIGTERM: passed on, the command's status" 143 $?
+set +m
+ok "COMMAND + SIGTERM: the file reads back" "$SR" info "$TMP/c.dat"
+same_state "COMMAND + signals"
+
+# ---- one recorder at a time, and a stale instance left by SIGKILL
+"$SR" record -o "$TMP/a.dat" 2>"$TMP/rec.err" &
+pid=$!
+wait_tracing
+"$SR" record -o "$TMP/b.dat" -d 0.2 2>"$TMP/rec2.err"
+same "a second recorder: exits 1" 1 $?
+ok "a second recorder: says why" grep -q "another 'schedreplay record' is running" "$TMP/rec2.err"
+exec 3>&2 2>/dev/null	# no "Killed" from the shell
+kill -KILL $pid
+wait $pid
+exec 2>&3 3>&-
+ok "SIGKILL leaves the instance behind" test -d "$I"
+"$SR" record -o "$TMP/b.dat" -d 0.2 2>"$TMP/rec.err"
+same "after SIGKILL: the next recorder exits 0" 0 $?
+ok "after SIGKILL: the next recorder warns about the stale instance" \
+	grep -q "^schedreplay: warning: removing the tracing instance 'schedreplay' left by a recorder that was killed\$" \
+	"$TMP/rec.err"
+same_state "stale instance"
+
+# ---- errors before and during the setup
+"$SR" record -o "$TMP/e.dat" -e nosuch:event -d 0.2 2>"$TMP/rec.err"
+same "-e with an unknown event: exits 1" 1 $?
+ok "-e with an unknown event: says which" \
+	grep -q "no event on this kernel matches '-e nosuch:event'" "$TMP/rec.err"
+same_state "unknown event"
+"$SR" record -o "$TMP/nodir/x.dat" -d 0.2 2>"$TMP/rec.err"
+same "an output directory that does not exist: exits 1" 1 $?
+same_state "bad output"
+if [ -d $T/events/irq/softirq_entry ]; then
+	"$SR" record -o "$TMP/irq.dat" -e 'irq:softirq_*' -d 0.3 2>"$TMP/rec.err"
+	same "-e irq:softirq_*: exits 0" 0 $?
+	compare_with_tracecmd "$TMP/irq.dat" "-e irq:softirq_*"
+fi
+echo old >"$TMP/old.dat"
+"$SR" record -o "$TMP/old.dat" -d 0.1 2>"$TMP/rec.err"
+ok "an existing output file is replaced" "$SR" info "$TMP/old.dat"
+"$SR" record -x 2>"$TMP/rec.err"
+same "an unknown option: exits 2" 2 $?
+
+# ---- not root: one line
+if command -v setpriv >/dev/null; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$SR" record -d 1 >"$TMP/rec.out" 2>"$TMP/rec.err"
+	same "not root: exits 1" 1 $?
+	same "not root: one line says root is needed" \
+		"schedreplay: record needs root: it creates a tracing instance in tracefs" \
+		"$(cat "$TMP/rec.err")"
+else
+	skip "not root: one line" "setpriv not installed"
+fi
+
+# ---- the sanitizer build records too
+if [ -x "$SR_SAN" ]; then
+	"$SR_SAN" record -o "$TMP/san.dat" -- sh -c "$LOAD" >"$TMP/rec.out" 2>"$TMP/rec.err"
+	same "sanitizer build: COMMAND mode exits 0" 0 $?
+	ok "sanitizer build: no sanitizer report" sh -c "! grep -q 'Sanitizer\|runtime error' '$TMP/rec.err'"
+	"$SR_SAN" record -o "$TMP/san2.dat" 2>"$TMP/rec.err" &
+	pid=$!
+	wait_tracing && sleep 0.3
+	kill -INT $pid
+	wait $pid
+	same "sanitizer build: SIGINT mode exits 0" 0 $?
+	ok "sanitizer build: no sanitizer report after SIGINT" \
+		sh -c "! grep -q 'Sanitizer\|runtime error' '$TMP/rec.err'"
+	compare_with_tracecmd "$TMP/san.dat" "sanitizer build"
+	same_state "sanitizer build"
+else
+	skip "sanitizer build" "build-san/schedreplay not built (make SANITIZE=1)"
+fi
+test_done
