@@ -148,7 +148,7 @@ static struct sr_task *task_get(struct sr_replay *r, int pid, const char *comm, 
 
 		memcpy(t->comm, comm, n);
 		t->comm[n] = '\0';
-		if (t->kthread < 0 || (t->inferred & SR_INF_KTHREAD))
+		if (!t->snapshot && (t->kthread < 0 || (t->inferred & SR_INF_KTHREAD)))
 			infer_kthread(t);
 	}
 	if (prio >= 0 && prio != t->prio) {
@@ -704,6 +704,10 @@ static int on_fork(struct sr_replay *r, const struct sr_event *ev)
 	child->state = SR_TASK_BLOCKED;
 	if (parent) {
 		child->tgid = parent->tgid;
+		/* dup_task_struct() copies the wakee-flip state; nothing resets it */
+		child->wakee_flips = parent->wakee_flips;
+		child->wakee_flip_decay = parent->wakee_flip_decay;
+		child->last_wakee = parent->last_wakee;
 		child->bound_cpu = parent->bound_cpu >= 0 && parent->kthread != 1 ?
 				   parent->bound_cpu : child->bound_cpu;
 		if (parent->pid == 2) {
@@ -894,6 +898,25 @@ void sr_replay_free(struct sr_replay *r)
 	free(r->await);
 	free(r->selected);
 	free(r);
+}
+
+int sr_replay_hint_task(struct sr_replay *r, int pid, int tgid, const char *comm, int kthread,
+			int bound_cpu)
+{
+	struct sr_task *t = task_get(r, pid, comm, -1);
+
+	if (!t)
+		return -SR_E_NOMEM;
+	t->tgid = tgid;
+	if (kthread >= 0) {
+		t->kthread = kthread;
+		t->inferred &= ~SR_INF_KTHREAD;
+	}
+	t->bound_cpu = bound_cpu;
+	t->inferred &= ~SR_INF_AFFINITY;
+	/* a snapshot fact: the name rule must not override it later */
+	t->snapshot = 1;
+	return 0;
 }
 
 void sr_replay_use_probes(struct sr_replay *r, int on)

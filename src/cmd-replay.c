@@ -50,6 +50,14 @@ static int on_decision(const struct sr_decision *d, const struct sr_eval *evals,
 	return 0;
 }
 
+static void sr_strlcpy_cmd(char *dst, const char *src, size_t size)
+{
+	size_t n = strnlen(src, size - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
 static int is_preset(const char *s)
 {
 	for (; *s; s++)
@@ -75,6 +83,129 @@ static int count_cpus(const char *path, const struct sr_trace_opts *opts, char *
 	return ret < 0 ? ret : max + 1;
 }
 
+/* what the recording's metadata lines (schedreplay-record(1)) tell replay */
+struct meta {
+	char *topo;			/* the topology lines, as a topology file */
+	size_t topo_len;
+	int hz;
+	int found;
+	struct hint {
+		int pid, tgid, kthread, bound;
+		char comm[SR_COMM_LEN];
+	} *hints;
+	size_t nhints, cap;
+};
+
+/* undo the recorder's \xHH escapes, in place */
+static void unescape(char *s)
+{
+	char *o = s;
+
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] == 'x' && s[2] && s[3]) {
+			char hex[3] = { s[2], s[3], 0 };
+
+			*o++ = (char)strtol(hex, NULL, 16);
+			s += 3;
+		} else {
+			*o++ = *s;
+		}
+	}
+	*o = '\0';
+}
+
+static void meta_task(struct meta *m, char *line)
+{
+	struct hint h = { .pid = -1, .tgid = -1, .kthread = -1, .bound = -1 };
+	char *save = NULL, *k, *v;
+
+	for (k = strtok_r(line, " ", &save); k; k = strtok_r(NULL, " ", &save)) {
+		v = strtok_r(NULL, " ", &save);
+		if (!v)
+			break;
+		if (!strcmp(k, "pid"))
+			h.pid = atoi(v);
+		else if (!strcmp(k, "tgid"))
+			h.tgid = atoi(v);
+		else if (!strcmp(k, "kthread"))
+			h.kthread = atoi(v);
+		else if (!strcmp(k, "cpus") && !strpbrk(v, ",-"))
+			h.bound = atoi(v);
+		else if (!strcmp(k, "comm")) {
+			unescape(v);
+			sr_strlcpy_cmd(h.comm, v, sizeof(h.comm));
+		}
+	}
+	if (h.pid <= 0)
+		return;
+	if (m->nhints == m->cap) {
+		size_t ncap = m->cap ? m->cap * 2 : 256;
+		struct hint *nh = realloc(m->hints, ncap * sizeof(*nh));
+
+		if (!nh)
+			return;
+		m->hints = nh;
+		m->cap = ncap;
+	}
+	m->hints[m->nhints++] = h;
+}
+
+/*
+ * The recorder writes its metadata through trace_marker before the first
+ * scheduler event it cares about; read until "meta end" (or give up early
+ * on traces without it).
+ */
+static int read_meta(const char *path, const struct sr_trace_opts *opts, struct meta *m,
+		     char **cause)
+{
+	struct sr_trace *t = NULL;
+	struct sr_event ev;
+	uint64_t n = 0;
+	int ret;
+
+	ret = sr_trace_open(path, opts, &t, cause);
+	if (ret < 0)
+		return ret;
+	while ((ret = sr_trace_next(t, &ev, cause)) > 0) {
+		const char *s = ev.text;
+
+		if (++n > 50000 && !m->found)
+			break;
+		if (!s || strncmp(s, "schedreplay: ", 13))
+			continue;
+		s += 13;
+		m->found = 1;
+		if (!strncmp(s, "topology ", 9)) {
+			size_t l = strlen(s + 9);
+			char *nt = realloc(m->topo, m->topo_len + l + 2);
+
+			if (!nt) {
+				ret = -SR_E_NOMEM;
+				break;
+			}
+			m->topo = nt;
+			memcpy(m->topo + m->topo_len, s + 9, l);
+			m->topo_len += l;
+			m->topo[m->topo_len++] = '\n';
+			m->topo[m->topo_len] = '\0';
+		} else if (!strncmp(s, "kernel ", 7)) {
+			const char *hz = strstr(s, " hz ");
+
+			if (hz)
+				m->hz = atoi(hz + 4);
+		} else if (!strncmp(s, "task ", 5)) {
+			char buf[1024];
+
+			sr_strlcpy_cmd(buf, s + 5, sizeof(buf));
+			meta_task(m, buf);
+		} else if (!strncmp(s, "meta end", 8)) {
+			break;
+		}
+	}
+	sr_trace_free(t);
+	return ret < 0 ? ret : 0;
+}
+
 static const char inference_rules[] =
 	"sync: WF_SYNC is not traced; every wakeup is taken as non-sync\n"
 	"exiting: a waker is exiting from its sched_process_exit until its final switch\n"
@@ -98,7 +229,8 @@ static const char replay_options[] =
 	"       --list-models    list the models and exit\n"
 	"   -t, --topology SPEC  NODESxCORESxTHREADS (e.g. 2x26x2) or a topology file\n"
 	"                        (default: what the recording says, else flat)\n"
-	"       --hz N           CONFIG_HZ of the recording kernel (default 250)\n"
+	"       --hz N           CONFIG_HZ of the recording kernel (default: what the\n"
+	"                        recording says, else 250)\n"
 	"       --fidelity       print the fidelity table (default without -o)\n"
 	"       --json           print the fidelity table as JSON\n"
 	"   -B, --buffer NAME    trace.dat buffer instance to read\n"
@@ -125,6 +257,8 @@ static int replay_exec(int argc, char **argv)
 	};
 	struct sr_trace_opts opts = { 0 };
 	struct replay_ctx rc = { 0 };
+	struct meta meta = { 0 };
+	int hz_given = 0;
 	struct sr_topology *topo = NULL;
 	struct sr_replay *r = NULL;
 	struct sr_trace *t = NULL;
@@ -166,6 +300,7 @@ static int replay_exec(int argc, char **argv)
 			break;
 		case 'z':
 			hz = atoi(optarg);
+			hz_given = 1;
 			if (hz < 10 || hz > 10000) {
 				sr_error("replay: --hz takes a CONFIG_HZ value such as 250, not '%s'",
 					 optarg);
@@ -213,6 +348,11 @@ static int replay_exec(int argc, char **argv)
 			 rc.models[i]->name);
 	}
 
+	err = read_meta(path, &opts, &meta, &cause);
+	if (err < 0)
+		goto fail;
+	if (meta.hz > 0 && !hz_given)
+		hz = meta.hz;
 	err = sr_trace_open(path, &opts, &t, &cause);
 	if (err < 0)
 		goto fail;
@@ -225,7 +365,15 @@ static int replay_exec(int argc, char **argv)
 			topo = sr_topology_new_preset(topo_spec, era, &cause);
 		else if (topo_spec)
 			topo = sr_topology_new_file(topo_spec, era, &cause);
-		else {
+		else if (meta.topo) {
+			FILE *f = fmemopen(meta.topo, meta.topo_len, "r");
+
+			topo = f ? sr_topology_new_stream(f, "recording", era, &cause) : NULL;
+			if (f)
+				fclose(f);
+			if (topo)
+				snprintf(topo->source, sizeof(topo->source), "recording");
+		} else {
 			int n = ti->ncpus_declared;
 
 			if (n <= 0) {
@@ -261,6 +409,16 @@ static int replay_exec(int argc, char **argv)
 	}
 	sr_replay_set_callback(r, on_decision, &rc);
 	sr_replay_use_probes(r, sr_trace_borrow_info(t)->has_probes);
+	for (i = 0; i < (int)meta.nhints; i++) {
+		struct hint *h = &meta.hints[i];
+
+		if (h->bound >= topo->ncpus)
+			h->bound = -1;
+		if (sr_replay_hint_task(r, h->pid, h->tgid, h->comm, h->kthread, h->bound) < 0) {
+			err = -SR_E_NOMEM;
+			goto fail;
+		}
+	}
 	if (out) {
 		struct sr_run_info ri = {
 			.trace = path,
@@ -373,6 +531,8 @@ out:
 	sr_fidelity_free(rc.fid);
 	sr_topology_free(topo);
 	sr_trace_free(t);
+	free(meta.topo);
+	free(meta.hints);
 	return ret;
 }
 

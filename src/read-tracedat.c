@@ -18,7 +18,16 @@
 #include "schedreplay/error.h"
 #include "reader-local.h"
 #include "tracecmd-private.h"
+#include "tracedat-check.h"
 #include "banned.h"
+
+/*
+ * Exported by libtracecmd 1.3 but declared only in its private header (see
+ * tracecmd-private.h); weak, so that the check below is skipped if absent.
+ */
+unsigned long long tracecmd_get_cursor(struct tracecmd_input *handle, int cpu)
+	__attribute__((weak));
+int tracecmd_page_size(struct tracecmd_input *handle) __attribute__((weak));
 
 static const unsigned char tracedat_magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 
@@ -31,7 +40,7 @@ static const unsigned char tracedat_magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a',
 static char tep_last_msg[256];
 
 int tep_vprint(const char *name, enum tep_loglevel level, bool print_err,
-	       const char *fmt, va_list ap);
+	       const char *fmt, va_list ap) __attribute__((format(printf, 4, 0)));
 int tep_vprint(const char *name, enum tep_loglevel level, bool print_err,
 	       const char *fmt, va_list ap)
 {
@@ -77,6 +86,7 @@ struct dat_priv {
 	int cur_cpu;
 	int lost_pending;		/* a lost marker was delivered for cur */
 	unsigned long long off;		/* offset of the last record */
+	char text[4096];		/* the last print event's text */
 };
 
 static int dat_probe(const char *path, int is_dir, const unsigned char *head, size_t len)
@@ -273,6 +283,8 @@ static void fill_info(struct sr_trace *t, struct dat_priv *d)
 	info->ncpus_declared = d->ncpus;
 	info->pstate_enc = switch_encoding(d->tep);
 	info->has_waking = tep_find_event_by_name(d->tep, "sched", "sched_waking") != NULL;
+	info->has_probes = tep_find_event_by_name(d->tep, "schedreplay", "select_rq") != NULL &&
+			   tep_find_event_by_name(d->tep, "schedreplay", "select_rq_ret") != NULL;
 }
 
 /*
@@ -327,6 +339,10 @@ static int dat_open(struct sr_trace *t, const struct sr_trace_opts *opts, char *
 	struct stat st;
 	int cpu, ret;
 
+	/* libtracecmd trusts the file's offsets and sizes: check them first */
+	ret = sr_tracedat_check(t->info.path, cause);
+	if (ret < 0)
+		return ret;
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return -SR_E_NOMEM;
@@ -373,6 +389,8 @@ static int dat_open(struct sr_trace *t, const struct sr_trace_opts *opts, char *
 	}
 	heap_build(d);
 	d->cur_cpu = -1;
+	/* from here on, a message means that reading a cpu's data failed */
+	tep_last_msg[0] = '\0';
 	return 0;
 }
 
@@ -401,8 +419,23 @@ static struct dat_type *lookup_type(struct dat_priv *d, int id)
 		return NULL;
 	ty->known = 1;
 	ty->name = sr_intern(e->name);
-	ty->kind = strcmp(e->system, "sched") ? SR_EV_OTHER : sr_event_kind_from_name(e->name);
+	if (!strcmp(e->system, "sched") || !strcmp(e->system, "schedreplay"))
+		ty->kind = sr_event_kind_from_name(e->name);
+	else
+		ty->kind = SR_EV_OTHER;
+	/* trace_marker writes: the text, e.g. the recorder's metadata lines */
+	if (ty->kind == SR_EV_OTHER && !strcmp(e->system, "ftrace") && !strcmp(e->name, "print"))
+		ty->f[F_COMM] = field(e, "buf");
 	switch (ty->kind) {
+	case SR_EV_SELECT_RQ:
+		/* the recorder's kprobe: a contract (schedreplay-record(1)) */
+		ty->f[F_TARGET] = field(e, "prev_cpu");
+		ty->f[F_STATE] = field(e, "wake_flags");
+		ty->f[F_PID] = field(e, "pid");
+		break;
+	case SR_EV_SELECT_RQ_RET:
+		ty->f[F_DEST] = field(e, "cpu");
+		break;
 	case SR_EV_SWITCH:
 		ty->f[F_COMM] = field(e, "prev_comm");
 		ty->f[F_PID] = field(e, "prev_pid");
@@ -504,6 +537,45 @@ static void get_comm(const struct tep_format_field *f, const struct tep_record *
 	dst[n] = '\0';
 }
 
+/* a string field (print's buf), bounded, without its trailing newline */
+static const char *get_text(struct dat_priv *d, const struct tep_format_field *f,
+			    const struct tep_record *r)
+{
+	const char *src;
+	size_t n;
+
+	if (!f || f->offset < 0 || f->offset >= r->size)
+		return NULL;
+	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		unsigned long long loc;
+		unsigned off, len;
+
+		if (f->size != 4 || (long long)f->offset + 4 > (long long)r->size ||
+		    tep_read_number_field((struct tep_format_field *)f, r->data, &loc))
+			return NULL;
+		off = loc & 0xffff;
+		len = (loc >> 16) & 0xffff;
+		if (f->flags & TEP_FIELD_IS_RELATIVE)
+			off += f->offset + f->size;
+		if ((unsigned long long)off + len > (unsigned long long)r->size)
+			return NULL;
+		src = (const char *)r->data + off;
+		n = len;
+	} else {
+		/* print's buf is declared char[] of size 0: it runs to the record's end */
+		src = (const char *)r->data + f->offset;
+		n = (size_t)(r->size - f->offset);
+	}
+	if (n >= sizeof(d->text))
+		n = sizeof(d->text) - 1;
+	memcpy(d->text, src, n);
+	d->text[n] = '\0';
+	n = strnlen(d->text, n);
+	while (n && (d->text[n - 1] == '\n' || d->text[n - 1] == '\0'))
+		d->text[--n] = '\0';
+	return d->text;
+}
+
 static int need(const struct dat_type *ty, const struct tep_record *r, int slot, long long *v,
 		const char *what, char **cause)
 {
@@ -591,6 +663,24 @@ static int decode(struct sr_trace *t, struct dat_priv *d, struct tep_record *r,
 			return -SR_E_MISSING;
 		ev->dest_cpu = (int)v;
 		break;
+	case SR_EV_SELECT_RQ:
+		if (need(ty, r, F_TARGET, &v, "prev_cpu", cause))
+			return -SR_E_MISSING;
+		ev->target_cpu = (int)v;
+		if (!get_num(ty->f[F_STATE], r, &v))
+			ev->wake_flags = v;
+		if (!get_num(ty->f[F_PID], r, &v))
+			ev->pid = (int)v;
+		break;
+	case SR_EV_SELECT_RQ_RET:
+		if (need(ty, r, F_DEST, &v, "cpu", cause))
+			return -SR_E_MISSING;
+		ev->dest_cpu = (int)v;
+		break;
+	case SR_EV_OTHER:
+		if (ty->f[F_COMM])
+			ev->text = get_text(d, ty->f[F_COMM], r);
+		break;
 	case SR_EV_FORK:
 		get_comm(ty->f[F_COMM], r, ev->comm);
 		get_comm(ty->f[F_COMM2], r, ev->comm2);
@@ -605,6 +695,26 @@ static int decode(struct sr_trace *t, struct dat_priv *d, struct tep_record *r,
 		break;
 	}
 	return 1;
+}
+
+/*
+ * libtracecmd ends a cpu's stream the same way at the end of its data and
+ * when a page cannot be loaded; a compressed chunk that does not
+ * decompress leaves no message.  At the real end it resets the cpu's page
+ * offset to 0, so the cursor lies within the first page; after a failure it
+ * names the page it could not load, which is at least two pages in (the
+ * data starts a page or more into the file, and one page was read).
+ */
+static int stream_failed(struct dat_priv *d, int cpu)
+{
+	int ps;
+
+	if (tep_last_msg[0])
+		return 1;
+	if (!tracecmd_get_cursor || !tracecmd_page_size)
+		return 0;
+	ps = tracecmd_page_size(d->in);
+	return ps > 0 && tracecmd_get_cursor(d->in, cpu) >= 2ULL * (unsigned long long)ps;
 }
 
 static int dat_next(struct sr_trace *t, struct sr_event *ev, char **cause)
@@ -637,6 +747,7 @@ static int dat_next(struct sr_trace *t, struct sr_event *ev, char **cause)
 	d->cur = r;
 	d->cur_cpu = cpu;
 	d->off = r->offset;
+	tep_last_msg[0] = '\0';
 	d->rec[cpu] = tracecmd_read_data(d->in, cpu);
 	if (d->rec[cpu]) {
 		heap_down(d, 0);
@@ -644,6 +755,16 @@ static int dat_next(struct sr_trace *t, struct sr_event *ev, char **cause)
 		d->heap[0] = d->heap[--d->nheap];
 		if (d->nheap)
 			heap_down(d, 0);
+		if (stream_failed(d, cpu)) {
+			if (tep_last_msg[0])
+				sr_cause_set(cause, "cpu %d data after offset %llu: %s", cpu,
+					     r->offset, tep_last_msg);
+			else
+				sr_cause_set(cause, "cpu %d data after offset %llu: cannot load the next "
+					     "page (a compressed chunk that does not decompress, or "
+					     "a read error)", cpu, r->offset);
+			return -SR_E_CORRUPT;
+		}
 	}
 	return decode(t, d, r, ev, cause);
 }

@@ -47,11 +47,15 @@ mkdir -p tracedat/fail text/fail ctf/fail
 	cd text/fail
 	rm -f ./*.txt
 	src=../succeed/trace-critical-path.txt
-	sed '12s/ next_pid=[0-9]*//' $src >missing-field.txt
-	sed '14s/prev_pid=\([0-9]*\)/prev_pid=\1x/' $src >bad-number.txt
+	# the first sched_switch loses next_pid; the second gets a bad prev_pid
+	awk '/sched_switch:/ && !done { sub(/ next_pid=[0-9]*/, ""); done = 1 } { print }' \
+		$src >missing-field.txt
+	awk '/sched_switch:/ { n++ } n == 2 && !done { sub(/prev_pid=[0-9]*/, "&x"); done = 1 } { print }' \
+		$src >bad-number.txt
 	# swap two event lines so that time runs backwards
 	awk 'NR == 13 { hold = $0; next } NR == 14 { print; print hold; next } { print }' $src >misordered.txt
-	sed '16s/\[000\]/[99999]/' $src >cpu-out-of-range.txt
+	awk '/\[000\]/ && !done { sub(/\[000\]/, "[9999]"); done = 1 } { print }' \
+		$src >cpu-out-of-range.txt
 	{ head -n 12 $src; printf 'garbage in the middle of a trace\n'; tail -n +13 $src; } >malformed-line.txt
 	{ head -n 20 $src; printf '\000\000\000binary'; } >nul-bytes.txt
 	sed '12s/target_cpu=[0-9]*/target_cpu=/' $src >empty-value.txt

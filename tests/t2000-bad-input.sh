@@ -34,7 +34,8 @@ for f in "$FIX"/*/fail/*; do
 	n=$((n + 1))
 	check_case "$SR" "" "$f"
 	if [ -x "$SR_SAN" ]; then
-		ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+		ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0 UBSAN_OPTIONS=print_stacktrace=1 \
+			LSAN_OPTIONS=suppressions=$TEST_DIR/fuzz/lsan.supp:print_suppressions=0 \
 			check_case "$SR_SAN" "[asan+ubsan]" "$f"
 	fi
 done

@@ -82,4 +82,24 @@ same "unknown model exits 2" 2 $?
 same "a topology smaller than the trace exits 2" 2 $?
 ok "and says why" grep -q "the trace has 2 CPUs, the topology 1" "$TMP/e1"
 ok "a topology file is accepted" "$SR" replay -q -t "$FIX/topology/numa-guest-2x4.topo" "$v7"
+
+# a file from "schedreplay record" carries its topology, HZ and task snapshot
+rec="$FIX/tracedat/succeed/live-6.18-record-v6.dat"
+"$SR" replay "$rec" >"$TMP/r.txt" 2>"$TMP/e1"
+ok "a recording's own topology is used" grep -q '^topology: *recording$' "$TMP/r.txt"
+ok "no flat-topology warning for a recording" sh -c "! grep -q 'carries no topology' '$TMP/e1'"
+
+# the NUMA guest recordings carry the select_rq probes: replay uses them
+numa="$FIX/tracedat/numa/numa-6.1-messaging"
+"$SR" replay -q -o "$TMP/numa.db" -t "$numa.topo" "$numa.dat" >"$TMP/o" 2>"$TMP/e1"
+same "NUMA recording replays" "" "$(cat "$TMP/e1")"
+same "every probed placement has the kernel's own choice" 0 \
+	"$(sqlite3 "$TMP/numa.db" "SELECT count(*) FROM decision WHERE skip IS NULL AND kind = 'wakeup' AND kernel_cpu IS NULL")"
+same "the kernel's select_task_rq_fair result is where the task woke" 0 \
+	"$(sqlite3 "$TMP/numa.db" "SELECT count(*) FROM decision WHERE kernel_cpu IS NOT NULL AND kernel_cpu != actual_cpu")"
+same "probed wakeups do not infer sync" 0 \
+	"$(sqlite3 "$TMP/numa.db" "SELECT count(*) FROM decision WHERE kernel_cpu IS NOT NULL AND inferred LIKE '%sync%'")"
+ok "sync wakeups are seen (pipes)" sh -c "[ \$(sqlite3 '$TMP/numa.db' 'SELECT count(*) FROM decision WHERE sync = 1') -gt 1000 ]"
+ok "wakeups without a probe hit are not placements" sh -c "[ \$(sqlite3 '$TMP/numa.db' \"SELECT count(*) FROM decision WHERE skip = 'no_select'\") -gt 0 ]"
+ok "cross-node topology: 2 nodes in the cpu table" sh -c "[ \$(sqlite3 '$TMP/numa.db' 'SELECT count(DISTINCT node) FROM cpu') -eq 2 ]"
 test_done

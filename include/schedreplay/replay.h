@@ -58,6 +58,7 @@ struct sr_task {
 	int kthread;			/* 1 kernel thread, 0 user, -1 unknown */
 	int bound_cpu;			/* single allowed CPU when known/inferred, else -1 */
 	unsigned inferred;		/* SR_INF_* facts that are guesses for this task */
+	int snapshot;			/* kthread/affinity come from the recording */
 	uint64_t last_wakeup_ts;
 	/* a sched_waking seen, sched_wakeup not yet */
 	int waking;
@@ -156,6 +157,15 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
  * TTWU 0x08, SYNC 0x10).
  */
 void sr_replay_use_probes(struct sr_replay *r, int on);
+
+/**
+ * sr_replay_hint_task - what the recording's task snapshot says of a task
+ * that existed when recording began: kernel thread or not (-1 unknown),
+ * and the one CPU it may run on (-1: several or unknown).  Observed facts
+ * replace the name-based inferences.
+ */
+int sr_replay_hint_task(struct sr_replay *r, int pid, int tgid, const char *comm, int kthread,
+			int bound_cpu);
 
 /*
  * Called once per finished decision with each model's evaluation
