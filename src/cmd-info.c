@@ -24,6 +24,7 @@ struct name_count {
 struct pidset {
 	int *slot;		/* open addressing; value+1 stored, 0 = empty */
 	size_t cap, n;
+	int last[2];		/* the last two pids added */
 };
 
 struct info_state {
@@ -40,8 +41,11 @@ static int pidset_add(struct pidset *s, int pid)
 {
 	size_t i;
 
-	if (pid < 0)
+	/* consecutive events mostly name the same tasks */
+	if (pid < 0 || pid == s->last[0] || pid == s->last[1])
 		return 0;
+	s->last[1] = s->last[0];
+	s->last[0] = pid;
 	if ((s->n + 1) * 2 > s->cap) {
 		size_t ncap = s->cap ? s->cap * 2 : 1024, j;
 		int *ns = calloc(ncap, sizeof(*ns));
@@ -342,7 +346,7 @@ static int info_exec(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct sr_trace_opts opts = { 0 };
-	struct info_state st = { 0 };
+	struct info_state st = { .pids.last = { -1, -1 } };
 	struct sr_trace *t = NULL;
 	struct sr_event ev;
 	char *cause = NULL;

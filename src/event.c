@@ -155,16 +155,24 @@ enum sr_prev_state sr_prev_state_parse(const char *text, long long *raw)
 
 void sr_event_reset(struct sr_event *ev)
 {
-	memset(ev, 0, sizeof(*ev));
+	/* field by field: this runs once per event on every reader's hot path */
+	ev->kind = SR_EV_OTHER;
+	ev->ts = 0;
 	ev->cpu = SR_CPU_NONE;
 	ev->common_pid = SR_PID_NONE;
 	ev->pid = SR_PID_NONE;
-	ev->pid2 = SR_PID_NONE;
 	ev->prio = -1;
+	ev->comm[0] = '\0';
+	ev->pid2 = SR_PID_NONE;
 	ev->prio2 = -1;
+	ev->comm2[0] = '\0';
 	ev->target_cpu = SR_CPU_NONE;
 	ev->dest_cpu = SR_CPU_NONE;
+	ev->wake_flags = -1;
+	ev->prev_state_raw = 0;
+	ev->prev_state = SR_PREV_UNKNOWN;
 	ev->success = -1;
 	ev->lost = -1;
-	ev->wake_flags = -1;
+	ev->name = NULL;
+	ev->text = NULL;
 }

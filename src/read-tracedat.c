@@ -39,6 +39,12 @@ static const unsigned char tracedat_magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a',
  */
 static char tep_last_msg[256];
 
+/*
+ * The open file's byte order differs from ours: numbers need swapping.
+ * One trace.dat is read at a time per process (set at open).
+ */
+static int file_swapped;
+
 int tep_vprint(const char *name, enum tep_loglevel level, bool print_err,
 	       const char *fmt, va_list ap) __attribute__((format(printf, 4, 0)));
 int tep_vprint(const char *name, enum tep_loglevel level, bool print_err,
@@ -63,6 +69,10 @@ struct dat_type {
 	enum sr_event_kind kind;
 	const char *name;
 	struct tep_format_field *f[9];
+	/* integer fields, looked up once: offset, size (1/2/4/8), signedness */
+	struct num_slot {
+		int off, size, sign;
+	} n[9];
 };
 
 /* field slots in struct dat_type.f */
@@ -87,6 +97,8 @@ struct dat_priv {
 	int lost_pending;		/* a lost marker was delivered for cur */
 	unsigned long long off;		/* offset of the last record */
 	char text[4096];		/* the last print event's text */
+	int type_off, type_size;	/* common_type and common_pid, from the formats */
+	int pid_off, pid_size;
 };
 
 static int dat_probe(const char *path, int is_dir, const unsigned char *head, size_t len)
@@ -333,6 +345,33 @@ static int parse_cpustats(struct sr_trace *t, struct dat_priv *d)
 	return 0;
 }
 
+/* where every record keeps its type and pid (the common header) */
+static int common_fields(struct dat_priv *d, char **cause)
+{
+	struct tep_event **events = tep_list_events(d->tep, TEP_EVENT_SORT_ID);
+	struct tep_format_field *ft = NULL, *fp = NULL;
+
+	if (events && events[0]) {
+		ft = tep_find_common_field(events[0], "common_type");
+		fp = tep_find_common_field(events[0], "common_pid");
+	}
+	if (!ft || ft->size < 1 || ft->size > 8 || ft->offset < 0) {
+		sr_cause_set(cause, "event formats have no usable common_type field");
+		return -SR_E_CORRUPT;
+	}
+	d->type_off = ft->offset;
+	d->type_size = ft->size;
+	if (fp && fp->size >= 1 && fp->size <= 8 && fp->offset >= 0) {
+		d->pid_off = fp->offset;
+		d->pid_size = fp->size;
+	} else {
+		d->pid_off = 1 << 30;	/* never inside a record: common_pid unknown */
+		d->pid_size = 4;
+	}
+	file_swapped = tep_is_file_bigendian(d->tep) != tep_is_local_bigendian(d->tep);
+	return 0;
+}
+
 static int dat_open(struct sr_trace *t, const struct sr_trace_opts *opts, char **cause)
 {
 	struct dat_priv *d;
@@ -372,6 +411,9 @@ static int dat_open(struct sr_trace *t, const struct sr_trace_opts *opts, char *
 		return -SR_E_CORRUPT;
 	}
 	fill_info(t, d);
+	ret = common_fields(d, cause);
+	if (ret < 0)
+		return ret;
 	if (d->ncpus > 0 && !sr_trace_cpu_stats(t, d->ncpus - 1))
 		return -SR_E_NOMEM;
 	ret = parse_cpustats(t, d);
@@ -398,6 +440,7 @@ static struct dat_type *lookup_type(struct dat_priv *d, int id)
 {
 	struct dat_type *ty;
 	struct tep_event *e;
+	int i;
 
 	if (id < 0 || id > 0xffff)
 		return NULL;
@@ -473,27 +516,60 @@ static struct dat_type *lookup_type(struct dat_priv *d, int id)
 	default:
 		break;
 	}
+	for (i = 0; i < 9; i++) {
+		const struct tep_format_field *f = ty->f[i];
+
+		/* size 0 marks "not a plain integer field": num() fails */
+		if (f && !(f->flags & TEP_FIELD_IS_DYNAMIC) && f->offset >= 0 &&
+		    (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8)) {
+			ty->n[i].off = f->offset;
+			ty->n[i].size = f->size;
+			ty->n[i].sign = !!(f->flags & TEP_FIELD_IS_SIGNED);
+		}
+	}
 	return ty;
 }
 
-/* the field lies inside the record: corrupted pages must not read past it */
-static int field_ok(const struct tep_format_field *f, const struct tep_record *r)
+/*
+ * Read an integer field straight from the record: the hot path of every
+ * reader, so no call into libtraceevent per field (tep_read_number_field
+ * costs several times this).  Sizes 1, 2, 4, 8; signed fields are
+ * sign-extended.
+ */
+static inline int read_int(const unsigned char *p, int size, int is_signed, long long *v)
 {
-	return f && !(f->flags & TEP_FIELD_IS_DYNAMIC) && f->offset >= 0 && f->size > 0 &&
-	       (long long)f->offset + f->size <= (long long)r->size;
-}
+	uint64_t u;
 
-static int get_num(const struct tep_format_field *f, const struct tep_record *r, long long *v)
-{
-	unsigned long long u;
+	switch (size) {
+	case 1:
+		u = p[0];
+		break;
+	case 2: {
+		uint16_t x;
 
-	if (!field_ok(f, r) || f->size > 8 || tep_read_number_field((struct tep_format_field *)f,
-								    r->data, &u))
+		memcpy(&x, p, 2);
+		u = file_swapped ? __builtin_bswap16(x) : x;
+		break;
+	}
+	case 4: {
+		uint32_t x;
+
+		memcpy(&x, p, 4);
+		u = file_swapped ? __builtin_bswap32(x) : x;
+		break;
+	}
+	case 8: {
+		uint64_t x;
+
+		memcpy(&x, p, 8);
+		u = file_swapped ? __builtin_bswap64(x) : x;
+		break;
+	}
+	default:
 		return -1;
-	/* sign-extend signed fields narrower than 64 bits */
-	if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8 &&
-	    (u & (1ULL << (f->size * 8 - 1))))
-		u |= ~0ULL << (f->size * 8);
+	}
+	if (is_signed && size < 8 && (u & (1ULL << (size * 8 - 1))))
+		u |= ~0ULL << (size * 8);
 	*v = (long long)u;
 	return 0;
 }
@@ -576,10 +652,20 @@ static const char *get_text(struct dat_priv *d, const struct tep_format_field *f
 	return d->text;
 }
 
+static inline int num(const struct dat_type *ty, const struct tep_record *r, int slot,
+		      long long *v)
+{
+	const struct num_slot *n = &ty->n[slot];
+
+	if (!n->size || n->off + n->size > r->size)
+		return -1;
+	return read_int((const unsigned char *)r->data + n->off, n->size, n->sign, v);
+}
+
 static int need(const struct dat_type *ty, const struct tep_record *r, int slot, long long *v,
 		const char *what, char **cause)
 {
-	if (get_num(ty->f[slot], r, v) == 0)
+	if (num(ty, r, slot, v) == 0)
 		return 0;
 	sr_cause_set(cause, "cpu %d record at offset %llu: %s without a readable '%s' field",
 		     r->cpu, r->offset, ty->name, what);
@@ -601,7 +687,12 @@ static int decode(struct sr_trace *t, struct dat_priv *d, struct tep_record *r,
 			     "event header", r->cpu, r->offset, r->size);
 		return -SR_E_CORRUPT;
 	}
-	id = tep_data_type(d->tep, r);
+	if (d->type_off + d->type_size > r->size ||
+	    read_int((const unsigned char *)r->data + d->type_off, d->type_size, 0, &v) < 0) {
+		sr_cause_set(cause, "cpu %d record at offset %llu: no event type", r->cpu, r->offset);
+		return -SR_E_CORRUPT;
+	}
+	id = (int)v;
 	ty = lookup_type(d, id);
 	if (!ty) {
 		sr_cause_set(cause, "cpu %d record at offset %llu: unknown event id %d",
@@ -610,7 +701,9 @@ static int decode(struct sr_trace *t, struct dat_priv *d, struct tep_record *r,
 	}
 	ev->kind = ty->kind;
 	ev->name = ty->name;
-	ev->common_pid = tep_data_pid(d->tep, r);
+	if (d->pid_off + d->pid_size <= r->size &&
+	    !read_int((const unsigned char *)r->data + d->pid_off, d->pid_size, 1, &v))
+		ev->common_pid = (int)v;
 
 	switch (ty->kind) {
 	case SR_EV_SWITCH:
@@ -626,9 +719,9 @@ static int decode(struct sr_trace *t, struct dat_priv *d, struct tep_record *r,
 			return -SR_E_MISSING;
 		ev->prev_state_raw = v;
 		ev->prev_state = sr_prev_state_decode(v, t->info.pstate_enc);
-		if (!get_num(ty->f[F_PRIO], r, &v))
+		if (!num(ty, r, F_PRIO, &v))
 			ev->prio = (int)v;
-		if (!get_num(ty->f[F_PRIO2], r, &v))
+		if (!num(ty, r, F_PRIO2, &v))
 			ev->prio2 = (int)v;
 		break;
 	case SR_EV_WAKING:
@@ -637,7 +730,7 @@ static int decode(struct sr_trace *t, struct dat_priv *d, struct tep_record *r,
 		if (need(ty, r, F_TARGET, &v, "target_cpu", cause))
 			return -SR_E_MISSING;
 		ev->target_cpu = (int)v;
-		if (!get_num(ty->f[F_SUCCESS], r, &v))
+		if (!num(ty, r, F_SUCCESS, &v))
 			ev->success = (int)v;
 		/* fall through */
 	case SR_EV_EXIT:
@@ -646,7 +739,7 @@ static int decode(struct sr_trace *t, struct dat_priv *d, struct tep_record *r,
 		if (need(ty, r, F_PID, &v, "pid", cause))
 			return -SR_E_MISSING;
 		ev->pid = (int)v;
-		if (!get_num(ty->f[F_PRIO], r, &v))
+		if (!num(ty, r, F_PRIO, &v))
 			ev->prio = (int)v;
 		break;
 	case SR_EV_MIGRATE:
@@ -654,7 +747,7 @@ static int decode(struct sr_trace *t, struct dat_priv *d, struct tep_record *r,
 		if (need(ty, r, F_PID, &v, "pid", cause))
 			return -SR_E_MISSING;
 		ev->pid = (int)v;
-		if (!get_num(ty->f[F_PRIO], r, &v))
+		if (!num(ty, r, F_PRIO, &v))
 			ev->prio = (int)v;
 		if (need(ty, r, F_TARGET, &v, "orig_cpu", cause))
 			return -SR_E_MISSING;
@@ -667,9 +760,9 @@ static int decode(struct sr_trace *t, struct dat_priv *d, struct tep_record *r,
 		if (need(ty, r, F_TARGET, &v, "prev_cpu", cause))
 			return -SR_E_MISSING;
 		ev->target_cpu = (int)v;
-		if (!get_num(ty->f[F_STATE], r, &v))
+		if (!num(ty, r, F_STATE, &v))
 			ev->wake_flags = v;
-		if (!get_num(ty->f[F_PID], r, &v))
+		if (!num(ty, r, F_PID, &v))
 			ev->pid = (int)v;
 		break;
 	case SR_EV_SELECT_RQ_RET:

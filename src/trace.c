@@ -231,7 +231,8 @@ int sr_trace_next(struct sr_trace *t, struct sr_event *ev, char **cause)
 		free(inner);
 		return 0;
 	}
-	cs = sr_trace_cpu_stats(t, ev->cpu);
+	cs = ev->cpu >= 0 && ev->cpu < t->info.ncpus ? &t->info.cpu[ev->cpu] :
+	     sr_trace_cpu_stats(t, ev->cpu);
 	if (!cs) {
 		t->failed = 1;
 		where[0] = '\0';
