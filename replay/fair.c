@@ -8,6 +8,7 @@
  * Each function appends reason tokens; none changes the engine's state.
  */
 #include <stdarg.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -367,15 +368,18 @@ enum group_type { GROUP_HAS_SPARE, GROUP_FULLY_BUSY, GROUP_OVERLOADED };
 struct group_stats {
 	int weight, idle_cpus, nr;
 	long load;
+	long avg_load;		/* mainline: load per capacity, fully busy / overloaded only */
 	long rload, aload;	/* v4.x: runnable (enqueued) and full load, per capacity */
-	unsigned long util;
+	unsigned long util, runnable;
 	enum group_type type;
 };
 
+/* update_sg_wakeup_stats() + group_classify() of the slow path */
 static void group_stats(struct sr_wake_ctx *c, const uint64_t *span, int pct,
 			struct group_stats *gs)
 {
 	const struct sr_topology *t = c->v->topo;
+	unsigned long cap;
 	int cpu;
 
 	memset(gs, 0, sizeof(*gs));
@@ -388,21 +392,40 @@ static void group_stats(struct sr_wake_ctx *c, const uint64_t *span, int pct,
 		gs->rload += sr_view_cpu_load(c->v, cpu, 1);
 		gs->aload += sr_view_cpu_load(c->v, cpu, 0);
 		gs->util += sr_view_cpu_util(c->v, cpu);
-		if (idle(c, cpu) && allowed(c, cpu))
+		gs->runnable += sr_view_cpu_runnable(c->v, cpu);
+		if (!c->v->rq[cpu].nr_running && idle(c, cpu))
 			gs->idle_cpus++;
 	}
-	if (gs->weight) {
-		/* v4.x scales group loads to one CPU's capacity */
-		gs->rload /= gs->weight;
-		gs->aload /= gs->weight;
-	}
-	if (gs->nr < gs->weight ||
-	    gs->util * (unsigned long)pct < (unsigned long)gs->weight * SR_SCHED_CAPACITY * 100)
-		gs->type = GROUP_HAS_SPARE;
-	else if (gs->nr > gs->weight)
+	if (!gs->weight)
+		return;
+	cap = (unsigned long)gs->weight * SR_SCHED_CAPACITY;
+	/* v4.x scales group loads to one CPU's capacity */
+	gs->rload /= gs->weight;
+	gs->aload /= gs->weight;
+	if (gs->nr > gs->weight && (cap * 100 < gs->util * (unsigned long)pct ||
+				    cap * (unsigned long)pct < gs->runnable * 100))
 		gs->type = GROUP_OVERLOADED;
+	else if (gs->nr < gs->weight)
+		gs->type = GROUP_HAS_SPARE;
+	else if (cap * (unsigned long)pct < gs->runnable * 100)
+		gs->type = GROUP_FULLY_BUSY;
+	else if (cap * 100 > gs->util * (unsigned long)pct)
+		gs->type = GROUP_HAS_SPARE;
 	else
 		gs->type = GROUP_FULLY_BUSY;
+	if (gs->type != GROUP_HAS_SPARE)
+		gs->avg_load = gs->load * SR_SCHED_CAPACITY / (long)cap;
+}
+
+/* sd->imb_numa_nr as build_sched_domains() sets it for a NUMA level */
+static int imb_numa_nr(const struct sr_topology *t, int cpu, int level)
+{
+	const struct sr_domain *sd = &t->cpu[cpu].dom[level];
+	int child = level > 0 ? t->cpu[cpu].dom[level - 1].span_weight : 1;
+	int nr_llcs = child > 0 ? sd->span_weight / child : 1;
+	int imb = nr_llcs > 1 ? nr_llcs : sd->span_weight >> 3;
+
+	return imb > 1 ? imb : 1;
 }
 
 /* the child spans of domain @level of @cpu: the groups find_idlest compares */
@@ -492,11 +515,12 @@ static int find_idlest_cpu(struct sr_wake_ctx *c, int level, int this_cpu, int p
 				}
 				continue;
 			}
+			/* update_pick_idlest() */
 			if (best_first == SR_NONE || gs.type < best.type ||
 			    (gs.type == best.type && (gs.type == GROUP_HAS_SPARE ?
 			     (gs.idle_cpus > best.idle_cpus ||
-			      (gs.idle_cpus == best.idle_cpus && gs.nr < best.nr)) :
-			     gs.load < best.load))) {
+			      (gs.idle_cpus == best.idle_cpus && gs.util < best.util)) :
+			     gs.avg_load < best.avg_load))) {
 				best = gs;
 				best_first = gcpu;
 			}
@@ -513,15 +537,26 @@ static int find_idlest_cpu(struct sr_wake_ctx *c, int level, int this_cpu, int p
 				     !(local.rload < best.rload + imb &&
 				       100 * local.aload < scale * best.aload);
 			} else if (local.type != best.type) {
+				/* sched_balance_find_dst_group(): the lower class wins */
 				go = best.type < local.type;
 			} else if (local.type == GROUP_HAS_SPARE) {
+				int imb = abs(local.idle_cpus - best.idle_cpus);
+
 				go = best.idle_cpus > local.idle_cpus;
-				/* NUMA: a lightly loaded local node keeps the task */
+				/* NUMA: keep a lightly loaded local node (adjust_numa_imbalance) */
 				if (go && (sd->flags & SR_SD_NUMA) &&
-				    local.nr + 1 <= (sd->span_weight / 4 > 2 ? sd->span_weight / 4 : 2))
+				    local.nr + 1 <= imb_numa_nr(t, cpu, level) && imb <= 2)
 					go = 0;
 			} else {
-				go = 100 * local.load > (long)sd->imbalance_pct * best.load;
+				long imb = SR_NICE0_WEIGHT * (sd->imbalance_pct - 100) / 100;
+
+				go = 1;
+				if ((sd->flags & SR_SD_NUMA) && best.avg_load + imb >= local.avg_load)
+					go = 0;
+				if (best.avg_load >= local.avg_load + imb)
+					go = 0;
+				if (100 * local.avg_load <= (long)sd->imbalance_pct * best.avg_load)
+					go = 0;
 			}
 		}
 		if (go)

@@ -959,6 +959,16 @@ unsigned long sr_view_cpu_util(const struct sr_view *v, int cpu)
 	return s.util_avg > SR_SCHED_CAPACITY ? SR_SCHED_CAPACITY : s.util_avg;
 }
 
+unsigned long sr_view_cpu_runnable(const struct sr_view *v, int cpu)
+{
+	const struct sr_rq *rq = &v->rq[cpu];
+	struct sr_pelt s = rq->cfs;
+
+	if (s.last_update && v->now > s.last_update)
+		sr_pelt_update(&s, v->now, rq->cfs_weight, rq->cfs_nr, rq->curr_cfs, 1);
+	return s.runnable_avg;
+}
+
 int sr_view_allowed(const struct sr_view *v, const struct sr_task *p, int cpu)
 {
 	(void)v;
