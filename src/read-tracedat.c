@@ -574,39 +574,51 @@ static inline int read_int(const unsigned char *p, int size, int is_signed, long
 	return 0;
 }
 
+/*
+ * Where a string field's bytes are: char[N] in place, or a __string /
+ * __data_loc (newer kernels' comm fields, print's buf on some kernels): a
+ * 32-bit "data_loc", offset in the low half and length in the high half,
+ * counted from the end of the field for a __rel_loc.  A char[] declared with
+ * size 0 (print's buf) runs to the end of the record.  Return: 0, or -1 when
+ * the field lies outside the record.
+ */
+static int field_span(const struct tep_format_field *f, const struct tep_record *r,
+		      const char **src, size_t *len)
+{
+	long long v;
+	unsigned off, n;
+
+	if (!f || f->offset < 0 || f->offset >= r->size)
+		return -1;
+	if (!(f->flags & TEP_FIELD_IS_DYNAMIC)) {
+		if (f->size > 0 && (long long)f->offset + f->size > (long long)r->size)
+			return -1;
+		*src = (const char *)r->data + f->offset;
+		*len = f->size > 0 ? (size_t)f->size : (size_t)(r->size - f->offset);
+		return 0;
+	}
+	if (f->size != 4 || (long long)f->offset + 4 > (long long)r->size ||
+	    read_int((const unsigned char *)r->data + f->offset, 4, 0, &v))
+		return -1;
+	off = (unsigned)v & 0xffff;
+	n = ((unsigned)v >> 16) & 0xffff;
+	if (f->flags & TEP_FIELD_IS_RELATIVE)
+		off += (unsigned)(f->offset + f->size);
+	if ((unsigned long long)off + n > (unsigned long long)r->size)
+		return -1;
+	*src = (const char *)r->data + off;
+	*len = n;
+	return 0;
+}
+
 static void get_comm(const struct tep_format_field *f, const struct tep_record *r, char *dst)
 {
 	const char *src;
 	size_t n;
 
 	dst[0] = '\0';
-	if (!f || f->offset < 0 || f->size <= 0 ||
-	    (long long)f->offset + f->size > (long long)r->size)
+	if (field_span(f, r, &src, &n) < 0)
 		return;
-	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
-		/*
-		 * __string (newer kernels' comm fields): a 32-bit "data_loc",
-		 * offset in the low half and length in the high half; a
-		 * __rel_loc offset counts from the end of the field.
-		 */
-		unsigned long long loc;
-		unsigned off, len;
-
-		if (f->size != 4 || tep_read_number_field((struct tep_format_field *)f, r->data,
-							  &loc))
-			return;
-		off = loc & 0xffff;
-		len = (loc >> 16) & 0xffff;
-		if (f->flags & TEP_FIELD_IS_RELATIVE)
-			off += f->offset + f->size;
-		if ((unsigned long long)off + len > (unsigned long long)r->size)
-			return;
-		src = (const char *)r->data + off;
-		n = len;
-	} else {
-		src = (const char *)r->data + f->offset;
-		n = f->size;
-	}
 	if (n > SR_COMM_LEN - 1)
 		n = SR_COMM_LEN - 1;
 	memcpy(dst, src, n);
@@ -620,34 +632,14 @@ static const char *get_text(struct dat_priv *d, const struct tep_format_field *f
 	const char *src;
 	size_t n;
 
-	if (!f || f->offset < 0 || f->offset >= r->size)
+	if (field_span(f, r, &src, &n) < 0)
 		return NULL;
-	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
-		unsigned long long loc;
-		unsigned off, len;
-
-		if (f->size != 4 || (long long)f->offset + 4 > (long long)r->size ||
-		    tep_read_number_field((struct tep_format_field *)f, r->data, &loc))
-			return NULL;
-		off = loc & 0xffff;
-		len = (loc >> 16) & 0xffff;
-		if (f->flags & TEP_FIELD_IS_RELATIVE)
-			off += f->offset + f->size;
-		if ((unsigned long long)off + len > (unsigned long long)r->size)
-			return NULL;
-		src = (const char *)r->data + off;
-		n = len;
-	} else {
-		/* print's buf is declared char[] of size 0: it runs to the record's end */
-		src = (const char *)r->data + f->offset;
-		n = (size_t)(r->size - f->offset);
-	}
 	if (n >= sizeof(d->text))
 		n = sizeof(d->text) - 1;
 	memcpy(d->text, src, n);
 	d->text[n] = '\0';
 	n = strnlen(d->text, n);
-	while (n && (d->text[n - 1] == '\n' || d->text[n - 1] == '\0'))
+	while (n && d->text[n - 1] == '\n')
 		d->text[--n] = '\0';
 	return d->text;
 }
