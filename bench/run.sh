@@ -1,5 +1,6 @@
 #!/bin/bash
-# "make bench": how fast and how lean "schedreplay info" reads a big trace.dat,
+# "make bench": how fast and how lean "schedreplay info" reads a big trace.dat
+# (and "schedreplay replay" runs the whole line on it),
 # against trace-cmd report and against a bare libtracecmd iteration that only
 # counts records (the floor for any reader built on libtracecmd).
 #
@@ -283,7 +284,7 @@ ratio() {
 
 # row TOOL EVENTS SECONDS RSS_KB BARE_SECONDS: one line of a table
 row() {
-	printf '  %-28s %10s %8.3f %12.0f %13s %8s\n' "$1" "$2" "$3" \
+	printf '  %-34s %10s %8.3f %12.0f %13s %8s\n' "$1" "$2" "$3" \
 		"$(awk -v n="$2" -v s="$3" 'BEGIN { print n / s }')" "$(fmt_mib "$4")" \
 		"$(ratio "$3" "$5")"
 }
@@ -308,16 +309,25 @@ bench_file() {
 	INFO_S=$WALL INFO_KB=$RSS_KB
 	measure trace-cmd report "$file" || return 1
 	w_rep=$WALL r_rep=$RSS_KB
+	# the whole line: replay with two models and the database
+	rm -f "$OUT/bench.db"
+	measure "$SR" replay -q -f -o "$OUT/bench.db" -m mainline -m v4.15 "$file" || return 1
+	REPLAY_S=$WALL REPLAY_KB=$RSS_KB
+	REPLAY_DEC=$(sqlite3 "$OUT/bench.db" 'SELECT count(*) FROM decision' 2>/dev/null || echo '?')
 
-	printf '  %-28s %10s %8s %12s %13s %8s\n' tool events seconds events/s "peak RSS MiB" \
+	printf '  %-34s %10s %8s %12s %13s %8s\n' tool events seconds events/s "peak RSS MiB" \
 		"vs bare"
 	row "bare libtracecmd iteration" "$n_bare" "$BARE_S" "$BARE_KB" "$BARE_S"
 	row "schedreplay info" "$n_info" "$INFO_S" "$INFO_KB" "$BARE_S"
 	row "trace-cmd report" "$n_bare" "$w_rep" "$r_rep" "$BARE_S"
+	row "schedreplay replay (2 models, db)" "$n_info" "$REPLAY_S" "$REPLAY_KB" "$BARE_S"
 	[ "$n_info" = "$n_bare" ] ||
 		echo "  WARNING: info counted $n_info events, the bare iteration $n_bare records"
 	echo "  info / bare libtracecmd iteration = $(ratio "$INFO_S" "$BARE_S") (target <= 1.20)"
 	echo "  info / trace-cmd report = $(ratio "$INFO_S" "$w_rep")"
+	echo "  replay ($REPLAY_DEC decisions in the database) / bare libtracecmd iteration =" \
+		"$(ratio "$REPLAY_S" "$BARE_S") (target <= 1.30)"
+	echo "  trace-cmd report / replay = $(ratio "$w_rep" "$REPLAY_S") (target >= 5)"
 }
 
 # streaming LABEL SMALL FULL: info and the bare iteration on a trace of ~1/4

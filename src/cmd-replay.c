@@ -235,6 +235,7 @@ static const char replay_options[] =
 	"       --json           print the fidelity table as JSON\n"
 	"   -B, --buffer NAME    trace.dat buffer instance to read\n"
 	"   -F, --format FMT     read TRACE as tracedat, ctf or text\n"
+	"       --no-probes      ignore the select_rq probe events (tracepoints only)\n"
 	"   -q, --quiet          no progress line\n"
 	"   -h, --help           show this help\n";
 
@@ -252,6 +253,7 @@ static int replay_exec(int argc, char **argv)
 		{ "buffer",	required_argument,	NULL, 'B' },
 		{ "format",	required_argument,	NULL, 'F' },
 		{ "quiet",	no_argument,		NULL, 'q' },
+		{ "no-probes",	no_argument,		NULL, 'P' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -264,7 +266,7 @@ static int replay_exec(int argc, char **argv)
 	struct sr_trace *t = NULL;
 	const char *out = NULL, *topo_spec = NULL, *path;
 	char models_text[256] = "";
-	int force = 0, hz = 250, fidelity = 0, json = 0, quiet = 0;
+	int force = 0, hz = 250, fidelity = 0, json = 0, quiet = 0, no_probes = 0;
 	int opt, ret = EXIT_FAIL, err, i;
 	uint64_t events = 0;
 	struct sr_event ev;
@@ -321,6 +323,9 @@ static int replay_exec(int argc, char **argv)
 			break;
 		case 'q':
 			quiet = 1;
+			break;
+		case 'P':
+			no_probes = 1;
 			break;
 		case 'h':
 			cmd_usage(&cmd_replay, stdout);
@@ -408,7 +413,7 @@ static int replay_exec(int argc, char **argv)
 		goto fail;
 	}
 	sr_replay_set_callback(r, on_decision, &rc);
-	sr_replay_use_probes(r, sr_trace_borrow_info(t)->has_probes);
+	sr_replay_use_probes(r, sr_trace_borrow_info(t)->has_probes && !no_probes);
 	for (i = 0; i < (int)meta.nhints; i++) {
 		struct hint *h = &meta.hints[i];
 
@@ -494,7 +499,7 @@ static int replay_exec(int argc, char **argv)
 		printf("trace:      %s\n", path);
 		printf("topology:   %s\n", topo->source);
 		printf("events:     %llu\n", (unsigned long long)events);
-		printf("probes:     %s\n", sr_trace_borrow_info(t)->has_probes ?
+		printf("probes:     %s\n", sr_trace_borrow_info(t)->has_probes && !no_probes ?
 		       "select_rq: wake flags and placement from the kernel" :
 		       "none: WF_SYNC and skipped placements inferred");
 		printf("decisions:  %llu wakeup, %llu fork placements; not placements: "
@@ -538,7 +543,7 @@ out:
 
 const struct cmd_entry cmd_replay = {
 	.name = "replay",
-	.synopsis = "[-o DB [-f]] [-m MODEL]... [-t TOPOLOGY] [--hz N] [--fidelity | --json] TRACE",
+	.synopsis = "[-o DB [-f]] [-m MODEL]... [-t TOPOLOGY] [--hz N] [--no-probes] [--fidelity | --json] TRACE",
 	.summary = "re-evaluate every wakeup and fork placement of a trace under scheduler "
 		   "models, and measure their fidelity",
 	.options = replay_options,
