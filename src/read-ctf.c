@@ -13,6 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include <signal.h>
 #include <sys/stat.h>
 
 #include <babeltrace2/babeltrace.h>
@@ -1271,6 +1274,51 @@ static void ctf_fill_info(struct ctf_reader *r)
 	map_release(&seen);
 }
 
+/*
+ * babeltrace2 2.0.4's CTF source can spin forever initializing on some
+ * malformed metadata (tests/fuzz/known/); the babeltrace2 CLI hangs the
+ * same way.  Initialize it once in a child process first, with a deadline:
+ * a child that does not finish in time is killed and the trace refused,
+ * instead of the whole command hanging.
+ */
+#define CTF_INIT_DEADLINE_MS 10000
+
+static int ctf_probe_init(struct ctf_reader *r, char **cause)
+{
+	struct ctf_reader probe;
+	int status, waited = 0;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return 0;	/* no child to spare: read in-process */
+	if (pid == 0) {
+		char *c = NULL;
+
+		memset(&probe, 0, sizeof(probe));
+		probe.dir = r->dir;
+		_exit(ctf_build_graph(&probe, &c) < 0 ? 1 : 0);
+	}
+	for (;;) {
+		pid_t w = waitpid(pid, &status, WNOHANG);
+
+		if (w == pid)
+			return 0;	/* finished: errors are reported by the real run */
+		if (w < 0 && errno != EINTR)
+			return 0;
+		if (waited >= CTF_INIT_DEADLINE_MS) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			sr_cause_set(cause, "not a valid CTF trace: babeltrace2 did not finish reading "
+				     "its metadata within %d s", CTF_INIT_DEADLINE_MS / 1000);
+			return -SR_E_CORRUPT;
+		}
+		usleep(waited < 100 ? 1000 : 20000);
+		waited += waited < 100 ? 1 : 20;
+	}
+}
+
 static int ctf_open(struct sr_trace *t, const struct sr_trace_opts *opts, char **cause)
 {
 	const char *path = t->info.path;
@@ -1322,6 +1370,9 @@ static int ctf_open(struct sr_trace *t, const struct sr_trace_opts *opts, char *
 	/* babeltrace logs and error dumps never reach our stderr */
 	bt_logging_set_global_level(BT_LOGGING_LEVEL_NONE);
 	bt_current_thread_clear_error();
+	ret = ctf_probe_init(r, cause);
+	if (ret < 0)
+		return ret;
 	ret = ctf_build_graph(r, cause);
 	if (ret < 0)
 		return ret;

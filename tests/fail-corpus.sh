@@ -77,6 +77,13 @@ mkdir -p tracedat/fail text/fail ctf/fail
 	mkdir -p corrupt-packet-header && cp $pt/metadata $pt/perf_stream_0 corrupt-packet-header/ &&
 		patch_bytes corrupt-packet-header/perf_stream_0 0 '\000\000\000\000'
 	mkdir -p no-stream && cp $pt/metadata no-stream/
+	# babeltrace2 2.0.4 never returns from this metadata (found by make fuzz)
+	mkdir -p babeltrace-metadata-hang && (
+		cd babeltrace-metadata-hang &&
+		f=../../../../fuzz/known/ctf-babeltrace2-metadata-hang.bin &&
+		len=$(( $(od -An -tu1 -N1 $f) * 256 + $(od -An -tu1 -j1 -N1 $f) )) &&
+		tail -c +3 $f | head -c $len >metadata &&
+		tail -c +$((3 + len)) $f >stream_0)
 	mkdir -p bad-tsdl && sed 's/event {/evnt {/' $pt/metadata >bad-tsdl/metadata &&
 		cp $pt/perf_stream_0 bad-tsdl/
 )
