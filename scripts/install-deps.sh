@@ -7,7 +7,8 @@ set -e
 BUILD_PKGS="gcc make pkg-config libtraceevent-dev libtracefs-dev libtracecmd-dev \
 libbabeltrace2-dev libsqlite3-dev libncurses-dev"
 # test tools: reference decoders, the TUI driver, fuzzing and leak checking
-TEST_PKGS="trace-cmd babeltrace2 sqlite3 tmux clang libclang-rt-14-dev valgrind"
+TEST_PKGS="trace-cmd babeltrace2 sqlite3 tmux clang libclang-rt-14-dev valgrind \
+qemu-system-x86 busybox-static cpio xz-utils zstd bpftool"
 
 missing=""
 for p in $BUILD_PKGS $TEST_PKGS; do

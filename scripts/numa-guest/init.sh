@@ -4,15 +4,21 @@
 # /init of the schedreplay NUMA recording guest (busybox sh).  Built into the
 # initramfs by record.sh; see README.md.  As /init (no arguments) it:
 #   mounts proc, sysfs, devtmpfs, tracefs, debugfs; loads the virtio modules;
-#   saves the topology facts; defines the two schedreplay kprobe events;
-#   runs "trace-cmd record" around ONE load ("$0 --load NAME");
-#   writes a tar of /out onto the raw virtio disk /dev/vda; powers off.
+#   saves the topology facts; with trace-cmd, defines the two schedreplay
+#   kprobe events (schedreplay record adds them itself); runs the recorder
+#   ("trace-cmd record" or "schedreplay record") around ONE load
+#   ("$0 --load NAME"); writes a tar of /out onto the raw virtio disk
+#   /dev/vda; powers off.
 # Settings come from /etc/sr.conf (a second cpio archive made by record.sh):
-#   SR_LOAD      messaging | forks | pingpong
+#   SR_RECORDER  trace-cmd (default) | schedreplay
+#   SR_LOAD      messaging | forks | pingpong | mix
 #   SR_PIDOFF    offset of task_struct->pid in bytes (empty: no pid field)
-#   SR_BUFKB     trace-cmd record -b (KiB per CPU)
+#   SR_BUFKB     record -b (KiB per CPU; empty: the recorder's default)
 #   SR_SCALE     load size multiplier, percent (100 = the default size)
 #   SR_TRACECMD_OPTS  extra trace-cmd record options (e.g. --file-version 6)
+# "$0 --run FUNCTION [ARGS]" runs one of the load's helpers (hog, pp_ping,
+# pp_pong) in a new shell, so that "taskset -c CPUS $0 --run ..." starts it
+# with its affinity already set.
 
 export PATH=/bin:/sbin:/usr/bin:/usr/sbin
 
@@ -149,10 +155,57 @@ load_pingpong() {
 	wait $h 2>/dev/null
 }
 
+# mix: a short load (about 2-3 s of guest time under TCG) with the three
+# things at once: a fork storm (one unpinned worker per CPU, each forking
+# "( true )" and fork+exec'ing /bin/true), a FIFO ping-pong with ping allowed
+# on node 0 (CPUs 0-1) and pong on node 1 (CPUs 2-3) from their start (so
+# select_task_rq_fair places every wakeup of the pair, and each crosses the
+# nodes), and a hog allowed on node 0 that taskset moves to node 1 and back
+# (cross-node sched_migrate_task events by construction).
+load_mix() {
+	R=$(sc 150) K=$(sc 30) W=$(nproc)
+	rm -f /tmp/pp.ab /tmp/pp.ba
+	mkfifo /tmp/pp.ab /tmp/pp.ba
+	taskset -c 0-1 "$0" --run hog & h=$!
+	taskset -c 0-1 "$0" --run pp_ping "$R" & a=$!
+	taskset -c 2-3 "$0" --run pp_pong & b=$!
+	ws=
+	w=0
+	while [ $w -lt "$W" ]; do
+		(
+			i=0
+			while [ $i -lt "$K" ]; do
+				( true )
+				/bin/true
+				i=$((i + 1))
+			done
+		) &
+		ws="$ws $!"
+		w=$((w + 1))
+	done
+	sleep 0.3
+	taskset -p -c 2-3 $h >/dev/null
+	sleep 0.3
+	taskset -p -c 0-1 $h >/dev/null
+	sleep 0.2
+	# shellcheck disable=SC2086
+	wait $a $b $ws
+	kill $h
+	wait $h 2>/dev/null
+}
+
+if [ "$1" = --run ]; then
+	[ -f /etc/sr.conf ] && . /etc/sr.conf
+	case $2 in
+	hog | pp_ping | pp_pong) f=$2; shift 2; "$f" "$@" ;;
+	*) echo "unknown helper $2" >&2; exit 1 ;;
+	esac
+	exit 0
+fi
 if [ "$1" = --load ]; then
 	[ -f /etc/sr.conf ] && . /etc/sr.conf
 	case $2 in
-	messaging | forks | pingpong) "load_$2" ;;
+	messaging | forks | pingpong | mix) "load_$2" ;;
 	*) echo "unknown load $2" >&2; exit 1 ;;
 	esac
 	exit 0
@@ -169,7 +222,7 @@ mount -t debugfs debugfs /sys/kernel/debug
 [ -f /etc/sr.conf ] && . /etc/sr.conf
 T=/sys/kernel/tracing
 O=/out
-log() { echo "sr-guest: $*"; }
+log() { echo "sr-guest: $* (uptime $(cut -d' ' -f1 /proc/uptime))"; }
 
 finish() {
 	cd /
@@ -189,6 +242,7 @@ done
 i=0
 while [ ! -b /dev/vda ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 [ -b /dev/vda ] || { log "no /dev/vda"; poweroff -f; }
+log "saving the facts"
 
 # ---- facts: raw copies under $O/topology/<path>, and one "path: value" line
 # per file in $O/facts.txt (multi-line files are joined with " | ")
@@ -229,45 +283,65 @@ else
 	echo "/sys/kernel/debug/sched/domains: absent" >>$F
 fi
 grep -m1 'model name' /proc/cpuinfo >>$F
+save /proc/sys/kernel/kptr_restrict /proc/sys/kernel/perf_event_paranoid
+echo "/proc/kallsyms first line: $(head -n 1 /proc/kallsyms)" >>$F
 # tasks alive before the recording: pid, comm, allowed CPUs, policy
 for p in /proc/[0-9]*; do
 	[ -f $p/status ] || continue
 	echo "${p#/proc/} $(sed -n 's/^Name:\t//p; s/^Cpus_allowed_list:\t//p' $p/status | tr '\n' ' ')"
 done >$O/tasks-before.txt 2>/dev/null
 
-# ---- the two schedreplay kprobe events (names and fields are a contract)
-PIDF=
-[ -n "$SR_PIDOFF" ] && PIDF=" pid=+$SR_PIDOFF(%di):s32"
-{
-	echo "p:schedreplay/select_rq select_task_rq_fair prev_cpu=%si:s32 wake_flags=%dx:x32$PIDF"
-	echo 'r:schedreplay/select_rq_ret select_task_rq_fair cpu=$retval:s32'
-} >$O/kprobe_events.in
-while read -r ev; do
-	echo "$ev" >>$T/kprobe_events || {
-		cat $T/error_log >$O/kprobe-error.txt 2>/dev/null
-		fail "kprobe_events rejected: $ev"
-	}
-done <$O/kprobe_events.in
-cp $T/kprobe_events $O/kprobe_events
-sed 's/^/kprobe_events: /' $T/kprobe_events >>$F
+# ---- the two schedreplay kprobe events (names and fields are a contract),
+# by hand for trace-cmd; schedreplay record adds and removes them itself
+if [ "${SR_RECORDER:-trace-cmd}" = trace-cmd ]; then
+	PIDF=
+	[ -n "$SR_PIDOFF" ] && PIDF=" pid=+$SR_PIDOFF(%di):s32"
+	{
+		echo "p:schedreplay/select_rq select_task_rq_fair prev_cpu=%si:s32 wake_flags=%dx:x32$PIDF"
+		echo 'r:schedreplay/select_rq_ret select_task_rq_fair cpu=$retval:s32'
+	} >$O/kprobe_events.in
+	while read -r ev; do
+		echo "$ev" >>$T/kprobe_events || {
+			cat $T/error_log >$O/kprobe-error.txt 2>/dev/null
+			fail "kprobe_events rejected: $ev"
+		}
+	done <$O/kprobe_events.in
+	cp $T/kprobe_events $O/kprobe_events
+	sed 's/^/kprobe_events: /' $T/kprobe_events >>$F
+fi
 
 # ---- record one load
-log "recording load $SR_LOAD"
+log "recording load $SR_LOAD with ${SR_RECORDER:-trace-cmd}"
 cd /tmp
 t0=$(cat /proc/uptime)
-# shellcheck disable=SC2086
-trace-cmd record -b ${SR_BUFKB:-20000} $SR_TRACECMD_OPTS -o $O/trace.dat \
-	-e sched:sched_switch -e sched:sched_waking -e sched:sched_wakeup \
-	-e sched:sched_wakeup_new -e sched:sched_migrate_task \
-	-e sched:sched_process_fork -e sched:sched_process_exit \
-	-e sched:sched_process_free -e schedreplay \
-	/init --load "$SR_LOAD" >$O/trace-cmd.log 2>&1
-rc=$?
-t1=$(cat /proc/uptime)
-echo "trace-cmd exit status: $rc" >>$F
+if [ "${SR_RECORDER:-trace-cmd}" = schedreplay ]; then
+	# tracefs as the recorder found it, to compare with what it leaves
+	ls $T/instances >$O/instances-before 2>&1
+	cat $T/kprobe_events >$O/kprobe_events-before 2>&1
+	schedreplay record ${SR_BUFKB:+-b $SR_BUFKB} -o $O/trace.dat \
+		-- /init --load "$SR_LOAD" >$O/record.log 2>&1
+	rc=$?
+	t1=$(cat /proc/uptime)
+	ls $T/instances >$O/instances-after 2>&1
+	cat $T/kprobe_events >$O/kprobe_events-after 2>&1
+	echo "schedreplay record exit status: $rc" >>$F
+	echo "instances after the recording: $(tr '\n' ' ' <$O/instances-after)" >>$F
+	echo "kprobe_events after the recording: $(tr '\n' ' ' <$O/kprobe_events-after)" >>$F
+else
+	# shellcheck disable=SC2086
+	trace-cmd record -b ${SR_BUFKB:-20000} $SR_TRACECMD_OPTS -o $O/trace.dat \
+		-e sched:sched_switch -e sched:sched_waking -e sched:sched_wakeup \
+		-e sched:sched_wakeup_new -e sched:sched_migrate_task \
+		-e sched:sched_process_fork -e sched:sched_process_exit \
+		-e sched:sched_process_free -e schedreplay \
+		/init --load "$SR_LOAD" >$O/trace-cmd.log 2>&1
+	rc=$?
+	t1=$(cat /proc/uptime)
+	echo "trace-cmd exit status: $rc" >>$F
+	save $T/kprobe_profile
+fi
 echo "guest uptime before/after recording: ${t0%% *} ${t1%% *}" >>$F
-save $T/kprobe_profile
 cp $T/per_cpu/cpu0/stats $O/cpu0-stats-after 2>/dev/null
 dmesg >$O/dmesg.txt
-[ $rc = 0 ] || fail "trace-cmd record exited with $rc"
+[ $rc = 0 ] || fail "${SR_RECORDER:-trace-cmd} record exited with $rc"
 finish

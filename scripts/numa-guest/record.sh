@@ -3,12 +3,13 @@
 #
 # Record real scheduler traces on a 2-node NUMA QEMU guest running a stock
 # Debian kernel, with the two schedreplay kprobe events on
-# select_task_rq_fair.  See README.md in this folder.
+# select_task_rq_fair, by "trace-cmd record" (default) or by
+# "schedreplay record" (--recorder schedreplay).  See README.md in this folder.
 #
 #   scripts/numa-guest/record.sh --kernel 6.1|6.12 \
-#       --load messaging|forks|pingpong|all --out DIR [options]
+#       --load messaging|forks|pingpong|mix|all --out DIR [options]
 #
-# Writes, per load, DIR/numa-<K>-<load>.dat (trace-cmd record output),
+# Writes, per load, DIR/numa-<K>-<load>.dat (the recorder's output),
 # .topo (schedreplay topology file), .facts.txt (topology facts, kprobe
 # definitions, counts), .topology/ (raw sysfs copies, serial log, config).
 set -euo pipefail
@@ -16,14 +17,24 @@ set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 CACHE=$HERE/cache
 KERNEL= LOAD= OUT= ACCEL=tcg KPKG= BUFKB=20000 SCALE=100 TCOPTS= NOPID=
-TIMEOUT=300 BOOT_TIMEOUT=120 RETRIES=4 NOINSTALL=
+TIMEOUT=300 BOOT_TIMEOUT=120 RETRIES=4 NOINSTALL= RECORDER=trace-cmd CACHED=
+TOP=$(cd "$HERE/../.." && pwd)
+SRBIN=$TOP/schedreplay BUFSET=
 
 usage() {
 	cat <<EOF
-usage: $0 --kernel 6.1|6.12 --load messaging|forks|pingpong|all --out DIR
+usage: $0 --kernel 6.1|6.12 --load messaging|forks|pingpong|mix|all --out DIR
+  --recorder R        trace-cmd (default: trace-cmd record, probes defined by
+                      init.sh) or schedreplay (schedreplay record, which adds
+                      the probes itself)
+  --schedreplay PATH  the schedreplay binary for --recorder schedreplay
+                      (default $SRBIN, built with make when missing)
   --kernel-pkg NAME   exact Debian package (default: newest linux-image-<K>*-amd64)
+  --cached            use the newest kernel .deb of --kernel already in the
+                      cache when there is one (no apt look-up, works offline)
   --accel tcg|kvm     QEMU accelerator (default tcg; KVM here cannot boot stock kernels)
-  --buffer KB         trace-cmd record -b, per CPU (default $BUFKB)
+  --buffer KB         record -b, per CPU (default $BUFKB for trace-cmd, the
+                      recorder's own default for schedreplay)
   --scale PERCENT     load size (default $SCALE)
   --trace-cmd-opts S  extra trace-cmd record options, e.g. "--file-version 6"
   --no-pid            do not add the pid field to the select_rq probe
@@ -37,8 +48,8 @@ EOF
 }
 
 die() { echo "record.sh: $*" >&2; exit 1; }
-QPID=
-trap '[ -n "$QPID" ] && kill "$QPID" 2>/dev/null' EXIT
+QPID= IROOT=
+trap '[ -n "$QPID" ] && kill "$QPID" 2>/dev/null; [ -n "$IROOT" ] && rm -rf "$IROOT" "$IROOT.cpio.gz"' EXIT
 trap 'exit 130' INT TERM
 say() { echo "== $*" >&2; }
 
@@ -69,8 +80,11 @@ while [ $# -gt 0 ]; do
 	--load) LOAD=$2; shift 2 ;;
 	--out) OUT=$2; shift 2 ;;
 	--kernel-pkg) KPKG=$2; shift 2 ;;
+	--recorder) RECORDER=$2; shift 2 ;;
+	--schedreplay) SRBIN=$2; shift 2 ;;
+	--cached) CACHED=1; shift ;;
 	--accel) ACCEL=$2; shift 2 ;;
-	--buffer) BUFKB=$2; shift 2 ;;
+	--buffer) BUFKB=$2; BUFSET=1; shift 2 ;;
 	--scale) SCALE=$2; shift 2 ;;
 	--trace-cmd-opts) TCOPTS=$2; shift 2 ;;
 	--no-pid) NOPID=1; shift ;;
@@ -84,12 +98,23 @@ while [ $# -gt 0 ]; do
 	esac
 done
 case $KERNEL in 6.1 | 6.12) ;; *) usage ;; esac
-case $LOAD in messaging | forks | pingpong) LOADS=$LOAD ;; all) LOADS="messaging forks pingpong" ;; *) usage ;; esac
+case $LOAD in messaging | forks | pingpong | mix) LOADS=$LOAD ;; all) LOADS="messaging forks pingpong" ;; *) usage ;; esac
 [ -n "$OUT" ] || usage
 case $ACCEL in tcg | kvm) ;; *) usage ;; esac
+case $RECORDER in trace-cmd | schedreplay) ;; *) usage ;; esac
+# schedreplay record: its own -b default unless --buffer is given; it adds the
+# probes itself, with a pid field only where the kernel takes BTF arguments
+# (6.6+), so the BTF offset below is not needed
+if [ "$RECORDER" = schedreplay ]; then
+	[ -n "$BUFSET" ] || BUFKB=
+	NOPID=1
+fi
 
 # ------------------------------------------------------ host packages ----
-HOST_PKGS="qemu-system-x86 busybox-static cpio xz-utils zstd trace-cmd bpftool"
+# trace-cmd is needed on the host for the summary (trace-cmd report) with
+# either recorder; bpftool only for the pid offset of the hand-made probe
+HOST_PKGS="qemu-system-x86 busybox-static cpio xz-utils zstd trace-cmd"
+[ "$RECORDER" = trace-cmd ] && HOST_PKGS="$HOST_PKGS bpftool"
 missing=
 for p in $HOST_PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
@@ -107,9 +132,38 @@ fi
 BUSYBOX=/bin/busybox
 [ -x $BUSYBOX ] || die "no $BUSYBOX (busybox-static)"
 file -L $BUSYBOX 2>/dev/null | grep -q dynamic && die "$BUSYBOX is not static"
+if [ "$RECORDER" = schedreplay ]; then
+	if [ ! -x "$SRBIN" ]; then
+		[ "$SRBIN" = "$TOP/schedreplay" ] || die "no schedreplay binary at $SRBIN"
+		say "building schedreplay (make)"
+		make -C "$TOP" >&2 || die "make failed"
+		[ -x "$SRBIN" ] || die "make did not build $SRBIN"
+	fi
+	SRBIN=$(cd "$(dirname "$SRBIN")" && pwd)/$(basename "$SRBIN")
+fi
 
 # ------------------------------------------------------------- kernel ----
 mkdir -p "$CACHE"
+KVER_DEB=
+if [ -n "$CACHED" ]; then
+	# the newest .deb of the series in the cache, without asking apt
+	if [ -n "$KPKG" ]; then
+		pat="${KPKG}_*_amd64.deb"
+	elif [ "$KERNEL" = 6.1 ]; then
+		pat='linux-image-6.1.0-*-amd64_*_amd64.deb'
+	else
+		pat='linux-image-6.12.*-amd64_*_amd64.deb'
+	fi
+	# shellcheck disable=SC2086  # $pat is a glob
+	deb=$(cd "$CACHE" && ls $pat 2>/dev/null | sort -V | tail -1 || true)
+	if [ -n "$deb" ]; then
+		KPKG=${deb%%_*}
+		KVER_DEB=${deb#*_}
+		KVER_DEB=${KVER_DEB%_amd64.deb}
+		KVER_DEB=${KVER_DEB//%3a/:}
+		deb=$CACHE/$deb
+	fi
+fi
 if [ -z "$KPKG" ]; then
 	if [ "$KERNEL" = 6.1 ]; then
 		re='^linux-image-6\.1\.0-[0-9]+-amd64$'
@@ -123,10 +177,12 @@ if [ -z "$KPKG" ]; then
 	fi
 	[ -n "$KPKG" ] || die "no package matching $re on the configured mirrors (apt-get update?)"
 fi
-KVER_DEB=$(apt-cache policy "$KPKG" | awk '/Candidate:/ { print $2 }')
-[ -n "$KVER_DEB" ] && [ "$KVER_DEB" != "(none)" ] || die "$KPKG has no candidate version"
+if [ -z "$KVER_DEB" ]; then
+	KVER_DEB=$(apt-cache policy "$KPKG" | awk '/Candidate:/ { print $2 }')
+	[ -n "$KVER_DEB" ] && [ "$KVER_DEB" != "(none)" ] || die "$KPKG has no candidate version"
+	deb=$(ls "$CACHE/${KPKG}_"*.deb 2>/dev/null | grep -F "_${KVER_DEB//:/%3a}_" | head -1 || true)
+fi
 say "kernel package $KPKG $KVER_DEB"
-deb=$(ls "$CACHE/${KPKG}_"*.deb 2>/dev/null | grep -F "_${KVER_DEB//:/%3a}_" | head -1 || true)
 if [ -z "$deb" ]; then
 	# (as root apt warns that _apt cannot write there and downloads anyway)
 	(cd "$CACHE" && apt-get download "$KPKG=$KVER_DEB") >"$CACHE/download.log" 2>&1 ||
@@ -179,19 +235,31 @@ PIDOFF=
 say "kernel $KREL, CONFIG_HZ=$HZ, task_struct->pid at ${PIDOFF:-(not used)}"
 
 # ---------------------------------------------------------- initramfs ----
-# base archive: busybox, trace-cmd + libraries, virtio modules, /init
-INITRD=$KDIR/initrd-base.cpio.gz
+# base archive: busybox, the recorder (trace-cmd or schedreplay) + the
+# libraries ldd lists for it, virtio modules, /init
+INITRD=$KDIR/initrd-base-$RECORDER.cpio.gz
 build_initrd() {
-	local r=$KDIR/initrd.root f
-	rm -rf "$r"
-	mkdir -p "$r"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,out,etc,lib/modules/sr}
+	local r f rec
+	# a directory and archive of this run's own: runs may share the cache
+	r=$(mktemp -d "$KDIR/initrd.root.XXXXXX")
+	IROOT=$r
+	chmod 755 "$r"
+	mkdir -p "$r"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,out,etc,boot,lib/modules/sr}
 	cp $BUSYBOX "$r/bin/busybox"
 	ln -s busybox "$r/bin/sh"
 	install -m 755 "$HERE/init.sh" "$r/init"
-	local tc
-	tc=$(command -v trace-cmd)
-	cp "$tc" "$r/usr/bin/trace-cmd"
-	for f in $(ldd "$tc" | awk '/=> \// { print $3 } /^[ \t]*\/[^ ]+ \(/ { print $1 }'); do
+	if [ "$RECORDER" = schedreplay ]; then
+		# only what the binary needs to start: babeltrace2's plugins are
+		# loaded at run time for CTF input, which record never reads
+		rec=$SRBIN
+		cp "$rec" "$r/usr/bin/schedreplay"
+		# the kernel config, for the "kernel ... hz N" and "config" metadata
+		cp "$KCONFIG" "$r/boot/"
+	else
+		rec=$(command -v trace-cmd)
+		cp "$rec" "$r/usr/bin/trace-cmd"
+	fi
+	for f in $(ldd "$rec" | awk '/=> \// { print $3 } /^[ \t]*\/[^ ]+ \(/ { print $1 }'); do
 		mkdir -p "$r$(dirname "$f")"
 		cp -L "$f" "$r$f"
 	done
@@ -219,9 +287,10 @@ build_initrd() {
 	addmod virtio_pci
 	addmod virtio_blk
 	printf '%s\n' "${order[@]}" >"$r/lib/modules/sr/order"
-	(cd "$r" && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -9n) >"$INITRD.tmp"
-	mv "$INITRD.tmp" "$INITRD"
+	(cd "$r" && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -6n) >"$r.cpio.gz"
+	mv "$r.cpio.gz" "$INITRD"
 	rm -rf "$r"
+	IROOT=
 }
 build_initrd
 say "initramfs $(stat -c %s "$INITRD") bytes (modules: $(zcat "$INITRD" | cpio -i --to-stdout --quiet lib/modules/sr/order | paste -sd' ' -))"
@@ -287,6 +356,7 @@ SR_PIDOFF=$PIDOFF
 SR_BUFKB=$BUFKB
 SR_SCALE=$SCALE
 SR_TRACECMD_OPTS="$TCOPTS"
+SR_RECORDER=$RECORDER
 EOF
 	(cd "$w/conf" && find . | cpio -o -H newc --quiet | gzip -n) >"$w/conf.cpio.gz"
 	cat "$INITRD" "$w/conf.cpio.gz" >"$w/initrd.gz"
@@ -356,6 +426,7 @@ EOF
 		tail -40 "$w/serial.log" >&2
 		[ -f "$w/res/FAILED" ] && cat "$w/res/FAILED" >&2
 		[ -f "$w/res/kprobe-error.txt" ] && cat "$w/res/kprobe-error.txt" >&2
+		[ -f "$w/res/record.log" ] && tail -20 "$w/res/record.log" >&2
 		die "$name: no trace (work dir kept: $w)"
 	fi
 	rm -rf "$OUT/$name.topology"
@@ -372,8 +443,13 @@ EOF
 		echo "CONFIG_PREEMPT: $(grep -E '^CONFIG_PREEMPT(_VOLUNTARY|_DYNAMIC)?=y' "$KCONFIG" | paste -sd' ' -)"
 		echo "task_struct->pid offset (BTF): ${PIDOFF:-not used}"
 		echo "qemu: ${qemu[*]}" | sed "s|$w/||g; s|$KDIR/||g"
-		echo "host: $(qemu-system-x86_64 --version | head -1); trace-cmd $(dpkg-query -W -f='${Version}' trace-cmd) (guest copy of the host binary)"
-		echo "trace-cmd record: -b $BUFKB $TCOPTS -e sched:{switch,waking,wakeup,wakeup_new,migrate_task,process_fork,process_exit,process_free} -e schedreplay"
+		if [ "$RECORDER" = schedreplay ]; then
+			echo "host: $(qemu-system-x86_64 --version | head -1); $("$SRBIN" --version 2>/dev/null | head -1) (guest copy of $SRBIN)"
+			echo "schedreplay record: ${BUFKB:+-b $BUFKB }(its default events and select_rq probes)"
+		else
+			echo "host: $(qemu-system-x86_64 --version | head -1); trace-cmd $(dpkg-query -W -f='${Version}' trace-cmd) (guest copy of the host binary)"
+			echo "trace-cmd record: -b $BUFKB $TCOPTS -e sched:{switch,waking,wakeup,wakeup_new,migrate_task,process_fork,process_exit,process_free} -e schedreplay"
+		fi
 		echo "load: $load (scale $SCALE%); wall time of the QEMU run: ${secs} s ($ACCEL, attempt $ATTEMPTS)"
 		echo
 		echo "## guest facts"
