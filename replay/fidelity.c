@@ -9,6 +9,7 @@
  */
 #include "schedreplay/fidelity.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,7 +24,39 @@ struct sr_fidelity {
 	const struct sr_topology *topo;
 	struct sr_fidelity_row *rows;
 	size_t n, cap;
+	/* index of rows by (model, kind, reason): open addressing, row + 1 */
+	size_t *hash;
+	size_t hcap;
 };
+
+static size_t row_hash(const char *model, const char *kind, const char *reason)
+{
+	size_t h = (size_t)(uintptr_t)model * 31 + (size_t)(uintptr_t)kind;
+
+	for (; *reason; reason++)
+		h = h * 131 + (unsigned char)*reason;
+	return h * 0x9e3779b97f4a7c15ULL;
+}
+
+static int rehash(struct sr_fidelity *f, size_t hcap)
+{
+	size_t *nh = calloc(hcap, sizeof(*nh)), i;
+
+	if (!nh)
+		return -1;
+	for (i = 0; i < f->n; i++) {
+		size_t j = row_hash(f->rows[i].model, f->rows[i].kind, f->rows[i].reason) &
+			   (hcap - 1);
+
+		while (nh[j])
+			j = (j + 1) & (hcap - 1);
+		nh[j] = i + 1;
+	}
+	free(f->hash);
+	f->hash = nh;
+	f->hcap = hcap;
+	return 0;
+}
 
 struct sr_fidelity *sr_fidelity_new(const struct sr_topology *topo)
 {
@@ -43,6 +76,7 @@ void sr_fidelity_free(struct sr_fidelity *f)
 	for (i = 0; i < f->n; i++)
 		free((char *)f->rows[i].reason);
 	free(f->rows);
+	free(f->hash);
 	free(f);
 }
 
@@ -68,12 +102,17 @@ void sr_reason_normalize(const char *reason, char *out, size_t len)
 static struct sr_fidelity_row *row(struct sr_fidelity *f, const char *model, const char *kind,
 				   const char *reason)
 {
-	size_t i;
+	size_t j;
 
-	for (i = 0; i < f->n; i++)
-		if (f->rows[i].model == model && f->rows[i].kind == kind &&
-		    !strcmp(f->rows[i].reason, reason))
-			return &f->rows[i];
+	if ((f->n + 1) * 2 > f->hcap && rehash(f, f->hcap ? f->hcap * 2 : 256))
+		return NULL;
+	for (j = row_hash(model, kind, reason) & (f->hcap - 1); f->hash[j];
+	     j = (j + 1) & (f->hcap - 1)) {
+		struct sr_fidelity_row *r = &f->rows[f->hash[j] - 1];
+
+		if (r->model == model && r->kind == kind && !strcmp(r->reason, reason))
+			return r;
+	}
 	if (f->n == f->cap) {
 		size_t ncap = f->cap ? f->cap * 2 : 64;
 		struct sr_fidelity_row *nr = realloc(f->rows, ncap * sizeof(*nr));
@@ -89,7 +128,8 @@ static struct sr_fidelity_row *row(struct sr_fidelity *f, const char *model, con
 	f->rows[f->n].reason = strdup(reason);
 	if (!f->rows[f->n].reason)
 		return NULL;
-	return &f->rows[f->n++];
+	f->hash[j] = ++f->n;
+	return &f->rows[f->n - 1];
 }
 
 static void count(struct sr_fidelity_row *r, const struct sr_topology *t, int cpu, int actual,
@@ -168,6 +208,9 @@ static int cmp_rows(const void *a, const void *b)
 int sr_fidelity_rows(const struct sr_fidelity *f, const struct sr_fidelity_row **rows)
 {
 	qsort(f->rows, f->n, sizeof(f->rows[0]), cmp_rows);
+	/* the index points at rows by position: rebuild it */
+	if (f->hcap)
+		rehash((struct sr_fidelity *)f, f->hcap);
 	*rows = f->rows;
 	return (int)f->n;
 }

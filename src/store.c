@@ -43,12 +43,10 @@ static const char schema[] =
 	" this_cpu INTEGER, prev_cpu INTEGER, actual_cpu INTEGER,"
 	" sync INTEGER, waker_exiting INTEGER, skip TEXT, inferred TEXT,"
 	" this_nr INTEGER, prev_nr INTEGER, actual_nr INTEGER, idle_cpus INTEGER,"
-	" kernel_cpu INTEGER, wake_flags INTEGER,"
-	" PRIMARY KEY (run_id, decision_id));"
+	" kernel_cpu INTEGER, wake_flags INTEGER);"
 	"CREATE TABLE evaluation ("
 	" run_id INTEGER NOT NULL, decision_id INTEGER NOT NULL,"
-	" model TEXT NOT NULL, side TEXT NOT NULL, cpu INTEGER, reason TEXT,"
-	" PRIMARY KEY (run_id, decision_id, model, side));"
+	" model TEXT NOT NULL, side TEXT NOT NULL, cpu INTEGER, reason TEXT);"
 	"CREATE TABLE migration_class ("
 	" run_id INTEGER NOT NULL, class TEXT NOT NULL, n INTEGER NOT NULL);"
 	"CREATE TABLE lost_events ("
@@ -109,7 +107,7 @@ struct sr_store *sr_store_create(const char *path, int force, char **cause)
 		return NULL;
 	}
 	unlink(s->tmp);
-	if (sqlite3_open_v2(s->tmp, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+	if (sqlite3_open_v2(s->tmp, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
 			    NULL) != SQLITE_OK) {
 		sr_cause_set(cause, "cannot create '%s': %s", s->tmp,
 			     s->db ? sqlite3_errmsg(s->db) : "out of memory");
@@ -117,7 +115,8 @@ struct sr_store *sr_store_create(const char *path, int force, char **cause)
 		return NULL;
 	}
 	/* the file only becomes the database at rename: no journal needed */
-	if (exec(s, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;", cause) ||
+	if (exec(s, "PRAGMA page_size=16384; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
+		 " PRAGMA cache_size=-65536; PRAGMA temp_store=MEMORY;", cause) ||
 	    exec(s, schema, cause)) {
 		sr_store_free(s);
 		return NULL;
@@ -273,7 +272,7 @@ int sr_store_decision(struct sr_store *s, const struct sr_decision *d,
 		sqlite3_bind_text(st, 3, models[i]->name, -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 4, "original", -1, SQLITE_STATIC);
 		sqlite3_bind_int(st, 5, evals[i].cpu);
-		sqlite3_bind_text(st, 6, evals[i].reason, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 6, evals[i].reason, -1, SQLITE_STATIC);
 		if (sqlite3_step(st) != SQLITE_DONE)
 			return db_error(s, cause, "insert evaluation");
 		sqlite3_reset(st);
@@ -385,8 +384,11 @@ int sr_store_commit(struct sr_store *s, char **cause)
 
 	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", SR_DB_SCHEMA_VERSION);
 	if (exec(s, "COMMIT", cause) || exec(s, sql, cause) ||
-	    exec(s, "CREATE INDEX decision_kind ON decision (run_id, kind);"
-		 "CREATE INDEX evaluation_model ON evaluation (run_id, model, side);", cause))
+	    /* bulk load first, indexes once at the end */
+	    exec(s, "CREATE UNIQUE INDEX decision_id ON decision (run_id, decision_id);"
+		 "CREATE INDEX decision_kind ON decision (run_id, kind);"
+		 "CREATE INDEX evaluation_decision ON evaluation (run_id, decision_id);",
+		 cause))
 		return -SR_E_IO;
 	sqlite3_finalize(s->ins_dec);
 	sqlite3_finalize(s->ins_eval);
