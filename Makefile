@@ -123,9 +123,12 @@ fuzz-targets: $(FUZZ_BINS)
 deps:
 	$(Q)scripts/install-deps.sh
 
+DEMO_TRACE = tests/fixtures/tracedat/numa/numa-6.1-forks
+
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all
-	./schedreplay info tests/fixtures/tracedat/succeed/lisa-sched_load.dat
+	./schedreplay info $(DEMO_TRACE).dat
+	./schedreplay replay -m mainline -m v4.15 -t $(DEMO_TRACE).topo $(DEMO_TRACE).dat
 
 # make check builds the normal and the sanitizer binaries, then runs every
 # test; the bad-input corpus also runs under the sanitizers
