@@ -372,16 +372,11 @@ static int info_exec(int argc, char **argv)
 			cmd_usage(&cmd_info, stdout);
 			return EXIT_OK;
 		default:
-			sr_error("info: unknown or incomplete option '%s'", argv[optind - 1]);
-			cmd_usage(&cmd_info, stderr);
-			return EXIT_USAGE;
+			return cmd_bad_option(&cmd_info, argv[optind - 1]);
 		}
 	}
-	if (argc - optind != 1) {
-		sr_error("info: expected one TRACE argument, got %d", argc - optind);
-		cmd_usage(&cmd_info, stderr);
+	if (cmd_one_trace(&cmd_info, argc, optind))
 		return EXIT_USAGE;
-	}
 
 	ret = sr_trace_open(argv[optind], &opts, &t, &cause);
 	if (ret < 0) {

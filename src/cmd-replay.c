@@ -331,16 +331,11 @@ static int replay_exec(int argc, char **argv)
 			cmd_usage(&cmd_replay, stdout);
 			return EXIT_OK;
 		default:
-			sr_error("replay: unknown or incomplete option '%s'", argv[optind - 1]);
-			cmd_usage(&cmd_replay, stderr);
-			return EXIT_USAGE;
+			return cmd_bad_option(&cmd_replay, argv[optind - 1]);
 		}
 	}
-	if (argc - optind != 1) {
-		sr_error("replay: expected one TRACE argument, got %d", argc - optind);
-		cmd_usage(&cmd_replay, stderr);
+	if (cmd_one_trace(&cmd_replay, argc, optind))
 		return EXIT_USAGE;
-	}
 	path = argv[optind];
 	if (!rc.nmodels)
 		rc.models[rc.nmodels++] = sr_model_find("mainline");

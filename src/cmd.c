@@ -142,3 +142,19 @@ int cmd_wants_help(const struct cmd_entry *c, int argc, char **argv)
 	}
 	return 0;
 }
+
+int cmd_bad_option(const struct cmd_entry *c, const char *opt)
+{
+	sr_error("%s: unknown or incomplete option '%s'", c->name, opt);
+	cmd_usage(c, stderr);
+	return EXIT_USAGE;
+}
+
+int cmd_one_trace(const struct cmd_entry *c, int argc, int optind_)
+{
+	if (argc - optind_ == 1)
+		return 0;
+	sr_error("%s: expected one TRACE argument, got %d", c->name, argc - optind_);
+	cmd_usage(c, stderr);
+	return -1;
+}

@@ -50,4 +50,9 @@ void sr_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  */
 int cmd_wants_help(const struct cmd_entry *c, int argc, char **argv);
 
+/* the usage error of an unknown option: message, usage, EXIT_USAGE */
+int cmd_bad_option(const struct cmd_entry *c, const char *opt);
+/* 0 when exactly one TRACE argument is left, else a usage error and -1 */
+int cmd_one_trace(const struct cmd_entry *c, int argc, int optind_);
+
 #endif
