@@ -214,6 +214,17 @@ static int truncated(struct chk *c, uint64_t off, uint64_t len, const char *plac
 }
 
 /*
+ * A section named at @off that is not inside the file: most likely the
+ * file was cut before it, unless the offset is beyond any real file.
+ */
+static int past_end(struct chk *c, uint64_t off, const char *place)
+{
+	if (off >= CHK_ABSURD)
+		return fail(c, -SR_E_CORRUPT, "%s: offset is implausible", place);
+	return truncated(c, off, 16, place);
+}
+
+/*
  * [off, off + len) must lie inside the region walked: past the end of the
  * file that is a truncation, past the end of a section a corruption.
  */
@@ -1220,8 +1231,7 @@ static int check_section_ref(struct chk *c, unsigned int id, uint64_t soff, uint
 	snprintf(place, sizeof(place), "%s section at offset 0x%llx (option %s at 0x%llx)",
 		 sec_name(id), (unsigned long long)soff, opt_name(id), (unsigned long long)from);
 	if (soff >= c->size || c->size - soff < 16)
-		return fail(c, -SR_E_CORRUPT, "%s: past the end of the file at 0x%llx", place,
-			    (unsigned long long)c->size);
+		return past_end(c, soff, place);
 	/* the option lies in an options section; the section it names is elsewhere */
 	region_enter(c, &save, c->size, "the file");
 	ret = section_header(c, soff, place, &sid, &flags, &size);
@@ -1262,8 +1272,7 @@ static int check_buffer_v7(struct chk *c, const char *bname, uint64_t boff, uint
 	snprintf(place, sizeof(place), "flyrecord section of %s at offset 0x%llx", who,
 		 (unsigned long long)boff);
 	if (boff >= c->size || c->size - boff < 16)
-		return fail(c, -SR_E_CORRUPT, "%s: past the end of the file at 0x%llx", place,
-			    (unsigned long long)c->size);
+		return past_end(c, boff, place);
 	region_enter(c, &save, c->size, "the file");
 	ret = section_header(c, boff, place, &id, &flags, &size);
 	region_leave(c, &save);
@@ -1356,8 +1365,8 @@ static int options_chain_v7(struct chk *c, uint64_t off, uint64_t from)
 	while (off) {
 		struct chk_opts o = { 0 };
 
-		snprintf(place, sizeof(place), "options section at offset 0x%llx (named at 0x%llx)",
-			 (unsigned long long)off, (unsigned long long)from);
+		snprintf(place, sizeof(place), "options section at offset 0x%llx (pointed to from "
+			 "0x%llx)", (unsigned long long)off, (unsigned long long)from);
 		for (i = 0; i < c->noptsec; i++)
 			if (c->optsec[i] == off)
 				return fail(c, -SR_E_CORRUPT, "%s: reached a second time, the options "
@@ -1367,8 +1376,7 @@ static int options_chain_v7(struct chk *c, uint64_t off, uint64_t from)
 				    CHK_MAX_OPTSECS);
 		c->optsec[c->noptsec++] = off;
 		if (off >= c->size || c->size - off < 16)
-			return fail(c, -SR_E_CORRUPT, "%s: past the end of the file at 0x%llx", place,
-				    (unsigned long long)c->size);
+			return past_end(c, off, place);
 		ret = section_header(c, off, place, &id, &flags, &size);
 		if (ret)
 			return ret;
