@@ -587,6 +587,27 @@ static enum stop_why wait_for_end(struct sr_capture *c, struct child *ch, double
 	}
 }
 
+
+/* does a /proc/kallsyms text show at least one non-zero address? */
+static int kallsyms_has_addresses(const char *s, size_t len)
+{
+	const char *end = s + len;
+
+	while (s < end) {
+		const char *p = s;
+
+		while (p < end && *p == '0')
+			p++;
+		if (p < end && *p != ' ')
+			return 1;
+		s = memchr(p, '\n', (size_t)(end - p));
+		if (!s)
+			break;
+		s++;
+	}
+	return 0;
+}
+
 static int record_exec(int argc, char **argv)
 {
 	struct record_opts o = { 0 };
@@ -703,9 +724,14 @@ static int record_exec(int argc, char **argv)
 
 	if (o.kallsyms) {
 		w.kallsyms.data = sr_read_file("/proc/kallsyms", &w.kallsyms.len);
-		/* kptr_restrict hides the addresses: a table of zeros helps no one */
-		if (!w.kallsyms.data || !strncmp(w.kallsyms.data, "0000000000000000 ", 17) ||
-		    !strncmp(w.kallsyms.data, "00000000 ", 9)) {
+		/*
+		 * kptr_restrict hides the addresses: a table of zeros helps no
+		 * one.  The first symbols may be 0 legitimately (per-CPU ones:
+		 * "0000000000000000 A fixed_percpu_data" on 6.1), so look for
+		 * any non-zero address.
+		 */
+		if (!w.kallsyms.data || !kallsyms_has_addresses(w.kallsyms.data,
+								  w.kallsyms.len)) {
 			free(w.kallsyms.data);
 			w.kallsyms.data = NULL;
 			w.kallsyms.len = 0;
