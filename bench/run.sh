@@ -12,8 +12,15 @@
 # reused by the next run.  Needs root and tracefs to record; says SKIP
 # otherwise, unless BENCH_TRACE=FILE names a trace to use.
 #
+# The last section (bench/guest-overhead.sh) compares the recorders' overhead
+# in the 2-node NUMA guest: one QEMU boot of a Debian 6.1 kernel, the same
+# load untraced, under "schedreplay record" and under "trace-cmd record" with
+# the same buffer size (~1.5 min; needs root, qemu-system-x86_64 and a cached
+# or downloadable kernel, says SKIP otherwise; BENCH_GUEST=0 skips it).
+#
 # Environment: BENCH_TRACE=FILE (and BENCH_TRACE_SMALL=FILE), BENCH_RUNS=3,
-# BENCH_BUFFER_MB=200 (per cpu), BENCH_OUT=bench/out, SR=./schedreplay, CC=cc.
+# BENCH_BUFFER_MB=200 (per cpu), BENCH_OUT=bench/out, SR=./schedreplay, CC=cc,
+# BENCH_GUEST=1 and the BENCH_GUEST_* settings of bench/guest-overhead.sh.
 set -u
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -404,4 +411,17 @@ else
 		printf '  %-32s %16s instructions, %6s per event\n' "$tool" "$ins" \
 			"$(awk -v i="$ins" -v n="$n" 'BEGIN { if (n + 0 > 0) printf "%.0f", i / n }')"
 	done
+fi
+
+# the recorders' overhead in the NUMA guest, where trace-cmd record runs too
+# (issue 3); guest-overhead.sh says SKIP with the reason where it cannot run
+echo
+echo "== recorder overhead in the 2-node NUMA guest (schedreplay record vs trace-cmd record)"
+if [ "${BENCH_GUEST:-1}" = 0 ]; then
+	echo "SKIP: guest overhead benchmark: BENCH_GUEST=0"
+else
+	# a guest that hangs is killed and booted again by record.sh; this
+	# bounds the whole section
+	SR=$SR BENCH_OUT=$OUT timeout 600 "$B/guest-overhead.sh" ||
+		note "the guest overhead benchmark failed (exit $?)"
 fi

@@ -507,6 +507,38 @@ static int walk_event_formats(struct chk *c, uint64_t *off)
 	return ret;
 }
 
+/*
+ * printk formats, "addr : fmt" lines: libtraceevent strdup()s what follows
+ * the ':' of each line, past the end of the text on a last line without.
+ */
+static int walk_printk(struct chk *c, uint64_t *off)
+{
+	static const char what[] = "printk formats";
+	uint64_t at, len;
+	char *buf, *line, *save = NULL;
+	int ret;
+
+	ret = rdnum(c, off, 4, &len, "size of printk formats");
+	if (ret)
+		return ret;
+	at = *off;
+	ret = skip(c, off, len, UINT32_MAX, what);
+	if (ret || len > CHK_MAX_OPTION)
+		return ret;
+	buf = malloc(len + 1);
+	if (!buf)
+		return -SR_E_NOMEM;
+	ret = rd(c, at, buf, len, what);
+	buf[ret ? 0 : len] = '\0';
+	for (line = strtok_r(buf, "\n", &save); !ret && line; line = strtok_r(NULL, "\n", &save))
+		if (!strchr(line, ':'))
+			ret = fail(c, -SR_E_CORRUPT, "%s at offset 0x%llx: the line at 0x%llx has no "
+				   "':'", what, (unsigned long long)at,
+				   (unsigned long long)(at + (uint64_t)(line - buf)));
+	free(buf);
+	return ret;
+}
+
 /* the v6 header part, also the content of the matching v7 sections */
 static int walk_block(struct chk *c, unsigned int id, uint64_t *off)
 {
@@ -520,7 +552,7 @@ static int walk_block(struct chk *c, unsigned int id, uint64_t *off)
 	case OPT_KALLSYMS:
 		return sized(c, off, 4, UINT32_MAX, "kallsyms");
 	case OPT_PRINTK:
-		return sized(c, off, 4, UINT32_MAX, "printk formats");
+		return walk_printk(c, off);
 	case OPT_CMDLINES:
 		return sized(c, off, 8, CHK_MAX_CMDLINES, "saved cmdlines");
 	}
@@ -1090,6 +1122,39 @@ static int flyrecord_v6(struct chk *c, uint64_t *off, const char *bname, uint32_
 	return 0;
 }
 
+/*
+ * With a TRACECLOCK option, libtracecmd parses the clock text that follows
+ * the top buffer's cpu descriptors (an 8-byte size, then the text), and
+ * its parser passes NULL to sscanf() on a "[" without a name.
+ */
+static int trace_clock_v6(struct chk *c, uint64_t *off)
+{
+	static const char what[] = "trace clock after the cpu descriptors";
+	uint64_t at, len;
+	char *buf;
+	int ret;
+
+	ret = rdnum(c, off, 8, &len, "size of trace clock after the cpu descriptors");
+	if (ret)
+		return ret;
+	at = *off;
+	ret = skip(c, off, len, CHK_MAX_BLOCK, what);
+	if (ret)
+		return ret;
+	buf = malloc(len + 1);
+	if (!buf)
+		return -SR_E_NOMEM;
+	ret = rd(c, at, buf, len, what);
+	if (!ret) {
+		buf[len] = '\0';
+		if (!clock_ok(buf))
+			ret = fail(c, -SR_E_CORRUPT, "%s at offset 0x%llx: malformed trace clock list",
+				   what, (unsigned long long)at);
+	}
+	free(buf);
+	return ret;
+}
+
 static int check_v6(struct chk *c, uint64_t off)
 {
 	static const unsigned int blocks[] = {
@@ -1116,9 +1181,8 @@ static int check_v6(struct chk *c, uint64_t off)
 	ret = flyrecord_v6(c, &off, "the top buffer", &c->ncpus, 1);
 	if (ret)
 		return ret;
-	/* the trace clock text libtracecmd reads after the top buffer's cpu descriptors */
 	if (c->trace_clock) {
-		ret = sized(c, &off, 8, CHK_MAX_BLOCK, "trace clock after the cpu descriptors");
+		ret = trace_clock_v6(c, &off);
 		if (ret)
 			return ret;
 	}

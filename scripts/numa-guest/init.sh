@@ -16,6 +16,11 @@
 #   SR_BUFKB     record -b (KiB per CPU; empty: the recorder's default)
 #   SR_SCALE     load size multiplier, percent (100 = the default size)
 #   SR_TRACECMD_OPTS  extra trace-cmd record options (e.g. --file-version 6)
+#   SR_BENCH     N: overhead benchmark instead (bench/guest-overhead.sh): the
+#                load N times untraced, under "schedreplay record --no-probes"
+#                and under "trace-cmd record" (the same sched events, -b
+#                SR_BUFKB for both), rounds in rotating order; /out/bench.txt
+#                has one line per run, the files are /out/<tool>-<run>.dat
 # "$0 --run FUNCTION [ARGS]" runs one of the load's helpers (hog, pp_ping,
 # pp_pong) in a new shell, so that "taskset -c CPUS $0 --run ..." starts it
 # with its affinity already set.
@@ -202,6 +207,17 @@ if [ "$1" = --run ]; then
 	esac
 	exit 0
 fi
+# "$0 --timed LOAD FILE": the load, with /proc/uptime before and after it in
+# FILE (busybox date has no %N here; uptime has 10 ms steps)
+if [ "$1" = --timed ]; then
+	[ -f /etc/sr.conf ] && . /etc/sr.conf
+	a=$(cut -d' ' -f1 /proc/uptime)
+	"$0" --load "$2"
+	rc=$?
+	b=$(cut -d' ' -f1 /proc/uptime)
+	echo "$a $b" >"$3"
+	exit $rc
+fi
 if [ "$1" = --load ]; then
 	[ -f /etc/sr.conf ] && . /etc/sr.conf
 	case $2 in
@@ -242,6 +258,57 @@ done
 i=0
 while [ ! -b /dev/vda ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 [ -b /dev/vda ] || { log "no /dev/vda"; poweroff -f; }
+
+# ---- overhead benchmark (SR_BENCH): no facts, no hand-made probes
+bench_one() {	# bench_one TOOL RUN: one line in $O/bench.txt
+	rm -rf /tmp/load.t /tmp/msg
+	b0=$(cut -d' ' -f1 /proc/uptime)
+	case $1 in
+	untraced)
+		/init --timed "$SR_LOAD" /tmp/load.t >$O/$1-$2.log 2>&1 ;;
+	schedreplay)
+		schedreplay record --no-probes -b "$SR_BUFKB" -o $O/$1-$2.dat \
+			-- /init --timed "$SR_LOAD" /tmp/load.t >$O/$1-$2.log 2>&1 ;;
+	trace-cmd)
+		# shellcheck disable=SC2086
+		trace-cmd record -b "$SR_BUFKB" $SR_TRACECMD_OPTS -o $O/$1-$2.dat \
+			-e sched:sched_switch -e sched:sched_waking -e sched:sched_wakeup \
+			-e sched:sched_wakeup_new -e sched:sched_migrate_task \
+			-e sched:sched_process_fork -e sched:sched_process_exit \
+			-e sched:sched_process_free \
+			/init --timed "$SR_LOAD" /tmp/load.t >$O/$1-$2.log 2>&1 ;;
+	esac
+	rc=$?
+	b1=$(cut -d' ' -f1 /proc/uptime)
+	# what a recorder left in the top-level buffer (trace-cmd records there)
+	ev=$(grep -c . $T/set_event)
+	echo "$1 $2 $(cat /tmp/load.t 2>/dev/null || echo '- -') $b0 $b1 $rc $(cat $T/tracing_on) $ev" >>$O/bench.txt
+	log "bench $1 run $2: exit $rc, load $(cat /tmp/load.t 2>/dev/null), events left enabled $ev"
+	# the next run starts with nothing enabled at the top level
+	[ "$ev" = 0 ] || echo >$T/set_event
+}
+if [ -n "$SR_BENCH" ]; then
+	uname -r >$O/uname-r
+	cp $T/trace_clock $O/trace_clock
+	echo "# tool run load_start load_end cmd_start cmd_end exit tracing_on events_left (guest uptime, s)" >$O/bench.txt
+	log "recording bench: load $SR_LOAD, $SR_BENCH runs each, buffer $SR_BUFKB KB per cpu"
+	cd /tmp
+	i=1
+	while [ $i -le "$SR_BENCH" ]; do
+		# the order rotates, so no recorder always runs first or last
+		case $((i % 3)) in
+		1) order="untraced schedreplay trace-cmd" ;;
+		2) order="schedreplay trace-cmd untraced" ;;
+		0) order="trace-cmd untraced schedreplay" ;;
+		esac
+		for tool in $order; do
+			bench_one $tool $i
+		done
+		i=$((i + 1))
+	done
+	dmesg >$O/dmesg.txt
+	finish
+fi
 log "saving the facts"
 
 # ---- facts: raw copies under $O/topology/<path>, and one "path: value" line

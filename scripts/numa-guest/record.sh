@@ -17,7 +17,7 @@ set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 CACHE=$HERE/cache
 KERNEL= LOAD= OUT= ACCEL=tcg KPKG= BUFKB=20000 SCALE=100 TCOPTS= NOPID=
-TIMEOUT=300 BOOT_TIMEOUT=120 RETRIES=4 NOINSTALL= RECORDER=trace-cmd CACHED=
+TIMEOUT=300 BOOT_TIMEOUT=120 RETRIES=4 NOINSTALL= RECORDER=trace-cmd CACHED= BENCH=
 TOP=$(cd "$HERE/../.." && pwd)
 SRBIN=$TOP/schedreplay BUFSET=
 
@@ -42,6 +42,11 @@ usage: $0 --kernel 6.1|6.12 --load messaging|forks|pingpong|mix|all --out DIR
   --timeout S         kill QEMU after S seconds (default $TIMEOUT; $BOOT_TIMEOUT s to reach /init)
   --retries N         runs of QEMU per load when the guest hangs (default $RETRIES)
   --no-install        do not apt-get install missing host packages
+  --bench RUNS        overhead benchmark (bench/guest-overhead.sh): both
+                      recorders in the guest, the load RUNS times untraced,
+                      under "schedreplay record --no-probes -b KB" and under
+                      "trace-cmd record -b KB" (the same sched events); the
+                      guest's files go to DIR/numa-<K>-<load>.bench/
   $0 --analyze FILE.dat [FILE.topo]   print the summary of a recording
 EOF
 	exit "${1:-2}"
@@ -92,6 +97,7 @@ while [ $# -gt 0 ]; do
 	--timeout) TIMEOUT=$2; shift 2 ;;
 	--retries) RETRIES=$2; shift 2 ;;
 	--no-install) NOINSTALL=1; shift ;;
+	--bench) BENCH=$2; shift 2 ;;
 	--analyze) shift; [ $# -ge 1 ] || usage; analyze "$@"; exit 0 ;;
 	-h | --help) usage 0 ;;
 	*) usage ;;
@@ -102,6 +108,15 @@ case $LOAD in messaging | forks | pingpong | mix) LOADS=$LOAD ;; all) LOADS="mes
 [ -n "$OUT" ] || usage
 case $ACCEL in tcg | kvm) ;; *) usage ;; esac
 case $RECORDER in trace-cmd | schedreplay) ;; *) usage ;; esac
+# --bench: both recorders in one initramfs, no probes (schedreplay record
+# --no-probes, trace-cmd without -e schedreplay), one load
+if [ -n "$BENCH" ]; then
+	case $BENCH in '' | *[!0-9]* | 0) usage ;; esac
+	[ "$LOAD" != all ] || usage
+	RECORDER=bench
+	[ -n "$BUFSET" ] || BUFKB=1024
+	NOPID=1
+fi
 # schedreplay record: its own -b default unless --buffer is given; it adds the
 # probes itself, with a pid field only where the kernel takes BTF arguments
 # (6.6+), so the BTF offset below is not needed
@@ -132,7 +147,7 @@ fi
 BUSYBOX=/bin/busybox
 [ -x $BUSYBOX ] || die "no $BUSYBOX (busybox-static)"
 file -L $BUSYBOX 2>/dev/null | grep -q dynamic && die "$BUSYBOX is not static"
-if [ "$RECORDER" = schedreplay ]; then
+if [ "$RECORDER" != trace-cmd ]; then
 	if [ ! -x "$SRBIN" ]; then
 		[ "$SRBIN" = "$TOP/schedreplay" ] || die "no schedreplay binary at $SRBIN"
 		say "building schedreplay (make)"
@@ -248,18 +263,22 @@ build_initrd() {
 	cp $BUSYBOX "$r/bin/busybox"
 	ln -s busybox "$r/bin/sh"
 	install -m 755 "$HERE/init.sh" "$r/init"
-	if [ "$RECORDER" = schedreplay ]; then
+	rec=
+	if [ "$RECORDER" != trace-cmd ]; then
 		# only what the binary needs to start: babeltrace2's plugins are
 		# loaded at run time for CTF input, which record never reads
 		rec=$SRBIN
-		cp "$rec" "$r/usr/bin/schedreplay"
+		cp "$SRBIN" "$r/usr/bin/schedreplay"
 		# the kernel config, for the "kernel ... hz N" and "config" metadata
 		cp "$KCONFIG" "$r/boot/"
-	else
-		rec=$(command -v trace-cmd)
-		cp "$rec" "$r/usr/bin/trace-cmd"
 	fi
-	for f in $(ldd "$rec" | awk '/=> \// { print $3 } /^[ \t]*\/[^ ]+ \(/ { print $1 }'); do
+	if [ "$RECORDER" != schedreplay ]; then
+		rec="$rec $(command -v trace-cmd)"
+		cp "$(command -v trace-cmd)" "$r/usr/bin/trace-cmd"
+	fi
+	# shellcheck disable=SC2086  # $rec: one or two binaries
+	for f in $(for b in $rec; do ldd "$b"; done |
+		awk '/=> \// { print $3 } /^[ \t]*\/[^ ]+ \(/ { print $1 }' | sort -u); do
 		mkdir -p "$r$(dirname "$f")"
 		cp -L "$f" "$r$f"
 	done
@@ -357,6 +376,7 @@ SR_BUFKB=$BUFKB
 SR_SCALE=$SCALE
 SR_TRACECMD_OPTS="$TCOPTS"
 SR_RECORDER=$RECORDER
+SR_BENCH=$BENCH
 EOF
 	(cd "$w/conf" && find . | cpio -o -H newc --quiet | gzip -n) >"$w/conf.cpio.gz"
 	cat "$INITRD" "$w/conf.cpio.gz" >"$w/initrd.gz"
@@ -422,6 +442,29 @@ EOF
 	QPID=
 	ATTEMPTS=$attempt
 	mkdir -p "$w/res"
+	if [ -n "$BENCH" ]; then
+		# the benchmark's files as the guest wrote them; bench/guest-overhead.sh
+		# reads them
+		if ! tar -xf "$img" -C "$w/res" 2>/dev/null || [ ! -f "$w/res/bench.txt" ] ||
+			[ -f "$w/res/FAILED" ]; then
+			tail -40 "$w/serial.log" >&2
+			[ -f "$w/res/FAILED" ] && cat "$w/res/FAILED" >&2
+			die "$name: no benchmark results (work dir kept: $w)"
+		fi
+		rm -rf "$OUT/$name.bench"
+		mkdir -p "$OUT/$name.bench"
+		cp -a "$w/res/." "$OUT/$name.bench/"
+		cp "$w/serial.log" "$OUT/$name.bench/serial.log"
+		{
+			echo "kernel package: $KPKG $KVER_DEB"
+			echo "qemu: ${qemu[*]}" | sed "s|$w/||g; s|$KDIR/||g"
+			echo "host: $(qemu-system-x86_64 --version | head -1); $("$SRBIN" --version 2>/dev/null | head -1); trace-cmd $(dpkg-query -W -f='${Version}' trace-cmd)"
+			echo "load: $load (scale $SCALE%), $BENCH runs per recorder, buffer $BUFKB KB per cpu"
+			echo "wall time of the QEMU run: ${secs} s ($ACCEL, attempt $ATTEMPTS)"
+		} >"$OUT/$name.bench/host.txt"
+		rm -rf "$w"
+		return 0
+	fi
 	if ! tar -xf "$img" -C "$w/res" 2>/dev/null || [ ! -f "$w/res/trace.dat" ] || [ -f "$w/res/FAILED" ]; then
 		tail -40 "$w/serial.log" >&2
 		[ -f "$w/res/FAILED" ] && cat "$w/res/FAILED" >&2
