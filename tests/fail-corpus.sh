@@ -93,7 +93,8 @@ if [ "${1:-}" = --expect ]; then
 	for f in tracedat/fail/* text/fail/* ctf/fail/*; do
 		case $f in *.expect) continue ;; esac
 		# the message with the fixture's path as the test passes it
-		(cd ../.. && ./schedreplay info "tests/fixtures/$f" >/dev/null 2>"tests/fixtures/$f.expect") || true
+		(cd ../.. && ./schedreplay info "tests/fixtures/$f" 2>&1 >/dev/null |
+			sed "s|$PWD/||g" >"tests/fixtures/$f.expect") || true
 	done
 	echo "wrote .expect files; read them before committing"
 fi

@@ -9,8 +9,10 @@
 check_case() {
 	local bin=$1 label=$2 f=$3 rel
 	rel=${f#"$TOP"/}
-	(cd "$TOP" && "$bin" info "$rel") >"$TMP/o" 2>"$TMP/e"
+	(cd "$TOP" && "$bin" info "$rel") >"$TMP/o" 2>"$TMP/e.raw"
 	local rc=$?
+	# babeltrace names files by absolute path: make it relative to the checkout
+	sed "s|$TOP/||g" "$TMP/e.raw" >"$TMP/e"
 	if [ $rc -ne 1 ]; then
 		fail "$label $rel: exits 1" "exit status $rc; $(head -c 2000 "$TMP/e")"
 		return
