@@ -654,7 +654,7 @@ static inline int num(const struct dat_type *ty, const struct tep_record *r, int
 	return read_int((const unsigned char *)r->data + n->off, n->size, n->sign, v);
 }
 
-static int need(const struct dat_type *ty, const struct tep_record *r, int slot, long long *v,
+static inline int need(const struct dat_type *ty, const struct tep_record *r, int slot, long long *v,
 		const char *what, char **cause)
 {
 	if (num(ty, r, slot, v) == 0)
@@ -835,7 +835,10 @@ static int dat_next(struct sr_trace *t, struct sr_event *ev, char **cause)
 	tep_last_msg[0] = '\0';
 	d->rec[cpu] = tracecmd_read_data(d->in, cpu);
 	if (d->rec[cpu]) {
-		heap_down(d, 0);
+		/* the common case: the same cpu is still the earliest */
+		if (d->nheap > 1 && (heap_less(d, d->heap[1], cpu) ||
+				     (d->nheap > 2 && heap_less(d, d->heap[2], cpu))))
+			heap_down(d, 0);
 	} else {
 		d->heap[0] = d->heap[--d->nheap];
 		if (d->nheap)
