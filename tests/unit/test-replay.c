@@ -253,6 +253,33 @@ int main(void)
 	CHECK(sr_replay_task(r, 800) == NULL, "sched_process_free forgets the task");
 	sr_replay_free(r);
 
+	/* 11. migration classes on a small synthetic trace */
+	r = setup(t, mainline);
+	ev_switch(r, 0, 0, "swapper/0", SR_PREV_RUNNABLE, 200, "waker");
+	ev_switch(r, 2, 0, "swapper/2", SR_PREV_RUNNABLE, 100, "wakee");
+	ev_switch(r, 2, 100, "wakee", SR_PREV_BLOCKED, 0, "swapper/2");
+	/* between its waking and its wakeup: a wakeup migration */
+	ev_wake(r, SR_EV_WAKING, 0, 200, 100, "wakee", 2);
+	ev_migrate(r, 0, 200, 100, "wakee", 2, 0);
+	ev_wake(r, SR_EV_WAKEUP, 0, 200, 100, "wakee", 0);
+	/* done by a stopper thread: active balance */
+	ev_switch(r, 1, 0, "swapper/1", SR_PREV_RUNNABLE, 900, "migration/1");
+	ev_migrate(r, 1, 900, 100, "wakee", 0, 3);
+	/* by an idle third cpu for another: nohz idle balance */
+	ev_switch(r, 3, 0, "swapper/3", SR_PREV_RUNNABLE, 500, "hog");
+	ev_switch(r, 3, 500, "hog", SR_PREV_PREEMPTED, 501, "hog2");
+	ev_migrate(r, 2, 0, 500, "hog", 3, 1);
+	/* the task moves itself (exec, setaffinity) */
+	ev_migrate(r, 3, 501, 501, "hog2", 3, 2);
+	st = sr_replay_borrow_stats(r);
+	CHECK_EQ(st->migrations[SR_MIG_WAKEUP], 1, "migration inside a wakeup");
+	CHECK_EQ(st->migrations[SR_MIG_ACTIVE], 1, "migration by migration/N");
+	CHECK_EQ(st->migrations[SR_MIG_LB_NOHZ], 1, "migration by an idle third cpu");
+	CHECK_EQ(st->migrations[SR_MIG_AFFINITY], 1, "a task moving itself");
+	CHECK_EQ(st->migrations[SR_MIG_UNEXPLAINED], 0, "nothing unexplained");
+	CHECK_EQ(sr_replay_task(r, 500)->cpu, 1, "a queued task follows its migration");
+	sr_replay_free(r);
+
 	sr_topology_free(t);
 	return unit_done();
 }
