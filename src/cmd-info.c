@@ -190,7 +190,8 @@ static void print_text(const struct sr_trace_info *info, struct info_state *st)
 	printf("events:     %llu\n", (unsigned long long)st->total);
 	for (i = 0; i < NKINDS; i++)
 		printf("  %-22s %10llu\n", kinds[i].tp, (unsigned long long)st->kind[kinds[i].kind]);
-	qsort(st->other, st->nother, sizeof(*st->other), cmp_other);
+	if (st->nother)
+		qsort(st->other, st->nother, sizeof(*st->other), cmp_other);
 	for (i = 0; i < st->nother; i++)
 		printf("  %-22s %10llu\n", st->other[i].name, (unsigned long long)st->other[i].n);
 	if (!info->has_waking)
@@ -266,7 +267,8 @@ static void print_json(const struct sr_trace_info *info, struct info_state *st)
 	for (i = 0; i < NKINDS; i++)
 		printf("%s\n    \"%s\": %llu", i ? "," : "", kinds[i].tp,
 		       (unsigned long long)st->kind[kinds[i].kind]);
-	qsort(st->other, st->nother, sizeof(*st->other), cmp_other);
+	if (st->nother)
+		qsort(st->other, st->nother, sizeof(*st->other), cmp_other);
 	for (i = 0; i < st->nother; i++) {
 		printf(",\n    ");
 		print_json_string(stdout, st->other[i].name);
