@@ -388,11 +388,16 @@ static void group_stats(struct sr_wake_ctx *c, const uint64_t *span, int pct,
 			continue;
 		gs->weight++;
 		gs->nr += c->v->rq[cpu].nr_running;
-		gs->load += load_of(c, cpu);
-		gs->rload += sr_view_cpu_load(c->v, cpu, 1);
-		gs->aload += sr_view_cpu_load(c->v, cpu, 0);
-		gs->util += sr_view_cpu_util(c->v, cpu);
-		gs->runnable += sr_view_cpu_runnable(c->v, cpu);
+		struct sr_pelt sig;
+		long rl = sr_view_cpu_load(c->v, cpu, 1);
+
+		/* one decay of the cpu's signal gives load, util and runnable */
+		sr_view_cpu_signal(c->v, cpu, &sig);
+		gs->load += c->m->runnable_load ? rl : (long)sig.load_avg;
+		gs->rload += rl;
+		gs->aload += (long)sig.load_avg;
+		gs->util += sig.util_avg > SR_SCHED_CAPACITY ? SR_SCHED_CAPACITY : sig.util_avg;
+		gs->runnable += sig.runnable_avg;
 		if (!c->v->rq[cpu].nr_running && idle(c, cpu))
 			gs->idle_cpus++;
 	}
@@ -632,22 +637,6 @@ static int select_task_rq_fair(struct sr_wake_ctx *c)
 	return new_cpu;
 }
 
-/* v4.15's wake_affine returns a bool: this_cpu when true */
-static int wake_affine_v415(struct sr_wake_ctx *c, const struct sr_domain *sd, int this_cpu,
-			    int prev_cpu, int sync)
-{
-	int target = c->m->pol.wake_affine_idle(c, this_cpu, prev_cpu, sync);
-
-	if (target == SR_NONE)
-		target = c->m->pol.wake_affine_weight(c, sd, this_cpu, prev_cpu, sync);
-	if (target == this_cpu) {
-		sr_reason(c, "wake_affine: this");
-		return this_cpu;
-	}
-	sr_reason(c, "wake_affine: prev");
-	return prev_cpu;
-}
-
 static const struct sr_model models[] = {
 	{
 		.name = "mainline",
@@ -678,7 +667,7 @@ static const struct sr_model models[] = {
 			.wake_wide = wake_wide,
 			.wake_affine_idle = wake_affine_idle_v415,
 			.wake_affine_weight = wake_affine_weight_v415,
-			.wake_affine = wake_affine_v415,
+			.wake_affine = wake_affine,	/* v4.15's bool: this when true, same CPUs */
 			.select_idle_sibling = sis_v415,
 			.find_idlest_cpu = find_idlest_v415,
 		},

@@ -935,38 +935,32 @@ int sr_view_idle_cpu(const struct sr_view *v, int cpu)
 	       !rq->ttwu_pending;
 }
 
-long sr_view_cpu_load(const struct sr_view *v, int cpu, int runnable_only)
+void sr_view_cpu_signal(const struct sr_view *v, int cpu, struct sr_pelt *out)
 {
 	const struct sr_rq *rq = &v->rq[cpu];
+
+	/* decay to the decision time on a copy: models never change state */
+	*out = rq->cfs;
+	if (out->last_update && v->now > out->last_update)
+		sr_pelt_update(out, v->now, rq->cfs_weight, rq->cfs_nr, rq->curr_cfs, 1);
+}
+
+long sr_view_cpu_load(const struct sr_view *v, int cpu, int runnable_only)
+{
 	struct sr_pelt s;
 
 	if (runnable_only)
-		return rq->runnable_load;
-	/* decay to the decision time on a copy: models never change state */
-	s = rq->cfs;
-	if (s.last_update && v->now > s.last_update)
-		sr_pelt_update(&s, v->now, rq->cfs_weight, rq->cfs_nr, rq->curr_cfs, 1);
+		return v->rq[cpu].runnable_load;
+	sr_view_cpu_signal(v, cpu, &s);
 	return (long)s.load_avg;
 }
 
 unsigned long sr_view_cpu_util(const struct sr_view *v, int cpu)
 {
-	const struct sr_rq *rq = &v->rq[cpu];
-	struct sr_pelt s = rq->cfs;
+	struct sr_pelt s;
 
-	if (s.last_update && v->now > s.last_update)
-		sr_pelt_update(&s, v->now, rq->cfs_weight, rq->cfs_nr, rq->curr_cfs, 1);
+	sr_view_cpu_signal(v, cpu, &s);
 	return s.util_avg > SR_SCHED_CAPACITY ? SR_SCHED_CAPACITY : s.util_avg;
-}
-
-unsigned long sr_view_cpu_runnable(const struct sr_view *v, int cpu)
-{
-	const struct sr_rq *rq = &v->rq[cpu];
-	struct sr_pelt s = rq->cfs;
-
-	if (s.last_update && v->now > s.last_update)
-		sr_pelt_update(&s, v->now, rq->cfs_weight, rq->cfs_nr, rq->curr_cfs, 1);
-	return s.runnable_avg;
 }
 
 int sr_view_allowed(const struct sr_view *v, const struct sr_task *p, int cpu)

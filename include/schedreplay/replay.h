@@ -196,7 +196,8 @@ const struct sr_task *sr_replay_task(const struct sr_replay *r, int pid);
  * v4.15 weighted_cpuload (enqueued only) */
 long sr_view_cpu_load(const struct sr_view *v, int cpu, int runnable_only);
 unsigned long sr_view_cpu_util(const struct sr_view *v, int cpu);
-unsigned long sr_view_cpu_runnable(const struct sr_view *v, int cpu);
+/* the cpu's root cfs_rq signal decayed to the decision time (a copy) */
+void sr_view_cpu_signal(const struct sr_view *v, int cpu, struct sr_pelt *out);
 int sr_view_idle_cpu(const struct sr_view *v, int cpu);
 int sr_view_allowed(const struct sr_view *v, const struct sr_task *p, int cpu);
 
