@@ -144,10 +144,7 @@ static struct sr_task *task_get(struct sr_replay *r, int pid, const char *comm, 
 		r->stats.tasks_seen++;
 	}
 	if (comm && comm[0] && strcmp(t->comm, comm)) {
-		size_t n = strnlen(comm, SR_COMM_LEN - 1);
-
-		memcpy(t->comm, comm, n);
-		t->comm[n] = '\0';
+		sr_strlcpy(t->comm, comm, sizeof(t->comm));
 		if (!t->snapshot && (t->kthread < 0 || (t->inferred & SR_INF_KTHREAD)))
 			infer_kthread(t);
 	}

@@ -50,14 +50,6 @@ static int on_decision(const struct sr_decision *d, const struct sr_eval *evals,
 	return 0;
 }
 
-static void sr_strlcpy_cmd(char *dst, const char *src, size_t size)
-{
-	size_t n = strnlen(src, size - 1);
-
-	memcpy(dst, src, n);
-	dst[n] = '\0';
-}
-
 static int is_preset(const char *s)
 {
 	for (; *s; s++)
@@ -133,7 +125,7 @@ static void meta_task(struct meta *m, char *line)
 			h.bound = atoi(v);
 		else if (!strcmp(k, "comm")) {
 			unescape(v);
-			sr_strlcpy_cmd(h.comm, v, sizeof(h.comm));
+			sr_strlcpy(h.comm, v, sizeof(h.comm));
 		}
 	}
 	if (h.pid <= 0)
@@ -196,7 +188,7 @@ static int read_meta(const char *path, const struct sr_trace_opts *opts, struct 
 		} else if (!strncmp(s, "task ", 5)) {
 			char buf[1024];
 
-			sr_strlcpy_cmd(buf, s + 5, sizeof(buf));
+			sr_strlcpy(buf, s + 5, sizeof(buf));
 			meta_task(m, buf);
 		} else if (!strncmp(s, "meta end", 8)) {
 			break;

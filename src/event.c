@@ -176,3 +176,15 @@ void sr_event_reset(struct sr_event *ev)
 	ev->name = NULL;
 	ev->text = NULL;
 }
+
+void sr_strlcpy(char *dst, const char *src, size_t size)
+{
+	size_t n;
+
+	if (!size)
+		return;
+	n = src ? strnlen(src, size - 1) : 0;
+	if (n)
+		memcpy(dst, src, n);
+	dst[n] = '\0';
+}

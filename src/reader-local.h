@@ -57,7 +57,4 @@ struct sr_cpu_stats *sr_trace_cpu_stats(struct sr_trace *t, int cpu);
  */
 const char *sr_intern(const char *s);
 
-/* bounded copy that always terminates (comm fields) */
-void sr_strlcpy(char *dst, const char *src, size_t size);
-
 #endif

@@ -27,18 +27,6 @@ static const struct sr_reader_ops *const readers[] = {
 	&sr_reader_text,
 };
 
-void sr_strlcpy(char *dst, const char *src, size_t size)
-{
-	size_t n;
-
-	if (!size)
-		return;
-	n = src ? strnlen(src, size - 1) : 0;
-	if (n)
-		memcpy(dst, src, n);
-	dst[n] = '\0';
-}
-
 struct intern_node {
 	struct intern_node *next;
 	char s[];

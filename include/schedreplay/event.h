@@ -7,6 +7,7 @@
 #ifndef SCHEDREPLAY_EVENT_H
 #define SCHEDREPLAY_EVENT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define SR_COMM_LEN 16
@@ -113,6 +114,12 @@ enum sr_prev_state sr_prev_state_decode(long long raw, enum sr_pstate_enc enc);
  * Return: one of enum sr_prev_state; SR_PREV_UNKNOWN if @text is not letters.
  */
 enum sr_prev_state sr_prev_state_parse(const char *text, long long *raw);
+
+/**
+ * sr_strlcpy - bounded copy that always terminates (comm fields, names)
+ * @src may be NULL: @dst becomes empty.
+ */
+void sr_strlcpy(char *dst, const char *src, size_t size);
 
 /**
  * sr_event_reset - clear an event to "nothing known"
