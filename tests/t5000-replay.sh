@@ -82,6 +82,13 @@ same "unknown model exits 2" 2 $?
 same "a topology smaller than the trace exits 2" 2 $?
 ok "and says why" grep -q "the trace has 2 CPUs, the topology 1" "$TMP/e1"
 ok "a topology file is accepted" "$SR" replay -q -t "$FIX/topology/numa-guest-2x4.topo" "$v7"
+"$SR" replay -q -t "$FIX/topology/fail-unknown-keyword.topo" "$v7" >"$TMP/o" 2>"$TMP/e1"
+same "a bad topology file exits 2" 2 $?
+same "a bad topology file: one line naming file and line" \
+	"schedreplay: $FIX/topology/fail-unknown-keyword.topo:3: unknown keyword 'cpus'" "$(cat "$TMP/e1")"
+"$SR" replay -q -t 2x0x2 "$v7" >"$TMP/o" 2>"$TMP/e1"
+same "a bad topology preset exits 2" 2 $?
+ok "a bad topology preset is named" grep -q "invalid topology preset '2x0x2'" "$TMP/e1"
 
 # a file from "schedreplay record" carries its topology, HZ and task snapshot
 rec="$FIX/tracedat/succeed/live-6.18-record-v6.dat"
