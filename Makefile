@@ -101,13 +101,16 @@ $(BUILD)/libschedreplay.a: $(LIB_OBJS)
 	$(Q)rm -f $@
 	$(Q)ar rcs $@ $^
 
+# whole archive: patch pairs register themselves from their own files, and
+# -rdynamic lets a --patch-file shared object call back into the program
 $(PROGRAM): $(MAIN_OBJ) $(BUILD)/libschedreplay.a
-	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -rdynamic -o $@ $(MAIN_OBJ) \
+		-Wl,--whole-archive $(BUILD)/libschedreplay.a -Wl,--no-whole-archive $(PKG_LIBS) -lm -ldl
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libschedreplay.a tests/unit/unit.h
 	@mkdir -p $(@D)
-	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/libschedreplay.a \
-		$(PKG_LIBS) -lm
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
+		-Wl,--whole-archive $(BUILD)/libschedreplay.a -Wl,--no-whole-archive $(PKG_LIBS) -lm -ldl
 
 unit: $(UNIT_BINS)
 
@@ -116,7 +119,7 @@ FUZZ_BINS = $(patsubst tests/fuzz/fuzz-%.c,$(BUILD)/fuzz/fuzz-%,$(wildcard tests
 $(BUILD)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz-common.h $(BUILD)/libschedreplay.a
 	@mkdir -p $(@D)
 	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< \
-		$(BUILD)/libschedreplay.a $(PKG_LIBS) -lm
+		$(BUILD)/libschedreplay.a $(PKG_LIBS) -lm -ldl
 
 fuzz-targets: $(FUZZ_BINS)
 

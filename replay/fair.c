@@ -40,6 +40,11 @@ static int idle(const struct sr_wake_ctx *c, int cpu)
 	return sr_view_idle_cpu(c->v, cpu);
 }
 
+int sr_ctx_idle(const struct sr_wake_ctx *c, int cpu)
+{
+	return idle(c, cpu);
+}
+
 static int allowed(const struct sr_wake_ctx *c, int cpu)
 {
 	return sr_view_allowed(c->v, c->p, cpu);
@@ -48,6 +53,11 @@ static int allowed(const struct sr_wake_ctx *c, int cpu)
 static int share_cache(const struct sr_wake_ctx *c, int a, int b)
 {
 	return sr_cpus_share_cache(c->v->topo, a, b);
+}
+
+int sr_ctx_share_cache(const struct sr_wake_ctx *c, int a, int b)
+{
+	return share_cache(c, a, b);
 }
 
 static long load_of(const struct sr_wake_ctx *c, int cpu)
@@ -127,8 +137,8 @@ static int wake_affine_idle_v415(struct sr_wake_ctx *c, int this_cpu, int prev_c
  * (patched, mainline) against `<=` (v4.15, v4.16-rc1); @sync_bias adds 1 to
  * prev's side on sync wakeups.
  */
-static int affine_weight(struct sr_wake_ctx *c, const struct sr_domain *sd, int this_cpu,
-			 int prev_cpu, int sync, int strict, int sync_bias)
+int sr_affine_weight(struct sr_wake_ctx *c, const struct sr_domain *sd, int this_cpu,
+		     int prev_cpu, int sync, int strict, int sync_bias)
 {
 	const struct sr_topology *t = c->v->topo;
 	long this_eff, prev_eff, tl;
@@ -167,13 +177,13 @@ static int affine_weight(struct sr_wake_ctx *c, const struct sr_domain *sd, int 
 static int wake_affine_weight_mainline(struct sr_wake_ctx *c, const struct sr_domain *sd,
 				       int this_cpu, int prev_cpu, int sync)
 {
-	return affine_weight(c, sd, this_cpu, prev_cpu, sync, 1, 1);
+	return sr_affine_weight(c, sd, this_cpu, prev_cpu, sync, 1, 1);
 }
 
 static int wake_affine_weight_v415(struct sr_wake_ctx *c, const struct sr_domain *sd,
 				   int this_cpu, int prev_cpu, int sync)
 {
-	return affine_weight(c, sd, this_cpu, prev_cpu, sync, 0, 0);
+	return sr_affine_weight(c, sd, this_cpu, prev_cpu, sync, 0, 0);
 }
 
 static int wake_affine(struct sr_wake_ctx *c, const struct sr_domain *sd, int this_cpu,
@@ -599,7 +609,7 @@ static int select_task_rq_fair(struct sr_wake_ctx *c)
 	unsigned sd_flag = c->fork ? SR_SD_BALANCE_FORK : SR_SD_BALANCE_WAKE;
 	int new_cpu = c->prev_cpu, want_affine = 0, level = -1, i;
 	/* change 1(d), Peter's form, is mainline: an exiting waker is not sync */
-	int sync = c->sync && !(c->m->recent_used_cpu && c->exiting);
+	int sync = c->sync && !(c->m->mask_exiting_sync && c->exiting);
 
 	if (!c->fork) {
 		int ww = c->m->pol.wake_wide(c);
@@ -645,6 +655,7 @@ static const struct sr_model models[] = {
 			   "recent_used_cpu, idle cores and SIS_UTIL; fork slow path",
 		.runnable_load = 0,
 		.recent_used_cpu = 1,
+		.mask_exiting_sync = 1,
 		.pol = {
 			.select_task_rq = select_task_rq_fair,
 			.wake_wide = wake_wide,
@@ -662,6 +673,7 @@ static const struct sr_model models[] = {
 			   "SIS_PROP",
 		.runnable_load = 1,
 		.recent_used_cpu = 0,
+		.mask_exiting_sync = 0,
 		.pol = {
 			.select_task_rq = select_task_rq_fair,
 			.wake_wide = wake_wide,

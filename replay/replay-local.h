@@ -35,8 +35,9 @@ struct sr_replay {
 	struct sr_task **await;		/* per cpu: the wakee whose select_rq comes next */
 	struct sr_pending **selected;	/* per cpu: the decision select_rq_ret answers */
 	/* self-pull migrations waiting to be told newidle or periodic */
-	int *pull_pid;
-	uint64_t *pull_ts;
+	struct sr_migration *pull;	/* per cpu; pid 0: none */
+	sr_migration_cb mig_cb;
+	void *mig_data;
 	struct sr_replay_stats stats;
 };
 

@@ -422,16 +422,25 @@ static int close_decision(struct sr_replay *r, struct sr_pending *pd, int actual
 
 /* ---- event handlers --------------------------------------------------------- */
 
-/* settle a pending self-pull on @cpu: newidle if the puller now switches to it */
-static void settle_pull(struct sr_replay *r, int cpu, int next, int prev_blocked, uint64_t now)
+static int emit_migration(struct sr_replay *r, const struct sr_migration *m)
 {
-	if (r->pull_pid[cpu] <= 0)
-		return;
-	if (prev_blocked && next == r->pull_pid[cpu] && now - r->pull_ts[cpu] <= NEWIDLE_WINDOW_NS)
-		r->stats.migrations[SR_MIG_LB_NEWIDLE]++;
+	r->stats.migrations[m->kind]++;
+	return r->mig_cb ? r->mig_cb(m, r->mig_data) : 0;
+}
+
+/* settle a pending self-pull on @cpu: newidle if the puller now switches to it */
+static int settle_pull(struct sr_replay *r, int cpu, int next, int prev_blocked, uint64_t now)
+{
+	struct sr_migration *m = &r->pull[cpu];
+
+	if (m->pid <= 0)
+		return 0;
+	if (prev_blocked && next == m->pid && now - m->ts <= NEWIDLE_WINDOW_NS)
+		m->kind = SR_MIG_LB_NEWIDLE;
 	else
-		r->stats.migrations[SR_MIG_LB_PERIODIC]++;
-	r->pull_pid[cpu] = 0;
+		m->kind = SR_MIG_LB_PERIODIC;
+	m->pid = 0;
+	return emit_migration(r, m);
 }
 
 static int on_switch(struct sr_replay *r, const struct sr_event *ev)
@@ -441,10 +450,13 @@ static int on_switch(struct sr_replay *r, const struct sr_event *ev)
 	struct sr_task *next = task_get(r, ev->pid2, ev->comm2, ev->prio2);
 	uint64_t now = ev->ts;
 	int blocked = ev->prev_state == SR_PREV_BLOCKED || ev->prev_state == SR_PREV_DEAD;
+	int ret;
 
 	if ((ev->pid > 0 && !prev) || (ev->pid2 > 0 && !next))
 		return -SR_E_NOMEM;
-	settle_pull(r, ev->cpu, ev->pid2, blocked, now);
+	ret = settle_pull(r, ev->cpu, ev->pid2, blocked, now);
+	if (ret)
+		return ret;
 	rq->known = 1;
 	if (prev) {
 		ensure_on(r, prev, ev->cpu, now);
@@ -630,37 +642,49 @@ static int on_migrate(struct sr_replay *r, const struct sr_event *ev)
 	struct sr_task *p = task_get(r, ev->pid, ev->comm, ev->prio);
 	int orig = ev->target_cpu, dest = ev->dest_cpu, e = ev->cpu;
 	uint64_t now = ev->ts;
-	enum sr_migration_kind k;
+	struct sr_migration m;
+	int deferred = 0, ret = 0;
 
 	if (!p)
 		return -SR_E_NOMEM;
 	if (dest < 0 || dest >= r->topo->ncpus || orig < 0 || orig >= r->topo->ncpus)
 		return 0;
+	m.ts = now;
+	m.pid = p->pid;
+	memcpy(m.comm, p->comm, SR_COMM_LEN);
+	m.orig_cpu = orig;
+	m.dest_cpu = dest;
+	m.emit_cpu = e;
+	m.decision = -1;
 	if (p->waking) {
-		k = SR_MIG_WAKEUP;
+		m.kind = SR_MIG_WAKEUP;
+		if (p->pending)
+			m.decision = ((struct sr_pending *)p->pending)->d.id;
 	} else if (ev->common_pid > 0 && ev->common_pid == ev->pid && e == orig) {
 		/* the task moves itself: sched_exec() or sched_setaffinity() */
-		k = SR_MIG_AFFINITY;
+		m.kind = SR_MIG_AFFINITY;
 	} else if (!strncmp(ev->comm, "migration/", 10) || (ev->common_pid > 0 &&
 		   sr_replay_task(r, ev->common_pid) &&
 		   !strncmp(sr_replay_task(r, ev->common_pid)->comm, "migration/", 10))) {
-		k = SR_MIG_ACTIVE;
+		m.kind = SR_MIG_ACTIVE;
 	} else if (e == dest) {
 		/* a pull by dest: newidle or periodic, told at its next switch */
-		if (r->pull_pid[dest] > 0)
-			r->stats.migrations[SR_MIG_LB_PERIODIC]++;
-		r->pull_pid[dest] = p->pid;
-		r->pull_ts[dest] = now;
-		k = SR_MIG__COUNT;
+		if (r->pull[dest].pid > 0) {
+			r->pull[dest].kind = SR_MIG_LB_PERIODIC;
+			r->pull[dest].pid = 0;
+			ret = emit_migration(r, &r->pull[dest]);
+		}
+		r->pull[dest] = m;
+		deferred = 1;
 	} else if (e != orig && r->rq[e].curr == 0) {
-		k = SR_MIG_LB_NOHZ;
+		m.kind = SR_MIG_LB_NOHZ;
 	} else if (e == orig) {
-		k = SR_MIG_ACTIVE;
+		m.kind = SR_MIG_ACTIVE;
 	} else {
-		k = SR_MIG_UNEXPLAINED;
+		m.kind = SR_MIG_UNEXPLAINED;
 	}
-	if (k != SR_MIG__COUNT)
-		r->stats.migrations[k]++;
+	if (!deferred && !ret)
+		ret = emit_migration(r, &m);
 
 	if (on_rq(p)) {
 		int was_running = p->state == SR_TASK_RUNNING;
@@ -681,7 +705,7 @@ static int on_migrate(struct sr_replay *r, const struct sr_event *ev)
 		detach(r, p);
 		p->cpu = dest;
 	}
-	return 0;
+	return ret;
 }
 
 static int on_fork(struct sr_replay *r, const struct sr_event *ev)
@@ -824,8 +848,8 @@ int sr_replay_finish(struct sr_replay *r)
 			t->pending = NULL;
 		}
 	}
-	for (i = 0; i < (size_t)r->topo->ncpus; i++)
-		settle_pull(r, (int)i, -1, 0, r->now);
+	for (i = 0; i < (size_t)r->topo->ncpus && !ret; i++)
+		ret = settle_pull(r, (int)i, -1, 0, r->now);
 	return ret;
 }
 
@@ -845,11 +869,10 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 	r->tasks = calloc(r->cap, sizeof(*r->tasks));
 	r->rq = calloc(topo->ncpus, sizeof(*r->rq));
 	r->idle = calloc(topo->ncpus, sizeof(*r->idle));
-	r->pull_pid = calloc(topo->ncpus, sizeof(*r->pull_pid));
-	r->pull_ts = calloc(topo->ncpus, sizeof(*r->pull_ts));
+	r->pull = calloc(topo->ncpus, sizeof(*r->pull));
 	r->await = calloc(topo->ncpus, sizeof(*r->await));
 	r->selected = calloc(topo->ncpus, sizeof(*r->selected));
-	if (!r->tasks || !r->rq || !r->idle || !r->pull_pid || !r->pull_ts || !r->await ||
+	if (!r->tasks || !r->rq || !r->idle || !r->pull || !r->await ||
 	    !r->selected) {
 		sr_replay_free(r);
 		return NULL;
@@ -862,6 +885,12 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 		r->idle[c].recent_used_cpu = -1;
 	}
 	return r;
+}
+
+void sr_replay_set_migration_callback(struct sr_replay *r, sr_migration_cb cb, void *data)
+{
+	r->mig_cb = cb;
+	r->mig_data = data;
 }
 
 void sr_replay_set_callback(struct sr_replay *r, sr_decision_cb cb, void *data)
@@ -890,8 +919,7 @@ void sr_replay_free(struct sr_replay *r)
 	free(r->tasks);
 	free(r->rq);
 	free(r->idle);
-	free(r->pull_pid);
-	free(r->pull_ts);
+	free(r->pull);
 	free(r->await);
 	free(r->selected);
 	free(r);

@@ -16,6 +16,7 @@
 #include "schedreplay/error.h"
 #include "schedreplay/fidelity.h"
 #include "schedreplay/model.h"
+#include "schedreplay/patch.h"
 #include "schedreplay/store.h"
 #include "schedreplay/trace.h"
 #include "version.h"
@@ -28,11 +29,22 @@ static void on_signal(int sig)
 	interrupted = sig;
 }
 
+#define MAX_PATCHES 8
+
 struct replay_ctx {
 	struct sr_store *store;
 	struct sr_fidelity *fid;
+	/* base models */
 	const struct sr_model *models[SR_MAX_MODELS];
 	int nmodels;
+	/* what the engine evaluates: the base models, then each patch's two sides */
+	const struct sr_model *sides[SR_MAX_MODELS];
+	unsigned touches[SR_MAX_MODELS];	/* 1 << decision kind */
+	int nsides;
+	const struct sr_patch *patches[MAX_PATCHES];
+	int npatches;
+	/* per pair (original side at sides[nmodels + 2 * k]) and decision kind */
+	struct sr_patch_summary summary[SR_MAX_MODELS / 2][2];
 	char *cause;
 };
 
@@ -42,12 +54,129 @@ static int on_decision(const struct sr_decision *d, const struct sr_eval *evals,
 	struct replay_ctx *rc = data;
 	int i;
 
-	if (rc->store && sr_store_decision(rc->store, d, rc->models, evals, nevals, &rc->cause))
+	if (rc->store && sr_store_decision(rc->store, d, evals, nevals, &rc->cause))
 		return -SR_E_IO;
-	for (i = 0; i < nevals; i++)
+	for (i = 0; i < nevals && i < rc->nmodels; i++)
 		if (sr_fidelity_add(rc->fid, rc->models[i]->name, d, &evals[i]))
 			return -SR_E_NOMEM;
+	for (i = rc->nmodels; i + 1 < nevals; i += 2) {
+		struct sr_patch_summary *ps = &rc->summary[(i - rc->nmodels) / 2][d->kind];
+
+		if (!(rc->touches[i] & (1u << d->kind)))
+			continue;
+		ps->decisions++;
+		if (evals[i].cpu == evals[i + 1].cpu)
+			continue;
+		ps->divergent++;
+		ps->original_exact += evals[i].cpu == d->actual_cpu;
+		ps->patched_exact += evals[i + 1].cpu == d->actual_cpu;
+		if (rc->store && sr_store_divergent(rc->store, d->id, rc->sides[i]->patch,
+						    &rc->cause))
+			return -SR_E_IO;
+	}
 	return 0;
+}
+
+static int on_migration(const struct sr_migration *m, void *data)
+{
+	struct replay_ctx *rc = data;
+
+	if (rc->store && sr_store_migration(rc->store, m, &rc->cause))
+		return -SR_E_IO;
+	return 0;
+}
+
+/* the sides the engine evaluates: base models, then each patch over each */
+static int build_sides(struct replay_ctx *rc, char **cause)
+{
+	int i, k;
+
+	for (i = 0; i < rc->nmodels; i++) {
+		rc->sides[rc->nsides] = rc->models[i];
+		rc->touches[rc->nsides++] = (1u << SR_DEC_WAKEUP) | (1u << SR_DEC_FORK);
+	}
+	for (i = 0; i < rc->nmodels; i++)
+		for (k = 0; k < rc->npatches; k++) {
+			const struct sr_patch *p = rc->patches[k];
+			unsigned touch = (sr_patch_touches(p, SR_DEC_WAKEUP) << SR_DEC_WAKEUP) |
+					 (sr_patch_touches(p, SR_DEC_FORK) << SR_DEC_FORK);
+			struct sr_patch_summary *ps;
+			int v, j;
+
+			if (rc->nsides + 2 > SR_MAX_MODELS) {
+				sr_cause_set(cause, "at most %d evaluations per decision: fewer "
+					     "models or patches", SR_MAX_MODELS);
+				return -SR_E_USAGE;
+			}
+			for (v = 0; v < 2; v++) {
+				struct sr_model *m = sr_patch_side(p, rc->models[i], v);
+
+				if (!m)
+					return -SR_E_NOMEM;
+				rc->sides[rc->nsides] = m;
+				rc->touches[rc->nsides++] = touch;
+			}
+			ps = rc->summary[(rc->nsides - 2 - rc->nmodels) / 2];
+			for (j = 0; j < 2; j++) {
+				ps[j].patch = p->name;
+				ps[j].seed = p->seed;
+				ps[j].model = rc->models[i]->name;
+				ps[j].kind = j == SR_DEC_WAKEUP ? "wakeup" : "fork";
+			}
+		}
+	return 0;
+}
+
+static void free_sides(struct replay_ctx *rc)
+{
+	int i;
+
+	for (i = rc->nmodels; i < rc->nsides; i++)
+		free((struct sr_model *)rc->sides[i]);
+	rc->nsides = 0;
+}
+
+/* the patch summaries of the kinds each patch touches */
+static int summaries(struct replay_ctx *rc, struct sr_patch_summary *out)
+{
+	int i, j, n = 0;
+
+	for (i = rc->nmodels; i + 1 < rc->nsides; i += 2)
+		for (j = 0; j < 2; j++)
+			if (rc->touches[i] & (1u << j))
+				out[n++] = rc->summary[(i - rc->nmodels) / 2][j];
+	return n;
+}
+
+static void pct(char *buf, size_t len, uint64_t a, uint64_t n)
+{
+	if (n)
+		snprintf(buf, len, "%.1f", 100.0 * (double)a / (double)n);
+	else
+		snprintf(buf, len, "-");
+}
+
+static void print_patches(struct replay_ctx *rc, FILE *out)
+{
+	struct sr_patch_summary ps[SR_MAX_MODELS];
+	int i, n = summaries(rc, ps);
+
+	if (!n)
+		return;
+	fprintf(out, "\npatches: at the decisions where the two sides differ, which side matches "
+		"the kernel\n");
+	fprintf(out, "%-22s %-9s %-7s %10s %9s %8s %10s %10s\n", "patch", "model", "kind",
+		"decisions", "divergent", "rate%", "orig_ok%", "patch_ok%");
+	for (i = 0; i < n; i++) {
+		char r[16], o[16], p[16];
+
+		pct(r, sizeof(r), ps[i].divergent, ps[i].decisions);
+		pct(o, sizeof(o), ps[i].original_exact, ps[i].divergent);
+		pct(p, sizeof(p), ps[i].patched_exact, ps[i].divergent);
+		fprintf(out, "%-22s %-9s %-7s %10llu %9llu %8s %10s %10s\n", ps[i].patch,
+			ps[i].model, ps[i].kind, (unsigned long long)ps[i].decisions,
+			(unsigned long long)ps[i].divergent, r, o, p);
+	}
 }
 
 static int is_preset(const char *s)
@@ -214,11 +343,32 @@ static void list_models(void)
 		printf("%-10s %s\n", sr_model_at(i)->name, sr_model_at(i)->summary);
 }
 
+static void list_patches(void)
+{
+	int i;
+
+	for (i = 0; i < sr_patch_count(); i++) {
+		const struct sr_patch *p = sr_patch_at(i);
+
+		printf("%-24s %-8s %s\n", p->name, p->seed, p->summary);
+		printf("%-24s %-8s replaces %s; %s\n", "", "", p->function,
+		       !p->scope ? "nothing to evaluate" :
+		       p->scope == SR_SCOPE_WAKEUP ? "evaluated at wakeups" :
+		       p->scope & SR_SCOPE_BALANCE ? "evaluated at load balancing" :
+		       "evaluated at wakeups and forks");
+	}
+}
+
 static const char replay_options[] =
 	"   -o, --output DB      write every decision into the SQLite database DB\n"
 	"   -f, --force          replace DB if it exists\n"
+	"   -a, --append         add this run to DB if it exists\n"
 	"   -m, --model NAME     evaluate this model (repeatable; default: mainline)\n"
 	"       --list-models    list the models and exit\n"
+	"   -p, --patch NAME     evaluate both sides of this patch pair over each model\n"
+	"                        (repeatable)\n"
+	"       --list-patches   list the patch pairs and exit\n"
+	"       --patch-file SO  load patch pairs from a shared object (repeatable)\n"
 	"   -t, --topology SPEC  NODESxCORESxTHREADS (e.g. 2x26x2) or a topology file\n"
 	"                        (default: what the recording says, else flat)\n"
 	"       --hz N           CONFIG_HZ of the recording kernel (default: what the\n"
@@ -238,6 +388,10 @@ static int replay_exec(int argc, char **argv)
 		{ "force",	no_argument,		NULL, 'f' },
 		{ "model",	required_argument,	NULL, 'm' },
 		{ "list-models", no_argument,		NULL, 'L' },
+		{ "append",	no_argument,		NULL, 'a' },
+		{ "patch",	required_argument,	NULL, 'p' },
+		{ "list-patches", no_argument,		NULL, 'K' },
+		{ "patch-file",	required_argument,	NULL, 'k' },
 		{ "topology",	required_argument,	NULL, 't' },
 		{ "hz",		required_argument,	NULL, 'z' },
 		{ "fidelity",	no_argument,		NULL, 'I' },
@@ -258,21 +412,44 @@ static int replay_exec(int argc, char **argv)
 	struct sr_trace *t = NULL;
 	const char *out = NULL, *topo_spec = NULL, *path;
 	char models_text[256] = "";
-	int force = 0, hz = 250, fidelity = 0, json = 0, quiet = 0, no_probes = 0;
+	int force = 0, append = 0, hz = 250, fidelity = 0, json = 0, quiet = 0, no_probes = 0;
+	const char *patch_names[MAX_PATCHES];
+	char patches_text[256] = "";
+	int npatch_names = 0, list_p = 0;
 	int opt, ret = EXIT_FAIL, err, i;
-	uint64_t events = 0;
+	uint64_t events = 0, first_ts = 0, last_ts = 0;
 	struct sr_event ev;
 	char *cause = NULL;
 
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+o:fm:t:B:F:qh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+o:fam:p:t:B:F:qh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'o':
 			out = optarg;
 			break;
 		case 'f':
 			force = 1;
+			break;
+		case 'a':
+			append = 1;
+			break;
+		case 'p':
+			if (npatch_names == MAX_PATCHES) {
+				sr_error("replay: at most %d patches", MAX_PATCHES);
+				return EXIT_USAGE;
+			}
+			patch_names[npatch_names++] = optarg;
+			break;
+		case 'K':
+			list_p = 1;
+			break;
+		case 'k':
+			if (sr_patch_load(optarg, &cause) < 0) {
+				sr_error("replay: %s", cause);
+				free(cause);
+				return EXIT_USAGE;
+			}
 			break;
 		case 'm':
 			if (rc.nmodels == SR_MAX_MODELS) {
@@ -326,11 +503,39 @@ static int replay_exec(int argc, char **argv)
 			return cmd_bad_option(&cmd_replay, argv[optind - 1]);
 		}
 	}
+	if (list_p) {
+		list_patches();
+		return EXIT_OK;
+	}
+	for (i = 0; i < npatch_names; i++) {
+		const struct sr_patch *p = sr_patch_find(patch_names[i]);
+		size_t l = strlen(patches_text);
+
+		if (!p) {
+			sr_error("replay: unknown patch '%s' (see --list-patches)", patch_names[i]);
+			return EXIT_USAGE;
+		}
+		if (!p->scope) {
+			sr_error("replay: patch '%s' (%s) changes no decision: nothing to evaluate",
+				 p->name, p->seed);
+			return EXIT_USAGE;
+		}
+		rc.patches[rc.npatches++] = p;
+		snprintf(patches_text + l, sizeof(patches_text) - l, "%s%s", i ? "," : "",
+			 p->name);
+	}
+	if (force && append) {
+		sr_error("replay: --force and --append exclude each other");
+		return EXIT_USAGE;
+	}
 	if (cmd_one_trace(&cmd_replay, argc, optind))
 		return EXIT_USAGE;
 	path = argv[optind];
 	if (!rc.nmodels)
 		rc.models[rc.nmodels++] = sr_model_find("mainline");
+	err = build_sides(&rc, &cause);
+	if (err < 0)
+		goto fail;
 	if (!out)
 		fidelity = 1;
 	for (i = 0; i < rc.nmodels; i++) {
@@ -394,12 +599,13 @@ static int replay_exec(int argc, char **argv)
 	}
 
 	rc.fid = sr_fidelity_new(topo);
-	r = sr_replay_new(topo, hz, rc.models, rc.nmodels);
+	r = sr_replay_new(topo, hz, rc.sides, rc.nsides);
 	if (!rc.fid || !r) {
 		err = -SR_E_NOMEM;
 		goto fail;
 	}
 	sr_replay_set_callback(r, on_decision, &rc);
+	sr_replay_set_migration_callback(r, on_migration, &rc);
 	sr_replay_use_probes(r, sr_trace_borrow_info(t)->has_probes && !no_probes);
 	for (i = 0; i < (int)meta.nhints; i++) {
 		struct hint *h = &meta.hints[i];
@@ -416,18 +622,21 @@ static int replay_exec(int argc, char **argv)
 			.trace = path,
 			.tinfo = sr_trace_borrow_info(t),
 			.models = models_text,
+			.patches = patches_text,
 			.topology = topo->source,
 			.version = SR_VERSION,
 			.hz = hz,
+			.probes = sr_trace_borrow_info(t)->has_probes && !no_probes,
 			.inference = inference_rules,
 		};
 
-		rc.store = sr_store_create(out, force, &cause);
+		rc.store = sr_store_create(out, force, append, &cause);
 		if (!rc.store) {
 			err = -SR_E_IO;
 			goto fail;
 		}
-		err = sr_store_begin_run(rc.store, &ri, topo, &cause);
+		err = sr_store_begin_run(rc.store, &ri, topo, rc.sides, rc.touches, rc.nsides,
+					 &cause);
 		if (err < 0)
 			goto fail;
 	}
@@ -442,6 +651,9 @@ static int replay_exec(int argc, char **argv)
 			err = -SR_E_USAGE;
 			break;
 		}
+		if (!events)
+			first_ts = ev.ts;
+		last_ts = ev.ts;
 		err = sr_replay_feed(r, &ev);
 		if (err) {
 			if (rc.cause) {
@@ -469,8 +681,12 @@ static int replay_exec(int argc, char **argv)
 	if (err < 0)
 		goto fail;
 	if (rc.store) {
+		struct sr_patch_summary ps[SR_MAX_MODELS];
+		int nps = summaries(&rc, ps);
+
 		err = sr_store_finish_run(rc.store, sr_trace_borrow_info(t),
-					  sr_replay_borrow_stats(r), rc.fid, events, &cause);
+					  sr_replay_borrow_stats(r), rc.fid, ps, nps, events,
+					  first_ts, last_ts, &cause);
 		if (!err)
 			err = sr_store_commit(rc.store, &cause);
 		if (err < 0)
@@ -509,6 +725,7 @@ static int replay_exec(int argc, char **argv)
 		printf(" (unexplained %.1f%%)\n",
 		       mig ? 100.0 * (double)st->migrations[SR_MIG_UNEXPLAINED] / (double)mig : 0.0);
 		sr_fidelity_print(rc.fid, stdout, 8);
+		print_patches(&rc, stdout);
 	}
 	ret = EXIT_OK;
 	goto out;
@@ -521,6 +738,7 @@ out:
 	sr_store_free(rc.store);
 	sr_replay_free(r);
 	sr_fidelity_free(rc.fid);
+	free_sides(&rc);
 	sr_topology_free(topo);
 	sr_trace_free(t);
 	free(meta.topo);
@@ -530,7 +748,7 @@ out:
 
 const struct cmd_entry cmd_replay = {
 	.name = "replay",
-	.synopsis = "[-o DB [-f]] [-m MODEL]... [-t TOPOLOGY] [--hz N] [--no-probes] [--fidelity | --json] TRACE",
+	.synopsis = "[-o DB [-f | -a]] [-m MODEL]... [-p PATCH]... [-t TOPOLOGY] [--hz N] [--no-probes] [--fidelity | --json] TRACE",
 	.summary = "re-evaluate every wakeup and fork placement of a trace under scheduler "
 		   "models, and measure their fidelity",
 	.options = replay_options,

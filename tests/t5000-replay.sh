@@ -21,28 +21,30 @@ db="$TMP/run.db"
 "$SR" replay -q -o "$db" -m mainline -m v4.15 "$v7" >"$TMP/o" 2>"$TMP/e1"
 same "replay -o exits 0" 0 $?
 ok "the database passes integrity_check" sh -c "[ \"\$(sqlite3 '$db' 'PRAGMA integrity_check')\" = ok ]"
-same "schema version" 1 "$(sqlite3 "$db" 'PRAGMA user_version')"
+same "schema version" 2 "$(sqlite3 "$db" 'PRAGMA user_version')"
+same "application id" 1397903436 "$(sqlite3 "$db" 'PRAGMA application_id')"
+same "integrity check" ok "$(sqlite3 "$db" 'PRAGMA integrity_check')"
 same "one run" 1 "$(sqlite3 "$db" 'SELECT count(*) FROM run')"
 same "cpu rows: the trace's 2 cpus" 2 "$(sqlite3 "$db" 'SELECT count(*) FROM cpu')"
 placed=$(sqlite3 "$db" "SELECT count(*) FROM decision WHERE skip IS NULL")
 same "two evaluations per placement (two models)" "$((placed * 2))" \
 	"$(sqlite3 "$db" 'SELECT count(*) FROM evaluation')"
 same "skipped decisions have no evaluation" 0 \
-	"$(sqlite3 "$db" "SELECT count(*) FROM evaluation e JOIN decision d USING (run_id, decision_id) WHERE d.skip IS NOT NULL")"
+	"$(sqlite3 "$db" "SELECT count(*) FROM evaluation e JOIN decision d USING (decision_id) WHERE d.skip IS NOT NULL")"
 same "fidelity n equals the wakeup placements" \
 	"$(sqlite3 "$db" "SELECT count(*) FROM decision WHERE skip IS NULL AND kind = 'wakeup'")" \
-	"$(sqlite3 "$db" "SELECT n FROM fidelity WHERE model = 'mainline' AND kind = 'wakeup' AND reason IS NULL")"
+	"$(sqlite3 "$db" "SELECT n FROM fidelity JOIN side USING (side_id) WHERE model = 'mainline' AND kind = 'wakeup' AND path IS NULL")"
 same "fidelity exact equals the evaluations that match" \
-	"$(sqlite3 "$db" "SELECT count(*) FROM decision d JOIN evaluation e USING (run_id, decision_id) WHERE e.model = 'mainline' AND d.kind = 'wakeup' AND e.cpu = d.actual_cpu")" \
-	"$(sqlite3 "$db" "SELECT exact FROM fidelity WHERE model = 'mainline' AND kind = 'wakeup' AND reason IS NULL")"
+	"$(sqlite3 "$db" "SELECT count(*) FROM decision d JOIN evaluation_v e USING (decision_id) WHERE e.model = 'mainline' AND d.kind = 'wakeup' AND e.cpu = d.actual_cpu")" \
+	"$(sqlite3 "$db" "SELECT exact FROM fidelity JOIN side USING (side_id) WHERE model = 'mainline' AND kind = 'wakeup' AND path IS NULL")"
 same "every wakeup placement records sync as inferred" 0 \
 	"$(sqlite3 "$db" "SELECT count(*) FROM decision WHERE skip IS NULL AND kind = 'wakeup' AND inferred NOT LIKE '%sync%'")"
-ok "reason paths are stored" sh -c "[ \$(sqlite3 '$db' \"SELECT count(*) FROM evaluation WHERE reason LIKE '%wide%'\") -gt 0 ]"
+ok "reason paths are stored" sh -c "[ \$(sqlite3 '$db' \"SELECT count(*) FROM evaluation_v WHERE reason LIKE '%wide%'\") -gt 0 ]"
 ok "no temporary file left" sh -c "! ls '$TMP'/run.db.tmp-* 2>/dev/null"
 
 "$SR" replay -q -o "$db" "$v7" >"$TMP/o" 2>"$TMP/e1"
 same "an existing database is refused" 1 $?
-ok "the refusal says --force" grep -q "exists: choose another name or use --force" "$TMP/e1"
+ok "the refusal says --force" grep -q "exists: choose another name, --append a run to it, or replace it with --force" "$TMP/e1"
 ok "--force replaces it" "$SR" replay -q -f -o "$db" "$v7"
 
 # a bad trace: no database at all
@@ -109,4 +111,49 @@ same "probed wakeups do not infer sync" 0 \
 ok "sync wakeups are seen (pipes)" sh -c "[ \$(sqlite3 '$TMP/numa.db' 'SELECT count(*) FROM decision WHERE sync = 1') -gt 1000 ]"
 ok "wakeups without a probe hit are not placements" sh -c "[ \$(sqlite3 '$TMP/numa.db' \"SELECT count(*) FROM decision WHERE skip = 'no_select'\") -gt 0 ]"
 ok "cross-node topology: 2 nodes in the cpu table" sh -c "[ \$(sqlite3 '$TMP/numa.db' 'SELECT count(DISTINCT node) FROM cpu') -eq 2 ]"
+# several runs in one file; patch sides; migrations
+adb="$TMP/append.db"
+"$SR" replay -q -o "$adb" -t "$numa.topo" "$numa.dat" >/dev/null 2>&1
+base_dec=$(sqlite3 "$adb" 'SELECT count(*) FROM decision')
+ok "--append adds a run" "$SR" replay -q -a -o "$adb" -m v4.15 -p wake-affine-equal -p exit-sync-peterz \
+	-t "$numa.topo" "$numa.dat"
+same "two runs" "1 mainline|2 v4.15" "$(sqlite3 "$adb" "SELECT run_id || ' ' || model FROM run ORDER BY run_id" | paste -sd'|')"
+same "decision ids stay unique across runs" "$((base_dec * 2))" \
+	"$(sqlite3 "$adb" 'SELECT count(DISTINCT decision_id) FROM decision')"
+same "run 2 has a base side and two sides per patch" "base|original|patched|original|patched" \
+	"$(sqlite3 "$adb" "SELECT variant FROM side WHERE run_id = 2 ORDER BY side_id" | paste -sd'|')"
+same "patch sides are kept at wakeups only" 0 \
+	"$(sqlite3 "$adb" "SELECT count(*) FROM evaluation_v e JOIN decision d USING (decision_id) WHERE e.patch IS NOT NULL AND d.kind != 'wakeup'")"
+same "every placed wakeup of run 2 has five evaluations" \
+	"$(sqlite3 "$adb" "SELECT 5 * count(*) FROM decision WHERE run_id = 2 AND skip IS NULL AND kind = 'wakeup'")" \
+	"$(sqlite3 "$adb" "SELECT count(*) FROM evaluation e JOIN decision d USING (decision_id) WHERE d.run_id = 2 AND d.kind = 'wakeup'")"
+same "patch summary: one row per patch" 2 "$(sqlite3 "$adb" 'SELECT count(*) FROM patch_summary WHERE run_id = 2')"
+same "divergence view rows equal the summary's divergent counts" \
+	"$(sqlite3 "$adb" 'SELECT coalesce(sum(divergent), 0) FROM patch_summary')" \
+	"$(sqlite3 "$adb" 'SELECT count(*) FROM divergence')"
+same "migrations are rows, counted per run" \
+	"$(sqlite3 "$adb" 'SELECT migrations FROM run WHERE run_id = 1')" \
+	"$(sqlite3 "$adb" 'SELECT count(*) FROM migration WHERE run_id = 1')"
+same "wakeup migrations point at their decision" 0 \
+	"$(sqlite3 "$adb" "SELECT count(*) FROM migration m LEFT JOIN decision d USING (decision_id) WHERE m.class = 'wakeup' AND (d.tid IS NOT m.tid)")"
+same "integrity after append" ok "$(sqlite3 "$adb" 'PRAGMA integrity_check')"
+"$SR" replay -q -f -a -o "$adb" "$numa.dat" >/dev/null 2>"$TMP/e1"
+same "--force with --append is refused" 2 $?
+"$SR" replay -q -p wake-affine-cpu-arg "$numa.dat" >/dev/null 2>"$TMP/e1"
+same "a pair that changes no decision is refused" 2 $?
+ok "and says so" grep -q "changes no decision" "$TMP/e1"
+"$SR" replay -q -p nosuch "$numa.dat" >/dev/null 2>"$TMP/e1"
+same "an unknown pair is refused" "schedreplay: replay: unknown patch 'nosuch' (see --list-patches)" "$(cat "$TMP/e1")"
+same "--list-patches lists the seed 004 pairs" \
+	"exit-sync-mel exit-sync-peterz wake-affine-cpu-arg wake-affine-defer-prev wake-affine-equal" \
+	"$("$SR" replay --list-patches | awk '/^[a-z]/ {print $1}' | paste -sd' ')"
+# appending to something that is not our database changes nothing
+printf 'not a database at all, just text\n' >"$TMP/foreign.db"
+"$SR" replay -q -a -o "$TMP/foreign.db" "$numa.dat" >/dev/null 2>"$TMP/e1"
+same "appending to a foreign file fails" 1 $?
+same "and names it" "schedreplay: '$TMP/foreign.db' is not a schedreplay database (not SQLite)" "$(cat "$TMP/e1")"
+same "the foreign file is untouched" "not a database at all, just text" "$(cat "$TMP/foreign.db")"
+sqlite3 "$TMP/v1.db" 'CREATE TABLE decision (decision_id INTEGER); PRAGMA user_version = 1;'
+"$SR" replay -q -a -o "$TMP/v1.db" "$numa.dat" >/dev/null 2>"$TMP/e1"
+ok "a schema-1 database is named as such" grep -q "schema 1; this schedreplay reads schema 2" "$TMP/e1"
 test_done

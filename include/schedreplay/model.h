@@ -46,7 +46,12 @@ struct sr_model {
 	const char *summary;
 	int runnable_load;		/* LOAD() = runnable_load_avg (v4.15..5.6) */
 	int recent_used_cpu;		/* the kernel has recent_used_cpu (v4.16+) */
+	int mask_exiting_sync;		/* sync := sync && !PF_EXITING (change 1(d), v4.17+) */
 	struct sr_policy pol;
+	/* a patch side (struct sr_patch): the base model it derives from */
+	const struct sr_model *base;
+	const char *patch;		/* NULL for a base model */
+	const char *variant;		/* "original" or "patched" */
 };
 
 /**
@@ -63,6 +68,16 @@ const struct sr_model *sr_model_at(int i);
 void sr_model_evaluate(const struct sr_model *m, const struct sr_view *v,
 		       const struct sr_decision *d, const struct sr_task *p,
 		       const struct sr_task *cur, struct sr_eval *out);
+
+/* helpers the decision functions of base models and patches share */
+int sr_ctx_idle(const struct sr_wake_ctx *c, int cpu);
+int sr_ctx_share_cache(const struct sr_wake_ctx *c, int a, int b);
+/*
+ * the wake_affine_weight comparison (§5.5): @strict is `<` (else `<=`),
+ * @sync_bias adds 1 to prev's side on sync wakeups (change 1(c))
+ */
+int sr_affine_weight(struct sr_wake_ctx *c, const struct sr_domain *sd, int this_cpu,
+		     int prev_cpu, int sync, int strict, int sync_bias);
 
 /* append a token to the reason path (printf format) */
 void sr_reason(struct sr_wake_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -132,7 +132,7 @@ struct sr_decision {
 };
 
 #define SR_REASON_LEN 192
-#define SR_MAX_MODELS 8
+#define SR_MAX_MODELS 16
 
 struct sr_eval {
 	int cpu;
@@ -215,6 +215,26 @@ enum sr_migration_kind {
 };
 
 const char *sr_migration_kind_name(enum sr_migration_kind k);
+
+/* one sched_migrate_task, classified */
+struct sr_migration {
+	uint64_t ts;
+	int pid;
+	char comm[SR_COMM_LEN];
+	int orig_cpu, dest_cpu;
+	int emit_cpu;			/* the CPU that emitted the event */
+	enum sr_migration_kind kind;
+	long decision;			/* wakeup/fork: its decision's id, else -1 */
+};
+
+/*
+ * Called once per classified migration (a pull is classified at the
+ * puller's next switch, so calls can come out of time order).  A non-zero
+ * return stops the replay.
+ */
+typedef int (*sr_migration_cb)(const struct sr_migration *m, void *data);
+
+void sr_replay_set_migration_callback(struct sr_replay *r, sr_migration_cb cb, void *data);
 
 struct sr_replay_stats {
 	uint64_t events;
