@@ -32,6 +32,7 @@ struct sr_replay {
 	long next_id;
 	uint64_t now;
 	int probes;
+	int snapshots;
 	struct sr_task **await;		/* per cpu: the wakee whose select_rq comes next */
 	struct sr_pending **selected;	/* per cpu: the decision select_rq_ret answers */
 	/* self-pull migrations waiting to be told newidle or periodic */

@@ -155,6 +155,13 @@ static struct sr_task *task_get(struct sr_replay *r, int pid, const char *comm, 
 	return t;
 }
 
+static void pending_free(struct sr_pending *pd)
+{
+	if (pd)
+		free((void *)pd->d.snap);
+	free(pd);
+}
+
 static void task_remove(struct sr_replay *r, int pid)
 {
 	struct sr_task **slot = task_slot(r, pid), *t = *slot;
@@ -162,7 +169,7 @@ static void task_remove(struct sr_replay *r, int pid)
 
 	if (!t)
 		return;
-	free(t->pending);
+	pending_free(t->pending);
 	free(t);
 	*slot = NULL;
 	r->ntasks--;
@@ -384,6 +391,31 @@ static struct sr_pending *open_decision(struct sr_replay *r, struct sr_task *p,
 	return pd;
 }
 
+/* every CPU as the models see it now, for the database's cpu_state */
+static void keep_snapshot(struct sr_replay *r, struct sr_pending *pd, const struct sr_view *v)
+{
+	struct sr_cpu_snap *sn;
+	int c;
+
+	free((void *)pd->d.snap);
+	pd->d.snap = sn = calloc((size_t)r->topo->ncpus, sizeof(*sn));
+	if (!sn)
+		return;
+	for (c = 0; c < r->topo->ncpus; c++) {
+		const struct sr_rq *rq = &r->rq[c];
+		const struct sr_task *t = rq->curr > 0 ? sr_replay_task(r, rq->curr) : NULL;
+
+		sn[c].nr_running = rq->nr_running;
+		sn[c].cfs_nr = rq->cfs_nr;
+		sn[c].curr = rq->curr;
+		if (t)
+			memcpy(sn[c].curr_comm, t->comm, SR_COMM_LEN);
+		sn[c].idle = sr_view_idle_cpu(v, c);
+		sn[c].load = sr_view_cpu_load(v, c, 0);
+		sn[c].util = sr_view_cpu_util(v, c);
+	}
+}
+
 static void evaluate(struct sr_replay *r, struct sr_pending *pd, const struct sr_task *p,
 		     const struct sr_task *cur, uint64_t now)
 {
@@ -394,6 +426,8 @@ static void evaluate(struct sr_replay *r, struct sr_pending *pd, const struct sr
 	snapshot(r, &pd->d, p, now);
 	if (pd->d.skip != SR_SKIP_NONE)
 		return;
+	if (r->snapshots)
+		keep_snapshot(r, pd, &v);
 	for (i = 0; i < r->nmodels; i++)
 		sr_model_evaluate(r->models[i], &v, &pd->d, p, cur, &pd->ev[i]);
 }
@@ -844,7 +878,7 @@ int sr_replay_finish(struct sr_replay *r)
 		struct sr_task *t = r->tasks[i];
 
 		if (t && t->pending) {
-			free(t->pending);
+			pending_free(t->pending);
 			t->pending = NULL;
 		}
 	}
@@ -887,6 +921,11 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 	return r;
 }
 
+void sr_replay_keep_snapshots(struct sr_replay *r, int on)
+{
+	r->snapshots = on;
+}
+
 void sr_replay_set_migration_callback(struct sr_replay *r, sr_migration_cb cb, void *data)
 {
 	r->mig_cb = cb;
@@ -913,7 +952,7 @@ void sr_replay_free(struct sr_replay *r)
 	if (r->tasks)
 		for (i = 0; i < r->cap; i++)
 			if (r->tasks[i]) {
-				free(r->tasks[i]->pending);
+				pending_free(r->tasks[i]->pending);
 				free(r->tasks[i]);
 			}
 	free(r->tasks);

@@ -31,6 +31,9 @@ static void on_signal(int sig)
 
 #define MAX_PATCHES 8
 
+/* which decisions get every CPU's state in the database (cpu_state) */
+enum { SNAP_NONE, SNAP_DIVERGENT, SNAP_ALL };
+
 struct replay_ctx {
 	struct sr_store *store;
 	struct sr_fidelity *fid;
@@ -45,6 +48,7 @@ struct replay_ctx {
 	int npatches;
 	/* per pair (original side at sides[nmodels + 2 * k]) and decision kind */
 	struct sr_patch_summary summary[SR_MAX_MODELS / 2][2];
+	int snapshots;
 	char *cause;
 };
 
@@ -52,7 +56,7 @@ static int on_decision(const struct sr_decision *d, const struct sr_eval *evals,
 		       void *data)
 {
 	struct replay_ctx *rc = data;
-	int i;
+	int i, diverged = 0;
 
 	if (rc->store && sr_store_decision(rc->store, d, evals, nevals, &rc->cause))
 		return -SR_E_IO;
@@ -70,10 +74,14 @@ static int on_decision(const struct sr_decision *d, const struct sr_eval *evals,
 		ps->divergent++;
 		ps->original_exact += evals[i].cpu == d->actual_cpu;
 		ps->patched_exact += evals[i + 1].cpu == d->actual_cpu;
+		diverged = 1;
 		if (rc->store && sr_store_divergent(rc->store, d->id, rc->sides[i]->patch,
 						    &rc->cause))
 			return -SR_E_IO;
 	}
+	if (rc->store && (diverged || rc->snapshots == SNAP_ALL) &&
+	    sr_store_cpu_state(rc->store, d, &rc->cause))
+		return -SR_E_IO;
 	return 0;
 }
 
@@ -369,6 +377,9 @@ static const char replay_options[] =
 	"                        (repeatable)\n"
 	"       --list-patches   list the patch pairs and exit\n"
 	"       --patch-file SO  load patch pairs from a shared object (repeatable)\n"
+	"       --snapshots WHICH\n"
+	"                        keep every CPU's state in DB for the 'divergent'\n"
+	"                        decisions (default), 'all' or 'none'\n"
 	"   -t, --topology SPEC  NODESxCORESxTHREADS (e.g. 2x26x2) or a topology file\n"
 	"                        (default: what the recording says, else flat)\n"
 	"       --hz N           CONFIG_HZ of the recording kernel (default: what the\n"
@@ -392,6 +403,7 @@ static int replay_exec(int argc, char **argv)
 		{ "patch",	required_argument,	NULL, 'p' },
 		{ "list-patches", no_argument,		NULL, 'K' },
 		{ "patch-file",	required_argument,	NULL, 'k' },
+		{ "snapshots",	required_argument,	NULL, 'S' },
 		{ "topology",	required_argument,	NULL, 't' },
 		{ "hz",		required_argument,	NULL, 'z' },
 		{ "fidelity",	no_argument,		NULL, 'I' },
@@ -404,7 +416,7 @@ static int replay_exec(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct sr_trace_opts opts = { 0 };
-	struct replay_ctx rc = { 0 };
+	struct replay_ctx rc = { .snapshots = SNAP_DIVERGENT };
 	struct meta meta = { 0 };
 	int hz_given = 0;
 	struct sr_topology *topo = NULL;
@@ -443,6 +455,19 @@ static int replay_exec(int argc, char **argv)
 			break;
 		case 'K':
 			list_p = 1;
+			break;
+		case 'S':
+			if (!strcmp(optarg, "none"))
+				rc.snapshots = SNAP_NONE;
+			else if (!strcmp(optarg, "divergent"))
+				rc.snapshots = SNAP_DIVERGENT;
+			else if (!strcmp(optarg, "all"))
+				rc.snapshots = SNAP_ALL;
+			else {
+				sr_error("replay: --snapshots takes none, divergent or all, not '%s'",
+					 optarg);
+				return EXIT_USAGE;
+			}
 			break;
 		case 'k':
 			if (sr_patch_load(optarg, &cause) < 0) {
@@ -606,6 +631,8 @@ static int replay_exec(int argc, char **argv)
 	}
 	sr_replay_set_callback(r, on_decision, &rc);
 	sr_replay_set_migration_callback(r, on_migration, &rc);
+	sr_replay_keep_snapshots(r, out && (rc.snapshots == SNAP_ALL ||
+					    (rc.snapshots == SNAP_DIVERGENT && rc.npatches)));
 	sr_replay_use_probes(r, sr_trace_borrow_info(t)->has_probes && !no_probes);
 	for (i = 0; i < (int)meta.nhints; i++) {
 		struct hint *h = &meta.hints[i];

@@ -62,6 +62,10 @@ static const char schema[] =
 	"CREATE TABLE diverged ("
 	" decision_id INTEGER NOT NULL, patch TEXT NOT NULL,"
 	" PRIMARY KEY (decision_id, patch)) WITHOUT ROWID;"
+	"CREATE TABLE cpu_state ("
+	" decision_id INTEGER NOT NULL, cpu INTEGER NOT NULL, nr_running INTEGER,"
+	" cfs_nr INTEGER, curr_tid INTEGER, curr_comm TEXT, idle INTEGER,"
+	" load INTEGER, util INTEGER, PRIMARY KEY (decision_id, cpu)) WITHOUT ROWID;"
 	"CREATE TABLE migration ("
 	" run_id INTEGER NOT NULL, ts INTEGER NOT NULL, tid INTEGER, comm TEXT,"
 	" orig_cpu INTEGER, dest_cpu INTEGER, emit_cpu INTEGER, class TEXT NOT NULL,"
@@ -132,7 +136,8 @@ struct thread_row {
 
 struct sr_store {
 	sqlite3 *db;
-	sqlite3_stmt *ins_dec, *ins_eval, *ins_reason, *ins_div, *ins_mig;
+	sqlite3_stmt *ins_dec, *ins_eval, *ins_reason, *ins_div, *ins_mig, *ins_snap;
+	int ncpus;
 	char *path, *tmp;
 	int force, append;
 	long run_id;
@@ -379,7 +384,9 @@ struct sr_store *sr_store_create(const char *path, int force, int append, char *
 	    sqlite3_prepare_v2(s->db, "INSERT INTO diverged VALUES (?,?)", -1,
 			       &s->ins_div, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(s->db, "INSERT INTO migration VALUES (?,?,?,?,?,?,?,?,?)", -1,
-			       &s->ins_mig, NULL) != SQLITE_OK) {
+			       &s->ins_mig, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(s->db, "INSERT INTO cpu_state VALUES (?,?,?,?,?,?,?,?,?)", -1,
+			       &s->ins_snap, NULL) != SQLITE_OK) {
 		db_error(s, cause, "prepare");
 		sr_store_free(s);
 		return NULL;
@@ -441,6 +448,7 @@ int sr_store_begin_run(struct sr_store *s, const struct sr_run_info *ri,
 	s->sides = sides;
 	s->nsides = nsides;
 	memcpy(s->touches, touches, sizeof(*touches) * (size_t)nsides);
+	s->ncpus = topo->ncpus;
 	strftime(started, sizeof(started), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
 	if (exec(s, "BEGIN", cause))
 		return -SR_E_IO;
@@ -785,6 +793,34 @@ int sr_store_divergent(struct sr_store *s, long decision_id, const char *patch, 
 	return step_done(s, s->ins_div, "insert diverged", cause);
 }
 
+int sr_store_cpu_state(struct sr_store *s, const struct sr_decision *d, char **cause)
+{
+	sqlite3_stmt *st = s->ins_snap;
+	int c;
+
+	if (!d->snap)
+		return 0;
+	for (c = 0; c < s->ncpus; c++) {
+		const struct sr_cpu_snap *sn = &d->snap[c];
+
+		sqlite3_bind_int64(st, 1, s->id_base + d->id);
+		sqlite3_bind_int(st, 2, c);
+		sqlite3_bind_int(st, 3, sn->nr_running);
+		sqlite3_bind_int(st, 4, sn->cfs_nr);
+		if (sn->curr >= 0)
+			sqlite3_bind_int(st, 5, sn->curr);
+		else
+			sqlite3_bind_null(st, 5);
+		bind_text_or_null(st, 6, sn->curr_comm);
+		sqlite3_bind_int(st, 7, sn->idle);
+		sqlite3_bind_int64(st, 8, sn->load);
+		sqlite3_bind_int64(st, 9, (sqlite3_int64)sn->util);
+		if (step_done(s, st, "insert cpu_state", cause))
+			return -SR_E_IO;
+	}
+	return 0;
+}
+
 int sr_store_migration(struct sr_store *s, const struct sr_migration *m, char **cause)
 {
 	sqlite3_stmt *st = s->ins_mig;
@@ -970,7 +1006,8 @@ int sr_store_commit(struct sr_store *s, char **cause)
 	sqlite3_finalize(s->ins_reason);
 	sqlite3_finalize(s->ins_div);
 	sqlite3_finalize(s->ins_mig);
-	s->ins_dec = s->ins_eval = s->ins_reason = s->ins_div = s->ins_mig = NULL;
+	sqlite3_finalize(s->ins_snap);
+	s->ins_dec = s->ins_eval = s->ins_reason = s->ins_div = s->ins_mig = s->ins_snap = NULL;
 	if (sqlite3_close(s->db) != SQLITE_OK)
 		return db_error(s, cause, "close");
 	s->db = NULL;
@@ -994,6 +1031,7 @@ void sr_store_free(struct sr_store *s)
 	sqlite3_finalize(s->ins_reason);
 	sqlite3_finalize(s->ins_div);
 	sqlite3_finalize(s->ins_mig);
+	sqlite3_finalize(s->ins_snap);
 	if (s->db)
 		sqlite3_close(s->db);
 	if (!s->committed && s->tmp)

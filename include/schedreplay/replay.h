@@ -108,6 +108,17 @@ enum sr_skip {
 	SR_SKIP_NO_SELECT,	/* the select_rq probe says select_task_rq_fair did not run */
 };
 
+/* one CPU as a model saw it at a decision (sr_replay_keep_snapshots) */
+struct sr_cpu_snap {
+	int nr_running;
+	int cfs_nr;
+	int curr;			/* pid running, 0 idle, -1 unknown */
+	char curr_comm[SR_COMM_LEN];
+	int idle;			/* idle_cpu() as the models read it */
+	long load;			/* cpu_load(), simulated PELT */
+	unsigned long util;		/* cpu_util(), simulated PELT */
+};
+
 struct sr_decision {
 	long id;
 	enum sr_decision_kind kind;
@@ -129,6 +140,8 @@ struct sr_decision {
 	/* state snapshot at the decision, for the database and the TUI */
 	int this_nr, prev_nr, actual_nr;
 	int idle_cpus;			/* allowed CPUs idle at the decision */
+	/* every CPU at the evaluation (topo->ncpus entries), or NULL */
+	const struct sr_cpu_snap *snap;
 };
 
 #define SR_REASON_LEN 192
@@ -166,6 +179,13 @@ void sr_replay_use_probes(struct sr_replay *r, int on);
  */
 int sr_replay_hint_task(struct sr_replay *r, int pid, int tgid, const char *comm, int kthread,
 			int bound_cpu);
+
+/**
+ * sr_replay_keep_snapshots - give each decision a copy of every CPU's
+ * state as the models saw it (struct sr_decision.snap); costs a copy per
+ * CPU and decision
+ */
+void sr_replay_keep_snapshots(struct sr_replay *r, int on);
 
 /*
  * Called once per finished decision with each model's evaluation

@@ -65,6 +65,8 @@ int sr_store_decision(struct sr_store *s, const struct sr_decision *d,
 		      const struct sr_eval *evals, int nevals, char **cause);
 /* one decision where a patch's sides differ (the divergence view's rows) */
 int sr_store_divergent(struct sr_store *s, long decision_id, const char *patch, char **cause);
+/* every CPU's state at decision @d (d->snap; nothing when it has none) */
+int sr_store_cpu_state(struct sr_store *s, const struct sr_decision *d, char **cause);
 int sr_store_migration(struct sr_store *s, const struct sr_migration *m, char **cause);
 int sr_store_finish_run(struct sr_store *s, const struct sr_trace_info *tinfo,
 			const struct sr_replay_stats *st, const struct sr_fidelity *f,
