@@ -218,6 +218,7 @@ struct meta {
 	size_t topo_len;
 	int hz;
 	int found;
+	int probes;			/* select_rq events seen in the scanned part */
 	struct hint {
 		int pid, tgid, kthread, bound;
 		char comm[SR_COMM_LEN];
@@ -290,15 +291,24 @@ static int read_meta(const char *path, const struct sr_trace_opts *opts, struct 
 	struct sr_trace *t = NULL;
 	struct sr_event ev;
 	uint64_t n = 0;
-	int ret;
+	int ret, scan_probes, meta_done = 0;
 
 	ret = sr_trace_open(path, opts, &t, cause);
 	if (ret < 0)
 		return ret;
+	/* a text trace cannot say up front that it holds the probe events */
+	scan_probes = !sr_trace_borrow_info(t)->has_probes;
+
 	while ((ret = sr_trace_next(t, &ev, cause)) > 0) {
 		const char *s = ev.text;
 
-		if (++n > 50000 && !m->found)
+		if (ev.kind == SR_EV_SELECT_RQ) {
+			m->probes = 1;
+			scan_probes = 0;
+			if (meta_done)
+				break;
+		}
+		if (++n > 50000 && (!m->found || meta_done))
 			break;
 		if (!s || strncmp(s, "schedreplay: ", 13))
 			continue;
@@ -328,7 +338,9 @@ static int read_meta(const char *path, const struct sr_trace_opts *opts, struct 
 			sr_strlcpy(buf, s + 5, sizeof(buf));
 			meta_task(m, buf);
 		} else if (!strncmp(s, "meta end", 8)) {
-			break;
+			meta_done = 1;
+			if (!scan_probes)
+				break;
 		}
 	}
 	sr_trace_free(t);
@@ -427,7 +439,7 @@ static int replay_exec(int argc, char **argv)
 	int force = 0, append = 0, hz = 250, fidelity = 0, json = 0, quiet = 0, no_probes = 0;
 	const char *patch_names[MAX_PATCHES];
 	char patches_text[256] = "";
-	int npatch_names = 0, list_p = 0;
+	int npatch_names = 0, list_p = 0, probes = 0;
 	int opt, ret = EXIT_FAIL, err, i;
 	uint64_t events = 0, first_ts = 0, last_ts = 0;
 	struct sr_event ev;
@@ -633,7 +645,8 @@ static int replay_exec(int argc, char **argv)
 	sr_replay_set_migration_callback(r, on_migration, &rc);
 	sr_replay_keep_snapshots(r, out && (rc.snapshots == SNAP_ALL ||
 					    (rc.snapshots == SNAP_DIVERGENT && rc.npatches)));
-	sr_replay_use_probes(r, sr_trace_borrow_info(t)->has_probes && !no_probes);
+	probes = (sr_trace_borrow_info(t)->has_probes || meta.probes) && !no_probes;
+	sr_replay_use_probes(r, probes);
 	for (i = 0; i < (int)meta.nhints; i++) {
 		struct hint *h = &meta.hints[i];
 
@@ -653,7 +666,7 @@ static int replay_exec(int argc, char **argv)
 			.topology = topo->source,
 			.version = SR_VERSION,
 			.hz = hz,
-			.probes = sr_trace_borrow_info(t)->has_probes && !no_probes,
+			.probes = probes,
 			.inference = inference_rules,
 		};
 
@@ -729,7 +742,7 @@ static int replay_exec(int argc, char **argv)
 		printf("trace:      %s\n", path);
 		printf("topology:   %s\n", topo->source);
 		printf("events:     %llu\n", (unsigned long long)events);
-		printf("probes:     %s\n", sr_trace_borrow_info(t)->has_probes && !no_probes ?
+		printf("probes:     %s\n", probes ?
 		       "select_rq: wake flags and placement from the kernel" :
 		       "none: WF_SYNC and skipped placements inferred");
 		printf("decisions:  %llu wakeup, %llu fork placements; not placements: "

@@ -74,6 +74,8 @@ struct text_priv {
 	struct text_name *names;	/* open addressing, power-of-two size */
 	size_t names_cap;
 	size_t nnames;
+
+	char text[1024];		/* the body of the last print event */
 };
 
 /* The common prefix of an event line, up to the event name. */
@@ -1063,6 +1065,61 @@ static int body_error(struct text_priv *tp, char **cause, const char *name,
 	return -SR_E_CORRUPT;
 }
 
+/*
+ * The value of @key in a kprobe body: "(func+0x0/0x320) prev_cpu=1
+ * wake_flags=0x18 pid=42"; fields in any order.  Return: 0, or -1 if absent
+ * or not a number.
+ */
+static int probe_field(const char *p, const char *e, const char *key, long long *out)
+{
+	size_t kl = strlen(key);
+
+	while (p < e) {
+		const char *t = p, *te;
+
+		for (te = t; te < e && !is_blank(*te); te++)
+			;
+		if ((size_t)(te - t) > kl && !memcmp(t, key, kl) && t[kl] == '=')
+			return parse_ll(t + kl + 1, te, out);
+		p = skip_blanks(te, e);
+	}
+	return -1;
+}
+
+static int parse_probe(const struct text_line *l, struct sr_event *ev, struct kv_err *err)
+{
+	const char *b = l->body, *e = l->end;
+	long long v;
+
+	/* skip the "(symbol+off/size [<- caller])" part */
+	if (b < e && *b == '(') {
+		while (b < e && *b != ')')
+			b++;
+		if (b < e)
+			b++;
+	}
+	if (ev->kind == SR_EV_SELECT_RQ) {
+		if (probe_field(b, e, "prev_cpu", &v) || v < INT_MIN || v > INT_MAX) {
+			err->what = "missing";
+			err->key = "prev_cpu";
+			return -1;
+		}
+		ev->target_cpu = (int)v;
+		if (!probe_field(b, e, "wake_flags", &v))
+			ev->wake_flags = v;
+		if (!probe_field(b, e, "pid", &v) && v >= 0 && v <= INT_MAX)
+			ev->pid = (int)v;
+		return 0;
+	}
+	if (probe_field(b, e, "cpu", &v) || v < INT_MIN || v > INT_MAX) {
+		err->what = "missing";
+		err->key = "cpu";
+		return -1;
+	}
+	ev->dest_cpu = (int)v;
+	return 0;
+}
+
 static int parse_body(struct text_priv *tp, const struct text_line *l, const char *name,
 		      struct sr_event *ev, char **cause)
 {
@@ -1141,6 +1198,12 @@ static int parse_body(struct text_priv *tp, const struct text_line *l, const cha
 		sr_strlcpy(ev->comm, o.str[0], sizeof(ev->comm));
 		ev->pid = (int)o.num[0];
 		ev->prio = (int)o.num[1];
+		return 0;
+	case SR_EV_SELECT_RQ:
+	case SR_EV_SELECT_RQ_RET:
+		ret = parse_probe(l, ev, &err);
+		if (ret)
+			break;
 		return 0;
 	default:
 		return 0;
@@ -1223,10 +1286,22 @@ static int read_record(struct sr_trace *t, struct sr_event *ev, char **cause)
 	ev->common_pid = l.pid;
 	if (nm->kind == SR_EV_OTHER) {
 		ev->name = nm->name;
+		/* trace_marker text (the recorder's metadata lines among it) */
+		if (!strcmp(nm->name, "tracing_mark_write") || !strcmp(nm->name, "print")) {
+			size_t n = (size_t)(l.end - l.body);
+
+			if (n >= sizeof(tp->text))
+				n = sizeof(tp->text) - 1;
+			memcpy(tp->text, l.body, n);
+			tp->text[n] = '\0';
+			ev->text = tp->text;
+		}
 		return 1;
 	}
 	if (nm->kind == SR_EV_WAKING)
 		t->info.has_waking = 1;
+	if (nm->kind == SR_EV_SELECT_RQ || nm->kind == SR_EV_SELECT_RQ_RET)
+		ev->name = nm->name;
 	ret = parse_body(tp, &l, nm->name, ev, cause);
 	return ret < 0 ? ret : 1;
 }
