@@ -207,7 +207,8 @@ static int cmp_rows(const void *a, const void *b)
 
 int sr_fidelity_rows(const struct sr_fidelity *f, const struct sr_fidelity_row **rows)
 {
-	qsort(f->rows, f->n, sizeof(f->rows[0]), cmp_rows);
+	if (f->n)
+		qsort(f->rows, f->n, sizeof(f->rows[0]), cmp_rows);
 	/* the index points at rows by position: rebuild it */
 	if (f->hcap)
 		rehash((struct sr_fidelity *)f, f->hcap);

@@ -465,16 +465,16 @@ static int emit_migration(struct sr_replay *r, const struct sr_migration *m)
 /* settle a pending self-pull on @cpu: newidle if the puller now switches to it */
 static int settle_pull(struct sr_replay *r, int cpu, int next, int prev_blocked, uint64_t now)
 {
-	struct sr_migration *m = &r->pull[cpu];
+	struct sr_migration m = r->pull[cpu];
 
-	if (m->pid <= 0)
+	if (m.pid <= 0)
 		return 0;
-	if (prev_blocked && next == m->pid && now - m->ts <= NEWIDLE_WINDOW_NS)
-		m->kind = SR_MIG_LB_NEWIDLE;
+	if (prev_blocked && next == m.pid && now - m.ts <= NEWIDLE_WINDOW_NS)
+		m.kind = SR_MIG_LB_NEWIDLE;
 	else
-		m->kind = SR_MIG_LB_PERIODIC;
-	m->pid = 0;
-	return emit_migration(r, m);
+		m.kind = SR_MIG_LB_PERIODIC;
+	r->pull[cpu].pid = 0;
+	return emit_migration(r, &m);
 }
 
 static int on_switch(struct sr_replay *r, const struct sr_event *ev)
@@ -704,9 +704,11 @@ static int on_migrate(struct sr_replay *r, const struct sr_event *ev)
 	} else if (e == dest) {
 		/* a pull by dest: newidle or periodic, told at its next switch */
 		if (r->pull[dest].pid > 0) {
-			r->pull[dest].kind = SR_MIG_LB_PERIODIC;
+			struct sr_migration prev = r->pull[dest];
+
+			prev.kind = SR_MIG_LB_PERIODIC;
 			r->pull[dest].pid = 0;
-			ret = emit_migration(r, &r->pull[dest]);
+			ret = emit_migration(r, &prev);
 		}
 		r->pull[dest] = m;
 		deferred = 1;

@@ -75,8 +75,7 @@ static int on_decision(const struct sr_decision *d, const struct sr_eval *evals,
 		ps->original_exact += evals[i].cpu == d->actual_cpu;
 		ps->patched_exact += evals[i + 1].cpu == d->actual_cpu;
 		diverged = 1;
-		if (rc->store && sr_store_divergent(rc->store, d->id, rc->sides[i]->patch,
-						    &rc->cause))
+		if (rc->store && sr_store_divergent(rc->store, d->id, i, &rc->cause))
 			return -SR_E_IO;
 	}
 	if (rc->store && (diverged || rc->snapshots == SNAP_ALL) &&

@@ -11,6 +11,7 @@
 #include "schedreplay/store.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,8 +61,8 @@ static const char schema[] =
 	" decision_id INTEGER NOT NULL, side_id INTEGER NOT NULL, cpu INTEGER,"
 	" reason_id INTEGER, PRIMARY KEY (decision_id, side_id)) WITHOUT ROWID;"
 	"CREATE TABLE diverged ("
-	" decision_id INTEGER NOT NULL, patch TEXT NOT NULL,"
-	" PRIMARY KEY (decision_id, patch)) WITHOUT ROWID;"
+	" decision_id INTEGER NOT NULL, side_id INTEGER NOT NULL,"
+	" PRIMARY KEY (decision_id, side_id)) WITHOUT ROWID;"
 	"CREATE TABLE cpu_state ("
 	" decision_id INTEGER NOT NULL, cpu INTEGER NOT NULL, nr_running INTEGER,"
 	" cfs_nr INTEGER, curr_tid INTEGER, curr_comm TEXT, idle INTEGER,"
@@ -88,7 +89,7 @@ static const char schema[] =
 	" r.path, r.text AS reason"
 	" FROM evaluation e JOIN side s USING (side_id) LEFT JOIN reason r USING (reason_id);"
 	"CREATE VIEW divergence AS"
-	" SELECT d.run_id, d.decision_id, v.patch, so.model, d.kind, d.ts, d.tid, d.comm,"
+	" SELECT d.run_id, d.decision_id, so.patch, so.model, d.kind, d.ts, d.tid, d.comm,"
 	" d.waker_tid, d.waker_comm, d.this_cpu, d.prev_cpu, d.actual_cpu,"
 	" eo.cpu AS original_cpu, ep.cpu AS patched_cpu,"
 	" ro.text AS original_reason, rp.text AS patched_reason,"
@@ -99,9 +100,9 @@ static const char schema[] =
 	" cp.node IS NOT cprev.node AS patched_cross_node,"
 	" d.sync, d.waker_exiting, d.inferred"
 	" FROM diverged v JOIN decision d ON d.decision_id = v.decision_id"
-	" JOIN side so ON so.run_id = d.run_id AND so.patch = v.patch AND so.variant = 'original'"
-	" JOIN side sp ON sp.run_id = d.run_id AND sp.patch = v.patch AND sp.variant = 'patched'"
-	"  AND sp.model = so.model"
+	" JOIN side so ON so.side_id = v.side_id"
+	" JOIN side sp ON sp.run_id = so.run_id AND sp.patch = so.patch AND sp.model = so.model"
+	"  AND sp.variant = 'patched'"
 	" JOIN evaluation eo ON eo.decision_id = d.decision_id AND eo.side_id = so.side_id"
 	" JOIN evaluation ep ON ep.decision_id = d.decision_id AND ep.side_id = sp.side_id"
 	" LEFT JOIN reason ro ON ro.reason_id = eo.reason_id"
@@ -134,6 +135,25 @@ struct thread_row {
 	uint64_t decisions, migrations;
 };
 
+enum job_type { JOB_DECISION, JOB_DIVERGENT, JOB_CPU_STATE, JOB_MIGRATION };
+
+struct job {
+	enum job_type type;
+	struct sr_decision d;		/* DECISION, CPU_STATE (d.snap owned) */
+	int nevals;
+	struct sr_eval ev[SR_MAX_MODELS];
+	long id;			/* DIVERGENT */
+	int side;
+	struct sr_migration m;		/* MIGRATION */
+};
+
+#define JOBS_PER_BLOCK 2048
+
+struct job_block {
+	int n;
+	struct job job[JOBS_PER_BLOCK];
+};
+
 struct sr_store {
 	sqlite3 *db;
 	sqlite3_stmt *ins_dec, *ins_eval, *ins_reason, *ins_div, *ins_mig, *ins_snap;
@@ -155,7 +175,20 @@ struct sr_store {
 	struct thread_row *threads;
 	size_t tcap, tn;
 	uint64_t first_ts, last_ts, decisions, migrations;
+	/* the writer thread: the caller fills one block of jobs while it
+	 * writes the other, so SQLite and the replay run side by side */
+	pthread_t writer;
+	int writer_on;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct job_block *fill, *spare;	/* the caller's block, the other one */
+	struct job_block *busy;		/* handed to the writer; NULL when idle */
+	int quit;
+	int err;			/* first error of the writer */
+	char *err_cause;
 };
+
+static int writer_start(struct sr_store *s);
 
 static int db_error(struct sr_store *s, char **cause, const char *what)
 {
@@ -549,7 +582,7 @@ int sr_store_begin_run(struct sr_store *s, const struct sr_run_info *ri,
 		}
 		sqlite3_finalize(st);
 	}
-	return 0;
+	return writer_start(s);
 }
 
 /* ---- reasons: interned (a few thousand distinct texts in millions of rows) ---- */
@@ -716,8 +749,8 @@ static int batch(struct sr_store *s, char **cause)
 	return 0;
 }
 
-int sr_store_decision(struct sr_store *s, const struct sr_decision *d,
-		      const struct sr_eval *evals, int nevals, char **cause)
+static int decision_now(struct sr_store *s, const struct sr_decision *d,
+			const struct sr_eval *evals, int nevals, char **cause)
 {
 	sqlite3_stmt *st = s->ins_dec;
 	long id = s->id_base + d->id;
@@ -786,14 +819,14 @@ int sr_store_decision(struct sr_store *s, const struct sr_decision *d,
 	return batch(s, cause);
 }
 
-int sr_store_divergent(struct sr_store *s, long decision_id, const char *patch, char **cause)
+static int divergent_now(struct sr_store *s, long decision_id, int side, char **cause)
 {
 	sqlite3_bind_int64(s->ins_div, 1, s->id_base + decision_id);
-	sqlite3_bind_text(s->ins_div, 2, patch, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s->ins_div, 2, s->side_id[side]);
 	return step_done(s, s->ins_div, "insert diverged", cause);
 }
 
-int sr_store_cpu_state(struct sr_store *s, const struct sr_decision *d, char **cause)
+static int cpu_state_now(struct sr_store *s, const struct sr_decision *d, char **cause)
 {
 	sqlite3_stmt *st = s->ins_snap;
 	int c;
@@ -821,7 +854,7 @@ int sr_store_cpu_state(struct sr_store *s, const struct sr_decision *d, char **c
 	return 0;
 }
 
-int sr_store_migration(struct sr_store *s, const struct sr_migration *m, char **cause)
+static int migration_now(struct sr_store *s, const struct sr_migration *m, char **cause)
 {
 	sqlite3_stmt *st = s->ins_mig;
 	int err;
@@ -843,6 +876,243 @@ int sr_store_migration(struct sr_store *s, const struct sr_migration *m, char **
 	s->migrations++;
 	err = thread_seen(s, m->pid, m->comm, m->ts, 0, 1);
 	return err ? err : batch(s, cause);
+}
+
+/* ---- the writer thread ---------------------------------------------------- */
+
+static void run_job(struct sr_store *s, struct job *j)
+{
+	char *cause = NULL;
+	int err = 0;
+
+	if (!__atomic_load_n(&s->err, __ATOMIC_ACQUIRE)) {
+		switch (j->type) {
+		case JOB_DECISION:
+			err = decision_now(s, &j->d, j->ev, j->nevals, &cause);
+			break;
+		case JOB_DIVERGENT:
+			err = divergent_now(s, j->id, j->side, &cause);
+			break;
+		case JOB_CPU_STATE:
+			err = cpu_state_now(s, &j->d, &cause);
+			break;
+		case JOB_MIGRATION:
+			err = migration_now(s, &j->m, &cause);
+			break;
+		}
+	}
+	if (j->type == JOB_CPU_STATE)
+		free((void *)j->d.snap);
+	if (err && !s->err) {
+		pthread_mutex_lock(&s->lock);
+		s->err_cause = cause;
+		__atomic_store_n(&s->err, err, __ATOMIC_RELEASE);
+		pthread_mutex_unlock(&s->lock);
+	} else {
+		free(cause);
+	}
+}
+
+static void *writer_main(void *arg)
+{
+	struct sr_store *s = arg;
+	struct job_block *b;
+	int i;
+
+	for (;;) {
+		pthread_mutex_lock(&s->lock);
+		while (!s->busy && !s->quit)
+			pthread_cond_wait(&s->cond, &s->lock);
+		b = s->busy;
+		pthread_mutex_unlock(&s->lock);
+		if (!b)
+			return NULL;
+		for (i = 0; i < b->n; i++)
+			run_job(s, &b->job[i]);
+		b->n = 0;
+		pthread_mutex_lock(&s->lock);
+		s->busy = NULL;
+		pthread_cond_broadcast(&s->cond);
+		pthread_mutex_unlock(&s->lock);
+	}
+}
+
+static int writer_start(struct sr_store *s)
+{
+	struct job_block *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
+
+	if (!a || !b) {
+		free(a);
+		free(b);
+		return -SR_E_NOMEM;
+	}
+	s->fill = a;
+	s->spare = b;
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_cond_init(&s->cond, NULL);
+	if (pthread_create(&s->writer, NULL, writer_main, s)) {
+		pthread_mutex_destroy(&s->lock);
+		pthread_cond_destroy(&s->cond);
+		return -SR_E_NOMEM;
+	}
+	s->writer_on = 1;
+	return 0;
+}
+
+/* hand the filled block to the writer once it is done with the other */
+static void writer_flush(struct sr_store *s)
+{
+	struct job_block *b;
+
+	if (!s->fill->n)
+		return;
+	pthread_mutex_lock(&s->lock);
+	while (s->busy)
+		pthread_cond_wait(&s->cond, &s->lock);
+	b = s->fill;
+	s->fill = s->spare;
+	s->spare = b;
+	s->busy = b;
+	pthread_cond_broadcast(&s->cond);
+	pthread_mutex_unlock(&s->lock);
+}
+
+/* wait for every queued job, stop the thread; the store is synchronous after */
+static void writer_stop(struct sr_store *s)
+{
+	int i;
+
+	if (!s->writer_on)
+		return;
+	writer_flush(s);
+	pthread_mutex_lock(&s->lock);
+	while (s->busy)
+		pthread_cond_wait(&s->cond, &s->lock);
+	s->quit = 1;
+	pthread_cond_broadcast(&s->cond);
+	pthread_mutex_unlock(&s->lock);
+	pthread_join(s->writer, NULL);
+	s->writer_on = 0;
+	pthread_mutex_destroy(&s->lock);
+	pthread_cond_destroy(&s->cond);
+	/* a block never handed over still owns its snapshots */
+	for (i = 0; s->fill && i < s->fill->n; i++)
+		if (s->fill->job[i].type == JOB_CPU_STATE)
+			free((void *)s->fill->job[i].d.snap);
+	free(s->fill);
+	free(s->spare);
+	s->fill = s->spare = NULL;
+}
+
+/* the writer's first error, once, for the caller */
+static int writer_error(struct sr_store *s, char **cause)
+{
+	int err;
+
+	if (!__atomic_load_n(&s->err, __ATOMIC_ACQUIRE))
+		return 0;
+	pthread_mutex_lock(&s->lock);
+	err = s->err;
+	if (err && cause && s->err_cause) {
+		free(*cause);
+		*cause = s->err_cause;
+		s->err_cause = NULL;
+	}
+	pthread_mutex_unlock(&s->lock);
+	return err;
+}
+
+static struct job *job_new(struct sr_store *s, enum job_type type, char **cause, int *err)
+{
+	struct job *j;
+
+	*err = writer_error(s, cause);
+	if (*err)
+		return NULL;
+	if (s->fill->n == JOBS_PER_BLOCK)
+		writer_flush(s);
+	j = &s->fill->job[s->fill->n];
+	j->type = type;
+	return j;
+}
+
+int sr_store_decision(struct sr_store *s, const struct sr_decision *d,
+		      const struct sr_eval *evals, int nevals, char **cause)
+{
+	struct job *j;
+	int err;
+
+	if (!s->writer_on)
+		return decision_now(s, d, evals, nevals, cause);
+	j = job_new(s, JOB_DECISION, cause, &err);
+	if (!j)
+		return err;
+	if (nevals > SR_MAX_MODELS)
+		nevals = SR_MAX_MODELS;
+	j->d = *d;
+	j->d.snap = NULL;
+	j->nevals = nevals;
+	memcpy(j->ev, evals, sizeof(*evals) * (size_t)nevals);
+	s->fill->n++;
+	return 0;
+}
+
+int sr_store_divergent(struct sr_store *s, long decision_id, int side, char **cause)
+{
+	struct job *j;
+	int err;
+
+	if (side < 0 || side >= s->nsides)
+		return -SR_E_USAGE;
+	if (!s->writer_on)
+		return divergent_now(s, decision_id, side, cause);
+	j = job_new(s, JOB_DIVERGENT, cause, &err);
+	if (!j)
+		return err;
+	j->id = decision_id;
+	j->side = side;
+	s->fill->n++;
+	return 0;
+}
+
+int sr_store_cpu_state(struct sr_store *s, const struct sr_decision *d, char **cause)
+{
+	struct sr_cpu_snap *copy;
+	struct job *j;
+	int err;
+
+	if (!d->snap)
+		return 0;
+	if (!s->writer_on)
+		return cpu_state_now(s, d, cause);
+	copy = malloc(sizeof(*copy) * (size_t)s->ncpus);
+	if (!copy)
+		return -SR_E_NOMEM;
+	j = job_new(s, JOB_CPU_STATE, cause, &err);
+	if (!j) {
+		free(copy);
+		return err;
+	}
+	memcpy(copy, d->snap, sizeof(*copy) * (size_t)s->ncpus);
+	j->d.id = d->id;
+	j->d.snap = copy;
+	s->fill->n++;
+	return 0;
+}
+
+int sr_store_migration(struct sr_store *s, const struct sr_migration *m, char **cause)
+{
+	struct job *j;
+	int err;
+
+	if (!s->writer_on)
+		return migration_now(s, m, cause);
+	j = job_new(s, JOB_MIGRATION, cause, &err);
+	if (!j)
+		return err;
+	j->m = *m;
+	s->fill->n++;
+	return 0;
 }
 
 static int finish_threads(struct sr_store *s, char **cause)
@@ -894,6 +1164,17 @@ int sr_store_finish_run(struct sr_store *s, const struct sr_trace_info *tinfo,
 	uint64_t lost_total = 0;
 	int i, n, err;
 
+	if (s->writer_on) {
+		writer_stop(s);
+		if (s->err) {
+			if (s->err_cause) {
+				free(*cause);
+				*cause = s->err_cause;
+				s->err_cause = NULL;
+			}
+			return s->err;
+		}
+	}
 	for (i = 0; i < tinfo->ncpus; i++)
 		lost_total += sr_cpu_lost(&tinfo->cpu[i]);
 	err = finish_threads(s, cause);
@@ -999,7 +1280,7 @@ int sr_store_commit(struct sr_store *s, char **cause)
 {
 	/* bulk load first, indexes once at the end */
 	if (exec(s, "COMMIT", cause) || exec(s, indexes, cause) ||
-	    exec(s, "ANALYZE", cause))
+	    exec(s, "PRAGMA analysis_limit = 1000; ANALYZE", cause))
 		return -SR_E_IO;
 	sqlite3_finalize(s->ins_dec);
 	sqlite3_finalize(s->ins_eval);
@@ -1026,6 +1307,15 @@ void sr_store_free(struct sr_store *s)
 
 	if (!s)
 		return;
+	/* an interrupted replay: let the writer finish its block, then drop all */
+	if (s->writer_on) {
+		pthread_mutex_lock(&s->lock);
+		if (!s->err)
+			__atomic_store_n(&s->err, -SR_E_IO, __ATOMIC_RELEASE);
+		pthread_mutex_unlock(&s->lock);
+		writer_stop(s);
+	}
+	free(s->err_cause);
 	sqlite3_finalize(s->ins_dec);
 	sqlite3_finalize(s->ins_eval);
 	sqlite3_finalize(s->ins_reason);

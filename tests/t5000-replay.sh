@@ -136,6 +136,16 @@ same "migrations are rows, counted per run" \
 	"$(sqlite3 "$adb" 'SELECT count(*) FROM migration WHERE run_id = 1')"
 same "wakeup migrations point at their decision" 0 \
 	"$(sqlite3 "$adb" "SELECT count(*) FROM migration m LEFT JOIN decision d USING (decision_id) WHERE m.class = 'wakeup' AND (d.tid IS NOT m.tid)")"
+same "no migration row lost its task" 0 "$(sqlite3 "$adb" 'SELECT count(*) FROM migration WHERE tid = 0')"
+pp="$FIX/tracedat/numa/numa-6.1-pingpong"
+ok "two base models with patches" "$SR" replay -q -o "$TMP/two.db" -m mainline -m v4.15 \
+	-p exit-sync-mel -p exit-sync-peterz -t "$pp.topo" "$pp.dat"
+same "each base model's divergences are its own rows" \
+	"exit-sync-mel mainline|exit-sync-mel v4.15|exit-sync-peterz mainline|exit-sync-peterz v4.15" \
+	"$(sqlite3 -separator ' ' "$TMP/two.db" 'SELECT patch, model FROM divergence ORDER BY 1, 2' | paste -sd'|')"
+same "divergence rows equal the summary's counts per model" \
+	"$(sqlite3 "$TMP/two.db" 'SELECT sum(divergent) FROM patch_summary')" \
+	"$(sqlite3 "$TMP/two.db" 'SELECT count(*) FROM divergence')"
 same "integrity after append" ok "$(sqlite3 "$adb" 'PRAGMA integrity_check')"
 "$SR" replay -q -f -a -o "$adb" "$numa.dat" >/dev/null 2>"$TMP/e1"
 same "--force with --append is refused" 2 $?

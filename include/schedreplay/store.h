@@ -63,8 +63,9 @@ int sr_store_begin_run(struct sr_store *s, const struct sr_run_info *ri,
 		       const unsigned *touches, int nsides, char **cause);
 int sr_store_decision(struct sr_store *s, const struct sr_decision *d,
 		      const struct sr_eval *evals, int nevals, char **cause);
-/* one decision where a patch's sides differ (the divergence view's rows) */
-int sr_store_divergent(struct sr_store *s, long decision_id, const char *patch, char **cause);
+/* one decision where a patch's sides differ (the divergence view's rows);
+ * @side: the index of the pair's original side in the sides of the run */
+int sr_store_divergent(struct sr_store *s, long decision_id, int side, char **cause);
 /* every CPU's state at decision @d (d->snap; nothing when it has none) */
 int sr_store_cpu_state(struct sr_store *s, const struct sr_decision *d, char **cause);
 int sr_store_migration(struct sr_store *s, const struct sr_migration *m, char **cause);
