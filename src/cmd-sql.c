@@ -292,16 +292,20 @@ static int step_error(sqlite3_stmt *st)
 static int print_quoted(sqlite3_stmt *st, enum sql_format fmt, int header)
 {
 	int ncols = sqlite3_column_count(st), i, rc, rows = 0;
-	sqlite3_stmt *f = formatter(sqlite3_db_handle(st), ncols, fmt);
+	sqlite3_stmt *f;
 	int ret = EXIT_OK;
 
+	/* a statement without columns (--write): run it, print nothing */
+	if (!ncols)
+		return sqlite3_step(st) == SQLITE_DONE ? EXIT_OK : step_error(st);
+	f = formatter(sqlite3_db_handle(st), ncols, fmt);
 	if (!f)
 		return EXIT_FAIL;
 	if (fmt == FMT_JSON) {
 		for (i = 0; i < ncols; i++)
 			sqlite3_bind_text(f, ncols + i + 1, sqlite3_column_name(st, i), -1,
 					  SQLITE_TRANSIENT);
-	} else if (header && ncols) {
+	} else if (header) {
 		for (i = 0; i < ncols; i++)
 			sqlite3_bind_text(f, i + 1, sqlite3_column_name(st, i), -1,
 					  SQLITE_TRANSIENT);
@@ -457,6 +461,36 @@ static int print_table(sqlite3_stmt *st, int header)
 
 /* ---- the command ------------------------------------------------------------- */
 
+/* --attach NAME=DB: checked like the main database, attached under NAME */
+static int attach(sqlite3 *db, const char *arg, int writable)
+{
+	const char *eq = strchr(arg, '=');
+	sqlite3_stmt *st = NULL;
+	char *cause = NULL, *sql;
+	sqlite3 *other;
+	int rc;
+
+	other = sr_db_open(eq + 1, writable, &cause);
+	if (!other) {
+		sr_error("%s", cause ? cause : "out of memory");
+		free(cause);
+		return -1;
+	}
+	sqlite3_close(other);
+	sql = sqlite3_mprintf("ATTACH ?1 AS \"%.*w\"", (int)(eq - arg), arg);
+	rc = sql ? sqlite3_prepare_v2(db, sql, -1, &st, NULL) : SQLITE_NOMEM;
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, eq + 1, -1, SQLITE_STATIC);
+		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+	}
+	if (rc != SQLITE_OK)
+		sr_error("sql: cannot attach '%s' as '%.*s': %s", eq + 1, (int)(eq - arg), arg,
+			 sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	sqlite3_free(sql);
+	return rc == SQLITE_OK ? 0 : -1;
+}
+
 /* the SQLite error of a failed prepare, with where in the query it is */
 static void prepare_error(sqlite3 *db, const char *what)
 {
@@ -475,6 +509,7 @@ static const char sql_options[] =
 	"   -P, --param N=V      bind the query's parameter :N to V (repeatable;\n"
 	"                        an integer binds as an integer, an empty V as NULL)\n"
 	"   -r, --run ID         the same as -P run=ID\n"
+	"   -A, --attach N=DB    attach the database DB as schema N (repeatable)\n"
 	"   -l, --list           list the canned queries and their parameters\n"
 	"       --no-header      no header line (table and csv)\n"
 	"   -w, --write          open the database read-write (default: read-only)\n"
@@ -484,7 +519,7 @@ static int sql_exec(int argc, char **argv);
 
 const struct cmd_entry cmd_sql = {
 	.name = "sql",
-	.synopsis = "[-F table|csv|json] [--no-header] [-w] [-r ID] [-P NAME=VALUE]... [-l] DB [QUERY | -Q NAME]",
+	.synopsis = "[-F table|csv|json] [--no-header] [-w] [-r ID] [-P NAME=VALUE]... [-A NAME=DB]... [-l] DB [QUERY | -Q NAME]",
 	.summary = "run one SQL query, or a canned one, on a replay database",
 	.options = sql_options,
 	.exec = sql_exec,
@@ -497,6 +532,7 @@ static int sql_exec(int argc, char **argv)
 		{ "query",	required_argument,	NULL, 'Q' },
 		{ "param",	required_argument,	NULL, 'P' },
 		{ "run",	required_argument,	NULL, 'r' },
+		{ "attach",	required_argument,	NULL, 'A' },
 		{ "list",	no_argument,		NULL, 'l' },
 		{ "no-header",	no_argument,		NULL, 'H' },
 		{ "write",	no_argument,		NULL, 'w' },
@@ -504,6 +540,8 @@ static int sql_exec(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct param params[MAX_PARAMS];
+	const char *attached[MAX_PARAMS];
+	int nattached = 0, i;
 	int nparams = 0, header = 1, writable = 0, list = 0, opt, ret = EXIT_FAIL;
 	enum sql_format fmt = isatty(STDOUT_FILENO) ? FMT_TABLE : FMT_CSV;
 	const struct sr_sql_report *report = NULL;
@@ -515,7 +553,7 @@ static int sql_exec(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+F:Q:P:r:lwh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+F:Q:P:r:A:lwh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'F':
 			if (!strcmp(optarg, "table")) {
@@ -551,6 +589,13 @@ static int sql_exec(int argc, char **argv)
 			nparams++;
 			break;
 		}
+		case 'A':
+			if (!strchr(optarg, '=') || optarg[0] == '=' || nattached == MAX_PARAMS) {
+				sr_error("sql: --attach takes NAME=DB, not '%s'", optarg);
+				return EXIT_USAGE;
+			}
+			attached[nattached++] = optarg;
+			break;
 		case 'l':
 			list = 1;
 			break;
@@ -599,6 +644,9 @@ static int sql_exec(int argc, char **argv)
 		free(cause);
 		return EXIT_FAIL;
 	}
+	for (i = 0; i < nattached; i++)
+		if (attach(db, attached[i], writable) < 0)
+			goto out;
 	if (sqlite3_prepare_v2(db, sql, -1, &st, &tail) != SQLITE_OK) {
 		prepare_error(db, what);
 		goto out;
