@@ -9,7 +9,22 @@ cd "$TOP" || exit 1
 DB=$TMP/golden.db
 if ! sql_golden_db "$SR" "$DB" 2>"$TMP/e"; then
 	fail "three runs replayed into one database" "$(cat "$TMP/e")"
-	test_done
+	
+# schedreplay-db(5) covers the whole schema the replay writes
+missing=$(sqlite3 "$DB" "SELECT m.name || '.' || p.name FROM sqlite_schema m, pragma_table_info(m.name) p
+	WHERE m.type IN ('table', 'view') AND m.name NOT LIKE 'sqlite_%' UNION ALL SELECT name FROM sqlite_schema WHERE type IN ('table', 'view', 'index')
+	AND name NOT LIKE 'sqlite_%'" | while read -r w; do
+		t=${w%%.*}
+		c=${w#*.}
+		grep -q "^\.[A-Z]* *$t\b\|[ (\"]$t\b" man/schedreplay-db.5 || { echo "$w"; continue; }
+		[ "$c" = "$w" ] || grep -q "\b$c\b" man/schedreplay-db.5 || echo "$w"
+	done)
+same "schedreplay-db(5) names every table, view, index and column" "" "$missing"
+if command -v man >/dev/null; then
+	ok "schedreplay-db(5) renders without warnings" \
+		sh -c "MANWIDTH=80 man --warnings -l man/schedreplay-db.5 2>&1 >/dev/null | (! grep .)"
+fi
+test_done
 	exit 1
 fi
 same "the database passes integrity_check" ok "$(sqlite3 "$DB" 'PRAGMA integrity_check')"
@@ -149,4 +164,19 @@ err "a newer schema" 1 "schedreplay: '$TMP/v3.db' has database schema 3; this sc
 	"$TMP/v3.db" "SELECT 1"
 err "--attach checks the other file too" 1 "schedreplay: '$TMP/v3.db' has database schema 3; this schedreplay reads schema 2: use a newer schedreplay" \
 	-A new="$TMP/v3.db" "$DB" "SELECT 1"
+
+# schedreplay-db(5) covers the whole schema the replay writes
+missing=$(sqlite3 "$DB" "SELECT m.name || '.' || p.name FROM sqlite_schema m, pragma_table_info(m.name) p
+	WHERE m.type IN ('table', 'view') AND m.name NOT LIKE 'sqlite_%' UNION ALL SELECT name FROM sqlite_schema WHERE type IN ('table', 'view', 'index')
+	AND name NOT LIKE 'sqlite_%'" | while read -r w; do
+		t=${w%%.*}
+		c=${w#*.}
+		grep -q "^\.[A-Z]* *$t\b\|[ (\"]$t\b" man/schedreplay-db.5 || { echo "$w"; continue; }
+		[ "$c" = "$w" ] || grep -q "\b$c\b" man/schedreplay-db.5 || echo "$w"
+	done)
+same "schedreplay-db(5) names every table, view, index and column" "" "$missing"
+if command -v man >/dev/null; then
+	ok "schedreplay-db(5) renders without warnings" \
+		sh -c "MANWIDTH=80 man --warnings -l man/schedreplay-db.5 2>&1 >/dev/null | (! grep .)"
+fi
 test_done
