@@ -76,7 +76,9 @@ ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
 # the library part (everything but main.c) is shared by the binary, unit
 # tests and fuzz targets
 LIB_SRCS = $(filter-out src/main.c,$(wildcard src/*.c replay/*.c reports/*.c))
-LIB_OBJS = $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRCS))
+LIB_OBJS = $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRCS)) $(BUILD)/sql-reports.o
+# the canned queries of "schedreplay sql", compiled into the binary
+REPORT_SQL = $(sort $(wildcard reports/*.sql))
 MAIN_OBJ = $(BUILD)/src/main.o
 UNIT_SRCS = $(wildcard tests/unit/*.c)
 UNIT_BINS = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
@@ -95,6 +97,13 @@ $(BUILD)/version.h: VERSION
 
 $(BUILD)/%.o: %.c $(BUILD)/version.h
 	@mkdir -p $(@D)
+	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/sql-reports.c: $(REPORT_SQL) scripts/embed-sql.sh
+	@mkdir -p $(@D)
+	$(QUIET_GEN)sh scripts/embed-sql.sh $@ $(REPORT_SQL)
+
+$(BUILD)/sql-reports.o: $(BUILD)/sql-reports.c
 	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BUILD)/libschedreplay.a: $(LIB_OBJS)
@@ -147,10 +156,12 @@ fuzz:
 	$(Q)tests/fuzz/run.sh $${FUZZ_SECONDS:-600}
 
 install: all
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
+		$(DESTDIR)$(DATADIR)/reports
 	install -m 755 schedreplay $(DESTDIR)$(BINDIR)/schedreplay
 	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
-	for f in man/*.5; do [ -e "$$f" ] && install -m 644 "$$f" $(DESTDIR)$(MANDIR)/man5/ || true; done
+	install -m 644 man/*.5 $(DESTDIR)$(MANDIR)/man5/
+	install -m 644 $(REPORT_SQL) $(DESTDIR)$(DATADIR)/reports/
 
 clean:
 	rm -rf build build-san build-fuzz schedreplay

@@ -22,11 +22,6 @@ static const struct cmd_entry cmd_tui = {
 	.summary = "browse divergent decisions interactively",
 	.issue = "#7", .flags = CMD_NOT_BUILT,
 };
-static const struct cmd_entry cmd_sql = {
-	.name = "sql", .synopsis = "DB [QUERY]",
-	.summary = "query a replay database",
-	.issue = "#6", .flags = CMD_NOT_BUILT,
-};
 
 static const struct cmd_entry *const commands[] = {
 	&cmd_record, &cmd_replay, &cmd_report, &cmd_tui, &cmd_sql, &cmd_info, &cmd_help,

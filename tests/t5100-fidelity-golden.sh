@@ -8,7 +8,7 @@
 . "$(dirname "$0")/test-lib.sh"
 
 cd "$TOP" || exit 1
-SR="$SR" GOLDEN_OUT="$TMP/now" tests/update-golden.sh >/dev/null 2>"$TMP/e1"
+SR="$SR" GOLDEN_OUT="$TMP/now" tests/update-golden.sh fidelity >/dev/null 2>"$TMP/e1"
 for g in tests/fixtures/golden/*.fidelity; do
 	n=$(basename "$g")
 	if cmp -s "$g" "$TMP/now/$n"; then

@@ -1,0 +1,686 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * "schedreplay sql DB [QUERY]": one SQL statement against a results
+ * database, printed as an aligned table, CSV or JSON.  The canned queries
+ * (the .sql files of reports/, compiled in) run with --query NAME.  Parameters are bound
+ * by name with sqlite3_bind_*, never pasted into the text; CSV and JSON
+ * quoting is SQLite's own (printf '%w', json_object), applied row by row by
+ * a second statement the values are bound to.  The database is opened
+ * read-only unless --write.
+ */
+#include "cmd.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "schedreplay/store.h"
+#include "sql-reports.h"
+#include "banned.h"
+
+#define MAX_PARAMS	32
+#define MAX_RPARAMS	16
+
+enum sql_format { FMT_TABLE, FMT_CSV, FMT_JSON };
+
+/* a -P NAME=VALUE */
+struct param {
+	const char *name;
+	size_t namelen;
+	const char *value;	/* empty: NULL */
+	int used;
+};
+
+/* a "-- param :NAME  description (default: VALUE)" line of a canned query */
+struct rparam {
+	const char *name, *desc, *def;
+	int namelen, desclen, deflen;	/* deflen < 0: required */
+};
+
+struct rheader {
+	const char *desc;
+	int desclen;
+	struct rparam p[MAX_RPARAMS];
+	int np;
+};
+
+/* the header comment of a canned query: first line, then its parameters */
+static void parse_header(const char *text, struct rheader *h)
+{
+	const char *line = text;
+
+	memset(h, 0, sizeof(*h));
+	while (!strncmp(line, "--", 2)) {
+		const char *end = strchr(line, '\n'), *s = line + 2;
+
+		if (!end)
+			end = line + strlen(line);
+		while (s < end && *s == ' ')
+			s++;
+		if (!h->desc) {
+			h->desc = s;
+			h->desclen = (int)(end - s);
+		} else if (!strncmp(s, "param :", 7) && h->np < MAX_RPARAMS) {
+			struct rparam *p = &h->p[h->np++];
+			const char *d;
+
+			p->name = s + 7;
+			for (d = p->name; d < end && *d != ' '; d++)
+				;
+			p->namelen = (int)(d - p->name);
+			while (d < end && *d == ' ')
+				d++;
+			p->desc = d;
+			p->desclen = (int)(end - d);
+			p->deflen = -1;
+			d = memmem(d, (size_t)(end - d), "(default: ", 10);
+			if (d) {
+				const char *close = end;
+
+				while (close > d && close[-1] != ')')
+					close--;
+				p->def = d + 10;
+				p->deflen = close > p->def ? (int)(close - 1 - p->def) : 0;
+			}
+		}
+		if (!*end)
+			break;
+		line = end + 1;
+	}
+}
+
+static const struct sr_sql_report *report_find(const char *name)
+{
+	const struct sr_sql_report *r;
+
+	for (r = sr_sql_reports; r->name; r++)
+		if (!strcmp(r->name, name))
+			return r;
+	return NULL;
+}
+
+static void list_reports(void)
+{
+	const struct sr_sql_report *r;
+	int w = 0, i;
+
+	for (r = sr_sql_reports; r->name; r++)
+		if ((int)strlen(r->name) > w)
+			w = (int)strlen(r->name);
+	for (r = sr_sql_reports; r->name; r++) {
+		struct rheader h;
+
+		parse_header(r->text, &h);
+		printf("%-*s  %.*s\n", w, r->name, h.desclen, h.desc ? h.desc : "");
+		for (i = 0; i < h.np; i++)
+			printf("%-*s    :%.*s  %.*s\n", w, "", h.p[i].namelen, h.p[i].name,
+			       h.p[i].desclen, h.p[i].desc);
+	}
+}
+
+/* an integer value binds as an integer, an empty one as NULL, else text */
+static int bind_text_value(sqlite3_stmt *st, int i, const char *v, size_t len)
+{
+	char buf[32], *end;
+	long long n;
+
+	if (!len)
+		return sqlite3_bind_null(st, i);
+	if (len < sizeof(buf) && (isdigit((unsigned char)v[0]) ||
+				  (v[0] == '-' && len > 1 && isdigit((unsigned char)v[1])))) {
+		memcpy(buf, v, len);
+		buf[len] = '\0';
+		errno = 0;
+		n = strtoll(buf, &end, 10);
+		if (!*end && !errno)
+			return sqlite3_bind_int64(st, i, n);
+	}
+	return sqlite3_bind_text(st, i, v, (int)len, SQLITE_TRANSIENT);
+}
+
+/* the default text of a canned query's parameter: "NULL" (or "NULL, why") binds NULL */
+static int bind_default(sqlite3_stmt *st, int i, const struct rparam *p)
+{
+	if (p->deflen >= 4 && !strncmp(p->def, "NULL", 4) &&
+	    (p->deflen == 4 || p->def[4] == ','))
+		return sqlite3_bind_null(st, i);
+	return bind_text_value(st, i, p->def, (size_t)p->deflen);
+}
+
+/* the parameters the statement names, comma-separated, for an error line */
+static char *param_names(sqlite3_stmt *st)
+{
+	sqlite3_str *s = sqlite3_str_new(NULL);
+	int i, n = sqlite3_bind_parameter_count(st);
+
+	for (i = 1; i <= n; i++) {
+		const char *name = sqlite3_bind_parameter_name(st, i);
+
+		sqlite3_str_appendf(s, "%s%s", i > 1 ? ", " : "", name ? name : "?");
+	}
+	return sqlite3_str_finish(s);
+}
+
+/* bind every parameter of @st; 0, or an EXIT_* code after the error line */
+static int bind_params(sqlite3_stmt *st, struct param *params, int nparams,
+		       const struct rheader *h)
+{
+	int i, j, n = sqlite3_bind_parameter_count(st);
+
+	for (i = 1; i <= n; i++) {
+		const char *name = sqlite3_bind_parameter_name(st, i);
+		size_t len;
+		int done = 0;
+
+		if (!name) {
+			sr_error("sql: parameter %d of the query has no name: write :NAME and "
+				 "give -P NAME=VALUE", i);
+			return EXIT_FAIL;
+		}
+		name++;		/* the ':', '@' or '$' */
+		len = strlen(name);
+		for (j = 0; j < nparams; j++) {
+			if (params[j].namelen != len || memcmp(params[j].name, name, len))
+				continue;
+			params[j].used = 1;
+			if (!done && bind_text_value(st, i, params[j].value,
+						     strlen(params[j].value)) != SQLITE_OK) {
+				sr_error("sql: cannot bind :%s: %s", name,
+					 sqlite3_errmsg(sqlite3_db_handle(st)));
+				return EXIT_FAIL;
+			}
+			done = 1;
+		}
+		for (j = 0; !done && h && j < h->np; j++) {
+			if ((size_t)h->p[j].namelen != len || memcmp(h->p[j].name, name, len) ||
+			    h->p[j].deflen < 0)
+				continue;
+			if (bind_default(st, i, &h->p[j]) != SQLITE_OK) {
+				sr_error("sql: cannot bind :%s: %s", name,
+					 sqlite3_errmsg(sqlite3_db_handle(st)));
+				return EXIT_FAIL;
+			}
+			done = 1;
+		}
+		if (!done) {
+			sr_error("sql: missing parameter :%s (give -P %s=VALUE)", name, name);
+			return EXIT_USAGE;
+		}
+	}
+	for (j = 0; j < nparams; j++) {
+		if (!params[j].used) {
+			char *names = param_names(st);
+
+			sr_error("sql: unknown parameter '%.*s': the query takes %s",
+				 (int)params[j].namelen, params[j].name,
+				 names && *names ? names : "no parameters");
+			sqlite3_free(names);
+			return EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+/* ---- output ---------------------------------------------------------------- */
+
+/*
+ * The row formatter: a statement over ?1..?N (the row's values) that
+ * returns the row as one CSV line or one JSON object, quoted by SQLite.
+ */
+static sqlite3_stmt *formatter(sqlite3 *db, int ncols, enum sql_format fmt)
+{
+	sqlite3_str *s = sqlite3_str_new(db);
+	sqlite3_stmt *st = NULL;
+	char *sql;
+	int i;
+
+	sqlite3_str_appendall(s, fmt == FMT_JSON ? "SELECT json_object(" : "SELECT ");
+	for (i = 1; i <= ncols; i++) {
+		if (fmt == FMT_JSON) {
+			/* names at ?(ncols+i); JSON holds no blobs: hex */
+			sqlite3_str_appendf(s, "%s?%d, CASE WHEN typeof(?%d) = 'blob' THEN hex(?%d) "
+					    "ELSE ?%d END", i > 1 ? ", " : "", ncols + i, i, i, i);
+			continue;
+		}
+		/* RFC 4180: quote a field holding a separator, a quote, a line end,
+		 * or nothing (so that "" is an empty text and nothing a NULL) */
+		sqlite3_str_appendf(s, "%sCASE WHEN ?%d IS NULL THEN '' "
+				    "WHEN typeof(?%d) = 'blob' THEN 'X''' || hex(?%d) || '''' "
+				    "WHEN typeof(?%d) = 'text' AND (?%d = '' OR instr(?%d, ',') OR "
+				    "instr(?%d, '\"') OR instr(?%d, char(10)) OR instr(?%d, char(13))) "
+				    "THEN printf('\"%%w\"', ?%d) ELSE CAST(?%d AS TEXT) END",
+				    i > 1 ? " || ',' || " : "", i, i, i, i, i, i, i, i, i, i, i);
+	}
+	if (fmt == FMT_JSON)
+		sqlite3_str_appendall(s, ")");
+	sql = sqlite3_str_finish(s);
+	if (!sql || sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		sr_error("sql: cannot prepare the output: %s", sqlite3_errmsg(db));
+		st = NULL;
+	}
+	sqlite3_free(sql);
+	return st;
+}
+
+/* run the formatter on the bound values and print its one text result */
+static int format_row(sqlite3_stmt *f, const char *before)
+{
+	int rc = sqlite3_step(f);
+
+	if (rc != SQLITE_ROW) {
+		sr_error("sql: cannot format a row: %s", sqlite3_errmsg(sqlite3_db_handle(f)));
+		sqlite3_reset(f);
+		return -1;
+	}
+	fputs(before, stdout);
+	fputs((const char *)sqlite3_column_text(f, 0), stdout);
+	sqlite3_reset(f);
+	return 0;
+}
+
+static int step_error(sqlite3_stmt *st)
+{
+	sr_error("sql: %s", sqlite3_errmsg(sqlite3_db_handle(st)));
+	return EXIT_FAIL;
+}
+
+static int print_quoted(sqlite3_stmt *st, enum sql_format fmt, int header)
+{
+	int ncols = sqlite3_column_count(st), i, rc, rows = 0;
+	sqlite3_stmt *f;
+	int ret = EXIT_OK;
+
+	/* a statement without columns (--write): run it, print nothing */
+	if (!ncols)
+		return sqlite3_step(st) == SQLITE_DONE ? EXIT_OK : step_error(st);
+	f = formatter(sqlite3_db_handle(st), ncols, fmt);
+	if (!f)
+		return EXIT_FAIL;
+	if (fmt == FMT_JSON) {
+		for (i = 0; i < ncols; i++)
+			sqlite3_bind_text(f, ncols + i + 1, sqlite3_column_name(st, i), -1,
+					  SQLITE_TRANSIENT);
+	} else if (header) {
+		for (i = 0; i < ncols; i++)
+			sqlite3_bind_text(f, i + 1, sqlite3_column_name(st, i), -1,
+					  SQLITE_TRANSIENT);
+		if (format_row(f, "") < 0) {
+			sqlite3_finalize(f);
+			return EXIT_FAIL;
+		}
+		fputc('\n', stdout);
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		for (i = 0; i < ncols; i++)
+			sqlite3_bind_value(f, i + 1, sqlite3_column_value(st, i));
+		if (format_row(f, fmt == FMT_JSON ? (rows ? ",\n  " : "[\n  ") : "") < 0) {
+			ret = EXIT_FAIL;
+			break;
+		}
+		if (fmt == FMT_CSV)
+			fputc('\n', stdout);
+		rows++;
+	}
+	if (ret == EXIT_OK && rc != SQLITE_DONE)
+		ret = step_error(st);
+	if (fmt == FMT_JSON && ret == EXIT_OK)
+		fputs(rows ? "\n]\n" : "[]\n", stdout);
+	sqlite3_finalize(f);
+	return ret;
+}
+
+/* a cell of the table: its text as shown (control characters escaped) */
+struct cell {
+	char *text;
+	int width;
+};
+
+static int utf8_width(const char *s)
+{
+	int w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+/* the text shown for a value: NULL is empty, control characters escaped */
+static char *cell_text(const unsigned char *v)
+{
+	sqlite3_str *s = sqlite3_str_new(NULL);
+
+	for (; v && *v; v++) {
+		if (*v == '\n')
+			sqlite3_str_appendall(s, "\\n");
+		else if (*v == '\t')
+			sqlite3_str_appendall(s, "\\t");
+		else if (*v < 0x20 || *v == 0x7f)
+			sqlite3_str_appendf(s, "\\x%02x", *v);
+		else
+			sqlite3_str_appendchar(s, 1, (char)*v);
+	}
+	return sqlite3_str_finish(s);
+}
+
+static int print_table(sqlite3_stmt *st, int header)
+{
+	int ncols = sqlite3_column_count(st), i, rc, ret = EXIT_OK;
+	size_t nrows = 0, cap = 0, r;
+	struct cell *cells = NULL;
+	int *width, *numeric;	/* numeric: 1 while every value is a number */
+
+	if (!ncols)
+		return sqlite3_step(st) == SQLITE_DONE ? EXIT_OK : step_error(st);
+	width = calloc((size_t)ncols, sizeof(*width));
+	numeric = calloc((size_t)ncols, sizeof(*numeric));
+	if (!width || !numeric) {
+		free(width);
+		free(numeric);
+		sr_error("sql: out of memory");
+		return EXIT_FAIL;
+	}
+	for (i = 0; i < ncols; i++) {
+		width[i] = header ? utf8_width(sqlite3_column_name(st, i)) : 0;
+		numeric[i] = -1;	/* no value yet */
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (nrows == cap) {
+			size_t ncap = cap ? cap * 2 : 64;
+			struct cell *nc = realloc(cells, ncap * (size_t)ncols * sizeof(*nc));
+
+			if (!nc) {
+				sr_error("sql: out of memory");
+				ret = EXIT_FAIL;
+				break;
+			}
+			cells = nc;
+			cap = ncap;
+		}
+		for (i = 0; i < ncols; i++) {
+			struct cell *c = &cells[nrows * (size_t)ncols + (size_t)i];
+			int type = sqlite3_column_type(st, i);
+
+			c->text = cell_text(sqlite3_column_text(st, i));
+			c->width = c->text ? utf8_width(c->text) : 0;
+			if (c->width > width[i])
+				width[i] = c->width;
+			if (type == SQLITE_INTEGER || type == SQLITE_FLOAT)
+				numeric[i] = numeric[i] != 0;
+			else if (type != SQLITE_NULL)
+				numeric[i] = 0;
+		}
+		nrows++;
+	}
+	if (ret == EXIT_OK && rc != SQLITE_DONE)
+		ret = step_error(st);
+	if (ret == EXIT_OK && header) {
+		for (i = 0; i < ncols; i++) {
+			const char *name = sqlite3_column_name(st, i);
+			int pad = width[i] - utf8_width(name);
+
+			if (numeric[i] > 0)
+				printf("%s%*s%s", i ? "  " : "", pad, "", name);
+			else
+				printf("%s%s%*s", i ? "  " : "", name, i + 1 < ncols ? pad : 0, "");
+		}
+		fputc('\n', stdout);
+		for (i = 0; i < ncols; i++) {
+			printf("%s", i ? "  " : "");
+			for (rc = 0; rc < width[i]; rc++)
+				fputc('-', stdout);
+		}
+		fputc('\n', stdout);
+	}
+	for (r = 0; r < nrows; r++) {
+		for (i = 0; i < ncols; i++) {
+			struct cell *c = &cells[r * (size_t)ncols + (size_t)i];
+			const char *t = c->text ? c->text : "";
+			int pad = width[i] - c->width;
+
+			if (ret != EXIT_OK)
+				;
+			else if (numeric[i] > 0)
+				printf("%s%*s%s", i ? "  " : "", pad, "", t);
+			else
+				printf("%s%s%*s", i ? "  " : "", t, i + 1 < ncols ? pad : 0, "");
+			sqlite3_free(c->text);
+		}
+		if (ret == EXIT_OK)
+			fputc('\n', stdout);
+	}
+	free(cells);
+	free(width);
+	free(numeric);
+	return ret;
+}
+
+/* ---- the command ------------------------------------------------------------- */
+
+/* --attach NAME=DB: checked like the main database, attached under NAME */
+static int attach(sqlite3 *db, const char *arg, int writable)
+{
+	const char *eq = strchr(arg, '=');
+	sqlite3_stmt *st = NULL;
+	char *cause = NULL, *sql;
+	sqlite3 *other;
+	int rc;
+
+	other = sr_db_open(eq + 1, writable, &cause);
+	if (!other) {
+		sr_error("%s", cause ? cause : "out of memory");
+		free(cause);
+		return -1;
+	}
+	sqlite3_close(other);
+	sql = sqlite3_mprintf("ATTACH ?1 AS \"%.*w\"", (int)(eq - arg), arg);
+	rc = sql ? sqlite3_prepare_v2(db, sql, -1, &st, NULL) : SQLITE_NOMEM;
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, eq + 1, -1, SQLITE_STATIC);
+		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+	}
+	if (rc != SQLITE_OK)
+		sr_error("sql: cannot attach '%s' as '%.*s': %s", eq + 1, (int)(eq - arg), arg,
+			 sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	sqlite3_free(sql);
+	return rc == SQLITE_OK ? 0 : -1;
+}
+
+/* the SQLite error of a failed prepare, with where in the query it is */
+static void prepare_error(sqlite3 *db, const char *what)
+{
+	int off = sqlite3_error_offset(db);
+
+	if (off >= 0)
+		sr_error("sql: %s%s (query offset %d)", what, sqlite3_errmsg(db), off);
+	else
+		sr_error("sql: %s%s", what, sqlite3_errmsg(db));
+}
+
+static const char sql_options[] =
+	"   -F, --format FMT     table, csv or json (default: table on a terminal,\n"
+	"                        else csv)\n"
+	"   -Q, --query NAME     run the canned query NAME instead of QUERY\n"
+	"   -P, --param N=V      bind the query's parameter :N to V (repeatable;\n"
+	"                        an integer binds as an integer, an empty V as NULL)\n"
+	"   -r, --run ID         the same as -P run=ID\n"
+	"   -A, --attach N=DB    attach the database DB as schema N (repeatable)\n"
+	"   -l, --list           list the canned queries and their parameters\n"
+	"       --no-header      no header line (table and csv)\n"
+	"   -w, --write          open the database read-write (default: read-only)\n"
+	"   -h, --help           show this help\n";
+
+static int sql_exec(int argc, char **argv);
+
+const struct cmd_entry cmd_sql = {
+	.name = "sql",
+	.synopsis = "[-F table|csv|json] [--no-header] [-w] [-r ID] [-P NAME=VALUE]... [-A NAME=DB]... [-l] DB [QUERY | -Q NAME]",
+	.summary = "run one SQL query, or a canned one, on a replay database",
+	.options = sql_options,
+	.exec = sql_exec,
+};
+
+static int sql_exec(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "format",	required_argument,	NULL, 'F' },
+		{ "query",	required_argument,	NULL, 'Q' },
+		{ "param",	required_argument,	NULL, 'P' },
+		{ "run",	required_argument,	NULL, 'r' },
+		{ "attach",	required_argument,	NULL, 'A' },
+		{ "list",	no_argument,		NULL, 'l' },
+		{ "no-header",	no_argument,		NULL, 'H' },
+		{ "write",	no_argument,		NULL, 'w' },
+		{ "help",	no_argument,		NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct param params[MAX_PARAMS];
+	const char *attached[MAX_PARAMS];
+	int nattached = 0, i;
+	int nparams = 0, header = 1, writable = 0, list = 0, opt, ret = EXIT_FAIL;
+	enum sql_format fmt = isatty(STDOUT_FILENO) ? FMT_TABLE : FMT_CSV;
+	const struct sr_sql_report *report = NULL;
+	const char *query_name = NULL, *sql, *tail = NULL;
+	struct rheader h;
+	sqlite3_stmt *st = NULL, *next = NULL;
+	sqlite3 *db;
+	char *cause = NULL, what[160] = "";
+
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "+F:Q:P:r:A:lwh", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'F':
+			if (!strcmp(optarg, "table")) {
+				fmt = FMT_TABLE;
+			} else if (!strcmp(optarg, "csv")) {
+				fmt = FMT_CSV;
+			} else if (!strcmp(optarg, "json")) {
+				fmt = FMT_JSON;
+			} else {
+				sr_error("sql: unknown format '%s' (table, csv or json)", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'Q':
+			query_name = optarg;
+			break;
+		case 'P':
+		case 'r': {
+			const char *eq = opt == 'P' ? strchr(optarg, '=') : NULL;
+
+			if (opt == 'P' && (!eq || eq == optarg)) {
+				sr_error("sql: -P takes NAME=VALUE, not '%s'", optarg);
+				return EXIT_USAGE;
+			}
+			if (nparams == MAX_PARAMS) {
+				sr_error("sql: at most %d parameters", MAX_PARAMS);
+				return EXIT_USAGE;
+			}
+			params[nparams].name = opt == 'P' ? optarg : "run";
+			params[nparams].namelen = opt == 'P' ? (size_t)(eq - optarg) : 3;
+			params[nparams].value = opt == 'P' ? eq + 1 : optarg;
+			params[nparams].used = 0;
+			nparams++;
+			break;
+		}
+		case 'A':
+			if (!strchr(optarg, '=') || optarg[0] == '=' || nattached == MAX_PARAMS) {
+				sr_error("sql: --attach takes NAME=DB, not '%s'", optarg);
+				return EXIT_USAGE;
+			}
+			attached[nattached++] = optarg;
+			break;
+		case 'l':
+			list = 1;
+			break;
+		case 'H':
+			header = 0;
+			break;
+		case 'w':
+			writable = 1;
+			break;
+		default:
+			return cmd_bad_option(&cmd_sql, argv[optind - 1]);
+		}
+	}
+	if (list) {
+		list_reports();
+		return EXIT_OK;
+	}
+	if (argc - optind != (query_name ? 1 : 2)) {
+		for (i = optind + 1; i < argc; i++)
+			if (argv[i][0] == '-' && argv[i][1])
+				break;
+		if (i < argc)
+			sr_error("sql: options go before DB: '%s'", argv[i]);
+		else if (query_name && argc - optind == 2)
+			sr_error("sql: give a QUERY or --query NAME, not both");
+		else if (argc - optind == 1)
+			sr_error("sql: expected a QUERY or --query NAME after the database");
+		else
+			sr_error("sql: expected DB and a QUERY (or --query NAME), got %d arguments",
+				 argc - optind);
+		cmd_usage(&cmd_sql, stderr);
+		return EXIT_USAGE;
+	}
+	if (query_name) {
+		report = report_find(query_name);
+		if (!report) {
+			sr_error("sql: unknown query '%s' (see 'schedreplay sql --list')",
+				 query_name);
+			return EXIT_USAGE;
+		}
+		parse_header(report->text, &h);
+		sql = report->text;
+		snprintf(what, sizeof(what), "query '%s': ", report->name);
+	} else {
+		sql = argv[optind + 1];
+	}
+
+	db = sr_db_open(argv[optind], writable, &cause);
+	if (!db) {
+		sr_error("%s", cause ? cause : "out of memory");
+		free(cause);
+		return EXIT_FAIL;
+	}
+	for (i = 0; i < nattached; i++)
+		if (attach(db, attached[i], writable) < 0)
+			goto out;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, &tail) != SQLITE_OK) {
+		prepare_error(db, what);
+		goto out;
+	}
+	if (!st) {
+		sr_error("sql: %sthe query is empty", what);
+		goto out;
+	}
+	/* one statement: what follows may only be white space and comments */
+	if (sqlite3_prepare_v2(db, tail, -1, &next, NULL) != SQLITE_OK || next) {
+		sr_error("sql: %sone statement at a time (a second one starts at query offset %d)",
+			 what, (int)(tail - sql) + (int)strspn(tail, " \t\r\n;"));
+		goto out;
+	}
+	if (!writable && !sqlite3_stmt_readonly(st)) {
+		sr_error("sql: %sthe statement would change the database, which sql opens "
+			 "read-only (see --write)", what);
+		goto out;
+	}
+	ret = bind_params(st, params, nparams, report ? &h : NULL);
+	if (ret)
+		goto out;
+	if (fmt == FMT_TABLE)
+		ret = print_table(st, header);
+	else
+		ret = print_quoted(st, fmt, header);
+out:
+	sqlite3_finalize(next);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return ret;
+}

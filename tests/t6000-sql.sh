@@ -1,0 +1,184 @@
+#!/bin/bash
+# schedreplay sql: the canned queries against goldens on a database of three
+# real runs, the three output formats, parameters bound (never pasted into
+# the SQL), read-only opening, and the one-line errors.
+. "$(dirname "$0")/test-lib.sh"
+. "$TEST_DIR/lib/sql-golden.sh"
+
+cd "$TOP" || exit 1
+DB=$TMP/golden.db
+if ! sql_golden_db "$SR" "$DB" 2>"$TMP/e"; then
+	fail "three runs replayed into one database" "$(cat "$TMP/e")"
+	
+# schedreplay-db(5) covers the whole schema the replay writes
+missing=$(sqlite3 "$DB" "SELECT m.name || '.' || p.name FROM sqlite_schema m, pragma_table_info(m.name) p
+	WHERE m.type IN ('table', 'view') AND m.name NOT LIKE 'sqlite_%' UNION ALL SELECT name FROM sqlite_schema WHERE type IN ('table', 'view', 'index')
+	AND name NOT LIKE 'sqlite_%'" | while read -r w; do
+		t=${w%%.*}
+		c=${w#*.}
+		grep -q "^\.[A-Z]* *$t\b\|[ (\"]$t\b" man/schedreplay-db.5 || { echo "$w"; continue; }
+		[ "$c" = "$w" ] || grep -q "\b$c\b" man/schedreplay-db.5 || echo "$w"
+	done)
+same "schedreplay-db(5) names every table, view, index and column" "" "$missing"
+if command -v man >/dev/null; then
+	ok "schedreplay-db(5) renders without warnings" \
+		sh -c "MANWIDTH=80 man --warnings -l man/schedreplay-db.5 2>&1 >/dev/null | (! grep .)"
+fi
+test_done
+	exit 1
+fi
+same "the database passes integrity_check" ok "$(sqlite3 "$DB" 'PRAGMA integrity_check')"
+same "three runs in the file" 3 "$(sqlite3 "$DB" 'SELECT count(*) FROM run')"
+
+# every canned query against its golden
+sql_golden_outputs "$SR" "$DB" "$TMP/now" 2>"$TMP/e" || fail "canned queries run" "$(cat "$TMP/e")"
+for g in "$FIX"/golden/sql/*; do
+	n=$(basename "$g")
+	if cmp -s "$g" "$TMP/now/$n"; then
+		pass "golden $n ($(($(wc -l <"$g") - 1)) rows)"
+	else
+		fail "golden $n" "$(diff "$g" "$TMP/now/$n" | head -n 20)"
+	fi
+done
+ok "the divergence queries have rows" test "$(wc -l <"$FIX/golden/sql/divergences.csv")" -gt 3
+
+# --list names every reports/*.sql with its description and parameters
+"$SR" sql --list >"$TMP/list"
+for f in reports/*.sql; do
+	n=$(basename "$f" .sql)
+	ok "--list lists $n" grep -q "^$n  " "$TMP/list"
+done
+ok "--list shows the parameters and their defaults" \
+	grep -q '^ *:ts  the time in ns, trace clock (required)$' "$TMP/list"
+ok "every canned query says what it does and what it takes" sh -c '
+	for f in reports/*.sql; do
+		head -n 1 "$f" | grep -q "^-- [a-z]" || exit 1
+		for p in $(grep -o ":[a-z_][a-z_]*" "$f" | sort -u); do
+			grep -q "^-- param $p " "$f" || { echo "$f: $p"; exit 1; }
+		done
+	done'
+
+# the three formats agree
+for q in fidelity timeline-wide; do
+	args="-Q $q"
+	[ $q = timeline-wide ] && args="-Q timeline -P ts=32746529931 -P window=20000000"
+	"$SR" sql -F table $args "$DB" >"$TMP/t.txt"
+	"$SR" sql -F csv $args "$DB" >"$TMP/c.csv"
+	"$SR" sql -F json $args "$DB" >"$TMP/j.json"
+	same "$q: table, csv and json have the same rows" \
+		"$(($(wc -l <"$TMP/t.txt") - 2)) $(($(wc -l <"$TMP/c.csv") - 1))" \
+		"$(sqlite3 :memory: "SELECT json_array_length(readfile('$TMP/j.json'))") $(($(wc -l <"$TMP/c.csv") - 1))"
+	same "$q: json is valid" 1 "$(sqlite3 :memory: "SELECT json_valid(readfile('$TMP/j.json'))")"
+done
+"$SR" sql -F table --no-header -Q runs "$DB" >"$TMP/t.txt"
+same "--no-header: only the rows" 3 "$(wc -l <"$TMP/t.txt")"
+ok "table: numbers right-aligned, text left" \
+	grep -q '^1  tests/fixtures/tracedat/numa/numa-6.12-forks.dat     trace.dat' "$TMP/t.txt"
+"$SR" sql "$DB" 'SELECT 1 AS n' >"$TMP/o"
+same "csv when stdout is not a terminal" "n
+1" "$(cat "$TMP/o")"
+
+# csv and json quoting is SQLite's: awkward text survives a round trip
+Q="SELECT 'a,b' AS comma, 'say \"hi\"' AS quote, 'two'||char(10)||'lines' AS nl, '' AS empty, NULL AS nul, 2.5 AS x, X'00ff' AS b"
+"$SR" sql -F csv "$DB" "$Q" >"$TMP/q.csv"
+same "csv quotes only where needed" 'comma,quote,nl,empty,nul,x,b
+"a,b","say ""hi""","two
+lines","",,2.5,X'"'00FF'" "$(cat "$TMP/q.csv")"
+sqlite3 "$TMP/rt.db" ".import --csv '$TMP/q.csv' t"
+same "a csv field with a comma, a quote or a line end round-trips" "1|1|1|1" \
+	"$(sqlite3 "$TMP/rt.db" "SELECT comma = 'a,b', quote = 'say \"hi\"', nl = 'two'||char(10)||'lines', x = '2.5' FROM t")"
+"$SR" sql -F json "$DB" "$Q" >"$TMP/q.json"
+same "json: the same values back" '1|1|1|1|1|1' \
+	"$(sqlite3 :memory: "SELECT j->>'\$[0].comma' = 'a,b', j->>'\$[0].quote' = 'say \"hi\"', j->>'\$[0].nl' = 'two'||char(10)||'lines', j->'\$[0].nul' = 'null', j->'\$[0].x' = '2.5', j->>'\$[0].b' = '00FF' FROM (SELECT readfile('$TMP/q.json') AS j)")"
+"$SR" sql -F json "$DB" "SELECT 1 WHERE 0" >"$TMP/o"
+same "json: no rows is an empty array" "[]" "$(cat "$TMP/o")"
+
+# parameters are bound, by name, with their type
+same "an integer parameter binds as an integer, text as text, empty as NULL" "integer/text/null" \
+	"$("$SR" sql --no-header -P a=42 -P b=4x -P c= "$DB" "SELECT typeof(:a) || '/' || typeof(:b) || '/' || typeof(:c)")"
+cp "$DB" "$TMP/before.db"
+ndec=$(sqlite3 "$DB" 'SELECT count(*) FROM decision')
+"$SR" sql -F csv --no-header -Q top-tasks -P "comm=x' OR '1'='1" "$DB" >"$TMP/o" 2>"$TMP/e"
+same "a quote in a parameter cannot widen the query" "0 0" "$? $(wc -c <"$TMP/o")"
+"$SR" sql -F csv --no-header -Q top-tasks -P "comm=x'; DROP TABLE decision; --" "$DB" >"$TMP/o" 2>"$TMP/e"
+same "a statement in a parameter is only text" "0 0" "$? $(wc -c <"$TMP/o")"
+ok "the database is byte-identical afterwards" cmp "$DB" "$TMP/before.db"
+same "and the decision table is still there" "$ndec" "$(sqlite3 "$DB" 'SELECT count(*) FROM decision')"
+
+# read-only unless --write
+"$SR" sql "$DB" "DELETE FROM decision" >"$TMP/o" 2>"$TMP/e"
+same "a write fails with exit 1" 1 $?
+same "in one line" "schedreplay: sql: the statement would change the database, which sql opens read-only (see --write)" "$(cat "$TMP/e")"
+ok "and changes nothing" cmp "$DB" "$TMP/before.db"
+"$SR" sql "$DB" "PRAGMA user_version = 7" >"$TMP/o" 2>"$TMP/e"
+same "a pragma that writes fails too" 1 $?
+cp "$DB" "$TMP/w.db"
+ok "--write opens read-write" "$SR" sql --write "$TMP/w.db" "DELETE FROM skipped"
+same "and the write happened" 0 "$(sqlite3 "$TMP/w.db" 'SELECT count(*) FROM skipped')"
+
+# two databases side by side
+"$SR" sql -F csv --no-header -A b="$TMP/w.db" "$DB" \
+	"SELECT (SELECT count(*) FROM main.skipped), (SELECT count(*) FROM b.skipped)" >"$TMP/o"
+same "--attach puts a second database beside the first" "18,0" "$(cat "$TMP/o")"
+
+# errors: one line, exit 1 for the query and the database, 2 for the command line
+err() {	# DESC STATUS MESSAGE sql-args...
+	local desc=$1 st=$2 msg=$3
+	shift 3
+	"$SR" sql "$@" >"$TMP/o" 2>"$TMP/e"
+	same "$desc" "$st $msg" "$? $(cat "$TMP/e")"
+}
+err "syntax error with the offset" 1 'schedreplay: sql: near "FORM": syntax error (query offset 9)' \
+	"$DB" "SELECT * FORM decision"
+err "no such table" 1 'schedreplay: sql: no such table: nosuch' \
+	"$DB" "SELECT * FROM nosuch"
+err "one statement at a time" 1 'schedreplay: sql: one statement at a time (a second one starts at query offset 10)' \
+	"$DB" "SELECT 1; SELECT 2"
+err "unknown canned query" 2 "schedreplay: sql: unknown query 'nosuch' (see 'schedreplay sql --list')" \
+	-Q nosuch "$DB"
+err "missing parameter" 2 'schedreplay: sql: missing parameter :ts (give -P ts=VALUE)' \
+	-Q timeline "$DB"
+err "unknown parameter" 2 "schedreplay: sql: unknown parameter 'tz': the query takes :ts, :window, :run" \
+	-Q timeline -P ts=1 -P tz=2 "$DB"
+err "--run on a query without :run" 2 "schedreplay: sql: unknown parameter 'run': the query takes no parameters" \
+	--run 1 "$DB" "SELECT 1"
+err "bad -P" 2 "schedreplay: sql: -P takes NAME=VALUE, not 'ts'" -P ts -Q timeline "$DB"
+err "bad format" 2 "schedreplay: sql: unknown format 'xml' (table, csv or json)" -F xml "$DB" "SELECT 1"
+"$SR" sql -Q runs "$DB" "SELECT 1" >"$TMP/o" 2>"$TMP/e"
+same "QUERY and --query are exclusive" "2 schedreplay: sql: give a QUERY or --query NAME, not both" \
+	"$? $(head -n 1 "$TMP/e")"
+"$SR" sql "$DB" "SELECT :x" -P x=1 >"$TMP/o" 2>"$TMP/e"
+same "an option after DB is named" "2 schedreplay: sql: options go before DB: '-P'" "$? $(head -n 1 "$TMP/e")"
+err "a missing file" 1 "schedreplay: cannot open '$TMP/none.db': No such file or directory" \
+	"$TMP/none.db" "SELECT 1"
+printf 'not a database\n' >"$TMP/text.db"
+err "a file that is not a database" 1 "schedreplay: '$TMP/text.db' is not a schedreplay database (not SQLite)" \
+	"$TMP/text.db" "SELECT 1"
+sqlite3 "$TMP/foreign.db" "CREATE TABLE t (x)"
+err "a foreign SQLite database" 1 "schedreplay: '$TMP/foreign.db' is an SQLite database, but not one schedreplay wrote" \
+	"$TMP/foreign.db" "SELECT 1"
+sqlite3 "$TMP/v1.db" "CREATE TABLE decision (decision_id INTEGER PRIMARY KEY, ts INTEGER); PRAGMA user_version = 1"
+err "a schema-1 database" 1 "schedreplay: '$TMP/v1.db' is a schedreplay database of schema 1; this schedreplay reads schema 2: replay the trace again" \
+	"$TMP/v1.db" "SELECT 1"
+cp "$DB" "$TMP/v3.db"
+sqlite3 "$TMP/v3.db" "PRAGMA user_version = 3"
+err "a newer schema" 1 "schedreplay: '$TMP/v3.db' has database schema 3; this schedreplay reads schema 2: use a newer schedreplay" \
+	"$TMP/v3.db" "SELECT 1"
+err "--attach checks the other file too" 1 "schedreplay: '$TMP/v3.db' has database schema 3; this schedreplay reads schema 2: use a newer schedreplay" \
+	-A new="$TMP/v3.db" "$DB" "SELECT 1"
+
+# schedreplay-db(5) covers the whole schema the replay writes
+missing=$(sqlite3 "$DB" "SELECT m.name || '.' || p.name FROM sqlite_schema m, pragma_table_info(m.name) p
+	WHERE m.type IN ('table', 'view') AND m.name NOT LIKE 'sqlite_%' UNION ALL SELECT name FROM sqlite_schema WHERE type IN ('table', 'view', 'index')
+	AND name NOT LIKE 'sqlite_%'" | while read -r w; do
+		t=${w%%.*}
+		c=${w#*.}
+		grep -q "^\.[A-Z]* *$t\b\|[ (\"]$t\b" man/schedreplay-db.5 || { echo "$w"; continue; }
+		[ "$c" = "$w" ] || grep -q "\b$c\b" man/schedreplay-db.5 || echo "$w"
+	done)
+same "schedreplay-db(5) names every table, view, index and column" "" "$missing"
+if command -v man >/dev/null; then
+	ok "schedreplay-db(5) renders without warnings" \
+		sh -c "MANWIDTH=80 man --warnings -l man/schedreplay-db.5 2>&1 >/dev/null | (! grep .)"
+fi
+test_done
