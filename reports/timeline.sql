@@ -10,7 +10,7 @@ FROM (
 	SELECT d.run_id AS run, d.ts, d.kind AS event, d.tid, d.comm,
 	       d.prev_cpu AS from_cpu, d.actual_cpu AS to_cpu, d.this_cpu AS by_cpu,
 	       d.decision_id,
-	       (SELECT group_concat(patch) FROM diverged v
+	       (SELECT group_concat(DISTINCT s.patch) FROM diverged v JOIN side s USING (side_id)
 		WHERE v.decision_id = d.decision_id) AS diverging
 	FROM decision d
 	WHERE d.ts BETWEEN :ts - :window AND :ts + :window
