@@ -616,6 +616,8 @@ static int select_task_rq_fair(struct sr_wake_ctx *c)
 
 		want_affine = !ww && allowed(c, c->this_cpu);
 		sr_reason(c, ww ? "wake_wide" : "not wide");
+		if (!ww && !want_affine)
+			sr_reason(c, "this not allowed");
 	} else {
 		sr_reason(c, "fork");
 	}

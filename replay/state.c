@@ -106,7 +106,7 @@ static void infer_kthread(struct sr_task *t)
 		if (*s < '0' || *s > '9')
 			return;
 		cpu = strtol(s, &end, 10);
-		if (end != s && (*end == '\0' || *end == ':' || *end == '-'))
+		if (end != s && (*end == '\0' || *end == ':' || *end == '-') && !t->allowed_known)
 			t->bound_cpu = (int)cpu;
 		t->inferred |= SR_INF_AFFINITY;
 		return;
@@ -767,6 +767,11 @@ static int on_fork(struct sr_replay *r, const struct sr_event *ev)
 		child->last_wakee = parent->last_wakee;
 		child->bound_cpu = parent->bound_cpu >= 0 && parent->kthread != 1 ?
 				   parent->bound_cpu : child->bound_cpu;
+		/* the child inherits cpus_allowed */
+		if (parent->allowed_known && parent->kthread != 1) {
+			child->allowed = parent->allowed;
+			child->allowed_known = 1;
+		}
 		if (parent->pid == 2) {
 			child->kthread = 1;
 			child->inferred |= SR_INF_KTHREAD;
@@ -816,6 +821,31 @@ static int on_select_rq(struct sr_replay *r, const struct sr_event *ev)
 	return 0;
 }
 
+/*
+ * The recorder's setaffinity probe: sched_setaffinity(pid, mask) as asked
+ * (pid 0 is the caller).  The kernel intersects the mask with the cpuset
+ * and the online CPUs and may refuse it; we take what the trace's CPUs
+ * allow, and ignore a request that leaves none.
+ */
+static int on_setaffinity(struct sr_replay *r, const struct sr_event *ev)
+{
+	int pid = ev->pid > 0 ? ev->pid : ev->common_pid;
+	uint64_t online = r->topo->ncpus >= 64 ? ~0ULL : (1ULL << r->topo->ncpus) - 1;
+	uint64_t mask = ev->cpumask & online;
+	struct sr_task *t;
+
+	if (pid <= 0 || !mask)
+		return 0;
+	t = task_get(r, pid, NULL, -1);
+	if (!t)
+		return -SR_E_NOMEM;
+	t->allowed = mask;
+	t->allowed_known = 1;
+	t->bound_cpu = r->topo->ncpus <= 64 && !(mask & (mask - 1)) ? __builtin_ctzll(mask) : -1;
+	t->inferred &= ~SR_INF_AFFINITY;
+	return 0;
+}
+
 static int on_select_rq_ret(struct sr_replay *r, const struct sr_event *ev)
 {
 	struct sr_pending *pd = r->selected[ev->cpu];
@@ -850,6 +880,8 @@ int sr_replay_feed(struct sr_replay *r, const struct sr_event *ev)
 		return r->probes ? on_select_rq(r, ev) : 0;
 	case SR_EV_SELECT_RQ_RET:
 		return r->probes ? on_select_rq_ret(r, ev) : 0;
+	case SR_EV_SETAFFINITY:
+		return on_setaffinity(r, ev);
 	case SR_EV_EXIT: {
 		struct sr_task *t = task_get(r, ev->pid, ev->comm, ev->prio);
 
@@ -1032,5 +1064,9 @@ unsigned long sr_view_cpu_util(const struct sr_view *v, int cpu)
 int sr_view_allowed(const struct sr_view *v, const struct sr_task *p, int cpu)
 {
 	(void)v;
-	return !p || p->bound_cpu < 0 || p->bound_cpu == cpu;
+	if (!p)
+		return 1;
+	if (p->allowed_known && cpu < 64)
+		return (int)(p->allowed >> cpu & 1);
+	return p->bound_cpu < 0 || p->bound_cpu == cpu;
 }

@@ -322,6 +322,16 @@ static void print_event_row(const struct sr_event *ev)
 	case SR_EV_LOST:
 		printf("lost\t%lld\n", ev->lost);
 		break;
+	/* the recorder's probes (schedreplay-record(1)) */
+	case SR_EV_SELECT_RQ:
+		printf("select_rq\t%d\t%d\t%lld\n", ev->pid, ev->target_cpu, ev->wake_flags);
+		break;
+	case SR_EV_SELECT_RQ_RET:
+		printf("select_rq_ret\t%d\n", ev->dest_cpu);
+		break;
+	case SR_EV_SETAFFINITY:
+		printf("setaffinity\t%d\t0x%llx\n", ev->pid, (unsigned long long)ev->cpumask);
+		break;
 	default:
 		printf("%s\n", ev->name ? ev->name : "?");
 		break;
@@ -400,7 +410,8 @@ static int info_exec(int argc, char **argv)
 		st.total++;
 		st.kind[ev.kind]++;
 		if ((ev.kind == SR_EV_OTHER || ev.kind == SR_EV_SELECT_RQ ||
-		     ev.kind == SR_EV_SELECT_RQ_RET) && count_other(&st, ev.name) < 0) {
+		     ev.kind == SR_EV_SELECT_RQ_RET || ev.kind == SR_EV_SETAFFINITY) &&
+		    count_other(&st, ev.name) < 0) {
 			ret = -SR_E_NOMEM;
 			break;
 		}

@@ -21,6 +21,7 @@ static const char *const kind_names[SR_EV__COUNT] = {
 	[SR_EV_FREE]		= "free",
 	[SR_EV_SELECT_RQ]	= "select_rq",
 	[SR_EV_SELECT_RQ_RET]	= "select_rq_ret",
+	[SR_EV_SETAFFINITY]	= "setaffinity",
 	[SR_EV_LOST]		= "lost",
 	[SR_EV_OTHER]		= "other",
 };
@@ -57,6 +58,8 @@ enum sr_event_kind sr_event_kind_from_name(const char *name)
 		return SR_EV_SELECT_RQ;
 	if (!strcmp(name, "select_rq_ret"))
 		return SR_EV_SELECT_RQ_RET;
+	if (!strcmp(name, "setaffinity"))
+		return SR_EV_SETAFFINITY;
 	/* perf's CTF converter and "system:event" spellings */
 	if (!strncmp(name, "sched:", 6))
 		name += 6;

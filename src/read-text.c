@@ -1086,6 +1086,33 @@ static int probe_field(const char *p, const char *e, const char *key, long long 
 	return -1;
 }
 
+/* "mask=0x..." as an unsigned 64-bit value (all 64 CPUs is 0xffffffffffffffff) */
+static int probe_mask(const char *p, const char *e, uint64_t *out)
+{
+	while (p < e) {
+		const char *t = p, *te;
+
+		for (te = t; te < e && !is_blank(*te); te++)
+			;
+		if (te - t > 7 && !memcmp(t, "mask=0x", 7) && te - t <= 7 + 16) {
+			uint64_t v = 0;
+
+			for (t += 7; t < te; t++) {
+				int d = is_digit(*t) ? *t - '0' : (*t >= 'a' && *t <= 'f') ?
+					*t - 'a' + 10 : (*t >= 'A' && *t <= 'F') ? *t - 'A' + 10 : -1;
+
+				if (d < 0)
+					return -1;
+				v = v << 4 | (uint64_t)d;
+			}
+			*out = v;
+			return 0;
+		}
+		p = skip_blanks(te, e);
+	}
+	return -1;
+}
+
 static int parse_probe(const struct text_line *l, struct sr_event *ev, struct kv_err *err)
 {
 	const char *b = l->body, *e = l->end;
@@ -1097,6 +1124,20 @@ static int parse_probe(const struct text_line *l, struct sr_event *ev, struct kv
 			b++;
 		if (b < e)
 			b++;
+	}
+	if (ev->kind == SR_EV_SETAFFINITY) {
+		if (probe_field(b, e, "pid", &v) || v < INT_MIN || v > INT_MAX) {
+			err->what = "missing";
+			err->key = "pid";
+			return -1;
+		}
+		ev->pid = (int)v;
+		if (probe_mask(b, e, &ev->cpumask)) {
+			err->what = "missing";
+			err->key = "mask";
+			return -1;
+		}
+		return 0;
 	}
 	if (ev->kind == SR_EV_SELECT_RQ) {
 		if (probe_field(b, e, "prev_cpu", &v) || v < INT_MIN || v > INT_MAX) {
@@ -1201,6 +1242,7 @@ static int parse_body(struct text_priv *tp, const struct text_line *l, const cha
 		return 0;
 	case SR_EV_SELECT_RQ:
 	case SR_EV_SELECT_RQ_RET:
+	case SR_EV_SETAFFINITY:
 		ret = parse_probe(l, ev, &err);
 		if (ret)
 			break;
@@ -1300,7 +1342,8 @@ static int read_record(struct sr_trace *t, struct sr_event *ev, char **cause)
 	}
 	if (nm->kind == SR_EV_WAKING)
 		t->info.has_waking = 1;
-	if (nm->kind == SR_EV_SELECT_RQ || nm->kind == SR_EV_SELECT_RQ_RET)
+	if (nm->kind == SR_EV_SELECT_RQ || nm->kind == SR_EV_SELECT_RQ_RET ||
+	    nm->kind == SR_EV_SETAFFINITY)
 		ev->name = nm->name;
 	ret = parse_body(tp, &l, nm->name, ev, cause);
 	return ret < 0 ? ret : 1;

@@ -479,6 +479,10 @@ static struct dat_type *lookup_type(struct dat_priv *d, int id)
 	case SR_EV_SELECT_RQ_RET:
 		ty->f[F_DEST] = field(e, "cpu");
 		break;
+	case SR_EV_SETAFFINITY:
+		ty->f[F_PID] = field(e, "pid");
+		ty->f[F_STATE] = field(e, "mask");
+		break;
 	case SR_EV_SWITCH:
 		ty->f[F_COMM] = field(e, "prev_comm");
 		ty->f[F_PID] = field(e, "prev_pid");
@@ -761,6 +765,14 @@ static int decode(struct sr_trace *t, struct dat_priv *d, struct tep_record *r,
 		if (need(ty, r, F_DEST, &v, "cpu", cause))
 			return -SR_E_MISSING;
 		ev->dest_cpu = (int)v;
+		break;
+	case SR_EV_SETAFFINITY:
+		if (need(ty, r, F_PID, &v, "pid", cause))
+			return -SR_E_MISSING;
+		ev->pid = (int)v;
+		if (need(ty, r, F_STATE, &v, "mask", cause))
+			return -SR_E_MISSING;
+		ev->cpumask = v;
 		break;
 	case SR_EV_OTHER:
 		if (ty->f[F_COMM])

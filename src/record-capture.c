@@ -2,13 +2,13 @@
 /*
  * The tracefs side of "schedreplay record", through libtracefs only: a
  * tracing instance of our own ("schedreplay"), the sched events enabled in
- * it and nowhere else, the two select_rq kprobes where the kernel has kprobe
- * events, and one thread per cpu that copies the instance's raw ring-buffer
+ * it and nowhere else, the select_rq and setaffinity kprobes where the kernel
+ * has kprobe events, and one thread per cpu that copies the instance's raw ring-buffer
  * pages (trace_pipe_raw, spliced through a pipe by libtracefs) unparsed into
  * an unlinked temporary file.
  *
  * Leaving tracefs as it was found is the point of most of this file:
- *   - nothing outside the instance is written, except the two probes;
+ *   - nothing outside the instance is written, except the probes;
  *   - a lock (flock on tracefs's instances directory, released by the
  *     kernel even on SIGKILL) tells a stale instance, left by a killed
  *     recorder, from one a running recorder uses; a stale one is removed,
@@ -67,6 +67,17 @@ static const char *const default_events[] = {
 #define PROBE_PID	" pid=p->pid"	/* BTF arguments, 6.6+ */
 #endif
 #define PROBE_FUNC	"select_task_rq_fair"
+/*
+ * The setaffinity probe: sched_setaffinity(pid_t pid, const struct cpumask
+ * *in_mask) as asked (pid 0: the caller), the mask's first word (CPUs 0-63).
+ * Optional: without it, replay knows only single-CPU affinity from names
+ * and the task snapshot.
+ */
+#if defined(__x86_64__)
+#define AFFINITY_ARGS	"pid=%di:s32 mask=+0(%si):x64"
+#endif
+#define AFFINITY_FUNC	"sched_setaffinity"
+#define NPROBES		3
 
 struct reader {
 	struct sr_capture *c;
@@ -93,8 +104,8 @@ struct sr_capture {
 	struct reader *r;
 	int marker_fd;
 	struct sr_lines events;		/* "system:event", enabled */
-	struct tracefs_dynevent *probe[2];
-	int own_probe[2];
+	struct tracefs_dynevent *probe[NPROBES];
+	int own_probe[NPROBES];
 	int probe_pid;
 	char probes[160];
 	char clock[64];
@@ -198,9 +209,9 @@ static int take_lock(struct sr_capture *c, char **cause)
 
 /* ------------------------------------------------------------- probes ---- */
 
-static const char *const probe_name[2] = { "select_rq", "select_rq_ret" };
-static const enum tracefs_dynevent_type probe_type[2] = {
-	TRACEFS_DYNEVENT_KPROBE, TRACEFS_DYNEVENT_KRETPROBE
+static const char *const probe_name[NPROBES] = { "select_rq", "select_rq_ret", "setaffinity" };
+static const enum tracefs_dynevent_type probe_type[NPROBES] = {
+	TRACEFS_DYNEVENT_KPROBE, TRACEFS_DYNEVENT_KRETPROBE, TRACEFS_DYNEVENT_KPROBE
 };
 
 /* remove the probes of a killed recorder (only called with a stale instance) */
@@ -208,7 +219,7 @@ static void remove_stale_probes(struct sr_capture *c)
 {
 	int i;
 
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < NPROBES; i++) {
 		struct tracefs_dynevent *d = tracefs_dynevent_get(probe_type[i], PROBE_GROUP,
 								  probe_name[i]);
 
@@ -225,7 +236,7 @@ static int destroy_probes(struct sr_capture *c, char **cause)
 {
 	int i, ret = 0;
 
-	for (i = 1; i >= 0; i--) {
+	for (i = NPROBES - 1; i >= 0; i--) {
 		if (!c->probe[i])
 			continue;
 		if (c->own_probe[i] && tracefs_dynevent_destroy(c->probe[i], false) < 0 && !ret) {
@@ -240,6 +251,28 @@ static int destroy_probes(struct sr_capture *c, char **cause)
 	}
 	return ret;
 }
+
+#ifdef AFFINITY_ARGS
+/* the optional setaffinity probe: a failure is a note, not the end of the probes */
+static void add_affinity_probe(struct sr_capture *c)
+{
+	struct tracefs_dynevent *d;
+
+	c->probe[2] = tracefs_dynevent_get(probe_type[2], PROBE_GROUP, probe_name[2]);
+	if (c->probe[2])
+		return;		/* defined by hand: use it, leave it */
+	d = tracefs_kprobe_alloc(PROBE_GROUP, probe_name[2], AFFINITY_FUNC, AFFINITY_ARGS);
+	if (d && tracefs_dynevent_create(d) == 0) {
+		c->probe[2] = d;
+		c->own_probe[2] = 1;
+		return;
+	}
+	tracefs_dynevent_free(d);
+	note(c, "cannot add a kprobe on %s (%s): recording without the setaffinity probe "
+	     "(affinity masks set during the recording)", AFFINITY_FUNC,
+	     strerror(errno ? errno : EINVAL));
+}
+#endif
 
 /* add the select_rq probes where the kernel can; say once why not */
 static void add_probes(struct sr_capture *c)
@@ -308,7 +341,9 @@ static void add_probes(struct sr_capture *c)
 			return;
 		}
 	}
-	snprintf(c->probes, sizeof(c->probes), "on pid %d", c->probe_pid);
+	add_affinity_probe(c);
+	snprintf(c->probes, sizeof(c->probes), "on pid %d affinity %d", c->probe_pid,
+		 c->probe[2] != NULL);
 #else
 	snprintf(c->probes, sizeof(c->probes), "off");
 	note(c, "the select_rq probes are supported on x86_64 only: recording without them");
@@ -405,7 +440,7 @@ static int enable_probes(struct sr_capture *c, char **cause)
 {
 	int i, ret = 0;
 
-	for (i = 0; i < 2 && !ret; i++)
+	for (i = 0; i < NPROBES && !ret; i++)
 		if (c->probe[i])
 			ret = enable_one(c, PROBE_GROUP, probe_name[i], cause);
 	return ret;

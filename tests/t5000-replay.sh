@@ -166,4 +166,28 @@ same "the foreign file is untouched" "not a database at all, just text" "$(cat "
 sqlite3 "$TMP/v1.db" 'CREATE TABLE decision (decision_id INTEGER); PRAGMA user_version = 1;'
 "$SR" replay -q -a -o "$TMP/v1.db" "$numa.dat" >/dev/null 2>"$TMP/e1"
 ok "a schema-1 database is named as such" grep -q "schema 1; this schedreplay reads schema 2" "$TMP/e1"
+# the setaffinity probe: a task's allowed CPUs (taskset) constrain the models
+aff="$FIX/scenario/affinity-mask.txt"
+ok "a trace with the setaffinity probe replays" "$SR" replay -q -o "$TMP/aff.db" -t 2x2x1 "$aff"
+same "the mask keeps the wakee off CPU 0: no affine wakeup" \
+	"2 not wide > this not allowed > sis: target" \
+	"$(sqlite3 -separator ' ' "$TMP/aff.db" 'SELECT cpu, reason FROM evaluation_v')"
+grep -v ' setaffinity: ' "$aff" >"$TMP/noaff.txt"
+"$SR" replay -q -o "$TMP/noaff.db" -t 2x2x1 "$TMP/noaff.txt" >/dev/null 2>&1
+same "without the probe line the model pulls it to CPU 0" 0 \
+	"$(sqlite3 "$TMP/noaff.db" 'SELECT cpu FROM evaluation_v')"
+same "info counts the probe event" "setaffinity 1" \
+	"$("$SR" info "$aff" | awk '$1 == "setaffinity" {print $1, $2}')"
+# the setaffinity probe in a real recording (Debian 6.1 guest, taskset)
+paff="$FIX/tracedat/numa/numa-6.1-pingpong-aff.dat"
+if command -v trace-cmd >/dev/null; then
+	same "setaffinity decodes as trace-cmd report decodes it" \
+		"$(trace-cmd report -R "$paff" 2>/dev/null | sed -n 's/.* setaffinity: .* pid=\([0-9-]*\) mask=\(0x[0-9a-f]*\).*/\1 \2/p')" \
+		"$("$SR" info --events "$paff" | awk -F'\t' '$3 == "setaffinity" {print $4, $5}')"
+else
+	skip "setaffinity decodes as trace-cmd report decodes it" "no trace-cmd"
+fi
+"$SR" replay -q -o "$TMP/paff.db" -t "${paff%.dat}.topo" "$paff" >/dev/null 2>&1
+ok "taskset's masks reach the model: affine wakeups refused" sh -c \
+	"[ \$(sqlite3 '$TMP/paff.db' \"SELECT count(*) FROM evaluation_v WHERE reason LIKE '%this not allowed%'\") -gt 100 ]"
 test_done

@@ -23,6 +23,7 @@ enum sr_event_kind {
 	SR_EV_FREE,		/* sched_process_free */
 	SR_EV_SELECT_RQ,	/* schedreplay/select_rq kprobe: select_task_rq_fair entry */
 	SR_EV_SELECT_RQ_RET,	/* schedreplay/select_rq_ret: its return value */
+	SR_EV_SETAFFINITY,	/* schedreplay/setaffinity kprobe: sched_setaffinity entry */
 	SR_EV_LOST,		/* lost / discarded events marker (count may be unknown) */
 	SR_EV_OTHER,		/* any other event, passed through by name */
 	SR_EV__COUNT
@@ -72,6 +73,7 @@ struct sr_event {
 				 * select_rq: prev_cpu */
 	int dest_cpu;		/* migrate: dest_cpu; select_rq_ret: the returned cpu */
 	long long wake_flags;	/* select_rq: wake_flags, -1 where absent */
+	uint64_t cpumask;	/* setaffinity: the requested mask of CPUs 0-63 */
 
 	long long prev_state_raw;	/* switch: as recorded (letters are mapped) */
 	enum sr_prev_state prev_state;

@@ -57,6 +57,9 @@ struct sr_task {
 	int exiting;			/* sched_process_exit seen, final switch not yet */
 	int kthread;			/* 1 kernel thread, 0 user, -1 unknown */
 	int bound_cpu;			/* single allowed CPU when known/inferred, else -1 */
+	uint64_t allowed;		/* cpus_allowed of CPUs 0-63 from the setaffinity
+					 * probe (CPUs 64+ count as allowed) */
+	int allowed_known;		/* the probe (or a parent's) set @allowed */
 	unsigned inferred;		/* SR_INF_* facts that are guesses for this task */
 	int snapshot;			/* kthread/affinity come from the recording */
 	uint64_t last_wakeup_ts;

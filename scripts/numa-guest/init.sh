@@ -366,6 +366,7 @@ if [ "${SR_RECORDER:-trace-cmd}" = trace-cmd ]; then
 	{
 		echo "p:schedreplay/select_rq select_task_rq_fair prev_cpu=%si:s32 wake_flags=%dx:x32$PIDF"
 		echo 'r:schedreplay/select_rq_ret select_task_rq_fair cpu=$retval:s32'
+		echo 'p:schedreplay/setaffinity sched_setaffinity pid=%di:s32 mask=+0(%si):x64'
 	} >$O/kprobe_events.in
 	while read -r ev; do
 		echo "$ev" >>$T/kprobe_events || {
