@@ -391,9 +391,47 @@ static long long secs_to_ts(const struct tui_scope *sc, double s)
 	return sc->first_ts + (long long)llround(s * 1e9);
 }
 
-/* the FROM and WHERE of a list: the same for rows, count and search */
+/* whether the filter of a list of every decision looks at the evaluations */
+static int filter_joins(const struct tui_filter *f)
+{
+	return f->patch || f->cpu >= 0 || f->cross != TUI_CROSS_ANY || f->text;
+}
+
+static int sort_joins(const struct tui_query *qu)
+{
+	return qu->sort == TUI_COL_ORIGINAL || qu->sort == TUI_COL_PATCHED ||
+	       qu->sort == TUI_COL_PATCH || qu->sort == TUI_COL_BASE;
+}
+
+/* the evaluations a list of every decision shows beside each decision */
+static int all_joins(FILE *m, struct tui_sql *q, const struct tui_scope *sc,
+		     const struct tui_filter *f)
+{
+	int i, err = 0, nbase = sc->nbase > 0 ? sc->nbase : 1;
+
+	for (i = 0; i < nbase && i < TUI_MAX_BASE; i++) {
+		fprintf(m, "\n  LEFT JOIN evaluation eb%d ON eb%d.decision_id = d.decision_id"
+			" AND eb%d.side_id = (SELECT side_id FROM side WHERE run_id = :run"
+			" AND variant = 'base' AND model = %s)", i, i, i, base_param[i]);
+		err |= add_text(q, base_param[i], sc->nbase ? sc->base[i] : "");
+	}
+	fputs("\n  LEFT JOIN evaluation eo ON eo.decision_id = d.decision_id AND eo.side_id ="
+	      " (SELECT side_id FROM side WHERE run_id = :run AND patch = :sides"
+	      " AND variant = 'original' AND model = :base0)"
+	      "\n  LEFT JOIN evaluation ep ON ep.decision_id = d.decision_id AND ep.side_id ="
+	      " (SELECT side_id FROM side WHERE run_id = :run AND patch = :sides"
+	      " AND variant = 'patched' AND model = :base0)", m);
+	err |= add_text(q, ":sides", f->patch ? f->patch : sc->patch ? sc->patch : "");
+	return err;
+}
+
+/*
+ * The FROM and WHERE of a list: the same for rows, count and search.  In
+ * the list of every decision, @joins 0 leaves the evaluations out when the
+ * filter does not need them: counting a million rows then reads one index.
+ */
 static int from_where(FILE *m, struct tui_sql *q, const struct tui_scope *sc,
-		      const struct tui_query *qu)
+		      const struct tui_query *qu, int joins)
 {
 	const struct tui_filter *f = qu->filter;
 	int all = qu->mode == TUI_ALL, i, err = 0;
@@ -403,20 +441,9 @@ static int from_where(FILE *m, struct tui_sql *q, const struct tui_scope *sc,
 		fputs("\nFROM divergence\nWHERE run_id = :run", m);
 	} else {
 		fputs("\nFROM decision d", m);
-		for (i = 0; i < nbase && i < TUI_MAX_BASE; i++) {
-			fprintf(m, "\n  LEFT JOIN evaluation eb%d ON eb%d.decision_id = d.decision_id"
-				" AND eb%d.side_id = (SELECT side_id FROM side WHERE run_id = :run"
-				" AND variant = 'base' AND model = %s)", i, i, i, base_param[i]);
-			err |= add_text(q, base_param[i], sc->nbase ? sc->base[i] : "");
-		}
-		fputs("\n  LEFT JOIN evaluation eo ON eo.decision_id = d.decision_id AND eo.side_id ="
-		      " (SELECT side_id FROM side WHERE run_id = :run AND patch = :sides"
-		      " AND variant = 'original' AND model = :base0)"
-		      "\n  LEFT JOIN evaluation ep ON ep.decision_id = d.decision_id AND ep.side_id ="
-		      " (SELECT side_id FROM side WHERE run_id = :run AND patch = :sides"
-		      " AND variant = 'patched' AND model = :base0)"
-		      "\nWHERE d.run_id = :run", m);
-		err |= add_text(q, ":sides", f->patch ? f->patch : sc->patch ? sc->patch : "");
+		if (joins || filter_joins(f))
+			err |= all_joins(m, q, sc, f);
+		fputs("\nWHERE d.run_id = :run", m);
 	}
 	err |= add_int(q, ":run", sc->run_id);
 	if (f->patch) {
@@ -498,8 +525,12 @@ static void order_by(FILE *m, const struct tui_scope *sc, const struct tui_query
 	const char *dir = qu->desc ? " DESC" : "";
 	enum tui_col c = (unsigned)qu->sort < TUI_COL__COUNT ? qu->sort : TUI_COL_TIME;
 
-	if (qu->mode == TUI_ALL)
+	if (qu->mode == TUI_ALL && c == TUI_COL_TIME)
+		fprintf(m, "\nORDER BY d.ts%s, d.decision_id%s", dir, dir);
+	else if (qu->mode == TUI_ALL)
 		fprintf(m, "\nORDER BY %s%s, d.ts%s, d.decision_id%s", cols[c].all, dir, dir, dir);
+	else if (c == TUI_COL_TIME)
+		fprintf(m, "\nORDER BY ts%s, decision_id%s, patch%s", dir, dir, dir);
 	else
 		fprintf(m, "\nORDER BY %s%s, ts%s, decision_id%s, patch%s", cols[c].div, dir, dir,
 			dir, dir);
@@ -548,7 +579,22 @@ int tui_sql_rows(struct tui_sql *out, const struct tui_scope *sc, const struct t
 	if (!m)
 		return -1;
 	select_cols(m, sc, qu);
-	err = from_where(m, out, sc, qu);
+	if (qu->mode == TUI_ALL && limit >= 0 && !filter_joins(qu->filter) && !sort_joins(qu)) {
+		/*
+		 * A window far down the list: OFFSET skips rows in the index
+		 * alone, then only the window's rows get their evaluations.
+		 */
+		fputs("\nFROM (SELECT d.decision_id", m);
+		err = from_where(m, out, sc, qu, 0);
+		order_by(m, sc, qu);
+		fputs("\n  LIMIT :limit OFFSET :offset) w\n  JOIN decision d USING (decision_id)", m);
+		err |= add_int(out, ":limit", limit);
+		err |= add_int(out, ":offset", offset);
+		err |= all_joins(m, out, sc, qu->filter);
+		order_by(m, sc, qu);
+		return finish(m, &buf, out, err);
+	}
+	err = from_where(m, out, sc, qu, 1);
 	order_by(m, sc, qu);
 	if (limit >= 0) {
 		fputs("\nLIMIT :limit OFFSET :offset", m);
@@ -570,7 +616,7 @@ int tui_sql_count(struct tui_sql *out, const struct tui_scope *sc, const struct 
 	if (!m)
 		return -1;
 	fputs("SELECT count(*)", m);
-	err = from_where(m, out, sc, qu);
+	err = from_where(m, out, sc, qu, 0);
 	return finish(m, &buf, out, err);
 }
 
@@ -602,7 +648,7 @@ int tui_sql_search(struct tui_sql *out, const struct tui_scope *sc, const struct
 		      " OR instr(lower(original_reason), lower(:search))"
 		      " OR instr(lower(patched_reason), lower(:search)) AS hit", m);
 	err = add_text(out, ":search", text);
-	err |= from_where(m, out, sc, qu);
+	err |= from_where(m, out, sc, qu, 1);
 	fprintf(m, ")\nWHERE hit AND rn %s :from ORDER BY rn%s LIMIT 1", dir > 0 ? ">" : "<",
 		dir > 0 ? "" : " DESC");
 	err |= add_int(out, ":from", from);

@@ -1123,18 +1123,19 @@ static void render_summary_page(struct tui *t, int cols)
 			     "%-24.24s %-9.9s %-6.6s %9lld %9lld %6.2f%% %6.1f%% %6.1f%%",
 			     sqlite3_column_text(st, 0), sqlite3_column_text(st, 1),
 			     sqlite3_column_text(st, 2), n, sqlite3_column_int64(st, 4),
-			     pct(sqlite3_column_int64(st, 4), n), pct(sqlite3_column_int64(st, 5), n),
-			     pct(sqlite3_column_int64(st, 6), n));
+			     pct(sqlite3_column_int64(st, 4), n),
+			     pct(sqlite3_column_int64(st, 5), sqlite3_column_int64(st, 4)),
+			     pct(sqlite3_column_int64(st, 6), sqlite3_column_int64(st, 4)));
 			any = 1;
 		}
 	}
 	sqlite3_finalize(st);
 	if (!any)
 		line(&p, 2, TUI_A_DIM, 0, "no patch pair in this run (replay -p PATCH)");
-	line(&p, 2, TUI_A_DIM, 0, "(orig=A, new=A: how often that side chose the kernel's CPU)");
+	line(&p, 2, TUI_A_DIM, 0, "(orig=A, new=A: of the divergent decisions, how often that side chose the kernel's CPU)");
 	line(&p, 0, 0, 0, "%s", "");
 	line(&p, 0, TUI_A_BOLD, 0, "fidelity of the base models (the kernel's CPU = A)");
-	line(&p, 2, TUI_A_UNDERLINE, 0, "%-10s %-6s %9s %7s %8s %9s %9s", "model", "kind", "n",
+	line(&p, 2, TUI_A_UNDERLINE, 0, "%-10s %-12s %9s %7s %8s %9s %9s", "model", "kind", "n",
 	     "exact", "same LLC", "same node", "baseline");
 	if (sqlite3_prepare_v2(t->db, "SELECT s.model, f.kind, f.n, f.exact, f.same_llc,"
 			       " f.same_node, f.baseline_exact FROM fidelity f JOIN side s"
@@ -1145,7 +1146,7 @@ static void render_summary_page(struct tui *t, int cols)
 		while (sqlite3_step(st) == SQLITE_ROW) {
 			long long n = sqlite3_column_int64(st, 2);
 
-			line(&p, 2, 0, 0, "%-10.10s %-6.6s %9lld %6.1f%% %7.1f%% %8.1f%% %8.1f%%",
+			line(&p, 2, 0, 0, "%-10.10s %-12.12s %9lld %6.1f%% %7.1f%% %8.1f%% %8.1f%%",
 			     sqlite3_column_text(st, 0), sqlite3_column_text(st, 1), n,
 			     pct(sqlite3_column_int64(st, 3), n), pct(sqlite3_column_int64(st, 4), n),
 			     pct(sqlite3_column_int64(st, 5), n), pct(sqlite3_column_int64(st, 6), n));
