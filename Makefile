@@ -50,7 +50,7 @@ PKGS = libtracecmd:1.3.1:libtracecmd-dev \
        libtracefs:1.6.4:libtracefs-dev \
        babeltrace2:2.0.4:libbabeltrace2-dev \
        sqlite3:3.40.1:libsqlite3-dev \
-       ncurses:6.4:libncurses-dev
+       ncursesw:6.4:libncurses-dev
 PKG_NAMES = $(foreach p,$(PKGS),$(word 1,$(subst :, ,$(p))))
 
 # one line per missing library, naming the package that brings it

@@ -425,3 +425,8 @@ else
 	SR=$SR BENCH_OUT=$OUT timeout 600 "$B/guest-overhead.sh" ||
 		note "the guest overhead benchmark failed (exit $?)"
 fi
+
+# the TUI on a database of >= 1 M decisions replayed from the bench trace
+echo
+SR=$SR BENCH_OUT=$OUT BENCH_TRACE=$FULL BENCH_RUNS=$RUNS "$B/tui.sh" ||
+	note "the TUI benchmark failed (exit $?)"

@@ -17,11 +17,6 @@ static const struct cmd_entry cmd_report = {
 	.summary = "summarize a replay database as comparison tables",
 	.issue = "#6", .flags = CMD_NOT_BUILT,
 };
-static const struct cmd_entry cmd_tui = {
-	.name = "tui", .synopsis = "DB",
-	.summary = "browse divergent decisions interactively",
-	.issue = "#7", .flags = CMD_NOT_BUILT,
-};
 
 static const struct cmd_entry *const commands[] = {
 	&cmd_record, &cmd_replay, &cmd_report, &cmd_tui, &cmd_sql, &cmd_info, &cmd_help,

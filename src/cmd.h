@@ -32,6 +32,7 @@ extern const struct cmd_entry cmd_info;
 extern const struct cmd_entry cmd_replay;
 extern const struct cmd_entry cmd_sql;
 extern const struct cmd_entry cmd_help;
+extern const struct cmd_entry cmd_tui;
 
 /* cmd.c */
 extern const char *sr_progname;

@@ -39,3 +39,25 @@ done
 golden lttng-4.15-rotation -m v4.15 -m mainline tests/fixtures/ctf/succeed/lttng-tracefile-rotation
 golden live-6.18-instance -m mainline tests/fixtures/tracedat/succeed/live-6.18-instance-v7.dat
 echo "wrote $(ls "$out"/*.fidelity | wc -l) files in $out"
+
+# the TUI's views as text (tests/t7000-tui.sh), on databases made here from
+# relative fixture paths, so that no absolute path lands in a golden
+tui_out=$out/tui
+mkdir -p "$tui_out"
+tmp=$(mktemp -d)
+N=tests/fixtures/tracedat/numa
+"$SR" replay -q -o "$tmp/forks.db" -m v4.15 -t $N/numa-6.12-forks.topo -p wake-affine-equal \
+	-p exit-sync-mel -p exit-sync-peterz $N/numa-6.12-forks.dat
+"$SR" replay -q -o "$tmp/snap.db" -m v4.15 --snapshots all -t $N/numa-6.12-pingpong.topo \
+	-p wake-affine-equal $N/numa-6.12-pingpong.dat
+"$SR" replay -q -a -o "$tmp/snap.db" -m mainline -t $N/numa-6.1-pingpong.topo \
+	-p exit-sync-mel $N/numa-6.1-pingpong.dat
+"$SR" tui --dump list "$tmp/forks.db" >"$tui_out/list.txt"
+"$SR" tui --dump list --all --size 100x30 "$tmp/forks.db" >"$tui_out/list-all.txt"
+"$SR" tui --dump detail --select 2 --size 80x60 "$tmp/forks.db" >"$tui_out/detail.txt"
+"$SR" tui --dump summary --size 90x40 "$tmp/forks.db" >"$tui_out/summary.txt"
+"$SR" tui --dump help --size 80x40 "$tmp/forks.db" >"$tui_out/help.txt"
+"$SR" tui --dump detail --all --select 2 --size 80x40 "$tmp/forks.db" >"$tui_out/detail-nostate.txt"
+"$SR" tui --dump detail --all --select 5 --size 80x40 "$tmp/snap.db" >"$tui_out/detail-snap.txt"
+rm -rf "$tmp"
+echo "wrote $(ls "$tui_out"/*.txt | wc -l) files in $tui_out"

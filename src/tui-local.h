@@ -1,0 +1,252 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The TUI's private interfaces.  Views draw into a struct tui_grid (an
+ * off-screen array of cells); only tui-tty.c touches curses and copies a
+ * grid to the terminal, so every view can be dumped as text by
+ * "schedreplay tui --dump VIEW" and checked by tests.  The query layer
+ * (tui-query.c) turns a filter, a sort and a window into SQL text and a
+ * list of bound parameters: filter values never enter the SQL text.
+ *
+ *   tui-grid.c    the cell grid
+ *   tui-query.c   filter language, SQL + parameters, SQL display, CSV
+ *   tui-view.c    the data of a run and the views (list, detail, summary,
+ *                 help, sql) rendered into a grid
+ *   tui-app.c     the browser's state and its keys
+ *   tui-tty.c     curses: the terminal, keys, signals
+ */
+#ifndef SCHEDREPLAY_TUI_LOCAL_H
+#define SCHEDREPLAY_TUI_LOCAL_H
+
+#include <stdio.h>
+#include <sqlite3.h>
+
+/* ---- the grid ---------------------------------------------------------- */
+
+enum {
+	TUI_A_BOLD	= 1 << 0,
+	TUI_A_REVERSE	= 1 << 1,
+	TUI_A_UNDERLINE	= 1 << 2,
+	TUI_A_DIM	= 1 << 3,
+};
+
+enum tui_color {
+	TUI_C_DEFAULT, TUI_C_RED, TUI_C_GREEN, TUI_C_YELLOW, TUI_C_BLUE, TUI_C_MAGENTA,
+	TUI_C_CYAN, TUI_C__COUNT
+};
+
+struct tui_cell {
+	char ch;			/* printable ASCII; anything else is drawn as '?' */
+	unsigned char attr;		/* TUI_A_* */
+	unsigned char color;		/* enum tui_color */
+};
+
+struct tui_grid {
+	int rows, cols;
+	struct tui_cell *cell;		/* rows * cols */
+};
+
+int tui_grid_init(struct tui_grid *g, int rows, int cols);
+void tui_grid_release(struct tui_grid *g);
+void tui_grid_clear(struct tui_grid *g);
+/* write @s at (@row, @col), clipped to the row; Return: the cells written */
+int tui_grid_put(struct tui_grid *g, int row, int col, const char *s, unsigned attr,
+		 unsigned color);
+int tui_grid_printf(struct tui_grid *g, int row, int col, unsigned attr, unsigned color,
+		    const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* or @attr into cells [@col, @col + @n) of @row (n < 0: to the end) */
+void tui_grid_attr(struct tui_grid *g, int row, int col, int n, unsigned attr, unsigned color);
+/* copy rows [@from, @from + @n) of @src to @dst starting at row @to */
+void tui_grid_blit(struct tui_grid *dst, int to, const struct tui_grid *src, int from, int n);
+/* the grid as text, trailing blanks of each row removed */
+void tui_grid_dump(const struct tui_grid *g, FILE *out);
+
+/* ---- filters and SQL ---------------------------------------------------- */
+
+enum tui_mode { TUI_DIVERGENT, TUI_ALL };
+
+enum tui_cross { TUI_CROSS_ANY, TUI_CROSS_LLC, TUI_CROSS_NODE, TUI_CROSS_NONE };
+
+struct tui_filter {
+	char *patch, *kind, *comm, *text;
+	long pid;			/* -1: any */
+	int cpu;			/* -1: any */
+	enum tui_cross cross;
+	int has_t0, has_t1;
+	double t0, t1;			/* seconds from the run's first_ts */
+};
+
+void tui_filter_init(struct tui_filter *f);
+void tui_filter_release(struct tui_filter *f);
+/*
+ * tui_filter_parse - "kind=wakeup comm=hackbench cpu=3 cross=node t=1.5-2.0
+ * patch=NAME pid=N task=COMM|PID text=WORD"; a word without '=' is free text.
+ * Return: 0, or -1 with @cause (caller frees) and @f unchanged.
+ */
+int tui_filter_parse(const char *expr, struct tui_filter *f, char **cause);
+/* Return: the filter in the language above (caller frees) */
+char *tui_filter_format(const struct tui_filter *f);
+
+/* the sort columns */
+enum tui_col {
+	TUI_COL_TIME, TUI_COL_TASK, TUI_COL_PID, TUI_COL_KIND, TUI_COL_THIS, TUI_COL_PREV,
+	TUI_COL_ACTUAL, TUI_COL_ORIGINAL, TUI_COL_PATCHED, TUI_COL_PATCH, TUI_COL_BASE,
+	TUI_COL__COUNT
+};
+const char *tui_col_name(enum tui_col c);
+/* Return: the column called @name, or -1 */
+int tui_col_find(const char *name);
+
+#define TUI_MAX_PARAMS	24
+#define TUI_MAX_BASE	4
+
+struct tui_param {
+	const char *name;		/* ":run", static */
+	int is_text;
+	long long i;
+	char *s;
+};
+
+struct tui_sql {
+	char *text;
+	struct tui_param p[TUI_MAX_PARAMS];
+	int n;
+};
+
+/* what a query needs to know about the run */
+struct tui_scope {
+	long run_id;
+	long long first_ts;
+	const char *base[TUI_MAX_BASE];	/* base models, in side order */
+	int nbase;
+	const char *patch;		/* the patch whose sides the "all" list shows */
+};
+
+struct tui_query {
+	enum tui_mode mode;
+	const struct tui_filter *filter;
+	enum tui_col sort;
+	int desc;
+};
+
+/* the columns of a rows query, in order */
+enum {
+	TUI_R_ID, TUI_R_TS, TUI_R_TID, TUI_R_COMM, TUI_R_KIND, TUI_R_THIS, TUI_R_PREV,
+	TUI_R_ACTUAL, TUI_R_ORIGINAL, TUI_R_PATCHED, TUI_R_PATCH, TUI_R_REASON_O,
+	TUI_R_REASON_P, TUI_R_BASE0
+};
+
+void tui_sql_release(struct tui_sql *q);
+/* the rows of @q, @limit from @offset (@limit < 0: all of them) */
+int tui_sql_rows(struct tui_sql *out, const struct tui_scope *sc, const struct tui_query *q,
+		 long limit, long offset);
+int tui_sql_count(struct tui_sql *out, const struct tui_scope *sc, const struct tui_query *q);
+/* the position of the next (@dir > 0) or previous row after @from matching @text */
+int tui_sql_search(struct tui_sql *out, const struct tui_scope *sc, const struct tui_query *q,
+		   const char *text, long from, int dir);
+/* Return: a prepared statement with every parameter bound, or NULL with @cause */
+sqlite3_stmt *tui_sql_prepare(sqlite3 *db, const struct tui_sql *q, char **cause);
+/* the SQL and its parameters as sqlite3 shell input (.parameter set lines) */
+void tui_sql_print(const struct tui_sql *q, FILE *out);
+/* every row of @st as CSV (RFC 4180) with a header; Return: rows or -1 */
+long tui_csv_write(sqlite3_stmt *st, FILE *out);
+
+/* ---- the data and the views --------------------------------------------- */
+
+struct tui_run {
+	long run_id;
+	char *trace, *kernel, *models, *patches;
+	long long first_ts, last_ts, decisions, events, migrations, lost;
+	int ncpus;
+};
+
+struct tui_row {
+	long id;
+	long long ts;
+	int tid;
+	char comm[24];
+	char kind[8];
+	int cpu[5];			/* this, prev, actual, original, patched; -1 NULL */
+	char patch[48];			/* the patch (divergent) or the diverging ones (all) */
+	char *reason[2];		/* original, patched (divergent) or base (all) */
+	int base[TUI_MAX_BASE];
+};
+
+enum tui_view { TUI_V_LIST, TUI_V_DETAIL, TUI_V_SUMMARY, TUI_V_HELP, TUI_V_SQL };
+
+struct tui {
+	sqlite3 *db;
+	const char *path;
+	struct tui_run *runs;
+	int nruns, cur;			/* runs[cur] is shown */
+	/* the current run */
+	struct tui_scope scope;
+	char *base_names[TUI_MAX_BASE];
+	char **patch_names;
+	int npatches;
+	int *cpu_llc, *cpu_node, *cpu_core, ncpu;	/* by cpu number */
+	long ndivergent;		/* in the whole run */
+	/* the list */
+	enum tui_mode mode;
+	struct tui_filter filter;
+	enum tui_col sort;
+	int desc;
+	long count;			/* rows of the current filter, -1 unknown */
+	long sel, top;			/* selected row, first row on screen */
+	struct tui_row *win;		/* rows [win_off, win_off + win_n) */
+	long win_off, win_n;
+	char *search;
+	/* the detail */
+	long detail_id;
+	char detail_patch[48];
+	long long detail_window;	/* ns either side */
+	struct tui_grid page;		/* detail, summary, help or sql, taller than the screen */
+	int page_valid, scroll;
+	/* the screen */
+	enum tui_view view, back;
+	char notice[400];		/* one line shown until the next key */
+	/* a prompt on the last line */
+	int prompt;			/* 0, 'f', '/', 'w' */
+	char input[256];
+	size_t input_len;
+	int quit;
+	char *error;			/* a database error; the caller prints it */
+};
+
+/* Return: 0, or -1 with @cause: the database has no run etc. */
+int tui_open(struct tui *t, sqlite3 *db, const char *path, char **cause);
+void tui_release(struct tui *t);
+int tui_select_run(struct tui *t, int i);
+/* apply a filter expression; Return: 0 or -1 with a notice */
+int tui_set_filter(struct tui *t, const char *expr);
+void tui_set_mode(struct tui *t, enum tui_mode m);
+void tui_refresh_count(struct tui *t);
+/* the row at list position @pos (fetched through the window), or NULL */
+const struct tui_row *tui_row_at(struct tui *t, long pos);
+void tui_open_detail(struct tui *t);
+/* the current list query (for SQL display and export) */
+int tui_current_sql(struct tui *t, struct tui_sql *out, long limit, long offset);
+long tui_export_csv(struct tui *t, const char *file, char **cause);
+char *tui_default_csv_name(struct tui *t);
+/* draw the current view into @g (sized to the screen) */
+void tui_render(struct tui *t, struct tui_grid *g);
+
+/* keys: ASCII or one of these */
+enum {
+	TUI_KEY_UP = 0x100, TUI_KEY_DOWN, TUI_KEY_LEFT, TUI_KEY_RIGHT, TUI_KEY_PGUP,
+	TUI_KEY_PGDN, TUI_KEY_HOME, TUI_KEY_END, TUI_KEY_ENTER, TUI_KEY_ESC, TUI_KEY_BACKSPACE,
+	TUI_KEY_TAB, TUI_KEY_RESIZE, TUI_KEY_NONE
+};
+/* handle one key for a screen of @rows x @cols; t->quit is set on quit */
+void tui_key(struct tui *t, int key, int rows, int cols);
+
+/* ---- the terminal (tui-tty.c, the only file that includes curses) ------- */
+
+/* Return: 0, or -1 with @cause when the terminal cannot be set up */
+int tui_tty_start(char **cause);
+void tui_tty_stop(void);
+void tui_tty_size(int *rows, int *cols);
+void tui_tty_draw(const struct tui_grid *g);
+/* Return: a TUI_KEY_* or ASCII key */
+int tui_tty_key(void);
+
+#endif

@@ -1,0 +1,751 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The TUI's query layer: the filter language, the SQL of a list (the
+ * divergence view or every decision of a run) for a filter, a sort and a
+ * window, the count and search queries beside it, and the two ways a query
+ * leaves the TUI: as sqlite3 shell input and as CSV.  Every value a user
+ * typed becomes a named parameter (:kind, :comm, ...); the SQL text is built
+ * only from fixed strings, so what "y" shows is what runs.
+ */
+#include "tui-local.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedreplay/error.h"
+#include "banned.h"
+
+void tui_filter_init(struct tui_filter *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->pid = -1;
+	f->cpu = -1;
+}
+
+void tui_filter_release(struct tui_filter *f)
+{
+	free(f->patch);
+	free(f->kind);
+	free(f->comm);
+	free(f->text);
+	tui_filter_init(f);
+}
+
+static int parse_long(const char *s, long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtol(s, &end, 10);
+	return errno || end == s || *end || *v < 0 ? -1 : 0;
+}
+
+static int parse_secs(const char *s, size_t len, double *v)
+{
+	char buf[64], *end;
+
+	if (!len || len >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	errno = 0;
+	*v = strtod(buf, &end);
+	return errno || *end || !isfinite(*v) || *v < 0 ? -1 : 0;
+}
+
+static int set_str(char **dst, const char *v)
+{
+	char *s = strdup(v);
+
+	if (!s)
+		return -1;
+	free(*dst);
+	*dst = s;
+	return 0;
+}
+
+/* one token: key=value or a bare word, value quoted with "" or '' */
+static const char *next_token(const char *p, char *key, size_t klen, char *val, size_t vlen,
+			      int *has_key)
+{
+	size_t k = 0, v = 0;
+	char quote;
+
+	while (isspace((unsigned char)*p))
+		p++;
+	if (!*p)
+		return NULL;
+	*has_key = 0;
+	/* the key: up to '=', when the word has one before any quote or blank */
+	{
+		const char *q = p;
+
+		while (*q && *q != '=' && !isspace((unsigned char)*q) && *q != '"' && *q != '\'')
+			q++;
+		if (*q == '=' && q > p) {
+			*has_key = 1;
+			for (; p < q && k + 1 < klen; p++)
+				key[k++] = (char)tolower((unsigned char)*p);
+			p = q + 1;
+		}
+	}
+	key[k] = '\0';
+	while (*p && !isspace((unsigned char)*p)) {
+		if (*p == '"' || *p == '\'') {
+			quote = *p++;
+			while (*p && *p != quote) {
+				if (v + 1 < vlen)
+					val[v++] = *p;
+				p++;
+			}
+			if (*p)
+				p++;
+			continue;
+		}
+		if (v + 1 < vlen)
+			val[v++] = *p;
+		p++;
+	}
+	val[v] = '\0';
+	return p;
+}
+
+int tui_filter_parse(const char *expr, struct tui_filter *out, char **cause)
+{
+	struct tui_filter f;
+	char key[32], val[256], text[256] = "";
+	const char *p = expr ? expr : "";
+	int has_key;
+	long n;
+
+	tui_filter_init(&f);
+	while ((p = next_token(p, key, sizeof(key), val, sizeof(val), &has_key))) {
+		if (!has_key || !strcmp(key, "text")) {
+			size_t tl = strlen(text), i;
+
+			if (tl && tl + 1 < sizeof(text))
+				text[tl++] = ' ';
+			for (i = 0; val[i] && tl + 1 < sizeof(text); i++)
+				text[tl++] = val[i];
+			text[tl] = '\0';
+			continue;
+		}
+		if (!val[0]) {
+			sr_cause_set(cause, "filter '%s': no value", key);
+			goto bad;
+		}
+		if (!strcmp(key, "patch")) {
+			if (set_str(&f.patch, val))
+				goto oom;
+		} else if (!strcmp(key, "kind")) {
+			if (strcmp(val, "wakeup") && strcmp(val, "fork")) {
+				sr_cause_set(cause, "filter 'kind=%s': expected wakeup or fork", val);
+				goto bad;
+			}
+			if (set_str(&f.kind, val))
+				goto oom;
+		} else if (!strcmp(key, "comm") ||
+			   (!strcmp(key, "task") && parse_long(val, &n))) {
+			if (set_str(&f.comm, val))
+				goto oom;
+		} else if (!strcmp(key, "pid") || !strcmp(key, "tid") || !strcmp(key, "task")) {
+			if (parse_long(val, &n)) {
+				sr_cause_set(cause, "filter '%s=%s': expected a number", key, val);
+				goto bad;
+			}
+			f.pid = n;
+		} else if (!strcmp(key, "cpu")) {
+			if (parse_long(val, &n) || n > 1 << 20) {
+				sr_cause_set(cause, "filter 'cpu=%s': expected a CPU number", val);
+				goto bad;
+			}
+			f.cpu = (int)n;
+		} else if (!strcmp(key, "cross")) {
+			if (!strcmp(val, "llc"))
+				f.cross = TUI_CROSS_LLC;
+			else if (!strcmp(val, "node"))
+				f.cross = TUI_CROSS_NODE;
+			else if (!strcmp(val, "none"))
+				f.cross = TUI_CROSS_NONE;
+			else if (!strcmp(val, "any"))
+				f.cross = TUI_CROSS_ANY;
+			else {
+				sr_cause_set(cause, "filter 'cross=%s': expected llc, node, none or "
+					     "any", val);
+				goto bad;
+			}
+		} else if (!strcmp(key, "t") || !strcmp(key, "time")) {
+			const char *dash = strchr(val, '-');
+
+			f.has_t0 = f.has_t1 = 0;
+			if (!dash) {
+				sr_cause_set(cause, "filter 't=%s': expected FROM-TO in seconds "
+					     "(either may be left out)", val);
+				goto bad;
+			}
+			if (dash > val) {
+				if (parse_secs(val, (size_t)(dash - val), &f.t0))
+					goto bad_t;
+				f.has_t0 = 1;
+			}
+			if (dash[1]) {
+				if (parse_secs(dash + 1, strlen(dash + 1), &f.t1))
+					goto bad_t;
+				f.has_t1 = 1;
+			}
+			if (f.has_t0 && f.has_t1 && f.t1 < f.t0) {
+				sr_cause_set(cause, "filter 't=%s': the end is before the start", val);
+				goto bad;
+			}
+		} else {
+			sr_cause_set(cause, "unknown filter '%s': expected patch, kind, comm, pid, "
+				     "task, cpu, cross, t or text", key);
+			goto bad;
+		}
+	}
+	if (text[0] && set_str(&f.text, text))
+		goto oom;
+	tui_filter_release(out);
+	*out = f;
+	return 0;
+bad_t:
+	sr_cause_set(cause, "filter 't=%s': expected seconds like 1.5-2.0", val);
+	goto bad;
+oom:
+	sr_cause_set(cause, "out of memory");
+bad:
+	tui_filter_release(&f);
+	return -1;
+}
+
+/* a value as one token of the filter language */
+static void put_value(FILE *m, const char *s)
+{
+	const char *c;
+
+	for (c = s; *c; c++)
+		if (isspace((unsigned char)*c) || *c == '"' || *c == '\'' || *c == '=')
+			break;
+	if (!*c && *s) {
+		fputs(s, m);
+		return;
+	}
+	/* no quote inside a quoted value can be written: drop the other kind */
+	fputc(strchr(s, '"') ? '\'' : '"', m);
+	for (c = s; *c; c++)
+		if (*c != (strchr(s, '"') ? '\'' : '"'))
+			fputc(*c, m);
+	fputc(strchr(s, '"') ? '\'' : '"', m);
+}
+
+char *tui_filter_format(const struct tui_filter *f)
+{
+	static const char *const cross[] = { "", "llc", "node", "none" };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	const char *sep = "";
+
+	if (!m)
+		return NULL;
+	if (f->patch) {
+		fputs("patch=", m);
+		put_value(m, f->patch);
+		sep = " ";
+	}
+	if (f->kind) {
+		fprintf(m, "%skind=%s", sep, f->kind);
+		sep = " ";
+	}
+	if (f->comm) {
+		fprintf(m, "%scomm=", sep);
+		put_value(m, f->comm);
+		sep = " ";
+	}
+	if (f->pid >= 0) {
+		fprintf(m, "%spid=%ld", sep, f->pid);
+		sep = " ";
+	}
+	if (f->cpu >= 0) {
+		fprintf(m, "%scpu=%d", sep, f->cpu);
+		sep = " ";
+	}
+	if (f->cross != TUI_CROSS_ANY) {
+		fprintf(m, "%scross=%s", sep, cross[f->cross]);
+		sep = " ";
+	}
+	if (f->has_t0 || f->has_t1) {
+		fprintf(m, "%st=", sep);
+		if (f->has_t0)
+			fprintf(m, "%g", f->t0);
+		fputc('-', m);
+		if (f->has_t1)
+			fprintf(m, "%g", f->t1);
+		sep = " ";
+	}
+	if (f->text) {
+		fprintf(m, "%stext=", sep);
+		put_value(m, f->text);
+	}
+	if (fclose(m)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* ---- columns ------------------------------------------------------------- */
+
+static const struct {
+	const char *name;
+	const char *div;		/* ORDER BY term in the divergence list */
+	const char *all;		/* ... in the list of every decision */
+} cols[TUI_COL__COUNT] = {
+	[TUI_COL_TIME]		= { "time",	"ts",		"d.ts" },
+	[TUI_COL_TASK]		= { "task",	"comm",		"d.comm" },
+	[TUI_COL_PID]		= { "pid",	"tid",		"d.tid" },
+	[TUI_COL_KIND]		= { "kind",	"kind",		"d.kind" },
+	[TUI_COL_THIS]		= { "this",	"this_cpu",	"d.this_cpu" },
+	[TUI_COL_PREV]		= { "prev",	"prev_cpu",	"d.prev_cpu" },
+	[TUI_COL_ACTUAL]	= { "actual",	"actual_cpu",	"d.actual_cpu" },
+	[TUI_COL_ORIGINAL]	= { "original",	"original_cpu",	"eo.cpu" },
+	[TUI_COL_PATCHED]	= { "patched",	"patched_cpu",	"ep.cpu" },
+	[TUI_COL_PATCH]		= { "patch",	"patch",	"diverged" },
+	[TUI_COL_BASE]		= { "base",	"ts",		"eb0.cpu" },
+};
+
+const char *tui_col_name(enum tui_col c)
+{
+	return (unsigned)c < TUI_COL__COUNT ? cols[c].name : "?";
+}
+
+int tui_col_find(const char *name)
+{
+	int i;
+
+	for (i = 0; i < TUI_COL__COUNT; i++)
+		if (!strcmp(cols[i].name, name))
+			return i;
+	return -1;
+}
+
+/* ---- SQL ------------------------------------------------------------------ */
+
+void tui_sql_release(struct tui_sql *q)
+{
+	int i;
+
+	free(q->text);
+	for (i = 0; i < q->n; i++)
+		free(q->p[i].s);
+	memset(q, 0, sizeof(*q));
+}
+
+static int add_int(struct tui_sql *q, const char *name, long long v)
+{
+	int i;
+
+	for (i = 0; i < q->n; i++)
+		if (!strcmp(q->p[i].name, name))
+			return 0;
+	if (q->n == TUI_MAX_PARAMS)
+		return -1;
+	q->p[q->n].name = name;
+	q->p[q->n].is_text = 0;
+	q->p[q->n].i = v;
+	q->p[q->n].s = NULL;
+	q->n++;
+	return 0;
+}
+
+static int add_text(struct tui_sql *q, const char *name, const char *v)
+{
+	int i;
+
+	for (i = 0; i < q->n; i++)
+		if (!strcmp(q->p[i].name, name))
+			return 0;
+	if (q->n == TUI_MAX_PARAMS)
+		return -1;
+	q->p[q->n].s = strdup(v ? v : "");
+	if (!q->p[q->n].s)
+		return -1;
+	q->p[q->n].name = name;
+	q->p[q->n].is_text = 1;
+	q->n++;
+	return 0;
+}
+
+static const char *const base_param[TUI_MAX_BASE] = { ":base0", ":base1", ":base2", ":base3" };
+
+static int has_glob(const char *s)
+{
+	return strpbrk(s, "*?[") != NULL;
+}
+
+static long long secs_to_ts(const struct tui_scope *sc, double s)
+{
+	return sc->first_ts + (long long)llround(s * 1e9);
+}
+
+/* whether the filter of a list of every decision looks at the evaluations */
+static int filter_joins(const struct tui_filter *f)
+{
+	return f->patch || f->cpu >= 0 || f->cross != TUI_CROSS_ANY || f->text;
+}
+
+static int sort_joins(const struct tui_query *qu)
+{
+	return qu->sort == TUI_COL_ORIGINAL || qu->sort == TUI_COL_PATCHED ||
+	       qu->sort == TUI_COL_PATCH || qu->sort == TUI_COL_BASE;
+}
+
+/* the evaluations a list of every decision shows beside each decision */
+static int all_joins(FILE *m, struct tui_sql *q, const struct tui_scope *sc,
+		     const struct tui_filter *f)
+{
+	int i, err = 0, nbase = sc->nbase > 0 ? sc->nbase : 1;
+
+	for (i = 0; i < nbase && i < TUI_MAX_BASE; i++) {
+		fprintf(m, "\n  LEFT JOIN evaluation eb%d ON eb%d.decision_id = d.decision_id"
+			" AND eb%d.side_id = (SELECT side_id FROM side WHERE run_id = :run"
+			" AND variant = 'base' AND model = %s)", i, i, i, base_param[i]);
+		err |= add_text(q, base_param[i], sc->nbase ? sc->base[i] : "");
+	}
+	fputs("\n  LEFT JOIN evaluation eo ON eo.decision_id = d.decision_id AND eo.side_id ="
+	      " (SELECT side_id FROM side WHERE run_id = :run AND patch = :sides"
+	      " AND variant = 'original' AND model = :base0)"
+	      "\n  LEFT JOIN evaluation ep ON ep.decision_id = d.decision_id AND ep.side_id ="
+	      " (SELECT side_id FROM side WHERE run_id = :run AND patch = :sides"
+	      " AND variant = 'patched' AND model = :base0)", m);
+	err |= add_text(q, ":sides", f->patch ? f->patch : sc->patch ? sc->patch : "");
+	return err;
+}
+
+/*
+ * The FROM and WHERE of a list: the same for rows, count and search.  In
+ * the list of every decision, @joins 0 leaves the evaluations out when the
+ * filter does not need them: counting a million rows then reads one index.
+ */
+static int from_where(FILE *m, struct tui_sql *q, const struct tui_scope *sc,
+		      const struct tui_query *qu, int joins)
+{
+	const struct tui_filter *f = qu->filter;
+	int all = qu->mode == TUI_ALL, i, err = 0;
+	int nbase = sc->nbase > 0 ? sc->nbase : 1;
+
+	if (!all) {
+		fputs("\nFROM divergence\nWHERE run_id = :run", m);
+	} else {
+		fputs("\nFROM decision d", m);
+		if (joins || filter_joins(f))
+			err |= all_joins(m, q, sc, f);
+		fputs("\nWHERE d.run_id = :run", m);
+	}
+	err |= add_int(q, ":run", sc->run_id);
+	if (f->patch) {
+		fputs(all ? "\n  AND eo.cpu IS NOT NULL" : "\n  AND patch = :patch", m);
+		if (!all)
+			err |= add_text(q, ":patch", f->patch);
+	}
+	if (f->kind) {
+		fprintf(m, "\n  AND %skind = :kind", all ? "d." : "");
+		err |= add_text(q, ":kind", f->kind);
+	}
+	if (f->comm) {
+		fprintf(m, "\n  AND %scomm %s :comm", all ? "d." : "", has_glob(f->comm) ? "GLOB" : "=");
+		err |= add_text(q, ":comm", f->comm);
+	}
+	if (f->pid >= 0) {
+		fprintf(m, "\n  AND %stid = :pid", all ? "d." : "");
+		err |= add_int(q, ":pid", f->pid);
+	}
+	if (f->cpu >= 0) {
+		if (all) {
+			fputs("\n  AND :cpu IN (d.this_cpu, d.prev_cpu, d.actual_cpu, eo.cpu, ep.cpu", m);
+			for (i = 0; i < nbase && i < TUI_MAX_BASE; i++)
+				fprintf(m, ", eb%d.cpu", i);
+			fputc(')', m);
+		} else {
+			fputs("\n  AND :cpu IN (this_cpu, prev_cpu, actual_cpu, original_cpu,"
+			      " patched_cpu)", m);
+		}
+		err |= add_int(q, ":cpu", f->cpu);
+	}
+	if (f->cross != TUI_CROSS_ANY) {
+		if (!all) {
+			static const char *const div_cross[] = {
+				"", "(original_cross_llc OR patched_cross_llc)",
+				"(original_cross_node OR patched_cross_node)",
+				"NOT (original_cross_llc OR original_cross_node OR patched_cross_llc"
+				" OR patched_cross_node)",
+			};
+			fprintf(m, "\n  AND %s", div_cross[f->cross]);
+		} else {
+			/* the kernel's CPU, the base model's or a patch side's */
+			fprintf(m, "\n  AND %sEXISTS (SELECT 1 FROM cpu p JOIN cpu c ON c.run_id = p.run_id"
+				" WHERE p.run_id = d.run_id AND p.cpu = d.prev_cpu"
+				" AND c.cpu IN (d.actual_cpu, eb0.cpu, eo.cpu, ep.cpu) AND %s)",
+				f->cross == TUI_CROSS_NONE ? "NOT " : "",
+				f->cross == TUI_CROSS_NODE ? "c.node IS NOT p.node" :
+				"(c.llc_id IS NOT p.llc_id OR c.node IS NOT p.node)");
+		}
+	}
+	if (f->has_t0) {
+		fprintf(m, "\n  AND %sts >= :t0", all ? "d." : "");
+		err |= add_int(q, ":t0", secs_to_ts(sc, f->t0));
+	}
+	if (f->has_t1) {
+		fprintf(m, "\n  AND %sts <= :t1", all ? "d." : "");
+		err |= add_int(q, ":t1", secs_to_ts(sc, f->t1));
+	}
+	if (f->text) {
+		if (all)
+			fputs("\n  AND (instr(lower(d.comm), lower(:text))"
+			      " OR instr(lower((SELECT text FROM reason WHERE reason_id = eb0.reason_id)),"
+			      " lower(:text))"
+			      " OR instr(lower((SELECT text FROM reason WHERE reason_id = eo.reason_id)),"
+			      " lower(:text))"
+			      " OR instr(lower((SELECT text FROM reason WHERE reason_id = ep.reason_id)),"
+			      " lower(:text)))", m);
+		else
+			fputs("\n  AND (instr(lower(comm), lower(:text))"
+			      " OR instr(lower(original_reason), lower(:text))"
+			      " OR instr(lower(patched_reason), lower(:text)))", m);
+		err |= add_text(q, ":text", f->text);
+	}
+	return err ? -1 : 0;
+}
+
+static void order_by(FILE *m, const struct tui_scope *sc, const struct tui_query *qu)
+{
+	const char *dir = qu->desc ? " DESC" : "";
+	enum tui_col c = (unsigned)qu->sort < TUI_COL__COUNT ? qu->sort : TUI_COL_TIME;
+
+	if (qu->mode == TUI_ALL && c == TUI_COL_TIME)
+		fprintf(m, "\nORDER BY d.ts%s, d.decision_id%s", dir, dir);
+	else if (qu->mode == TUI_ALL)
+		fprintf(m, "\nORDER BY %s%s, d.ts%s, d.decision_id%s", cols[c].all, dir, dir, dir);
+	else if (c == TUI_COL_TIME)
+		fprintf(m, "\nORDER BY ts%s, decision_id%s, patch%s", dir, dir, dir);
+	else
+		fprintf(m, "\nORDER BY %s%s, ts%s, decision_id%s, patch%s", cols[c].div, dir, dir,
+			dir, dir);
+}
+
+static void select_cols(FILE *m, const struct tui_scope *sc, const struct tui_query *qu)
+{
+	int i, nbase = sc->nbase > 0 ? sc->nbase : 1;
+
+	if (qu->mode == TUI_DIVERGENT) {
+		fputs("SELECT decision_id, ts, tid, comm, kind, this_cpu, prev_cpu, actual_cpu,"
+		      " original_cpu, patched_cpu, patch, original_reason, patched_reason", m);
+		return;
+	}
+	fputs("SELECT d.decision_id, d.ts, d.tid, d.comm, d.kind, d.this_cpu, d.prev_cpu,"
+	      " d.actual_cpu, eo.cpu AS original_cpu, ep.cpu AS patched_cpu,"
+	      "\n  (SELECT group_concat(DISTINCT xs.patch) FROM diverged x JOIN side xs"
+	      " USING (side_id) WHERE x.decision_id = d.decision_id) AS diverged,"
+	      "\n  (SELECT text FROM reason WHERE reason_id = eb0.reason_id) AS base_reason,"
+	      " NULL AS unused", m);
+	for (i = 0; i < nbase && i < TUI_MAX_BASE; i++)
+		fprintf(m, ", eb%d.cpu AS base%d_cpu", i, i);
+}
+
+static int finish(FILE *m, char **buf, struct tui_sql *out, int err)
+{
+	if (fclose(m) || err) {
+		free(*buf);
+		tui_sql_release(out);
+		return -1;
+	}
+	out->text = *buf;
+	return 0;
+}
+
+int tui_sql_rows(struct tui_sql *out, const struct tui_scope *sc, const struct tui_query *qu,
+		 long limit, long offset)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	m = open_memstream(&buf, &len);
+	if (!m)
+		return -1;
+	select_cols(m, sc, qu);
+	if (qu->mode == TUI_ALL && limit >= 0 && !filter_joins(qu->filter) && !sort_joins(qu)) {
+		/*
+		 * A window far down the list: OFFSET skips rows in the index
+		 * alone, then only the window's rows get their evaluations.
+		 */
+		fputs("\nFROM (SELECT d.decision_id", m);
+		err = from_where(m, out, sc, qu, 0);
+		order_by(m, sc, qu);
+		fputs("\n  LIMIT :limit OFFSET :offset) w\n  JOIN decision d USING (decision_id)", m);
+		err |= add_int(out, ":limit", limit);
+		err |= add_int(out, ":offset", offset);
+		err |= all_joins(m, out, sc, qu->filter);
+		order_by(m, sc, qu);
+		return finish(m, &buf, out, err);
+	}
+	err = from_where(m, out, sc, qu, 1);
+	order_by(m, sc, qu);
+	if (limit >= 0) {
+		fputs("\nLIMIT :limit OFFSET :offset", m);
+		err |= add_int(out, ":limit", limit);
+		err |= add_int(out, ":offset", offset);
+	}
+	return finish(m, &buf, out, err);
+}
+
+int tui_sql_count(struct tui_sql *out, const struct tui_scope *sc, const struct tui_query *qu)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	m = open_memstream(&buf, &len);
+	if (!m)
+		return -1;
+	fputs("SELECT count(*)", m);
+	err = from_where(m, out, sc, qu, 0);
+	return finish(m, &buf, out, err);
+}
+
+int tui_sql_search(struct tui_sql *out, const struct tui_scope *sc, const struct tui_query *qu,
+		   const char *text, long from, int dir)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	m = open_memstream(&buf, &len);
+	if (!m)
+		return -1;
+	fputs("SELECT rn FROM (SELECT row_number() OVER (", m);
+	order_by(m, sc, qu);
+	fputs(") - 1 AS rn, ", m);
+	if (qu->mode == TUI_ALL)
+		fputs("instr(lower(d.comm), lower(:search))"
+		      " OR instr(lower((SELECT text FROM reason WHERE reason_id = eb0.reason_id)),"
+		      " lower(:search))"
+		      " OR instr(lower((SELECT text FROM reason WHERE reason_id = eo.reason_id)),"
+		      " lower(:search))"
+		      " OR instr(lower((SELECT text FROM reason WHERE reason_id = ep.reason_id)),"
+		      " lower(:search)) AS hit", m);
+	else
+		fputs("instr(lower(comm), lower(:search))"
+		      " OR instr(lower(original_reason), lower(:search))"
+		      " OR instr(lower(patched_reason), lower(:search)) AS hit", m);
+	err = add_text(out, ":search", text);
+	err |= from_where(m, out, sc, qu, 1);
+	fprintf(m, ")\nWHERE hit AND rn %s :from ORDER BY rn%s LIMIT 1", dir > 0 ? ">" : "<",
+		dir > 0 ? "" : " DESC");
+	err |= add_int(out, ":from", from);
+	return finish(m, &buf, out, err);
+}
+
+sqlite3_stmt *tui_sql_prepare(sqlite3 *db, const struct tui_sql *q, char **cause)
+{
+	sqlite3_stmt *st = NULL;
+	int i, idx;
+
+	if (sqlite3_prepare_v2(db, q->text, -1, &st, NULL) != SQLITE_OK) {
+		sr_cause_set(cause, "cannot query the database: %s", sqlite3_errmsg(db));
+		return NULL;
+	}
+	for (i = 0; i < q->n; i++) {
+		idx = sqlite3_bind_parameter_index(st, q->p[i].name);
+		if (!idx)
+			continue;
+		if (q->p[i].is_text)
+			sqlite3_bind_text(st, idx, q->p[i].s, -1, SQLITE_TRANSIENT);
+		else
+			sqlite3_bind_int64(st, idx, q->p[i].i);
+	}
+	return st;
+}
+
+/* a text value for the sqlite3 shell: an SQL literal inside a "" argument */
+static void print_shell_text(FILE *out, const char *s)
+{
+	fputs("\"'", out);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputs("''", out);
+		else if (*s == '"' || *s == '\\')
+			fprintf(out, "\\%c", *s);
+		else if (*s == '\n')
+			fputs("\\n", out);
+		else
+			fputc(*s, out);
+	}
+	fputs("'\"", out);
+}
+
+void tui_sql_print(const struct tui_sql *q, FILE *out)
+{
+	int i;
+
+	fputs(".parameter init\n", out);
+	for (i = 0; i < q->n; i++) {
+		fprintf(out, ".parameter set %s ", q->p[i].name);
+		if (q->p[i].is_text)
+			print_shell_text(out, q->p[i].s);
+		else
+			fprintf(out, "%lld", q->p[i].i);
+		fputc('\n', out);
+	}
+	fprintf(out, "%s;\n", q->text);
+}
+
+static void csv_field(FILE *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n") && s[0] != ' ' && (!s[0] || s[strlen(s) - 1] != ' ')) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+long tui_csv_write(sqlite3_stmt *st, FILE *out)
+{
+	int i, n = sqlite3_column_count(st), rc;
+	long rows = 0;
+
+	for (i = 0; i < n; i++) {
+		if (i)
+			fputc(',', out);
+		csv_field(out, sqlite3_column_name(st, i));
+	}
+	fputs("\r\n", out);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		for (i = 0; i < n; i++) {
+			const char *v = (const char *)sqlite3_column_text(st, i);
+
+			if (i)
+				fputc(',', out);
+			if (v)
+				csv_field(out, v);
+		}
+		fputs("\r\n", out);
+		rows++;
+	}
+	return rc == SQLITE_DONE && !ferror(out) ? rows : -1;
+}

@@ -1,0 +1,1309 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The TUI's data and views.  A struct tui holds one database, the run shown,
+ * the list's filter, sort and a window of rows around the screen (never the
+ * whole list: a run may have millions of decisions), and renders the list,
+ * the detail of one decision, the run summary, the help and the SQL of the
+ * list into a grid.  Nothing here knows about the terminal.
+ */
+#include "tui-local.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedreplay/error.h"
+#include "banned.h"
+
+#define WINDOW_MARGIN	128	/* rows fetched either side of the one asked for */
+
+static void set_error(struct tui *t, const char *what)
+{
+	snprintf(t->notice, sizeof(t->notice), "database error: %s: %s", what,
+		 sqlite3_errmsg(t->db));
+}
+
+static char *col_dup(sqlite3_stmt *st, int i)
+{
+	const char *s = (const char *)sqlite3_column_text(st, i);
+
+	return strdup(s ? s : "");
+}
+
+static void col_copy(sqlite3_stmt *st, int i, char *dst, size_t len)
+{
+	const char *s = (const char *)sqlite3_column_text(st, i);
+
+	snprintf(dst, len, "%s", s ? s : "");
+}
+
+static int col_int(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? -1 : sqlite3_column_int(st, i);
+}
+
+static long long query_ll(sqlite3 *db, const char *sql, long long arg, long long def)
+{
+	sqlite3_stmt *st = NULL;
+	long long v = def;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, arg);
+		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
+			v = sqlite3_column_int64(st, 0);
+	}
+	sqlite3_finalize(st);
+	return v;
+}
+
+static void free_window(struct tui *t)
+{
+	long i;
+
+	for (i = 0; i < t->win_n; i++) {
+		free(t->win[i].reason[0]);
+		free(t->win[i].reason[1]);
+	}
+	free(t->win);
+	t->win = NULL;
+	t->win_n = t->win_off = 0;
+}
+
+static void free_run_data(struct tui *t)
+{
+	int i;
+
+	for (i = 0; i < TUI_MAX_BASE; i++) {
+		free(t->base_names[i]);
+		t->base_names[i] = NULL;
+	}
+	for (i = 0; i < t->npatches; i++)
+		free(t->patch_names[i]);
+	free(t->patch_names);
+	t->patch_names = NULL;
+	t->npatches = 0;
+	free(t->cpu_llc);
+	free(t->cpu_node);
+	free(t->cpu_core);
+	t->cpu_llc = t->cpu_node = t->cpu_core = NULL;
+	t->ncpu = 0;
+	free_window(t);
+	t->page_valid = 0;
+}
+
+int tui_open(struct tui *t, sqlite3 *db, const char *path, char **cause)
+{
+	sqlite3_stmt *st = NULL;
+	int n = 0;
+
+	memset(t, 0, sizeof(*t));
+	t->db = db;
+	t->path = path;
+	t->count = -1;
+	t->detail_id = -1;
+	t->detail_window = 500000;
+	tui_filter_init(&t->filter);
+	if (sqlite3_prepare_v2(db, "SELECT run_id, trace, kernel, model, patches, first_ts, "
+			       "last_ts, decisions, events, migrations, lost_events, "
+			       "(SELECT count(*) FROM cpu c WHERE c.run_id = run.run_id) "
+			       "FROM run ORDER BY run_id", -1, &st, NULL) != SQLITE_OK) {
+		sr_cause_set(cause, "cannot read '%s': %s", path, sqlite3_errmsg(db));
+		return -1;
+	}
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		struct tui_run *r = realloc(t->runs, (size_t)(n + 1) * sizeof(*r));
+
+		if (!r)
+			break;
+		t->runs = r;
+		r = &t->runs[n++];
+		r->run_id = (long)sqlite3_column_int64(st, 0);
+		r->trace = col_dup(st, 1);
+		r->kernel = col_dup(st, 2);
+		r->models = col_dup(st, 3);
+		r->patches = col_dup(st, 4);
+		r->first_ts = sqlite3_column_int64(st, 5);
+		r->last_ts = sqlite3_column_int64(st, 6);
+		r->decisions = sqlite3_column_int64(st, 7);
+		r->events = sqlite3_column_int64(st, 8);
+		r->migrations = sqlite3_column_int64(st, 9);
+		r->lost = sqlite3_column_int64(st, 10);
+		r->ncpus = sqlite3_column_int(st, 11);
+	}
+	sqlite3_finalize(st);
+	t->nruns = n;
+	if (!n) {
+		sr_cause_set(cause, "'%s' holds no replay run: replay a trace into it first", path);
+		return -1;
+	}
+	t->sort = TUI_COL_TIME;
+	if (tui_select_run(t, 0))
+		snprintf(t->notice, sizeof(t->notice), "cannot read run %ld", t->runs[0].run_id);
+	return 0;
+}
+
+void tui_release(struct tui *t)
+{
+	int i;
+
+	free_run_data(t);
+	for (i = 0; i < t->nruns; i++) {
+		free(t->runs[i].trace);
+		free(t->runs[i].kernel);
+		free(t->runs[i].models);
+		free(t->runs[i].patches);
+	}
+	free(t->runs);
+	free(t->search);
+	tui_filter_release(&t->filter);
+	tui_grid_release(&t->page);
+	free(t->error);
+	memset(t, 0, sizeof(*t));
+}
+
+static void reset_list(struct tui *t)
+{
+	free_window(t);
+	t->count = -1;
+	t->sel = t->top = 0;
+	t->page_valid = 0;
+}
+
+int tui_select_run(struct tui *t, int i)
+{
+	sqlite3_stmt *st = NULL;
+	struct tui_run *r;
+	int n = 0, maxcpu = -1;
+
+	if (i < 0 || i >= t->nruns)
+		return -1;
+	free_run_data(t);
+	t->cur = i;
+	r = &t->runs[i];
+	memset(&t->scope, 0, sizeof(t->scope));
+	t->scope.run_id = r->run_id;
+	t->scope.first_ts = r->first_ts;
+	if (sqlite3_prepare_v2(t->db, "SELECT model FROM side WHERE run_id = ? AND variant = "
+			       "'base' ORDER BY side_id", -1, &st, NULL) != SQLITE_OK)
+		goto db;
+	sqlite3_bind_int64(st, 1, r->run_id);
+	while (sqlite3_step(st) == SQLITE_ROW && n < TUI_MAX_BASE) {
+		t->base_names[n] = col_dup(st, 0);
+		t->scope.base[n] = t->base_names[n];
+		n++;
+	}
+	sqlite3_finalize(st);
+	t->scope.nbase = n;
+	if (sqlite3_prepare_v2(t->db, "SELECT patch FROM side WHERE run_id = ? AND patch IS NOT "
+			       "NULL GROUP BY patch ORDER BY min(side_id)", -1, &st, NULL)
+	    != SQLITE_OK)
+		goto db;
+	sqlite3_bind_int64(st, 1, r->run_id);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		char **p = realloc(t->patch_names, (size_t)(t->npatches + 1) * sizeof(*p));
+
+		if (!p)
+			break;
+		t->patch_names = p;
+		p[t->npatches++] = col_dup(st, 0);
+	}
+	sqlite3_finalize(st);
+	t->scope.patch = t->npatches ? t->patch_names[0] : NULL;
+	maxcpu = (int)query_ll(t->db, "SELECT max(cpu) FROM cpu WHERE run_id = ?", r->run_id, -1);
+	t->ncpu = maxcpu + 1;
+	if (t->ncpu > 0) {
+		t->cpu_llc = malloc((size_t)t->ncpu * sizeof(int));
+		t->cpu_node = malloc((size_t)t->ncpu * sizeof(int));
+		t->cpu_core = malloc((size_t)t->ncpu * sizeof(int));
+		if (!t->cpu_llc || !t->cpu_node || !t->cpu_core) {
+			t->ncpu = 0;
+			return -1;
+		}
+		for (n = 0; n < t->ncpu; n++)
+			t->cpu_llc[n] = t->cpu_node[n] = t->cpu_core[n] = -1;
+		if (sqlite3_prepare_v2(t->db, "SELECT cpu, core_id, llc_id, node FROM cpu WHERE "
+				       "run_id = ?", -1, &st, NULL) != SQLITE_OK)
+			goto db;
+		sqlite3_bind_int64(st, 1, r->run_id);
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			int c = sqlite3_column_int(st, 0);
+
+			if (c < 0 || c >= t->ncpu)
+				continue;
+			t->cpu_core[c] = col_int(st, 1);
+			t->cpu_llc[c] = col_int(st, 2);
+			t->cpu_node[c] = col_int(st, 3);
+		}
+		sqlite3_finalize(st);
+	}
+	t->ndivergent = (long)query_ll(t->db, "SELECT count(*) FROM diverged x JOIN decision d "
+				       "USING (decision_id) WHERE d.run_id = ?", r->run_id, 0);
+	if (!t->ndivergent) {
+		t->mode = TUI_ALL;
+		snprintf(t->notice, sizeof(t->notice), "no divergent decisions in run %ld: showing "
+			 "every decision", r->run_id);
+	} else {
+		t->mode = TUI_DIVERGENT;
+	}
+	reset_list(t);
+	return 0;
+db:
+	sqlite3_finalize(st);
+	set_error(t, "reading the run");
+	return -1;
+}
+
+int tui_set_filter(struct tui *t, const char *expr)
+{
+	char *cause = NULL;
+
+	if (tui_filter_parse(expr, &t->filter, &cause)) {
+		snprintf(t->notice, sizeof(t->notice), "%s", cause ? cause : "bad filter");
+		free(cause);
+		return -1;
+	}
+	reset_list(t);
+	return 0;
+}
+
+void tui_set_mode(struct tui *t, enum tui_mode m)
+{
+	t->mode = m;
+	reset_list(t);
+}
+
+static void current_query(struct tui *t, struct tui_query *q)
+{
+	q->mode = t->mode;
+	q->filter = &t->filter;
+	q->sort = t->sort;
+	q->desc = t->desc;
+}
+
+void tui_refresh_count(struct tui *t)
+{
+	struct tui_query q;
+	struct tui_sql s;
+	sqlite3_stmt *st;
+	char *cause = NULL;
+
+	if (t->count >= 0)
+		return;
+	current_query(t, &q);
+	if (tui_sql_count(&s, &t->scope, &q))
+		return;
+	st = tui_sql_prepare(t->db, &s, &cause);
+	if (st && sqlite3_step(st) == SQLITE_ROW)
+		t->count = (long)sqlite3_column_int64(st, 0);
+	else
+		set_error(t, "counting rows");
+	sqlite3_finalize(st);
+	free(cause);
+	tui_sql_release(&s);
+	if (t->count < 0)
+		t->count = 0;
+}
+
+static void read_row(struct tui *t, sqlite3_stmt *st, struct tui_row *r)
+{
+	int i;
+
+	memset(r, 0, sizeof(*r));
+	r->id = (long)sqlite3_column_int64(st, TUI_R_ID);
+	r->ts = sqlite3_column_int64(st, TUI_R_TS);
+	r->tid = col_int(st, TUI_R_TID);
+	col_copy(st, TUI_R_COMM, r->comm, sizeof(r->comm));
+	col_copy(st, TUI_R_KIND, r->kind, sizeof(r->kind));
+	for (i = 0; i < 5; i++)
+		r->cpu[i] = col_int(st, TUI_R_THIS + i);
+	col_copy(st, TUI_R_PATCH, r->patch, sizeof(r->patch));
+	r->reason[0] = col_dup(st, TUI_R_REASON_O);
+	r->reason[1] = col_dup(st, TUI_R_REASON_P);
+	for (i = 0; i < TUI_MAX_BASE; i++)
+		r->base[i] = i < t->scope.nbase && TUI_R_BASE0 + i < sqlite3_column_count(st) ?
+			     col_int(st, TUI_R_BASE0 + i) : -1;
+}
+
+/* fetch rows [off, off + n), from the far end in reverse when that is nearer */
+static int fetch_window(struct tui *t, long off, long n)
+{
+	struct tui_query q;
+	struct tui_sql s;
+	sqlite3_stmt *st;
+	struct tui_row *rows;
+	long got = 0, qoff = off;
+	int reverse = 0;
+	char *cause = NULL;
+
+	free_window(t);
+	if (off + n > t->count)
+		n = t->count - off;
+	if (n <= 0)
+		return 0;
+	current_query(t, &q);
+	/* OFFSET walks the rows it skips: near the end, walk from the end */
+	if (off > t->count / 2) {
+		reverse = 1;
+		q.desc = !q.desc;
+		qoff = t->count - off - n;
+	}
+	rows = calloc((size_t)n, sizeof(*rows));
+	if (!rows || tui_sql_rows(&s, &t->scope, &q, n, qoff)) {
+		free(rows);
+		return -1;
+	}
+	st = tui_sql_prepare(t->db, &s, &cause);
+	tui_sql_release(&s);
+	free(cause);
+	if (!st) {
+		free(rows);
+		set_error(t, "reading rows");
+		return -1;
+	}
+	while (got < n && sqlite3_step(st) == SQLITE_ROW) {
+		read_row(t, st, &rows[reverse ? n - 1 - got : got]);
+		got++;
+	}
+	sqlite3_finalize(st);
+	if (reverse && got < n) {
+		/* the count was stale: keep what came, in order */
+		memmove(rows, rows + (n - got), (size_t)got * sizeof(*rows));
+	}
+	t->win = rows;
+	t->win_off = off;
+	t->win_n = got;
+	return 0;
+}
+
+const struct tui_row *tui_row_at(struct tui *t, long pos)
+{
+	tui_refresh_count(t);
+	if (pos < 0 || pos >= t->count)
+		return NULL;
+	if (pos < t->win_off || pos >= t->win_off + t->win_n) {
+		long off = pos > WINDOW_MARGIN ? pos - WINDOW_MARGIN : 0;
+
+		if (fetch_window(t, off, 2 * WINDOW_MARGIN + 64))
+			return NULL;
+		if (pos < t->win_off || pos >= t->win_off + t->win_n)
+			return NULL;
+	}
+	return &t->win[pos - t->win_off];
+}
+
+int tui_current_sql(struct tui *t, struct tui_sql *out, long limit, long offset)
+{
+	struct tui_query q;
+
+	current_query(t, &q);
+	return tui_sql_rows(out, &t->scope, &q, limit, offset);
+}
+
+char *tui_default_csv_name(struct tui *t)
+{
+	char *s = NULL;
+
+	if (asprintf(&s, "schedreplay-run%ld-%s.csv", t->scope.run_id,
+		     t->mode == TUI_ALL ? "decisions" : "divergent") < 0)
+		return NULL;
+	return s;
+}
+
+long tui_export_csv(struct tui *t, const char *file, char **cause)
+{
+	struct tui_sql s;
+	sqlite3_stmt *st;
+	FILE *out;
+	long n;
+
+	if (tui_current_sql(t, &s, -1, 0)) {
+		sr_cause_set(cause, "out of memory");
+		return -1;
+	}
+	st = tui_sql_prepare(t->db, &s, cause);
+	tui_sql_release(&s);
+	if (!st)
+		return -1;
+	out = file ? fopen(file, "w") : stdout;
+	if (!out) {
+		sr_cause_set(cause, "cannot create '%s': %s", file, strerror(errno));
+		sqlite3_finalize(st);
+		return -1;
+	}
+	n = tui_csv_write(st, out);
+	if (n < 0 && !ferror(out))
+		sr_cause_set(cause, "cannot read the rows: %s", sqlite3_errmsg(t->db));
+	sqlite3_finalize(st);
+	if (file && fclose(out) && n >= 0) {
+		sr_cause_set(cause, "cannot write '%s': %s", file, strerror(errno));
+		return -1;
+	}
+	if (n < 0 && file)
+		sr_cause_set(cause, "cannot write '%s'", file);
+	return n;
+}
+
+/* ---- drawing helpers ------------------------------------------------------ */
+
+static void fmt_secs(char *buf, size_t len, const struct tui *t, long long ts)
+{
+	long long d = ts - t->scope.first_ts;
+	const char *sign = d < 0 ? "-" : "";
+
+	if (d < 0)
+		d = -d;
+	snprintf(buf, len, "%s%lld.%06lld", sign, d / 1000000000LL, (d % 1000000000LL) / 1000);
+}
+
+/* '*' the CPU is on another node than prev_cpu, '+' in another LLC */
+static char cross_mark(const struct tui *t, int cpu, int prev)
+{
+	if (cpu < 0 || prev < 0 || cpu >= t->ncpu || prev >= t->ncpu)
+		return ' ';
+	if (t->cpu_node[cpu] != t->cpu_node[prev])
+		return '*';
+	if (t->cpu_llc[cpu] != t->cpu_llc[prev])
+		return '+';
+	return ' ';
+}
+
+static int put_cpu(struct tui_grid *g, int row, int col, const struct tui *t, int cpu, int prev,
+		   int mark, unsigned attr)
+{
+	char buf[16];
+
+	if (cpu < 0)
+		snprintf(buf, sizeof(buf), "%4s ", "-");
+	else
+		snprintf(buf, sizeof(buf), "%4d%c", cpu, mark ? cross_mark(t, cpu, prev) : ' ');
+	tui_grid_put(g, row, col, buf, attr, TUI_C_DEFAULT);
+	return col + 5;
+}
+
+static int contains_ci(const char *hay, const char *needle)
+{
+	return hay && needle && *needle && strcasestr(hay, needle);
+}
+
+static void title(struct tui *t, struct tui_grid *g, const char *what)
+{
+	const char *base = strrchr(t->path, '/');
+
+	tui_grid_printf(g, 0, 0, TUI_A_REVERSE | TUI_A_BOLD, TUI_C_DEFAULT,
+			" schedreplay tui  %s  run %ld (%d/%d)  %s", base ? base + 1 : t->path,
+			t->scope.run_id, t->cur + 1, t->nruns, what);
+	tui_grid_attr(g, 0, 0, -1, TUI_A_REVERSE | TUI_A_BOLD, 0);
+}
+
+static void status(struct tui *t, struct tui_grid *g, const char *right)
+{
+	int row = g->rows - 1;
+	static const char *const label[] = { ['f'] = "filter: ", ['/'] = "search: ",
+					     ['w'] = "export CSV to: " };
+
+	if (t->prompt) {
+		int n = tui_grid_put(g, row, 0, label[t->prompt], TUI_A_BOLD, TUI_C_DEFAULT);
+		int over = (int)t->input_len + n + 1 - g->cols;
+
+		tui_grid_put(g, row, n, t->input + (over > 0 ? over : 0), 0, TUI_C_DEFAULT);
+		return;
+	}
+	if (t->notice[0]) {
+		tui_grid_put(g, row, 0, t->notice, TUI_A_BOLD, TUI_C_YELLOW);
+		return;
+	}
+	tui_grid_put(g, row, 0, right, TUI_A_REVERSE, TUI_C_DEFAULT);
+	tui_grid_attr(g, row, 0, -1, TUI_A_REVERSE, 0);
+}
+
+/* ---- the list ------------------------------------------------------------- */
+
+struct list_layout {
+	int time, task, kind, cpu, base, orig, patch, reason;
+	int task_w;
+};
+
+static void layout(const struct tui *t, int cols, struct list_layout *l)
+{
+	l->time = 0;
+	l->task = 12;
+	l->task_w = cols >= 100 ? 22 : 16;
+	l->kind = l->task + l->task_w + 1;
+	l->cpu = l->kind + 6;			/* this, prev, actual: 3 x 5 */
+	l->base = l->cpu + 15;
+	l->orig = l->base + (t->mode == TUI_ALL ? 5 * (t->scope.nbase ? t->scope.nbase : 1) : 0);
+	l->patch = l->orig + 10 + 2;
+	l->reason = cols >= 110 ? l->patch + 22 : -1;
+}
+
+static const char *sort_arrow(const struct tui *t, enum tui_col c)
+{
+	return t->sort == c ? (t->desc ? "v" : "^") : "";
+}
+
+static void list_header(struct tui *t, struct tui_grid *g, int row, const struct list_layout *l)
+{
+	char buf[64];
+	int i;
+
+	tui_grid_attr(g, row, 0, -1, TUI_A_UNDERLINE | TUI_A_BOLD, 0);
+#define HDR(col, w, name, c)							\
+	do {									\
+		snprintf(buf, sizeof(buf), "%*s%s", (w), (name), sort_arrow(t, (c)));	\
+		tui_grid_put(g, row, (col), buf, TUI_A_UNDERLINE | TUI_A_BOLD, 0); \
+	} while (0)
+	HDR(l->time, 10, "time(s)", TUI_COL_TIME);
+	snprintf(buf, sizeof(buf), "task/pid%s%s", sort_arrow(t, TUI_COL_TASK),
+		 sort_arrow(t, TUI_COL_PID));
+	tui_grid_put(g, row, l->task, buf, TUI_A_UNDERLINE | TUI_A_BOLD, 0);
+	snprintf(buf, sizeof(buf), "kind%s", sort_arrow(t, TUI_COL_KIND));
+	tui_grid_put(g, row, l->kind, buf, TUI_A_UNDERLINE | TUI_A_BOLD, 0);
+	HDR(l->cpu, 4, "this", TUI_COL_THIS);
+	HDR(l->cpu + 5, 4, "prev", TUI_COL_PREV);
+	HDR(l->cpu + 10, 4, "act", TUI_COL_ACTUAL);
+	if (t->mode == TUI_ALL)
+		for (i = 0; i < (t->scope.nbase ? t->scope.nbase : 1); i++) {
+			char name[8];
+
+			snprintf(name, sizeof(name), "%.4s", t->scope.nbase ? t->scope.base[i] : "base");
+			HDR(l->base + 5 * i, 4, name, i ? TUI_COL__COUNT : TUI_COL_BASE);
+		}
+	HDR(l->orig, 4, "orig", TUI_COL_ORIGINAL);
+	HDR(l->orig + 5, 4, "new", TUI_COL_PATCHED);
+	snprintf(buf, sizeof(buf), "%s%s", t->mode == TUI_ALL ? "diverged" : "patch",
+		 sort_arrow(t, TUI_COL_PATCH));
+	tui_grid_put(g, row, l->patch, buf, TUI_A_UNDERLINE | TUI_A_BOLD, 0);
+	if (l->reason >= 0)
+		tui_grid_put(g, row, l->reason, t->mode == TUI_ALL ? "base model's reason" :
+			     "patched side's reason", TUI_A_UNDERLINE | TUI_A_BOLD, 0);
+#undef HDR
+}
+
+static void list_row(struct tui *t, struct tui_grid *g, int row, const struct list_layout *l,
+		     const struct tui_row *r, int selected)
+{
+	char buf[96];
+	int i, prev = r->cpu[1], match;
+	unsigned a = selected ? TUI_A_REVERSE : 0;
+
+	fmt_secs(buf, sizeof(buf), t, r->ts);
+	tui_grid_printf(g, row, l->time, a, 0, "%11s", buf);
+	snprintf(buf, sizeof(buf), "%s/%d", r->comm, r->tid);
+	match = t->search && (contains_ci(r->comm, t->search) ||
+			      contains_ci(r->reason[0], t->search) ||
+			      contains_ci(r->reason[1], t->search));
+	tui_grid_printf(g, row, l->task, a | (match ? TUI_A_BOLD : 0),
+			match ? TUI_C_YELLOW : 0, "%-*.*s", l->task_w, l->task_w, buf);
+	tui_grid_put(g, row, l->kind, r->kind, a, 0);
+	put_cpu(g, row, l->cpu, t, r->cpu[0], prev, 0, a);
+	put_cpu(g, row, l->cpu + 5, t, r->cpu[1], prev, 0, a);
+	put_cpu(g, row, l->cpu + 10, t, r->cpu[2], prev, 1, a);
+	if (t->mode == TUI_ALL)
+		for (i = 0; i < (t->scope.nbase ? t->scope.nbase : 1); i++)
+			put_cpu(g, row, l->base + 5 * i, t, r->base[i], prev, 1, a);
+	put_cpu(g, row, l->orig, t, r->cpu[3], prev, 1, a);
+	put_cpu(g, row, l->orig + 5, t, r->cpu[4], prev, 1, a);
+	tui_grid_put(g, row, l->patch, r->patch, a,
+		     t->mode == TUI_ALL && r->patch[0] ? TUI_C_RED : 0);
+	if (l->reason >= 0)
+		tui_grid_put(g, row, l->reason, t->mode == TUI_ALL ? r->reason[0] : r->reason[1],
+			     a, 0);
+	if (selected)
+		tui_grid_attr(g, row, 0, -1, TUI_A_REVERSE, 0);
+	if (r->cpu[3] >= 0 && r->cpu[4] >= 0 && r->cpu[3] != r->cpu[4])
+		tui_grid_attr(g, row, l->orig, 10, TUI_A_BOLD, TUI_C_MAGENTA);
+}
+
+int tui_list_rows(int screen_rows);
+int tui_list_rows(int screen_rows)
+{
+	return screen_rows > 4 ? screen_rows - 4 : 1;
+}
+
+static void render_list(struct tui *t, struct tui_grid *g)
+{
+	struct list_layout l;
+	char *fs, buf[256];
+	int h = tui_list_rows(g->rows), i;
+
+	tui_refresh_count(t);
+	title(t, g, t->mode == TUI_ALL ? "every decision" : "divergent decisions");
+	fs = tui_filter_format(&t->filter);
+	if (t->mode == TUI_ALL && t->scope.patch)
+		snprintf(buf, sizeof(buf), "filter: %s   orig/new: %s", fs && *fs ? fs : "none",
+			 t->filter.patch ? t->filter.patch : t->scope.patch);
+	else
+		snprintf(buf, sizeof(buf), "filter: %s", fs && *fs ? fs : "none");
+	free(fs);
+	tui_grid_put(g, 1, 0, buf, 0, TUI_C_CYAN);
+	layout(t, g->cols, &l);
+	list_header(t, g, 2, &l);
+	if (t->sel >= t->count)
+		t->sel = t->count ? t->count - 1 : 0;
+	if (t->sel < t->top)
+		t->top = t->sel;
+	if (t->sel >= t->top + h)
+		t->top = t->sel - h + 1;
+	if (t->top < 0)
+		t->top = 0;
+	if (!t->count) {
+		tui_grid_put(g, 4, 2, t->mode == TUI_ALL ?
+			     (t->filter.patch || t->filter.kind || t->filter.comm ||
+			      t->filter.pid >= 0 || t->filter.cpu >= 0 || t->filter.text ||
+			      t->filter.cross || t->filter.has_t0 || t->filter.has_t1 ?
+			      "no decision matches the filter" : "this run has no decisions") :
+			     "no divergent decision matches the filter", TUI_A_BOLD, 0);
+		tui_grid_put(g, 5, 2, "(f to change the filter, a to toggle divergent/all, Tab "
+			     "for the summary)", 0, 0);
+	}
+	for (i = 0; i < h; i++) {
+		const struct tui_row *r = tui_row_at(t, t->top + i);
+
+		if (!r)
+			break;
+		list_row(t, g, 3 + i, &l, r, t->top + i == t->sel);
+	}
+	snprintf(buf, sizeof(buf), " %ld/%ld  sort: %s%s  %s  ?:help f:filter a:%s Enter:detail "
+		 "Tab:summary q:quit", t->count ? t->sel + 1 : 0, t->count, tui_col_name(t->sort),
+		 t->desc ? " (reversed)" : "", t->search ? t->search : "",
+		 t->mode == TUI_ALL ? "divergent" : "all");
+	status(t, g, buf);
+}
+
+/* ---- pages: text taller than the screen ------------------------------------ */
+
+struct page {
+	struct tui_grid *g;
+	int row;
+};
+
+static void page_grow(struct page *p, int need)
+{
+	struct tui_grid n;
+
+	if (p->row + need <= p->g->rows)
+		return;
+	if (tui_grid_init(&n, (p->row + need) * 2, p->g->cols))
+		return;
+	tui_grid_blit(&n, 0, p->g, 0, p->g->rows);
+	tui_grid_release(p->g);
+	*p->g = n;
+}
+
+static void line(struct page *p, int col, unsigned attr, unsigned color, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static void line(struct page *p, int col, unsigned attr, unsigned color, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	page_grow(p, 1);
+	tui_grid_put(p->g, p->row++, col, buf, attr, color);
+}
+
+/* @s from column @col, wrapped at blanks, continuation lines at @indent */
+static void wrapped(struct page *p, int col, int indent, unsigned attr, const char *s)
+{
+	int w;
+
+	while (*s) {
+		size_t n = strlen(s), cut;
+
+		w = p->g->cols - col;
+		if (w < 10)
+			w = 10;
+		cut = n;
+		if ((int)n > w) {
+			cut = (size_t)w;
+			while (cut > (size_t)w / 2 && s[cut] != ' ')
+				cut--;
+			if (s[cut] != ' ')
+				cut = (size_t)w;
+		}
+		page_grow(p, 1);
+		{
+			char buf[1024];
+
+			snprintf(buf, sizeof(buf), "%.*s", (int)(cut < sizeof(buf) ? cut :
+								 sizeof(buf) - 1), s);
+			tui_grid_put(p->g, p->row++, col, buf, attr, 0);
+		}
+		s += cut;
+		while (*s == ' ')
+			s++;
+		col = indent;
+	}
+}
+
+static void page_start(struct tui *t, int cols)
+{
+	tui_grid_release(&t->page);
+	tui_grid_init(&t->page, 64, cols);
+	t->page_valid = 1;
+}
+
+static void page_finish(struct tui *t, struct page *p)
+{
+	/* keep the rows written, so that the scroll stops at the end */
+	struct tui_grid n;
+
+	if (p->row < 1)
+		p->row = 1;
+	if (tui_grid_init(&n, p->row, t->page.cols))
+		return;
+	tui_grid_blit(&n, 0, &t->page, 0, p->row);
+	tui_grid_release(&t->page);
+	t->page = n;
+}
+
+/* ---- the detail of one decision ----------------------------------------------- */
+
+enum { ROLE_T, ROLE_P, ROLE_A, ROLE_O, ROLE_N, NROLES };
+static const char role_letter[NROLES] = { 'T', 'P', 'A', 'O', 'N' };
+static const unsigned role_color[NROLES] = { TUI_C_CYAN, TUI_C_BLUE, TUI_C_GREEN, TUI_C_YELLOW,
+					     TUI_C_MAGENTA };
+
+struct cpu_state_row {
+	int have, nr, cfs, tid, idle;
+	long long load, util;
+	char comm[24];
+};
+
+static void detail_timeline(struct tui *t, struct page *p, long long ts, int actual)
+{
+	long long w = t->detail_window, from = ts - w, to = ts + w, step;
+	int width = p->g->cols - 12, c, col;
+	sqlite3_stmt *st = NULL;
+	char *strip;
+
+	if (width < 10 || t->ncpu <= 0)
+		return;
+	if (width > 101)
+		width = 101;
+	if (!(width & 1))
+		width--;
+	step = (2 * w) / width + 1;
+	strip = malloc((size_t)t->ncpu * (size_t)(width + 1));
+	if (!strip)
+		return;
+	for (c = 0; c < t->ncpu; c++) {
+		memset(strip + (size_t)c * (size_t)(width + 1), '.', (size_t)width);
+		strip[(size_t)c * (size_t)(width + 1) + (size_t)width] = '\0';
+	}
+#define CELL(cpu, tsv) (strip + (size_t)(cpu) * (size_t)(width + 1) + \
+			(size_t)(((tsv) - from) / step < width ? ((tsv) - from) / step : width - 1))
+#define MARK(cpu, tsv, ch) do {							\
+		if ((cpu) >= 0 && (cpu) < t->ncpu && (tsv) >= from && (tsv) <= to) {	\
+			char *x_ = CELL(cpu, tsv);					\
+			*x_ = *x_ == '.' || *x_ == (ch) ? (ch) : '#';			\
+		}								\
+	} while (0)
+	if (sqlite3_prepare_v2(t->db, "SELECT ts, actual_cpu, kind FROM decision WHERE run_id = ? "
+			       "AND ts BETWEEN ? AND ?", -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, t->scope.run_id);
+		sqlite3_bind_int64(st, 2, from);
+		sqlite3_bind_int64(st, 3, to);
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			const char *k = (const char *)sqlite3_column_text(st, 2);
+
+			MARK(col_int(st, 1), sqlite3_column_int64(st, 0),
+			     k && !strcmp(k, "fork") ? 'f' : 'w');
+		}
+	}
+	sqlite3_finalize(st);
+	if (sqlite3_prepare_v2(t->db, "SELECT ts, orig_cpu, dest_cpu FROM migration WHERE "
+			       "run_id = ? AND ts BETWEEN ? AND ?", -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, t->scope.run_id);
+		sqlite3_bind_int64(st, 2, from);
+		sqlite3_bind_int64(st, 3, to);
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			long long mts = sqlite3_column_int64(st, 0);
+
+			MARK(col_int(st, 1), mts, '>');
+			MARK(col_int(st, 2), mts, '<');
+		}
+	}
+	sqlite3_finalize(st);
+	if (actual >= 0 && actual < t->ncpu)
+		*CELL(actual, ts) = '@';
+#undef MARK
+#undef CELL
+	line(p, 0, TUI_A_BOLD, 0, "timeline: %lld us either side, %lld us a column (+/- to zoom)",
+	     w / 1000, step / 1000 ? step / 1000 : 1);
+	line(p, 2, TUI_A_DIM, 0, "w wakeup or f fork placed on the CPU, > migrated away, < migrated "
+	     "in, # several, @ this decision");
+	page_grow(p, 1);
+	col = 10 + width / 2;
+	tui_grid_printf(p->g, p->row, 10, 0, 0, "-%lldus", w / 1000);
+	tui_grid_put(p->g, p->row, col, "|", TUI_A_BOLD, 0);
+	tui_grid_printf(p->g, p->row, 10 + width - 8, 0, 0, "%+8lldus", w / 1000);
+	p->row++;
+	for (c = 0; c < t->ncpu; c++) {
+		const char *s = strip + (size_t)c * (size_t)(width + 1);
+		int i;
+
+		page_grow(p, 1);
+		tui_grid_printf(p->g, p->row, 2, 0, 0, "cpu %3d", c);
+		tui_grid_put(p->g, p->row, 10, s, 0, 0);
+		for (i = 0; i < width; i++)
+			if (s[i] != '.')
+				tui_grid_attr(p->g, p->row, 10 + i, 1, TUI_A_BOLD,
+					      s[i] == '@' ? TUI_C_RED :
+					      s[i] == '<' || s[i] == '>' ? TUI_C_CYAN : TUI_C_GREEN);
+		p->row++;
+	}
+	free(strip);
+}
+
+static void render_detail_page(struct tui *t, int cols)
+{
+	struct page p = { &t->page, 0 };
+	sqlite3_stmt *st = NULL;
+	int cpus[NROLES] = { -1, -1, -1, -1, -1 };
+	struct cpu_state_row *cs = NULL;
+	long long ts = 0;
+	int nstate = 0, c, node, llc, this_nr = -1, prev_nr = -1, actual_nr = -1, idle_cpus = -1;
+	char buf[64];
+
+	page_start(t, cols);
+	if (sqlite3_prepare_v2(t->db, "SELECT kind, ts, tid, comm, waker_tid, waker_comm, this_cpu,"
+			       " prev_cpu, actual_cpu, kernel_cpu, sync, wake_flags, waker_exiting,"
+			       " skip, inferred, this_nr, prev_nr, actual_nr, idle_cpus"
+			       " FROM decision WHERE decision_id = ?", -1, &st, NULL) != SQLITE_OK) {
+		set_error(t, "reading the decision");
+		return;
+	}
+	sqlite3_bind_int64(st, 1, t->detail_id);
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		line(&p, 0, TUI_A_BOLD, 0, "decision %ld is not in the database", t->detail_id);
+		sqlite3_finalize(st);
+		page_finish(t, &p);
+		return;
+	}
+	ts = sqlite3_column_int64(st, 1);
+	fmt_secs(buf, sizeof(buf), t, ts);
+	line(&p, 0, TUI_A_BOLD, 0, "decision %ld: %s at %s s (ts %lld)", t->detail_id,
+	     sqlite3_column_text(st, 0), buf, ts);
+	line(&p, 0, 0, 0, "task %s/%d   waker %s/%d   sync %d   waker exiting %d   wake_flags %s",
+	     sqlite3_column_text(st, 3) ? (const char *)sqlite3_column_text(st, 3) : "?",
+	     col_int(st, 2),
+	     sqlite3_column_text(st, 5) ? (const char *)sqlite3_column_text(st, 5) : "-",
+	     col_int(st, 4), col_int(st, 10), col_int(st, 12),
+	     sqlite3_column_text(st, 11) ? (const char *)sqlite3_column_text(st, 11) : "-");
+	cpus[ROLE_T] = col_int(st, 6);
+	cpus[ROLE_P] = col_int(st, 7);
+	cpus[ROLE_A] = col_int(st, 8);
+	if (sqlite3_column_type(st, 13) != SQLITE_NULL)
+		line(&p, 0, 0, TUI_C_YELLOW, "not a placement the models are held to: %s",
+		     sqlite3_column_text(st, 13));
+	line(&p, 0, 0, 0, "inferred inputs: %s",
+	     sqlite3_column_text(st, 14) && *sqlite3_column_text(st, 14) ?
+	     (const char *)sqlite3_column_text(st, 14) : "none");
+	this_nr = col_int(st, 15);
+	prev_nr = col_int(st, 16);
+	actual_nr = col_int(st, 17);
+	idle_cpus = col_int(st, 18);
+	sqlite3_finalize(st);
+
+	/* the patch's sides: the one the list row named, else the first that has them */
+	if (sqlite3_prepare_v2(t->db, "SELECT v.patch, v.variant, v.cpu FROM evaluation_v v"
+			       " WHERE v.decision_id = ? AND v.patch IS NOT NULL"
+			       " ORDER BY v.patch IS NOT ?, v.side_id", -1, &st, NULL) == SQLITE_OK) {
+		const char *first = NULL;
+		char patch[48] = "";
+
+		sqlite3_bind_int64(st, 1, t->detail_id);
+		sqlite3_bind_text(st, 2, t->detail_patch, -1, SQLITE_STATIC);
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			const char *pt = (const char *)sqlite3_column_text(st, 0);
+			const char *var = (const char *)sqlite3_column_text(st, 1);
+
+			if (!first) {
+				snprintf(patch, sizeof(patch), "%s", pt ? pt : "");
+				first = patch;
+			}
+			if (!pt || strcmp(pt, patch))
+				break;
+			if (var && !strcmp(var, "original"))
+				cpus[ROLE_O] = col_int(st, 2);
+			else if (var && !strcmp(var, "patched"))
+				cpus[ROLE_N] = col_int(st, 2);
+		}
+		sqlite3_finalize(st);
+		if (first)
+			line(&p, 0, 0, 0, "patch %s: original chose %d, patched chose %d", patch,
+			     cpus[ROLE_O], cpus[ROLE_N]);
+	}
+	page_grow(&p, 1);
+	{
+		int col = 0, r;
+
+		for (r = 0; r < NROLES; r++) {
+			static const char *const rname[NROLES] = { "this", "prev", "actual",
+								   "original", "patched" };
+
+			if (cpus[r] < 0 && r >= ROLE_O)
+				continue;
+			col += tui_grid_printf(p.g, p.row, col, TUI_A_BOLD, role_color[r], "%c",
+					       role_letter[r]);
+			col += tui_grid_printf(p.g, p.row, col, 0, 0, " %s=%d   ", rname[r],
+					       cpus[r]);
+		}
+		p.row++;
+	}
+
+	/* every CPU's state */
+	if (t->ncpu > 0)
+		cs = calloc((size_t)t->ncpu, sizeof(*cs));
+	if (cs && sqlite3_prepare_v2(t->db, "SELECT cpu, nr_running, cfs_nr, curr_tid, curr_comm,"
+				     " idle, load, util FROM cpu_state WHERE decision_id = ?", -1,
+				     &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, t->detail_id);
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			c = sqlite3_column_int(st, 0);
+			if (c < 0 || c >= t->ncpu)
+				continue;
+			cs[c].have = 1;
+			cs[c].nr = col_int(st, 1);
+			cs[c].cfs = col_int(st, 2);
+			cs[c].tid = col_int(st, 3);
+			col_copy(st, 4, cs[c].comm, sizeof(cs[c].comm));
+			cs[c].idle = col_int(st, 5);
+			cs[c].load = sqlite3_column_int64(st, 6);
+			cs[c].util = sqlite3_column_int64(st, 7);
+			nstate++;
+		}
+		sqlite3_finalize(st);
+	}
+	line(&p, 0, 0, 0, "%s", "");
+	if (nstate)
+		line(&p, 0, TUI_A_BOLD, 0, "CPUs at this instant (load and util: simulated PELT)");
+	else {
+		line(&p, 0, TUI_A_BOLD, 0, "CPUs (no per-CPU state stored for this decision)");
+		wrapped(&p, 2, 2, TUI_A_DIM, "replay keeps every CPU's state only at divergent "
+			"decisions, or at every decision with --snapshots all; the decision row has:");
+		line(&p, 2, 0, 0, "this_nr %d   prev_nr %d   actual_nr %d   idle CPUs %d", this_nr,
+		     prev_nr, actual_nr, idle_cpus);
+	}
+	/* grouped by node, then LLC: both lists come from the cpu table */
+	for (node = -1; node < t->ncpu; node++) {
+		int any = 0;
+
+		for (c = 0; c < t->ncpu; c++)
+			any |= t->cpu_node[c] == node;
+		if (!any)
+			continue;
+		line(&p, 1, TUI_A_BOLD, 0, node >= 0 ? "node %d" : "node ?", node);
+		for (llc = -1; llc < t->ncpu; llc++) {
+			any = 0;
+			for (c = 0; c < t->ncpu; c++)
+				any |= t->cpu_node[c] == node && t->cpu_llc[c] == llc;
+			if (!any)
+				continue;
+			line(&p, 3, 0, 0, "llc %d", llc);
+			for (c = 0; c < t->ncpu; c++) {
+				int r, col;
+
+				if (t->cpu_node[c] != node || t->cpu_llc[c] != llc)
+					continue;
+				page_grow(&p, 1);
+				col = tui_grid_printf(p.g, p.row, 5, 0, 0, "cpu %3d ", c) + 5;
+				for (r = 0; r < NROLES; r++) {
+					if (cpus[r] == c)
+						tui_grid_printf(p.g, p.row, col, TUI_A_BOLD |
+								TUI_A_REVERSE, role_color[r], "%c",
+								role_letter[r]);
+					col++;
+				}
+				col++;
+				if (cs && cs[c].have) {
+					if (cs[c].idle > 0 && cs[c].nr <= 0)
+						tui_grid_printf(p.g, p.row, col, TUI_A_DIM, 0,
+								"idle           load %6lld  util %4lld",
+								cs[c].load, cs[c].util);
+					else
+						tui_grid_printf(p.g, p.row, col, 0, 0,
+								"nr %2d cfs %2d  load %6lld  util "
+								"%4lld  curr %s/%d", cs[c].nr,
+								cs[c].cfs, cs[c].load, cs[c].util,
+								cs[c].comm[0] ? cs[c].comm : "?",
+								cs[c].tid);
+				}
+				p.row++;
+			}
+		}
+	}
+	free(cs);
+
+	/* every side's reason */
+	line(&p, 0, 0, 0, "%s", "");
+	line(&p, 0, TUI_A_BOLD, 0, "reasons (every side evaluated at this decision)");
+	if (sqlite3_prepare_v2(t->db, "SELECT model, patch, variant, cpu, reason FROM evaluation_v"
+			       " WHERE decision_id = ? ORDER BY side_id", -1, &st, NULL)
+	    == SQLITE_OK) {
+		int any = 0;
+
+		sqlite3_bind_int64(st, 1, t->detail_id);
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			const char *pt = (const char *)sqlite3_column_text(st, 1);
+			char head[128];
+			int cpu = col_int(st, 3);
+
+			snprintf(head, sizeof(head), "%s %s%s%s -> cpu %d%c",
+				 sqlite3_column_text(st, 0), pt ? pt : "", pt ? " " : "",
+				 sqlite3_column_text(st, 2), cpu, cross_mark(t, cpu, cpus[ROLE_P]));
+			line(&p, 2, TUI_A_BOLD, cpu == cpus[ROLE_A] ? TUI_C_GREEN : 0, "%s", head);
+			wrapped(&p, 6, 6, 0, sqlite3_column_text(st, 4) ?
+				(const char *)sqlite3_column_text(st, 4) : "(no reason)");
+			any = 1;
+		}
+		if (!any)
+			line(&p, 2, TUI_A_DIM, 0, "no evaluation stored (the decision was skipped)");
+	}
+	sqlite3_finalize(st);
+	line(&p, 0, TUI_A_DIM, 0, "%s", "(* another node than prev, + another LLC; green: the "
+	     "kernel's choice)");
+	line(&p, 0, 0, 0, "%s", "");
+	detail_timeline(t, &p, ts, cpus[ROLE_A]);
+	page_finish(t, &p);
+}
+
+/* ---- the summary ------------------------------------------------------------- */
+
+static double pct(long long a, long long b)
+{
+	return b > 0 ? 100.0 * (double)a / (double)b : 0.0;
+}
+
+static void render_summary_page(struct tui *t, int cols)
+{
+	struct page p = { &t->page, 0 };
+	struct tui_run *r = &t->runs[t->cur];
+	sqlite3_stmt *st = NULL;
+	long long span = r->last_ts - r->first_ts;
+	int nodes = 0, llcs = 0, i, any;
+
+	page_start(t, cols);
+	for (i = 0; i < t->ncpu; i++) {
+		if (t->cpu_node[i] + 1 > nodes)
+			nodes = t->cpu_node[i] + 1;
+	}
+	llcs = (int)query_ll(t->db, "SELECT count(DISTINCT llc_id) FROM cpu WHERE run_id = ?",
+			     r->run_id, 0);
+	line(&p, 0, TUI_A_BOLD, 0, "run %ld (%d of %d)", r->run_id, t->cur + 1, t->nruns);
+	line(&p, 2, 0, 0, "trace     %s", r->trace);
+	line(&p, 2, 0, 0, "kernel    %s", r->kernel[0] ? r->kernel : "(not recorded)");
+	line(&p, 2, 0, 0, "CPUs      %d (%d node%s, %d LLC%s)", r->ncpus, nodes,
+	     nodes == 1 ? "" : "s", llcs, llcs == 1 ? "" : "s");
+	line(&p, 2, 0, 0, "models    %s", r->models);
+	line(&p, 2, 0, 0, "patches   %s", r->patches[0] ? r->patches : "none");
+	line(&p, 2, 0, 0, "events    %lld over %lld.%03lld s, %lld migrations, %lld lost",
+	     r->events, span / 1000000000LL, (span % 1000000000LL) / 1000000, r->migrations,
+	     r->lost);
+	line(&p, 2, 0, 0, "decisions %lld, %ld divergent", r->decisions, t->ndivergent);
+	line(&p, 0, 0, 0, "%s", "");
+	line(&p, 0, TUI_A_BOLD, 0, "patch pairs (original: the function as it is; patched: with "
+	     "the patch)");
+	line(&p, 2, TUI_A_UNDERLINE, 0, "%-24s %-9s %-6s %9s %9s %7s %7s %7s", "patch", "model",
+	     "kind", "decisions", "divergent", "rate", "orig=A", "new=A");
+	any = 0;
+	if (sqlite3_prepare_v2(t->db, "SELECT patch, model, kind, decisions, divergent,"
+			       " original_exact, patched_exact FROM patch_summary WHERE run_id = ?"
+			       " ORDER BY rowid", -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, r->run_id);
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			long long n = sqlite3_column_int64(st, 3);
+
+			line(&p, 2, 0, sqlite3_column_int64(st, 4) ? TUI_C_MAGENTA : 0,
+			     "%-24.24s %-9.9s %-6.6s %9lld %9lld %6.2f%% %6.1f%% %6.1f%%",
+			     sqlite3_column_text(st, 0), sqlite3_column_text(st, 1),
+			     sqlite3_column_text(st, 2), n, sqlite3_column_int64(st, 4),
+			     pct(sqlite3_column_int64(st, 4), n),
+			     pct(sqlite3_column_int64(st, 5), sqlite3_column_int64(st, 4)),
+			     pct(sqlite3_column_int64(st, 6), sqlite3_column_int64(st, 4)));
+			any = 1;
+		}
+	}
+	sqlite3_finalize(st);
+	if (!any)
+		line(&p, 2, TUI_A_DIM, 0, "no patch pair in this run (replay -p PATCH)");
+	line(&p, 2, TUI_A_DIM, 0, "(orig=A, new=A: of the divergent decisions, how often that side chose the kernel's CPU)");
+	line(&p, 0, 0, 0, "%s", "");
+	line(&p, 0, TUI_A_BOLD, 0, "fidelity of the base models (the kernel's CPU = A)");
+	line(&p, 2, TUI_A_UNDERLINE, 0, "%-10s %-12s %9s %7s %8s %9s %9s", "model", "kind", "n",
+	     "exact", "same LLC", "same node", "baseline");
+	if (sqlite3_prepare_v2(t->db, "SELECT s.model, f.kind, f.n, f.exact, f.same_llc,"
+			       " f.same_node, f.baseline_exact FROM fidelity f JOIN side s"
+			       " USING (side_id) WHERE f.run_id = ? AND f.path IS NULL"
+			       " AND s.variant = 'base' ORDER BY f.side_id, f.kind DESC", -1, &st,
+			       NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, r->run_id);
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			long long n = sqlite3_column_int64(st, 2);
+
+			line(&p, 2, 0, 0, "%-10.10s %-12.12s %9lld %6.1f%% %7.1f%% %8.1f%% %8.1f%%",
+			     sqlite3_column_text(st, 0), sqlite3_column_text(st, 1), n,
+			     pct(sqlite3_column_int64(st, 3), n), pct(sqlite3_column_int64(st, 4), n),
+			     pct(sqlite3_column_int64(st, 5), n), pct(sqlite3_column_int64(st, 6), n));
+		}
+	}
+	sqlite3_finalize(st);
+	line(&p, 2, TUI_A_DIM, 0, "(baseline: prev_cpu, the choice of doing nothing)");
+	if (t->nruns > 1) {
+		line(&p, 0, 0, 0, "%s", "");
+		line(&p, 0, TUI_A_BOLD, 0, "runs in this file ([ and ] switch)");
+		for (i = 0; i < t->nruns; i++) {
+			const char *b = strrchr(t->runs[i].trace, '/');
+
+			line(&p, 2, i == t->cur ? TUI_A_REVERSE : 0, 0, "%c run %-3ld %-32.32s %-16.16s "
+			     "%lld decisions", i == t->cur ? '>' : ' ', t->runs[i].run_id,
+			     b ? b + 1 : t->runs[i].trace, t->runs[i].models,
+			     t->runs[i].decisions);
+		}
+	}
+	page_finish(t, &p);
+}
+
+/* ---- help and SQL ------------------------------------------------------------ */
+
+static const char *const help_text[] = {
+	"keys",
+	"  j k, Up Down        move one row (one line in the other views)",
+	"  PgUp PgDn, ^B ^F    move one screen",
+	"  g G, Home End       first row, last row",
+	"  Enter, 2            the detail of the selected decision",
+	"  Tab, 3              the run summary (Tab again: back to the list)",
+	"  1                   the list",
+	"  a                   toggle divergent decisions / every decision",
+	"  f                   filter (see below; empty clears)",
+	"  /                   search comm and reasons; n N next and previous match",
+	"  s > l Right         sort by the next column; S < h Left the previous one",
+	"  r                   reverse the sort",
+	"  [ ]                 previous and next run in the database",
+	"  y :                 show the SQL of the list, with its parameters",
+	"  w x                 export the whole list as CSV (asks for a file name)",
+	"  + -                 in the detail: widen or narrow the timeline",
+	"  ?                   this help",
+	"  q Esc               back; q on the list quits",
+	"",
+	"filter: words separated by blanks, all must hold",
+	"  patch=NAME  kind=wakeup|fork  comm=NAME (or a glob: comm=hack*)  pid=N",
+	"  task=NAME|PID  cpu=N (this, prev, actual, base, original or patched CPU)",
+	"  cross=llc|node|none (a choice leaves prev_cpu's LLC or node)",
+	"  t=FROM-TO (seconds from the start of the run, either may be left out)",
+	"  text=WORD or a bare WORD: in comm or a reason; quote values with blanks",
+	"  example: kind=wakeup comm=hackbench cpu=3 cross=node t=1.5-2.0",
+	"",
+	"list columns",
+	"  time(s) from the run's first event; this (waker's CPU), prev, act (the",
+	"  kernel's CPU); base model(s); orig and new: the patch pair's original and",
+	"  patched sides.  After a CPU: * on another node than prev, + another LLC.",
+	"",
+	"detail letters: T this, P prev, A actual, O original, N patched (new)",
+};
+
+static void render_help_page(struct tui *t, int cols)
+{
+	struct page p = { &t->page, 0 };
+	size_t i;
+
+	page_start(t, cols);
+	for (i = 0; i < sizeof(help_text) / sizeof(help_text[0]); i++)
+		line(&p, 0, help_text[i][0] && help_text[i][0] != ' ' ? TUI_A_BOLD : 0, 0, "%s",
+		     help_text[i]);
+	page_finish(t, &p);
+}
+
+static void render_sql_page(struct tui *t, int cols)
+{
+	struct page p = { &t->page, 0 };
+	struct tui_sql s;
+	char *buf = NULL, *ln, *save = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	page_start(t, cols);
+	line(&p, 0, TUI_A_BOLD, 0, "%s", "the list's SQL, as input for sqlite3 (the parameters "
+	     "first):");
+	if (tui_current_sql(t, &s, -1, 0))
+		return;
+	m = open_memstream(&buf, &len);
+	if (m) {
+		tui_sql_print(&s, m);
+		fclose(m);
+	}
+	tui_sql_release(&s);
+	for (ln = buf ? strtok_r(buf, "\n", &save) : NULL; ln; ln = strtok_r(NULL, "\n", &save))
+		wrapped(&p, 0, 4, 0, ln);
+	free(buf);
+	page_finish(t, &p);
+}
+
+void tui_open_detail(struct tui *t)
+{
+	const struct tui_row *r = tui_row_at(t, t->sel);
+
+	if (!r) {
+		snprintf(t->notice, sizeof(t->notice), "no decision selected");
+		return;
+	}
+	t->detail_id = r->id;
+	snprintf(t->detail_patch, sizeof(t->detail_patch), "%s",
+		 t->mode == TUI_DIVERGENT ? r->patch : t->filter.patch ? t->filter.patch : "");
+	t->view = TUI_V_DETAIL;
+	t->page_valid = 0;
+	t->scroll = 0;
+}
+
+void tui_render(struct tui *t, struct tui_grid *g)
+{
+	static const char *const names[] = {
+		[TUI_V_DETAIL] = "decision", [TUI_V_SUMMARY] = "summary",
+		[TUI_V_HELP] = "help", [TUI_V_SQL] = "SQL",
+	};
+	int h = g->rows - 2;
+
+	tui_grid_clear(g);
+	if (t->view == TUI_V_LIST) {
+		render_list(t, g);
+		return;
+	}
+	if (!t->page_valid || t->page.cols != g->cols) {
+		switch (t->view) {
+		case TUI_V_DETAIL:
+			render_detail_page(t, g->cols);
+			break;
+		case TUI_V_SUMMARY:
+			render_summary_page(t, g->cols);
+			break;
+		case TUI_V_SQL:
+			render_sql_page(t, g->cols);
+			break;
+		default:
+			render_help_page(t, g->cols);
+			break;
+		}
+	}
+	if (t->scroll > t->page.rows - h)
+		t->scroll = t->page.rows - h;
+	if (t->scroll < 0)
+		t->scroll = 0;
+	title(t, g, names[t->view]);
+	tui_grid_blit(g, 1, &t->page, t->scroll, h < t->page.rows - t->scroll ? h :
+		      t->page.rows - t->scroll);
+	{
+		char buf[160];
+
+		snprintf(buf, sizeof(buf), " lines %d-%d of %d  j/k scroll  q:back  ?:help%s",
+			 t->page.rows ? t->scroll + 1 : 0,
+			 t->scroll + h < t->page.rows ? t->scroll + h : t->page.rows, t->page.rows,
+			 t->view == TUI_V_DETAIL ? "  +/-:timeline" :
+			 t->view == TUI_V_SUMMARY && t->nruns > 1 ? "  [ ]:run" : "");
+		status(t, g, buf);
+	}
+}

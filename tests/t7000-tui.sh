@@ -1,0 +1,224 @@
+#!/bin/bash
+# schedreplay tui: the views as text (--dump) against goldens, the SQL and
+# CSV a list gives, the real TUI driven in tmux (keys, filter, detail, help,
+# resize, run switching, quit and SIGTERM leave the terminal as it was), and
+# bad databases.  Databases come from committed real traces, made here.
+. "$(dirname "$0")/test-lib.sh"
+
+GOLD=$FIX/golden/tui
+N=tests/fixtures/tracedat/numa
+cd "$TOP" || exit 1
+
+# v4.15 with three patch pairs on the 6.12 forks trace: 3 divergent rows
+DB=$TMP/forks.db
+"$SR" replay -q -o "$DB" -m v4.15 -t $N/numa-6.12-forks.topo -p wake-affine-equal \
+	-p exit-sync-mel -p exit-sync-peterz $N/numa-6.12-forks.dat ||
+	{ echo "1..0 # SKIP cannot replay the fixture"; exit 0; }
+# every decision's CPU state, and a second run appended
+SNAP=$TMP/snap.db
+"$SR" replay -q -o "$SNAP" -m v4.15 --snapshots all -t $N/numa-6.12-pingpong.topo \
+	-p wake-affine-equal $N/numa-6.12-pingpong.dat
+"$SR" replay -q -a -o "$SNAP" -m mainline -t $N/numa-6.1-pingpong.topo \
+	-p exit-sync-mel $N/numa-6.1-pingpong.dat
+
+# --- views as text --------------------------------------------------------
+dump_same() {
+	local name=$1
+	shift
+	"$SR" tui "$@" >"$TMP/dump" 2>"$TMP/err"
+	if cmp -s "$GOLD/$name.txt" "$TMP/dump"; then
+		pass "--dump $name matches the golden"
+	else
+		fail "--dump $name matches the golden" "$(diff "$GOLD/$name.txt" "$TMP/dump" | head -n 20)"
+	fi
+}
+dump_same list --dump list "$DB"
+dump_same list-all --dump list --all --size 100x30 "$DB"
+dump_same detail --dump detail --select 2 --size 80x60 "$DB"
+dump_same summary --dump summary --size 90x40 "$DB"
+dump_same help --dump help --size 80x40 "$DB"
+dump_same detail-nostate --dump detail --all --select 2 --size 80x40 "$DB"
+dump_same detail-snap --dump detail --all --select 5 --size 80x40 "$SNAP"
+
+"$SR" tui --dump list --filter 'patch=exit-sync-mel' "$DB" >"$TMP/o"
+same "a filter narrows the list" 1 "$(grep -c '^ *[0-9]*\.[0-9]\{6\} ' "$TMP/o")"
+"$SR" tui --dump list --all --filter 'kind=fork cpu=3' --size 80x200 "$DB" >"$TMP/o"
+n_fork3=$(sqlite3 "$DB" "SELECT count(*) FROM decision d LEFT JOIN evaluation e ON
+	e.decision_id = d.decision_id AND e.side_id = 1 WHERE kind = 'fork' AND 3 IN
+	(this_cpu, prev_cpu, actual_cpu, e.cpu)")
+ok "the position shows the filtered count" grep -q " 1/$n_fork3 " "$TMP/o"
+"$SR" tui --dump list --all --sort prev --reverse "$DB" >"$TMP/o"
+ok "sorted by prev, reversed: the first row has the highest prev" \
+	sh -c "sed -n 4p '$TMP/o' | awk '{ exit !(\$5 == 3) }'"
+
+# the SQL the TUI shows runs in sqlite3 and gives the rows of the CSV export
+if command -v sqlite3 >/dev/null; then
+	for f in '' 'kind=wakeup' "comm=trace-cmd cross=node" 't=8-9 text=exiting'; do
+		"$SR" tui --dump sql --filter "$f" "$DB" | sqlite3 "$DB" >"$TMP/sql.out"
+		"$SR" tui --dump csv --filter "$f" "$DB" >"$TMP/x.csv"
+		rm -f "$TMP/csv.db"
+		sqlite3 "$TMP/csv.db" ".import --csv $TMP/x.csv t" "SELECT * FROM t" >"$TMP/csv.out"
+		ok "SQL of '$f' gives the rows of the CSV export" cmp "$TMP/sql.out" "$TMP/csv.out"
+	done
+	"$SR" tui --dump sql --all --filter 'cpu=2 kind=fork' "$DB" | sqlite3 "$DB" | wc -l >"$TMP/n"
+	"$SR" tui --dump list --all --filter 'cpu=2 kind=fork' "$DB" | tail -n 1 >"$TMP/pos"
+	ok "every-decision SQL: as many rows as the list counts" grep -q "/$(cat "$TMP/n") " "$TMP/pos"
+	# a value that looks like SQL stays a value
+	evil="x' OR 1=1 --"
+	"$SR" tui --dump sql --filter "comm=\"$evil\"" "$DB" >"$TMP/evil.sql"
+	ok "a filter value is not in the SQL text" sh -c "! grep -v '^\.parameter' '$TMP/evil.sql' | grep -q 'OR 1=1'"
+	same "... it is a bound parameter that matches nothing" "" "$(sqlite3 "$DB" <"$TMP/evil.sql")"
+	same "... and the database still has its decisions" 4748 \
+		"$(sqlite3 "$DB" 'SELECT count(*) FROM decision')"
+else
+	skip "SQL of the list runs in sqlite3" "no sqlite3"
+fi
+"$SR" tui --dump csv --all "$DB" >"$TMP/all.csv"
+same "CSV export: every row and a header, not one screen" 4749 "$(wc -l <"$TMP/all.csv")"
+
+"$SR" tui --dump list --filter 'kind=exec' "$DB" >"$TMP/o" 2>"$TMP/e"
+same "bad filter exits 2" 2 $?
+same "... in one line" "schedreplay: tui: filter 'kind=exec': expected wakeup or fork" "$(cat "$TMP/e")"
+"$SR" tui "$DB" </dev/null >"$TMP/o" 2>"$TMP/e"
+same "not a terminal: exit 2" 2 $?
+same "... with one line" "schedreplay: tui: not a terminal: use --dump VIEW to print a view" \
+	"$(cat "$TMP/e")"
+
+# --- bad databases ----------------------------------------------------------
+: >"$TMP/empty.db"
+echo "hello" >"$TMP/text.db"
+sqlite3 "$TMP/v1.db" 'PRAGMA user_version = 1; CREATE TABLE decision (decision_id INTEGER PRIMARY KEY);'
+cp "$DB" "$TMP/nodec.db"
+sqlite3 "$TMP/nodec.db" 'DELETE FROM decision; DELETE FROM diverged; DELETE FROM evaluation;'
+bad_db() {
+	"$SR" tui --dump list "$1" >"$TMP/o" 2>"$TMP/e"
+	same "$2: exit 1" 1 $?
+	same "$2: says why" "$3" "$(cat "$TMP/e")"
+}
+bad_db "$TMP/missing.db" "missing file" "schedreplay: cannot open '$TMP/missing.db': No such file or directory"
+bad_db "$TMP/empty.db" "empty file" "schedreplay: '$TMP/empty.db' is not a schedreplay database (not SQLite)"
+bad_db "$TMP/text.db" "text file" "schedreplay: '$TMP/text.db' is not a schedreplay database (not SQLite)"
+bad_db "$TMP/v1.db" "schema 1" "schedreplay: '$TMP/v1.db' is a schedreplay database of schema 1; this schedreplay reads schema 2: replay the trace again"
+"$SR" tui --dump list "$TMP/nodec.db" >"$TMP/o" 2>"$TMP/e"
+same "no decisions: exit 0" 0 $?
+ok "no decisions: a notice and no rows" grep -q 'this run has no decisions' "$TMP/o"
+
+# --- the real TUI in tmux ---------------------------------------------------
+if ! command -v tmux >/dev/null; then
+	skip "the TUI in tmux" "no tmux"
+	test_done
+	exit
+fi
+SOCK=sr-test-$$
+tm() {
+	tmux -L "$SOCK" "$@"
+}
+trap 'tm kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
+# wait_for PATTERN: poll the screen (5 s at most)
+wait_for() {
+	local i
+	for i in $(seq 50); do
+		tm capture-pane -p -J -t t >"$TMP/screen" 2>/dev/null
+		grep -q -- "$1" "$TMP/screen" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+wait_file() {
+	local i
+	for i in $(seq 50); do
+		[ -s "$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+start() {
+	rm -f "$TMP/before" "$TMP/after" "$TMP/rc"
+	tm new-session -d -s t -x 80 -y 24 "sh -c 'stty -a >$TMP/before; $SR tui $*; \
+echo \$? >$TMP/rc; stty -a >$TMP/after; sleep 60'"
+}
+sane() {
+	wait_file "$TMP/after" || { fail "$1" "no stty -a after"; return; }
+	# the size may have changed: compare the modes
+	if diff <(sed 's/rows [0-9]*; columns [0-9]*;//' "$TMP/before") \
+		<(sed 's/rows [0-9]*; columns [0-9]*;//' "$TMP/after") >"$TMP/diff"; then
+		pass "$1"
+	else
+		fail "$1" "$(cat "$TMP/diff")"
+	fi
+}
+stop() {
+	tm kill-session -t t 2>/dev/null
+}
+
+start "$DB"
+ok "the list shows the divergent rows" wait_for 'rcu_preempt/18 .*wake-affine-equal'
+ok "... three of them" wait_for ' 1/3 '
+tm send-keys -t t f
+ok "f asks for a filter" wait_for '^filter: '
+tm send-keys -t t 'patch=exit-sync-mel' Enter
+ok "the filter narrows the list" wait_for ' 1/1 '
+ok "... to the patch's row" grep -q 'trace-cmd/1567 .*exit-sync-mel' "$TMP/screen"
+tm send-keys -t t Enter
+ok "Enter shows the detail" wait_for 'decision 4742: wakeup'
+ok "... with the CPUs marked" grep -q 'cpu   0 T  O' "$TMP/screen"
+tm send-keys -t t G
+ok "... and every side's reason" wait_for 'exit-sync-mel patched -> cpu 2'
+tm send-keys -t t q '?'
+ok "? shows the help" wait_for 'PgUp PgDn'
+ok "... listing the keys" grep -q 'export the whole list as CSV' "$TMP/screen"
+tm send-keys -t t q
+ok "q leaves the help" wait_for 'task/pid'
+tm resize-window -t t -x 120 -y 40
+ok "a resize lays the list out again" wait_for "patched side's reason"
+tm send-keys -t t Tab
+ok "Tab shows the summary" wait_for 'patch pairs'
+tm send-keys -t t q q
+wait_file "$TMP/rc"
+same "q quits with status 0" 0 "$(cat "$TMP/rc" 2>/dev/null)"
+sane "the terminal is as before after q"
+stop
+
+start "$SNAP"
+ok "two runs: the first is shown" wait_for 'run 1 (1/2)'
+tm send-keys -t t ']'
+ok "] switches to the second run" wait_for 'run 2 (2/2)'
+ok "... and lists its divergent decisions" wait_for 'exit-sync-mel'
+tm send-keys -t t a
+ok "a lists every decision" wait_for 'every decision'
+tm send-keys -t t C-f
+ok "Ctrl-F pages down" wait_for ' 21/'
+tm send-keys -t t Escape Escape q
+wait_file "$TMP/rc"
+sane "the terminal is as before after Esc and q"
+stop
+
+start "$DB"
+wait_for 'task/pid' >/dev/null
+shpid=$(tm display -p -t t '#{pane_pid}')
+tuipid=$(pgrep -P "$shpid" | head -n 1)
+if [ -n "$tuipid" ]; then
+	kill -TERM "$tuipid"
+	wait_file "$TMP/rc"
+	same "SIGTERM ends the TUI by the signal" 143 "$(cat "$TMP/rc" 2>/dev/null)"
+	sane "the terminal is as before after SIGTERM"
+else
+	fail "SIGTERM: the TUI's process was not found"
+fi
+stop
+
+start "$TMP/v1.db"
+wait_file "$TMP/rc"
+same "schema 1 in a terminal: exit 1 before the screen" 1 "$(cat "$TMP/rc" 2>/dev/null)"
+ok "... the message is on the terminal" wait_for 'schema 1'
+sane "the terminal is as before after a bad database"
+stop
+
+start "$TMP/nodec.db"
+ok "no decisions: the TUI says so" wait_for 'this run has no decisions'
+tm send-keys -t t q
+wait_file "$TMP/rc"
+sane "the terminal is as before after an empty run"
+stop
+
+test_done

@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests for the TUI without a terminal: the filter language, the SQL
+ * and bound parameters a filter gives (a value that looks like SQL stays a
+ * parameter), the grid, and the views rendered into a grid for a database
+ * replayed here from a committed NUMA trace (run from the top of the tree).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "schedreplay/store.h"
+#include "tui-local.h"
+#include "unit.h"
+
+static const struct tui_param *param(const struct tui_sql *q, const char *name)
+{
+	int i;
+
+	for (i = 0; i < q->n; i++)
+		if (!strcmp(q->p[i].name, name))
+			return &q->p[i];
+	return NULL;
+}
+
+static void test_filter(void)
+{
+	struct tui_filter f;
+	char *cause = NULL, *s;
+
+	tui_filter_init(&f);
+	CHECK(!tui_filter_parse("kind=wakeup comm=hackbench cpu=3 cross=node t=1.5-2.0 "
+				"patch=wake-affine-equal", &f, &cause), "the issue's example parses");
+	CHECK(f.kind && !strcmp(f.kind, "wakeup"), "kind");
+	CHECK(f.comm && !strcmp(f.comm, "hackbench"), "comm");
+	CHECK_EQ(f.cpu, 3, "cpu");
+	CHECK_EQ(f.cross, TUI_CROSS_NODE, "cross");
+	CHECK(f.has_t0 && f.has_t1 && f.t0 == 1.5 && f.t1 == 2.0, "time range");
+	CHECK(f.patch && !strcmp(f.patch, "wake-affine-equal"), "patch");
+	s = tui_filter_format(&f);
+	CHECK(s && !strcmp(s, "patch=wake-affine-equal kind=wakeup comm=hackbench cpu=3 "
+			   "cross=node t=1.5-2"), "formatted back: %s", s ? s : "");
+	free(s);
+
+	CHECK(!tui_filter_parse("task=1567 \"sync, waker\"", &f, &cause), "task=PID, quoted text");
+	CHECK_EQ(f.pid, 1567, "task=N is a pid");
+	CHECK(!f.comm && f.text && !strcmp(f.text, "sync, waker"), "bare words are text");
+	CHECK(!tui_filter_parse("task=init t=-2", &f, &cause), "task=NAME, open range");
+	CHECK(f.comm && !strcmp(f.comm, "init") && !f.has_t0 && f.has_t1, "task=NAME is a comm");
+
+	CHECK(tui_filter_parse("kind=exec", &f, &cause) < 0, "a bad kind is refused");
+	CHECK(cause && !strcmp(cause, "filter 'kind=exec': expected wakeup or fork"), "%s", cause ? cause : "");
+	free(cause);
+	cause = NULL;
+	CHECK(f.comm && !strcmp(f.comm, "init"), "a bad filter leaves the old one");
+	CHECK(tui_filter_parse("colour=red", &f, &cause) < 0, "an unknown key is refused");
+	free(cause);
+	cause = NULL;
+	CHECK(tui_filter_parse("t=2-1", &f, &cause) < 0, "a backwards range is refused");
+	free(cause);
+	cause = NULL;
+	CHECK(tui_filter_parse("cpu=-1", &f, &cause) < 0, "a negative CPU is refused");
+	free(cause);
+	cause = NULL;
+	CHECK(!tui_filter_parse("", &f, &cause) && !f.comm && f.cpu < 0, "empty clears");
+	tui_filter_release(&f);
+}
+
+static void test_sql(void)
+{
+	static const char evil[] = "x' OR 1=1; DROP TABLE decision; --";
+	struct tui_scope sc = { .run_id = 7, .first_ts = 1000000000, .base = { "v4.15" },
+				.nbase = 1, .patch = "wake-affine-equal" };
+	struct tui_filter f;
+	struct tui_query q = { TUI_DIVERGENT, &f, TUI_COL_TASK, 1 };
+	struct tui_sql s;
+	const struct tui_param *p;
+	char *cause = NULL, expr[128];
+
+	tui_filter_init(&f);
+	snprintf(expr, sizeof(expr), "comm=\"%s\" t=0.5- kind=fork", evil);
+	CHECK(!tui_filter_parse(expr, &f, &cause), "a value with quotes and SQL parses");
+	CHECK(!tui_sql_rows(&s, &sc, &q, 50, 100), "rows SQL");
+	CHECK(!strstr(s.text, "DROP") && !strstr(s.text, "1=1"), "the value is not in the SQL");
+	CHECK(strstr(s.text, "comm = :comm") != NULL, "comm is a parameter");
+	p = param(&s, ":comm");
+	CHECK(p && p->is_text && !strcmp(p->s, evil), "bound to the whole value");
+	p = param(&s, ":t0");
+	CHECK(p && !p->is_text && p->i == 1500000000LL, "t0 is first_ts + 0.5 s");
+	CHECK(!param(&s, ":t1"), "no t1");
+	CHECK(param(&s, ":run") && param(&s, ":run")->i == 7, "run");
+	CHECK(param(&s, ":limit")->i == 50 && param(&s, ":offset")->i == 100, "window");
+	CHECK(strstr(s.text, "ORDER BY comm DESC, ts DESC, decision_id DESC, patch DESC") != NULL,
+	      "sorted by task, reversed, ties by time");
+	tui_sql_release(&s);
+
+	q.mode = TUI_ALL;
+	q.sort = TUI_COL_TIME;
+	q.desc = 0;
+	CHECK(!tui_sql_rows(&s, &sc, &q, 10, 0), "every decision: rows SQL");
+	CHECK(strstr(s.text, "LIMIT :limit OFFSET :offset) w") != NULL,
+	      "the window is cut from the index before the evaluations are joined");
+	CHECK(param(&s, ":base0") && !strcmp(param(&s, ":base0")->s, "v4.15"), "base model");
+	CHECK(param(&s, ":sides") && !strcmp(param(&s, ":sides")->s, "wake-affine-equal"),
+	      "the first patch's sides are shown");
+	tui_sql_release(&s);
+	CHECK(!tui_sql_count(&s, &sc, &q), "count SQL");
+	CHECK(!strstr(s.text, "LEFT JOIN"), "counting needs no evaluations for this filter");
+	tui_sql_release(&s);
+
+	CHECK(!tui_filter_parse("cpu=2 cross=llc text=idle", &f, &cause), "join filters");
+	CHECK(!tui_sql_count(&s, &sc, &q), "count SQL with CPU and cross");
+	CHECK(strstr(s.text, "LEFT JOIN evaluation eo") && strstr(s.text, ":cpu IN (") &&
+	      strstr(s.text, "c.llc_id IS NOT p.llc_id"), "CPU and cross look at the evaluations");
+	tui_sql_release(&s);
+	CHECK(!tui_sql_search(&s, &sc, &q, evil, 5, -1), "search SQL");
+	CHECK(!strstr(s.text, "DROP") && param(&s, ":search") &&
+	      !strcmp(param(&s, ":search")->s, evil), "the search text is a parameter");
+	CHECK(strstr(s.text, "rn < :from ORDER BY rn DESC") != NULL, "backwards");
+	tui_sql_release(&s);
+	tui_filter_release(&f);
+}
+
+static void test_grid(void)
+{
+	struct tui_grid g, h;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	CHECK(!tui_grid_init(&g, 3, 10), "grid");
+	CHECK_EQ(tui_grid_put(&g, 0, 7, "abcdef", TUI_A_BOLD, TUI_C_RED), 3, "clipped at the edge");
+	tui_grid_put(&g, 1, 0, "x\ty", 0, 0);
+	tui_grid_put(&g, 5, 0, "nowhere", 0, 0);
+	CHECK(g.cell[7].attr == TUI_A_BOLD && g.cell[7].color == TUI_C_RED, "attributes kept");
+	CHECK(!tui_grid_init(&h, 2, 4), "second grid");
+	tui_grid_put(&h, 0, 0, "zz", 0, 0);
+	tui_grid_blit(&g, 2, &h, 0, 2);
+	m = open_memstream(&buf, &len);
+	tui_grid_dump(&g, m);
+	fclose(m);
+	CHECK(buf && !strcmp(buf, "       abc\nx?y\nzz\n"), "dump: three rows, clipped, '?' for a tab");
+	free(buf);
+	tui_grid_release(&g);
+	tui_grid_release(&h);
+}
+
+static int render(struct tui *t, int rows, int cols, const char *want, char **text)
+{
+	struct tui_grid g;
+	size_t len = 0;
+	FILE *m;
+
+	*text = NULL;
+	if (tui_grid_init(&g, rows, cols))
+		return 0;
+	tui_render(t, &g);
+	m = open_memstream(text, &len);
+	tui_grid_dump(&g, m);
+	fclose(m);
+	tui_grid_release(&g);
+	return *text && strstr(*text, want) != NULL;
+}
+
+static void test_views(void)
+{
+	char dir[] = "/tmp/schedreplay-test-tui.XXXXXX", path[64], *argv[16], *cause = NULL;
+	char *text;
+	int argc = 0, ok_;
+	struct tui t;
+	sqlite3 *db;
+	const struct tui_row *r;
+
+	if (!mkdtemp(dir)) {
+		CHECK(0, "temporary directory");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/forks.db", dir);
+	argv[argc++] = "replay";
+	argv[argc++] = "-q";
+	argv[argc++] = "-o";
+	argv[argc++] = path;
+	argv[argc++] = "-m";
+	argv[argc++] = "v4.15";
+	argv[argc++] = "-t";
+	argv[argc++] = "tests/fixtures/tracedat/numa/numa-6.12-forks.topo";
+	argv[argc++] = "-p";
+	argv[argc++] = "wake-affine-equal";
+	argv[argc++] = "-p";
+	argv[argc++] = "exit-sync-mel";
+	argv[argc++] = "tests/fixtures/tracedat/numa/numa-6.12-forks.dat";
+	argv[argc] = NULL;
+	CHECK_EQ(cmd_replay.exec(argc, argv), EXIT_OK, "replay the NUMA forks trace");
+	db = sr_db_open(path, 0, &cause);
+	CHECK(db != NULL, "open it: %s", cause ? cause : "");
+	free(cause);
+	if (!db)
+		goto out;
+	CHECK(!tui_open(&t, db, path, &cause), "tui_open");
+
+	CHECK_EQ(t.mode, TUI_DIVERGENT, "opens on the divergent decisions");
+	tui_refresh_count(&t);
+	CHECK_EQ(t.count, 2, "two divergent rows");
+	r = tui_row_at(&t, 0);
+	CHECK(r && r->id == 2 && !strcmp(r->comm, "rcu_preempt") && r->cpu[3] == 2 &&
+	      r->cpu[4] == 1 && !strcmp(r->patch, "wake-affine-equal"), "first row");
+	ok_ = render(&t, 24, 80, "   0.018008 rcu_preempt/18   wakeup   2    1    1    2*   1   "
+		     "wake-affine-equal", &text);
+	CHECK(ok_, "the list shows it, * on the other node");
+	if (!ok_)
+		printf("# %s\n", text ? text : "");
+	free(text);
+	CHECK(render(&t, 24, 80, " 1/2  sort: time", &text), "position and sort");
+	free(text);
+
+	CHECK(!tui_set_filter(&t, "patch=exit-sync-mel"), "filter by patch");
+	tui_refresh_count(&t);
+	CHECK_EQ(t.count, 1, "one row");
+	tui_open_detail(&t);
+	CHECK_EQ(t.view, TUI_V_DETAIL, "Enter opens the detail");
+	CHECK(render(&t, 60, 80, "decision 4742: wakeup", &text), "detail title");
+	CHECK(strstr(text, "cpu   0 T  O  nr  1") != NULL, "CPU 0: this and original, state");
+	CHECK(strstr(text, "cpu   2  PA N idle") != NULL, "CPU 2: prev, actual, patched, idle");
+	CHECK(strstr(text, "v4.15 exit-sync-mel patched -> cpu 2") != NULL, "each side's reason");
+	CHECK(strstr(text, "inferred inputs: exiting,pelt_warmup,topology") != NULL, "inferred");
+	CHECK(strstr(text, "cpu   2 ") && strstr(text, "@"), "the timeline marks the decision");
+	free(text);
+
+	t.view = TUI_V_LIST;
+	tui_set_filter(&t, "");
+	tui_set_mode(&t, TUI_ALL);
+	tui_refresh_count(&t);
+	CHECK_EQ(t.count, 4748, "every decision");
+	t.sel = 4747;
+	r = tui_row_at(&t, 4747);
+	CHECK(r && r->id == 4747, "the last row, read from the end");
+	t.sel = 1;
+	tui_open_detail(&t);
+	CHECK(render(&t, 40, 80, "no per-CPU state stored", &text),
+	      "a decision without cpu_state says so");
+	CHECK(strstr(text, "this_nr 1   prev_nr 1   actual_nr 0   idle CPUs 2") != NULL,
+	      "... and shows the decision row's counts");
+	free(text);
+
+	t.view = TUI_V_SUMMARY;
+	t.page_valid = 0;
+	CHECK(render(&t, 40, 90, "decisions 4748, 2 divergent", &text), "summary");
+	CHECK(strstr(text, "exit-sync-mel") && strstr(text, "fidelity of the base models"),
+	      "patch pairs and fidelity");
+	free(text);
+	t.view = TUI_V_HELP;
+	t.page_valid = 0;
+	CHECK(render(&t, 40, 80, "PgUp PgDn", &text), "help lists the keys");
+	free(text);
+
+	/* the keys, without a terminal */
+	t.view = TUI_V_LIST;
+	tui_key(&t, 'a', 24, 80);
+	CHECK_EQ(t.mode, TUI_DIVERGENT, "a toggles back");
+	tui_key(&t, 'f', 24, 80);
+	tui_key(&t, 'k', 24, 80);
+	tui_key(&t, 'i', 24, 80);
+	tui_key(&t, 'n', 24, 80);
+	tui_key(&t, 'd', 24, 80);
+	tui_key(&t, '=', 24, 80);
+	tui_key(&t, 'x', 24, 80);
+	tui_key(&t, TUI_KEY_ENTER, 24, 80);
+	CHECK(strstr(t.notice, "expected wakeup or fork") != NULL, "a bad filter typed: %s",
+	      t.notice);
+	tui_key(&t, 'q', 24, 80);
+	CHECK(t.quit, "q on the list quits");
+
+	tui_release(&t);
+	sqlite3_close(db);
+out:
+	unlink(path);
+	rmdir(dir);
+}
+
+int main(void)
+{
+	test_filter();
+	test_sql();
+	test_grid();
+	test_views();
+	return unit_done();
+}
