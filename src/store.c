@@ -727,7 +727,7 @@ int sr_store_decision(struct sr_store *s, const struct sr_decision *d,
 	inferred_text(d->inferred, inf, sizeof(inf));
 	sqlite3_bind_int64(st, 1, id);
 	sqlite3_bind_int64(st, 2, s->run_id);
-	sqlite3_bind_text(st, 3, d->kind == SR_DEC_WAKEUP ? "wakeup" : "fork", -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, sr_decision_kind_name(d->kind), -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 4, (sqlite3_int64)d->ts);
 	sqlite3_bind_int64(st, 5, (sqlite3_int64)d->done_ts);
 	sqlite3_bind_int(st, 6, d->pid);
