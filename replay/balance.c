@@ -609,6 +609,19 @@ static int newidle_balance(struct sr_lb_ctx *c, int cpu)
 	return 0;
 }
 
+int sr_lb_nohz_balance_cpu(struct sr_lb_ctx *c, int cpu)
+{
+	size_t len = strlen(c->out->reason);
+	int pulled;
+
+	sr_lb_reason(c, "for %d", cpu);
+	pulled = sr_lb_rebalance_domains(c, cpu, SR_LB_IDLE);
+	/* the CPUs that pull nothing leave no tokens: the path stays readable */
+	if (!pulled && len < SR_REASON_LEN)
+		c->out->reason[len] = '\0';
+	return pulled;
+}
+
 /* mainline _nohz_idle_balance(): from ilb + 1 round, the ILB itself last */
 static int idle_balance_softirq_mainline(struct sr_lb_ctx *c, int ilb)
 {
@@ -619,7 +632,7 @@ static int idle_balance_softirq_mainline(struct sr_lb_ctx *c, int ilb)
 
 		if (cpu != ilb && !sr_lb_nohz_idle(c, cpu))
 			continue;
-		if (sr_lb_rebalance_domains(c, cpu, SR_LB_IDLE))
+		if (sr_lb_nohz_balance_cpu(c, cpu))
 			return 1;
 	}
 	return 0;
@@ -633,10 +646,10 @@ static int idle_balance_softirq_v41(struct sr_lb_ctx *c, int ilb)
 	for (cpu = 0; cpu < c->v->topo->ncpus; cpu++) {
 		if (cpu == ilb || !sr_lb_nohz_idle(c, cpu))
 			continue;
-		if (sr_lb_rebalance_domains(c, cpu, SR_LB_IDLE))
+		if (sr_lb_nohz_balance_cpu(c, cpu))
 			return 1;
 	}
-	return sr_lb_rebalance_domains(c, ilb, SR_LB_IDLE);
+	return sr_lb_nohz_balance_cpu(c, ilb);
 }
 
 /* mainline: KTHREAD_IS_PER_CPU, seen through smpboot and bound-kworker names */

@@ -115,5 +115,10 @@ int sr_lb_should_we_balance_busy(struct sr_lb_ctx *c);
 int sr_lb_rebalance_domains(struct sr_lb_ctx *c, int cpu, enum sr_lb_idle idle);
 /* the idle CPUs a nohz pass visits: idle and tickless (idle >= 1 tick) */
 int sr_lb_nohz_idle(const struct sr_lb_ctx *c, int cpu);
+/*
+ * one CPU of a nohz pass: rebalance_domains(cpu, CPU_IDLE), pulls going
+ * to @cpu; its reason tokens stay only if it pulled.  Return: pulled.
+ */
+int sr_lb_nohz_balance_cpu(struct sr_lb_ctx *c, int cpu);
 
 #endif
