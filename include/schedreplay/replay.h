@@ -147,9 +147,10 @@ struct sr_cpu_snap {
 /*
  * For balance decisions the fields mean: this_cpu the balancing CPU (the
  * puller; the idle-load-balance CPU of a nohz pass), pid the task the
- * kernel moved (0: none), prev_cpu where it came from and actual_cpu where
- * it went (-1: the kernel pulled nothing), ts the migration (or the
- * newly-idle switch), waker unused.
+ * kernel moved (a newly-idle switch without a pull: the task that
+ * blocked), prev_cpu where it came from and actual_cpu where it went (-1:
+ * the kernel pulled nothing), ts the migration (or the newly-idle switch),
+ * waker unused.
  */
 struct sr_decision {
 	long id;
