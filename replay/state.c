@@ -509,7 +509,7 @@ static int close_decision(struct sr_replay *r, struct sr_pending *pd, int actual
 	if (r->cb)
 		ret = r->cb(&pd->d, pd->ev, pd->d.skip == SR_SKIP_NONE ? r->nmodels : 0,
 			    r->cb_data);
-	free(pd);
+	pending_free(pd);
 	return ret;
 }
 
