@@ -369,7 +369,13 @@ static const char inference_rules[] =
 	"kthread: names ksoftirqd/N, migration/N, cpuhp/N, kworker/..., children of pid 2\n"
 	"affinity: a per-CPU name (ksoftirqd/N, kworker/N:M, ...) binds the task to CPU N;\n"
 	"  such wakeups are not placements\n"
-	"pelt: tasks start with no history; a task's PELT is ours after its first wakeup\n";
+	"pelt: tasks start with no history; a task's PELT is ours after its first wakeup\n"
+	"newidle: a switch whose prev blocked and left nothing to run but tasks woken\n"
+	"  there from other CPUs since the CPU's previous event (they arrived during it)\n"
+	"ttwu_pending: a wakeup whose waking ran on another CPU between the CPU's previous\n"
+	"  event and its switch to idle arrives during that newidle balance\n"
+	"tickless: an idle CPU idle for a tick (or never seen running) is nohz idle\n"
+	"per-cpu kthread: KTHREAD_IS_PER_CPU from smpboot and bound-kworker names\n";
 
 static void list_models(void)
 {
