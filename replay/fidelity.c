@@ -5,7 +5,10 @@
  * with the CPU the kernel chose; and the same for the baseline (stay on
  * prev for wakeups, the parent's CPU for forks).  Judge a model by the
  * moved wakeups and the forks: keeping every wakee on prev already
- * matches most wakeups.
+ * matches most wakeups.  At a balance decision a model matches when it
+ * pulls from and to the CPUs the kernel did (the task may differ), or
+ * pulls nothing where the kernel pulled nothing; same-llc / same-node
+ * compare both ends; the baseline is "never pull".
  */
 #include "schedreplay/fidelity.h"
 
@@ -17,6 +20,7 @@
 
 static const char *const kinds[] = {
 	"wakeup", "wakeup_moved", "wakeup_kept", "fork", "fork_idle", "fork_busy",
+	"balance_periodic", "balance_newidle", "balance_nohz", "newidle",
 };
 #define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
 
@@ -146,6 +150,49 @@ static void count(struct sr_fidelity_row *r, const struct sr_topology *t, int cp
 		r->baseline_exact++;
 }
 
+static int share(const struct sr_topology *t, int a, int b, int node)
+{
+	if (a < 0 || b < 0 || a >= t->ncpus || b >= t->ncpus)
+		return a == b;
+	return node ? t->cpu[a].node == t->cpu[b].node : sr_cpus_share_cache(t, a, b);
+}
+
+static void count_balance(struct sr_fidelity_row *r, const struct sr_topology *t,
+			  const struct sr_decision *d, const struct sr_eval *e)
+{
+	int pulls = e->cpu >= 0, kpulls = d->actual_cpu >= 0;
+
+	r->n++;
+	if (pulls == kpulls && e->cpu == d->actual_cpu && (!kpulls || e->src_cpu == d->prev_cpu))
+		r->exact++;
+	if (pulls == kpulls && (!kpulls || (share(t, e->cpu, d->actual_cpu, 0) &&
+					    share(t, e->src_cpu, d->prev_cpu, 0))))
+		r->same_llc++;
+	if (pulls == kpulls && (!kpulls || (share(t, e->cpu, d->actual_cpu, 1) &&
+					    share(t, e->src_cpu, d->prev_cpu, 1))))
+		r->same_node++;
+	if (!kpulls)
+		r->baseline_exact++;
+}
+
+static int add_balance(struct sr_fidelity *f, const char *model, const struct sr_decision *d,
+		       const struct sr_eval *e)
+{
+	const char *k = kinds[6 + (d->kind - SR_DEC_LB_PERIODIC)];
+	char reason[SR_REASON_LEN];
+	struct sr_fidelity_row *r = row(f, model, k, "");
+
+	if (!r)
+		return -1;
+	count_balance(r, f->topo, d, e);
+	sr_reason_normalize(e->reason, reason, sizeof(reason));
+	r = row(f, model, k, reason);
+	if (!r)
+		return -1;
+	count_balance(r, f->topo, d, e);
+	return 0;
+}
+
 int sr_fidelity_add(struct sr_fidelity *f, const char *model, const struct sr_decision *d,
 		    const struct sr_eval *e)
 {
@@ -153,6 +200,8 @@ int sr_fidelity_add(struct sr_fidelity *f, const char *model, const struct sr_de
 	char reason[SR_REASON_LEN];
 	int i, nk;
 
+	if (sr_decision_is_balance(d->kind))
+		return add_balance(f, model, d, e);
 	if (d->skip != SR_SKIP_NONE || d->actual_cpu < 0 || d->actual_cpu >= f->topo->ncpus)
 		return 0;
 	if (d->kind == SR_DEC_WAKEUP) {

@@ -103,6 +103,13 @@ int sr_patch_touches(const struct sr_patch *p, enum sr_decision_kind kind)
 		return !!(p->scope & SR_SCOPE_WAKEUP);
 	case SR_DEC_FORK:
 		return !!(p->scope & SR_SCOPE_FORK);
+	case SR_DEC_LB_PERIODIC:
+	case SR_DEC_LB_NEWIDLE:
+	case SR_DEC_LB_NOHZ:
+	case SR_DEC_NEWIDLE:
+		return !!(p->scope & SR_SCOPE_BALANCE);
+	case SR_DEC__COUNT:
+		break;
 	}
 	return 0;
 }

@@ -6,6 +6,7 @@
 #ifndef SCHEDREPLAY_REPLAY_LOCAL_H
 #define SCHEDREPLAY_REPLAY_LOCAL_H
 
+#include "schedreplay/balance.h"
 #include "schedreplay/model.h"
 #include "schedreplay/replay.h"
 
@@ -14,6 +15,21 @@ struct sr_pending {
 	int selected;			/* the select_rq probe bound to it */
 	const struct sr_task *cur;	/* the waker, for a deferred evaluation */
 	struct sr_eval ev[SR_MAX_MODELS];
+};
+
+/*
+ * A balance decision open on one CPU (replay/state.c): evaluated when its
+ * inputs were there, under up to two hypotheses the trace settles later
+ * (newidle or periodic for a pull by a busy CPU; a wakeup arriving during
+ * a newidle balance or not), closed when it is settled.
+ */
+struct sr_lb_pending {
+	int open;
+	int nhyp;
+	struct sr_decision d;
+	struct sr_lb_input in[2];
+	struct sr_eval *ev[2];		/* nmodels each */
+	uint64_t gap_start;		/* newidle: the CPU's previous event */
 };
 
 struct sr_replay {
@@ -40,6 +56,19 @@ struct sr_replay {
 	sr_migration_cb mig_cb;
 	void *mig_data;
 	struct sr_replay_stats stats;
+
+	/* load balancing */
+	unsigned touches[SR_MAX_MODELS];	/* 1 << kind the model is evaluated at */
+	struct sr_task **lb_head, **lb_tail;	/* per cpu: cfs_tasks, MRU first */
+	unsigned char *lb_imb[SR_MAX_MODELS];	/* per model: sgc->imbalance */
+	int *lb_nr, *lb_cfs;			/* balance scratch (balance.c) */
+	long *lb_load;
+	uint64_t *lb_masks;
+	struct sr_lb_pending **lbp;		/* per cpu, allocated when first used */
+	uint64_t *last_local;			/* per cpu: ts of its last event */
+	uint64_t *nohz_last;			/* per cpu: its last nohz migration */
+	uint64_t *switch_ts;			/* per cpu: its last switch */
+	long nwaking;				/* tasks between waking and wakeup */
 };
 
 #endif

@@ -4,7 +4,10 @@
  * event stream (decision-model §2.4), PELT kept for every task and every
  * CPU's root cfs_rq (§3.4), and the decision points: a wakeup placement at
  * each sched_waking of a sleeping CFS task, closed by its sched_wakeup; a
- * fork placement at each sched_wakeup_new.  The engine always applies what
+ * fork placement at each sched_wakeup_new; load-balance decisions at every
+ * pull the trace shows, every newly-idle switch and every nohz idle-balance
+ * pass (decision-model §6-§8, evaluated by replay/balance.c).  The engine
+ * always applies what
  * the kernel actually did (open loop), so one trace gives one state
  * trajectory however many models are evaluated.
  */
@@ -33,6 +36,23 @@ const char *sr_migration_kind_name(enum sr_migration_kind k)
 {
 	return (unsigned)k < SR_MIG__COUNT ? mig_names[k] : "?";
 }
+
+static const char *const dec_names[SR_DEC__COUNT] = {
+	[SR_DEC_WAKEUP]		= "wakeup",
+	[SR_DEC_FORK]		= "fork",
+	[SR_DEC_LB_PERIODIC]	= "balance_periodic",
+	[SR_DEC_LB_NEWIDLE]	= "balance_newidle",
+	[SR_DEC_LB_NOHZ]	= "balance_nohz",
+	[SR_DEC_NEWIDLE]	= "newidle",
+};
+
+const char *sr_decision_kind_name(enum sr_decision_kind k)
+{
+	return (unsigned)k < SR_DEC__COUNT ? dec_names[k] : "?";
+}
+
+#define BALANCE_KINDS ((1u << SR_DEC_LB_PERIODIC) | (1u << SR_DEC_LB_NEWIDLE) | \
+		       (1u << SR_DEC_LB_NOHZ) | (1u << SR_DEC_NEWIDLE))
 
 /* ---- the task table ---------------------------------------------------- */
 
@@ -139,6 +159,7 @@ static struct sr_task *task_get(struct sr_replay *r, int pid, const char *comm, 
 		t->bound_cpu = -1;
 		t->last_wakee = -1;
 		t->recent_used_cpu = -1;
+		t->lb_cpu = -1;
 		*slot = t;
 		r->ntasks++;
 		r->stats.tasks_seen++;
@@ -162,6 +183,39 @@ static void pending_free(struct sr_pending *pd)
 	free(pd);
 }
 
+/* ---- cfs_tasks: per-CPU lists, most recently run first (§2.4) ------------ */
+
+static void lb_unlink(struct sr_replay *r, struct sr_task *t)
+{
+	int cpu = t->lb_cpu;
+
+	if (cpu < 0)
+		return;
+	if (t->lb_prev)
+		t->lb_prev->lb_next = t->lb_next;
+	else
+		r->lb_head[cpu] = t->lb_next;
+	if (t->lb_next)
+		t->lb_next->lb_prev = t->lb_prev;
+	else
+		r->lb_tail[cpu] = t->lb_prev;
+	t->lb_next = t->lb_prev = NULL;
+	t->lb_cpu = -1;
+}
+
+static void lb_link_head(struct sr_replay *r, struct sr_task *t, int cpu)
+{
+	lb_unlink(r, t);
+	t->lb_cpu = cpu;
+	t->lb_prev = NULL;
+	t->lb_next = r->lb_head[cpu];
+	if (t->lb_next)
+		t->lb_next->lb_prev = t;
+	else
+		r->lb_tail[cpu] = t;
+	r->lb_head[cpu] = t;
+}
+
 static void task_remove(struct sr_replay *r, int pid)
 {
 	struct sr_task **slot = task_slot(r, pid), *t = *slot;
@@ -169,6 +223,9 @@ static void task_remove(struct sr_replay *r, int pid)
 
 	if (!t)
 		return;
+	lb_unlink(r, t);
+	if (t->waking && r->nwaking > 0)
+		r->nwaking--;
 	pending_free(t->pending);
 	free(t);
 	*slot = NULL;
@@ -272,6 +329,7 @@ static void enqueue(struct sr_replay *r, struct sr_task *t, int cpu, uint64_t no
 		rq->runnable_load += (long)t->pelt.load_avg;
 		t->queued_load = (int)t->pelt.load_avg;
 		attach(r, t, cpu);
+		lb_link_head(r, t, cpu);
 	} else {
 		rq->rt_nr++;
 	}
@@ -286,6 +344,7 @@ static void dequeue(struct sr_replay *r, struct sr_task *t, uint64_t now)
 		return;
 	rq = &r->rq[t->cpu];
 	rq_pelt_update(r, t->cpu, now);
+	lb_unlink(r, t);
 	if (rq->nr_running > 0)
 		rq->nr_running--;
 	if (is_fair(t)) {
@@ -392,13 +451,13 @@ static struct sr_pending *open_decision(struct sr_replay *r, struct sr_task *p,
 }
 
 /* every CPU as the models see it now, for the database's cpu_state */
-static void keep_snapshot(struct sr_replay *r, struct sr_pending *pd, const struct sr_view *v)
+static void keep_snapshot(struct sr_replay *r, struct sr_decision *d, const struct sr_view *v)
 {
 	struct sr_cpu_snap *sn;
 	int c;
 
-	free((void *)pd->d.snap);
-	pd->d.snap = sn = calloc((size_t)r->topo->ncpus, sizeof(*sn));
+	free((void *)d->snap);
+	d->snap = sn = calloc((size_t)r->topo->ncpus, sizeof(*sn));
 	if (!sn)
 		return;
 	for (c = 0; c < r->topo->ncpus; c++) {
@@ -427,7 +486,7 @@ static void evaluate(struct sr_replay *r, struct sr_pending *pd, const struct sr
 	if (pd->d.skip != SR_SKIP_NONE)
 		return;
 	if (r->snapshots)
-		keep_snapshot(r, pd, &v);
+		keep_snapshot(r, &pd->d, &v);
 	for (i = 0; i < r->nmodels; i++)
 		sr_model_evaluate(r->models[i], &v, &pd->d, p, cur, &pd->ev[i]);
 }
@@ -450,8 +509,273 @@ static int close_decision(struct sr_replay *r, struct sr_pending *pd, int actual
 	if (r->cb)
 		ret = r->cb(&pd->d, pd->ev, pd->d.skip == SR_SKIP_NONE ? r->nmodels : 0,
 			    r->cb_data);
-	free(pd);
+	pending_free(pd);
 	return ret;
+}
+
+
+/* ---- load-balance decisions (replay/balance.c evaluates them) ------------------ */
+
+static struct sr_lb_pending *lb_pending(struct sr_replay *r, int cpu)
+{
+	struct sr_lb_pending *pd = r->lbp[cpu];
+	int h;
+
+	if (pd)
+		return pd;
+	pd = calloc(1, sizeof(*pd));
+	if (!pd)
+		return NULL;
+	for (h = 0; h < 2; h++) {
+		pd->ev[h] = calloc((size_t)(r->nmodels ? r->nmodels : 1), sizeof(struct sr_eval));
+		if (!pd->ev[h]) {
+			free(pd->ev[0]);
+			free(pd);
+			return NULL;
+		}
+	}
+	r->lbp[cpu] = pd;
+	return pd;
+}
+
+/* evaluate every model that looks at balancing under hypothesis @h */
+static void lb_evaluate(struct sr_replay *r, struct sr_lb_pending *pd, int h, uint64_t now)
+{
+	struct sr_view v;
+	int i;
+
+	fill_view(r, &v, now);
+	for (i = 0; i < r->nmodels; i++) {
+		struct sr_eval *e = &pd->ev[h][i];
+
+		if (!(r->touches[i] & BALANCE_KINDS)) {
+			memset(e, 0, sizeof(*e));
+			e->cpu = e->src_cpu = -1;
+			continue;
+		}
+		pd->in[h].sgc_imb = r->lb_imb[i];
+		sr_model_balance(r->models[i], &v, &pd->in[h], e);
+	}
+}
+
+/*
+ * open a balance decision on @cpu (the balancing CPU) with the state as it
+ * is now, before the event that shows it is applied
+ */
+static struct sr_lb_pending *lb_open(struct sr_replay *r, int cpu, const struct sr_task *p,
+				     uint64_t now)
+{
+	struct sr_lb_pending *pd = lb_pending(r, cpu);
+	struct sr_view v;
+	int c;
+
+	if (!pd)
+		return NULL;
+	memset(&pd->d, 0, sizeof(pd->d));
+	memset(pd->in, 0, sizeof(pd->in));
+	pd->open = 1;
+	pd->nhyp = 1;
+	pd->d.id = r->next_id++;
+	pd->d.ts = now;
+	pd->d.this_cpu = cpu;
+	pd->d.prev_cpu = -1;
+	pd->d.actual_cpu = -1;
+	pd->d.kernel_cpu = -1;
+	pd->d.wake_flags = -1;
+	pd->d.waker = -1;
+	if (p) {
+		pd->d.pid = p->pid;
+		memcpy(pd->d.comm, p->comm, SR_COMM_LEN);
+	}
+	if (r->topo->source[0] && strncmp(r->topo->source, "recording", 9))
+		pd->d.inferred |= SR_INF_TOPOLOGY;
+	fill_view(r, &v, now);
+	pd->d.this_nr = r->rq[cpu].nr_running;
+	for (c = 0; c < r->topo->ncpus; c++)
+		if (sr_view_idle_cpu(&v, c))
+			pd->d.idle_cpus++;
+	if (r->snapshots)
+		keep_snapshot(r, &pd->d, &v);
+	return pd;
+}
+
+/* the kernel's outcome is known: hypothesis @h holds */
+static int lb_close(struct sr_replay *r, int cpu, int h, enum sr_decision_kind kind, uint64_t now)
+{
+	struct sr_lb_pending *pd = r->lbp[cpu];
+	int i, j, ret = 0;
+
+	if (!pd || !pd->open)
+		return 0;
+	pd->open = 0;
+	if (h >= pd->nhyp)
+		h = 0;
+	pd->d.kind = kind;
+	pd->d.done_ts = now;
+	pd->d.prev_nr = pd->d.prev_cpu >= 0 ? r->rq[pd->d.prev_cpu].nr_running : -1;
+	pd->d.actual_nr = pd->d.actual_cpu >= 0 ? r->rq[pd->d.actual_cpu].nr_running : -1;
+	/* each model's own group-imbalance hints move as its evaluation said */
+	for (i = 0; i < r->nmodels; i++) {
+		const struct sr_eval *e = &pd->ev[h][i];
+
+		for (j = 0; j < e->neffects; j++)
+			r->lb_imb[i][e->effect[j] >> 1] = (unsigned char)(e->effect[j] & 1);
+	}
+	r->stats.decisions[kind]++;
+	if (r->cb)
+		ret = r->cb(&pd->d, pd->ev[h], r->nmodels, r->cb_data);
+	free((void *)pd->d.snap);
+	pd->d.snap = NULL;
+	return ret;
+}
+
+/* a newidle decision still waiting for a remote wakeup: none came */
+static int lb_close_newidle(struct sr_replay *r, int cpu, uint64_t now)
+{
+	struct sr_lb_pending *pd = r->lbp[cpu];
+
+	if (!pd || !pd->open || pd->in[0].kind != SR_DEC_NEWIDLE)
+		return 0;
+	return lb_close(r, cpu, 0, SR_DEC_NEWIDLE, now);
+}
+
+/* the input for a newly idle @cpu whose curr is blocking */
+static void lb_newidle_input(struct sr_replay *r, struct sr_lb_input *in, int cpu,
+			     enum sr_decision_kind kind)
+{
+	const struct sr_task *curr = r->rq[cpu].curr > 0 ? sr_replay_task(r, r->rq[cpu].curr) : NULL;
+
+	in->kind = kind;
+	in->cpu = cpu;
+	in->idle = SR_LB_NEWLY_IDLE;
+	in->curr_leaving = 1;
+	if (curr && on_rq(curr) && curr->cpu == cpu) {
+		in->nr_sub = 1;
+		if (is_fair(curr)) {
+			in->cfs_sub = 1;
+			in->load_sub = (long)curr->weight;
+		}
+	}
+}
+
+/*
+ * A pull by @cpu (sched_migrate_task emitted on the destination): a
+ * newidle balance if the puller then switches from a task that blocked
+ * to the pulled one, else periodic; a busy puller is evaluated both ways
+ * and settled at its next switch (settle_pull).
+ */
+static int lb_open_pull(struct sr_replay *r, const struct sr_task *p, int orig, int cpu,
+			uint64_t now)
+{
+	struct sr_lb_pending *pd = lb_open(r, cpu, p, now);
+	int busy = r->rq[cpu].curr > 0;
+
+	if (!pd)
+		return -SR_E_NOMEM;
+	pd->d.prev_cpu = orig;
+	pd->d.actual_cpu = cpu;
+	if (busy) {
+		lb_newidle_input(r, &pd->in[0], cpu, SR_DEC_LB_NEWIDLE);
+		pd->in[1].kind = SR_DEC_LB_PERIODIC;
+		pd->in[1].cpu = cpu;
+		pd->in[1].idle = SR_LB_NOT_IDLE;
+		pd->nhyp = 2;
+	} else {
+		pd->in[0].kind = SR_DEC_LB_PERIODIC;
+		pd->in[0].cpu = cpu;
+		pd->in[0].idle = SR_LB_IDLE;
+	}
+	lb_evaluate(r, pd, 0, now);
+	if (pd->nhyp == 2)
+		lb_evaluate(r, pd, 1, now);
+	return 0;
+}
+
+/* a nohz idle-balance pass on the idle @ilb, seen at its first pull for another CPU */
+static int lb_nohz(struct sr_replay *r, const struct sr_task *p, int ilb, int orig, int dest,
+		   uint64_t now)
+{
+	uint64_t tick = 1000000000ULL / (uint64_t)r->hz;
+	struct sr_lb_pending *pd;
+	int ret;
+
+	if (r->nohz_last[ilb] && r->nohz_last[ilb] >= r->switch_ts[ilb] &&
+	    now - r->nohz_last[ilb] <= tick) {
+		/* the same pass */
+		r->nohz_last[ilb] = now;
+		return 0;
+	}
+	r->nohz_last[ilb] = now;
+	ret = lb_close_newidle(r, ilb, now);
+	if (ret)
+		return ret;
+	pd = lb_open(r, ilb, p, now);
+	if (!pd)
+		return -SR_E_NOMEM;
+	pd->d.prev_cpu = orig;
+	pd->d.actual_cpu = dest;
+	pd->in[0].kind = SR_DEC_LB_NOHZ;
+	pd->in[0].cpu = ilb;
+	pd->in[0].idle = SR_LB_IDLE;
+	lb_evaluate(r, pd, 0, now);
+	return lb_close(r, ilb, 0, SR_DEC_LB_NOHZ, now);
+}
+
+/*
+ * A newly idle switch on @cpu (prev blocked, nothing else to run): the
+ * kernel ran newidle_balance and pulled nothing.  Wakeups for @cpu from
+ * other CPUs that landed between the CPU's previous event and now are
+ * taken as arriving during the balance; so is the blocking task's own
+ * wakeup; a remote wakeup still in flight is settled when it lands.
+ */
+static int lb_newidle(struct sr_replay *r, struct sr_task *prev, int cpu, uint64_t now)
+{
+	const struct sr_task *t;
+	struct sr_lb_pending *pd;
+	int others = r->rq[cpu].nr_running - 1, arrivals = 0, fair_arrivals = 0, known;
+	long arrived_load = 0;
+	uint64_t gap = r->last_local[cpu];
+
+	for (t = r->lb_head[cpu]; t; t = t->lb_next)
+		if (t != prev && t->remote_wakeup_ts > gap && t->remote_wakeup_ts <= now &&
+		    t->state == SR_TASK_QUEUED) {
+			arrivals++;
+			fair_arrivals++;
+			arrived_load += (long)t->weight;
+		}
+	if (others - arrivals > 0)
+		return 0;
+	pd = lb_open(r, cpu, prev, now);
+	if (!pd)
+		return -SR_E_NOMEM;
+	pd->gap_start = gap;
+	lb_newidle_input(r, &pd->in[0], cpu, SR_DEC_NEWIDLE);
+	pd->in[0].nr_sub += arrivals;
+	pd->in[0].cfs_sub += fair_arrivals;
+	pd->in[0].load_sub += arrived_load;
+	known = arrivals > 0 || (prev->waking && prev->waking_cpu != cpu);
+	pd->in[0].arrival = known;
+	lb_evaluate(r, pd, 0, now);
+	if (known || r->nwaking <= 0)
+		return lb_close(r, cpu, 0, SR_DEC_NEWIDLE, now);
+	pd->in[1] = pd->in[0];
+	pd->in[1].arrival = 1;
+	pd->nhyp = 2;
+	lb_evaluate(r, pd, 1, now);
+	return 0;
+}
+
+/* a wakeup lands on @cpu: does it settle an open newidle decision there? */
+static int lb_wakeup_lands(struct sr_replay *r, const struct sr_task *p, int cpu, uint64_t now)
+{
+	struct sr_lb_pending *pd = r->lbp[cpu];
+
+	if (!pd || !pd->open || pd->in[0].kind != SR_DEC_NEWIDLE)
+		return 0;
+	if (p->waking && p->waking_cpu != cpu && p->waking_ts >= pd->gap_start &&
+	    p->waking_ts <= pd->d.ts)
+		return lb_close(r, cpu, 1, SR_DEC_NEWIDLE, now);
+	return 0;
 }
 
 /* ---- event handlers --------------------------------------------------------- */
@@ -466,6 +790,7 @@ static int emit_migration(struct sr_replay *r, const struct sr_migration *m)
 static int settle_pull(struct sr_replay *r, int cpu, int next, int prev_blocked, uint64_t now)
 {
 	struct sr_migration m = r->pull[cpu];
+	int ret;
 
 	if (m.pid <= 0)
 		return 0;
@@ -474,7 +799,14 @@ static int settle_pull(struct sr_replay *r, int cpu, int next, int prev_blocked,
 	else
 		m.kind = SR_MIG_LB_PERIODIC;
 	r->pull[cpu].pid = 0;
-	return emit_migration(r, &m);
+	ret = emit_migration(r, &m);
+	if (ret)
+		return ret;
+	/* the pull's balance decision: hypothesis 0 newidle (busy puller), 1 periodic */
+	if (m.kind == SR_MIG_LB_NEWIDLE)
+		return lb_close(r, cpu, 0, SR_DEC_LB_NEWIDLE, now);
+	return lb_close(r, cpu, r->lbp[cpu] && r->lbp[cpu]->nhyp == 2 ? 1 : 0,
+			SR_DEC_LB_PERIODIC, now);
 }
 
 static int on_switch(struct sr_replay *r, const struct sr_event *ev)
@@ -484,13 +816,30 @@ static int on_switch(struct sr_replay *r, const struct sr_event *ev)
 	struct sr_task *next = task_get(r, ev->pid2, ev->comm2, ev->prio2);
 	uint64_t now = ev->ts;
 	int blocked = ev->prev_state == SR_PREV_BLOCKED || ev->prev_state == SR_PREV_DEAD;
-	int ret;
+	int ret, pulled;
 
 	if ((ev->pid > 0 && !prev) || (ev->pid2 > 0 && !next))
 		return -SR_E_NOMEM;
+	ret = lb_close_newidle(r, ev->cpu, now);
+	if (ret)
+		return ret;
+	pulled = r->pull[ev->cpu].pid > 0 && blocked && ev->pid2 == r->pull[ev->cpu].pid &&
+		 now - r->pull[ev->cpu].ts <= NEWIDLE_WINDOW_NS;
 	ret = settle_pull(r, ev->cpu, ev->pid2, blocked, now);
 	if (ret)
 		return ret;
+	/* newly idle: the blocking task leaves nothing to run (§8.4) */
+	if (prev && blocked && !pulled && rq->known && rq->curr == prev->pid &&
+	    on_rq(prev) && prev->cpu == ev->cpu) {
+		ret = lb_newidle(r, prev, ev->cpu, now);
+		if (ret)
+			return ret;
+	}
+	r->switch_ts[ev->cpu] = now;
+	if (prev)
+		prev->exec_start = now;
+	if (next)
+		next->exec_start = now;
 	rq->known = 1;
 	if (prev) {
 		ensure_on(r, prev, ev->cpu, now);
@@ -510,6 +859,8 @@ static int on_switch(struct sr_replay *r, const struct sr_event *ev)
 	if (next) {
 		ensure_on(r, next, ev->cpu, now);
 		task_pelt_update(next, now);
+		if (next->lb_cpu == ev->cpu)
+			lb_link_head(r, next, ev->cpu);
 		next->state = SR_TASK_RUNNING;
 		rq->curr = next->pid;
 		rq->curr_cfs = is_fair(next);
@@ -577,6 +928,8 @@ static int on_waking(struct sr_replay *r, const struct sr_event *ev)
 		evaluate(r, pd, p, pd->cur, now);
 	}
 	p->pending = pd;
+	if (!p->waking)
+		r->nwaking++;
 	p->waking = 1;
 	p->waking_ts = now;
 	p->waking_cpu = ev->cpu;
@@ -606,6 +959,13 @@ static int on_wakeup(struct sr_replay *r, const struct sr_event *ev)
 		return -SR_E_NOMEM;
 	if (cpu < 0 || cpu >= r->topo->ncpus)
 		return 0;
+	ret = lb_wakeup_lands(r, p, cpu, now);
+	if (ret)
+		return ret;
+	if (p->waking && p->waking_cpu != cpu)
+		p->remote_wakeup_ts = now;
+	if (p->waking && r->nwaking > 0)
+		r->nwaking--;
 	if (p->pending) {
 		struct sr_pending *pd = p->pending;
 
@@ -709,17 +1069,27 @@ static int on_migrate(struct sr_replay *r, const struct sr_event *ev)
 			prev.kind = SR_MIG_LB_PERIODIC;
 			r->pull[dest].pid = 0;
 			ret = emit_migration(r, &prev);
+			if (!ret && r->lbp[dest] && r->lbp[dest]->open)
+				ret = lb_close(r, dest, r->lbp[dest]->nhyp == 2 ? 1 : 0,
+					       SR_DEC_LB_PERIODIC, now);
 		}
+		if (!ret)
+			ret = lb_close_newidle(r, dest, now);
+		if (!ret)
+			ret = lb_open_pull(r, p, orig, dest, now);
 		r->pull[dest] = m;
 		deferred = 1;
 	} else if (e != orig && r->rq[e].curr == 0) {
 		m.kind = SR_MIG_LB_NOHZ;
+		ret = lb_nohz(r, p, e, orig, dest, now);
 	} else if (e == orig) {
 		m.kind = SR_MIG_ACTIVE;
 	} else {
 		m.kind = SR_MIG_UNEXPLAINED;
 	}
-	if (!deferred && !ret)
+	if (ret)
+		return ret;
+	if (!deferred)
 		ret = emit_migration(r, &m);
 
 	if (on_rq(p)) {
@@ -857,12 +1227,8 @@ static int on_select_rq_ret(struct sr_replay *r, const struct sr_event *ev)
 	return 0;
 }
 
-int sr_replay_feed(struct sr_replay *r, const struct sr_event *ev)
+static int feed(struct sr_replay *r, const struct sr_event *ev)
 {
-	if (ev->cpu < 0 || ev->cpu >= r->topo->ncpus)
-		return 0;
-	r->stats.events++;
-	r->now = ev->ts;
 	switch (ev->kind) {
 	case SR_EV_SWITCH:
 		return on_switch(r, ev);
@@ -902,6 +1268,19 @@ int sr_replay_feed(struct sr_replay *r, const struct sr_event *ev)
 	}
 }
 
+int sr_replay_feed(struct sr_replay *r, const struct sr_event *ev)
+{
+	int ret;
+
+	if (ev->cpu < 0 || ev->cpu >= r->topo->ncpus)
+		return 0;
+	r->stats.events++;
+	r->now = ev->ts;
+	ret = feed(r, ev);
+	r->last_local[ev->cpu] = ev->ts;
+	return ret;
+}
+
 int sr_replay_finish(struct sr_replay *r)
 {
 	size_t i;
@@ -916,8 +1295,11 @@ int sr_replay_finish(struct sr_replay *r)
 			t->pending = NULL;
 		}
 	}
-	for (i = 0; i < (size_t)r->topo->ncpus && !ret; i++)
+	for (i = 0; i < (size_t)r->topo->ncpus && !ret; i++) {
 		ret = settle_pull(r, (int)i, -1, 0, r->now);
+		if (!ret && r->lbp[i] && r->lbp[i]->open)
+			ret = lb_close(r, (int)i, 0, r->lbp[i]->in[0].kind, r->now);
+	}
 	return ret;
 }
 
@@ -940,10 +1322,30 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 	r->pull = calloc(topo->ncpus, sizeof(*r->pull));
 	r->await = calloc(topo->ncpus, sizeof(*r->await));
 	r->selected = calloc(topo->ncpus, sizeof(*r->selected));
+	r->lb_head = calloc(topo->ncpus, sizeof(*r->lb_head));
+	r->lb_tail = calloc(topo->ncpus, sizeof(*r->lb_tail));
+	r->lb_nr = calloc(topo->ncpus, sizeof(*r->lb_nr));
+	r->lb_cfs = calloc(topo->ncpus, sizeof(*r->lb_cfs));
+	r->lb_load = calloc(topo->ncpus, sizeof(*r->lb_load));
+	r->lb_masks = calloc(4 * (((size_t)topo->ncpus + 63) / 64), sizeof(*r->lb_masks));
+	r->lbp = calloc(topo->ncpus, sizeof(*r->lbp));
+	r->last_local = calloc(topo->ncpus, sizeof(*r->last_local));
+	r->nohz_last = calloc(topo->ncpus, sizeof(*r->nohz_last));
+	r->switch_ts = calloc(topo->ncpus, sizeof(*r->switch_ts));
 	if (!r->tasks || !r->rq || !r->idle || !r->pull || !r->await ||
-	    !r->selected) {
+	    !r->selected || !r->lb_head || !r->lb_tail || !r->lb_nr || !r->lb_cfs ||
+	    !r->lb_load || !r->lb_masks || !r->lbp || !r->last_local || !r->nohz_last ||
+	    !r->switch_ts) {
 		sr_replay_free(r);
 		return NULL;
+	}
+	for (c = 0; c < r->nmodels; c++) {
+		r->touches[c] = ~0u;
+		r->lb_imb[c] = calloc((size_t)topo->ncpus * SR_MAX_DOMAIN_LEVELS, 1);
+		if (!r->lb_imb[c]) {
+			sr_replay_free(r);
+			return NULL;
+		}
 	}
 	for (c = 0; c < topo->ncpus; c++) {
 		r->rq[c].curr = -1;
@@ -995,7 +1397,34 @@ void sr_replay_free(struct sr_replay *r)
 	free(r->pull);
 	free(r->await);
 	free(r->selected);
+	free(r->lb_head);
+	free(r->lb_tail);
+	free(r->lb_nr);
+	free(r->lb_cfs);
+	free(r->lb_load);
+	free(r->lb_masks);
+	for (i = 0; r->lbp && i < (size_t)r->topo->ncpus; i++)
+		if (r->lbp[i]) {
+			free((void *)r->lbp[i]->d.snap);
+			free(r->lbp[i]->ev[0]);
+			free(r->lbp[i]->ev[1]);
+			free(r->lbp[i]);
+		}
+	free(r->lbp);
+	for (i = 0; i < SR_MAX_MODELS; i++)
+		free(r->lb_imb[i]);
+	free(r->last_local);
+	free(r->nohz_last);
+	free(r->switch_ts);
 	free(r);
+}
+
+void sr_replay_set_touches(struct sr_replay *r, const unsigned *touches)
+{
+	int i;
+
+	for (i = 0; i < r->nmodels; i++)
+		r->touches[i] = touches[i];
 }
 
 int sr_replay_hint_task(struct sr_replay *r, int pid, int tgid, const char *comm, int kthread,

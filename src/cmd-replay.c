@@ -47,10 +47,37 @@ struct replay_ctx {
 	const struct sr_patch *patches[MAX_PATCHES];
 	int npatches;
 	/* per pair (original side at sides[nmodels + 2 * k]) and decision kind */
-	struct sr_patch_summary summary[SR_MAX_MODELS / 2][2];
+	struct sr_patch_summary summary[SR_MAX_MODELS / 2][SR_DEC__COUNT];
 	int snapshots;
 	char *cause;
 };
+
+/*
+ * Do the two sides of a pair differ?  At a wakeup or fork: the CPU.  At a
+ * balance decision: the pull (receiving CPU, source CPU, task) or what the
+ * balance did besides (SR_LBO_COMPARE: LBF_SOME_PINNED, a parent group's
+ * imbalance hint set, a newly-idle bail-out), so that a pair whose effect
+ * is on the flags (seed 000) or on the time spent (seed 003) shows where
+ * it acts even when both sides pull nothing.
+ */
+static int sides_differ(const struct sr_decision *d, const struct sr_eval *o,
+			const struct sr_eval *p)
+{
+	if (o->cpu != p->cpu)
+		return 1;
+	if (!sr_decision_is_balance(d->kind))
+		return 0;
+	return o->src_cpu != p->src_cpu || o->task != p->task ||
+	       ((o->lbf ^ p->lbf) & SR_LBO_COMPARE);
+}
+
+/* a side matches the kernel: the same CPU; for a pull also the same source */
+static int matches(const struct sr_decision *d, const struct sr_eval *e)
+{
+	if (e->cpu != d->actual_cpu)
+		return 0;
+	return !sr_decision_is_balance(d->kind) || d->actual_cpu < 0 || e->src_cpu == d->prev_cpu;
+}
 
 static int on_decision(const struct sr_decision *d, const struct sr_eval *evals, int nevals,
 		       void *data)
@@ -69,11 +96,11 @@ static int on_decision(const struct sr_decision *d, const struct sr_eval *evals,
 		if (!(rc->touches[i] & (1u << d->kind)))
 			continue;
 		ps->decisions++;
-		if (evals[i].cpu == evals[i + 1].cpu)
+		if (!sides_differ(d, &evals[i], &evals[i + 1]))
 			continue;
 		ps->divergent++;
-		ps->original_exact += evals[i].cpu == d->actual_cpu;
-		ps->patched_exact += evals[i + 1].cpu == d->actual_cpu;
+		ps->original_exact += matches(d, &evals[i]);
+		ps->patched_exact += matches(d, &evals[i + 1]);
 		diverged = 1;
 		if (rc->store && sr_store_divergent(rc->store, d->id, i, &rc->cause))
 			return -SR_E_IO;
@@ -100,16 +127,17 @@ static int build_sides(struct replay_ctx *rc, char **cause)
 
 	for (i = 0; i < rc->nmodels; i++) {
 		rc->sides[rc->nsides] = rc->models[i];
-		rc->touches[rc->nsides++] = (1u << SR_DEC_WAKEUP) | (1u << SR_DEC_FORK);
+		rc->touches[rc->nsides++] = (1u << SR_DEC__COUNT) - 1;
 	}
 	for (i = 0; i < rc->nmodels; i++)
 		for (k = 0; k < rc->npatches; k++) {
 			const struct sr_patch *p = rc->patches[k];
-			unsigned touch = (sr_patch_touches(p, SR_DEC_WAKEUP) << SR_DEC_WAKEUP) |
-					 (sr_patch_touches(p, SR_DEC_FORK) << SR_DEC_FORK);
+			unsigned touch = 0;
 			struct sr_patch_summary *ps;
 			int v, j;
 
+			for (j = 0; j < SR_DEC__COUNT; j++)
+				touch |= (unsigned)sr_patch_touches(p, (enum sr_decision_kind)j) << j;
 			if (rc->nsides + 2 > SR_MAX_MODELS) {
 				sr_cause_set(cause, "at most %d evaluations per decision: fewer "
 					     "models or patches", SR_MAX_MODELS);
@@ -124,11 +152,11 @@ static int build_sides(struct replay_ctx *rc, char **cause)
 				rc->touches[rc->nsides++] = touch;
 			}
 			ps = rc->summary[(rc->nsides - 2 - rc->nmodels) / 2];
-			for (j = 0; j < 2; j++) {
+			for (j = 0; j < SR_DEC__COUNT; j++) {
 				ps[j].patch = p->name;
 				ps[j].seed = p->seed;
 				ps[j].model = rc->models[i]->name;
-				ps[j].kind = j == SR_DEC_WAKEUP ? "wakeup" : "fork";
+				ps[j].kind = sr_decision_kind_name((enum sr_decision_kind)j);
 			}
 		}
 	return 0;
@@ -149,7 +177,7 @@ static int summaries(struct replay_ctx *rc, struct sr_patch_summary *out)
 	int i, j, n = 0;
 
 	for (i = rc->nmodels; i + 1 < rc->nsides; i += 2)
-		for (j = 0; j < 2; j++)
+		for (j = 0; j < SR_DEC__COUNT; j++)
 			if (rc->touches[i] & (1u << j))
 				out[n++] = rc->summary[(i - rc->nmodels) / 2][j];
 	return n;
@@ -165,14 +193,14 @@ static void pct(char *buf, size_t len, uint64_t a, uint64_t n)
 
 static void print_patches(struct replay_ctx *rc, FILE *out)
 {
-	struct sr_patch_summary ps[SR_MAX_MODELS];
+	struct sr_patch_summary ps[SR_MAX_MODELS / 2 * SR_DEC__COUNT];
 	int i, n = summaries(rc, ps);
 
 	if (!n)
 		return;
 	fprintf(out, "\npatches: at the decisions where the two sides differ, which side matches "
 		"the kernel\n");
-	fprintf(out, "%-22s %-9s %-7s %10s %9s %8s %10s %10s\n", "patch", "model", "kind",
+	fprintf(out, "%-22s %-9s %-16s %10s %9s %8s %10s %10s\n", "patch", "model", "kind",
 		"decisions", "divergent", "rate%", "orig_ok%", "patch_ok%");
 	for (i = 0; i < n; i++) {
 		char r[16], o[16], p[16];
@@ -180,7 +208,7 @@ static void print_patches(struct replay_ctx *rc, FILE *out)
 		pct(r, sizeof(r), ps[i].divergent, ps[i].decisions);
 		pct(o, sizeof(o), ps[i].original_exact, ps[i].divergent);
 		pct(p, sizeof(p), ps[i].patched_exact, ps[i].divergent);
-		fprintf(out, "%-22s %-9s %-7s %10llu %9llu %8s %10s %10s\n", ps[i].patch,
+		fprintf(out, "%-22s %-9s %-16s %10llu %9llu %8s %10s %10s\n", ps[i].patch,
 			ps[i].model, ps[i].kind, (unsigned long long)ps[i].decisions,
 			(unsigned long long)ps[i].divergent, r, o, p);
 	}
@@ -352,7 +380,13 @@ static const char inference_rules[] =
 	"kthread: names ksoftirqd/N, migration/N, cpuhp/N, kworker/..., children of pid 2\n"
 	"affinity: a per-CPU name (ksoftirqd/N, kworker/N:M, ...) binds the task to CPU N;\n"
 	"  such wakeups are not placements\n"
-	"pelt: tasks start with no history; a task's PELT is ours after its first wakeup\n";
+	"pelt: tasks start with no history; a task's PELT is ours after its first wakeup\n"
+	"newidle: a switch whose prev blocked and left nothing to run but tasks woken\n"
+	"  there from other CPUs since the CPU's previous event (they arrived during it)\n"
+	"ttwu_pending: a wakeup whose waking ran on another CPU between the CPU's previous\n"
+	"  event and its switch to idle arrives during that newidle balance\n"
+	"tickless: an idle CPU idle for a tick (or never seen running) is nohz idle\n"
+	"per-cpu kthread: KTHREAD_IS_PER_CPU from smpboot and bound-kworker names\n";
 
 static void list_models(void)
 {
@@ -373,7 +407,7 @@ static void list_patches(void)
 		printf("%-24s %-8s replaces %s; %s\n", "", "", p->function,
 		       !p->scope ? "nothing to evaluate" :
 		       p->scope == SR_SCOPE_WAKEUP ? "evaluated at wakeups" :
-		       p->scope & SR_SCOPE_BALANCE ? "evaluated at load balancing" :
+		       p->scope & SR_SCOPE_BALANCE ? "evaluated at load-balance decisions" :
 		       "evaluated at wakeups and forks");
 	}
 }
@@ -641,6 +675,7 @@ static int replay_exec(int argc, char **argv)
 		goto fail;
 	}
 	sr_replay_set_callback(r, on_decision, &rc);
+	sr_replay_set_touches(r, rc.touches);
 	sr_replay_set_migration_callback(r, on_migration, &rc);
 	sr_replay_keep_snapshots(r, out && (rc.snapshots == SNAP_ALL ||
 					    (rc.snapshots == SNAP_DIVERGENT && rc.npatches)));
@@ -720,7 +755,7 @@ static int replay_exec(int argc, char **argv)
 	if (err < 0)
 		goto fail;
 	if (rc.store) {
-		struct sr_patch_summary ps[SR_MAX_MODELS];
+		struct sr_patch_summary ps[SR_MAX_MODELS / 2 * SR_DEC__COUNT];
 		int nps = summaries(&rc, ps);
 
 		err = sr_store_finish_run(rc.store, sr_trace_borrow_info(t),
@@ -754,6 +789,14 @@ static int replay_exec(int argc, char **argv)
 		       (unsigned long long)st->skipped[SR_SKIP_NOT_FAIR],
 		       (unsigned long long)st->skipped[SR_SKIP_UNKNOWN_TASK],
 		       (unsigned long long)st->skipped[SR_SKIP_NO_SELECT]);
+		printf("balance:    %llu pulls by the puller (%llu newidle, %llu periodic), %llu nohz "
+		       "passes, %llu newly idle without a pull\n",
+		       (unsigned long long)(st->decisions[SR_DEC_LB_NEWIDLE] +
+					    st->decisions[SR_DEC_LB_PERIODIC]),
+		       (unsigned long long)st->decisions[SR_DEC_LB_NEWIDLE],
+		       (unsigned long long)st->decisions[SR_DEC_LB_PERIODIC],
+		       (unsigned long long)st->decisions[SR_DEC_LB_NOHZ],
+		       (unsigned long long)st->decisions[SR_DEC_NEWIDLE]);
 		for (k = 0; k < SR_MIG__COUNT; k++)
 			mig += st->migrations[k];
 		printf("migrations: %llu:", (unsigned long long)mig);

@@ -75,7 +75,7 @@ struct text_priv {
 	size_t names_cap;
 	size_t nnames;
 
-	char text[1024];		/* the body of the last print event */
+	char mark[1024];		/* the text of the last trace_marker write */
 };
 
 /* The common prefix of an event line, up to the event name. */
@@ -1328,15 +1328,18 @@ static int read_record(struct sr_trace *t, struct sr_event *ev, char **cause)
 	ev->common_pid = l.pid;
 	if (nm->kind == SR_EV_OTHER) {
 		ev->name = nm->name;
-		/* trace_marker text (the recorder's metadata lines among it) */
+		/* trace_marker writes: the text, e.g. the recorder's metadata lines */
 		if (!strcmp(nm->name, "tracing_mark_write") || !strcmp(nm->name, "print")) {
-			size_t n = (size_t)(l.end - l.body);
+			const char *b = l.body;
+			size_t n;
 
-			if (n >= sizeof(tp->text))
-				n = sizeof(tp->text) - 1;
-			memcpy(tp->text, l.body, n);
-			tp->text[n] = '\0';
-			ev->text = tp->text;
+			if ((size_t)(l.end - b) > 20 && !strncmp(b, "tracing_mark_write: ", 20))
+				b += 20;
+			n = (size_t)(l.end - b) < sizeof(tp->mark) - 1 ? (size_t)(l.end - b) :
+			    sizeof(tp->mark) - 1;
+			memcpy(tp->mark, b, n);
+			tp->mark[n] = '\0';
+			ev->text = tp->mark;
 		}
 		return 1;
 	}

@@ -414,7 +414,7 @@ struct sr_store *sr_store_create(const char *path, int force, int append, char *
 			       &s->ins_eval, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(s->db, "INSERT INTO reason VALUES (?,?,?)", -1,
 			       &s->ins_reason, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(s->db, "INSERT INTO diverged VALUES (?,?)", -1,
+	    sqlite3_prepare_v2(s->db, "INSERT OR IGNORE INTO diverged VALUES (?,?)", -1,
 			       &s->ins_div, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(s->db, "INSERT INTO migration VALUES (?,?,?,?,?,?,?,?,?)", -1,
 			       &s->ins_mig, NULL) != SQLITE_OK ||
@@ -760,7 +760,7 @@ static int decision_now(struct sr_store *s, const struct sr_decision *d,
 	inferred_text(d->inferred, inf, sizeof(inf));
 	sqlite3_bind_int64(st, 1, id);
 	sqlite3_bind_int64(st, 2, s->run_id);
-	sqlite3_bind_text(st, 3, d->kind == SR_DEC_WAKEUP ? "wakeup" : "fork", -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, sr_decision_kind_name(d->kind), -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 4, (sqlite3_int64)d->ts);
 	sqlite3_bind_int64(st, 5, (sqlite3_int64)d->done_ts);
 	sqlite3_bind_int(st, 6, d->pid);

@@ -2,7 +2,8 @@
 /*
  * Fidelity: how often a model, fed the reconstructed state, picks the CPU
  * the recording kernel picked.  Counted per model, per decision kind
- * (wakeup, wakeup_moved, wakeup_kept, fork, fork_idle, fork_busy) and per
+ * (wakeup, wakeup_moved, wakeup_kept, fork, fork_idle, fork_busy, and the
+ * balance kinds balance_periodic, balance_newidle, balance_nohz, newidle) and per
  * reason path, with the stay-on-prev / parent-CPU baseline beside it.
  */
 #ifndef SCHEDREPLAY_FIDELITY_H

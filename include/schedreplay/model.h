@@ -12,6 +12,8 @@
 
 #define SR_NONE (-1)	/* the kernel's "no verdict" (nr_cpumask_bits) */
 
+struct sr_lb_ctx;
+
 /* everything one select_task_rq_fair evaluation reads */
 struct sr_wake_ctx {
 	const struct sr_view *v;
@@ -39,6 +41,25 @@ struct sr_policy {
 			   int prev_cpu, int sync);
 	int (*select_idle_sibling)(struct sr_wake_ctx *c, int prev, int target);
 	int (*find_idlest_cpu)(struct sr_wake_ctx *c, int level, int this_cpu, int prev_cpu);
+
+	/*
+	 * Load balancing (replay/balance.c, include/schedreplay/balance.h).
+	 * NULL: the base model's era form (sr_balance_policy()), so that the
+	 * base models in fair.c need not name them and a patch side sets
+	 * only the one it changes.
+	 */
+	/* the per-CPU kthread test can_migrate_task() makes first (§6.1) */
+	int (*kthread_is_per_cpu)(struct sr_lb_ctx *c, const struct sr_task *p);
+	/* can_migrate_task(): 1 to move p from env's busiest CPU */
+	int (*can_migrate_task)(struct sr_lb_ctx *c, const struct sr_task *p, int src);
+	/* should_we_balance(): 0 ends this load_balance() (§8.1) */
+	int (*should_we_balance)(struct sr_lb_ctx *c);
+	/* load_balance(dst, level, idle: enum sr_lb_idle): tasks pulled (§6.4) */
+	int (*load_balance)(struct sr_lb_ctx *c, int dst, int level, int idle);
+	/* newidle_balance(cpu) (§8.2): tasks pulled */
+	int (*newidle_balance)(struct sr_lb_ctx *c, int cpu);
+	/* run_rebalance_domains() on a kicked ILB: its own and the nohz pass (§7) */
+	int (*idle_balance_softirq)(struct sr_lb_ctx *c, int ilb);
 };
 
 struct sr_model {

@@ -3,8 +3,9 @@
  * The replay engine: rebuilds the scheduler state a trace implies (per-CPU
  * runqueues, per-task state and PELT, wakee flips, recent_used_cpu) by
  * applying what the kernel actually did, event by event (open loop), and
- * stops at every decision point (wakeup placement, fork placement) to let
- * the models evaluate it.  Memory is bounded by tasks and CPUs.
+ * stops at every decision point (wakeup placement, fork placement, load
+ * balancing: replay/balance.c) to let the models evaluate it.  Memory is
+ * bounded by tasks and CPUs.
  */
 #ifndef SCHEDREPLAY_REPLAY_H
 #define SCHEDREPLAY_REPLAY_H
@@ -69,6 +70,12 @@ struct sr_task {
 	int waking_cpu;
 	int waking_waker;
 	void *pending;			/* engine-private: its open decision, or NULL */
+	/* load balancing (replay/balance.c) */
+	uint64_t exec_start;		/* last switch in or out: task_hot() */
+	uint64_t remote_wakeup_ts;	/* last wakeup whose waking ran on another CPU */
+	int lb_cpu;			/* on this CPU's cfs_tasks list, -1 none */
+	struct sr_task *lb_next;	/* toward the tail (least recently run) */
+	struct sr_task *lb_prev;	/* toward the head (most recently run) */
 };
 
 struct sr_rq {
@@ -98,7 +105,25 @@ struct sr_view {
 enum sr_decision_kind {
 	SR_DEC_WAKEUP,
 	SR_DEC_FORK,
+	/*
+	 * load balancing (replay/balance.c): the kernel pulled a task
+	 * (periodic or idle balance on the puller, newidle balance, a nohz
+	 * idle-balance pass), or a CPU went newly idle and nothing was pulled
+	 */
+	SR_DEC_LB_PERIODIC,
+	SR_DEC_LB_NEWIDLE,
+	SR_DEC_LB_NOHZ,
+	SR_DEC_NEWIDLE,
+	SR_DEC__COUNT,
 };
+
+/* the database's decision.kind text */
+const char *sr_decision_kind_name(enum sr_decision_kind k);
+
+static inline int sr_decision_is_balance(enum sr_decision_kind k)
+{
+	return k >= SR_DEC_LB_PERIODIC && k < SR_DEC__COUNT;
+}
 
 /* why the kernel's placement did not run (excluded from fidelity) */
 enum sr_skip {
@@ -122,6 +147,14 @@ struct sr_cpu_snap {
 	unsigned long util;		/* cpu_util(), simulated PELT */
 };
 
+/*
+ * For balance decisions the fields mean: this_cpu the balancing CPU (the
+ * puller; the idle-load-balance CPU of a nohz pass), pid the task the
+ * kernel moved (a newly-idle switch without a pull: the task that
+ * blocked), prev_cpu where it came from and actual_cpu where it went (-1:
+ * the kernel pulled nothing), ts the migration (or the newly-idle switch),
+ * waker unused.
+ */
 struct sr_decision {
 	long id;
 	enum sr_decision_kind kind;
@@ -147,12 +180,37 @@ struct sr_decision {
 	const struct sr_cpu_snap *snap;
 };
 
-#define SR_REASON_LEN 192
+#define SR_REASON_LEN 256
 #define SR_MAX_MODELS 16
+#define SR_LB_MAX_EFFECTS 16
 
+/* what a balance evaluation did besides choosing (compared between sides) */
+enum sr_lb_outcome {
+	SR_LBO_SOME_PINNED	= 1 << 0,	/* LBF_SOME_PINNED was set on some level */
+	SR_LBO_HINT_SET		= 1 << 1,	/* a parent group's sgc->imbalance set */
+	SR_LBO_BAIL		= 1 << 2,	/* should_we_balance bailed (newly idle) */
+	SR_LBO_REDO		= 1 << 3,	/* an LBF_ALL_PINNED redo ran */
+	SR_LBO_ABORT		= 1 << 4,	/* nohz pass abandoned (need_resched) */
+};
+/* the outcome bits that make two sides' balance decisions differ */
+#define SR_LBO_COMPARE (SR_LBO_SOME_PINNED | SR_LBO_HINT_SET | SR_LBO_BAIL)
+
+/*
+ * One model's evaluation.  At a wakeup or fork, cpu is the CPU chosen.  At
+ * a balance decision, cpu is the CPU that receives the first task the
+ * model pulls (-1: it pulls nothing), src_cpu where that task was and task
+ * its pid; lbf the SR_LBO_* bits; effect[] the group-imbalance hints
+ * (sgc->imbalance) the model set or cleared, applied by the engine to the
+ * model's own balance state when the decision closes.
+ */
 struct sr_eval {
 	int cpu;
 	char reason[SR_REASON_LEN];	/* tokens joined by " > " */
+	int src_cpu;
+	int task;
+	unsigned lbf;
+	int neffects;
+	int effect[SR_LB_MAX_EFFECTS];	/* (group index << 1) | value */
 };
 
 struct sr_model;
@@ -182,6 +240,13 @@ void sr_replay_use_probes(struct sr_replay *r, int on);
  */
 int sr_replay_hint_task(struct sr_replay *r, int pid, int tgid, const char *comm, int kthread,
 			int bound_cpu);
+
+/**
+ * sr_replay_set_touches - per model, the decision kinds (1 << kind) it is
+ * evaluated at; balance decisions skip the models without a balance kind
+ * (their evaluation is cpu -1, no reason).  Default: every kind.
+ */
+void sr_replay_set_touches(struct sr_replay *r, const unsigned *touches);
 
 /**
  * sr_replay_keep_snapshots - give each decision a copy of every CPU's
@@ -261,7 +326,7 @@ void sr_replay_set_migration_callback(struct sr_replay *r, sr_migration_cb cb, v
 
 struct sr_replay_stats {
 	uint64_t events;
-	uint64_t decisions[2];		/* by kind */
+	uint64_t decisions[SR_DEC__COUNT];	/* by kind */
 	uint64_t skipped[8];		/* by enum sr_skip */
 	uint64_t probe_hits, probe_unmatched;
 	uint64_t migrations[SR_MIG__COUNT];

@@ -203,7 +203,7 @@ static void test_views(void)
 	tui_refresh_count(&t);
 	CHECK_EQ(t.count, 2, "two divergent rows");
 	r = tui_row_at(&t, 0);
-	CHECK(r && r->id == 2 && !strcmp(r->comm, "rcu_preempt") && r->cpu[3] == 2 &&
+	CHECK(r && r->id == 4 && !strcmp(r->comm, "rcu_preempt") && r->cpu[3] == 2 &&
 	      r->cpu[4] == 1 && !strcmp(r->patch, "wake-affine-equal"), "first row");
 	ok_ = render(&t, 24, 80, "   0.018008 rcu_preempt/18   wakeup   2    1    1    2*   1   "
 		     "wake-affine-equal", &text);
@@ -219,7 +219,7 @@ static void test_views(void)
 	CHECK_EQ(t.count, 1, "one row");
 	tui_open_detail(&t);
 	CHECK_EQ(t.view, TUI_V_DETAIL, "Enter opens the detail");
-	CHECK(render(&t, 60, 80, "decision 4742: wakeup", &text), "detail title");
+	CHECK(render(&t, 60, 80, "decision 6333: wakeup", &text), "detail title");
 	CHECK(strstr(text, "cpu   0 T  O  nr  1") != NULL, "CPU 0: this and original, state");
 	CHECK(strstr(text, "cpu   2  PA N idle") != NULL, "CPU 2: prev, actual, patched, idle");
 	CHECK(strstr(text, "v4.15 exit-sync-mel patched -> cpu 2") != NULL, "each side's reason");
@@ -231,10 +231,10 @@ static void test_views(void)
 	tui_set_filter(&t, "");
 	tui_set_mode(&t, TUI_ALL);
 	tui_refresh_count(&t);
-	CHECK_EQ(t.count, 4748, "every decision");
-	t.sel = 4747;
-	r = tui_row_at(&t, 4747);
-	CHECK(r && r->id == 4747, "the last row, read from the end");
+	CHECK_EQ(t.count, 6343, "every decision");
+	t.sel = 6342;
+	r = tui_row_at(&t, 6342);
+	CHECK(r && r->id == 6342, "the last row, read from the end");
 	t.sel = 1;
 	tui_open_detail(&t);
 	CHECK(render(&t, 40, 80, "no per-CPU state stored", &text),
@@ -245,7 +245,7 @@ static void test_views(void)
 
 	t.view = TUI_V_SUMMARY;
 	t.page_valid = 0;
-	CHECK(render(&t, 40, 90, "decisions 4748, 2 divergent", &text), "summary");
+	CHECK(render(&t, 40, 90, "decisions 6343, 2 divergent", &text), "summary");
 	CHECK(strstr(text, "exit-sync-mel") && strstr(text, "fidelity of the base models"),
 	      "patch pairs and fidelity");
 	free(text);

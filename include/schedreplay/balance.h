@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The load-balance surrogate (replay/balance.c, decision-model §6-§8):
+ * what one balance evaluation reads (struct sr_lb_input, from the engine),
+ * the state of one load_balance() call (struct sr_lb_env) and the helpers
+ * the balance functions of base models and patch pairs share.  Loads are
+ * counted in tasks: find_busiest_group classifies groups by nr_running,
+ * the imbalance is a number of tasks, and overloaded groups compare the
+ * queued tasks' weights.  The per-model group-imbalance hints
+ * (sgc->imbalance) live in the engine and change only through the
+ * effects an evaluation returns.
+ */
+#ifndef SCHEDREPLAY_BALANCE_H
+#define SCHEDREPLAY_BALANCE_H
+
+#include <stdint.h>
+
+#include "schedreplay/model.h"
+
+/* enum cpu_idle_type */
+enum sr_lb_idle {
+	SR_LB_NOT_IDLE,
+	SR_LB_IDLE,
+	SR_LB_NEWLY_IDLE,
+};
+
+/* load_balance() flags (LBF_*) */
+enum sr_lbf {
+	SR_LBF_ALL_PINNED	= 1 << 0,
+	SR_LBF_DST_PINNED	= 1 << 1,
+	SR_LBF_SOME_PINNED	= 1 << 2,
+};
+
+/* what the engine hands one balance evaluation */
+struct sr_lb_input {
+	enum sr_decision_kind kind;	/* SR_DEC_LB_* or SR_DEC_NEWIDLE */
+	int cpu;			/* the balancing CPU: dst, or the ILB of a nohz pass */
+	enum sr_lb_idle idle;		/* periodic: IDLE or NOT_IDLE; newidle: NEWLY_IDLE */
+	int curr_leaving;		/* newidle: cpu's curr is blocking (cpu not idle) */
+	/* taken off cpu's counts: the blocking curr, wakeups that land later */
+	int nr_sub, cfs_sub;
+	long load_sub;
+	int arrival;			/* a wakeup for cpu arrives during the balance: it
+					 * is visible (ttwu_pending) after the first
+					 * find_busiest round */
+	const unsigned char *sgc_imb;	/* the model's sgc->imbalance, level * ncpus + first cpu */
+};
+
+/* one load_balance() call (struct lb_env) */
+struct sr_lb_env {
+	int dst_cpu;
+	int level;
+	const struct sr_domain *sd;
+	enum sr_lb_idle idle;
+	unsigned flags;			/* enum sr_lbf */
+	int new_dst_cpu;
+	int imbalance;			/* tasks */
+	int rounds;			/* find_busiest rounds of this call (1 + redos) */
+	uint64_t *cpus;			/* env->cpus */
+	const uint64_t *dst_grpmask;
+};
+
+struct sr_lb_moved {
+	int pid, from, to;
+};
+
+#define SR_LB_MAX_MOVED 64
+
+struct sr_lb_ctx {
+	const struct sr_view *v;
+	const struct sr_model *m;
+	const struct sr_policy *pol;	/* m's functions, NULL ones filled in */
+	const struct sr_lb_input *in;
+	struct sr_eval *out;
+	struct sr_lb_env *env;		/* the load_balance() running, or NULL */
+	int stop;			/* should_we_balance said no: *continue_balancing = 0 */
+	int rounds;			/* find_busiest rounds so far, all calls */
+	/* scratch: the state as this evaluation changed it (pulls) */
+	int *nr;			/* nr_running per cpu */
+	int *cfs;			/* cfs h_nr_running per cpu */
+	long *load;			/* queued CFS weight per cpu */
+	uint64_t *masks;		/* room for 4 cpumasks */
+	int nmoved;
+	struct sr_lb_moved moved[SR_LB_MAX_MOVED];
+};
+
+/* sr_model_balance - evaluate @m's balance functions at one decision */
+void sr_model_balance(const struct sr_model *m, const struct sr_view *v,
+		      const struct sr_lb_input *in, struct sr_eval *out);
+
+/* the base model's function where @m leaves a balance pointer NULL */
+const struct sr_policy *sr_balance_policy(const struct sr_model *m, struct sr_policy *buf);
+
+/* append a reason token (printf format) */
+void sr_lb_reason(struct sr_lb_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* state as this evaluation sees it */
+int sr_lb_nr_running(const struct sr_lb_ctx *c, int cpu);
+int sr_lb_ttwu_pending(const struct sr_lb_ctx *c, int cpu);
+int sr_lb_idle_cpu(const struct sr_lb_ctx *c, int cpu);
+/* p is allowed on cpu (snapshot or name-inferred affinity) */
+int sr_lb_allowed(const struct sr_lb_ctx *c, const struct sr_task *p, int cpu);
+/* the smpboot / bound-kworker name rule of decision-model §6.6 */
+int sr_lb_per_cpu_name(const char *comm);
+/*
+ * should_we_balance() past its newly-idle case (§8.1): the first idle CPU
+ * of the local group balances, else the group's first CPU
+ */
+int sr_lb_should_we_balance_busy(struct sr_lb_ctx *c);
+
+/*
+ * rebalance_domains(cpu, idle) as the surrogate runs it: every level is
+ * taken as due; stops at the first level that pulls.  Return: tasks pulled.
+ */
+int sr_lb_rebalance_domains(struct sr_lb_ctx *c, int cpu, enum sr_lb_idle idle);
+/* the idle CPUs a nohz pass visits: idle and tickless (idle >= 1 tick) */
+int sr_lb_nohz_idle(const struct sr_lb_ctx *c, int cpu);
+/*
+ * one CPU of a nohz pass: rebalance_domains(cpu, CPU_IDLE), pulls going
+ * to @cpu; its reason tokens stay only if it pulled.  Return: pulled.
+ */
+int sr_lb_nohz_balance_cpu(struct sr_lb_ctx *c, int cpu);
+
+#endif

@@ -1,0 +1,755 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The load-balance surrogate (decision-model §6-§8): load_balance() with
+ * find_busiest_group / find_busiest_queue on the reconstructed runqueues,
+ * detach_tasks() over each CPU's cfs_tasks list from its least recently
+ * run end, can_migrate_task() with affinity and the per-CPU kthread test,
+ * the LBF_ALL_PINNED redo, the parent-group imbalance hint, should_we_balance,
+ * newidle_balance, rebalance_domains and the nohz idle-balance pass; and
+ * the era forms the base models use where they leave a balance function
+ * NULL.  Loads are counted in tasks (see include/schedreplay/balance.h);
+ * balance intervals, nr_balance_failed, avg_idle and active balancing are
+ * not modelled: every level is due, no task is cache-hot by failure count.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "schedreplay/balance.h"
+#include "replay-local.h"
+#include "banned.h"
+
+/* sysctl_sched_migration_cost: task_hot() below it */
+#define MIGRATION_COST_NS 500000ULL
+
+void sr_lb_reason(struct sr_lb_ctx *c, const char *fmt, ...)
+{
+	char *buf = c->out->reason;
+	size_t len = strlen(buf);
+	va_list ap;
+
+	if (len + 4 >= SR_REASON_LEN)
+		return;
+	if (len) {
+		memcpy(buf + len, " > ", 4);
+		len += 3;
+	}
+	va_start(ap, fmt);
+	vsnprintf(buf + len, SR_REASON_LEN - len, fmt, ap);
+	va_end(ap);
+}
+
+/* ---- the state as this evaluation changed it ------------------------------ */
+
+int sr_lb_nr_running(const struct sr_lb_ctx *c, int cpu)
+{
+	return c->nr[cpu];
+}
+
+int sr_lb_ttwu_pending(const struct sr_lb_ctx *c, int cpu)
+{
+	/* the arriving wakeup shows once the first busiest search is done */
+	return cpu == c->in->cpu && c->in->arrival && c->rounds > 0;
+}
+
+int sr_lb_idle_cpu(const struct sr_lb_ctx *c, int cpu)
+{
+	const struct sr_rq *rq = &c->v->rq[cpu];
+
+	/* a newly idle CPU still runs its blocking task: rq->curr != rq->idle */
+	if (cpu == c->in->cpu && c->in->curr_leaving)
+		return 0;
+	if (c->nr[cpu] > 0 || sr_lb_ttwu_pending(c, cpu))
+		return 0;
+	return rq->curr == 0 || (rq->curr < 0 && !rq->known);
+}
+
+int sr_lb_nohz_idle(const struct sr_lb_ctx *c, int cpu)
+{
+	const struct sr_rq *rq = &c->v->rq[cpu];
+	uint64_t tick = 1000000000ULL / (uint64_t)c->v->hz;
+
+	/* tickless after about one tick of idleness (§7.7) */
+	return sr_lb_idle_cpu(c, cpu) && (!rq->known || c->v->now >= rq->idle_stamp + tick);
+}
+
+int sr_lb_allowed(const struct sr_lb_ctx *c, const struct sr_task *p, int cpu)
+{
+	return sr_view_allowed(c->v, p, cpu);
+}
+
+int sr_lb_per_cpu_name(const char *comm)
+{
+	static const char *const smpboot[] = {
+		"ksoftirqd/", "migration/", "cpuhp/", "rcuc/", "watchdog/", "idle_inject/",
+		"kworker/",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(smpboot) / sizeof(smpboot[0]); i++) {
+		size_t n = strlen(smpboot[i]);
+
+		if (strncmp(comm, smpboot[i], n))
+			continue;
+		/* kworker/3:1 is bound; kworker/u8:2 and kworker/R-wq are not */
+		return comm[n] >= '0' && comm[n] <= '9';
+	}
+	return 0;
+}
+
+static int moved_away(const struct sr_lb_ctx *c, int pid)
+{
+	int i;
+
+	for (i = 0; i < c->nmoved; i++)
+		if (c->moved[i].pid == pid)
+			return 1;
+	return 0;
+}
+
+/* ---- group-imbalance hints (sgc->imbalance), per model --------------------- */
+
+static int imb_index(const struct sr_lb_ctx *c, int level, const uint64_t *span)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < c->v->topo->ncpus; cpu++)
+		if (sr_cpumask_test(span, cpu))
+			break;
+	return level * c->v->topo->ncpus + cpu;
+}
+
+static int imb_get(const struct sr_lb_ctx *c, int idx)
+{
+	int i;
+
+	for (i = c->out->neffects - 1; i >= 0; i--)
+		if (c->out->effect[i] >> 1 == idx)
+			return c->out->effect[i] & 1;
+	return c->in->sgc_imb ? c->in->sgc_imb[idx] : 0;
+}
+
+static void imb_put(struct sr_lb_ctx *c, int idx, int val)
+{
+	if (imb_get(c, idx) == val || c->out->neffects == SR_LB_MAX_EFFECTS)
+		return;
+	c->out->effect[c->out->neffects++] = idx << 1 | (val ? 1 : 0);
+}
+
+/* ---- groups ----------------------------------------------------------------- */
+
+static size_t mask_words(const struct sr_lb_ctx *c)
+{
+	return ((size_t)c->v->topo->ncpus + 63) / 64;
+}
+
+/* the group of @level's domain that holds @cpu: the child's span, or @cpu */
+static const uint64_t *group_span(const struct sr_lb_ctx *c, int level, int cpu, uint64_t *one)
+{
+	const struct sr_topology *t = c->v->topo;
+
+	if (level > 0)
+		return t->cpu[cpu].dom[level - 1].span;
+	memset(one, 0, mask_words(c) * sizeof(uint64_t));
+	one[cpu / 64] |= 1ULL << (cpu % 64);
+	return one;
+}
+
+enum { G_HAS_SPARE, G_FULLY_BUSY, G_IMBALANCED, G_OVERLOADED };
+static const char *const gnames[] = { "has spare", "fully busy", "imbalanced", "overloaded" };
+
+struct sg {
+	int first, weight, nr, cfs, idle, type;
+	long load;			/* queued weight per CPU of the group */
+};
+
+/* update_sg_lb_stats() + group_classify(), counting tasks */
+static void sg_stats(struct sr_lb_ctx *c, const uint64_t *span, int level, struct sg *g)
+{
+	const struct sr_topology *t = c->v->topo;
+	int cpu;
+
+	memset(g, 0, sizeof(*g));
+	g->first = -1;
+	for (cpu = 0; cpu < t->ncpus; cpu++) {
+		if (!sr_cpumask_test(span, cpu))
+			continue;
+		if (g->first < 0)
+			g->first = cpu;
+		g->weight++;
+		if (!sr_cpumask_test(c->env->cpus, cpu))
+			continue;
+		g->nr += c->nr[cpu];
+		g->cfs += c->cfs[cpu];
+		g->load += c->load[cpu];
+		if (!c->nr[cpu] && sr_lb_idle_cpu(c, cpu))
+			g->idle++;
+	}
+	if (g->weight)
+		g->load /= g->weight;
+	if (g->nr > g->weight)
+		g->type = G_OVERLOADED;
+	else if (imb_get(c, imb_index(c, level, span)))
+		g->type = G_IMBALANCED;
+	else if (g->nr < g->weight)
+		g->type = G_HAS_SPARE;
+	else
+		g->type = G_FULLY_BUSY;
+}
+
+/* update_sd_pick_busiest() */
+static int busier(const struct sg *g, const struct sg *b)
+{
+	if (!g->cfs)
+		return 0;
+	if (b->first < 0 || g->type > b->type)
+		return 1;
+	if (g->type < b->type)
+		return 0;
+	switch (g->type) {
+	case G_OVERLOADED:
+	case G_FULLY_BUSY:
+		return g->load > b->load;
+	case G_IMBALANCED:
+		return 0;		/* the first one found */
+	default:
+		return g->idle < b->idle || (g->idle == b->idle && g->nr > b->nr);
+	}
+}
+
+/* sd->imb_numa_nr as build_sched_domains() sets it */
+static int imb_numa_nr(const struct sr_topology *t, int cpu, int level)
+{
+	const struct sr_domain *sd = &t->cpu[cpu].dom[level];
+	int child = level > 0 ? t->cpu[cpu].dom[level - 1].span_weight : 1;
+	int nr_llcs = child > 0 ? sd->span_weight / child : 1;
+	int imb = nr_llcs > 1 ? nr_llcs : sd->span_weight >> 3;
+
+	return imb > 1 ? imb : 1;
+}
+
+/*
+ * find_busiest_group() + calculate_imbalance() (in tasks) +
+ * find_busiest_queue(): the CPU to pull from, or -1 when balanced
+ */
+static int find_busiest(struct sr_lb_ctx *c)
+{
+	struct sr_lb_env *env = c->env;
+	const struct sr_topology *t = c->v->topo;
+	const struct sr_domain *sd = env->sd;
+	uint64_t *one = c->masks + 2 * mask_words(c), *other = c->masks + 3 * mask_words(c);
+	struct sg local, busiest, g;
+	int gcpu, cpu, best = -1, best_nr = 0, imb = 0, level = env->level;
+	int child_prefer = level > 0 &&
+			   (t->cpu[env->dst_cpu].dom[level - 1].flags & SR_SD_PREFER_SIBLING);
+
+	sg_stats(c, group_span(c, level, env->dst_cpu, one), level, &local);
+	memset(&busiest, 0, sizeof(busiest));
+	busiest.first = -1;
+	for (gcpu = 0; gcpu < t->ncpus; gcpu++) {
+		const uint64_t *span;
+
+		if (!sr_cpumask_test(sd->span, gcpu))
+			continue;
+		span = group_span(c, level, gcpu, other);
+		if (sr_cpumask_test(span, env->dst_cpu))
+			continue;
+		/* each group once, at its first CPU */
+		for (cpu = 0; cpu < gcpu; cpu++)
+			if (sr_cpumask_test(span, cpu) && sr_cpumask_test(sd->span, cpu))
+				break;
+		if (cpu < gcpu)
+			continue;
+		sg_stats(c, span, level, &g);
+		if (busier(&g, &busiest))
+			busiest = g;
+	}
+	if (busiest.first < 0) {
+		sr_lb_reason(c, "%s: no busiest", sd->name);
+		return -1;
+	}
+	if (busiest.type == G_IMBALANCED) {
+		imb = 1;
+	} else {
+		if (local.type > busiest.type)
+			goto balanced;
+		if (local.type == G_OVERLOADED) {
+			if (local.load >= busiest.load ||
+			    100 * busiest.load <= (long)sd->imbalance_pct * local.load)
+				goto balanced;
+		} else if (busiest.type != G_OVERLOADED) {
+			if (env->idle == SR_LB_NOT_IDLE)
+				goto balanced;
+			if (busiest.weight > 1 && local.idle <= busiest.idle + 1)
+				goto balanced;
+			if (busiest.cfs == 1)
+				goto balanced;
+		}
+		if (local.type == G_HAS_SPARE) {
+			if (busiest.type > G_FULLY_BUSY && !(sd->flags & SR_SD_SHARE_LLC)) {
+				/* migrate_util: fill local's spare capacity */
+				imb = local.idle > 0 ? local.idle : (env->idle != SR_LB_NOT_IDLE);
+			} else {
+				if (busiest.weight == 1 || child_prefer) {
+					/* sibling_imbalance() with equal cores */
+					imb = busiest.nr - local.nr + 1;
+					if (imb <= 1 && local.nr == 0 && busiest.nr > 1)
+						imb = 2;
+				} else {
+					imb = local.idle - busiest.idle;
+					if (imb < 0)
+						imb = 0;
+				}
+				/* adjust_numa_imbalance(): a small imbalance between nodes */
+				if ((sd->flags & SR_SD_NUMA) &&
+				    local.nr + 1 < imb_numa_nr(t, env->dst_cpu, level) && imb <= 2)
+					imb = 0;
+				imb >>= 1;
+			}
+		} else {
+			imb = 1;	/* migrate_load: one task at a time */
+		}
+	}
+	if (imb <= 0)
+		goto balanced;
+	/* find_busiest_queue(): the most CFS tasks (migrate_task) */
+	for (cpu = 0; cpu < t->ncpus; cpu++) {
+		const uint64_t *span = group_span(c, level, busiest.first, other);
+
+		if (!sr_cpumask_test(span, cpu) || !sr_cpumask_test(env->cpus, cpu))
+			continue;
+		if (c->cfs[cpu] > best_nr) {
+			best_nr = c->cfs[cpu];
+			best = cpu;
+		}
+	}
+	if (best < 0)
+		goto balanced;
+	env->imbalance = imb;
+	sr_lb_reason(c, "%s: busiest cpu %d (nr %d, %s)", sd->name, best, c->nr[best],
+		     gnames[busiest.type]);
+	return best;
+balanced:
+	sr_lb_reason(c, "%s: balanced", sd->name);
+	return -1;
+}
+
+/* ---- can_migrate_task / detach_tasks ------------------------------------------- */
+
+static int task_hot(struct sr_lb_ctx *c, const struct sr_task *p)
+{
+	if (p->prio < 100 || (c->env->sd->flags & SR_SD_SHARE_CPUCAPACITY) || !p->exec_start)
+		return 0;
+	return c->v->now < p->exec_start + MIGRATION_COST_NS;
+}
+
+/* can_migrate_task() at v5.16 (§6.2) with the model's kthread_is_per_cpu */
+static int can_migrate_task(struct sr_lb_ctx *c, const struct sr_task *p, int src)
+{
+	struct sr_lb_env *env = c->env;
+	int cpu;
+
+	if (c->pol->kthread_is_per_cpu(c, p)) {
+		sr_lb_reason(c, "per-cpu kthread %d skipped", p->pid);
+		return 0;
+	}
+	if (!sr_lb_allowed(c, p, env->dst_cpu)) {
+		env->flags |= SR_LBF_SOME_PINNED;
+		if (env->idle == SR_LB_NEWLY_IDLE || (env->flags & SR_LBF_DST_PINNED))
+			return 0;
+		for (cpu = 0; cpu < c->v->topo->ncpus; cpu++)
+			if (sr_cpumask_test(env->dst_grpmask, cpu) &&
+			    sr_cpumask_test(env->cpus, cpu) && sr_lb_allowed(c, p, cpu)) {
+				env->flags |= SR_LBF_DST_PINNED;
+				env->new_dst_cpu = cpu;
+				break;
+			}
+		return 0;
+	}
+	env->flags &= ~SR_LBF_ALL_PINNED;
+	if (c->v->rq[src].curr == p->pid)
+		return 0;
+	if (task_hot(c, p))
+		return 0;
+	return 1;
+}
+
+/* detach_tasks() from the least recently run end of src's cfs_tasks */
+static int detach_tasks(struct sr_lb_ctx *c, int src)
+{
+	struct sr_lb_env *env = c->env;
+	const struct sr_replay *r = c->v->r;
+	const struct sr_task *p;
+	int loop = 0, loop_max = c->nr[src] < 32 ? c->nr[src] : 32, detached = 0;
+
+	for (p = r->lb_tail[src]; p; p = p->lb_prev) {
+		if (moved_away(c, p->pid))
+			continue;
+		if (env->idle != SR_LB_NOT_IDLE && c->nr[src] <= 1)
+			break;
+		if (++loop > loop_max)
+			break;
+		if (!c->pol->can_migrate_task(c, p, src))
+			continue;
+		env->imbalance--;
+		c->nr[src]--;
+		c->nr[env->dst_cpu]++;
+		if (p->prio >= 100) {
+			c->cfs[src]--;
+			c->cfs[env->dst_cpu]++;
+			c->load[src] -= (long)p->weight;
+			c->load[env->dst_cpu] += (long)p->weight;
+		}
+		if (c->nmoved < SR_LB_MAX_MOVED) {
+			c->moved[c->nmoved].pid = p->pid;
+			c->moved[c->nmoved].from = src;
+			c->moved[c->nmoved++].to = env->dst_cpu;
+		}
+		if (c->out->cpu < 0) {
+			c->out->cpu = env->dst_cpu;
+			c->out->src_cpu = src;
+			c->out->task = p->pid;
+		}
+		sr_lb_reason(c, "pull %d from %d to %d", p->pid, src, env->dst_cpu);
+		detached++;
+		/* CONFIG_PREEMPTION: a newly idle CPU takes one task */
+		if (env->idle == SR_LB_NEWLY_IDLE || env->imbalance <= 0)
+			break;
+	}
+	return detached;
+}
+
+/* ---- should_we_balance / load_balance -------------------------------------------- */
+
+int sr_lb_should_we_balance_busy(struct sr_lb_ctx *c)
+{
+	struct sr_lb_env *env = c->env;
+	int cpu, first = -1;
+
+	for (cpu = 0; cpu < c->v->topo->ncpus; cpu++) {
+		if (!sr_cpumask_test(env->dst_grpmask, cpu) || !sr_cpumask_test(env->cpus, cpu))
+			continue;
+		if (first < 0)
+			first = cpu;
+		if (sr_lb_idle_cpu(c, cpu))
+			return cpu == env->dst_cpu;
+	}
+	return first == env->dst_cpu;
+}
+
+/* mainline (with seed 003 merged): a newly idle CPU bails once work is there */
+static int should_we_balance_mainline(struct sr_lb_ctx *c)
+{
+	struct sr_lb_env *env = c->env;
+
+	if (!sr_cpumask_test(env->cpus, env->dst_cpu))
+		return 0;
+	if (env->idle == SR_LB_NEWLY_IDLE) {
+		if (sr_lb_nr_running(c, env->dst_cpu) > 0 ||
+		    sr_lb_ttwu_pending(c, env->dst_cpu)) {
+			sr_lb_reason(c, "bail: %s", sr_lb_nr_running(c, env->dst_cpu) > 0 ?
+				     "nr_running" : "ttwu_pending");
+			c->out->lbf |= SR_LBO_BAIL;
+			return 0;
+		}
+		return 1;
+	}
+	return sr_lb_should_we_balance_busy(c);
+}
+
+/* v5.18 and before: every newly idle CPU balances */
+static int should_we_balance_v4(struct sr_lb_ctx *c)
+{
+	struct sr_lb_env *env = c->env;
+
+	if (!sr_cpumask_test(env->cpus, env->dst_cpu))
+		return 0;
+	if (env->idle == SR_LB_NEWLY_IDLE)
+		return 1;
+	return sr_lb_should_we_balance_busy(c);
+}
+
+static int subset(const uint64_t *a, const uint64_t *b, size_t words)
+{
+	size_t i;
+
+	for (i = 0; i < words; i++)
+		if (a[i] & ~b[i])
+			return 0;
+	return 1;
+}
+
+/* load_balance() at v5.16 (§6.4) */
+static int load_balance(struct sr_lb_ctx *c, int dst, int level, int idle)
+{
+	const struct sr_topology *t = c->v->topo;
+	const struct sr_domain *sd = &t->cpu[dst].dom[level];
+	size_t words = mask_words(c);
+	uint64_t *cpus = c->masks, *grp = c->masks + words;
+	struct sr_lb_env env = {
+		.dst_cpu = dst,
+		.level = level,
+		.sd = sd,
+		.idle = (enum sr_lb_idle)idle,
+		.new_dst_cpu = -1,
+		.cpus = cpus,
+		.dst_grpmask = grp,
+	};
+	struct sr_lb_env *saved = c->env;
+	int parent = level + 1 < t->cpu[dst].ndomains, moved = 0, src, hint = -1, n;
+
+	memcpy(cpus, sd->span, words * sizeof(uint64_t));
+	memcpy(grp, group_span(c, level, dst, c->masks + 2 * words), words * sizeof(uint64_t));
+	if (parent)
+		hint = imb_index(c, level + 1, sd->span);
+	c->env = &env;
+redo:
+	if (!c->pol->should_we_balance(c)) {
+		c->stop = 1;
+		goto out_balanced;
+	}
+	env.rounds++;
+	src = find_busiest(c);
+	c->rounds++;
+	if (src < 0)
+		goto out_balanced;
+	env.flags |= SR_LBF_ALL_PINNED;
+	if (c->nr[src] > 1) {
+more_balance:
+		n = detach_tasks(c, src);
+		moved += n;
+		if (!n && !(env.flags & SR_LBF_ALL_PINNED))
+			sr_lb_reason(c, "none movable");
+		if ((env.flags & SR_LBF_DST_PINNED) && env.imbalance > 0) {
+			cpus[env.dst_cpu / 64] &= ~(1ULL << (env.dst_cpu % 64));
+			env.dst_cpu = env.new_dst_cpu;
+			env.flags &= ~SR_LBF_DST_PINNED;
+			sr_lb_reason(c, "dst pinned, to %d", env.dst_cpu);
+			goto more_balance;
+		}
+		if (parent && (env.flags & SR_LBF_SOME_PINNED) && env.imbalance > 0) {
+			imb_put(c, hint, 1);
+			c->out->lbf |= SR_LBO_HINT_SET;
+			sr_lb_reason(c, "some pinned: parent group imbalanced");
+		}
+		if (env.flags & SR_LBF_ALL_PINNED) {
+			cpus[src / 64] &= ~(1ULL << (src % 64));
+			if (!subset(cpus, grp, words)) {
+				c->out->lbf |= SR_LBO_REDO;
+				sr_lb_reason(c, "all pinned, redo");
+				goto redo;
+			}
+			sr_lb_reason(c, "all pinned");
+			goto out_all_pinned;
+		}
+	}
+	if (env.flags & SR_LBF_SOME_PINNED)
+		c->out->lbf |= SR_LBO_SOME_PINNED;
+	c->env = saved;
+	return moved;
+out_balanced:
+	if (parent && !(env.flags & SR_LBF_ALL_PINNED))
+		imb_put(c, hint, 0);
+out_all_pinned:
+	if (env.flags & SR_LBF_SOME_PINNED)
+		c->out->lbf |= SR_LBO_SOME_PINNED;
+	c->env = saved;
+	return 0;
+}
+
+/* ---- the callers: rebalance_domains, newidle_balance, the nohz pass ------------- */
+
+int sr_lb_rebalance_domains(struct sr_lb_ctx *c, int cpu, enum sr_lb_idle idle)
+{
+	const struct sr_cpu_topo *ct = &c->v->topo->cpu[cpu];
+	int level, pulled;
+
+	c->stop = 0;
+	for (level = 0; level < ct->ndomains; level++) {
+		pulled = c->pol->load_balance(c, cpu, level, idle);
+		if (pulled)
+			return pulled;
+		if (c->stop)
+			break;
+	}
+	return 0;
+}
+
+static int rd_overloaded(const struct sr_lb_ctx *c)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < c->v->topo->ncpus; cpu++)
+		if (c->nr[cpu] >= 2)
+			return 1;
+	return 0;
+}
+
+/* newidle_balance() at v5.19 (§8.2); avg_idle and the lb cost are not seen */
+static int newidle_balance(struct sr_lb_ctx *c, int cpu)
+{
+	const struct sr_cpu_topo *ct = &c->v->topo->cpu[cpu];
+	int level, pulled;
+
+	if (!rd_overloaded(c)) {
+		sr_lb_reason(c, "no overload");
+		return 0;
+	}
+	for (level = 0; level < ct->ndomains; level++) {
+		if (!(ct->dom[level].flags & SR_SD_BALANCE_NEWIDLE))
+			continue;
+		pulled = c->pol->load_balance(c, cpu, level, SR_LB_NEWLY_IDLE);
+		if (pulled)
+			return pulled;
+		if (sr_lb_nr_running(c, cpu) > 0 || sr_lb_ttwu_pending(c, cpu)) {
+			sr_lb_reason(c, "stop: work arrived");
+			break;
+		}
+	}
+	return 0;
+}
+
+int sr_lb_nohz_balance_cpu(struct sr_lb_ctx *c, int cpu)
+{
+	size_t len = strlen(c->out->reason);
+	int pulled;
+
+	sr_lb_reason(c, "for %d", cpu);
+	pulled = sr_lb_rebalance_domains(c, cpu, SR_LB_IDLE);
+	/* the CPUs that pull nothing leave no tokens: the path stays readable */
+	if (!pulled && len < SR_REASON_LEN)
+		c->out->reason[len] = '\0';
+	return pulled;
+}
+
+/* mainline _nohz_idle_balance(): from ilb + 1 round, the ILB itself last */
+static int idle_balance_softirq_mainline(struct sr_lb_ctx *c, int ilb)
+{
+	int n = c->v->topo->ncpus, i;
+
+	for (i = 1; i <= n; i++) {
+		int cpu = (ilb + i) % n;
+
+		if (cpu != ilb && !sr_lb_nohz_idle(c, cpu))
+			continue;
+		if (sr_lb_nohz_balance_cpu(c, cpu))
+			return 1;
+	}
+	return 0;
+}
+
+/* v4.1 .. v4.x: nohz_idle_balance() (ascending from CPU 0), then the ILB */
+static int idle_balance_softirq_v41(struct sr_lb_ctx *c, int ilb)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < c->v->topo->ncpus; cpu++) {
+		if (cpu == ilb || !sr_lb_nohz_idle(c, cpu))
+			continue;
+		if (sr_lb_nohz_balance_cpu(c, cpu))
+			return 1;
+	}
+	return sr_lb_nohz_balance_cpu(c, ilb);
+}
+
+/* mainline: KTHREAD_IS_PER_CPU, seen through smpboot and bound-kworker names */
+static int kthread_is_per_cpu_mainline(struct sr_lb_ctx *c, const struct sr_task *p)
+{
+	return p->kthread == 1 && sr_lb_per_cpu_name(p->comm);
+}
+
+/* before v5.11 (2f5f4cce496e) can_migrate_task() had no kthread test */
+static int kthread_is_per_cpu_none(struct sr_lb_ctx *c, const struct sr_task *p)
+{
+	return 0;
+}
+
+static const struct sr_policy lb_mainline = {
+	.kthread_is_per_cpu = kthread_is_per_cpu_mainline,
+	.can_migrate_task = can_migrate_task,
+	.should_we_balance = should_we_balance_mainline,
+	.load_balance = load_balance,
+	.newidle_balance = newidle_balance,
+	.idle_balance_softirq = idle_balance_softirq_mainline,
+};
+
+static const struct sr_policy lb_v4 = {
+	.kthread_is_per_cpu = kthread_is_per_cpu_none,
+	.can_migrate_task = can_migrate_task,
+	.should_we_balance = should_we_balance_v4,
+	.load_balance = load_balance,
+	.newidle_balance = newidle_balance,
+	.idle_balance_softirq = idle_balance_softirq_v41,
+};
+
+const struct sr_policy *sr_balance_policy(const struct sr_model *m, struct sr_policy *buf)
+{
+	const char *base = m->base ? m->base->name : m->name;
+	const struct sr_policy *d = !strcmp(base, "v4.15") ? &lb_v4 : &lb_mainline;
+
+	*buf = m->pol;
+#define FILL(f) do { if (!buf->f) buf->f = d->f; } while (0)
+	FILL(kthread_is_per_cpu);
+	FILL(can_migrate_task);
+	FILL(should_we_balance);
+	FILL(load_balance);
+	FILL(newidle_balance);
+	FILL(idle_balance_softirq);
+#undef FILL
+	return buf;
+}
+
+void sr_model_balance(const struct sr_model *m, const struct sr_view *v,
+		      const struct sr_lb_input *in, struct sr_eval *out)
+{
+	const struct sr_replay *r = v->r;
+	struct sr_policy pol;
+	struct sr_lb_ctx c = {
+		.v = v,
+		.m = m,
+		.pol = sr_balance_policy(m, &pol),
+		.in = in,
+		.out = out,
+		.nr = r->lb_nr,
+		.cfs = r->lb_cfs,
+		.load = r->lb_load,
+		.masks = r->lb_masks,
+	};
+	int cpu;
+
+	memset(out, 0, sizeof(*out));
+	out->cpu = -1;
+	out->src_cpu = -1;
+	for (cpu = 0; cpu < v->topo->ncpus; cpu++) {
+		c.nr[cpu] = v->rq[cpu].nr_running;
+		c.cfs[cpu] = v->rq[cpu].cfs_nr;
+		c.load[cpu] = (long)v->rq[cpu].cfs_weight;
+	}
+	c.nr[in->cpu] -= in->nr_sub;
+	c.cfs[in->cpu] -= in->cfs_sub;
+	c.load[in->cpu] -= in->load_sub;
+	if (c.nr[in->cpu] < 0)
+		c.nr[in->cpu] = 0;
+	if (c.cfs[in->cpu] < 0)
+		c.cfs[in->cpu] = 0;
+	if (c.load[in->cpu] < 0)
+		c.load[in->cpu] = 0;
+
+	switch (in->kind) {
+	case SR_DEC_LB_NEWIDLE:
+	case SR_DEC_NEWIDLE:
+		sr_lb_reason(&c, "newidle");
+		c.pol->newidle_balance(&c, in->cpu);
+		break;
+	case SR_DEC_LB_NOHZ:
+		sr_lb_reason(&c, "nohz ilb %d", in->cpu);
+		c.pol->idle_balance_softirq(&c, in->cpu);
+		break;
+	default:
+		sr_lb_reason(&c, in->idle == SR_LB_IDLE ? "periodic, idle" : "periodic, busy");
+		sr_lb_rebalance_domains(&c, in->cpu, in->idle);
+		break;
+	}
+	if (out->cpu < 0)
+		sr_lb_reason(&c, "no pull");
+}

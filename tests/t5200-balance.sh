@@ -1,0 +1,137 @@
+#!/bin/bash
+# Load balancing (issue 5): the balance decision points, the surrogate and
+# the three load-balance pairs.  Scenario traces built from each seed's own
+# text (tests/fixtures/scenario/, tracefs text with the recorder's task
+# facts as trace_marker lines) give exact divergences; the real traces show
+# that no pair changes a decision its seed does not touch.
+. "$(dirname "$0")/test-lib.sh"
+
+command -v sqlite3 >/dev/null || skip_all "sqlite3 not installed (make deps)"
+
+S="$FIX/scenario"
+q() { sqlite3 "$1" "$2"; }
+
+"$SR" replay --list-patches >"$TMP/list"
+for p in "kthread-per-cpu 000" "nohz-first 002" "newidle-bail 003"; do
+	set -- $p
+	ok "--list-patches: $1 (seed $2)" grep -Eq "^$1 +$2 .+" "$TMP/list"
+done
+ok "--list-patches: balance pairs are evaluated at load-balance decisions" \
+	sh -c "[ \$(grep -c 'evaluated at load-balance decisions' '$TMP/list') -eq 3 ]"
+
+# ---- seed 000: a pinned kernel thread without the per-CPU flag -----------------
+db="$TMP/000.db"
+"$SR" replay -q -o "$db" -t 2x2x1 -p kthread-per-cpu "$S/000-kthread-pinned.txt" 2>"$TMP/e"
+same "000: replays" 0 $?
+same "000: balance decisions by kind" "balance_newidle 2
+newidle 1" "$(q "$db" "SELECT kind, count(*) FROM decision WHERE kind NOT IN ('wakeup','fork') GROUP BY kind ORDER BY kind" | tr '|' ' ')"
+same "000: patch_summary (kind decisions divergent original_exact patched_exact)" \
+"balance_newidle 2 2 2 1
+balance_nohz 0 0 0 0
+balance_periodic 0 0 0 0
+newidle 1 0 0 0" \
+	"$(q "$db" "SELECT kind, decisions, divergent, original_exact, patched_exact FROM patch_summary WHERE patch = 'kthread-per-cpu' ORDER BY kind" | tr '|' ' ')"
+same "000: the first pull: both sides pull hog2 0 -> 1, as the kernel did" "1 1 1 1 1" \
+	"$(q "$db" "SELECT original_cpu, patched_cpu, actual_cpu, original_matches, patched_matches FROM divergence WHERE tid = 102" | tr '|' ' ')"
+same "000: the original sets SOME_PINNED and the parent group's imbalance hint" 1 \
+	"$(q "$db" "SELECT count(*) FROM divergence WHERE tid = 102 AND original_reason LIKE '%some pinned: parent group imbalanced%' AND original_reason NOT LIKE '%per-cpu kthread%'")"
+same "000: the patched side skips kt-child silently" 1 \
+	"$(q "$db" "SELECT count(*) FROM divergence WHERE tid = 102 AND patched_reason LIKE '%per-cpu kthread 45 skipped%' AND patched_reason NOT LIKE '%some pinned%'")"
+same "000: later, the hint pulls hog4 across the nodes in the original only" "2 - 2 1 0" \
+	"$(q "$db" "SELECT original_cpu, coalesce(patched_cpu, '-'), actual_cpu, original_matches, patched_matches FROM divergence WHERE tid = 104" | tr '|' ' ')"
+same "000: ... because the original reads node 0 as imbalanced" 1 \
+	"$(q "$db" "SELECT count(*) FROM divergence WHERE tid = 104 AND original_reason LIKE '%NUMA: busiest cpu 0 (nr 2, imbalanced)%' AND patched_reason LIKE '%NUMA: balanced%'")"
+same "000: the base model (mainline: the original predicate) is the original side" 0 \
+	"$(q "$db" "SELECT count(*) FROM evaluation_v b JOIN evaluation_v o USING (decision_id) WHERE b.variant = 'base' AND o.variant = 'original' AND (b.cpu IS NOT o.cpu OR b.reason IS NOT o.reason)")"
+same "000: the kernel thread fact came from the trace_marker line" 0 \
+	"$(q "$db" "SELECT count(*) FROM decision WHERE kind LIKE 'balance%' AND inferred LIKE '%kthread%'")"
+
+# ---- seed 002: the ILB balances itself first and abandons the pass ----------------
+db="$TMP/002.db"
+"$SR" replay -q -o "$db" -t "$S/4node.topo" -p nohz-first "$S/002-nohz-idle-cpus.txt" 2>"$TMP/e"
+same "002: replays" 0 $?
+same "002: one nohz pass and one newly idle switch" "balance_nohz 1
+newidle 1" "$(q "$db" "SELECT kind, count(*) FROM decision WHERE kind NOT IN ('wakeup','fork') GROUP BY kind ORDER BY kind" | tr '|' ' ')"
+same "002: patch_summary" \
+"balance_newidle 0 0 0 0
+balance_nohz 1 1 0 1
+balance_periodic 0 0 0 0
+newidle 1 0 0 0" \
+	"$(q "$db" "SELECT kind, decisions, divergent, original_exact, patched_exact FROM patch_summary WHERE patch = 'nohz-first' ORDER BY kind" | tr '|' ' ')"
+same "002: original pulls to the ILB (2), patched to CPU 4 as the kernel did" "2 2 4 4 0 1" \
+	"$(q "$db" "SELECT this_cpu, original_cpu, patched_cpu, actual_cpu, original_matches, patched_matches FROM divergence" | tr '|' ' ')"
+same "002: the original abandons the nohz pass" 1 \
+	"$(q "$db" "SELECT count(*) FROM divergence WHERE original_reason LIKE '%for 2 >%ilb pulled: nohz pass abandoned' AND patched_reason LIKE '%for 4 >%pull % from 0 to 4%'")"
+same "002: both sides pull across nodes (divergence view, against the source CPU)" "1 1" \
+	"$(q "$db" "SELECT original_cross_node, patched_cross_node FROM divergence" | tr '|' ' ')"
+"$SR" replay -q -t "$S/4node.topo" -p nohz-first "$S/002-nohz-idle-cpus.txt" >"$TMP/f" 2>"$TMP/e"
+ok "002: --fidelity prints the pair's balance_nohz row" \
+	grep -Eq '^nohz-first +mainline +balance_nohz +1 +1 +100.0 +0.0 +100.0$' "$TMP/f"
+ok "002: --fidelity counts the nohz pass" grep -q '^balance: .* 1 nohz passes' "$TMP/f"
+
+# ---- seed 003: newidle with a wakeup pending, every other CPU pinned -----------------
+db="$TMP/003.db"
+"$SR" replay -q -o "$db" -t 1x4x1 -p newidle-bail "$S/003-newidle-pinned.txt" 2>"$TMP/e"
+same "003: replays" 0 $?
+same "003: six newly idle switches, nothing pulled" "newidle 6" \
+	"$(q "$db" "SELECT kind, count(*) FROM decision WHERE kind NOT IN ('wakeup','fork') GROUP BY kind" | tr '|' ' ')"
+same "003: patch_summary" \
+"balance_newidle 0 0 0 0
+balance_nohz 0 0 0 0
+balance_periodic 0 0 0 0
+newidle 6 6 6 6" \
+	"$(q "$db" "SELECT kind, decisions, divergent, original_exact, patched_exact FROM patch_summary WHERE patch = 'newidle-bail' ORDER BY kind" | tr '|' ' ')"
+same "003: the original goes through both ALL_PINNED redos, never bails" 6 \
+	"$(q "$db" "SELECT count(*) FROM divergence WHERE original_reason LIKE '%busiest cpu 2%all pinned, redo%busiest cpu 3%all pinned, redo%' AND original_reason NOT LIKE '%bail%'")"
+same "003: the patched side bails out at the first redo" 6 \
+	"$(q "$db" "SELECT count(*) FROM divergence WHERE patched_reason LIKE '%busiest cpu 2%all pinned, redo > bail: ttwu_pending%' AND patched_reason NOT LIKE '%busiest cpu 3%'")"
+same "003: the decisions alternate between ping's and pong's CPUs" "0 3
+1 3" "$(q "$db" "SELECT this_cpu, count(*) FROM divergence GROUP BY this_cpu" | tr '|' ' ')"
+"$SR" replay -q -o "$TMP/003v4.db" -m v4.15 -t 1x4x1 "$S/003-newidle-pinned.txt" 2>"$TMP/e"
+same "003: v4.15 (before the patch) never bails" 0 \
+	"$(q "$TMP/003v4.db" "SELECT count(*) FROM evaluation_v WHERE reason LIKE '%bail%'")"
+same "003: mainline (the patch merged) bails at every one" 6 \
+	"$(q "$db" "SELECT count(*) FROM evaluation_v WHERE variant = 'base' AND reason LIKE '%bail: ttwu_pending%'")"
+
+# ---- real traces: every divergence on the path its patch changes -----------------------
+pairs="-p kthread-per-cpu -p nohz-first -p newidle-bail -p wake-affine-equal"
+for f in "$FIX"/tracedat/numa/*.dat "$FIX"/tracedat/succeed/live-6.18-*.dat; do
+	n=$(basename "$f" .dat)
+	topo=()
+	[ -f "${f%.dat}.topo" ] && topo=(-t "${f%.dat}.topo")
+	for m in mainline v4.15; do
+		a="$TMP/$n-$m-pairs.db" b="$TMP/$n-$m-none.db"
+		if ! "$SR" replay -q -o "$a" -m $m "${topo[@]}" $pairs "$f" 2>"$TMP/e" ||
+		   ! "$SR" replay -q -o "$b" -m $m "${topo[@]}" "$f" 2>>"$TMP/e"; then
+			fail "$n ($m): replays with the pairs" "$(cat "$TMP/e")"
+			continue
+		fi
+		bad=$(q "$a" "SELECT count(*) FROM divergence WHERE
+			(patch IN ('kthread-per-cpu', 'nohz-first', 'newidle-bail') AND kind IN ('wakeup', 'fork'))
+			OR (patch = 'wake-affine-equal' AND (kind <> 'wakeup' OR (original_reason NOT LIKE '%weight:%' AND patched_reason NOT LIKE '%weight:%')))
+			OR (patch = 'newidle-bail' AND (kind NOT IN ('newidle', 'balance_newidle') OR patched_reason NOT LIKE '%bail:%'))
+			OR (patch = 'nohz-first' AND kind <> 'balance_nohz')
+			OR (patch = 'kthread-per-cpu' AND original_reason NOT LIKE '%per-cpu kthread%' AND patched_reason NOT LIKE '%per-cpu kthread%'
+			    AND original_reason NOT LIKE '%imbalanced%' AND patched_reason NOT LIKE '%imbalanced%')")
+		same "$n ($m): every divergence lies on its patch's path" 0 "$bad"
+		q "$a" "SELECT decision_id, kind, cpu, reason FROM evaluation_v JOIN decision USING (decision_id) WHERE variant = 'base' ORDER BY decision_id" >"$TMP/ea"
+		q "$b" "SELECT decision_id, kind, cpu, reason FROM evaluation_v JOIN decision USING (decision_id) WHERE variant = 'base' ORDER BY decision_id" >"$TMP/eb"
+		if cmp -s "$TMP/ea" "$TMP/eb" && [ -s "$TMP/ea" ]; then
+			pass "$n ($m): the pairs change none of the base model's evaluations ($(wc -l <"$TMP/ea") rows)"
+		else
+			fail "$n ($m): the pairs change none of the base model's evaluations" "$(diff "$TMP/ea" "$TMP/eb" | head)"
+		fi
+		same "$n ($m): balance pairs keep no wakeup/fork evaluation" 0 \
+			"$(q "$a" "SELECT count(*) FROM evaluation_v JOIN decision USING (decision_id) WHERE patch IN ('kthread-per-cpu', 'nohz-first', 'newidle-bail') AND kind IN ('wakeup', 'fork')")"
+	done
+done
+
+# the database's balance fidelity rows agree with the decisions
+db="$TMP/numa-6.12-forks-mainline-none.db"
+same "fidelity: newidle n equals the newly idle decisions" \
+	"$(q "$db" "SELECT count(*) FROM decision WHERE kind = 'newidle'")" \
+	"$(q "$db" "SELECT n FROM fidelity JOIN side USING (side_id) WHERE kind = 'newidle' AND path IS NULL")"
+same "fidelity: balance_periodic exact = pulls from and to the kernel's CPUs" \
+	"$(q "$db" "SELECT count(*) FROM decision d JOIN evaluation_v e USING (decision_id) WHERE d.kind = 'balance_periodic' AND e.cpu = d.actual_cpu AND e.reason LIKE '% from ' || d.prev_cpu || ' to ' || d.actual_cpu || '%'")" \
+	"$(q "$db" "SELECT exact FROM fidelity JOIN side USING (side_id) WHERE kind = 'balance_periodic' AND path IS NULL")"
+test_done

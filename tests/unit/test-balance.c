@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests for the load-balance side of the engine (replay/state.c) and
+ * the surrogate (replay/balance.c) on small constructed event streams:
+ * cfs_tasks in MRU order, a pull settled newidle or periodic at the
+ * puller's next switch, a newly-idle switch without a pull and when it is
+ * not one, a nohz pass seen once, the per-CPU name rule, the era defaults
+ * of the base models and the balance pairs' sides.  Topology: preset
+ * 1x4x1 (one LLC, one MC level).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedreplay/balance.h"
+#include "schedreplay/model.h"
+#include "schedreplay/patch.h"
+#include "../../replay/replay-local.h"
+#include "unit.h"
+
+static struct sr_decision last;
+static struct sr_eval last_ev[SR_MAX_MODELS];
+static int nbalance;
+
+static int cb(const struct sr_decision *d, const struct sr_eval *e, int n, void *data)
+{
+	(void)data;
+	if (!sr_decision_is_balance(d->kind))
+		return 0;
+	last = *d;
+	memset(last_ev, 0, sizeof(last_ev));
+	memcpy(last_ev, e, (size_t)n * sizeof(*e));
+	nbalance++;
+	return 0;
+}
+
+static uint64_t T = 1000000000ULL;
+
+static void sw(struct sr_replay *r, int cpu, int prev, const char *pcomm, int state, int next,
+	       const char *ncomm, uint64_t dt)
+{
+	struct sr_event ev;
+
+	sr_event_reset(&ev);
+	ev.kind = SR_EV_SWITCH;
+	ev.ts = T += dt;
+	ev.cpu = cpu;
+	ev.pid = prev;
+	ev.prio = 120;
+	strncpy(ev.comm, pcomm, SR_COMM_LEN - 1);
+	ev.pid2 = next;
+	ev.prio2 = 120;
+	strncpy(ev.comm2, ncomm, SR_COMM_LEN - 1);
+	ev.prev_state = state;
+	sr_replay_feed(r, &ev);
+}
+
+static void mig(struct sr_replay *r, int cpu, int pid, const char *comm, int orig, int dest,
+		uint64_t dt)
+{
+	struct sr_event ev;
+
+	sr_event_reset(&ev);
+	ev.kind = SR_EV_MIGRATE;
+	ev.ts = T += dt;
+	ev.cpu = cpu;
+	ev.pid = pid;
+	ev.prio = 120;
+	strncpy(ev.comm, comm, SR_COMM_LEN - 1);
+	ev.target_cpu = orig;
+	ev.dest_cpu = dest;
+	sr_replay_feed(r, &ev);
+}
+
+static int has(const char *reason, const char *token)
+{
+	return strstr(reason, token) != NULL;
+}
+
+/* CPU 0 runs a, with b and c queued (c least recently run) */
+static void three_on_cpu0(struct sr_replay *r)
+{
+	sw(r, 0, 0, "swapper/0", SR_PREV_RUNNABLE, 30, "c", 1000);
+	sw(r, 0, 30, "c", SR_PREV_PREEMPTED, 20, "b", 1000);
+	sw(r, 0, 20, "b", SR_PREV_PREEMPTED, 10, "a", 1000);
+}
+
+int main(void)
+{
+	struct sr_topology *t = sr_topology_new_preset("1x4x1", SR_ERA_MAINLINE, NULL);
+	const struct sr_model *mainline = sr_model_find("mainline");
+	const struct sr_model *v415 = sr_model_find("v4.15");
+	const struct sr_model *models[2] = { mainline, v415 };
+	const struct sr_patch *p;
+	struct sr_model *orig, *patched;
+	struct sr_policy pm, pv, po, pp;
+	struct sr_replay *r;
+
+	CHECK(t && t->ncpus == 4, "preset 1x4x1 has 4 cpus");
+
+	/* names and era defaults */
+	CHECK(!strcmp(sr_decision_kind_name(SR_DEC_NEWIDLE), "newidle") &&
+	      !strcmp(sr_decision_kind_name(SR_DEC_LB_NOHZ), "balance_nohz"),
+	      "decision kind names");
+	CHECK(sr_lb_per_cpu_name("ksoftirqd/3") && sr_lb_per_cpu_name("kworker/2:1H") &&
+	      !sr_lb_per_cpu_name("kworker/u8:2") && !sr_lb_per_cpu_name("kworker/R-mm_pe") &&
+	      !sr_lb_per_cpu_name("irq/45-foo"), "per-CPU names: smpboot and bound kworkers only");
+	sr_balance_policy(mainline, &pm);
+	sr_balance_policy(v415, &pv);
+	CHECK(pm.should_we_balance && pv.should_we_balance &&
+	      pm.should_we_balance != pv.should_we_balance,
+	      "mainline and v4.15 have different should_we_balance (003 merged in 5.19)");
+	CHECK(pm.idle_balance_softirq != pv.idle_balance_softirq,
+	      "mainline's nohz pass wraps from ilb + 1, v4.x's starts at CPU 0");
+	p = sr_patch_find("newidle-bail");
+	CHECK(p && p->scope == SR_SCOPE_BALANCE, "newidle-bail is a balance pair");
+	orig = sr_patch_side(p, mainline, 0);
+	patched = sr_patch_side(p, mainline, 1);
+	sr_balance_policy(orig, &po);
+	sr_balance_policy(patched, &pp);
+	CHECK(po.should_we_balance != pp.should_we_balance &&
+	      po.load_balance == pm.load_balance,
+	      "a side replaces only should_we_balance, the rest is the base's");
+	free(orig);
+	free(patched);
+	CHECK(sr_patch_touches(sr_patch_find("nohz-first"), SR_DEC_LB_NOHZ) &&
+	      !sr_patch_touches(sr_patch_find("nohz-first"), SR_DEC_WAKEUP) &&
+	      !sr_patch_touches(sr_patch_find("wake-affine-equal"), SR_DEC_NEWIDLE),
+	      "scopes: balance pairs touch balance kinds only");
+
+	/* 1. cfs_tasks: most recently run first */
+	r = sr_replay_new(t, 250, models, 2);
+	sr_replay_set_callback(r, cb, NULL);
+	three_on_cpu0(r);
+	CHECK(r->lb_head[0] && r->lb_head[0]->pid == 10 && r->lb_tail[0] &&
+	      r->lb_tail[0]->pid == 30 && r->lb_head[0]->lb_next->pid == 20,
+	      "cfs_tasks of cpu 0: a, b, c");
+	CHECK_EQ(nbalance, 0, "preemptions are no balance decisions");
+
+	/* 2. a newidle pull by cpu 1: c (the tail, not cache hot) from cpu 0 */
+	sw(r, 1, 0, "swapper/1", SR_PREV_RUNNABLE, 40, "d", 10);
+	mig(r, 1, 30, "c", 0, 1, 2000000);
+	CHECK_EQ(nbalance, 0, "the pull is settled at the puller's switch");
+	sw(r, 1, 40, "d", SR_PREV_BLOCKED, 30, "c", 5000);
+	CHECK_EQ(nbalance, 1, "one balance decision");
+	CHECK_EQ(last.kind, SR_DEC_LB_NEWIDLE, "switch from a blocked task to the pulled one: newidle");
+	CHECK(last.this_cpu == 1 && last.prev_cpu == 0 && last.actual_cpu == 1 && last.pid == 30,
+	      "kernel: c from 0 to 1");
+	CHECK(last_ev[0].cpu == 1 && last_ev[0].src_cpu == 0 && last_ev[0].task == 30,
+	      "mainline pulls c from 0 to 1: %s", last_ev[0].reason);
+	CHECK(has(last_ev[0].reason, "newidle > MC: busiest cpu 0 (nr 3, overloaded)"),
+	      "reason: %s", last_ev[0].reason);
+	CHECK(r->lb_head[1] && r->lb_head[1]->pid == 30 && r->lb_tail[0]->pid == 20,
+	      "c moved to cpu 1's list, b is cpu 0's tail");
+
+	/* 3. a pull by an idle cpu is periodic (idle balance) */
+	mig(r, 2, 20, "b", 0, 2, 2000000);
+	sw(r, 2, 0, "swapper/2", SR_PREV_RUNNABLE, 20, "b", 5000);
+	CHECK_EQ(last.kind, SR_DEC_LB_PERIODIC, "a pull by an idle cpu: periodic");
+	CHECK(has(last_ev[0].reason, "periodic, idle"), "reason: %s", last_ev[0].reason);
+
+	/* 4. a blocked task that leaves its cpu idle: newidle without a pull */
+	sw(r, 2, 20, "b", SR_PREV_BLOCKED, 0, "swapper/2", 1000);
+	CHECK_EQ(last.kind, SR_DEC_NEWIDLE, "newly idle, nothing pulled");
+	CHECK(last.actual_cpu == -1 && last.pid == 20, "kernel: no pull; the blocking task b");
+	CHECK(last_ev[0].cpu == -1 && has(last_ev[0].reason, "no overload"),
+	      "nothing to pull anywhere: %s", last_ev[0].reason);
+	/* ... but not when something else is queued there */
+	nbalance = 0;
+	sw(r, 3, 0, "swapper/3", SR_PREV_RUNNABLE, 50, "e", 1000);
+	sw(r, 3, 50, "e", SR_PREV_PREEMPTED, 60, "f", 1000);
+	sw(r, 3, 60, "f", SR_PREV_BLOCKED, 50, "e", 1000);
+	CHECK_EQ(nbalance, 0, "a blocked task with another one queued: no newidle");
+
+	/* 5. a nohz pass: the first migration emitted on an idle cpu for another */
+	sw(r, 1, 30, "c", SR_PREV_PREEMPTED, 40, "d", 1000);
+	sw(r, 1, 40, "d", SR_PREV_PREEMPTED, 70, "g", 1000);
+	nbalance = 0;
+	mig(r, 2, 40, "d", 1, 3, 10000000);
+	mig(r, 2, 30, "c", 1, 0, 1000);
+	CHECK_EQ(nbalance, 1, "one pass, one decision");
+	CHECK(last.kind == SR_DEC_LB_NOHZ && last.this_cpu == 2 && last.actual_cpu == 3,
+	      "nohz pass on cpu 2, first pull to cpu 3");
+	CHECK(has(last_ev[0].reason, "nohz ilb 2"), "reason: %s", last_ev[0].reason);
+	CHECK_EQ(sr_replay_borrow_stats(r)->decisions[SR_DEC_LB_NOHZ], 1, "stats count it");
+	sr_replay_free(r);
+	sr_topology_free(t);
+	return unit_done();
+}
