@@ -114,10 +114,10 @@ tm() {
 	tmux -L "$SOCK" "$@"
 }
 trap 'tm kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
-# wait_for PATTERN: poll the screen (5 s at most)
+# wait_for PATTERN: poll the screen (20 s at most: a loaded CI machine is slow)
 wait_for() {
 	local i
-	for i in $(seq 50); do
+	for i in $(seq 200); do
 		tm capture-pane -p -J -t t >"$TMP/screen" 2>/dev/null
 		grep -q -- "$1" "$TMP/screen" && return 0
 		sleep 0.1
@@ -126,7 +126,7 @@ wait_for() {
 }
 wait_file() {
 	local i
-	for i in $(seq 50); do
+	for i in $(seq 200); do
 		[ -s "$1" ] && return 0
 		sleep 0.1
 	done
