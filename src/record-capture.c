@@ -214,14 +214,45 @@ static const enum tracefs_dynevent_type probe_type[NPROBES] = {
 	TRACEFS_DYNEVENT_KPROBE, TRACEFS_DYNEVENT_KRETPROBE, TRACEFS_DYNEVENT_KPROBE
 };
 
+/*
+ * Our probe @i if it exists (allocated), else NULL.  Not through
+ * tracefs_dynevent_get(): libtracefs 1.6.4's frees a list entry twice
+ * (abort) when it searches among several dynamic events of which some have
+ * another type.  So list them all and keep the one we want.
+ */
+static struct tracefs_dynevent *probe_get(int i)
+{
+	struct tracefs_dynevent **all, *found = NULL;
+	int k, n;
+
+	all = tracefs_dynevent_get_all(TRACEFS_DYNEVENT_KPROBE | TRACEFS_DYNEVENT_KRETPROBE,
+				       PROBE_GROUP);
+	for (n = 0; all && all[n]; n++)
+		;
+	for (k = 0; k < n && !found; k++) {
+		char *sys = NULL, *ev = NULL;
+		int type = tracefs_dynevent_info(all[k], &sys, &ev, NULL, NULL, NULL);
+
+		if ((int)probe_type[i] == type && sys && ev && !strcmp(sys, PROBE_GROUP) &&
+		    !strcmp(ev, probe_name[i])) {
+			found = all[k];
+			all[k] = all[n - 1];
+			all[n - 1] = NULL;
+		}
+		free(sys);
+		free(ev);
+	}
+	tracefs_dynevent_list_free(all);
+	return found;
+}
+
 /* remove the probes of a killed recorder (only called with a stale instance) */
 static void remove_stale_probes(struct sr_capture *c)
 {
 	int i;
 
 	for (i = 0; i < NPROBES; i++) {
-		struct tracefs_dynevent *d = tracefs_dynevent_get(probe_type[i], PROBE_GROUP,
-								  probe_name[i]);
+		struct tracefs_dynevent *d = probe_get(i);
 
 		if (!d)
 			continue;
@@ -258,9 +289,8 @@ static void add_affinity_probe(struct sr_capture *c)
 {
 	struct tracefs_dynevent *d;
 
-	c->probe[2] = tracefs_dynevent_get(probe_type[2], PROBE_GROUP, probe_name[2]);
 	if (c->probe[2])
-		return;		/* defined by hand: use it, leave it */
+		return;		/* defined by hand: use it, leave it (see add_probes) */
 	d = tracefs_kprobe_alloc(PROBE_GROUP, probe_name[2], AFFINITY_FUNC, AFFINITY_ARGS);
 	if (d && tracefs_dynevent_create(d) == 0) {
 		c->probe[2] = d;
@@ -301,8 +331,14 @@ static void add_probes(struct sr_capture *c)
 	readme = tracefs_instance_file_read(NULL, "README", NULL);
 	btf = readme && strstr(readme, "<argname>[->field");
 	free(readme);
+#ifdef AFFINITY_ARGS
+	/*
+	 * A hand-made setaffinity probe is used as it is (like the others).
+	 */
+	c->probe[2] = probe_get(2);
+#endif
 	for (i = 0; i < 2; i++) {
-		c->probe[i] = tracefs_dynevent_get(probe_type[i], PROBE_GROUP, probe_name[i]);
+		c->probe[i] = probe_get(i);
 		if (c->probe[i]) {
 			/* defined by hand (schedreplay-record(1)): use it, leave it */
 			if (i == 0) {

@@ -6,7 +6,7 @@
 
 command -v trace-cmd >/dev/null || skip_all "trace-cmd not installed (make deps)"
 
-for f in "$FIX"/tracedat/succeed/*.dat; do
+for f in "$FIX"/tracedat/succeed/*.dat "$FIX"/tracedat/numa/*.dat; do
 	n=$(basename "$f")
 	if ! "$SR" info --json "$f" >"$TMP/info.json" 2>"$TMP/err"; then
 		fail "$n: info exits 0" "$(cat "$TMP/err")"

@@ -139,7 +139,10 @@ cpu 3 node 1 package 1 llc 2" \
 		print "cpu", $3, "node", v["node"], "package", v["package"], "llc", v["llc"] }' "$TMP/meta")"
 same "metadata topology: distances 10/20" "topology distance 0 10 20
 topology distance 1 20 10" "$(grep '^topology distance ' "$TMP/meta")"
-ok "metadata: the probes are on" grep -qE '^probes on pid [01] affinity [01]$' "$TMP/meta"
+ok "metadata: the probes are on, the setaffinity one too" grep -qE '^probes on pid [01] affinity 1$' "$TMP/meta"
+# the load's taskset calls (three at least: ping, pong, the hog and its two moves)
+naff=$("$SR" info --events "$D" | awk -F'\t' '$3 == "setaffinity"' | wc -l)
+ok "setaffinity events for the load's taskset calls ($naff)" test "$naff" -ge 3
 sed -n 's/^topology //p' "$TMP/meta" >"$TMP/topo"
 ok "metadata: the topology lines are a topology file replay reads" \
 	"$SR" replay -q -t "$TMP/topo" "$D"

@@ -160,6 +160,34 @@ load_pingpong() {
 	wait $h 2>/dev/null
 }
 
+# busyloops (seed 002's scenario): four busy loops started on node 0
+# (taskset 0-1) while node 1 idles long enough to stop its ticks, then let
+# loose on every CPU: the busy CPUs kick an idle CPU of node 1 to balance for
+# itself and the other tickless CPUs (nohz idle balance).  Three rounds.
+load_busyloops() {
+	T=$(sc 100)
+	for round in 1 2 3; do
+		hs=
+		for k in 1 2 3 4; do
+			hog & hs="$hs $!"
+		done
+		for h in $hs; do
+			taskset -p -c 0-1 $h >/dev/null
+		done
+		sleep 0.3
+		for h in $hs; do
+			taskset -p -c 0-3 $h >/dev/null
+		done
+		# T percent of one second of guest time, spread
+		sleep $((T / 100)).$((T % 100))
+		# shellcheck disable=SC2086
+		kill $hs
+		# shellcheck disable=SC2086
+		wait $hs 2>/dev/null
+		sleep 0.2
+	done
+}
+
 # mix: a short load (about 2-3 s of guest time under TCG) with the three
 # things at once: a fork storm (one unpinned worker per CPU, each forking
 # "( true )" and fork+exec'ing /bin/true), a FIFO ping-pong with ping allowed
@@ -221,7 +249,7 @@ fi
 if [ "$1" = --load ]; then
 	[ -f /etc/sr.conf ] && . /etc/sr.conf
 	case $2 in
-	messaging | forks | pingpong | mix) "load_$2" ;;
+	messaging | forks | pingpong | mix | busyloops) "load_$2" ;;
 	*) echo "unknown load $2" >&2; exit 1 ;;
 	esac
 	exit 0

@@ -1,7 +1,7 @@
 # Turn "trace-cmd report -R -t" output into the TSV rows that
 # "schedreplay info --events" prints (ts_ns cpu event fields...), so that
-# the reference tool's decode can be diffed against ours.  Only the sched
-# events; every other event line prints "ts cpu name".
+# the reference tool's decode can be diffed against ours.  The sched events
+# and the recorder's probes; every other event line prints "ts cpu name".
 function val(key, nextkey,    s, e, rest) {
 	s = index(body, key "=")
 	if (!s)
@@ -11,6 +11,26 @@ function val(key, nextkey,    s, e, rest) {
 		return rest
 	e = index(rest, " " nextkey "=")
 	return e ? substr(rest, 1, e - 1) : rest
+}
+# a probe field: the value up to the next blank ("" when absent)
+function field(key,    s, rest) {
+	s = index(body, " " key "=")
+	if (!s)
+		return ""
+	rest = substr(body, s + length(key) + 2)
+	sub(/ .*/, "", rest)
+	return rest
+}
+# "0x18" -> 24 (mawk has no strtonum)
+function hex(s,    v, i, c) {
+	s = tolower(s)
+	sub(/^0x/, "", s)
+	v = 0
+	for (i = 1; i <= length(s); i++) {
+		c = index("0123456789abcdef", substr(s, i, 1)) - 1
+		v = v * 16 + c
+	}
+	return v
 }
 {
 	if (!match($0, /\[[0-9]+\] +[0-9]+\.[0-9]+: +[A-Za-z0-9_]+:/))
@@ -46,6 +66,14 @@ function val(key, nextkey,    s, e, rest) {
 	} else if (name == "sched_process_exit" || name == "sched_process_free") {
 		printf "%s\t%d\t%s\t%s\t%d\t%d\n", ns, cpu, name, val("comm", "pid"),
 			val("pid", "prio"), val("prio", index(body, " group_dead=") ? "group_dead" : "")
+	} else if (name == "select_rq") {
+		pid = field("pid")
+		printf "%s\t%d\t%s\t%d\t%d\t%d\n", ns, cpu, name, pid == "" ? -1 : pid,
+			field("prev_cpu"), hex(field("wake_flags"))
+	} else if (name == "select_rq_ret") {
+		printf "%s\t%d\t%s\t%d\n", ns, cpu, name, field("cpu")
+	} else if (name == "setaffinity") {
+		printf "%s\t%d\t%s\t%d\t%s\n", ns, cpu, name, field("pid"), tolower(field("mask"))
 	} else {
 		printf "%s\t%d\t%s\n", ns, cpu, name
 	}
