@@ -376,7 +376,8 @@ struct sr_store *sr_store_create(const char *path, int force, int append, char *
 			       &s->ins_eval, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(s->db, "INSERT INTO reason VALUES (?,?,?)", -1,
 			       &s->ins_reason, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(s->db, "INSERT INTO diverged VALUES (?,?)", -1,
+	    /* a patch over two base models may diverge twice at one decision */
+	    sqlite3_prepare_v2(s->db, "INSERT OR IGNORE INTO diverged VALUES (?,?)", -1,
 			       &s->ins_div, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(s->db, "INSERT INTO migration VALUES (?,?,?,?,?,?,?,?,?)", -1,
 			       &s->ins_mig, NULL) != SQLITE_OK) {
