@@ -12,11 +12,6 @@
 
 const char *sr_progname = "schedreplay";
 
-static const struct cmd_entry cmd_report = {
-	.name = "report", .synopsis = "DB [DB2]",
-	.summary = "summarize a replay database as comparison tables",
-	.issue = "#6", .flags = CMD_NOT_BUILT,
-};
 static const struct cmd_entry cmd_tui = {
 	.name = "tui", .synopsis = "DB",
 	.summary = "browse divergent decisions interactively",

@@ -30,6 +30,7 @@ struct cmd_entry {
 extern const struct cmd_entry cmd_record;
 extern const struct cmd_entry cmd_info;
 extern const struct cmd_entry cmd_replay;
+extern const struct cmd_entry cmd_report;
 extern const struct cmd_entry cmd_help;
 
 /* cmd.c */
