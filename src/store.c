@@ -568,8 +568,12 @@ static long reason_id(struct sr_store *s, const char *text, char **cause)
 
 	if (!ihash || in->n * 2 >= ihcap) {
 		size_t cap = ihcap ? ihcap * 2 : 4096;
-		size_t *nh = calloc(cap, sizeof(*nh));
+		size_t *nh;
 
+		/* appending loads every reason of the file at once */
+		while (in->n * 2 >= cap)
+			cap *= 2;
+		nh = calloc(cap, sizeof(*nh));
 		if (!nh)
 			return -SR_E_NOMEM;
 		for (i = 0; i < in->n; i++) {
