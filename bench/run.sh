@@ -12,6 +12,9 @@
 # reused by the next run.  Needs root and tracefs to record; says SKIP
 # otherwise, unless BENCH_TRACE=FILE names a trace to use.
 #
+# bench/report.sh times "schedreplay report" on a database of >= 1 M decisions
+# made from the same trace, against the sqlite3 CLI running its queries.
+#
 # The last section (bench/guest-overhead.sh) compares the recorders' overhead
 # in the 2-node NUMA guest: one QEMU boot of a Debian 6.1 kernel, the same
 # load untraced, under "schedreplay record" and under "trace-cmd record" with
@@ -412,6 +415,12 @@ else
 			"$(awk -v i="$ins" -v n="$n" 'BEGIN { if (n + 0 > 0) printf "%.0f", i / n }')"
 	done
 fi
+
+# the report on a database of >= 1 M decisions (the trace replayed twice into
+# one file) against the sqlite3 CLI running the same queries; runs alone as
+# bench/report.sh [TRACE]
+SR=$SR BENCH_OUT=$OUT BENCH_RUNS=$RUNS "$B/report.sh" "$FULL" ||
+	note "the report benchmark failed (exit $?)"
 
 # the recorders' overhead in the NUMA guest, where trace-cmd record runs too
 # (issue 3); guest-overhead.sh says SKIP with the reason where it cannot run

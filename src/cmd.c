@@ -12,12 +12,6 @@
 
 const char *sr_progname = "schedreplay";
 
-static const struct cmd_entry cmd_report = {
-	.name = "report", .synopsis = "DB [DB2]",
-	.summary = "summarize a replay database as comparison tables",
-	.issue = "#6", .flags = CMD_NOT_BUILT,
-};
-
 static const struct cmd_entry *const commands[] = {
 	&cmd_record, &cmd_replay, &cmd_report, &cmd_tui, &cmd_sql, &cmd_info, &cmd_help,
 };
@@ -100,8 +94,6 @@ const struct cmd_entry *cmd_find(const char *name, FILE *err)
 void cmd_usage(const struct cmd_entry *c, FILE *out)
 {
 	fprintf(out, "usage: %s %s %s\n\n%s\n", sr_progname, c->name, c->synopsis, c->summary);
-	if (c->flags & CMD_NOT_BUILT)
-		fprintf(out, "\nThis command is not built yet (tracked in issue %s).\n", c->issue);
 	if (c->options)
 		fprintf(out, "\noptions:\n%s", c->options);
 }
@@ -112,8 +104,7 @@ void cmd_list(FILE *out)
 
 	fprintf(out, "usage: %s [--version] [--help] COMMAND [ARGS]\n\ncommands:\n", sr_progname);
 	for (i = 0; i < NCOMMANDS; i++)
-		fprintf(out, "   %-8s %s%s\n", commands[i]->name, commands[i]->summary,
-			commands[i]->flags & CMD_NOT_BUILT ? " (not built yet)" : "");
+		fprintf(out, "   %-8s %s\n", commands[i]->name, commands[i]->summary);
 	fprintf(out, "\nSee '%s help COMMAND' or '%s COMMAND --help' for a command's options.\n",
 		sr_progname, sr_progname);
 }

@@ -12,17 +12,14 @@
 /* exit codes: only main() turns a command's result into one */
 #define EXIT_OK		0
 #define EXIT_FAIL	1	/* bad input, failed operation */
-#define EXIT_USAGE	2	/* bad command line, command not built yet */
+#define EXIT_USAGE	2	/* bad command line */
 
-#define CMD_NOT_BUILT	(1u << 0)	/* listed, but says so and exits 2 */
 
 struct cmd_entry {
 	const char *name;
 	const char *synopsis;	/* after "schedreplay NAME ", as in the man page */
 	const char *summary;	/* one line */
 	const char *options;	/* option lines for --help, may be NULL */
-	const char *issue;	/* for CMD_NOT_BUILT: where the work is tracked */
-	unsigned flags;
 	/* argv[0] is the command name; returns an EXIT_* code */
 	int (*exec)(int argc, char **argv);
 };
@@ -30,6 +27,7 @@ struct cmd_entry {
 extern const struct cmd_entry cmd_record;
 extern const struct cmd_entry cmd_info;
 extern const struct cmd_entry cmd_replay;
+extern const struct cmd_entry cmd_report;
 extern const struct cmd_entry cmd_sql;
 extern const struct cmd_entry cmd_help;
 extern const struct cmd_entry cmd_tui;

@@ -28,10 +28,6 @@ static int run_cmd(const struct cmd_entry *c, int argc, char **argv)
 {
 	if (cmd_wants_help(c, argc, argv))
 		return EXIT_OK;
-	if (c->flags & CMD_NOT_BUILT) {
-		sr_error("'%s' is not built yet (tracked in issue %s)", c->name, c->issue);
-		return EXIT_USAGE;
-	}
 	return c->exec(argc, argv);
 }
 

@@ -414,6 +414,7 @@ struct sr_store *sr_store_create(const char *path, int force, int append, char *
 			       &s->ins_eval, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(s->db, "INSERT INTO reason VALUES (?,?,?)", -1,
 			       &s->ins_reason, NULL) != SQLITE_OK ||
+	    /* a patch over two base models may diverge twice at one decision */
 	    sqlite3_prepare_v2(s->db, "INSERT OR IGNORE INTO diverged VALUES (?,?)", -1,
 			       &s->ins_div, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(s->db, "INSERT INTO migration VALUES (?,?,?,?,?,?,?,?,?)", -1,
@@ -608,8 +609,12 @@ static long reason_id(struct sr_store *s, const char *text, char **cause)
 
 	if (!ihash || in->n * 2 >= ihcap) {
 		size_t cap = ihcap ? ihcap * 2 : 4096;
-		size_t *nh = calloc(cap, sizeof(*nh));
+		size_t *nh;
 
+		/* appending loads every reason of the file at once */
+		while (in->n * 2 >= cap)
+			cap *= 2;
+		nh = calloc(cap, sizeof(*nh));
 		if (!nh)
 			return -SR_E_NOMEM;
 		for (i = 0; i < in->n; i++) {

@@ -1,0 +1,599 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The report's queries and tables: each table is filled by one aggregate
+ * query over one run (named parameters :run, :top, :reasons, always bound,
+ * never pasted), and rows of a second source are matched to the first by
+ * their key, so the front end can print them side by side with deltas.
+ * The SQL is kept in one array so that "report --print-sql" shows exactly
+ * what runs here.
+ */
+#include "schedreplay/report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedreplay/error.h"
+#include "banned.h"
+
+enum query {
+	Q_RUNS, Q_HEADER, Q_PATCH, Q_FIDELITY, Q_REASONS, Q_MIGRATION, Q_TASKS, Q_CPUS, Q__COUNT
+};
+
+static const struct {
+	const char *name, *sql;
+} queries[Q__COUNT] = {
+	[Q_RUNS] = { "runs",
+		"SELECT run_id FROM run ORDER BY run_id" },
+	[Q_HEADER] = { "header",
+		"SELECT r.trace, r.kernel, r.host,"
+		" (SELECT count(*) FROM cpu c WHERE c.run_id = r.run_id) AS cpus,"
+		" (SELECT count(DISTINCT c.llc_id) FROM cpu c WHERE c.run_id = r.run_id) AS llcs,"
+		" (SELECT count(DISTINCT c.node) FROM cpu c WHERE c.run_id = r.run_id) AS nodes,"
+		" r.model, r.patches, r.probes, r.events, r.decisions,"
+		" r.decisions - (SELECT coalesce(sum(k.n), 0) FROM skipped k"
+		" WHERE k.run_id = r.run_id) AS evaluated,"
+		" r.migrations, r.lost_events"
+		" FROM run r WHERE r.run_id = :run" },
+	/*
+	 * A side "migrates" when its CPU is not prev_cpu.  The divergence view
+	 * has a row per base model for every decision where the patch diverged
+	 * over any of them: only the rows whose sides differ count.  "IN (SELECT
+	 * decision_id FROM diverged)" changes no result: it makes SQLite start
+	 * from the few divergent decisions instead of every decision of the run.
+	 */
+	[Q_PATCH] = { "patch_pairs",
+		"SELECT ps.patch, ps.model, ps.kind, ps.decisions, ps.divergent,"
+		" ps.original_exact, ps.patched_exact,"
+		" coalesce(m.added, 0), coalesce(m.added_llc, 0), coalesce(m.added_node, 0),"
+		" coalesce(m.avoided, 0), coalesce(m.avoided_llc, 0), coalesce(m.avoided_node, 0)"
+		" FROM patch_summary ps LEFT JOIN ("
+		"  SELECT patch, model, kind,"
+		"  sum(pm AND NOT om) AS added,"
+		"  sum(pm AND NOT om AND patched_cross_llc) AS added_llc,"
+		"  sum(pm AND NOT om AND patched_cross_node) AS added_node,"
+		"  sum(om AND NOT pm) AS avoided,"
+		"  sum(om AND NOT pm AND original_cross_llc) AS avoided_llc,"
+		"  sum(om AND NOT pm AND original_cross_node) AS avoided_node"
+		"  FROM (SELECT *, original_cpu IS NOT prev_cpu AS om,"
+		"   patched_cpu IS NOT prev_cpu AS pm FROM divergence"
+		"   WHERE run_id = :run AND decision_id IN (SELECT decision_id FROM diverged)"
+		"  AND original_cpu IS NOT patched_cpu)"
+		"  GROUP BY patch, model, kind) m"
+		" ON m.patch = ps.patch AND m.model = ps.model AND m.kind = ps.kind"
+		" WHERE ps.run_id = :run ORDER BY ps.rowid" },
+	[Q_FIDELITY] = { "fidelity",
+		"SELECT s.model, f.kind, f.n, f.exact, f.same_llc, f.same_node, f.baseline_exact"
+		" FROM fidelity f JOIN side s ON s.side_id = f.side_id"
+		" WHERE f.run_id = :run AND f.path IS NULL"
+		" ORDER BY s.side_id, CASE f.kind WHEN 'wakeup' THEN 1 WHEN 'wakeup_moved' THEN 2"
+		" WHEN 'wakeup_kept' THEN 3 WHEN 'fork' THEN 4 WHEN 'fork_idle' THEN 5"
+		" WHEN 'fork_busy' THEN 6 ELSE 7 END, f.kind" },
+	[Q_REASONS] = { "wakeup_moved_reasons",
+		"SELECT model, path, n, exact FROM ("
+		" SELECT s.side_id, s.model, f.path, f.n, f.exact,"
+		" row_number() OVER (PARTITION BY f.side_id ORDER BY f.n DESC, f.path) AS k"
+		" FROM fidelity f JOIN side s ON s.side_id = f.side_id"
+		" WHERE f.run_id = :run AND f.kind = 'wakeup_moved' AND f.path IS NOT NULL)"
+		" WHERE k <= :reasons ORDER BY side_id, k" },
+	[Q_MIGRATION] = { "migrations",
+		"SELECT class, n FROM migration_summary WHERE run_id = :run ORDER BY n DESC, class" },
+	[Q_TASKS] = { "top_tasks",
+		"SELECT v.tid, coalesce(t.name, v.comm),"
+		" (SELECT count(*) FROM decision d WHERE d.run_id = :run AND d.tid = v.tid"
+		"  AND d.skip IS NULL) AS evaluated, v.divergent, v.divergences"
+		" FROM (SELECT tid, max(comm) AS comm, count(DISTINCT decision_id) AS divergent,"
+		"  count(*) AS divergences FROM divergence"
+		"  WHERE run_id = :run AND decision_id IN (SELECT decision_id FROM diverged)"
+		"  AND original_cpu IS NOT patched_cpu GROUP BY tid) v"
+		" LEFT JOIN thread t ON t.run_id = :run AND t.tid = v.tid"
+		" ORDER BY v.divergent DESC, v.tid LIMIT :top" },
+	[Q_CPUS] = { "top_cpus",
+		"SELECT v.cpu, coalesce(c.evaluated, 0), v.divergent, v.divergences"
+		" FROM (SELECT this_cpu AS cpu, count(DISTINCT decision_id) AS divergent,"
+		"  count(*) AS divergences FROM divergence"
+		"  WHERE run_id = :run AND decision_id IN (SELECT decision_id FROM diverged)"
+		"  AND original_cpu IS NOT patched_cpu GROUP BY this_cpu"
+		"  ORDER BY divergent DESC, cpu LIMIT :top) v"
+		" LEFT JOIN (SELECT this_cpu AS cpu, count(*) AS evaluated FROM decision"
+		"  WHERE run_id = :run AND skip IS NULL GROUP BY this_cpu) c ON c.cpu IS v.cpu"
+		" ORDER BY v.divergent DESC, v.cpu" },
+};
+
+const char *sr_report_sql(int i, const char **name)
+{
+	if (i < 0 || i >= Q__COUNT)
+		return NULL;
+	if (name)
+		*name = queries[i].name;
+	return queries[i].sql;
+}
+
+/* ---- table declarations ------------------------------------------------- */
+
+static const char *const header_keys[] = { "field" };
+static const char *const header_cols[] = { "value" };
+
+static const char *const patch_keys[] = { "patch", "model", "kind" };
+static const char *const patch_cols[] = {
+	"decisions", "divergent", "rate%", "orig=kern%", "patch=kern%",
+	"mig+", "mig+xLLC", "mig+xnode", "mig-", "mig-xLLC", "mig-xnode",
+};
+static const char *const patch_json[] = {
+	"decisions", "divergent", "divergent_pct", "original_matches_pct", "patched_matches_pct",
+	"migrations_added", "added_cross_llc", "added_cross_node",
+	"migrations_avoided", "avoided_cross_llc", "avoided_cross_node",
+};
+
+static const char *const fid_keys[] = { "model", "kind" };
+static const char *const fid_cols[] = { "n", "exact%", "same-LLC%", "same-node%", "baseline%" };
+static const char *const fid_json[] = {
+	"n", "exact_pct", "same_llc_pct", "same_node_pct", "baseline_exact_pct",
+};
+
+static const char *const reason_keys[] = { "model", "path" };
+static const char *const reason_cols[] = { "n", "exact%" };
+static const char *const reason_json[] = { "n", "exact_pct" };
+
+static const char *const mig_keys[] = { "class" };
+static const char *const mig_cols[] = { "n", "share%" };
+static const char *const mig_json[] = { "n", "share_pct" };
+
+static const char *const task_keys[] = { "tid", "comm" };
+static const char *const cpu_keys[] = { "cpu" };
+static const char *const top_cols[] = { "evaluated", "divergent", "rate%", "divergences" };
+static const char *const top_json[] = { "evaluated", "divergent", "divergent_pct",
+					"divergences" };
+
+#define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+static void declare(struct sr_report_table *t, const char *name, const char *title,
+		    const char *const *keys, int nkeys, const char *const *cols,
+		    const char *const *json, int ncols)
+{
+	t->name = name;
+	t->title = title;
+	t->keys = keys;
+	t->nkeys = nkeys;
+	t->cols = cols;
+	t->json_cols = json;
+	t->ncols = ncols;
+}
+
+struct sr_report *sr_report_new(void)
+{
+	struct sr_report *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	declare(&r->header, "header", "run", header_keys, 1, header_cols, header_cols, 1);
+	declare(&r->patch, "patch_pairs", "patch pairs (at divergent decisions: =kern, the side "
+		"chose the kernel's CPU; mig+/mig-, migrations the patch adds/avoids; x, crossing "
+		"LLC/node)", patch_keys, N(patch_keys), patch_cols,
+		patch_json, N(patch_cols));
+	declare(&r->fidelity, "fidelity", "fidelity per base model", fid_keys, N(fid_keys),
+		fid_cols, fid_json, N(fid_cols));
+	declare(&r->reasons, "wakeup_moved_reasons", "top reason paths of wakeup_moved",
+		reason_keys, N(reason_keys), reason_cols, reason_json, N(reason_cols));
+	r->reasons.key_last = 1;
+	declare(&r->migration, "migrations", "migrations by class", mig_keys, N(mig_keys),
+		mig_cols, mig_json, N(mig_cols));
+	declare(&r->tasks, "top_tasks", "top tasks by divergent decisions", task_keys,
+		N(task_keys), top_cols, top_json, N(top_cols));
+	declare(&r->cpus, "top_cpus", "top CPUs (this_cpu) by divergent decisions", cpu_keys,
+		N(cpu_keys), top_cols, top_json, N(top_cols));
+	return r;
+}
+
+const struct sr_report_table *sr_report_table_at(const struct sr_report *r, int i)
+{
+	const struct sr_report_table *const all[] = {
+		&r->header, &r->patch, &r->fidelity, &r->reasons, &r->migration, &r->tasks,
+		&r->cpus,
+	};
+
+	return i >= 0 && i < N(all) ? all[i] : NULL;
+}
+
+static void table_release(struct sr_report_table *t)
+{
+	int i, k, c;
+
+	for (i = 0; i < t->nrows; i++) {
+		struct sr_report_row *row = &t->rows[i];
+
+		for (k = 0; k < SR_REPORT_MAX_KEYS; k++)
+			free(row->key[k]);
+		for (k = 0; k < SR_REPORT_MAX_SOURCES; k++) {
+			if (!row->val[k])
+				continue;
+			for (c = 0; c < t->ncols; c++)
+				free(row->val[k][c].s);
+			free(row->val[k]);
+		}
+	}
+	free(t->rows);
+	t->rows = NULL;
+	t->nrows = t->cap = 0;
+}
+
+void sr_report_free(struct sr_report *r)
+{
+	int i;
+
+	if (!r)
+		return;
+	for (i = 0; sr_report_table_at(r, i); i++)
+		table_release((struct sr_report_table *)sr_report_table_at(r, i));
+	free(r);
+}
+
+/*
+ * The cells of source @src in the row keyed @keys: the row of the other
+ * source with the same key, else a new row at the end.  NULL without memory.
+ */
+static struct sr_cell *row_cells(struct sr_report_table *t, int src, const char *const *keys)
+{
+	struct sr_report_row *row = NULL;
+	int i, k;
+
+	for (i = 0; i < t->nrows && !row; i++) {
+		if (t->rows[i].val[src])
+			continue;
+		for (k = 0; k < t->nkeys; k++)
+			if (strcmp(t->rows[i].key[k], keys[k]))
+				break;
+		if (k == t->nkeys)
+			row = &t->rows[i];
+	}
+	if (!row) {
+		if (t->nrows == t->cap) {
+			int cap = t->cap ? t->cap * 2 : 16;
+			struct sr_report_row *nr = realloc(t->rows, (size_t)cap * sizeof(*nr));
+
+			if (!nr)
+				return NULL;
+			t->rows = nr;
+			t->cap = cap;
+		}
+		row = &t->rows[t->nrows];
+		memset(row, 0, sizeof(*row));
+		for (k = 0; k < t->nkeys; k++) {
+			row->key[k] = strdup(keys[k]);
+			if (!row->key[k]) {
+				while (k-- > 0)
+					free(row->key[k]);
+				return NULL;
+			}
+		}
+		t->nrows++;
+	}
+	row->val[src] = calloc((size_t)t->ncols, sizeof(struct sr_cell));
+	return row->val[src];
+}
+
+static void cell_int(struct sr_cell *c, long long v)
+{
+	c->type = SR_CELL_INT;
+	c->i = v;
+}
+
+/* a percentage of @den; no value when @den is 0 */
+static void cell_pct(struct sr_cell *c, long long num, long long den)
+{
+	if (den <= 0) {
+		c->type = SR_CELL_NONE;
+		return;
+	}
+	c->type = SR_CELL_PCT;
+	c->d = 100.0 * (double)num / (double)den;
+}
+
+static int cell_text(struct sr_cell *c, const char *s)
+{
+	c->type = SR_CELL_TEXT;
+	c->s = strdup(s ? s : "");
+	return c->s ? 0 : -SR_E_NOMEM;
+}
+
+static int prepare(sqlite3 *db, const char *file, enum query q, const struct sr_report_opts *o,
+		   long run, sqlite3_stmt **st, char **cause)
+{
+	int i;
+
+	if (sqlite3_prepare_v2(db, queries[q].sql, -1, st, NULL) != SQLITE_OK) {
+		sr_cause_set(cause, "cannot read '%s': %s query: %s", file, queries[q].name,
+			     sqlite3_errmsg(db));
+		sqlite3_finalize(*st);
+		*st = NULL;
+		return -SR_E_IO;
+	}
+	if ((i = sqlite3_bind_parameter_index(*st, ":run")) > 0)
+		sqlite3_bind_int64(*st, i, run);
+	if ((i = sqlite3_bind_parameter_index(*st, ":top")) > 0)
+		sqlite3_bind_int64(*st, i, o ? o->top : 10);
+	if ((i = sqlite3_bind_parameter_index(*st, ":reasons")) > 0)
+		sqlite3_bind_int64(*st, i, o ? o->reasons : 5);
+	return 0;
+}
+
+static int step_error(sqlite3 *db, const char *file, enum query q, int rc, char **cause)
+{
+	if (rc == SQLITE_DONE)
+		return 0;
+	sr_cause_set(cause, "cannot read '%s': %s query: %s", file, queries[q].name,
+		     sqlite3_errmsg(db));
+	return -SR_E_IO;
+}
+
+static const char *col_text(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+
+	return s ? (const char *)s : "";
+}
+
+int sr_report_runs(sqlite3 *db, const char *file, long **runs, char **cause)
+{
+	sqlite3_stmt *st = NULL;
+	long *v = NULL;
+	int n = 0, cap = 0, rc, err;
+
+	*runs = NULL;
+	err = prepare(db, file, Q_RUNS, NULL, 0, &st, cause);
+	if (err)
+		return err;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (n == cap) {
+			long *nv;
+
+			cap = cap ? cap * 2 : 8;
+			nv = realloc(v, (size_t)cap * sizeof(*nv));
+			if (!nv) {
+				free(v);
+				sqlite3_finalize(st);
+				return -SR_E_NOMEM;
+			}
+			v = nv;
+		}
+		v[n++] = (long)sqlite3_column_int64(st, 0);
+	}
+	err = step_error(db, file, Q_RUNS, rc, cause);
+	sqlite3_finalize(st);
+	if (err) {
+		free(v);
+		return err;
+	}
+	*runs = v;
+	return n;
+}
+
+/* ---- filling the tables --------------------------------------------------- */
+
+static int add_header(struct sr_report *r, int src, sqlite3_stmt *st)
+{
+	static const char *const text_fields[] = { "trace", "kernel", "host" };
+	static const char *const count_fields[] = { "CPUs", "LLCs", "nodes" };
+	static const char *const late_fields[] = {
+		"events", "decisions", "evaluated", "migrations", "lost events",
+	};
+	struct sr_cell *c;
+	const char *key[1];
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		key[0] = text_fields[i];
+		c = row_cells(&r->header, src, key);
+		if (!c || cell_text(c, sqlite3_column_type(st, i) == SQLITE_NULL ?
+				    "(not recorded)" : col_text(st, i)))
+			return -SR_E_NOMEM;
+	}
+	for (i = 0; i < 3; i++) {
+		key[0] = count_fields[i];
+		c = row_cells(&r->header, src, key);
+		if (!c)
+			return -SR_E_NOMEM;
+		cell_int(c, sqlite3_column_int64(st, 3 + i));
+	}
+	key[0] = "models";
+	c = row_cells(&r->header, src, key);
+	if (!c || cell_text(c, col_text(st, 6)))
+		return -SR_E_NOMEM;
+	key[0] = "patches";
+	c = row_cells(&r->header, src, key);
+	r->src[src].patches = sqlite3_column_type(st, 7) != SQLITE_NULL &&
+			      *col_text(st, 7);
+	if (!c || cell_text(c, r->src[src].patches ? col_text(st, 7) : "none"))
+		return -SR_E_NOMEM;
+	key[0] = "probes";
+	c = row_cells(&r->header, src, key);
+	if (!c || cell_text(c, sqlite3_column_int(st, 8) ? "yes" : "no"))
+		return -SR_E_NOMEM;
+	for (i = 0; i < N(late_fields); i++) {
+		key[0] = late_fields[i];
+		c = row_cells(&r->header, src, key);
+		if (!c)
+			return -SR_E_NOMEM;
+		cell_int(c, sqlite3_column_int64(st, 9 + i));
+	}
+	r->src[src].decisions = sqlite3_column_int64(st, 10);
+	return 0;
+}
+
+static int add_patch(struct sr_report *r, int src, sqlite3_stmt *st)
+{
+	const char *key[3] = { col_text(st, 0), col_text(st, 1), col_text(st, 2) };
+	struct sr_cell *c = row_cells(&r->patch, src, key);
+	long long dec = sqlite3_column_int64(st, 3), div = sqlite3_column_int64(st, 4);
+	int i;
+
+	if (!c)
+		return -SR_E_NOMEM;
+	cell_int(&c[0], dec);
+	cell_int(&c[1], div);
+	cell_pct(&c[2], div, dec);
+	cell_pct(&c[3], sqlite3_column_int64(st, 5), div);
+	cell_pct(&c[4], sqlite3_column_int64(st, 6), div);
+	for (i = 0; i < 6; i++)
+		cell_int(&c[5 + i], sqlite3_column_int64(st, 7 + i));
+	return 0;
+}
+
+static int add_fidelity(struct sr_report *r, int src, sqlite3_stmt *st)
+{
+	const char *key[2] = { col_text(st, 0), col_text(st, 1) };
+	struct sr_cell *c = row_cells(&r->fidelity, src, key);
+	long long n = sqlite3_column_int64(st, 2);
+	int i;
+
+	if (!c)
+		return -SR_E_NOMEM;
+	cell_int(&c[0], n);
+	for (i = 0; i < 4; i++)
+		cell_pct(&c[1 + i], sqlite3_column_int64(st, 3 + i), n);
+	return 0;
+}
+
+static int add_reason(struct sr_report *r, int src, sqlite3_stmt *st)
+{
+	const char *key[2] = { col_text(st, 0), col_text(st, 1) };
+	struct sr_cell *c = row_cells(&r->reasons, src, key);
+	long long n = sqlite3_column_int64(st, 2);
+
+	if (!c)
+		return -SR_E_NOMEM;
+	cell_int(&c[0], n);
+	cell_pct(&c[1], sqlite3_column_int64(st, 3), n);
+	return 0;
+}
+
+static int add_top(struct sr_report_table *t, int src, sqlite3_stmt *st, const char **key,
+		   int first)
+{
+	struct sr_cell *c = row_cells(t, src, key);
+	long long evaluated = sqlite3_column_int64(st, first);
+	long long div = sqlite3_column_int64(st, first + 1);
+
+	if (!c)
+		return -SR_E_NOMEM;
+	cell_int(&c[0], evaluated);
+	cell_int(&c[1], div);
+	cell_pct(&c[2], div, evaluated);
+	cell_int(&c[3], sqlite3_column_int64(st, first + 2));
+	return 0;
+}
+
+static int add_task(struct sr_report *r, int src, sqlite3_stmt *st)
+{
+	const char *key[2] = { col_text(st, 0), col_text(st, 1) };
+
+	return add_top(&r->tasks, src, st, key, 2);
+}
+
+static int add_cpu(struct sr_report *r, int src, sqlite3_stmt *st)
+{
+	const char *key[1] = { sqlite3_column_type(st, 0) == SQLITE_NULL ? "?" : col_text(st, 0) };
+
+	return add_top(&r->cpus, src, st, key, 1);
+}
+
+/* the classes with their share of all migrations, "unexplained" always listed */
+static int add_migrations(struct sr_report *r, int src, sqlite3_stmt *st, int *rc)
+{
+	struct sr_report_table *t = &r->migration;
+	long long total = 0;
+	const char *key[1];
+	struct sr_cell *c;
+	int i, unexplained = 0;
+
+	while ((*rc = sqlite3_step(st)) == SQLITE_ROW) {
+		key[0] = col_text(st, 0);
+		c = row_cells(t, src, key);
+		if (!c)
+			return -SR_E_NOMEM;
+		cell_int(&c[0], sqlite3_column_int64(st, 1));
+		total += c[0].i;
+		unexplained |= !strcmp(key[0], "unexplained");
+	}
+	if (*rc != SQLITE_DONE)
+		return 0;
+	if (!unexplained) {
+		key[0] = "unexplained";
+		c = row_cells(t, src, key);
+		if (!c)
+			return -SR_E_NOMEM;
+		cell_int(&c[0], 0);
+	}
+	key[0] = "all";
+	c = row_cells(t, src, key);
+	if (!c)
+		return -SR_E_NOMEM;
+	cell_int(&c[0], total);
+	for (i = 0; i < t->nrows; i++)
+		if (t->rows[i].val[src])
+			cell_pct(&t->rows[i].val[src][1], t->rows[i].val[src][0].i, total);
+	return 0;
+}
+
+static int fill(struct sr_report *r, int src, sqlite3 *db, const char *file, enum query q,
+		const struct sr_report_opts *o, long run,
+		int (*add)(struct sr_report *, int, sqlite3_stmt *), char **cause)
+{
+	sqlite3_stmt *st = NULL;
+	int rc, err;
+
+	err = prepare(db, file, q, o, run, &st, cause);
+	if (err)
+		return err;
+	if (q == Q_MIGRATION) {
+		err = add_migrations(r, src, st, &rc);
+	} else {
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+			if ((err = add(r, src, st)))
+				break;
+	}
+	if (!err)
+		err = step_error(db, file, q, rc, cause);
+	sqlite3_finalize(st);
+	return err;
+}
+
+int sr_report_add(struct sr_report *r, sqlite3 *db, const char *file, long run,
+		  const struct sr_report_opts *o, char **cause)
+{
+	struct sr_report_source *s;
+	sqlite3_stmt *st = NULL;
+	int src = r->nsrc, rc, err;
+
+	if (src >= SR_REPORT_MAX_SOURCES) {
+		sr_cause_set(cause, "a report compares at most %d runs", SR_REPORT_MAX_SOURCES);
+		return -SR_E_USAGE;
+	}
+	s = &r->src[src];
+	s->file = file;
+	s->run = run;
+	err = prepare(db, file, Q_HEADER, o, run, &st, cause);
+	if (err)
+		return err;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_DONE) {
+		sqlite3_finalize(st);
+		sr_cause_set(cause, "'%s' has no run %ld", file, run);
+		return -SR_E_USAGE;
+	}
+	err = rc == SQLITE_ROW ? add_header(r, src, st) : step_error(db, file, Q_HEADER, rc, cause);
+	sqlite3_finalize(st);
+	if (err)
+		return err;
+	r->nsrc++;
+	/* an empty run has a header and nothing else */
+	if (!s->decisions)
+		return 0;
+	if ((err = fill(r, src, db, file, Q_PATCH, o, run, add_patch, cause)) ||
+	    (err = fill(r, src, db, file, Q_FIDELITY, o, run, add_fidelity, cause)) ||
+	    (err = fill(r, src, db, file, Q_REASONS, o, run, add_reason, cause)) ||
+	    (err = fill(r, src, db, file, Q_MIGRATION, o, run, NULL, cause)) ||
+	    (err = fill(r, src, db, file, Q_TASKS, o, run, add_task, cause)) ||
+	    (err = fill(r, src, db, file, Q_CPUS, o, run, add_cpu, cause)))
+		return err;
+	return 0;
+}

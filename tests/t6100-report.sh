@@ -1,0 +1,104 @@
+#!/bin/bash
+# schedreplay report: golden text and JSON outputs of databases replayed from
+# the committed real traces (patches that diverge, two runs in one file, no
+# patches, no decisions, two databases side by side), numbers of the report
+# against direct sqlite3 queries, the --print-sql statements run by the
+# sqlite3 CLI, and one-line errors for bad databases and runs.
+. "$(dirname "$0")/test-lib.sh"
+
+cd "$TOP" || exit 1
+command -v sqlite3 >/dev/null || skip_all "no sqlite3 CLI"
+DB=$TMP/db
+SR="$SR" GOLDEN_OUT="$TMP/now" REPORT_DBS="$DB" tests/update-golden-report.sh \
+	>/dev/null 2>"$TMP/gen"
+same "the databases and reports are made" 0 $?
+for g in tests/fixtures/golden/report/*; do
+	n=$(basename "$g")
+	if cmp -s "$g" "$TMP/now/$n"; then
+		pass "$n as recorded"
+	else
+		fail "$n as recorded" "$(cat "$TMP/gen"; diff "$g" "$TMP/now/$n" | head -n 20)"
+	fi
+done
+for j in "$TMP"/now/*.json; do
+	same "$(basename "$j") is valid JSON" 1 \
+		"$(sqlite3 :memory: "SELECT json_valid(readfile('$j'))")"
+done
+ok "no temp path in the outputs" sh -c "! grep -rq '$TMP' '$TMP/now'"
+
+# the report's numbers against the database
+q() {
+	sqlite3 "$DB/$1" "$2"
+}
+cd "$DB" || exit 1
+"$SR" report pingpong.db >"$TMP/pp.txt"
+row=$(awk '$1 == "exit-sync-mel" && $2 == "mainline" && $3 == "wakeup"' "$TMP/pp.txt")
+set -- $row
+same "divergent count of exit-sync-mel/mainline is the divergence view's" \
+	"$(q pingpong.db "SELECT count(*) FROM divergence WHERE patch = 'exit-sync-mel'
+		AND model = 'mainline' AND original_cpu IS NOT patched_cpu")" "${5:-}"
+same "migrations avoided by exit-sync-mel/mainline" \
+	"$(q pingpong.db "SELECT count(*) FROM divergence WHERE patch = 'exit-sync-mel'
+		AND model = 'mainline' AND original_cpu IS NOT patched_cpu
+		AND original_cpu IS NOT prev_cpu AND patched_cpu IS prev_cpu")" "${12:-}"
+same "fidelity n of v4.15 wakeups is the wakeup placements" \
+	"$(q pingpong.db "SELECT count(*) FROM decision WHERE run_id = 1 AND kind = 'wakeup'
+		AND skip IS NULL")" \
+	"$(awk '$1 == "v4.15" && $2 == "wakeup" { print $3 }' "$TMP/pp.txt")"
+same "all migrations are the migration table's" \
+	"$(q pingpong.db "SELECT count(*) FROM migration WHERE run_id = 1")" \
+	"$(awk '$1 == "all" { print $2 }' "$TMP/pp.txt")"
+"$SR" report --run 2 two-runs.db >"$TMP/r2.txt"
+same "--run 2 reports the second run's decisions" \
+	"$(q two-runs.db "SELECT count(*) FROM decision WHERE run_id = 2")" \
+	"$(awk '$1 == "decisions" { print $2 }' "$TMP/r2.txt")"
+ok "--run 2 is the appended trace" grep -q 'numa-6.12-pingpong.dat' "$TMP/r2.txt"
+"$SR" report --top 3 --run 2 two-runs.db >"$TMP/r2top.txt"
+ok "--run 2 is the second run of the default output" \
+	sh -c "sed -n '/^run 2 of/,\$p' '$TMP/now/two-runs.txt' | cmp -s - '$TMP/r2top.txt'"
+ok "comparison: the row only one side has shows -" \
+	grep -q '^  wake-affine-equal mainline wakeup  decisions  *1301  *-$' "$TMP/now/compare.txt"
+ok "no patches: one line" grep -qx 'no patch pairs in this run: .*' "$TMP/now/no-patch.txt"
+ok "no decisions: says so" grep -qx 'empty.db run 1: no decisions' "$TMP/now/empty.txt"
+
+# the same statements through the sqlite3 CLI
+{
+	printf '.parameter set :run 1\n.parameter set :top 10\n.parameter set :reasons 5\n'
+	"$SR" report --print-sql
+} >"$TMP/q.sql"
+sqlite3 pingpong.db <"$TMP/q.sql" >"$TMP/q.out" 2>"$TMP/q.err"
+same "--print-sql statements run in sqlite3" "0:" "$?:$(cat "$TMP/q.err")"
+ok "... and give the exit-sync-mel row" grep -q '^exit-sync-mel|mainline|wakeup|1301|1|0|1|' "$TMP/q.out"
+ok "the report binds its values" sh -c "! grep -q \"run_id = [0-9]\" '$TMP/q.sql'"
+
+# bad inputs: one line, the file named
+bad() {
+	local desc=$1 want=$2 pattern=$3
+	shift 3
+	"$SR" report "$@" >"$TMP/o" 2>"$TMP/e"
+	local rc=$?
+	same "$desc: exit $want" "$want" "$rc"
+	if [ "$want" = 1 ]; then
+		ok "$desc: one line" sh -c "[ \$(wc -l <'$TMP/e') -eq 1 ] && grep -q -- \"$pattern\" '$TMP/e'"
+	else
+		ok "$desc: says why" grep -q -- "$pattern" "$TMP/e"
+	fi
+	ok "$desc: nothing on stdout" test ! -s "$TMP/o"
+}
+echo "not a database" >"$TMP/text.db"
+sqlite3 "$TMP/foreign.db" "CREATE TABLE t (x); INSERT INTO t VALUES (1)"
+sqlite3 "$TMP/schema1.db" "CREATE TABLE decision (decision_id INTEGER PRIMARY KEY);
+	PRAGMA user_version = 1"
+bad "missing file" 1 "cannot open 'nosuch.db'" nosuch.db
+bad "not a database" 1 "'$TMP/text.db' is not a schedreplay database" "$TMP/text.db"
+bad "foreign SQLite file" 1 "'$TMP/foreign.db' is an SQLite database, but not one" "$TMP/foreign.db"
+bad "schema-1 database" 1 "'$TMP/schema1.db' is a schedreplay database of schema 1" "$TMP/schema1.db"
+bad "missing second database" 1 "cannot open 'nosuch.db'" pingpong.db nosuch.db
+bad "a run that does not exist" 1 "'two-runs.db' has no run 3" --run 3 two-runs.db
+bad "--run2 that does not exist" 1 "'pingpong.db' has no run 2" --run2 2 two-runs.db pingpong.db
+bad "--run not a number" 2 "--run wants a whole number" --run x pingpong.db
+bad "no database" 2 "expected DB \[DB2\]"
+bad "three databases" 2 "expected DB \[DB2\]" pingpong.db pingpong.db pingpong.db
+bad "--run2 without DB2" 2 "--run2 needs a second database" --run2 1 pingpong.db
+bad "unknown option" 2 "unknown or incomplete option '--bogus'" --bogus pingpong.db
+test_done
