@@ -135,12 +135,18 @@ fuzz-targets: $(FUZZ_BINS)
 deps:
 	$(Q)scripts/install-deps.sh
 
-DEMO_TRACE = tests/fixtures/tracedat/numa/numa-6.1-forks
+DEMO_TRACE = tests/fixtures/tracedat/numa/numa-6.12-forks
+DEMO_PATCHES = -p wake-affine-equal -p exit-sync-mel -p exit-sync-peterz -p kthread-per-cpu \
+	       -p nohz-first -p newidle-bail
 
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all
+	@mkdir -p $(BUILD)
 	./schedreplay info $(DEMO_TRACE).dat
-	./schedreplay replay -m mainline -m v4.15 -t $(DEMO_TRACE).topo $(DEMO_TRACE).dat
+	./schedreplay replay -f -o $(BUILD)/demo.db -m mainline $(DEMO_PATCHES) \
+		-t $(DEMO_TRACE).topo $(DEMO_TRACE).dat
+	./schedreplay report $(BUILD)/demo.db
+	@echo "browse it: ./schedreplay tui $(BUILD)/demo.db"
 
 # make check builds the normal and the sanitizer binaries, then runs every
 # test; the bad-input corpus also runs under the sanitizers
