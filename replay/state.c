@@ -1057,6 +1057,9 @@ static int on_migrate(struct sr_replay *r, const struct sr_event *ev)
 	} else if (ev->common_pid > 0 && ev->common_pid == ev->pid && e == orig) {
 		/* the task moves itself: sched_exec() or sched_setaffinity() */
 		m.kind = SR_MIG_AFFINITY;
+	} else if (p->allowed_known && orig < 64 && !(p->allowed >> orig & 1)) {
+		/* off a CPU the setaffinity probe took from it (often by the stopper) */
+		m.kind = SR_MIG_AFFINITY;
 	} else if (!strncmp(ev->comm, "migration/", 10) || (ev->common_pid > 0 &&
 		   sr_replay_task(r, ev->common_pid) &&
 		   !strncmp(sr_replay_task(r, ev->common_pid)->comm, "migration/", 10))) {
