@@ -24,18 +24,10 @@
 
 void sr_lb_reason(struct sr_lb_ctx *c, const char *fmt, ...)
 {
-	char *buf = c->out->reason;
-	size_t len = strlen(buf);
 	va_list ap;
 
-	if (len + 4 >= SR_REASON_LEN)
-		return;
-	if (len) {
-		memcpy(buf + len, " > ", 4);
-		len += 3;
-	}
 	va_start(ap, fmt);
-	vsnprintf(buf + len, SR_REASON_LEN - len, fmt, ap);
+	sr_eval_vreason(c->out, fmt, ap);
 	va_end(ap);
 }
 
@@ -437,37 +429,6 @@ int sr_lb_should_we_balance_busy(struct sr_lb_ctx *c)
 	return first == env->dst_cpu;
 }
 
-/* mainline (with seed 003 merged): a newly idle CPU bails once work is there */
-static int should_we_balance_mainline(struct sr_lb_ctx *c)
-{
-	struct sr_lb_env *env = c->env;
-
-	if (!sr_cpumask_test(env->cpus, env->dst_cpu))
-		return 0;
-	if (env->idle == SR_LB_NEWLY_IDLE) {
-		if (sr_lb_nr_running(c, env->dst_cpu) > 0 ||
-		    sr_lb_ttwu_pending(c, env->dst_cpu)) {
-			sr_lb_reason(c, "bail: %s", sr_lb_nr_running(c, env->dst_cpu) > 0 ?
-				     "nr_running" : "ttwu_pending");
-			c->out->lbf |= SR_LBO_BAIL;
-			return 0;
-		}
-		return 1;
-	}
-	return sr_lb_should_we_balance_busy(c);
-}
-
-/* v5.18 and before: every newly idle CPU balances */
-static int should_we_balance_v4(struct sr_lb_ctx *c)
-{
-	struct sr_lb_env *env = c->env;
-
-	if (!sr_cpumask_test(env->cpus, env->dst_cpu))
-		return 0;
-	if (env->idle == SR_LB_NEWLY_IDLE)
-		return 1;
-	return sr_lb_should_we_balance_busy(c);
-}
 
 static int subset(const uint64_t *a, const uint64_t *b, size_t words)
 {
@@ -638,19 +599,6 @@ static int idle_balance_softirq_mainline(struct sr_lb_ctx *c, int ilb)
 	return 0;
 }
 
-/* v4.1 .. v4.x: nohz_idle_balance() (ascending from CPU 0), then the ILB */
-static int idle_balance_softirq_v41(struct sr_lb_ctx *c, int ilb)
-{
-	int cpu;
-
-	for (cpu = 0; cpu < c->v->topo->ncpus; cpu++) {
-		if (cpu == ilb || !sr_lb_nohz_idle(c, cpu))
-			continue;
-		if (sr_lb_nohz_balance_cpu(c, cpu))
-			return 1;
-	}
-	return sr_lb_nohz_balance_cpu(c, ilb);
-}
 
 /* mainline: KTHREAD_IS_PER_CPU, seen through smpboot and bound-kworker names */
 static int kthread_is_per_cpu_mainline(struct sr_lb_ctx *c, const struct sr_task *p)
@@ -667,7 +615,7 @@ static int kthread_is_per_cpu_none(struct sr_lb_ctx *c, const struct sr_task *p)
 static const struct sr_policy lb_mainline = {
 	.kthread_is_per_cpu = kthread_is_per_cpu_mainline,
 	.can_migrate_task = can_migrate_task,
-	.should_we_balance = should_we_balance_mainline,
+	.should_we_balance = sr_lb_swb_bail,	/* seed 003, merged in 6.0 */
 	.load_balance = load_balance,
 	.newidle_balance = newidle_balance,
 	.idle_balance_softirq = idle_balance_softirq_mainline,
@@ -676,10 +624,10 @@ static const struct sr_policy lb_mainline = {
 static const struct sr_policy lb_v4 = {
 	.kthread_is_per_cpu = kthread_is_per_cpu_none,
 	.can_migrate_task = can_migrate_task,
-	.should_we_balance = should_we_balance_v4,
+	.should_we_balance = sr_lb_swb_always,
 	.load_balance = load_balance,
 	.newidle_balance = newidle_balance,
-	.idle_balance_softirq = idle_balance_softirq_v41,
+	.idle_balance_softirq = sr_lb_nohz_first,	/* seed 002, v4.1 */
 };
 
 const struct sr_policy *sr_balance_policy(const struct sr_model *m, struct sr_policy *buf)

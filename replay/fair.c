@@ -16,11 +16,10 @@
 #include "replay-local.h"
 #include "banned.h"
 
-void sr_reason(struct sr_wake_ctx *c, const char *fmt, ...)
+void sr_eval_vreason(struct sr_eval *out, const char *fmt, va_list ap)
 {
-	char *buf = c->out->reason;
+	char *buf = out->reason;
 	size_t len = strlen(buf);
-	va_list ap;
 
 	if (len + 4 >= SR_REASON_LEN)
 		return;
@@ -28,8 +27,15 @@ void sr_reason(struct sr_wake_ctx *c, const char *fmt, ...)
 		memcpy(buf + len, " > ", 4);
 		len += 3;
 	}
-	va_start(ap, fmt);
 	vsnprintf(buf + len, SR_REASON_LEN - len, fmt, ap);
+}
+
+void sr_reason(struct sr_wake_ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	sr_eval_vreason(c->out, fmt, ap);
 	va_end(ap);
 }
 

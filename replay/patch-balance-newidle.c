@@ -23,7 +23,7 @@
 #include "schedreplay/balance.h"
 #include "schedreplay/patch.h"
 
-static int swb_always(struct sr_lb_ctx *c)
+int sr_lb_swb_always(struct sr_lb_ctx *c)
 {
 	struct sr_lb_env *env = c->env;
 
@@ -34,7 +34,7 @@ static int swb_always(struct sr_lb_ctx *c)
 	return sr_lb_should_we_balance_busy(c);
 }
 
-static int swb_bail(struct sr_lb_ctx *c)
+int sr_lb_swb_bail(struct sr_lb_ctx *c)
 {
 	struct sr_lb_env *env = c->env;
 
@@ -55,12 +55,12 @@ static int swb_bail(struct sr_lb_ctx *c)
 
 static void newidle_original(struct sr_model *m)
 {
-	m->pol.should_we_balance = swb_always;
+	m->pol.should_we_balance = sr_lb_swb_always;
 }
 
 static void newidle_patched(struct sr_model *m)
 {
-	m->pol.should_we_balance = swb_bail;
+	m->pol.should_we_balance = sr_lb_swb_bail;
 }
 
 static const struct sr_patch newidle_bail = {

@@ -41,7 +41,7 @@ static int ilb_first(struct sr_lb_ctx *c, int ilb)
 	return 0;
 }
 
-static int nohz_first(struct sr_lb_ctx *c, int ilb)
+int sr_lb_nohz_first(struct sr_lb_ctx *c, int ilb)
 {
 	int cpu;
 
@@ -61,7 +61,7 @@ static void nohz_original(struct sr_model *m)
 
 static void nohz_patched(struct sr_model *m)
 {
-	m->pol.idle_balance_softirq = nohz_first;
+	m->pol.idle_balance_softirq = sr_lb_nohz_first;
 }
 
 static const struct sr_patch nohz_first_pair = {

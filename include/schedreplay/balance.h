@@ -109,6 +109,16 @@ int sr_lb_per_cpu_name(const char *comm);
 int sr_lb_should_we_balance_busy(struct sr_lb_ctx *c);
 
 /*
+ * The two sides of the seed pairs the base models use as they are
+ * (replay/patch-balance-newidle.c, replay/patch-balance-nohz.c): newly idle
+ * should_we_balance() always 1 (before 6.0) or bailing once work arrived
+ * (6.0+); the v4.1 nohz order (other idle CPUs first, the ILB last).
+ */
+int sr_lb_swb_always(struct sr_lb_ctx *c);
+int sr_lb_swb_bail(struct sr_lb_ctx *c);
+int sr_lb_nohz_first(struct sr_lb_ctx *c, int ilb);
+
+/*
  * rebalance_domains(cpu, idle) as the surrogate runs it: every level is
  * taken as due; stops at the first level that pulls.  Return: tasks pulled.
  */

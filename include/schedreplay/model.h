@@ -8,6 +8,8 @@
 #ifndef SCHEDREPLAY_MODEL_H
 #define SCHEDREPLAY_MODEL_H
 
+#include <stdarg.h>
+
 #include "schedreplay/replay.h"
 
 #define SR_NONE (-1)	/* the kernel's "no verdict" (nr_cpumask_bits) */
@@ -99,6 +101,9 @@ int sr_ctx_share_cache(const struct sr_wake_ctx *c, int a, int b);
  */
 int sr_affine_weight(struct sr_wake_ctx *c, const struct sr_domain *sd, int this_cpu,
 		     int prev_cpu, int sync, int strict, int sync_bias);
+
+/* append a token to an evaluation's reason path, " > " between tokens */
+void sr_eval_vreason(struct sr_eval *out, const char *fmt, va_list ap);
 
 /* append a token to the reason path (printf format) */
 void sr_reason(struct sr_wake_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
