@@ -209,16 +209,6 @@ static int busier(const struct sg *g, const struct sg *b)
 	}
 }
 
-/* sd->imb_numa_nr as build_sched_domains() sets it */
-static int imb_numa_nr(const struct sr_topology *t, int cpu, int level)
-{
-	const struct sr_domain *sd = &t->cpu[cpu].dom[level];
-	int child = level > 0 ? t->cpu[cpu].dom[level - 1].span_weight : 1;
-	int nr_llcs = child > 0 ? sd->span_weight / child : 1;
-	int imb = nr_llcs > 1 ? nr_llcs : sd->span_weight >> 3;
-
-	return imb > 1 ? imb : 1;
-}
 
 /*
  * find_busiest_group() + calculate_imbalance() (in tasks) +
@@ -294,7 +284,7 @@ static int find_busiest(struct sr_lb_ctx *c)
 				}
 				/* adjust_numa_imbalance(): a small imbalance between nodes */
 				if ((sd->flags & SR_SD_NUMA) &&
-				    local.nr + 1 < imb_numa_nr(t, env->dst_cpu, level) && imb <= 2)
+				    local.nr + 1 < sr_topology_imb_numa_nr(t, env->dst_cpu, level) && imb <= 2)
 					imb = 0;
 				imb >>= 1;
 			}

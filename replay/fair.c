@@ -438,16 +438,6 @@ static void group_stats(struct sr_wake_ctx *c, const uint64_t *span, int pct,
 		gs->avg_load = gs->load * SR_SCHED_CAPACITY / (long)cap;
 }
 
-/* sd->imb_numa_nr as build_sched_domains() sets it for a NUMA level */
-static int imb_numa_nr(const struct sr_topology *t, int cpu, int level)
-{
-	const struct sr_domain *sd = &t->cpu[cpu].dom[level];
-	int child = level > 0 ? t->cpu[cpu].dom[level - 1].span_weight : 1;
-	int nr_llcs = child > 0 ? sd->span_weight / child : 1;
-	int imb = nr_llcs > 1 ? nr_llcs : sd->span_weight >> 3;
-
-	return imb > 1 ? imb : 1;
-}
 
 /* the child spans of domain @level of @cpu: the groups find_idlest compares */
 static const uint64_t *group_span(const struct sr_topology *t, int level, int cpu,
@@ -566,7 +556,7 @@ static int find_idlest_cpu(struct sr_wake_ctx *c, int level, int this_cpu, int p
 				go = best.idle_cpus > local.idle_cpus;
 				/* NUMA: keep a lightly loaded local node (adjust_numa_imbalance) */
 				if (go && (sd->flags & SR_SD_NUMA) &&
-				    local.nr + 1 <= imb_numa_nr(t, cpu, level) && imb <= 2)
+				    local.nr + 1 <= sr_topology_imb_numa_nr(t, cpu, level) && imb <= 2)
 					go = 0;
 			} else {
 				long imb = SR_NICE0_WEIGHT * (sd->imbalance_pct - 100) / 100;

@@ -1082,3 +1082,13 @@ void sr_topology_free(struct sr_topology *t)
 	free(t->distance);
 	free(t);
 }
+
+int sr_topology_imb_numa_nr(const struct sr_topology *t, int cpu, int level)
+{
+	const struct sr_domain *sd = &t->cpu[cpu].dom[level];
+	int child = level > 0 ? t->cpu[cpu].dom[level - 1].span_weight : 1;
+	int nr_llcs = child > 0 ? sd->span_weight / child : 1;
+	int imb = nr_llcs > 1 ? nr_llcs : sd->span_weight >> 3;
+
+	return imb > 1 ? imb : 1;
+}

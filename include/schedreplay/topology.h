@@ -129,6 +129,9 @@ static inline int sr_cpumask_test(const uint64_t *mask, int cpu)
 	return (mask[cpu / 64] >> (cpu % 64)) & 1;
 }
 
+/* sd->imb_numa_nr of domain @level of @cpu, as build_sched_domains() sets it */
+int sr_topology_imb_numa_nr(const struct sr_topology *t, int cpu, int level);
+
 /* CPUs in @cpu's LLC (sd_llc_size: weight of the highest SD_SHARE_LLC level, or 1) */
 int sr_topology_llc_size(const struct sr_topology *t, int cpu);
 
