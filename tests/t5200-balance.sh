@@ -134,4 +134,14 @@ same "fidelity: newidle n equals the newly idle decisions" \
 same "fidelity: balance_periodic exact = pulls from and to the kernel's CPUs" \
 	"$(q "$db" "SELECT count(*) FROM decision d JOIN evaluation_v e USING (decision_id) WHERE d.kind = 'balance_periodic' AND e.cpu = d.actual_cpu AND e.reason LIKE '% from ' || d.prev_cpu || ' to ' || d.actual_cpu || '%'")" \
 	"$(q "$db" "SELECT exact FROM fidelity JOIN side USING (side_id) WHERE kind = 'balance_periodic' AND path IS NULL")"
+# seed 003's reproducer run for real (the pinnedhogs load in the 6.1 guest):
+# CPUs 1 and 3 overloaded with pinned busy loops, ping and pong pinned to
+# CPUs 0 and 2: the newly idle balances find only pinned tasks
+ph="$FIX/tracedat/numa/numa-6.1-pinnedhogs"
+"$SR" replay -q -o "$TMP/ph.db" -t "$ph.topo" "$ph.dat" >/dev/null 2>&1
+ok "pinned hogs: most newly idle balances take the ALL_PINNED redo" sh -c \
+	"[ \$(sqlite3 '$TMP/ph.db' \"SELECT count(*) FROM evaluation_v e JOIN decision d USING (decision_id) WHERE d.kind = 'newidle' AND e.reason LIKE '%all pinned, redo%'\") -gt 600 ]"
+# (2 of the 800 or so pull across the nodes where the kernel did not)
+ok "pinned hogs: and pull nothing, as the kernel did, at 99% of them" sh -c \
+	"[ \$(sqlite3 '$TMP/ph.db' \"SELECT 100 * sum(e.cpu IS d.actual_cpu) / count(*) FROM evaluation_v e JOIN decision d USING (decision_id) WHERE d.kind = 'newidle' AND e.reason LIKE '%all pinned, redo%'\") -ge 99 ]"
 test_done

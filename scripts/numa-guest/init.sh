@@ -160,6 +160,32 @@ load_pingpong() {
 	wait $h 2>/dev/null
 }
 
+# pinnedhogs (seed 003's reproducer): ping and pong taking turns over two
+# FIFOs, pinned to CPU 0 and CPU 2, while three busy loops pinned to each of
+# CPU 1 and CPU 3 keep those overloaded with tasks nobody may pull: every
+# newly idle balance of CPU 0 or 2 finds only pinned tasks (the ALL_PINNED
+# redo) while the partner's wakeup is on its way.
+load_pinnedhogs() {
+	R=$(sc 600)
+	rm -f /tmp/pp.ab /tmp/pp.ba
+	mkfifo /tmp/pp.ab /tmp/pp.ba
+	hs=
+	for cpu in 1 1 1 3 3 3; do
+		hog & h=$!
+		taskset -p -c $cpu $h >/dev/null
+		hs="$hs $h"
+	done
+	pp_ping $R & a=$!
+	pp_pong & b=$!
+	taskset -p -c 0 $a >/dev/null
+	taskset -p -c 2 $b >/dev/null
+	wait $a $b
+	# shellcheck disable=SC2086
+	kill $hs
+	# shellcheck disable=SC2086
+	wait $hs 2>/dev/null
+}
+
 # busyloops (seed 002's scenario): four busy loops started on node 0
 # (taskset 0-1) while node 1 idles long enough to stop its ticks, then let
 # loose on every CPU: the busy CPUs kick an idle CPU of node 1 to balance for
@@ -249,7 +275,7 @@ fi
 if [ "$1" = --load ]; then
 	[ -f /etc/sr.conf ] && . /etc/sr.conf
 	case $2 in
-	messaging | forks | pingpong | mix | busyloops) "load_$2" ;;
+	messaging | forks | pingpong | mix | busyloops | pinnedhogs) "load_$2" ;;
 	*) echo "unknown load $2" >&2; exit 1 ;;
 	esac
 	exit 0

@@ -7,7 +7,7 @@
 # "schedreplay record" (--recorder schedreplay).  See README.md in this folder.
 #
 #   scripts/numa-guest/record.sh --kernel 6.1|6.12 \
-#       --load messaging|forks|pingpong|mix|busyloops|all --out DIR [options]
+#       --load messaging|forks|pingpong|mix|busyloops|pinnedhogs|all --out DIR [options]
 #
 # Writes, per load, DIR/numa-<K>-<load>.dat (the recorder's output),
 # .topo (schedreplay topology file), .facts.txt (topology facts, kprobe
@@ -23,7 +23,7 @@ SRBIN=$TOP/schedreplay BUFSET=
 
 usage() {
 	cat <<EOF
-usage: $0 --kernel 6.1|6.12 --load messaging|forks|pingpong|mix|busyloops|all --out DIR
+usage: $0 --kernel 6.1|6.12 --load messaging|forks|pingpong|mix|busyloops|pinnedhogs|all --out DIR
   --recorder R        trace-cmd (default: trace-cmd record, probes defined by
                       init.sh) or schedreplay (schedreplay record, which adds
                       the probes itself)
@@ -104,7 +104,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 case $KERNEL in 6.1 | 6.12) ;; *) usage ;; esac
-case $LOAD in messaging | forks | pingpong | mix | busyloops) LOADS=$LOAD ;; all) LOADS="messaging forks pingpong" ;; *) usage ;; esac
+case $LOAD in messaging | forks | pingpong | mix | busyloops | pinnedhogs) LOADS=$LOAD ;; all) LOADS="messaging forks pingpong" ;; *) usage ;; esac
 [ -n "$OUT" ] || usage
 case $ACCEL in tcg | kvm) ;; *) usage ;; esac
 case $RECORDER in trace-cmd | schedreplay) ;; *) usage ;; esac
