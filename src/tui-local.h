@@ -164,7 +164,7 @@ struct tui_row {
 	long long ts;
 	int tid;
 	char comm[24];
-	char kind[8];
+	char kind[20];
 	int cpu[5];			/* this, prev, actual, original, patched; -1 NULL */
 	char patch[48];			/* the patch (divergent) or the diverging ones (all) */
 	char *reason[2];		/* original, patched (divergent) or base (all) */

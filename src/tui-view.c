@@ -468,6 +468,23 @@ static char cross_mark(const struct tui *t, int cpu, int prev)
 	return ' ';
 }
 
+/* the decision kinds in the list's five columns */
+static const char *kind_short(const char *kind)
+{
+	static const struct {
+		const char *kind, *s;
+	} k[] = {
+		{ "balance_periodic", "lbper" }, { "balance_newidle", "lbnew" },
+		{ "balance_nohz", "lbnhz" }, { "newidle", "idle" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(k) / sizeof(k[0]); i++)
+		if (!strcmp(kind, k[i].kind))
+			return k[i].s;
+	return kind;
+}
+
 static int put_cpu(struct tui_grid *g, int row, int col, const struct tui *t, int cpu, int prev,
 		   int mark, unsigned attr)
 {
@@ -595,7 +612,7 @@ static void list_row(struct tui *t, struct tui_grid *g, int row, const struct li
 			      contains_ci(r->reason[1], t->search));
 	tui_grid_printf(g, row, l->task, a | (match ? TUI_A_BOLD : 0),
 			match ? TUI_C_YELLOW : 0, "%-*.*s", l->task_w, l->task_w, buf);
-	tui_grid_put(g, row, l->kind, r->kind, a, 0);
+	tui_grid_put(g, row, l->kind, kind_short(r->kind), a, 0);
 	put_cpu(g, row, l->cpu, t, r->cpu[0], prev, 0, a);
 	put_cpu(g, row, l->cpu + 5, t, r->cpu[1], prev, 0, a);
 	put_cpu(g, row, l->cpu + 10, t, r->cpu[2], prev, 1, a);
@@ -1192,7 +1209,8 @@ static const char *const help_text[] = {
 	"  q Esc               back; q on the list quits",
 	"",
 	"filter: words separated by blanks, all must hold",
-	"  patch=NAME  kind=wakeup|fork  comm=NAME (or a glob: comm=hack*)  pid=N",
+	"  patch=NAME  kind=KIND  comm=NAME (or a glob: comm=hack*)  pid=N",
+	"  (KIND: wakeup fork balance_periodic balance_newidle balance_nohz newidle)",
 	"  task=NAME|PID  cpu=N (this, prev, actual, base, original or patched CPU)",
 	"  cross=llc|node|none (a choice leaves prev_cpu's LLC or node)",
 	"  t=FROM-TO (seconds from the start of the run, either may be left out)",
