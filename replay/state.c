@@ -160,6 +160,7 @@ static struct sr_task *task_get(struct sr_replay *r, int pid, const char *comm, 
 		t->last_wakee = -1;
 		t->recent_used_cpu = -1;
 		t->lb_cpu = -1;
+		t->ttwu_cpu = -1;
 		*slot = t;
 		r->ntasks++;
 		r->stats.tasks_seen++;
@@ -216,6 +217,29 @@ static void lb_link_head(struct sr_replay *r, struct sr_task *t, int cpu)
 	r->lb_head[cpu] = t;
 }
 
+/*
+ * The kernel chose @cpu for the waking @t, from @waker_cpu: until its
+ * sched_wakeup the wakeup is on @cpu's wakelist (rq->ttwu_pending) or
+ * being activated there, and idle_cpu(@cpu) is false (decision-model
+ * §2.1).  A wakeup onto the waker's own CPU is activated at once.
+ */
+static void ttwu_mark(struct sr_replay *r, struct sr_task *t, int cpu, int waker_cpu)
+{
+	if (t->ttwu_cpu >= 0 || cpu < 0 || cpu >= r->topo->ncpus || cpu == waker_cpu)
+		return;
+	t->ttwu_cpu = cpu;
+	r->rq[cpu].ttwu_pending++;
+}
+
+static void ttwu_clear(struct sr_replay *r, struct sr_task *t)
+{
+	if (t->ttwu_cpu < 0)
+		return;
+	if (r->rq[t->ttwu_cpu].ttwu_pending > 0)
+		r->rq[t->ttwu_cpu].ttwu_pending--;
+	t->ttwu_cpu = -1;
+}
+
 static void task_remove(struct sr_replay *r, int pid)
 {
 	struct sr_task **slot = task_slot(r, pid), *t = *slot;
@@ -224,6 +248,7 @@ static void task_remove(struct sr_replay *r, int pid)
 	if (!t)
 		return;
 	lb_unlink(r, t);
+	ttwu_clear(r, t);
 	if (t->waking && r->nwaking > 0)
 		r->nwaking--;
 	pending_free(t->pending);
@@ -966,6 +991,7 @@ static int on_wakeup(struct sr_replay *r, const struct sr_event *ev)
 		p->remote_wakeup_ts = now;
 	if (p->waking && r->nwaking > 0)
 		r->nwaking--;
+	ttwu_clear(r, p);
 	if (p->pending) {
 		struct sr_pending *pd = p->pending;
 
@@ -1052,6 +1078,8 @@ static int on_migrate(struct sr_replay *r, const struct sr_event *ev)
 	m.decision = -1;
 	if (p->waking) {
 		m.kind = SR_MIG_WAKEUP;
+		/* set_task_cpu() in try_to_wake_up(): the chosen CPU (no probe) */
+		ttwu_mark(r, p, dest, e);
 		if (p->pending)
 			m.decision = ((struct sr_pending *)p->pending)->d.id;
 	} else if (ev->common_pid > 0 && ev->common_pid == ev->pid && e == orig) {
@@ -1224,8 +1252,12 @@ static int on_select_rq_ret(struct sr_replay *r, const struct sr_event *ev)
 	struct sr_pending *pd = r->selected[ev->cpu];
 
 	if (pd) {
+		struct sr_task *p = (struct sr_task *)sr_replay_task(r, pd->d.pid);
+
 		pd->d.kernel_cpu = ev->dest_cpu;
 		r->selected[ev->cpu] = NULL;
+		if (p)
+			ttwu_mark(r, p, ev->dest_cpu, ev->cpu);
 	}
 	return 0;
 }

@@ -69,6 +69,7 @@ struct sr_task {
 	uint64_t waking_ts;
 	int waking_cpu;
 	int waking_waker;
+	int ttwu_cpu;			/* the CPU its wakeup is queued for, -1 none */
 	void *pending;			/* engine-private: its open decision, or NULL */
 	/* load balancing (replay/balance.c) */
 	uint64_t exec_start;		/* last switch in or out: task_hot() */
