@@ -404,8 +404,8 @@ static void list_patches(void)
 	for (i = 0; i < sr_patch_count(); i++) {
 		const struct sr_patch *p = sr_patch_at(i);
 
-		printf("%-24s %-8s %s\n", p->name, p->seed, p->summary);
-		printf("%-24s %-8s replaces %s; %s\n", "", "", p->function,
+		printf("%-24s %s\n", p->name, p->summary);
+		printf("%-24s seed %s; replaces %s; %s\n", "", p->seed, p->function,
 		       !p->scope ? "nothing to evaluate" :
 		       p->scope == SR_SCOPE_WAKEUP ? "evaluated at wakeups" :
 		       p->scope & SR_SCOPE_BALANCE ? "evaluated at load-balance decisions" :

@@ -156,7 +156,7 @@ ok "and says so" grep -q "changes no decision" "$TMP/e1"
 same "an unknown pair is refused" "schedreplay: replay: unknown patch 'nosuch' (see --list-patches)" "$(cat "$TMP/e1")"
 same "--list-patches lists the seed 004 pairs" \
 	"exit-sync-mel exit-sync-peterz wake-affine-cpu-arg wake-affine-defer-prev wake-affine-equal" \
-	"$("$SR" replay --list-patches | awk '/^[a-z]/ && $2 == "004" {print $1}' | paste -sd' ')"
+	"$("$SR" replay --list-patches | awk '/^[a-z]/ {name = $1} /^ +seed 004/ {print name}' | paste -sd' ')"
 # appending to something that is not our database changes nothing
 printf 'not a database at all, just text\n' >"$TMP/foreign.db"
 "$SR" replay -q -a -o "$TMP/foreign.db" "$numa.dat" >/dev/null 2>"$TMP/e1"

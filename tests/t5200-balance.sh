@@ -14,7 +14,7 @@ q() { sqlite3 "$1" "$2"; }
 "$SR" replay --list-patches >"$TMP/list"
 for p in "kthread-per-cpu 000" "nohz-first 002" "newidle-bail 003"; do
 	set -- $p
-	ok "--list-patches: $1 (seed $2)" grep -Eq "^$1 +$2 .+" "$TMP/list"
+	ok "--list-patches: $1 (seed $2)" sh -c "grep -A1 '^$1 ' '$TMP/list' | grep -q '^ *seed $2; '"
 done
 ok "--list-patches: balance pairs are evaluated at load-balance decisions" \
 	sh -c "[ \$(grep -c 'evaluated at load-balance decisions' '$TMP/list') -eq 3 ]"
