@@ -218,7 +218,7 @@ static int sis_util_budget(struct sr_wake_ctx *c, const struct sr_domain *llc)
 
 	for (cpu = 0; cpu < t->ncpus; cpu++)
 		if (sr_cpumask_test(llc->span, cpu))
-			sum += sr_view_cpu_util(c->v, cpu);
+			sum += sr_view_cpu_util(c->v, cpu, c->m->util_est);
 	x = sum / (unsigned long long)llc->span_weight;	/* average util, 0..1024 */
 	y = x * x * (unsigned long long)pct * pct / (10000ULL * SR_SCHED_CAPACITY);
 	if (y > SR_SCHED_CAPACITY)
@@ -406,13 +406,18 @@ static void group_stats(struct sr_wake_ctx *c, const uint64_t *span, int pct,
 		gs->nr += c->v->rq[cpu].nr_running;
 		struct sr_pelt sig;
 		long rl = sr_view_cpu_load(c->v, cpu, 1);
+		unsigned long util;
 
 		/* one decay of the cpu's signal gives load, util and runnable */
 		sr_view_cpu_signal(c->v, cpu, &sig);
 		gs->load += c->m->runnable_load ? rl : (long)sig.load_avg;
 		gs->rload += rl;
 		gs->aload += (long)sig.load_avg;
-		gs->util += sig.util_avg > SR_SCHED_CAPACITY ? SR_SCHED_CAPACITY : sig.util_avg;
+		/* cpu_util_without(): the new task has no contribution yet */
+		util = sig.util_avg;
+		if (c->m->util_est && c->v->rq[cpu].util_est > util)
+			util = c->v->rq[cpu].util_est;
+		gs->util += util > SR_SCHED_CAPACITY ? SR_SCHED_CAPACITY : util;
 		gs->runnable += sig.runnable_avg;
 		if (!c->v->rq[cpu].nr_running && idle(c, cpu))
 			gs->idle_cpus++;
@@ -654,6 +659,7 @@ static const struct sr_model models[] = {
 		.runnable_load = 0,
 		.recent_used_cpu = 1,
 		.mask_exiting_sync = 1,
+		.util_est = 1,
 		.pol = {
 			.select_task_rq = select_task_rq_fair,
 			.wake_wide = wake_wide,

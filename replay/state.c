@@ -249,6 +249,11 @@ static void task_remove(struct sr_replay *r, int pid)
 		return;
 	lb_unlink(r, t);
 	ttwu_clear(r, t);
+	if (t->util_est_queued && t->cpu >= 0) {
+		unsigned long *ue = &r->rq[t->cpu].util_est;
+
+		*ue = *ue > t->util_est ? *ue - t->util_est : 0;
+	}
 	if (t->waking && r->nwaking > 0)
 		r->nwaking--;
 	pending_free(t->pending);
@@ -293,7 +298,42 @@ static void task_pelt_update(struct sr_task *t, uint64_t now)
 		t->pelt.last_update = now;
 		return;
 	}
-	sr_pelt_update(&t->pelt, now, on_rq, on_rq, t->state == SR_TASK_RUNNING, t->weight);
+	/* __update_load_avg_se(): new averages clear UTIL_AVG_UNCHANGED */
+	if (sr_pelt_update(&t->pelt, now, on_rq, on_rq, t->state == SR_TASK_RUNNING, t->weight))
+		t->util_est_unchanged = 0;
+}
+
+#define UTIL_EST_MARGIN		(SR_SCHED_CAPACITY / 100)
+#define UTIL_EST_WEIGHT_SHIFT	2
+
+/*
+ * util_est_update() as of v6.8+ (kernel/sched/fair.c), at a dequeue for
+ * sleep, after the dequeue's PELT update: the EWMA jumps up to a larger
+ * sample, ignores one within 1%, skips a CPU-bound task and one that did
+ * not get all the CPU it wanted, else moves 1/4 of the way down.
+ */
+static void util_est_update(struct sr_task *t, const struct sr_topology *topo)
+{
+	unsigned long ewma = t->util_est, dequeued = t->pelt.util_avg, diff;
+
+	if (t->util_est_unchanged)
+		return;
+	if (ewma <= dequeued) {
+		ewma = dequeued;
+		goto done;
+	}
+	diff = ewma - dequeued;
+	if (diff < UTIL_EST_MARGIN)
+		goto done;
+	if (t->cpu >= 0 && topo->cpu[t->cpu].capacity > 0 &&
+	    dequeued > (unsigned long)topo->cpu[t->cpu].capacity)
+		return;
+	if (dequeued + UTIL_EST_MARGIN < t->pelt.runnable_avg)
+		goto done;
+	ewma = ((ewma << UTIL_EST_WEIGHT_SHIFT) - diff) >> UTIL_EST_WEIGHT_SHIFT;
+done:
+	t->util_est = ewma;
+	t->util_est_unchanged = 1;
 }
 
 static unsigned long sub_clamp(unsigned long a, unsigned long b)
@@ -353,6 +393,11 @@ static void enqueue(struct sr_replay *r, struct sr_task *t, int cpu, uint64_t no
 		rq->cfs_weight += t->weight;
 		rq->runnable_load += (long)t->pelt.load_avg;
 		t->queued_load = (int)t->pelt.load_avg;
+		/* util_est_enqueue() */
+		if (!t->util_est_queued) {
+			rq->util_est += t->util_est;
+			t->util_est_queued = 1;
+		}
 		attach(r, t, cpu);
 		lb_link_head(r, t, cpu);
 	} else {
@@ -382,6 +427,11 @@ static void dequeue(struct sr_replay *r, struct sr_task *t, uint64_t now)
 		t->queued_load = 0;
 	} else if (rq->rt_nr > 0) {
 		rq->rt_nr--;
+	}
+	/* util_est_dequeue() */
+	if (t->util_est_queued) {
+		rq->util_est = sub_clamp(rq->util_est, t->util_est);
+		t->util_est_queued = 0;
 	}
 }
 
@@ -496,7 +546,7 @@ static void keep_snapshot(struct sr_replay *r, struct sr_decision *d, const stru
 			memcpy(sn[c].curr_comm, t->comm, SR_COMM_LEN);
 		sn[c].idle = sr_view_idle_cpu(v, c);
 		sn[c].load = sr_view_cpu_load(v, c, 0);
-		sn[c].util = sr_view_cpu_util(v, c);
+		sn[c].util = sr_view_cpu_util(v, c, 0);
 	}
 }
 
@@ -875,6 +925,9 @@ static int on_switch(struct sr_replay *r, const struct sr_event *ev)
 			prev->state = SR_TASK_QUEUED;
 		} else {
 			dequeue(r, prev, now);
+			/* DEQUEUE_SLEEP: a new util_est sample */
+			if (is_fair(prev))
+				util_est_update(prev, r->topo);
 			prev->state = ev->prev_state == SR_PREV_DEAD ? SR_TASK_DEAD : SR_TASK_BLOCKED;
 			if (prev->state == SR_TASK_DEAD)
 				detach(r, prev);
@@ -1517,12 +1570,17 @@ long sr_view_cpu_load(const struct sr_view *v, int cpu, int runnable_only)
 	return (long)s.load_avg;
 }
 
-unsigned long sr_view_cpu_util(const struct sr_view *v, int cpu)
+unsigned long sr_view_cpu_util(const struct sr_view *v, int cpu, int util_est)
 {
 	struct sr_pelt s;
+	unsigned long util, cap = v->topo->cpu[cpu].capacity > 0 ?
+				  (unsigned long)v->topo->cpu[cpu].capacity : SR_SCHED_CAPACITY;
 
 	sr_view_cpu_signal(v, cpu, &s);
-	return s.util_avg > SR_SCHED_CAPACITY ? SR_SCHED_CAPACITY : s.util_avg;
+	util = s.util_avg;
+	if (util_est && v->rq[cpu].util_est > util)
+		util = v->rq[cpu].util_est;
+	return util > cap ? cap : util;
 }
 
 int sr_view_allowed(const struct sr_view *v, const struct sr_task *p, int cpu)

@@ -70,6 +70,7 @@ struct sr_model {
 	int runnable_load;		/* LOAD() = runnable_load_avg (v4.15..5.6) */
 	int recent_used_cpu;		/* the kernel has recent_used_cpu (v4.16+) */
 	int mask_exiting_sync;		/* sync := sync && !PF_EXITING (change 1(d), v4.17+) */
+	int util_est;			/* cpu_util() = max(util_avg, util_est) (v4.17+) */
 	struct sr_policy pol;
 	/* a patch side (struct sr_patch): the base model it derives from */
 	const struct sr_model *base;

@@ -51,6 +51,11 @@ struct sr_task {
 	unsigned long attached_util;
 	unsigned long attached_runnable;
 	int queued_load;		/* counted in the runnable (enqueued) sum */
+	/* util_est (v4.17+): the EWMA of util_avg at each sleep, and whether
+	 * it is counted in its cpu's enqueued sum */
+	unsigned long util_est;
+	int util_est_unchanged;		/* UTIL_AVG_UNCHANGED: no PELT update since */
+	int util_est_queued;
 	unsigned wakee_flips;
 	uint64_t wakee_flip_decay;	/* jiffies */
 	int last_wakee;
@@ -87,6 +92,7 @@ struct sr_rq {
 	unsigned long cfs_weight;	/* sum of queued CFS weights (load.weight) */
 	struct sr_pelt cfs;		/* root cfs_rq signal; includes blocked load */
 	long runnable_load;		/* v4.15-5.6 runnable_load_avg: enqueued tasks only */
+	unsigned long util_est;		/* cfs_rq util_est: sum over enqueued tasks */
 	uint64_t idle_stamp;		/* when it last went idle */
 	int known;			/* a sched_switch has been seen on it */
 	int ttwu_pending;		/* wakeups chosen for it, not yet activated */
@@ -284,7 +290,8 @@ const struct sr_task *sr_replay_task(const struct sr_replay *r, int pid);
 /* CPU load as the era reads it: mainline cpu_load (includes blocked),
  * v4.15 weighted_cpuload (enqueued only) */
 long sr_view_cpu_load(const struct sr_view *v, int cpu, int runnable_only);
-unsigned long sr_view_cpu_util(const struct sr_view *v, int cpu);
+/* cpu_util_cfs(): util_avg, with @util_est max(util_avg, util_est), capped */
+unsigned long sr_view_cpu_util(const struct sr_view *v, int cpu, int util_est);
 /* the cpu's root cfs_rq signal decayed to the decision time (a copy) */
 void sr_view_cpu_signal(const struct sr_view *v, int cpu, struct sr_pelt *out);
 int sr_view_idle_cpu(const struct sr_view *v, int cpu);

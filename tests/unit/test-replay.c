@@ -283,6 +283,34 @@ int main(void)
 	CHECK_EQ(sr_replay_task(r, 500)->cpu, 1, "a queued task follows its migration");
 	sr_replay_free(r);
 
+	/* util_est: sampled at each sleep, fast up, a quarter of the way down */
+	r = setup(t, mainline);
+	{
+		const struct sr_task *w;
+		unsigned long e, d;
+
+		ev_switch(r, 0, 0, "swapper/0", SR_PREV_RUNNABLE, 300, "worker");
+		T += 200000000ULL;
+		ev_switch(r, 0, 300, "worker", SR_PREV_BLOCKED, 0, "swapper/0");
+		w = sr_replay_task(r, 300);
+		CHECK(w->pelt.util_avg > 900, "200 ms running: util_avg %lu", w->pelt.util_avg);
+		CHECK_EQ(w->util_est, w->pelt.util_avg, "first sleep: util_est jumps to util_avg");
+		CHECK(!w->util_est_queued, "a sleeping task is not in the cpu's sum");
+		e = w->util_est;
+		T += 1000000000ULL;
+		ev_wake(r, SR_EV_WAKING, 1, 0, 300, "worker", 0);
+		ev_wake(r, SR_EV_WAKEUP, 1, 0, 300, "worker", 0);
+		CHECK(w->util_est_queued, "the wakeup adds it to the cpu's sum");
+		ev_switch(r, 0, 0, "swapper/0", SR_PREV_RUNNABLE, 300, "worker");
+		T += 2000000ULL;
+		ev_switch(r, 0, 300, "worker", SR_PREV_BLOCKED, 0, "swapper/0");
+		d = w->pelt.util_avg;
+		CHECK(d + 10 < e, "after 1 s asleep util_avg %lu is far below %lu", d, e);
+		CHECK_EQ(w->util_est, ((e << 2) - (e - d)) >> 2, "EWMA moves 1/4 of the way down");
+		CHECK(w->util_est_unchanged, "no new sample until util_avg changes");
+	}
+	sr_replay_free(r);
+
 	sr_topology_free(t);
 	return unit_done();
 }
