@@ -832,8 +832,8 @@ out:
 const struct cmd_entry cmd_replay = {
 	.name = "replay",
 	.synopsis = "[-o DB [-f | -a]] [-m MODEL]... [-p PATCH]... [-t TOPOLOGY] [--hz N] [--no-probes] [--fidelity | --json] TRACE",
-	.summary = "re-evaluate every wakeup and fork placement of a trace under scheduler "
-		   "models, and measure their fidelity",
+	.summary = "re-evaluate every wakeup, fork and load-balance decision of a trace under "
+		   "scheduler models and patch pairs, and measure their fidelity",
 	.options = replay_options,
 	.exec = replay_exec,
 };
