@@ -1534,6 +1534,22 @@ int sr_replay_hint_task(struct sr_replay *r, int pid, int tgid, const char *comm
 	return 0;
 }
 
+int sr_replay_hint_affinity(struct sr_replay *r, int pid, uint64_t mask)
+{
+	struct sr_task *t = task_get(r, pid, NULL, -1);
+	uint64_t online = r->topo->ncpus >= 64 ? ~0ULL : (1ULL << r->topo->ncpus) - 1;
+
+	if (!t)
+		return -SR_E_NOMEM;
+	/* every CPU allowed says nothing the default does not */
+	if (!(mask & online) || (mask & online) == online)
+		return 0;
+	t->allowed = mask & online;
+	t->allowed_known = 1;
+	t->inferred &= ~SR_INF_AFFINITY;
+	return 0;
+}
+
 void sr_replay_use_probes(struct sr_replay *r, int on)
 {
 	r->probes = on;

@@ -248,6 +248,7 @@ struct meta {
 	int probes;			/* select_rq events seen in the scanned part */
 	struct hint {
 		int pid, tgid, kthread, bound;
+		uint64_t mask;		/* Cpus_allowed_list, CPUs 0-63; 0 unknown */
 		char comm[SR_COMM_LEN];
 	} *hints;
 	size_t nhints, cap;
@@ -271,6 +272,34 @@ static void unescape(char *s)
 	*o = '\0';
 }
 
+/* "0-3,8" as a mask of CPUs 0-63 (CPUs above are left out); 0 if unreadable */
+static uint64_t cpu_list_mask(const char *s)
+{
+	uint64_t mask = 0;
+
+	while (*s) {
+		char *end;
+		long a = strtol(s, &end, 10), b = a, c;
+
+		if (end == s || a < 0)
+			return 0;
+		s = end;
+		if (*s == '-') {
+			b = strtol(s + 1, &end, 10);
+			if (end == s + 1 || b < a)
+				return 0;
+			s = end;
+		}
+		for (c = a; c <= b && c < 64; c++)
+			mask |= 1ULL << c;
+		if (*s == ',')
+			s++;
+		else if (*s)
+			return 0;
+	}
+	return mask;
+}
+
 static void meta_task(struct meta *m, char *line)
 {
 	struct hint h = { .pid = -1, .tgid = -1, .kthread = -1, .bound = -1 };
@@ -286,8 +315,11 @@ static void meta_task(struct meta *m, char *line)
 			h.tgid = atoi(v);
 		else if (!strcmp(k, "kthread"))
 			h.kthread = atoi(v);
-		else if (!strcmp(k, "cpus") && !strpbrk(v, ",-"))
-			h.bound = atoi(v);
+		else if (!strcmp(k, "cpus")) {
+			h.mask = cpu_list_mask(v);
+			if (!strpbrk(v, ",-"))
+				h.bound = atoi(v);
+		}
 		else if (!strcmp(k, "comm")) {
 			unescape(v);
 			sr_strlcpy(h.comm, v, sizeof(h.comm));
@@ -687,7 +719,8 @@ static int replay_exec(int argc, char **argv)
 
 		if (h->bound >= topo->ncpus)
 			h->bound = -1;
-		if (sr_replay_hint_task(r, h->pid, h->tgid, h->comm, h->kthread, h->bound) < 0) {
+		if (sr_replay_hint_task(r, h->pid, h->tgid, h->comm, h->kthread, h->bound) < 0 ||
+		    (h->mask && sr_replay_hint_affinity(r, h->pid, h->mask) < 0)) {
 			err = -SR_E_NOMEM;
 			goto fail;
 		}

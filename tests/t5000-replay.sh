@@ -190,4 +190,9 @@ fi
 "$SR" replay -q -o "$TMP/paff.db" -t "${paff%.dat}.topo" "$paff" >/dev/null 2>&1
 ok "taskset's masks reach the model: affine wakeups refused" sh -c \
 	"[ \$(sqlite3 '$TMP/paff.db' \"SELECT count(*) FROM evaluation_v WHERE reason LIKE '%this not allowed%'\") -gt 100 ]"
+# the task snapshot's Cpus_allowed_list is a mask too
+"$SR" replay -q -o "$TMP/as.db" -t 2x2x1 "$FIX/scenario/affinity-snapshot.txt" >/dev/null 2>&1
+same "the snapshot's mask (cpus 2-3) keeps the wakee off CPU 0" \
+	"2 not wide > this not allowed > sis: target" \
+	"$(sqlite3 -separator ' ' "$TMP/as.db" "SELECT cpu, reason FROM evaluation_v JOIN decision USING (decision_id) WHERE kind = 'wakeup'")"
 test_done

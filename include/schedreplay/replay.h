@@ -262,6 +262,12 @@ void sr_replay_set_touches(struct sr_replay *r, const unsigned *touches);
  */
 void sr_replay_keep_snapshots(struct sr_replay *r, int on);
 
+/**
+ * sr_replay_hint_affinity - the snapshot's Cpus_allowed_list of a task as a
+ * mask of CPUs 0-63 (CPUs 64 and up count as allowed)
+ */
+int sr_replay_hint_affinity(struct sr_replay *r, int pid, uint64_t mask);
+
 /*
  * Called once per finished decision with each model's evaluation
  * (evals[i] for models[i]).  A non-zero return stops the replay.
