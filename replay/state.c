@@ -766,6 +766,8 @@ static int lb_open_pull(struct sr_replay *r, const struct sr_task *p, int orig, 
 	return 0;
 }
 
+static int settle_pull(struct sr_replay *r, int cpu, int next, int prev_blocked, uint64_t now);
+
 /* a nohz idle-balance pass on the idle @ilb, seen at its first pull for another CPU */
 static int lb_nohz(struct sr_replay *r, const struct sr_task *p, int ilb, int orig, int dest,
 		   uint64_t now)
@@ -782,6 +784,9 @@ static int lb_nohz(struct sr_replay *r, const struct sr_task *p, int ilb, int or
 	}
 	r->nohz_last[ilb] = now;
 	ret = lb_close_newidle(r, ilb, now);
+	/* a pull of its own still unsettled (no switch since): periodic, as in on_migrate */
+	if (!ret)
+		ret = settle_pull(r, ilb, -1, 0, now);
 	if (ret)
 		return ret;
 	pd = lb_open(r, ilb, p, now);

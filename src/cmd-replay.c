@@ -725,6 +725,9 @@ static int replay_exec(int argc, char **argv)
 			goto fail;
 		}
 	}
+	/* before the temporary file exists: a signal must not leave it behind */
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
 	if (out) {
 		struct sr_run_info ri = {
 			.trace = path,
@@ -749,8 +752,6 @@ static int replay_exec(int argc, char **argv)
 			goto fail;
 	}
 
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
 	quiet = quiet || !isatty(STDERR_FILENO);
 	while ((err = sr_trace_next(t, &ev, &cause)) > 0) {
 		if (ev.cpu >= topo->ncpus) {

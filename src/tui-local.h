@@ -166,7 +166,7 @@ struct tui_row {
 	char comm[24];
 	char kind[20];
 	int cpu[5];			/* this, prev, actual, original, patched; -1 NULL */
-	char patch[48];			/* the patch (divergent) or the diverging ones (all) */
+	char *patch;			/* the patch (divergent) or the diverging ones (all) */
 	char *reason[2];		/* original, patched (divergent) or base (all) */
 	int base[TUI_MAX_BASE];
 };
@@ -197,7 +197,7 @@ struct tui {
 	char *search;
 	/* the detail */
 	long detail_id;
-	char detail_patch[48];
+	char *detail_patch;		/* the patch whose sides the detail shows */
 	long long detail_window;	/* ns either side */
 	struct tui_grid page;		/* detail, summary, help or sql, taller than the screen */
 	int page_valid, scroll;

@@ -62,6 +62,7 @@ static void free_window(struct tui *t)
 	long i;
 
 	for (i = 0; i < t->win_n; i++) {
+		free(t->win[i].patch);
 		free(t->win[i].reason[0]);
 		free(t->win[i].reason[1]);
 	}
@@ -156,6 +157,7 @@ void tui_release(struct tui *t)
 	}
 	free(t->runs);
 	free(t->search);
+	free(t->detail_patch);
 	tui_filter_release(&t->filter);
 	tui_grid_release(&t->page);
 	free(t->error);
@@ -317,7 +319,7 @@ static void read_row(struct tui *t, sqlite3_stmt *st, struct tui_row *r)
 	col_copy(st, TUI_R_KIND, r->kind, sizeof(r->kind));
 	for (i = 0; i < 5; i++)
 		r->cpu[i] = col_int(st, TUI_R_THIS + i);
-	col_copy(st, TUI_R_PATCH, r->patch, sizeof(r->patch));
+	r->patch = col_dup(st, TUI_R_PATCH);
 	r->reason[0] = col_dup(st, TUI_R_REASON_O);
 	r->reason[1] = col_dup(st, TUI_R_REASON_P);
 	for (i = 0; i < TUI_MAX_BASE; i++)
@@ -622,7 +624,7 @@ static void list_row(struct tui *t, struct tui_grid *g, int row, const struct li
 	put_cpu(g, row, l->orig, t, r->cpu[3], prev, 1, a);
 	put_cpu(g, row, l->orig + 5, t, r->cpu[4], prev, 1, a);
 	tui_grid_put(g, row, l->patch, r->patch, a,
-		     t->mode == TUI_ALL && r->patch[0] ? TUI_C_RED : 0);
+		     t->mode == TUI_ALL && r->patch && r->patch[0] ? TUI_C_RED : 0);
 	if (l->reason >= 0)
 		tui_grid_put(g, row, l->reason, t->mode == TUI_ALL ? r->reason[0] : r->reason[1],
 			     a, 0);
@@ -931,8 +933,7 @@ static void render_detail_page(struct tui *t, int cols)
 	if (sqlite3_prepare_v2(t->db, "SELECT v.patch, v.variant, v.cpu FROM evaluation_v v"
 			       " WHERE v.decision_id = ? AND v.patch IS NOT NULL"
 			       " ORDER BY v.patch IS NOT ?, v.side_id", -1, &st, NULL) == SQLITE_OK) {
-		const char *first = NULL;
-		char patch[48] = "";
+		char *patch = NULL;
 
 		sqlite3_bind_int64(st, 1, t->detail_id);
 		sqlite3_bind_text(st, 2, t->detail_patch, -1, SQLITE_STATIC);
@@ -940,9 +941,10 @@ static void render_detail_page(struct tui *t, int cols)
 			const char *pt = (const char *)sqlite3_column_text(st, 0);
 			const char *var = (const char *)sqlite3_column_text(st, 1);
 
-			if (!first) {
-				snprintf(patch, sizeof(patch), "%s", pt ? pt : "");
-				first = patch;
+			if (!patch) {
+				patch = strdup(pt ? pt : "");
+				if (!patch)
+					break;
 			}
 			if (!pt || strcmp(pt, patch))
 				break;
@@ -952,9 +954,10 @@ static void render_detail_page(struct tui *t, int cols)
 				cpus[ROLE_N] = col_int(st, 2);
 		}
 		sqlite3_finalize(st);
-		if (first)
+		if (patch)
 			line(&p, 0, 0, 0, "patch %s: original chose %d, patched chose %d", patch,
 			     cpus[ROLE_O], cpus[ROLE_N]);
+		free(patch);
 	}
 	page_grow(&p, 1);
 	{
@@ -1271,8 +1274,9 @@ void tui_open_detail(struct tui *t)
 		return;
 	}
 	t->detail_id = r->id;
-	snprintf(t->detail_patch, sizeof(t->detail_patch), "%s",
-		 t->mode == TUI_DIVERGENT ? r->patch : t->filter.patch ? t->filter.patch : "");
+	free(t->detail_patch);
+	t->detail_patch = strdup(t->mode == TUI_DIVERGENT ? (r->patch ? r->patch : "") :
+				 t->filter.patch ? t->filter.patch : "");
 	t->view = TUI_V_DETAIL;
 	t->page_valid = 0;
 	t->scroll = 0;

@@ -76,6 +76,60 @@ else
 	ok "interrupted replay leaves no database" sh -c "! ls '$TMP'/int.db* 2>/dev/null"
 fi
 
+# a signal as the temporary file is created (here: the copy an --append
+# starts from) leaves no temporary file: a preloaded open() raises SIGTERM
+CC=${CC:-cc}
+cat >"$TMP/sigopen.c" <<'EOF'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <string.h>
+
+static int opened(const char *path, int flags, int fd)
+{
+	static int done;
+
+	if (fd >= 0 && (flags & O_CREAT) && strstr(path, ".tmp-") && !done++)
+		raise(SIGTERM);
+	return fd;
+}
+
+#define WRAP(name)							\
+int name(const char *path, int flags, ...)				\
+{									\
+	int (*real)(const char *, int, ...) =				\
+		(int (*)(const char *, int, ...))dlsym(RTLD_NEXT, #name);	\
+	va_list ap;							\
+	int mode;							\
+									\
+	va_start(ap, flags);						\
+	mode = va_arg(ap, int);						\
+	va_end(ap);							\
+	return opened(path, flags, real(path, flags, mode));		\
+}
+WRAP(open)
+WRAP(open64)
+EOF
+if command -v "$CC" >/dev/null 2>&1 &&
+   "$CC" -shared -fPIC -o "$TMP/sigopen.so" "$TMP/sigopen.c" -ldl 2>/dev/null; then
+	numa1="$FIX/tracedat/numa/numa-6.1-forks"
+	"$SR" replay -q -o "$TMP/sig.db" -t "$numa1.topo" "$numa1.dat" >/dev/null 2>&1
+	cp "$TMP/sig.db" "$TMP/sig.orig"
+	LD_PRELOAD="$TMP/sigopen.so" "$SR" replay -q -a -o "$TMP/sig.db" -t "$numa1.topo" \
+		"$numa1.dat" >/dev/null 2>"$TMP/e1"
+	same "a signal at the temporary file's creation exits 143" 143 $?
+	ok "and leaves no temporary file" sh -c "! ls '$TMP'/sig.db.tmp-* 2>/dev/null"
+	ok "and the database is unchanged" cmp "$TMP/sig.db" "$TMP/sig.orig"
+	LD_PRELOAD="$TMP/sigopen.so" "$SR" replay -q -o "$TMP/sig2.db" -t "$numa1.topo" \
+		"$numa1.dat" >/dev/null 2>"$TMP/e1"
+	same "a new database: exits 143" 143 $?
+	ok "and leaves nothing" sh -c "! ls '$TMP'/sig2.db* 2>/dev/null"
+else
+	skip "a signal at the temporary file's creation" "no C compiler"
+fi
+
 "$SR" replay --list-models >"$TMP/m"
 ok "--list-models names mainline and v4.15" sh -c "grep -q '^mainline ' '$TMP/m' && grep -q '^v4.15 ' '$TMP/m'"
 "$SR" replay -m nosuch "$v7" >"$TMP/o" 2>"$TMP/e1"

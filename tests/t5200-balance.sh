@@ -69,6 +69,20 @@ ok "002: --fidelity prints the pair's balance_nohz row" \
 	grep -Eq '^nohz-first +mainline +balance_nohz +1 +1 +100.0 +0.0 +100.0$' "$TMP/f"
 ok "002: --fidelity counts the nohz pass" grep -q '^balance: .* 1 nohz passes' "$TMP/f"
 
+# the ILB pulled for itself and has not switched yet when its nohz pass
+# pulls for another CPU: its own pull stays a (periodic) balance decision
+awk '/100.010000: sched_migrate_task/ {
+	print "          <idle>-0       [002] d..2.    100.009000: sched_migrate_task: comm=loop3 pid=103 prio=120 orig_cpu=0 dest_cpu=2" }
+     { print }' "$S/002-nohz-idle-cpus.txt" >"$TMP/002-self.txt"
+db="$TMP/002-self.db"
+"$SR" replay -q -o "$db" --snapshots all -t "$S/4node.topo" "$TMP/002-self.txt" 2>"$TMP/e"
+same "002, own pull first: replays" 0 $?
+same "002, own pull first: the pull and the pass are both decisions" \
+	"0 newidle 2 - -|1 balance_periodic 2 0 2|2 balance_nohz 2 0 4" \
+	"$(q "$db" "SELECT decision_id, kind, this_cpu, coalesce(prev_cpu, '-'), coalesce(actual_cpu, '-') FROM decision ORDER BY decision_id" | tr '|' ' ' | paste -sd'|')"
+same "002, own pull first: the pull's snapshot is kept" 8 \
+	"$(q "$db" "SELECT count(*) FROM cpu_state WHERE decision_id = 1")"
+
 # ---- seed 003: newidle with a wakeup pending, every other CPU pinned -----------------
 db="$TMP/003.db"
 "$SR" replay -q -o "$db" -t 1x4x1 -p newidle-bail "$S/003-newidle-pinned.txt" 2>"$TMP/e"

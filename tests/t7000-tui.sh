@@ -84,6 +84,23 @@ same "not a terminal: exit 2" 2 $?
 same "... with one line" "schedreplay: tui: not a terminal: use --dump VIEW to print a view" \
 	"$(cat "$TMP/e")"
 
+# a patch name longer than any fixed buffer (a --patch-file pair may be
+# called anything): the detail finds the sides by the whole name
+CC=${CC:-cc}
+long=stay-on-prev-with-a-name-longer-than-forty-eight-characters
+if command -v "$CC" >/dev/null 2>&1 &&
+   sed "s/\"stay-on-prev\"/\"$long\"/" "$FIX/patch-file/stay-on-prev.c" >"$TMP/long.c" &&
+   "$CC" -shared -fPIC -I"$TOP/include" -o "$TMP/long.so" "$TMP/long.c" &&
+   "$SR" replay -q -o "$TMP/long.db" -t $N/numa-6.12-forks.topo --patch-file "$TMP/long.so" \
+	-p "$long" $N/numa-6.12-forks.dat; then
+	want=$(sqlite3 "$TMP/long.db" "SELECT 'patch $long: original chose ' || original_cpu ||
+		', patched chose ' || patched_cpu FROM divergence ORDER BY ts, decision_id LIMIT 1")
+	same "detail: a long patch name's sides are found" "$want" \
+		"$("$SR" tui --dump detail --select 1 --size 120x20 "$TMP/long.db" | grep '^patch ')"
+else
+	skip "detail: a long patch name's sides are found" "no C compiler"
+fi
+
 # --- bad databases ----------------------------------------------------------
 : >"$TMP/empty.db"
 echo "hello" >"$TMP/text.db"
