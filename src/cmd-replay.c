@@ -787,6 +787,12 @@ static int replay_exec(int argc, char **argv)
 	if (err < 0)
 		goto fail;
 	err = sr_replay_finish(r);
+	if (err && rc.cause) {
+		/* a callback's error (the store's) while the last decisions closed */
+		free(cause);
+		cause = rc.cause;
+		rc.cause = NULL;
+	}
 	if (err < 0)
 		goto fail;
 	if (rc.store) {

@@ -908,7 +908,7 @@ static void run_job(struct sr_store *s, struct job *j)
 	}
 	if (j->type == JOB_CPU_STATE)
 		free((void *)j->d.snap);
-	if (err && !s->err) {
+	if (err && !__atomic_load_n(&s->err, __ATOMIC_ACQUIRE)) {
 		pthread_mutex_lock(&s->lock);
 		s->err_cause = cause;
 		__atomic_store_n(&s->err, err, __ATOMIC_RELEASE);
@@ -958,6 +958,9 @@ static int writer_start(struct sr_store *s)
 	if (pthread_create(&s->writer, NULL, writer_main, s)) {
 		pthread_mutex_destroy(&s->lock);
 		pthread_cond_destroy(&s->cond);
+		free(s->fill);
+		free(s->spare);
+		s->fill = s->spare = NULL;
 		return -SR_E_NOMEM;
 	}
 	s->writer_on = 1;
