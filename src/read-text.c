@@ -1086,23 +1086,27 @@ static int probe_field(const char *p, const char *e, const char *key, long long 
 	return -1;
 }
 
-/* "mask=0x..." as an unsigned 64-bit value (all 64 CPUs is 0xffffffffffffffff) */
+/*
+ * "mask=0x..." as an unsigned 64-bit value (all 64 CPUs is
+ * 0xffffffffffffffff).  Return: 0, -1 when absent, -2 when not a mask.
+ */
 static int probe_mask(const char *p, const char *e, uint64_t *out)
 {
 	while (p < e) {
 		const char *t = p, *te;
+		uint64_t v = 0;
 
 		for (te = t; te < e && !is_blank(*te); te++)
 			;
-		if (te - t > 7 && !memcmp(t, "mask=0x", 7) && te - t <= 7 + 16) {
-			uint64_t v = 0;
-
+		if (te - t > 5 && !memcmp(t, "mask=", 5)) {
+			if (te - t <= 7 || memcmp(t, "mask=0x", 7) || te - t > 7 + 16)
+				return -2;
 			for (t += 7; t < te; t++) {
 				int d = is_digit(*t) ? *t - '0' : (*t >= 'a' && *t <= 'f') ?
 					*t - 'a' + 10 : (*t >= 'A' && *t <= 'F') ? *t - 'A' + 10 : -1;
 
 				if (d < 0)
-					return -1;
+					return -2;
 				v = v << 4 | (uint64_t)d;
 			}
 			*out = v;
@@ -1132,12 +1136,18 @@ static int parse_probe(const struct text_line *l, struct sr_event *ev, struct kv
 			return -1;
 		}
 		ev->pid = (int)v;
-		if (probe_mask(b, e, &ev->cpumask)) {
+		switch (probe_mask(b, e, &ev->cpumask)) {
+		case 0:
+			return 0;
+		case -2:
+			err->what = "bad value for";
+			err->key = "mask";
+			return -1;
+		default:
 			err->what = "missing";
 			err->key = "mask";
 			return -1;
 		}
-		return 0;
 	}
 	if (ev->kind == SR_EV_SELECT_RQ) {
 		if (probe_field(b, e, "prev_cpu", &v) || v < INT_MIN || v > INT_MAX) {
