@@ -1123,33 +1123,67 @@ int sr_store_migration(struct sr_store *s, const struct sr_migration *m, char **
 	return 0;
 }
 
-static int finish_threads(struct sr_store *s, char **cause)
+/*
+ * One prepared INSERT run over @n rows: @bind binds row @i into @q and says
+ * whether to insert it (0 skips it).  The end-of-run tables all go this way.
+ */
+typedef int (*bind_row_fn)(struct sr_store *s, sqlite3_stmt *q, const void *ctx, int i);
+
+static int insert_rows(struct sr_store *s, const char *sql, const char *what, int n,
+		       bind_row_fn bind, const void *ctx, char **cause)
 {
 	sqlite3_stmt *q = NULL;
-	size_t i;
+	int i, err = 0;
 
-	if (sqlite3_prepare_v2(s->db, "INSERT INTO thread VALUES (?,?,?,?,?,?,?)", -1, &q,
-			       NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(s->db, sql, -1, &q, NULL) != SQLITE_OK)
 		return db_error(s, cause, "prepare");
-	for (i = 0; i < s->tcap; i++) {
-		const struct thread_row *t = &s->threads[i];
-
-		if (!t->tid)
-			continue;
-		sqlite3_bind_int64(q, 1, s->run_id);
-		sqlite3_bind_int(q, 2, t->tid);
-		bind_text_or_null(q, 3, t->name);
-		sqlite3_bind_int64(q, 4, (sqlite3_int64)t->start_ts);
-		sqlite3_bind_int64(q, 5, (sqlite3_int64)t->end_ts);
-		sqlite3_bind_int64(q, 6, (sqlite3_int64)t->decisions);
-		sqlite3_bind_int64(q, 7, (sqlite3_int64)t->migrations);
-		if (step_done(s, q, "insert thread", cause)) {
-			sqlite3_finalize(q);
-			return -SR_E_IO;
-		}
-	}
+	for (i = 0; i < n && !err; i++)
+		if (bind(s, q, ctx, i))
+			err = step_done(s, q, what, cause);
 	sqlite3_finalize(q);
-	return 0;
+	return err;
+}
+
+static int bind_thread(struct sr_store *s, sqlite3_stmt *q, const void *ctx, int i)
+{
+	const struct thread_row *t = &s->threads[i];
+
+	(void)ctx;
+	if (!t->tid)
+		return 0;
+	sqlite3_bind_int64(q, 1, s->run_id);
+	sqlite3_bind_int(q, 2, t->tid);
+	bind_text_or_null(q, 3, t->name);
+	sqlite3_bind_int64(q, 4, (sqlite3_int64)t->start_ts);
+	sqlite3_bind_int64(q, 5, (sqlite3_int64)t->end_ts);
+	sqlite3_bind_int64(q, 6, (sqlite3_int64)t->decisions);
+	sqlite3_bind_int64(q, 7, (sqlite3_int64)t->migrations);
+	return 1;
+}
+
+static int bind_skipped(struct sr_store *s, sqlite3_stmt *q, const void *ctx, int i)
+{
+	const struct sr_replay_stats *st = ctx;
+
+	if (i == SR_SKIP_NONE)
+		return 0;
+	sqlite3_bind_int64(q, 1, s->run_id);
+	sqlite3_bind_text(q, 2, skip_names[i], -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q, 3, (sqlite3_int64)st->skipped[i]);
+	return 1;
+}
+
+static int bind_lost(struct sr_store *s, sqlite3_stmt *q, const void *ctx, int i)
+{
+	const struct sr_trace_info *tinfo = ctx;
+	uint64_t lost = sr_cpu_lost(&tinfo->cpu[i]);
+
+	if (!lost && !tinfo->cpu[i].lost_markers)
+		return 0;
+	sqlite3_bind_int64(q, 1, s->run_id);
+	sqlite3_bind_int(q, 2, i);
+	sqlite3_bind_int64(q, 3, (sqlite3_int64)lost);
+	return 1;
 }
 
 static long side_of(const struct sr_store *s, const char *model)
@@ -1160,6 +1194,41 @@ static long side_of(const struct sr_store *s, const char *model)
 		if (!s->sides[i]->patch && !strcmp(s->sides[i]->name, model))
 			return s->side_id[i];
 	return -1;
+}
+
+static int bind_fidelity(struct sr_store *s, sqlite3_stmt *q, const void *ctx, int i)
+{
+	const struct sr_fidelity_row *r = (const struct sr_fidelity_row *)ctx + i;
+	long side = side_of(s, r->model);
+
+	if (side < 0)
+		return 0;
+	sqlite3_bind_int64(q, 1, s->run_id);
+	sqlite3_bind_int64(q, 2, side);
+	sqlite3_bind_text(q, 3, r->kind, -1, SQLITE_STATIC);
+	bind_text_or_null(q, 4, r->reason);
+	sqlite3_bind_int64(q, 5, (sqlite3_int64)r->n);
+	sqlite3_bind_int64(q, 6, (sqlite3_int64)r->exact);
+	sqlite3_bind_int64(q, 7, (sqlite3_int64)r->same_llc);
+	sqlite3_bind_int64(q, 8, (sqlite3_int64)r->same_node);
+	sqlite3_bind_int64(q, 9, (sqlite3_int64)r->baseline_exact);
+	return 1;
+}
+
+static int bind_patch_summary(struct sr_store *s, sqlite3_stmt *q, const void *ctx, int i)
+{
+	const struct sr_patch_summary *ps = (const struct sr_patch_summary *)ctx + i;
+
+	sqlite3_bind_int64(q, 1, s->run_id);
+	sqlite3_bind_text(q, 2, ps->patch, -1, SQLITE_STATIC);
+	bind_text_or_null(q, 3, ps->seed);
+	sqlite3_bind_text(q, 4, ps->model, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 5, ps->kind, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q, 6, (sqlite3_int64)ps->decisions);
+	sqlite3_bind_int64(q, 7, (sqlite3_int64)ps->divergent);
+	sqlite3_bind_int64(q, 8, (sqlite3_int64)ps->original_exact);
+	sqlite3_bind_int64(q, 9, (sqlite3_int64)ps->patched_exact);
+	return 1;
 }
 
 int sr_store_finish_run(struct sr_store *s, const struct sr_trace_info *tinfo,
@@ -1185,7 +1254,8 @@ int sr_store_finish_run(struct sr_store *s, const struct sr_trace_info *tinfo,
 	}
 	for (i = 0; i < tinfo->ncpus; i++)
 		lost_total += sr_cpu_lost(&tinfo->cpu[i]);
-	err = finish_threads(s, cause);
+	err = insert_rows(s, "INSERT INTO thread VALUES (?,?,?,?,?,?,?)", "insert thread",
+			  (int)s->tcap, bind_thread, NULL, cause);
 	if (err)
 		return err;
 	if (sqlite3_prepare_v2(s->db, "UPDATE run SET events = ?, threads = ?, decisions = ?, "
@@ -1205,83 +1275,19 @@ int sr_store_finish_run(struct sr_store *s, const struct sr_trace_info *tinfo,
 	if (err)
 		return err;
 
-	if (sqlite3_prepare_v2(s->db, "INSERT INTO skipped VALUES (?,?,?)", -1, &q,
-			       NULL) != SQLITE_OK)
-		return db_error(s, cause, "prepare");
-	for (i = 1; i < (int)(sizeof(skip_names) / sizeof(skip_names[0])); i++) {
-		sqlite3_bind_int64(q, 1, s->run_id);
-		sqlite3_bind_text(q, 2, skip_names[i], -1, SQLITE_STATIC);
-		sqlite3_bind_int64(q, 3, (sqlite3_int64)st->skipped[i]);
-		if (step_done(s, q, "insert skipped", cause)) {
-			sqlite3_finalize(q);
-			return -SR_E_IO;
-		}
-	}
-	sqlite3_finalize(q);
-
-	if (sqlite3_prepare_v2(s->db, "INSERT INTO lost_events VALUES (?,?,?)", -1, &q,
-			       NULL) != SQLITE_OK)
-		return db_error(s, cause, "prepare");
-	for (i = 0; i < tinfo->ncpus; i++) {
-		uint64_t lost = sr_cpu_lost(&tinfo->cpu[i]);
-
-		if (!lost && !tinfo->cpu[i].lost_markers)
-			continue;
-		sqlite3_bind_int64(q, 1, s->run_id);
-		sqlite3_bind_int(q, 2, i);
-		sqlite3_bind_int64(q, 3, (sqlite3_int64)lost);
-		if (step_done(s, q, "insert lost_events", cause)) {
-			sqlite3_finalize(q);
-			return -SR_E_IO;
-		}
-	}
-	sqlite3_finalize(q);
-
-	if (sqlite3_prepare_v2(s->db, "INSERT INTO fidelity VALUES (?,?,?,?,?,?,?,?,?)", -1, &q,
-			       NULL) != SQLITE_OK)
-		return db_error(s, cause, "prepare");
 	n = sr_fidelity_rows(f, &rows);
-	for (i = 0; i < n; i++) {
-		long side = side_of(s, rows[i].model);
-
-		if (side < 0)
-			continue;
-		sqlite3_bind_int64(q, 1, s->run_id);
-		sqlite3_bind_int64(q, 2, side);
-		sqlite3_bind_text(q, 3, rows[i].kind, -1, SQLITE_STATIC);
-		bind_text_or_null(q, 4, rows[i].reason);
-		sqlite3_bind_int64(q, 5, (sqlite3_int64)rows[i].n);
-		sqlite3_bind_int64(q, 6, (sqlite3_int64)rows[i].exact);
-		sqlite3_bind_int64(q, 7, (sqlite3_int64)rows[i].same_llc);
-		sqlite3_bind_int64(q, 8, (sqlite3_int64)rows[i].same_node);
-		sqlite3_bind_int64(q, 9, (sqlite3_int64)rows[i].baseline_exact);
-		if (step_done(s, q, "insert fidelity", cause)) {
-			sqlite3_finalize(q);
-			return -SR_E_IO;
-		}
-	}
-	sqlite3_finalize(q);
-
-	if (sqlite3_prepare_v2(s->db, "INSERT INTO patch_summary VALUES (?,?,?,?,?,?,?,?,?)", -1,
-			       &q, NULL) != SQLITE_OK)
-		return db_error(s, cause, "prepare");
-	for (i = 0; i < nps; i++) {
-		sqlite3_bind_int64(q, 1, s->run_id);
-		sqlite3_bind_text(q, 2, ps[i].patch, -1, SQLITE_STATIC);
-		bind_text_or_null(q, 3, ps[i].seed);
-		sqlite3_bind_text(q, 4, ps[i].model, -1, SQLITE_STATIC);
-		sqlite3_bind_text(q, 5, ps[i].kind, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(q, 6, (sqlite3_int64)ps[i].decisions);
-		sqlite3_bind_int64(q, 7, (sqlite3_int64)ps[i].divergent);
-		sqlite3_bind_int64(q, 8, (sqlite3_int64)ps[i].original_exact);
-		sqlite3_bind_int64(q, 9, (sqlite3_int64)ps[i].patched_exact);
-		if (step_done(s, q, "insert patch_summary", cause)) {
-			sqlite3_finalize(q);
-			return -SR_E_IO;
-		}
-	}
-	sqlite3_finalize(q);
-	return 0;
+	err = insert_rows(s, "INSERT INTO skipped VALUES (?,?,?)", "insert skipped",
+			  (int)(sizeof(skip_names) / sizeof(skip_names[0])), bind_skipped, st, cause);
+	if (!err)
+		err = insert_rows(s, "INSERT INTO lost_events VALUES (?,?,?)", "insert lost_events",
+				  tinfo->ncpus, bind_lost, tinfo, cause);
+	if (!err)
+		err = insert_rows(s, "INSERT INTO fidelity VALUES (?,?,?,?,?,?,?,?,?)",
+				  "insert fidelity", n, bind_fidelity, rows, cause);
+	if (!err)
+		err = insert_rows(s, "INSERT INTO patch_summary VALUES (?,?,?,?,?,?,?,?,?)",
+				  "insert patch_summary", nps, bind_patch_summary, ps, cause);
+	return err;
 }
 
 int sr_store_commit(struct sr_store *s, char **cause)
