@@ -566,16 +566,21 @@ static int finish(FILE *m, char **buf, struct tui_sql *out, int err)
 	return 0;
 }
 
+/* a statement's text is written into a memory stream, then finish() takes it */
+static FILE *sql_open(struct tui_sql *out, char **buf, size_t *len)
+{
+	memset(out, 0, sizeof(*out));
+	return open_memstream(buf, len);
+}
+
 int tui_sql_rows(struct tui_sql *out, const struct tui_scope *sc, const struct tui_query *qu,
 		 long limit, long offset)
 {
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *m;
+	FILE *m = sql_open(out, &buf, &len);
 	int err;
 
-	memset(out, 0, sizeof(*out));
-	m = open_memstream(&buf, &len);
 	if (!m)
 		return -1;
 	select_cols(m, sc, qu);
@@ -608,11 +613,9 @@ int tui_sql_count(struct tui_sql *out, const struct tui_scope *sc, const struct 
 {
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *m;
+	FILE *m = sql_open(out, &buf, &len);
 	int err;
 
-	memset(out, 0, sizeof(*out));
-	m = open_memstream(&buf, &len);
 	if (!m)
 		return -1;
 	fputs("SELECT count(*)", m);
@@ -625,11 +628,9 @@ int tui_sql_search(struct tui_sql *out, const struct tui_scope *sc, const struct
 {
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *m;
+	FILE *m = sql_open(out, &buf, &len);
 	int err;
 
-	memset(out, 0, sizeof(*out));
-	m = open_memstream(&buf, &len);
 	if (!m)
 		return -1;
 	fputs("SELECT rn FROM (SELECT row_number() OVER (", m);
