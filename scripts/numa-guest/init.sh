@@ -294,6 +294,13 @@ T=/sys/kernel/tracing
 O=/out
 log() { echo "sr-guest: $* (uptime $(cut -d' ' -f1 /proc/uptime))"; }
 
+# record.sh --crash-first-boot (a test of its retry): the first boot panics
+# here, through sysrq, before anything is recorded
+if grep -q ' sr.crash=1' /proc/cmdline; then
+	log "crashing on purpose (sr.crash=1)"
+	echo c >/proc/sysrq-trigger
+fi
+
 finish() {
 	cd /
 	log "writing results to /dev/vda"
