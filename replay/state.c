@@ -161,6 +161,7 @@ static struct sr_task *task_get(struct sr_replay *r, int pid, const char *comm, 
 		t->recent_used_cpu = -1;
 		t->lb_cpu = -1;
 		t->ttwu_cpu = -1;
+		t->unwoken_cpu = -1;
 		*slot = t;
 		r->ntasks++;
 		r->stats.tasks_seen++;
@@ -518,6 +519,7 @@ static struct sr_pending *open_decision(struct sr_replay *r, struct sr_task *p,
 	pd->d.kernel_cpu = -1;
 	pd->d.wake_flags = -1;
 	pd->d.waker = -1;
+	pd->landed = -1;
 	if (r->topo->source[0] && strncmp(r->topo->source, "recording", 9))
 		pd->d.inferred |= SR_INF_TOPOLOGY;
 	if (!p->pelt_valid)
@@ -973,6 +975,10 @@ static int on_waking(struct sr_replay *r, const struct sr_event *ev)
 		return -SR_E_NOMEM;
 	pd->d.this_cpu = ev->cpu;
 	pd->d.prev_cpu = ev->target_cpu;
+	/* its sched_wakeup came first, with this same timestamp (see sr_task) */
+	if (p->unwoken_cpu >= 0 && p->unwoken_ts == now)
+		pd->landed = p->unwoken_cpu;
+	p->unwoken_cpu = -1;
 	pd->d.waker = ev->common_pid;
 	if (cur)
 		memcpy(pd->d.waker_comm, cur->comm, SR_COMM_LEN);
@@ -982,10 +988,12 @@ static int on_waking(struct sr_replay *r, const struct sr_event *ev)
 	/* WF_SYNC is not in any tracepoint: assumed off (§9) */
 	pd->d.sync = 0;
 	pd->d.inferred |= SR_INF_SYNC;
+	/* the wakee's flips, counted from the trace alone (history before it unknown) */
+	pd->d.inferred |= SR_INF_FLIPS;
 
 	if (ev->target_cpu < 0 || ev->target_cpu >= r->topo->ncpus)
 		pd->d.skip = SR_SKIP_UNKNOWN_TASK;
-	else if (on_rq(p))
+	else if (on_rq(p) && pd->landed < 0)
 		pd->d.skip = SR_SKIP_RUNNABLE;
 	else if (!is_fair(p))
 		pd->d.skip = SR_SKIP_NOT_FAIR;
@@ -1011,6 +1019,14 @@ static int on_waking(struct sr_replay *r, const struct sr_event *ev)
 		evaluate(r, pd, p, pd->cur, now);
 	}
 	p->pending = pd;
+	if (pd->landed >= 0) {
+		/* woken already: closed now, or at the probe's return */
+		if (!r->probes) {
+			p->pending = NULL;
+			return close_decision(r, pd, pd->landed, now);
+		}
+		return 0;
+	}
 	if (!p->waking)
 		r->nwaking++;
 	p->waking = 1;
@@ -1064,8 +1080,13 @@ static int on_wakeup(struct sr_replay *r, const struct sr_event *ev)
 		if (pd->d.skip == SR_SKIP_NONE && pd->d.prev_cpu >= 0)
 			p->recent_used_cpu = pd->d.prev_cpu;
 		ret = close_decision(r, pd, cpu, now);
-	} else {
-		/* no sched_waking (kernel < 4.3, or not recorded): no decision */
+	} else if (!p->waking) {
+		/*
+		 * no sched_waking (kernel < 4.3, or not recorded): no decision;
+		 * unless one follows at this same time (see sr_task)
+		 */
+		p->unwoken_cpu = cpu;
+		p->unwoken_ts = now;
 	}
 	p->waking = 0;
 	if (!on_rq(p) || p->cpu != cpu) {
@@ -1253,7 +1274,20 @@ static int on_select_rq(struct sr_replay *r, const struct sr_event *ev)
 
 	r->stats.probe_hits++;
 	if (ev->wake_flags >= 0 && !(ev->wake_flags & 0x08)) {
-		/* fork (0x04) or exec (0x02): not a wakeup */
+		/*
+		 * fork (0x04) or exec (0x02): not a wakeup.  A fork's child
+		 * is the parent's copy (dup_task_struct): its flips are the
+		 * parent's, which wake_wide will use when the parent wakes
+		 */
+		if ((ev->wake_flags & 0x04) && ev->flips >= 0) {
+			struct sr_task *t = ev->common_pid > 0 ? *task_slot(r, ev->common_pid) : NULL;
+
+			if (t)
+				t->wakee_flips = (unsigned)ev->flips;
+			t = ev->pid > 0 ? *task_slot(r, ev->pid) : NULL;
+			if (t)
+				t->wakee_flips = (unsigned)ev->flips;
+		}
 		return 0;
 	}
 	if (!p || !p->pending) {
@@ -1274,6 +1308,11 @@ static int on_select_rq(struct sr_replay *r, const struct sr_event *ev)
 	}
 	/* the kernel ran the fair placement: whatever our heuristics said */
 	pd->d.skip = SR_SKIP_NONE;
+	/* the probe read p->wakee_flips as wake_wide() will */
+	if (ev->flips >= 0) {
+		p->wakee_flips = (unsigned)ev->flips;
+		pd->d.inferred &= ~SR_INF_FLIPS;
+	}
 	record_wakee(r, (struct sr_task *)pd->cur, p->pid, now);
 	evaluate(r, pd, p, pd->cur, now);
 	r->selected[ev->cpu] = pd;
@@ -1314,6 +1353,12 @@ static int on_select_rq_ret(struct sr_replay *r, const struct sr_event *ev)
 
 		pd->d.kernel_cpu = ev->dest_cpu;
 		r->selected[ev->cpu] = NULL;
+		if (pd->landed >= 0) {
+			/* its wakeup came first: complete */
+			if (p && p->pending == pd)
+				p->pending = NULL;
+			return close_decision(r, pd, pd->landed, ev->ts);
+		}
 		if (p)
 			ttwu_mark(r, p, ev->dest_cpu, ev->cpu);
 	}

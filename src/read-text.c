@@ -1160,6 +1160,8 @@ static int parse_probe(const struct text_line *l, struct sr_event *ev, struct kv
 			ev->wake_flags = v;
 		if (!probe_field(b, e, "pid", &v) && v >= 0 && v <= INT_MAX)
 			ev->pid = (int)v;
+		if (!probe_field(b, e, "flips", &v) && v >= 0 && v <= UINT_MAX)
+			ev->flips = v;
 		return 0;
 	}
 	if (probe_field(b, e, "cpu", &v) || v < INT_MIN || v > INT_MAX) {

@@ -79,6 +79,8 @@ struct dat_type {
 enum {
 	F_COMM, F_PID, F_PRIO, F_COMM2, F_PID2, F_PRIO2, F_STATE, F_TARGET, F_DEST,
 };
+/* select_rq's flips field (p->wakee_flips) reuses F_PRIO */
+#define F_FLIPS F_PRIO
 /* the wakeup family's success field reuses F_DEST */
 #define F_SUCCESS F_DEST
 
@@ -475,6 +477,7 @@ static struct dat_type *lookup_type(struct dat_priv *d, int id)
 		ty->f[F_TARGET] = field(e, "prev_cpu");
 		ty->f[F_STATE] = field(e, "wake_flags");
 		ty->f[F_PID] = field(e, "pid");
+		ty->f[F_FLIPS] = field(e, "flips");
 		break;
 	case SR_EV_SELECT_RQ_RET:
 		ty->f[F_DEST] = field(e, "cpu");
@@ -760,6 +763,8 @@ static int decode(struct sr_trace *t, struct dat_priv *d, struct tep_record *r,
 			ev->wake_flags = v;
 		if (!num(ty, r, F_PID, &v))
 			ev->pid = (int)v;
+		if (!num(ty, r, F_FLIPS, &v) && v >= 0)
+			ev->flips = v;
 		break;
 	case SR_EV_SELECT_RQ_RET:
 		if (need(ty, r, F_DEST, &v, "cpu", cause))

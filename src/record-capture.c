@@ -64,7 +64,7 @@ static const char *const default_events[] = {
  */
 #if defined(__x86_64__)
 #define PROBE_ARGS	"prev_cpu=%si:s32 wake_flags=%dx:x32"
-#define PROBE_PID	" pid=p->pid"	/* BTF arguments, 6.6+ */
+#define PROBE_PID	" pid=p->pid flips=p->wakee_flips"	/* BTF arguments, 6.6+ */
 #endif
 #define PROBE_FUNC	"select_task_rq_fair"
 /*

@@ -73,6 +73,7 @@ struct sr_event {
 				 * select_rq: prev_cpu */
 	int dest_cpu;		/* migrate: dest_cpu; select_rq_ret: the returned cpu */
 	long long wake_flags;	/* select_rq: wake_flags, -1 where absent */
+	long long flips;	/* select_rq: p->wakee_flips, -1 where absent */
 	uint64_t cpumask;	/* setaffinity: the requested mask of CPUs 0-63 */
 
 	long long prev_state_raw;	/* switch: as recorded (letters are mapped) */

@@ -13,6 +13,7 @@
 #   SR_RECORDER  trace-cmd (default) | schedreplay
 #   SR_LOAD      messaging | forks | pingpong | mix
 #   SR_PIDOFF    offset of task_struct->pid in bytes (empty: no pid field)
+#   SR_FLIPSOFF  offset of task_struct->wakee_flips (empty: no flips field)
 #   SR_BUFKB     record -b (KiB per CPU; empty: the recorder's default)
 #   SR_SCALE     load size multiplier, percent (100 = the default size)
 #   SR_TRACECMD_OPTS  extra trace-cmd record options (e.g. --file-version 6)
@@ -424,6 +425,7 @@ done >$O/tasks-before.txt 2>/dev/null
 if [ "${SR_RECORDER:-trace-cmd}" = trace-cmd ]; then
 	PIDF=
 	[ -n "$SR_PIDOFF" ] && PIDF=" pid=+$SR_PIDOFF(%di):s32"
+	[ -n "$SR_FLIPSOFF" ] && PIDF="$PIDF flips=+$SR_FLIPSOFF(%di):u32"
 	{
 		echo "p:schedreplay/select_rq select_task_rq_fair prev_cpu=%si:s32 wake_flags=%dx:x32$PIDF"
 		echo 'r:schedreplay/select_rq_ret select_task_rq_fair cpu=$retval:s32'

@@ -38,7 +38,7 @@ usage: $0 --kernel 6.1|6.12 --load messaging|forks|pingpong|mix|busyloops|pinned
                       recorder's own default for schedreplay)
   --scale PERCENT     load size (default $SCALE)
   --trace-cmd-opts S  extra trace-cmd record options, e.g. "--file-version 6"
-  --no-pid            do not add the pid field to the select_rq probe
+  --no-pid            do not add the pid and flips fields to the select_rq probe
   --cache DIR         where kernels and initramfs are kept (default $CACHE)
   --timeout S         kill QEMU after S seconds (default $TIMEOUT; $BOOT_TIMEOUT s to reach /init)
   --retries N         runs of QEMU per load when the guest hangs or oopses
@@ -229,10 +229,11 @@ MODDIR=$KDIR/lib/modules/$KREL
 [ -d "$MODDIR" ] || MODDIR=$KDIR/usr/lib/modules/$KREL
 HZ=$(sed -n 's/^CONFIG_HZ=//p' "$KCONFIG")
 
-# task_struct->pid offset from the kernel's own BTF (vmlinux extracted from
-# the bzImage: xz in 6.1, zstd in 6.12), with bpftool
-if [ -z "$NOPID" ] && [ ! -f "$KDIR/.pidoff" ]; then
+# task_struct->pid and ->wakee_flips offsets from the kernel's own BTF
+# (vmlinux extracted from the bzImage: xz in 6.1, zstd in 6.12), with bpftool
+if [ -z "$NOPID" ] && { [ ! -f "$KDIR/.pidoff" ] || [ ! -f "$KDIR/.flipsoff" ]; }; then
 	: >"$KDIR/.pidoff"
+	: >"$KDIR/.flipsoff"
 	vml=$KDIR/vmlinux.tmp
 	for magic in '\xfd7zXZ\x00:xz -dc' '\x28\xb5\x2f\xfd:zstd -dc' '\x1f\x8b\x08:gzip -dc'; do
 		off=$(LC_ALL=C grep -obUaP "${magic%%:*}" "$VMLINUZ" | head -1 | cut -d: -f1 || true)
@@ -240,19 +241,24 @@ if [ -z "$NOPID" ] && [ ! -f "$KDIR/.pidoff" ]; then
 		tail -c +$((off + 1)) "$VMLINUZ" | ${magic#*:} >"$vml" 2>/dev/null || true
 		if head -c 4 "$vml" | grep -q ELF; then break; fi
 	done
-	bits=$(bpftool btf dump file "$vml" format raw 2>/dev/null |
-		awk '/^\[/ { inb = 0 } /^\[[0-9]+\] STRUCT .task_struct. size=/ { inb = 1 }
-		     inb && /^[ \t]+.pid. type_id=/ { sub(/.*bits_offset=/, ""); print; exit }' || true)
+	bpftool btf dump file "$vml" format raw >"$vml.btf" 2>/dev/null || true
 	rm -f "$vml"
-	if [ -n "$bits" ] && [ $((bits % 8)) = 0 ]; then
-		printf '0x%x\n' $((bits / 8)) >"$KDIR/.pidoff"
-	else
-		say "could not find task_struct->pid in the BTF: no pid field"
-	fi
+	for m in pid wakee_flips; do
+		bits=$(awk -v m="$m" '/^\[/ { inb = 0 } /^\[[0-9]+\] STRUCT .task_struct. size=/ { inb = 1 }
+			inb && $1 == "\047" m "\047" { sub(/.*bits_offset=/, ""); print; exit }' "$vml.btf" || true)
+		f=$KDIR/.pidoff
+		[ "$m" = pid ] || f=$KDIR/.flipsoff
+		if [ -n "$bits" ] && [ $((bits % 8)) = 0 ]; then
+			printf '0x%x\n' $((bits / 8)) >"$f"
+		else
+			say "could not find task_struct->$m in the BTF: no ${m#wakee_} field"
+		fi
+	done
+	rm -f "$vml.btf"
 fi
-PIDOFF=
-[ -z "$NOPID" ] && PIDOFF=$(cat "$KDIR/.pidoff")
-say "kernel $KREL, CONFIG_HZ=$HZ, task_struct->pid at ${PIDOFF:-(not used)}"
+PIDOFF= FLIPSOFF=
+[ -z "$NOPID" ] && PIDOFF=$(cat "$KDIR/.pidoff") && FLIPSOFF=$(cat "$KDIR/.flipsoff")
+say "kernel $KREL, CONFIG_HZ=$HZ, task_struct->pid at ${PIDOFF:-(not used)}, ->wakee_flips at ${FLIPSOFF:-(not used)}"
 
 # ---------------------------------------------------------- initramfs ----
 # base archive: busybox, the recorder (trace-cmd or schedreplay) + the
@@ -384,6 +390,7 @@ record_one() {	# record_one LOAD
 	cat >"$w/conf/etc/sr.conf" <<EOF
 SR_LOAD=$load
 SR_PIDOFF=$PIDOFF
+SR_FLIPSOFF=$FLIPSOFF
 SR_BUFKB=$BUFKB
 SR_SCALE=$SCALE
 SR_TRACECMD_OPTS="$TCOPTS"
@@ -511,6 +518,7 @@ EOF
 		echo "CONFIG_HZ: $HZ (from $(basename "$KCONFIG"))"
 		echo "CONFIG_PREEMPT: $(grep -E '^CONFIG_PREEMPT(_VOLUNTARY|_DYNAMIC)?=y' "$KCONFIG" | paste -sd' ' -)"
 		echo "task_struct->pid offset (BTF): ${PIDOFF:-not used}"
+		echo "task_struct->wakee_flips offset (BTF): ${FLIPSOFF:-not used}"
 		echo "qemu: ${qemu[*]}" | sed "s|$w/||g; s|$KDIR/||g"
 		if [ "$RECORDER" = schedreplay ]; then
 			echo "host: $(qemu-system-x86_64 --version | head -1); $("$SRBIN" --version 2>/dev/null | head -1) (guest copy of $SRBIN)"

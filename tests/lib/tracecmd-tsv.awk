@@ -68,8 +68,9 @@ function hex(s,    v, i, c) {
 			val("pid", "prio"), val("prio", index(body, " group_dead=") ? "group_dead" : "")
 	} else if (name == "select_rq") {
 		pid = field("pid")
-		printf "%s\t%d\t%s\t%d\t%d\t%d\n", ns, cpu, name, pid == "" ? -1 : pid,
-			field("prev_cpu"), hex(field("wake_flags"))
+		flips = field("flips")
+		printf "%s\t%d\t%s\t%d\t%d\t%d\t%d\n", ns, cpu, name, pid == "" ? -1 : pid,
+			field("prev_cpu"), hex(field("wake_flags")), flips == "" ? -1 : flips
 	} else if (name == "select_rq_ret") {
 		printf "%s\t%d\t%s\t%d\n", ns, cpu, name, field("cpu")
 	} else if (name == "setaffinity") {
