@@ -367,7 +367,7 @@ static int info_exec(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+B:F:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "B:F:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
 			json = 1;

@@ -513,7 +513,7 @@ static int replay_exec(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+o:fam:p:t:B:F:qh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "o:fam:p:t:B:F:qh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'o':
 			out = optarg;

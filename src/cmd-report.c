@@ -628,7 +628,7 @@ static int report_exec(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+r:n:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "r:n:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'r':
 			if (parse_count("--run", optarg, 1, &run))

@@ -553,7 +553,7 @@ static int sql_exec(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+F:Q:P:r:A:lwh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "F:Q:P:r:A:lwh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'F':
 			if (!strcmp(optarg, "table")) {
@@ -614,12 +614,7 @@ static int sql_exec(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (argc - optind != (query_name ? 1 : 2)) {
-		for (i = optind + 1; i < argc; i++)
-			if (argv[i][0] == '-' && argv[i][1])
-				break;
-		if (i < argc)
-			sr_error("sql: options go before DB: '%s'", argv[i]);
-		else if (query_name && argc - optind == 2)
+		if (query_name && argc - optind == 2)
 			sr_error("sql: give a QUERY or --query NAME, not both");
 		else if (argc - optind == 1)
 			sr_error("sql: expected a QUERY or --query NAME after the database");

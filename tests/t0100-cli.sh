@@ -58,6 +58,16 @@ for page in "$TOP"/man/schedreplay-*.1; do
 			sh -c "MANWIDTH=80 man --warnings -l '$page' 2>&1 >/dev/null | (! grep .)"
 	fi
 done
+# options after the arguments, as getopt allows elsewhere (record keeps its
+# command's options for the command)
+F=$TOP/tests/fixtures/tracedat/numa/numa-6.1-forks
+ok "replay: options after TRACE" "$SR" replay "$F.dat" -q -t "$F.topo" -o "$TMP/late.db"
+same "sql: options after DB and QUERY" 4981 \
+	"$("$SR" sql "$TMP/late.db" "SELECT count(*) AS n FROM decision" -F csv | tail -n 1)"
+ok "info: --json after TRACE" sh -c "'$SR' info '$F.dat' --json | grep -q '\"events\"'"
+same "after --, an argument that looks like an option is an argument" \
+	"schedreplay: cannot open '-x': No such file or directory" \
+	"$("$SR" info -- -x 2>&1 | head -n 1)"
 # every built command has a page
 for c in record info replay report sql tui; do
 	ok "$c has a man page" test -f "$TOP/man/schedreplay-$c.1"

@@ -147,8 +147,8 @@ err "bad format" 2 "schedreplay: sql: unknown format 'xml' (table, csv or json)"
 "$SR" sql -Q runs "$DB" "SELECT 1" >"$TMP/o" 2>"$TMP/e"
 same "QUERY and --query are exclusive" "2 schedreplay: sql: give a QUERY or --query NAME, not both" \
 	"$? $(head -n 1 "$TMP/e")"
-"$SR" sql "$DB" "SELECT :x" -P x=1 >"$TMP/o" 2>"$TMP/e"
-same "an option after DB is named" "2 schedreplay: sql: options go before DB: '-P'" "$? $(head -n 1 "$TMP/e")"
+"$SR" sql "$DB" "SELECT :x AS x" -P x=1 -F csv >"$TMP/o" 2>"$TMP/e"
+same "options after DB and QUERY are options" "0 x 1 " "$? $(tr '\n' ' ' <"$TMP/o")$(cat "$TMP/e")"
 err "a missing file" 1 "schedreplay: cannot open '$TMP/none.db': No such file or directory" \
 	"$TMP/none.db" "SELECT 1"
 printf 'not a database\n' >"$TMP/text.db"
