@@ -67,6 +67,7 @@ static const char *const default_events[] = {
 #define PROBE_PID	" pid=p->pid flips=p->wakee_flips"	/* BTF arguments, 6.6+ */
 #endif
 #define PROBE_FUNC	"select_task_rq_fair"
+#define BTF_VMLINUX	"/sys/kernel/btf/vmlinux"
 /*
  * The setaffinity probe: sched_setaffinity(pid_t pid, const struct cpumask
  * *in_mask) as asked (pid 0: the caller), the mask's first word (CPUs 0-63).
@@ -308,11 +309,11 @@ static void add_affinity_probe(struct sr_capture *c)
 static void add_probes(struct sr_capture *c)
 {
 #ifdef PROBE_ARGS
-	static const char *const args[2][2] = {
+	const char *args[2][2] = {
 		{ PROBE_ARGS PROBE_PID, PROBE_ARGS },
 		{ "cpu=$retval:s32", NULL },
 	};
-	char *kp = tpath(c, "kprobe_events"), *readme;
+	char *kp = tpath(c, "kprobe_events"), *readme, offargs[160];
 	struct stat st;
 	int i, k, btf;
 
@@ -331,6 +332,25 @@ static void add_probes(struct sr_capture *c)
 	readme = tracefs_instance_file_read(NULL, "README", NULL);
 	btf = readme && strstr(readme, "<argname>[->field");
 	free(readme);
+	if (!btf) {
+		/*
+		 * Older kernels: the same fields at offsets read from the
+		 * kernel's own BTF, where it has one (CONFIG_DEBUG_INFO_BTF)
+		 */
+		static const char *const mem[] = { "pid", "wakee_flips" };
+		struct sr_btf_field f[2];
+
+		if (!sr_btf_member(BTF_VMLINUX, "task_struct", mem, f, 2) && f[0].size == 4) {
+			int o = snprintf(offargs, sizeof(offargs), "%s pid=+0x%x(%%di):s32",
+					 PROBE_ARGS, f[0].offset);
+
+			if (f[1].size == 4)
+				snprintf(offargs + o, sizeof(offargs) - (size_t)o,
+					 " flips=+0x%x(%%di):u32", f[1].offset);
+			args[0][0] = offargs;
+			btf = 1;
+		}
+	}
 #ifdef AFFINITY_ARGS
 	/*
 	 * A hand-made setaffinity probe is used as it is (like the others).

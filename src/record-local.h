@@ -20,6 +20,27 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* -------------------------------------------------------------- btf ---- */
+
+/* one member of a struct in the kernel's BTF */
+struct sr_btf_field {
+	unsigned offset;		/* bytes from the start of the struct */
+	unsigned size;			/* of an integer member; 0: absent or not one */
+};
+
+/**
+ * sr_btf_member - offsets of members of a struct, from a BTF file
+ * @path:    e.g. /sys/kernel/btf/vmlinux
+ * @sname:   the struct ("task_struct")
+ * @members: the member names, @n of them; @out gets one field each
+ *
+ * Return: 0 when the struct was found (members not found have size 0),
+ * -1 when the file cannot be read, is not BTF of this byte order, is
+ * damaged, or has no such struct.
+ */
+int sr_btf_member(const char *path, const char *sname, const char *const *members,
+		  struct sr_btf_field *out, size_t n);
+
 /* ------------------------------------------------------------ lines ---- */
 
 /* a growing list of owned strings */

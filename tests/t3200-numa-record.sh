@@ -148,7 +148,14 @@ cpu 3 node 1 package 1 llc 2" \
 		print "cpu", $3, "node", v["node"], "package", v["package"], "llc", v["llc"] }' "$TMP/meta")"
 same "metadata topology: distances 10/20" "topology distance 0 10 20
 topology distance 1 20 10" "$(grep '^topology distance ' "$TMP/meta")"
-ok "metadata: the probes are on, the setaffinity one too" grep -qE '^probes on pid [01] affinity 1$' "$TMP/meta"
+# 6.1 takes no BTF arguments: the recorder read the pid and wakee_flips
+# offsets from the guest kernel's /sys/kernel/btf/vmlinux
+ok "metadata: the probes are on, with pid (offset from BTF), the setaffinity one too" \
+	grep -qE '^probes on pid 1 affinity 1$' "$TMP/meta"
+nflips=$("$SR" info --events "$D" | awk -F'\t' '$3 == "select_rq" { n++; if ($4 > 0 && $7 >= 0) k++ }
+	END { print n + 0, k + 0 }')
+ok "every select_rq has the pid and flips fields ($nflips)" \
+	sh -c "set -- $nflips; [ \$1 -gt 0 ] && [ \$1 = \$2 ]"
 # the load's taskset calls (three at least: ping, pong, the hog and its two moves)
 naff=$("$SR" info --events "$D" | awk -F'\t' '$3 == "setaffinity"' | wc -l)
 ok "setaffinity events for the load's taskset calls ($naff)" test "$naff" -ge 3
