@@ -13,7 +13,6 @@
 struct sr_pending {
 	struct sr_decision d;
 	int selected;			/* the select_rq probe bound to it */
-	int landed;			/* its wakeup came first (same time): the CPU, else -1 */
 	const struct sr_task *cur;	/* the waker, for a deferred evaluation */
 	struct sr_eval ev[SR_MAX_MODELS];
 };

@@ -161,7 +161,6 @@ static struct sr_task *task_get(struct sr_replay *r, int pid, const char *comm, 
 		t->recent_used_cpu = -1;
 		t->lb_cpu = -1;
 		t->ttwu_cpu = -1;
-		t->unwoken_cpu = -1;
 		*slot = t;
 		r->ntasks++;
 		r->stats.tasks_seen++;
@@ -245,11 +244,19 @@ static void task_remove(struct sr_replay *r, int pid)
 {
 	struct sr_task **slot = task_slot(r, pid), *t = *slot;
 	size_t i, j;
+	int c;
 
 	if (!t)
 		return;
 	lb_unlink(r, t);
 	ttwu_clear(r, t);
+	/* no CPU may keep waiting on it or on its decision */
+	for (c = 0; c < r->topo->ncpus; c++) {
+		if (r->await[c] == t)
+			r->await[c] = NULL;
+		if (t->pending && r->selected[c] == t->pending)
+			r->selected[c] = NULL;
+	}
 	if (t->util_est_queued && t->cpu >= 0) {
 		unsigned long *ue = &r->rq[t->cpu].util_est;
 
@@ -519,7 +526,6 @@ static struct sr_pending *open_decision(struct sr_replay *r, struct sr_task *p,
 	pd->d.kernel_cpu = -1;
 	pd->d.wake_flags = -1;
 	pd->d.waker = -1;
-	pd->landed = -1;
 	if (r->topo->source[0] && strncmp(r->topo->source, "recording", 9))
 		pd->d.inferred |= SR_INF_TOPOLOGY;
 	if (!p->pelt_valid)
@@ -975,10 +981,6 @@ static int on_waking(struct sr_replay *r, const struct sr_event *ev)
 		return -SR_E_NOMEM;
 	pd->d.this_cpu = ev->cpu;
 	pd->d.prev_cpu = ev->target_cpu;
-	/* its sched_wakeup came first, with this same timestamp (see sr_task) */
-	if (p->unwoken_cpu >= 0 && p->unwoken_ts == now)
-		pd->landed = p->unwoken_cpu;
-	p->unwoken_cpu = -1;
 	pd->d.waker = ev->common_pid;
 	if (cur)
 		memcpy(pd->d.waker_comm, cur->comm, SR_COMM_LEN);
@@ -993,7 +995,7 @@ static int on_waking(struct sr_replay *r, const struct sr_event *ev)
 
 	if (ev->target_cpu < 0 || ev->target_cpu >= r->topo->ncpus)
 		pd->d.skip = SR_SKIP_UNKNOWN_TASK;
-	else if (on_rq(p) && pd->landed < 0)
+	else if (on_rq(p))
 		pd->d.skip = SR_SKIP_RUNNABLE;
 	else if (!is_fair(p))
 		pd->d.skip = SR_SKIP_NOT_FAIR;
@@ -1019,14 +1021,6 @@ static int on_waking(struct sr_replay *r, const struct sr_event *ev)
 		evaluate(r, pd, p, pd->cur, now);
 	}
 	p->pending = pd;
-	if (pd->landed >= 0) {
-		/* woken already: closed now, or at the probe's return */
-		if (!r->probes) {
-			p->pending = NULL;
-			return close_decision(r, pd, pd->landed, now);
-		}
-		return 0;
-	}
 	if (!p->waking)
 		r->nwaking++;
 	p->waking = 1;
@@ -1080,13 +1074,8 @@ static int on_wakeup(struct sr_replay *r, const struct sr_event *ev)
 		if (pd->d.skip == SR_SKIP_NONE && pd->d.prev_cpu >= 0)
 			p->recent_used_cpu = pd->d.prev_cpu;
 		ret = close_decision(r, pd, cpu, now);
-	} else if (!p->waking) {
-		/*
-		 * no sched_waking (kernel < 4.3, or not recorded): no decision;
-		 * unless one follows at this same time (see sr_task)
-		 */
-		p->unwoken_cpu = cpu;
-		p->unwoken_ts = now;
+	} else {
+		/* no sched_waking (kernel < 4.3, or not recorded): no decision */
 	}
 	p->waking = 0;
 	if (!on_rq(p) || p->cpu != cpu) {
@@ -1353,12 +1342,6 @@ static int on_select_rq_ret(struct sr_replay *r, const struct sr_event *ev)
 
 		pd->d.kernel_cpu = ev->dest_cpu;
 		r->selected[ev->cpu] = NULL;
-		if (pd->landed >= 0) {
-			/* its wakeup came first: complete */
-			if (p && p->pending == pd)
-				p->pending = NULL;
-			return close_decision(r, pd, pd->landed, ev->ts);
-		}
 		if (p)
 			ttwu_mark(r, p, ev->dest_cpu, ev->cpu);
 	}

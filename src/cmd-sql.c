@@ -541,7 +541,8 @@ static int sql_exec(int argc, char **argv)
 	};
 	struct param params[MAX_PARAMS];
 	const char *attached[MAX_PARAMS];
-	int nattached = 0, i;
+	int nattached = 0, i, npos = 0, nextra = 0, nargs;
+	const char *pos[2] = { NULL, NULL };
 	int nparams = 0, header = 1, writable = 0, list = 0, opt, ret = EXIT_FAIL;
 	enum sql_format fmt = isatty(STDOUT_FILENO) ? FMT_TABLE : FMT_CSV;
 	const struct sr_sql_report *report = NULL;
@@ -553,7 +554,34 @@ static int sql_exec(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "F:Q:P:r:A:lwh", longopts, NULL)) != -1) {
+	/*
+	 * Options may come before, between or after DB and QUERY, but a query
+	 * may begin with a dash (every canned report begins with "-- ..."):
+	 * an argument is an option only if it looks like one and is not "--"
+	 * followed by a blank; after a lone "--", everything is an argument.
+	 */
+	for (;;) {
+		const char *a = optind < argc ? argv[optind] : NULL;
+
+		if (!a)
+			break;
+		if (!strcmp(a, "--")) {
+			while (++optind < argc && npos < 2)
+				pos[npos++] = argv[optind];
+			nextra += argc - optind;
+			break;
+		}
+		if (a[0] != '-' || !a[1] || (a[1] == '-' && isspace((unsigned char)a[2]))) {
+			if (npos < 2)
+				pos[npos++] = a;
+			else
+				nextra++;
+			optind++;
+			continue;
+		}
+		opt = getopt_long(argc, argv, "+F:Q:P:r:A:lwh", longopts, NULL);
+		if (opt == -1)
+			break;
 		switch (opt) {
 		case 'F':
 			if (!strcmp(optarg, "table")) {
@@ -613,14 +641,15 @@ static int sql_exec(int argc, char **argv)
 		list_reports();
 		return EXIT_OK;
 	}
-	if (argc - optind != (query_name ? 1 : 2)) {
-		if (query_name && argc - optind == 2)
+	nargs = npos + nextra;
+	if (nargs != (query_name ? 1 : 2)) {
+		if (query_name && nargs == 2)
 			sr_error("sql: give a QUERY or --query NAME, not both");
-		else if (argc - optind == 1)
+		else if (nargs == 1)
 			sr_error("sql: expected a QUERY or --query NAME after the database");
 		else
 			sr_error("sql: expected DB and a QUERY (or --query NAME), got %d arguments",
-				 argc - optind);
+				 nargs);
 		cmd_usage(&cmd_sql, stderr);
 		return EXIT_USAGE;
 	}
@@ -635,10 +664,10 @@ static int sql_exec(int argc, char **argv)
 		sql = report->text;
 		snprintf(what, sizeof(what), "query '%s': ", report->name);
 	} else {
-		sql = argv[optind + 1];
+		sql = pos[1];
 	}
 
-	db = sr_db_open(argv[optind], writable, &cause);
+	db = sr_db_open(pos[0], writable, &cause);
 	if (!db) {
 		sr_error("%s", cause ? cause : "out of memory");
 		free(cause);

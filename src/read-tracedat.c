@@ -6,6 +6,7 @@
  * heap so that the cost per event does not grow with the number of CPUs.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -763,7 +764,7 @@ static int decode(struct sr_trace *t, struct dat_priv *d, struct tep_record *r,
 			ev->wake_flags = v;
 		if (!num(ty, r, F_PID, &v))
 			ev->pid = (int)v;
-		if (!num(ty, r, F_FLIPS, &v) && v >= 0)
+		if (!num(ty, r, F_FLIPS, &v) && v >= 0 && v <= UINT_MAX)
 			ev->flips = v;
 		break;
 	case SR_EV_SELECT_RQ_RET:

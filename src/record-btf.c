@@ -36,6 +36,8 @@
 #define BTF_KIND_TYPE_TAG	18
 #define BTF_KIND_ENUM64		19
 #define BTF_KIND_MAX		19
+/* vmlinux BTF is ~5-6 MB; anything this large is not one */
+#define BTF_MAX_SIZE		(64u << 20)
 
 struct btf {
 	const unsigned char *types, *strs;
@@ -127,7 +129,12 @@ static uint32_t int_size(const struct btf *b, uint32_t id)
 		uint32_t kind = u32_at(t + 4) >> 24 & 0x1f;
 
 		switch (kind) {
-		case BTF_KIND_INT:
+		case BTF_KIND_INT: {
+			/* a whole integer: its bits fill its size, from bit 0 */
+			uint32_t enc = u32_at(t + 12), size = u32_at(t + 8);
+
+			return (enc & 0xff) == 8 * size && !(enc >> 16 & 0xff) ? size : 0;
+		}
 		case BTF_KIND_ENUM:
 			return u32_at(t + 8);
 		case BTF_KIND_TYPEDEF:
@@ -164,6 +171,8 @@ int sr_btf_member(const char *path, const char *sname, const char *const *member
 		if (len == cap) {
 			unsigned char *nb;
 
+			if (cap >= BTF_MAX_SIZE)
+				goto out;
 			cap = cap ? cap * 2 : 1 << 22;
 			nb = realloc(blob, cap);
 			if (!nb)
@@ -208,8 +217,9 @@ int sr_btf_member(const char *path, const char *sname, const char *const *member
 			const char *mname = str_at(&b, u32_at(mb));
 			uint32_t bits = u32_at(mb + 8);
 
-			if (info >> 31)		/* kind_flag: bitfield size in the top byte */
-				bits &= 0xffffff;
+			/* kind_flag: a bitfield's size in the top byte; not one of ours */
+			if (info >> 31 && bits >> 24)
+				continue;
 			for (i = 0; mname && i < n; i++) {
 				if (strcmp(mname, members[i]) || bits % 8)
 					continue;

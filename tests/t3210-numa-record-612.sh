@@ -14,7 +14,7 @@
 . "$(dirname "$0")/test-lib.sh"
 . "$TEST_DIR/lib/numa-guest.sh"
 numa_guest_prereqs
-numa_guest_kernel 'linux-image-6.12.*-amd64_*_amd64.deb' '^linux-image-6\.12\.[0-9]+\+deb[0-9]+-amd64$'
+numa_guest_kernel 'linux-image-6.12.*+deb*-amd64_*_amd64.deb' '^linux-image-6\.12\.[0-9]+\+deb[0-9]+-amd64$'
 
 numa_guest_record 6.12 pingpong
 numa_guest_check_guest

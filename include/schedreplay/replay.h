@@ -76,13 +76,6 @@ struct sr_task {
 	int waking_cpu;
 	int waking_waker;
 	int ttwu_cpu;			/* the CPU its wakeup is queued for, -1 none */
-	/*
-	 * a sched_wakeup with no sched_waking before it: where and when.  A
-	 * clamped global clock can stamp a wakeup queued to its target CPU
-	 * with the waking's own time, and the merge then may put it first.
-	 */
-	int unwoken_cpu;		/* -1 none */
-	uint64_t unwoken_ts;
 	void *pending;			/* engine-private: its open decision, or NULL */
 	/* load balancing (replay/balance.c) */
 	uint64_t exec_start;		/* last switch in or out: task_hot() */

@@ -44,8 +44,8 @@ usage: $0 --kernel 6.1|6.12 --load messaging|forks|pingpong|mix|busyloops|pinned
   --retries N         runs of QEMU per load when the guest hangs or oopses
                       (default $RETRIES)
   --no-install        do not apt-get install missing host packages
-  --crash-first-boot  a test of the retry: the guest panics at /init on the
-                      first boot (sysrq c) and is booted again
+  --crash-first-boot  a test of the retry: the guest panics at /init (sysrq c)
+                      until one boot has, and is booted again
   --bench RUNS        overhead benchmark (bench/guest-overhead.sh): both
                       recorders in the guest, the load RUNS times untraced,
                       under "schedreplay record --no-probes -b KB" and under
@@ -409,8 +409,10 @@ EOF
 		-kernel "$VMLINUZ" -initrd "$w/initrd.gz"
 		-append "console=ttyS0 sched_verbose panic=-1 loglevel=5"
 		-drive "file=$img,format=raw,if=virtio")
-	local app=${#qemu[@]}
-	app=$((app - 3))	# the -append string
+	local app i crashed=
+	for i in "${!qemu[@]}"; do
+		[ "${qemu[i]}" = -append ] && app=$((i + 1))	# the -append string
+	done
 	# QEMU runs in the background, watched: under TCG with several threads
 	# a vCPU sometimes loops forever in the int3 handler while the kernel
 	# patches its text (static keys at boot, kprobe arming): the guest then
@@ -419,9 +421,10 @@ EOF
 	while :; do
 		attempt=$((attempt + 1))
 		say "$name: booting ($ACCEL), attempt $attempt"
-		# --crash-first-boot: the first boot panics on purpose
+		# --crash-first-boot: boots panic on purpose until one has (one
+		# may stall before /init, as any boot may)
 		qemu[app]=${qemu[app]% sr.crash=1}
-		[ -n "$CRASHFIRST" ] && [ "$attempt" = 1 ] && qemu[app]="${qemu[app]} sr.crash=1"
+		[ -n "$CRASHFIRST" ] && [ -z "$crashed" ] && qemu[app]="${qemu[app]} sr.crash=1"
 		rm -f "$img"
 		truncate -s 512M "$img"
 		t0=$(date +%s.%N)
@@ -465,6 +468,7 @@ EOF
 			[ "$attempt" -lt "$RETRIES" ] || break
 			grep -m1 -B2 -A12 'detected stalls' "$w/serial.log" | grep -E 'RIP|stall|sr-guest' | head -4 >&2 || true ;;
 		crash)
+			crashed=1
 			# the first lines of the oops: what it hit and where
 			grep -m1 -A14 -E "$CRASH_RE" "$w/serial.log" |
 				grep -E "$CRASH_RE|RIP:|Call Trace|^\[ *[0-9.]+\]  [a-z_]+\+0x" | head -8 >&2 || true

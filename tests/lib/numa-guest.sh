@@ -18,7 +18,7 @@ numa_guest_prereqs() {
 			missing="$missing $p"
 	done
 	[ -z "$missing" ] || skip_all "missing Debian packages:$missing (make deps installs them)"
-	for c in timeout apt-get apt-cache dpkg; do
+	for c in timeout apt-get apt-cache dpkg sqlite3; do
 		command -v $c >/dev/null || skip_all "$c not found"
 	done
 }

@@ -23,7 +23,7 @@ static void put32(uint32_t v)
 	blen += 4;
 }
 
-static const char strs[] = "\0int\0unsigned int\0pid_t\0task_struct\0wakee_flips\0bits\0pid\0stack\0other";
+static const char strs[] = "\0int\0unsigned int\0pid_t\0task_struct\0wakee_flips\0bits\0bits8\0pid\0stack\0other";
 
 static uint32_t str(const char *s)
 {
@@ -60,10 +60,11 @@ static size_t build(void)
 	put32(str("other")); put32(INFO(4, 1, 0)); put32(4);
 	put32(str("pid")); put32(3); put32(0);
 	/* [5] struct task_struct, with bitfield encoding (kind_flag) */
-	put32(str("task_struct")); put32(INFO(4, 5, 1)); put32(3000);
+	put32(str("task_struct")); put32(INFO(4, 6, 1)); put32(3000);
 	put32(str("stack")); put32(6); put32(64);
 	put32(str("wakee_flips")); put32(2); put32(576);
 	put32(str("bits")); put32(2); put32(1u << 24 | 1003);	/* 1-bit field at bit 1003 */
+	put32(str("bits8")); put32(2); put32(8u << 24 | 1024);	/* 8-bit field, byte-aligned */
 	put32(str("pid")); put32(3); put32(10112);
 	put32(99999); put32(1); put32(0);			/* name outside the strings */
 	/* [6] pointer to void */
@@ -119,10 +120,10 @@ static long bpftool_offset(const char *member)
 
 int main(void)
 {
-	static const char *const mem[] = { "pid", "wakee_flips", "stack", "bits", "nope" };
+	static const char *const mem[] = { "pid", "wakee_flips", "stack", "bits", "nope", "bits8" };
 	static const char *const two[] = { "pid", "wakee_flips" };
 	char path[] = "/tmp/test-btf.XXXXXX";
-	struct sr_btf_field f[5], g[2];
+	struct sr_btf_field f[6], g[2];
 	int fd = mkstemp(path);
 	size_t types;
 
@@ -133,7 +134,7 @@ int main(void)
 	close(fd);
 	types = build();
 	CHECK(write_blob(path, blen) == 0, "blob written");
-	CHECK_EQ(sr_btf_member(path, "task_struct", mem, f, 5), 0, "task_struct found");
+	CHECK_EQ(sr_btf_member(path, "task_struct", mem, f, 6), 0, "task_struct found");
 	CHECK_EQ(f[0].offset, 1264, "pid at byte 1264 (bit 10112)");
 	CHECK_EQ(f[0].size, 4, "pid: pid_t is a 4-byte int through its typedef");
 	CHECK_EQ(f[1].offset, 72, "wakee_flips at byte 72");
@@ -141,6 +142,7 @@ int main(void)
 	CHECK_EQ(f[2].size, 0, "stack: a pointer, not an integer");
 	CHECK_EQ(f[3].size, 0, "a bitfield not on a byte boundary is not taken");
 	CHECK_EQ(f[4].size, 0, "a member the struct lacks");
+	CHECK_EQ(f[5].size, 0, "a bitfield on a byte boundary is not taken either");
 	CHECK_EQ(sr_btf_member(path, "mm_struct", mem, f, 5), -1, "a struct the blob lacks");
 	CHECK_EQ(f[0].size, 0, "and no field then");
 
@@ -162,8 +164,16 @@ int main(void)
 	blob[types + 7] = 0x7f;		/* kind 31 for [1] */
 	CHECK(write_blob(path, blen) == 0, "unknown kind written");
 	CHECK_EQ(sr_btf_member(path, "task_struct", mem, f, 5), -1, "an unknown kind: error");
+	build();
+	memcpy(blob + types + 12, &(uint32_t){ 0x01000010 }, 4);	/* int: 16 bits in 4 bytes */
+	CHECK(write_blob(path, blen) == 0, "a partial int written");
+	CHECK_EQ(sr_btf_member(path, "task_struct", mem, f, 5), 0, "a partial int: the struct is found");
+	CHECK_EQ(f[0].size, 0, "pid's int does not fill its 4 bytes: not taken");
+	CHECK_EQ(f[1].size, 4, "wakee_flips still is");
 	unlink(path);
 	CHECK_EQ(sr_btf_member(path, "task_struct", mem, f, 5), -1, "a missing file: error");
+	/* an endless file: an error at the size cap, not all the memory */
+	CHECK_EQ(sr_btf_member("/dev/zero", "task_struct", mem, f, 5), -1, "/dev/zero: error");
 
 	/* the running kernel's BTF, against bpftool */
 	if (access("/sys/kernel/btf/vmlinux", R_OK) == 0 && bpftool_offset("pid") >= 0) {
