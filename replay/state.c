@@ -1262,6 +1262,8 @@ static int on_select_rq(struct sr_replay *r, const struct sr_event *ev)
 	uint64_t now = ev->ts;
 
 	r->stats.probe_hits++;
+	if (ev->flips >= 0)
+		r->stats.probe_flips++;
 	if (ev->wake_flags >= 0 && !(ev->wake_flags & 0x08)) {
 		/*
 		 * fork (0x04) or exec (0x02): not a wakeup.  A fork's child

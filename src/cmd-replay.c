@@ -817,9 +817,9 @@ static int replay_exec(int argc, char **argv)
 		printf("trace:      %s\n", path);
 		printf("topology:   %s\n", topo->source);
 		printf("events:     %llu\n", (unsigned long long)events);
-		printf("probes:     %s\n", probes ?
-		       "select_rq: wake flags and placement from the kernel" :
-		       "none: WF_SYNC and skipped placements inferred");
+		printf("probes:     %s\n", !probes ? "none: WF_SYNC and skipped placements inferred" :
+		       st->probe_flips ? "select_rq: wake flags, wakee flips and placement from the kernel" :
+		       "select_rq: wake flags and placement from the kernel");
 		printf("decisions:  %llu wakeup, %llu fork placements; not placements: "
 		       "%llu runnable, %llu bound, %llu not fair, %llu unknown, %llu without "
 		       "select_rq\n",
