@@ -136,6 +136,20 @@ int sr_pelt_update(struct sr_pelt *sa, uint64_t now, unsigned long load,
 	return 1;
 }
 
+void sr_pelt_set(struct sr_pelt *sa, unsigned long load, unsigned long util,
+		 unsigned long runnable, unsigned long weight)
+{
+	uint32_t divider = PELT_MIN_DIVIDER + sa->period_contrib;
+
+	sa->load_avg = load;
+	sa->util_avg = util;
+	sa->runnable_avg = runnable;
+	sa->util_sum = (uint32_t)(util * divider);
+	sa->runnable_sum = (uint64_t)runnable * divider;
+	sa->load_sum = weight && (uint64_t)load * divider > weight ?
+		       (uint64_t)load * divider / weight : 1;
+}
+
 void sr_pelt_init_task(struct sr_pelt *sa, uint64_t now, unsigned long weight)
 {
 	memset(sa, 0, sizeof(*sa));

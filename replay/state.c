@@ -1252,6 +1252,36 @@ static int on_fork(struct sr_replay *r, const struct sr_event *ev)
 }
 
 /*
+ * The select_rq probe's load, util and runnable fields: p->se.avg as the
+ * kernel has it, as of the task's last update (its dequeue), which is when
+ * the engine last updated it too.  The CPU it is attached to (blocked load)
+ * gets the difference.
+ */
+static void task_pelt_observed(struct sr_replay *r, struct sr_task *p, const struct sr_event *ev)
+{
+	struct sr_pelt old = p->pelt;
+
+	sr_pelt_set(&p->pelt, (unsigned long)ev->tload, (unsigned long)ev->tutil,
+		    (unsigned long)ev->trunnable, p->weight);
+	if (p->attached && p->cpu >= 0) {
+		struct sr_pelt *c = &r->rq[p->cpu].cfs;
+
+		c->load_avg = sub_clamp(c->load_avg + p->pelt.load_avg, old.load_avg);
+		c->util_avg = sub_clamp(c->util_avg + p->pelt.util_avg, old.util_avg);
+		c->runnable_avg = sub_clamp(c->runnable_avg + p->pelt.runnable_avg,
+					    old.runnable_avg);
+		c->load_sum = c->load_sum + p->pelt.load_sum * p->weight > old.load_sum * p->weight ?
+			      c->load_sum + p->pelt.load_sum * p->weight - old.load_sum * p->weight : 0;
+		c->util_sum = c->util_sum + p->pelt.util_sum > old.util_sum ?
+			      c->util_sum + p->pelt.util_sum - old.util_sum : 0;
+		c->runnable_sum = c->runnable_sum + p->pelt.runnable_sum > old.runnable_sum ?
+				  c->runnable_sum + p->pelt.runnable_sum - old.runnable_sum : 0;
+	}
+	p->pelt_valid = 1;
+	r->stats.probe_pelt++;
+}
+
+/*
  * select_task_rq_fair() entry on the waker's CPU, right after its
  * sched_waking: the placement runs, with these wake_flags.
  */
@@ -1303,6 +1333,11 @@ static int on_select_rq(struct sr_replay *r, const struct sr_event *ev)
 	if (ev->flips >= 0) {
 		p->wakee_flips = (unsigned)ev->flips;
 		pd->d.inferred &= ~SR_INF_FLIPS;
+	}
+	/* and p's own PELT signal: it replaces the engine's, warm-up or not */
+	if (ev->tload >= 0 && ev->tutil >= 0 && ev->trunnable >= 0) {
+		task_pelt_observed(r, p, ev);
+		pd->d.inferred &= ~SR_INF_PELT_WARMUP;
 	}
 	record_wakee(r, (struct sr_task *)pd->cur, p->pid, now);
 	evaluate(r, pd, p, pd->cur, now);

@@ -817,9 +817,12 @@ static int replay_exec(int argc, char **argv)
 		printf("trace:      %s\n", path);
 		printf("topology:   %s\n", topo->source);
 		printf("events:     %llu\n", (unsigned long long)events);
-		printf("probes:     %s\n", !probes ? "none: WF_SYNC and skipped placements inferred" :
-		       st->probe_flips ? "select_rq: wake flags, wakee flips and placement from the kernel" :
-		       "select_rq: wake flags and placement from the kernel");
+		if (!probes)
+			printf("probes:     none: WF_SYNC and skipped placements inferred\n");
+		else
+			printf("probes:     select_rq: wake flags%s%s and placement from the kernel\n",
+			       st->probe_flips ? ", wakee flips" : "",
+			       st->probe_pelt ? ", the wakee's PELT" : "");
 		printf("decisions:  %llu wakeup, %llu fork placements; not placements: "
 		       "%llu runnable, %llu bound, %llu not fair, %llu unknown, %llu without "
 		       "select_rq\n",

@@ -1162,6 +1162,12 @@ static int parse_probe(const struct text_line *l, struct sr_event *ev, struct kv
 			ev->pid = (int)v;
 		if (!probe_field(b, e, "flips", &v) && v >= 0 && v <= UINT_MAX)
 			ev->flips = v;
+		if (!probe_field(b, e, "load", &v) && v >= 0)
+			ev->tload = v;
+		if (!probe_field(b, e, "util", &v) && v >= 0)
+			ev->tutil = v;
+		if (!probe_field(b, e, "runnable", &v) && v >= 0)
+			ev->trunnable = v;
 		return 0;
 	}
 	if (probe_field(b, e, "cpu", &v) || v < INT_MIN || v > INT_MAX) {

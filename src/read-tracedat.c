@@ -80,8 +80,11 @@ struct dat_type {
 enum {
 	F_COMM, F_PID, F_PRIO, F_COMM2, F_PID2, F_PRIO2, F_STATE, F_TARGET, F_DEST,
 };
-/* select_rq's flips field (p->wakee_flips) reuses F_PRIO */
+/* select_rq's flips field (p->wakee_flips) reuses F_PRIO; its PELT fields others */
 #define F_FLIPS F_PRIO
+#define F_TLOAD F_PID2
+#define F_TUTIL F_PRIO2
+#define F_TRUNNABLE F_DEST
 /* the wakeup family's success field reuses F_DEST */
 #define F_SUCCESS F_DEST
 
@@ -479,6 +482,9 @@ static struct dat_type *lookup_type(struct dat_priv *d, int id)
 		ty->f[F_STATE] = field(e, "wake_flags");
 		ty->f[F_PID] = field(e, "pid");
 		ty->f[F_FLIPS] = field(e, "flips");
+		ty->f[F_TLOAD] = field(e, "load");
+		ty->f[F_TUTIL] = field(e, "util");
+		ty->f[F_TRUNNABLE] = field(e, "runnable");
 		break;
 	case SR_EV_SELECT_RQ_RET:
 		ty->f[F_DEST] = field(e, "cpu");
@@ -766,6 +772,12 @@ static int decode(struct sr_trace *t, struct dat_priv *d, struct tep_record *r,
 			ev->pid = (int)v;
 		if (!num(ty, r, F_FLIPS, &v) && v >= 0 && v <= UINT_MAX)
 			ev->flips = v;
+		if (!num(ty, r, F_TLOAD, &v) && v >= 0)
+			ev->tload = v;
+		if (!num(ty, r, F_TUTIL, &v) && v >= 0)
+			ev->tutil = v;
+		if (!num(ty, r, F_TRUNNABLE, &v) && v >= 0)
+			ev->trunnable = v;
 		break;
 	case SR_EV_SELECT_RQ_RET:
 		if (need(ty, r, F_DEST, &v, "cpu", cause))

@@ -119,24 +119,15 @@ static int btf_index(struct btf *b)
 	return b->type ? 0 : -1;
 }
 
-/* the size in bytes of an integer type, through typedefs and qualifiers; 0 if not one */
-static uint32_t int_size(const struct btf *b, uint32_t id)
+/* the type a type id names, through typedefs and qualifiers; NULL if none */
+static const unsigned char *resolve(const struct btf *b, uint32_t id)
 {
 	int hops;
 
 	for (hops = 0; hops < 16 && id > 0 && id <= b->ntypes; hops++) {
 		const unsigned char *t = b->type[id];
-		uint32_t kind = u32_at(t + 4) >> 24 & 0x1f;
 
-		switch (kind) {
-		case BTF_KIND_INT: {
-			/* a whole integer: its bits fill its size, from bit 0 */
-			uint32_t enc = u32_at(t + 12), size = u32_at(t + 8);
-
-			return (enc & 0xff) == 8 * size && !(enc >> 16 & 0xff) ? size : 0;
-		}
-		case BTF_KIND_ENUM:
-			return u32_at(t + 8);
+		switch (u32_at(t + 4) >> 24 & 0x1f) {
 		case BTF_KIND_TYPEDEF:
 		case BTF_KIND_VOLATILE:
 		case BTF_KIND_CONST:
@@ -145,10 +136,73 @@ static uint32_t int_size(const struct btf *b, uint32_t id)
 			id = u32_at(t + 8);
 			break;
 		default:
-			return 0;
+			return t;
 		}
 	}
-	return 0;
+	return NULL;
+}
+
+/* the size in bytes of an integer type; 0 if not one */
+static uint32_t int_size(const struct btf *b, uint32_t id)
+{
+	const unsigned char *t = resolve(b, id);
+	uint32_t kind = t ? u32_at(t + 4) >> 24 & 0x1f : 0;
+
+	if (kind == BTF_KIND_INT) {
+		/* a whole integer: its bits fill its size, from bit 0 */
+		uint32_t enc = u32_at(t + 12), size = u32_at(t + 8);
+
+		return (enc & 0xff) == 8 * size && !(enc >> 16 & 0xff) ? size : 0;
+	}
+	return kind == BTF_KIND_ENUM ? u32_at(t + 8) : 0;
+}
+
+/* a struct type, through typedefs and qualifiers; NULL if not one */
+static const unsigned char *struct_of(const struct btf *b, uint32_t id)
+{
+	const unsigned char *t = resolve(b, id);
+
+	return t && (u32_at(t + 4) >> 24 & 0x1f) == BTF_KIND_STRUCT ? t : NULL;
+}
+
+/*
+ * @path in struct @t: "pid", or "se.avg.load_avg" through embedded structs
+ * (not pointers).  Fills @out; leaves it zero when absent or not a whole
+ * byte-aligned integer.
+ */
+static void find_member(const struct btf *b, const unsigned char *t, const char *path,
+			struct sr_btf_field *out)
+{
+	unsigned offset = 0;
+	int depth;
+
+	for (depth = 0; depth < 8 && t; depth++) {
+		uint32_t info = u32_at(t + 4), vlen = info & 0xffff, m;
+		const char *dot = strchr(path, '.');
+		size_t len = dot ? (size_t)(dot - path) : strlen(path);
+		const unsigned char *next = NULL;
+
+		for (m = 0; m < vlen; m++) {
+			const unsigned char *mb = t + 12 + 12 * m;
+			const char *mname = str_at(b, u32_at(mb));
+			uint32_t bits = u32_at(mb + 8);
+
+			/* kind_flag: a bitfield's size in the top byte; not one of ours */
+			if ((info >> 31 && bits >> 24) || bits % 8 || !mname ||
+			    strncmp(mname, path, len) || mname[len])
+				continue;
+			offset += bits / 8;
+			if (!dot) {
+				out->offset = offset;
+				out->size = int_size(b, u32_at(mb + 4));
+				return;
+			}
+			next = struct_of(b, u32_at(mb + 4));
+			break;
+		}
+		t = next;
+		path = dot ? dot + 1 : path;
+	}
 }
 
 int sr_btf_member(const char *path, const char *sname, const char *const *members,
@@ -206,27 +260,14 @@ int sr_btf_member(const char *path, const char *sname, const char *const *member
 		goto out_index;
 	for (id = 1; id <= b.ntypes && !found; id++) {
 		const unsigned char *t = b.type[id];
-		uint32_t info = u32_at(t + 4), vlen = info & 0xffff, m;
+		uint32_t info = u32_at(t + 4), vlen = info & 0xffff;
 		const char *name = str_at(&b, u32_at(t));
 
 		if ((info >> 24 & 0x1f) != BTF_KIND_STRUCT || !vlen || !name || strcmp(name, sname))
 			continue;
 		found = 1;
-		for (m = 0; m < vlen; m++) {
-			const unsigned char *mb = t + 12 + 12 * m;
-			const char *mname = str_at(&b, u32_at(mb));
-			uint32_t bits = u32_at(mb + 8);
-
-			/* kind_flag: a bitfield's size in the top byte; not one of ours */
-			if (info >> 31 && bits >> 24)
-				continue;
-			for (i = 0; mname && i < n; i++) {
-				if (strcmp(mname, members[i]) || bits % 8)
-					continue;
-				out[i].offset = bits / 8;
-				out[i].size = int_size(&b, u32_at(mb + 4));
-			}
-		}
+		for (i = 0; i < n; i++)
+			find_member(&b, t, members[i], &out[i]);
 	}
 	ret = found ? 0 : -1;
 out_index:

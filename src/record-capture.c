@@ -65,6 +65,8 @@ static const char *const default_events[] = {
 #if defined(__x86_64__)
 #define PROBE_ARGS	"prev_cpu=%si:s32 wake_flags=%dx:x32"
 #define PROBE_PID	" pid=p->pid flips=p->wakee_flips"	/* BTF arguments, 6.6+ */
+#define PROBE_PELT	" load=p->se.avg.load_avg util=p->se.avg.util_avg" \
+			" runnable=p->se.avg.runnable_avg"
 #endif
 #define PROBE_FUNC	"select_task_rq_fair"
 #define BTF_VMLINUX	"/sys/kernel/btf/vmlinux"
@@ -309,11 +311,12 @@ static void add_affinity_probe(struct sr_capture *c)
 static void add_probes(struct sr_capture *c)
 {
 #ifdef PROBE_ARGS
-	const char *args[2][2] = {
-		{ PROBE_ARGS PROBE_PID, PROBE_ARGS },
-		{ "cpu=$retval:s32", NULL },
+	/* the richest definition first, then with less where the kernel refuses */
+	const char *args[2][3] = {
+		{ PROBE_ARGS PROBE_PID PROBE_PELT, PROBE_ARGS PROBE_PID, PROBE_ARGS },
+		{ "cpu=$retval:s32", NULL, NULL },
 	};
-	char *kp = tpath(c, "kprobe_events"), *readme, offargs[160];
+	char *kp = tpath(c, "kprobe_events"), *readme, offargs[2][320];
 	struct stat st;
 	int i, k, btf;
 
@@ -337,17 +340,27 @@ static void add_probes(struct sr_capture *c)
 		 * Older kernels: the same fields at offsets read from the
 		 * kernel's own BTF, where it has one (CONFIG_DEBUG_INFO_BTF)
 		 */
-		static const char *const mem[] = { "pid", "wakee_flips" };
-		struct sr_btf_field f[2];
+		static const char *const mem[] = { "pid", "wakee_flips", "se.avg.load_avg",
+						   "se.avg.util_avg", "se.avg.runnable_avg" };
+		static const char *const name[] = { "pid", "flips", "load", "util", "runnable" };
+		struct sr_btf_field f[5];
 
-		if (!sr_btf_member(BTF_VMLINUX, "task_struct", mem, f, 2) && f[0].size == 4) {
-			int o = snprintf(offargs, sizeof(offargs), "%s pid=+0x%x(%%di):s32",
-					 PROBE_ARGS, f[0].offset);
+		if (!sr_btf_member(BTF_VMLINUX, "task_struct", mem, f, 5) && f[0].size == 4) {
+			size_t o = 0, j;
 
-			if (f[1].size == 4)
-				snprintf(offargs + o, sizeof(offargs) - (size_t)o,
-					 " flips=+0x%x(%%di):u32", f[1].offset);
-			args[0][0] = offargs;
+			/* [0]: all the kernel has, [1]: pid and flips only */
+			o = (size_t)snprintf(offargs[0], sizeof(offargs[0]), "%s", PROBE_ARGS);
+			for (j = 0; j < 5 && o < sizeof(offargs[0]); j++) {
+				if (j == 2)
+					memcpy(offargs[1], offargs[0], o + 1);
+				if (f[j].size == 4 || f[j].size == 8)
+					o += (size_t)snprintf(offargs[0] + o, sizeof(offargs[0]) - o,
+							      " %s=+0x%x(%%di):%s%u", name[j],
+							      f[j].offset, j == 0 ? "s" : "u",
+							      f[j].size * 8);
+			}
+			args[0][0] = offargs[0];
+			args[0][1] = offargs[1];
 			btf = 1;
 		}
 	}
@@ -370,7 +383,7 @@ static void add_probes(struct sr_capture *c)
 			}
 			continue;
 		}
-		for (k = i == 0 && !btf; k < 2 && args[i][k] && !c->probe[i]; k++) {
+		for (k = i == 0 && !btf ? 2 : 0; k < 3 && args[i][k] && !c->probe[i]; k++) {
 			struct tracefs_dynevent *d;
 
 			d = i == 0 ? tracefs_kprobe_alloc(PROBE_GROUP, probe_name[i], PROBE_FUNC,
@@ -381,7 +394,7 @@ static void add_probes(struct sr_capture *c)
 				c->probe[i] = d;
 				c->own_probe[i] = 1;
 				if (i == 0)
-					c->probe_pid = k == 0;
+					c->probe_pid = k < 2;
 			} else {
 				tracefs_dynevent_free(d);
 			}

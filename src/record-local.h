@@ -32,7 +32,8 @@ struct sr_btf_field {
  * sr_btf_member - offsets of members of a struct, from a BTF file
  * @path:    e.g. /sys/kernel/btf/vmlinux
  * @sname:   the struct ("task_struct")
- * @members: the member names, @n of them; @out gets one field each
+ * @members: the member names, @n of them, or paths through embedded
+ *           structs ("se.avg.load_avg"); @out gets one field each
  *
  * Return: 0 when the struct was found (members not found have size 0),
  * -1 when the file cannot be read, is not BTF of this byte order, is

@@ -275,4 +275,22 @@ same "without the flips fields: not wide, the sync wakeup pulls R1 to CPU 0" \
 	"$(sqlite3 -separator ' ' "$TMP/noflips.db" "SELECT cpu, reason FROM evaluation_v JOIN decision USING (decision_id) WHERE tid = 301 AND kind = 'wakeup'")"
 same "and every wakeup is marked: wakee_flips inferred" 4 \
 	"$(sqlite3 "$TMP/noflips.db" "SELECT count(*) FROM decision WHERE kind = 'wakeup' AND inferred LIKE '%wakee_flips%'")"
+# the probe's load, util and runnable fields: the wakee's own PELT signal as
+# the kernel had it replaces the engine's (R1 ran 4 ms in the trace: a
+# signal still warming up), and its CPU's blocked load follows.  The same
+# wakeup, made non-sync and without flips, so that the weights decide.
+sed -e '/pid=301 flips=2/s/wake_flags=0x18 pid=301 flips=2/wake_flags=0x8 pid=301/' "$ww" >"$TMP/nopelt.txt"
+sed -e '/prev_cpu=2 wake_flags=0x8 pid=301/s/$/ load=1024 util=600 runnable=700/' "$TMP/nopelt.txt" >"$TMP/pelt.txt"
+"$SR" replay -q -o "$TMP/nopelt.db" -t 2x2x1 "$TMP/nopelt.txt" >/dev/null 2>&1
+"$SR" replay -q -o "$TMP/pelt.db" -t 2x2x1 "$TMP/pelt.txt" >/dev/null 2>&1
+same "without the PELT fields: the engine's signal, still warming up" \
+	"pelt_warmup,topology,wakee_flips|2|not wide > affine NUMA > weight: this 38092800 >= prev 22892544 > wake_affine: prev > scan budget spent > sis: target" \
+	"$(sqlite3 "$TMP/nopelt.db" "SELECT inferred, cpu, reason FROM evaluation_v JOIN decision USING (decision_id) WHERE tid = 301 AND kind = 'wakeup'")"
+same "with them: the kernel's load 1024 on both sides of the comparison, not marked warming up" \
+	"topology,wakee_flips|2|not wide > affine NUMA > weight: this 134656000 >= prev -110592 > wake_affine: prev > scan budget spent > sis: target" \
+	"$(sqlite3 "$TMP/pelt.db" "SELECT inferred, cpu, reason FROM evaluation_v JOIN decision USING (decision_id) WHERE tid = 301 AND kind = 'wakeup'")"
+same "info prints the PELT fields" "301 1024 600 700" \
+	"$("$SR" info --events "$TMP/pelt.txt" | awk -F'\t' '$3 == "select_rq" && $4 == 301 {print $4, $8, $9, $10}')"
+ok "replay says the probes carried the wakee's PELT" sh -c \
+	"'$SR' replay -t 2x2x1 '$TMP/pelt.txt' 2>/dev/null | grep -q \"^probes: .*the wakee's PELT\""
 test_done

@@ -74,6 +74,8 @@ struct sr_event {
 	int dest_cpu;		/* migrate: dest_cpu; select_rq_ret: the returned cpu */
 	long long wake_flags;	/* select_rq: wake_flags, -1 where absent */
 	long long flips;	/* select_rq: p->wakee_flips, -1 where absent */
+	/* select_rq: p->se.avg.load_avg, util_avg, runnable_avg; -1 where absent */
+	long long tload, tutil, trunnable;
 	uint64_t cpumask;	/* setaffinity: the requested mask of CPUs 0-63 */
 
 	long long prev_state_raw;	/* switch: as recorded (letters are mapped) */

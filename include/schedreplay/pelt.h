@@ -52,6 +52,18 @@ int sr_pelt_update(struct sr_pelt *sa, uint64_t now, unsigned long load,
 		   unsigned long runnable, int running, unsigned long weight);
 
 /**
+ * sr_pelt_set - take a task's averages as the kernel had them
+ * @sa: the signal; its last_update and period_contrib are kept
+ * @load, @util, @runnable: se.avg.load_avg, util_avg, runnable_avg
+ * @weight: the task's weight
+ *
+ * The sums are rebuilt from the averages as attach_entity_load_avg()
+ * rebuilds them, so that the signal evolves from there.
+ */
+void sr_pelt_set(struct sr_pelt *sa, unsigned long load, unsigned long util,
+		 unsigned long runnable, unsigned long weight);
+
+/**
  * sr_pelt_init_task - a new task's signal (fork): load_avg = weight,
  * sums consistent with it (init_entity_runnable_average)
  *

@@ -345,6 +345,7 @@ struct sr_replay_stats {
 	uint64_t skipped[8];		/* by enum sr_skip */
 	uint64_t probe_hits, probe_unmatched;
 	uint64_t probe_flips;		/* select_rq events with the flips field */
+	uint64_t probe_pelt;		/* wakeups whose task PELT the probe gave */
 	uint64_t migrations[SR_MIG__COUNT];
 	uint64_t tasks_seen;
 };

@@ -229,11 +229,14 @@ MODDIR=$KDIR/lib/modules/$KREL
 [ -d "$MODDIR" ] || MODDIR=$KDIR/usr/lib/modules/$KREL
 HZ=$(sed -n 's/^CONFIG_HZ=//p' "$KCONFIG")
 
-# task_struct->pid and ->wakee_flips offsets from the kernel's own BTF
-# (vmlinux extracted from the bzImage: xz in 6.1, zstd in 6.12), with bpftool
-if [ -z "$NOPID" ] && { [ ! -f "$KDIR/.pidoff" ] || [ ! -f "$KDIR/.flipsoff" ]; }; then
+# task_struct->pid, ->wakee_flips and ->se.avg.{load,util,runnable}_avg
+# offsets from the kernel's own BTF (vmlinux extracted from the bzImage: xz
+# in 6.1, zstd in 6.12), with bpftool
+if [ -z "$NOPID" ] && { [ ! -f "$KDIR/.pidoff" ] || [ ! -f "$KDIR/.flipsoff" ] ||
+	[ ! -f "$KDIR/.peltoff" ]; }; then
 	: >"$KDIR/.pidoff"
 	: >"$KDIR/.flipsoff"
+	: >"$KDIR/.peltoff"
 	vml=$KDIR/vmlinux.tmp
 	for magic in '\xfd7zXZ\x00:xz -dc' '\x28\xb5\x2f\xfd:zstd -dc' '\x1f\x8b\x08:gzip -dc'; do
 		off=$(LC_ALL=C grep -obUaP "${magic%%:*}" "$VMLINUZ" | head -1 | cut -d: -f1 || true)
@@ -243,22 +246,36 @@ if [ -z "$NOPID" ] && { [ ! -f "$KDIR/.pidoff" ] || [ ! -f "$KDIR/.flipsoff" ]; 
 	done
 	bpftool btf dump file "$vml" format raw >"$vml.btf" 2>/dev/null || true
 	rm -f "$vml"
+	# bits S M: the bit offset of member M of struct S
+	bits() {
+		awk -v s="$1" -v m="$2" '/^\[/ { inb = 0 }
+			$2 == "STRUCT" && $3 == "\047" s "\047" { inb = 1 }
+			inb && $1 == "\047" m "\047" { sub(/.*bits_offset=/, ""); print; exit }' "$vml.btf" || true
+	}
 	for m in pid wakee_flips; do
-		bits=$(awk -v m="$m" '/^\[/ { inb = 0 } /^\[[0-9]+\] STRUCT .task_struct. size=/ { inb = 1 }
-			inb && $1 == "\047" m "\047" { sub(/.*bits_offset=/, ""); print; exit }' "$vml.btf" || true)
+		b=$(bits task_struct "$m")
 		f=$KDIR/.pidoff
 		[ "$m" = pid ] || f=$KDIR/.flipsoff
-		if [ -n "$bits" ] && [ $((bits % 8)) = 0 ]; then
-			printf '0x%x\n' $((bits / 8)) >"$f"
+		if [ -n "$b" ] && [ $((b % 8)) = 0 ]; then
+			printf '0x%x\n' $((b / 8)) >"$f"
 		else
 			say "could not find task_struct->$m in the BTF: no ${m#wakee_} field"
 		fi
 	done
+	# the task's own PELT signals, p->se.avg.*_avg (embedded structs)
+	se=$(bits task_struct se) avg=$(bits sched_entity avg)
+	for m in load_avg util_avg runnable_avg; do
+		b=$(bits sched_avg "$m")
+		if [ -n "$se" ] && [ -n "$avg" ] && [ -n "$b" ] && [ $(((se + avg + b) % 8)) = 0 ]; then
+			printf '%s=0x%x ' "${m%_avg}" $(((se + avg + b) / 8)) >>"$KDIR/.peltoff"
+		fi
+	done
 	rm -f "$vml.btf"
 fi
-PIDOFF= FLIPSOFF=
-[ -z "$NOPID" ] && PIDOFF=$(cat "$KDIR/.pidoff") && FLIPSOFF=$(cat "$KDIR/.flipsoff")
-say "kernel $KREL, CONFIG_HZ=$HZ, task_struct->pid at ${PIDOFF:-(not used)}, ->wakee_flips at ${FLIPSOFF:-(not used)}"
+PIDOFF= FLIPSOFF= PELTOFF=
+[ -z "$NOPID" ] && PIDOFF=$(cat "$KDIR/.pidoff") && FLIPSOFF=$(cat "$KDIR/.flipsoff") &&
+	PELTOFF=$(cat "$KDIR/.peltoff")
+say "kernel $KREL, CONFIG_HZ=$HZ, task_struct->pid at ${PIDOFF:-(not used)}, ->wakee_flips at ${FLIPSOFF:-(not used)}, ->se.avg: ${PELTOFF:-(not used)}"
 
 # ---------------------------------------------------------- initramfs ----
 # base archive: busybox, the recorder (trace-cmd or schedreplay) + the
@@ -391,6 +408,7 @@ record_one() {	# record_one LOAD
 SR_LOAD=$load
 SR_PIDOFF=$PIDOFF
 SR_FLIPSOFF=$FLIPSOFF
+SR_PELTOFF="$PELTOFF"
 SR_BUFKB=$BUFKB
 SR_SCALE=$SCALE
 SR_TRACECMD_OPTS="$TCOPTS"
@@ -523,6 +541,7 @@ EOF
 		echo "CONFIG_PREEMPT: $(grep -E '^CONFIG_PREEMPT(_VOLUNTARY|_DYNAMIC)?=y' "$KCONFIG" | paste -sd' ' -)"
 		echo "task_struct->pid offset (BTF): ${PIDOFF:-not used}"
 		echo "task_struct->wakee_flips offset (BTF): ${FLIPSOFF:-not used}"
+		echo "task_struct->se.avg offsets (BTF): ${PELTOFF:-not used}"
 		echo "qemu: ${qemu[*]}" | sed "s|$w/||g; s|$KDIR/||g"
 		if [ "$RECORDER" = schedreplay ]; then
 			echo "host: $(qemu-system-x86_64 --version | head -1); $("$SRBIN" --version 2>/dev/null | head -1) (guest copy of $SRBIN)"

@@ -68,9 +68,10 @@ function hex(s,    v, i, c) {
 			val("pid", "prio"), val("prio", index(body, " group_dead=") ? "group_dead" : "")
 	} else if (name == "select_rq") {
 		pid = field("pid")
-		flips = field("flips")
-		printf "%s\t%d\t%s\t%d\t%d\t%d\t%d\n", ns, cpu, name, pid == "" ? -1 : pid,
-			field("prev_cpu"), hex(field("wake_flags")), flips == "" ? -1 : flips
+		flips = field("flips"); tl = field("load"); tu = field("util"); tr = field("runnable")
+		printf "%s\t%d\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\n", ns, cpu, name, pid == "" ? -1 : pid,
+			field("prev_cpu"), hex(field("wake_flags")), flips == "" ? -1 : flips,
+			tl == "" ? -1 : tl, tu == "" ? -1 : tu, tr == "" ? -1 : tr
 	} else if (name == "select_rq_ret") {
 		printf "%s\t%d\t%s\t%d\n", ns, cpu, name, field("cpu")
 	} else if (name == "setaffinity") {

@@ -23,7 +23,8 @@ static void put32(uint32_t v)
 	blen += 4;
 }
 
-static const char strs[] = "\0int\0unsigned int\0pid_t\0task_struct\0wakee_flips\0bits\0bits8\0pid\0stack\0other";
+static const char strs[] = "\0int\0unsigned int\0pid_t\0task_struct\0wakee_flips\0bits\0bits8\0pid\0stack\0other"
+			   "\0unsigned long\0sched_avg\0load_avg\0sched_entity\0avg\0se\0cfs_rq";
 
 static uint32_t str(const char *s)
 {
@@ -60,7 +61,9 @@ static size_t build(void)
 	put32(str("other")); put32(INFO(4, 1, 0)); put32(4);
 	put32(str("pid")); put32(3); put32(0);
 	/* [5] struct task_struct, with bitfield encoding (kind_flag) */
-	put32(str("task_struct")); put32(INFO(4, 6, 1)); put32(3000);
+	put32(str("task_struct")); put32(INFO(4, 8, 1)); put32(3000);
+	put32(str("se")); put32(9); put32(1024);			/* embedded struct */
+	put32(str("cfs_rq")); put32(6); put32(2048);		/* a pointer */
 	put32(str("stack")); put32(6); put32(64);
 	put32(str("wakee_flips")); put32(2); put32(576);
 	put32(str("bits")); put32(2); put32(1u << 24 | 1003);	/* 1-bit field at bit 1003 */
@@ -69,6 +72,12 @@ static size_t build(void)
 	put32(99999); put32(1); put32(0);			/* name outside the strings */
 	/* [6] pointer to void */
 	put32(0); put32(INFO(2, 0, 0)); put32(0);
+	/* [7] unsigned long; [8] struct sched_avg; [9] struct sched_entity */
+	put32(str("unsigned long")); put32(INFO(1, 0, 0)); put32(8); put32(0x00000040);
+	put32(str("sched_avg")); put32(INFO(4, 1, 0)); put32(64);
+	put32(str("load_avg")); put32(7); put32(256);
+	put32(str("sched_entity")); put32(INFO(4, 1, 0)); put32(256);
+	put32(str("avg")); put32(8); put32(1536);
 	tlen = blen - types;
 	memcpy(blob + 12, &(uint32_t){ (uint32_t)tlen }, 4);
 	memcpy(blob + 16, &(uint32_t){ (uint32_t)tlen }, 4);
@@ -88,8 +97,8 @@ static int write_blob(const char *path, size_t len)
 	return fclose(f) == 0 && ok ? 0 : -1;
 }
 
-/* bpftool's offset of task_struct.MEMBER in the running kernel's BTF, -1 if unknown */
-static long bpftool_offset(const char *member)
+/* bpftool's offset of STRUCT.MEMBER in the running kernel's BTF, -1 if unknown */
+static long bpftool_offset_in(const char *sname, const char *member)
 {
 	char cmd[512], line[512];
 	FILE *p;
@@ -107,7 +116,10 @@ static long bpftool_offset(const char *member)
 		if (line[0] == '[') {
 			if (in)
 				break;
-			in = strstr(line, " STRUCT 'task_struct' size=") != NULL;
+			char head[128];
+
+			snprintf(head, sizeof(head), " STRUCT '%s' size=", sname);
+			in = strstr(line, head) != NULL;
 			continue;
 		}
 		snprintf(want, sizeof(want), "\t'%s' type_id=", member);
@@ -116,6 +128,11 @@ static long bpftool_offset(const char *member)
 	}
 	pclose(p);
 	return off;
+}
+
+static long bpftool_offset(const char *member)
+{
+	return bpftool_offset_in("task_struct", member);
 }
 
 int main(void)
@@ -143,6 +160,18 @@ int main(void)
 	CHECK_EQ(f[3].size, 0, "a bitfield not on a byte boundary is not taken");
 	CHECK_EQ(f[4].size, 0, "a member the struct lacks");
 	CHECK_EQ(f[5].size, 0, "a bitfield on a byte boundary is not taken either");
+	{
+		static const char *const nested[] = { "se.avg.load_avg", "se.avg.nope", "cfs_rq.x",
+						       "pid.x" };
+		struct sr_btf_field h[4];
+
+		CHECK_EQ(sr_btf_member(path, "task_struct", nested, h, 4), 0, "nested paths");
+		CHECK_EQ(h[0].offset, 128 + 192 + 32, "se.avg.load_avg: the offsets add up");
+		CHECK_EQ(h[0].size, 8, "se.avg.load_avg: an unsigned long");
+		CHECK_EQ(h[1].size, 0, "a path whose last member is missing");
+		CHECK_EQ(h[2].size, 0, "a path through a pointer is not followed");
+		CHECK_EQ(h[3].size, 0, "a path through an integer");
+	}
 	CHECK_EQ(sr_btf_member(path, "mm_struct", mem, f, 5), -1, "a struct the blob lacks");
 	CHECK_EQ(f[0].size, 0, "and no field then");
 
@@ -182,6 +211,17 @@ int main(void)
 		CHECK_EQ(g[0].offset, bpftool_offset("pid"), "its pid offset is bpftool's");
 		CHECK_EQ(g[1].offset, bpftool_offset("wakee_flips"), "its wakee_flips offset is bpftool's");
 		CHECK(g[0].size == 4 && g[1].size == 4, "both 4-byte integers");
+		{
+			static const char *const la[] = { "se.avg.load_avg" };
+			struct sr_btf_field l;
+			long want = bpftool_offset("se") + bpftool_offset_in("sched_entity", "avg") +
+				    bpftool_offset_in("sched_avg", "load_avg");
+
+			CHECK_EQ(sr_btf_member("/sys/kernel/btf/vmlinux", "task_struct", la, &l, 1), 0,
+				 "se.avg.load_avg in the running kernel");
+			CHECK_EQ(l.offset, want, "its offset is bpftool's se + avg + load_avg");
+			CHECK_EQ(l.size, 8, "an unsigned long");
+		}
 	} else {
 		printf("ok %d - # SKIP no /sys/kernel/btf/vmlinux or no bpftool\n", ++unit_n);
 	}
