@@ -150,6 +150,12 @@ void sr_pelt_set(struct sr_pelt *sa, unsigned long load, unsigned long util,
 		       (uint64_t)load * divider / weight : 1;
 }
 
+void sr_pelt_set_load(struct sr_pelt *sa, unsigned long load)
+{
+	sa->load_avg = load;
+	sa->load_sum = (uint64_t)load * (PELT_MIN_DIVIDER + sa->period_contrib);
+}
+
 void sr_pelt_init_task(struct sr_pelt *sa, uint64_t now, unsigned long weight)
 {
 	memset(sa, 0, sizeof(*sa));

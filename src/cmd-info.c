@@ -324,8 +324,9 @@ static void print_event_row(const struct sr_event *ev)
 		break;
 	/* the recorder's probes (schedreplay-record(1)) */
 	case SR_EV_SELECT_RQ:
-		printf("select_rq\t%d\t%d\t%lld\t%lld\t%lld\t%lld\t%lld\n", ev->pid, ev->target_cpu,
-		       ev->wake_flags, ev->flips, ev->tload, ev->tutil, ev->trunnable);
+		printf("select_rq\t%d\t%d\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\n", ev->pid,
+		       ev->target_cpu, ev->wake_flags, ev->flips, ev->tload, ev->tutil, ev->trunnable,
+		       ev->prevload);
 		break;
 	case SR_EV_SELECT_RQ_RET:
 		printf("select_rq_ret\t%d\n", ev->dest_cpu);

@@ -820,9 +820,10 @@ static int replay_exec(int argc, char **argv)
 		if (!probes)
 			printf("probes:     none: WF_SYNC and skipped placements inferred\n");
 		else
-			printf("probes:     select_rq: wake flags%s%s and placement from the kernel\n",
+			printf("probes:     select_rq: wake flags%s%s%s and placement from the kernel\n",
 			       st->probe_flips ? ", wakee flips" : "",
-			       st->probe_pelt ? ", the wakee's PELT" : "");
+			       st->probe_pelt ? ", the wakee's PELT" : "",
+			       st->probe_prevload ? ", prev_cpu's load" : "");
 		printf("decisions:  %llu wakeup, %llu fork placements; not placements: "
 		       "%llu runnable, %llu bound, %llu not fair, %llu unknown, %llu without "
 		       "select_rq\n",

@@ -174,6 +174,7 @@ void sr_event_reset(struct sr_event *ev)
 	ev->wake_flags = -1;
 	ev->flips = -1;
 	ev->tload = ev->tutil = ev->trunnable = -1;
+	ev->prevload = -1;
 	ev->prev_state_raw = 0;
 	ev->prev_state = SR_PREV_UNKNOWN;
 	ev->success = -1;

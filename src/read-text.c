@@ -1168,6 +1168,8 @@ static int parse_probe(const struct text_line *l, struct sr_event *ev, struct kv
 			ev->tutil = v;
 		if (!probe_field(b, e, "runnable", &v) && v >= 0)
 			ev->trunnable = v;
+		if (!probe_field(b, e, "prevload", &v) && v >= 0)
+			ev->prevload = v;
 		return 0;
 	}
 	if (probe_field(b, e, "cpu", &v) || v < INT_MIN || v > INT_MAX) {

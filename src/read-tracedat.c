@@ -85,6 +85,7 @@ enum {
 #define F_TLOAD F_PID2
 #define F_TUTIL F_PRIO2
 #define F_TRUNNABLE F_DEST
+#define F_PREVLOAD F_COMM2
 /* the wakeup family's success field reuses F_DEST */
 #define F_SUCCESS F_DEST
 
@@ -485,6 +486,7 @@ static struct dat_type *lookup_type(struct dat_priv *d, int id)
 		ty->f[F_TLOAD] = field(e, "load");
 		ty->f[F_TUTIL] = field(e, "util");
 		ty->f[F_TRUNNABLE] = field(e, "runnable");
+		ty->f[F_PREVLOAD] = field(e, "prevload");
 		break;
 	case SR_EV_SELECT_RQ_RET:
 		ty->f[F_DEST] = field(e, "cpu");
@@ -778,6 +780,8 @@ static int decode(struct sr_trace *t, struct dat_priv *d, struct tep_record *r,
 			ev->tutil = v;
 		if (!num(ty, r, F_TRUNNABLE, &v) && v >= 0)
 			ev->trunnable = v;
+		if (!num(ty, r, F_PREVLOAD, &v) && v >= 0)
+			ev->prevload = v;
 		break;
 	case SR_EV_SELECT_RQ_RET:
 		if (need(ty, r, F_DEST, &v, "cpu", cause))

@@ -21,6 +21,7 @@
 
 #define BTF_MAGIC		0xeB9F
 #define BTF_KIND_INT		1
+#define BTF_KIND_PTR		2
 #define BTF_KIND_ARRAY		3
 #define BTF_KIND_STRUCT		4
 #define BTF_KIND_UNION		5
@@ -193,8 +194,15 @@ static void find_member(const struct btf *b, const unsigned char *t, const char 
 				continue;
 			offset += bits / 8;
 			if (!dot) {
+				const unsigned char *mt = resolve(b, u32_at(mb + 4));
+
 				out->offset = offset;
 				out->size = int_size(b, u32_at(mb + 4));
+				/* a pointer: 8 bytes on the 64-bit kernels the probes run on */
+				if (mt && (u32_at(mt + 4) >> 24 & 0x1f) == BTF_KIND_PTR) {
+					out->size = 8;
+					out->ptr = 1;
+				}
 				return;
 			}
 			next = struct_of(b, u32_at(mb + 4));
@@ -215,8 +223,10 @@ int sr_btf_member(const char *path, const char *sname, const char *const *member
 	int fd, ret = -1, found = 0;
 	ssize_t got;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		out[i].offset = out[i].size = 0;
+		out[i].ptr = 0;
+	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;

@@ -67,6 +67,8 @@ static const char *const default_events[] = {
 #define PROBE_PID	" pid=p->pid flips=p->wakee_flips"	/* BTF arguments, 6.6+ */
 #define PROBE_PELT	" load=p->se.avg.load_avg util=p->se.avg.util_avg" \
 			" runnable=p->se.avg.runnable_avg"
+/* prev_cpu's cpu_load(): the root cfs_rq of the task's runqueue (FAIR_GROUP_SCHED) */
+#define PROBE_PREV	" prevload=p->se.cfs_rq->rq->cfs.avg.load_avg"
 #endif
 #define PROBE_FUNC	"select_task_rq_fair"
 #define BTF_VMLINUX	"/sys/kernel/btf/vmlinux"
@@ -307,16 +309,60 @@ static void add_affinity_probe(struct sr_capture *c)
 }
 #endif
 
+#ifdef PROBE_ARGS
+#define PROBE_ARGS_MAX 384
+/*
+ * Kernels whose kprobes take no BTF arguments (before 6.6): the fields of
+ * PROBE_PID, PROBE_PELT and PROBE_PREV at offsets read from the kernel's
+ * own BTF (CONFIG_DEBUG_INFO_BTF).  buf[0]: all the kernel has, buf[1]:
+ * without prevload, buf[2]: pid and flips only.  Return: 0, or -1 without
+ * BTF or without task_struct->pid.
+ */
+static int probe_offsets(char buf[3][PROBE_ARGS_MAX])
+{
+	static const char *const mem[] = { "pid", "wakee_flips", "se.avg.load_avg",
+					   "se.avg.util_avg", "se.avg.runnable_avg", "se.cfs_rq" };
+	static const char *const name[] = { "pid", "flips", "load", "util", "runnable" };
+	static const char *const rq_mem[] = { "cfs.avg.load_avg" };
+	static const char *const cfs_mem[] = { "rq" };
+	struct sr_btf_field f[6], rq_load, cfs_rq;
+	size_t o, j;
+
+	if (sr_btf_member(BTF_VMLINUX, "task_struct", mem, f, 6) || f[0].size != 4)
+		return -1;
+	o = (size_t)snprintf(buf[0], PROBE_ARGS_MAX, "%s", PROBE_ARGS);
+	for (j = 0; j < 5 && o < PROBE_ARGS_MAX; j++) {
+		if (j == 2)
+			memcpy(buf[2], buf[0], o + 1);
+		if ((f[j].size == 4 || f[j].size == 8) && !f[j].ptr)
+			o += (size_t)snprintf(buf[0] + o, PROBE_ARGS_MAX - o, " %s=+0x%x(%%di):%s%u",
+					      name[j], f[j].offset, j == 0 ? "s" : "u",
+					      f[j].size * 8);
+	}
+	if (o >= PROBE_ARGS_MAX)
+		return -1;
+	memcpy(buf[1], buf[0], o + 1);
+	/* prevload: p->se.cfs_rq->rq->cfs.avg.load_avg, two pointers deep */
+	if (f[5].ptr && !sr_btf_member(BTF_VMLINUX, "cfs_rq", cfs_mem, &cfs_rq, 1) && cfs_rq.ptr &&
+	    !sr_btf_member(BTF_VMLINUX, "rq", rq_mem, &rq_load, 1) && rq_load.size == 8 &&
+	    !rq_load.ptr)
+		snprintf(buf[0] + o, PROBE_ARGS_MAX - o, " prevload=+0x%x(+0x%x(+0x%x(%%di))):u64",
+			 rq_load.offset, cfs_rq.offset, f[5].offset);
+	return 0;
+}
+#endif
+
 /* add the select_rq probes where the kernel can; say once why not */
 static void add_probes(struct sr_capture *c)
 {
 #ifdef PROBE_ARGS
 	/* the richest definition first, then with less where the kernel refuses */
-	const char *args[2][3] = {
-		{ PROBE_ARGS PROBE_PID PROBE_PELT, PROBE_ARGS PROBE_PID, PROBE_ARGS },
-		{ "cpu=$retval:s32", NULL, NULL },
+	const char *args[2][4] = {
+		{ PROBE_ARGS PROBE_PID PROBE_PELT PROBE_PREV, PROBE_ARGS PROBE_PID PROBE_PELT,
+		  PROBE_ARGS PROBE_PID, PROBE_ARGS },
+		{ "cpu=$retval:s32", NULL, NULL, NULL },
 	};
-	char *kp = tpath(c, "kprobe_events"), *readme, offargs[2][320];
+	char *kp = tpath(c, "kprobe_events"), *readme, offargs[3][PROBE_ARGS_MAX];
 	struct stat st;
 	int i, k, btf;
 
@@ -335,34 +381,10 @@ static void add_probes(struct sr_capture *c)
 	readme = tracefs_instance_file_read(NULL, "README", NULL);
 	btf = readme && strstr(readme, "<argname>[->field");
 	free(readme);
-	if (!btf) {
-		/*
-		 * Older kernels: the same fields at offsets read from the
-		 * kernel's own BTF, where it has one (CONFIG_DEBUG_INFO_BTF)
-		 */
-		static const char *const mem[] = { "pid", "wakee_flips", "se.avg.load_avg",
-						   "se.avg.util_avg", "se.avg.runnable_avg" };
-		static const char *const name[] = { "pid", "flips", "load", "util", "runnable" };
-		struct sr_btf_field f[5];
-
-		if (!sr_btf_member(BTF_VMLINUX, "task_struct", mem, f, 5) && f[0].size == 4) {
-			size_t o = 0, j;
-
-			/* [0]: all the kernel has, [1]: pid and flips only */
-			o = (size_t)snprintf(offargs[0], sizeof(offargs[0]), "%s", PROBE_ARGS);
-			for (j = 0; j < 5 && o < sizeof(offargs[0]); j++) {
-				if (j == 2)
-					memcpy(offargs[1], offargs[0], o + 1);
-				if (f[j].size == 4 || f[j].size == 8)
-					o += (size_t)snprintf(offargs[0] + o, sizeof(offargs[0]) - o,
-							      " %s=+0x%x(%%di):%s%u", name[j],
-							      f[j].offset, j == 0 ? "s" : "u",
-							      f[j].size * 8);
-			}
-			args[0][0] = offargs[0];
-			args[0][1] = offargs[1];
-			btf = 1;
-		}
+	if (!btf && !probe_offsets(offargs)) {
+		for (k = 0; k < 3; k++)
+			args[0][k] = offargs[k];
+		btf = 1;
 	}
 #ifdef AFFINITY_ARGS
 	/*
@@ -383,7 +405,7 @@ static void add_probes(struct sr_capture *c)
 			}
 			continue;
 		}
-		for (k = i == 0 && !btf ? 2 : 0; k < 3 && args[i][k] && !c->probe[i]; k++) {
+		for (k = i == 0 && !btf ? 3 : 0; k < 4 && args[i][k] && !c->probe[i]; k++) {
 			struct tracefs_dynevent *d;
 
 			d = i == 0 ? tracefs_kprobe_alloc(PROBE_GROUP, probe_name[i], PROBE_FUNC,
@@ -394,7 +416,7 @@ static void add_probes(struct sr_capture *c)
 				c->probe[i] = d;
 				c->own_probe[i] = 1;
 				if (i == 0)
-					c->probe_pid = k < 2;
+					c->probe_pid = k < 3;
 			} else {
 				tracefs_dynevent_free(d);
 			}

@@ -25,7 +25,8 @@
 /* one member of a struct in the kernel's BTF */
 struct sr_btf_field {
 	unsigned offset;		/* bytes from the start of the struct */
-	unsigned size;			/* of an integer member; 0: absent or not one */
+	unsigned size;			/* of an integer or pointer member; 0: absent or neither */
+	int ptr;			/* a pointer (size 8) */
 };
 
 /**

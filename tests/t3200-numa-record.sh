@@ -62,9 +62,9 @@ topology distance 1 20 10" "$(grep '^topology distance ' "$TMP/meta")"
 ok "metadata: the probes are on, with pid (offset from BTF), the setaffinity one too" \
 	grep -qE '^probes on pid 1 affinity 1$' "$TMP/meta"
 nflips=$("$SR" info --events "$D" | awk -F'\t' '$3 == "select_rq" { n++
-		if ($4 > 0 && $7 >= 0 && $8 >= 0 && $9 >= 0 && $10 >= 0) k++ }
+		if ($4 > 0 && $7 >= 0 && $8 >= 0 && $9 >= 0 && $10 >= 0 && $11 >= 0) k++ }
 	END { print n + 0, k + 0 }')
-ok "every select_rq has the pid, flips, load, util and runnable fields ($nflips)" \
+ok "every select_rq has the pid, flips, load, util, runnable and prevload fields ($nflips)" \
 	sh -c "set -- $nflips; [ \$1 -gt 0 ] && [ \$1 = \$2 ]"
 # the load's taskset calls (three at least: ping, pong, the hog and its two moves)
 naff=$("$SR" info --events "$D" | awk -F'\t' '$3 == "setaffinity"' | wc -l)

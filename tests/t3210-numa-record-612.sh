@@ -26,14 +26,14 @@ ok "metadata: the probes are on, with pid, the setaffinity one too" \
 # the probe's own format, as the kernel made it from BTF: p->pid is an int,
 # p->wakee_flips an unsigned int
 trace-cmd report --events "$D" 2>/dev/null | sed -n '/^name: select_rq$/,/^print fmt/p' >"$TMP/fmt"
-ok "select_rq's format: pid is s32, flips u32, load util runnable u64" sh -c \
+ok "select_rq's format: pid is s32, flips u32, load util runnable prevload u64" sh -c \
 	"grep -q 'field:s32 pid;' '$TMP/fmt' && grep -q 'field:u32 flips;' '$TMP/fmt' &&
 	 grep -q 'field:u64 load;' '$TMP/fmt' && grep -q 'field:u64 util;' '$TMP/fmt' &&
-	 grep -q 'field:u64 runnable;' '$TMP/fmt'"
+	 grep -q 'field:u64 runnable;' '$TMP/fmt' && grep -q 'field:u64 prevload;' '$TMP/fmt'"
 nflips=$("$SR" info --events "$D" | awk -F'\t' '$3 == "select_rq" { n++
-		if ($4 > 0 && $7 >= 0 && $8 >= 0 && $9 >= 0 && $10 >= 0) k++ }
+		if ($4 > 0 && $7 >= 0 && $8 >= 0 && $9 >= 0 && $10 >= 0 && $11 >= 0) k++ }
 	END { print n + 0, k + 0 }')
-ok "every select_rq has the pid, flips, load, util and runnable fields ($nflips)" \
+ok "every select_rq has the pid, flips, load, util, runnable and prevload fields ($nflips)" \
 	sh -c "set -- $nflips; [ \$1 -gt 0 ] && [ \$1 = \$2 ]"
 
 "$SR" replay -q -o "$TMP/r.db" "$D" >"$TMP/replay.txt" 2>"$TMP/replay.err"

@@ -289,8 +289,23 @@ same "without the PELT fields: the engine's signal, still warming up" \
 same "with them: the kernel's load 1024 on both sides of the comparison, not marked warming up" \
 	"topology,wakee_flips|2|not wide > affine NUMA > weight: this 134656000 >= prev -110592 > wake_affine: prev > scan budget spent > sis: target" \
 	"$(sqlite3 "$TMP/pelt.db" "SELECT inferred, cpu, reason FROM evaluation_v JOIN decision USING (decision_id) WHERE tid = 301 AND kind = 'wakeup'")"
+# the probe's prevload: prev_cpu's cpu_load() as the kernel read it, in
+# place of the engine's on the prev side of wake_affine_weight (mainline;
+# v4.15 compares runnable load, which the field is not)
+sed -e '/load=1024 util=600 runnable=700/s/$/ prevload=3000/' "$TMP/pelt.txt" >"$TMP/prevload.txt"
+"$SR" replay -q -o "$TMP/prevload.db" -t 2x2x1 "$TMP/prevload.txt" >/dev/null 2>&1
+same "prevload 3000: the prev side is the kernel's, and the task is pulled to CPU 0" \
+	"0|not wide > affine NUMA > weight: this 134656000 < prev 218529792 > wake_affine: this > scan budget spent > sis: target" \
+	"$(sqlite3 "$TMP/prevload.db" "SELECT cpu, reason FROM evaluation_v JOIN decision USING (decision_id) WHERE tid = 301 AND kind = 'wakeup'")"
+"$SR" replay -q -m v4.15 -o "$TMP/prevload415.db" -t 2x2x1 "$TMP/prevload.txt" >/dev/null 2>&1
+"$SR" replay -q -m v4.15 -o "$TMP/pelt415.db" -t 2x2x1 "$TMP/pelt.txt" >/dev/null 2>&1
+same "v4.15 does not take it" \
+	"$(sqlite3 "$TMP/pelt415.db" "SELECT cpu, reason FROM evaluation_v JOIN decision USING (decision_id) WHERE tid = 301 AND kind = 'wakeup'")" \
+	"$(sqlite3 "$TMP/prevload415.db" "SELECT cpu, reason FROM evaluation_v JOIN decision USING (decision_id) WHERE tid = 301 AND kind = 'wakeup'")"
 same "info prints the PELT fields" "301 1024 600 700" \
 	"$("$SR" info --events "$TMP/pelt.txt" | awk -F'\t' '$3 == "select_rq" && $4 == 301 {print $4, $8, $9, $10}')"
+same "info prints prevload" "301 3000" \
+	"$("$SR" info --events "$TMP/prevload.txt" | awk -F'\t' '$3 == "select_rq" && $4 == 301 {print $4, $11}')"
 ok "replay says the probes carried the wakee's PELT" sh -c \
 	"'$SR' replay -t 2x2x1 '$TMP/pelt.txt' 2>/dev/null | grep -q \"^probes: .*the wakee's PELT\""
 test_done

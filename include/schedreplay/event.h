@@ -76,6 +76,8 @@ struct sr_event {
 	long long flips;	/* select_rq: p->wakee_flips, -1 where absent */
 	/* select_rq: p->se.avg.load_avg, util_avg, runnable_avg; -1 where absent */
 	long long tload, tutil, trunnable;
+	/* select_rq: prev_cpu's cpu_load() (its root cfs_rq's load_avg), -1 where absent */
+	long long prevload;
 	uint64_t cpumask;	/* setaffinity: the requested mask of CPUs 0-63 */
 
 	long long prev_state_raw;	/* switch: as recorded (letters are mapped) */

@@ -64,6 +64,15 @@ void sr_pelt_set(struct sr_pelt *sa, unsigned long load, unsigned long util,
 		 unsigned long runnable, unsigned long weight);
 
 /**
+ * sr_pelt_set_load - take a runqueue's load_avg as the kernel had it
+ * @sa: the runqueue's signal (weights folded into its sums)
+ * @load: cfs_rq->avg.load_avg
+ *
+ * load_sum follows it at the current point of the period.
+ */
+void sr_pelt_set_load(struct sr_pelt *sa, unsigned long load);
+
+/**
  * sr_pelt_init_task - a new task's signal (fork): load_avg = weight,
  * sums consistent with it (init_entity_runnable_average)
  *

@@ -165,6 +165,8 @@ struct sr_cpu_snap {
  */
 struct sr_decision {
 	long id;
+	/* the select_rq probe's prevload: prev_cpu's cpu_load() as the kernel read it, or -1 */
+	long long prev_load_seen;
 	enum sr_decision_kind kind;
 	uint64_t ts;			/* sched_waking (wakeup) / sched_wakeup_new (fork) */
 	uint64_t done_ts;		/* sched_wakeup / sched_wakeup_new */
@@ -346,6 +348,7 @@ struct sr_replay_stats {
 	uint64_t probe_hits, probe_unmatched;
 	uint64_t probe_flips;		/* select_rq events with the flips field */
 	uint64_t probe_pelt;		/* wakeups whose task PELT the probe gave */
+	uint64_t probe_prevload;	/* wakeups whose prev_cpu load the probe gave */
 	uint64_t migrations[SR_MIG__COUNT];
 	uint64_t tasks_seen;
 };

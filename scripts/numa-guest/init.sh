@@ -15,6 +15,7 @@
 #   SR_PIDOFF    offset of task_struct->pid in bytes (empty: no pid field)
 #   SR_FLIPSOFF  offset of task_struct->wakee_flips (empty: no flips field)
 #   SR_PELTOFF   "load=OFF util=OFF runnable=OFF": task_struct->se.avg.*_avg
+#   SR_PREVOFF   "C B A": prevload=+C(+B(+A(%di))), p->se.cfs_rq->rq->cfs.avg.load_avg
 #   SR_BUFKB     record -b (KiB per CPU; empty: the recorder's default)
 #   SR_SCALE     load size multiplier, percent (100 = the default size)
 #   SR_TRACECMD_OPTS  extra trace-cmd record options (e.g. --file-version 6)
@@ -430,6 +431,9 @@ if [ "${SR_RECORDER:-trace-cmd}" = trace-cmd ]; then
 	for kv in $SR_PELTOFF; do
 		PIDF="$PIDF ${kv%%=*}=+${kv#*=}(%di):u64"
 	done
+	prevf() { PIDF="$PIDF prevload=+$1(+$2(+$3(%di))):u64"; }
+	# shellcheck disable=SC2086
+	[ -n "$SR_PREVOFF" ] && prevf $SR_PREVOFF
 	{
 		echo "p:schedreplay/select_rq select_task_rq_fair prev_cpu=%si:s32 wake_flags=%dx:x32$PIDF"
 		echo 'r:schedreplay/select_rq_ret select_task_rq_fair cpu=$retval:s32'

@@ -233,10 +233,11 @@ HZ=$(sed -n 's/^CONFIG_HZ=//p' "$KCONFIG")
 # offsets from the kernel's own BTF (vmlinux extracted from the bzImage: xz
 # in 6.1, zstd in 6.12), with bpftool
 if [ -z "$NOPID" ] && { [ ! -f "$KDIR/.pidoff" ] || [ ! -f "$KDIR/.flipsoff" ] ||
-	[ ! -f "$KDIR/.peltoff" ]; }; then
+	[ ! -f "$KDIR/.peltoff" ] || [ ! -f "$KDIR/.prevoff" ]; }; then
 	: >"$KDIR/.pidoff"
 	: >"$KDIR/.flipsoff"
 	: >"$KDIR/.peltoff"
+	: >"$KDIR/.prevoff"
 	vml=$KDIR/vmlinux.tmp
 	for magic in '\xfd7zXZ\x00:xz -dc' '\x28\xb5\x2f\xfd:zstd -dc' '\x1f\x8b\x08:gzip -dc'; do
 		off=$(LC_ALL=C grep -obUaP "${magic%%:*}" "$VMLINUZ" | head -1 | cut -d: -f1 || true)
@@ -270,12 +271,19 @@ if [ -z "$NOPID" ] && { [ ! -f "$KDIR/.pidoff" ] || [ ! -f "$KDIR/.flipsoff" ] |
 			printf '%s=0x%x ' "${m%_avg}" $(((se + avg + b) / 8)) >>"$KDIR/.peltoff"
 		fi
 	done
+	# prev_cpu's cpu_load(): p->se.cfs_rq->rq->cfs.avg.load_avg, as
+	# "C B A" for +C(+B(+A(%di)))
+	a=$(bits sched_entity cfs_rq) b=$(bits cfs_rq rq) c=$(bits rq cfs)
+	d=$(bits cfs_rq avg) e=$(bits sched_avg load_avg)
+	if [ -n "$se" ] && [ -n "$a" ] && [ -n "$b" ] && [ -n "$c" ] && [ -n "$d" ] && [ -n "$e" ]; then
+		printf '0x%x 0x%x 0x%x\n' $(((c + d + e) / 8)) $((b / 8)) $(((se + a) / 8)) >"$KDIR/.prevoff"
+	fi
 	rm -f "$vml.btf"
 fi
-PIDOFF= FLIPSOFF= PELTOFF=
+PIDOFF= FLIPSOFF= PELTOFF= PREVOFF=
 [ -z "$NOPID" ] && PIDOFF=$(cat "$KDIR/.pidoff") && FLIPSOFF=$(cat "$KDIR/.flipsoff") &&
-	PELTOFF=$(cat "$KDIR/.peltoff")
-say "kernel $KREL, CONFIG_HZ=$HZ, task_struct->pid at ${PIDOFF:-(not used)}, ->wakee_flips at ${FLIPSOFF:-(not used)}, ->se.avg: ${PELTOFF:-(not used)}"
+	PELTOFF=$(cat "$KDIR/.peltoff") && PREVOFF=$(cat "$KDIR/.prevoff")
+say "kernel $KREL, CONFIG_HZ=$HZ, task_struct->pid at ${PIDOFF:-(not used)}, ->wakee_flips at ${FLIPSOFF:-(not used)}, ->se.avg: ${PELTOFF:-(not used)}, prevload: ${PREVOFF:-(not used)}"
 
 # ---------------------------------------------------------- initramfs ----
 # base archive: busybox, the recorder (trace-cmd or schedreplay) + the
@@ -409,6 +417,7 @@ SR_LOAD=$load
 SR_PIDOFF=$PIDOFF
 SR_FLIPSOFF=$FLIPSOFF
 SR_PELTOFF="$PELTOFF"
+SR_PREVOFF="$PREVOFF"
 SR_BUFKB=$BUFKB
 SR_SCALE=$SCALE
 SR_TRACECMD_OPTS="$TCOPTS"
@@ -542,6 +551,7 @@ EOF
 		echo "task_struct->pid offset (BTF): ${PIDOFF:-not used}"
 		echo "task_struct->wakee_flips offset (BTF): ${FLIPSOFF:-not used}"
 		echo "task_struct->se.avg offsets (BTF): ${PELTOFF:-not used}"
+		echo "->se.cfs_rq->rq->cfs.avg.load_avg offsets (BTF): ${PREVOFF:-not used}"
 		echo "qemu: ${qemu[*]}" | sed "s|$w/||g; s|$KDIR/||g"
 		if [ "$RECORDER" = schedreplay ]; then
 			echo "host: $(qemu-system-x86_64 --version | head -1); $("$SRBIN" --version 2>/dev/null | head -1) (guest copy of $SRBIN)"

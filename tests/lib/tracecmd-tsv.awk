@@ -69,9 +69,10 @@ function hex(s,    v, i, c) {
 	} else if (name == "select_rq") {
 		pid = field("pid")
 		flips = field("flips"); tl = field("load"); tu = field("util"); tr = field("runnable")
-		printf "%s\t%d\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\n", ns, cpu, name, pid == "" ? -1 : pid,
+		pl = field("prevload")
+		printf "%s\t%d\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\n", ns, cpu, name, pid == "" ? -1 : pid,
 			field("prev_cpu"), hex(field("wake_flags")), flips == "" ? -1 : flips,
-			tl == "" ? -1 : tl, tu == "" ? -1 : tu, tr == "" ? -1 : tr
+			tl == "" ? -1 : tl, tu == "" ? -1 : tu, tr == "" ? -1 : tr, pl == "" ? -1 : pl
 	} else if (name == "select_rq_ret") {
 		printf "%s\t%d\t%s\t%d\n", ns, cpu, name, field("cpu")
 	} else if (name == "setaffinity") {

@@ -156,16 +156,18 @@ int main(void)
 	CHECK_EQ(f[0].size, 4, "pid: pid_t is a 4-byte int through its typedef");
 	CHECK_EQ(f[1].offset, 72, "wakee_flips at byte 72");
 	CHECK_EQ(f[1].size, 4, "wakee_flips: unsigned int");
-	CHECK_EQ(f[2].size, 0, "stack: a pointer, not an integer");
+	CHECK(f[2].size == 8 && f[2].ptr && f[2].offset == 8, "stack: a pointer, 8 bytes at 8");
 	CHECK_EQ(f[3].size, 0, "a bitfield not on a byte boundary is not taken");
 	CHECK_EQ(f[4].size, 0, "a member the struct lacks");
 	CHECK_EQ(f[5].size, 0, "a bitfield on a byte boundary is not taken either");
 	{
 		static const char *const nested[] = { "se.avg.load_avg", "se.avg.nope", "cfs_rq.x",
-						       "pid.x" };
-		struct sr_btf_field h[4];
+						       "pid.x", "cfs_rq" };
+		struct sr_btf_field h[5];
 
-		CHECK_EQ(sr_btf_member(path, "task_struct", nested, h, 4), 0, "nested paths");
+		CHECK_EQ(sr_btf_member(path, "task_struct", nested, h, 5), 0, "nested paths");
+		CHECK(h[4].size == 8 && h[4].ptr && h[4].offset == 256, "a pointer member: 8 bytes at 256");
+		CHECK(!h[0].ptr, "an integer is not a pointer");
 		CHECK_EQ(h[0].offset, 128 + 192 + 32, "se.avg.load_avg: the offsets add up");
 		CHECK_EQ(h[0].size, 8, "se.avg.load_avg: an unsigned long");
 		CHECK_EQ(h[1].size, 0, "a path whose last member is missing");
