@@ -156,12 +156,18 @@ ok "no flat-topology warning for a recording" sh -c "! grep -q 'carries no topol
 numa="$FIX/tracedat/numa/numa-6.1-messaging"
 "$SR" replay -q -o "$TMP/numa.db" -t "$numa.topo" "$numa.dat" >"$TMP/o" 2>"$TMP/e1"
 same "NUMA recording replays" "" "$(cat "$TMP/e1")"
-same "every probed placement has the kernel's own choice" 0 \
-	"$(sqlite3 "$TMP/numa.db" "SELECT count(*) FROM decision WHERE skip IS NULL AND kind = 'wakeup' AND kernel_cpu IS NULL")"
+# (all but where the wakeup itself comes first in the merged stream: seen
+# once, a select_rq_ret stamped 4 ms after its entry, a vCPU of the TCG
+# guest stalled in between, and the woken CPU's sched_wakeup before it)
+nnok=$(sqlite3 "$TMP/numa.db" "SELECT count(*) FROM decision WHERE skip IS NULL AND kind = 'wakeup' AND kernel_cpu IS NULL")
+nprobed=$(sqlite3 "$TMP/numa.db" "SELECT count(*) FROM decision WHERE skip IS NULL AND kind = 'wakeup'")
+ok "every probed placement has the kernel's own choice ($nnok of $nprobed without)" \
+	test "$nprobed" -gt 10000 -a "$nnok" -le $((nprobed / 2000))
 # (the guest's global clock, clamped under TCG, stamps whole bursts of
 # events on several CPUs with one time; the merge then orders them by CPU,
 # and a wakeup queued to one CPU can come before its sched_waking on another
-# one, or after that task's next waking: 4 such pairs in this recording)
+# one, or after that task's next waking: 4 such pairs in an earlier
+# recording of this load, none in this one)
 nmis=$(sqlite3 "$TMP/numa.db" "SELECT count(*) FROM decision WHERE kernel_cpu IS NOT NULL AND kernel_cpu != actual_cpu")
 nsel=$(sqlite3 "$TMP/numa.db" "SELECT count(*) FROM decision WHERE kernel_cpu IS NOT NULL")
 ok "the kernel's select_task_rq_fair result is where the task woke ($nmis of $nsel differ)" \
