@@ -1258,6 +1258,12 @@ static int on_fork(struct sr_replay *r, const struct sr_event *ev)
  * the engine last updated it too.  The CPU it is attached to (blocked load)
  * gets the difference.
  */
+/* c + add - sub, at least 0 */
+static uint64_t add_sub(uint64_t c, uint64_t add, uint64_t sub)
+{
+	return c + add > sub ? c + add - sub : 0;
+}
+
 static void task_pelt_observed(struct sr_replay *r, struct sr_task *p, const struct sr_event *ev)
 {
 	struct sr_pelt old = p->pelt;
@@ -1267,16 +1273,13 @@ static void task_pelt_observed(struct sr_replay *r, struct sr_task *p, const str
 	if (p->attached && p->cpu >= 0) {
 		struct sr_pelt *c = &r->rq[p->cpu].cfs;
 
-		c->load_avg = sub_clamp(c->load_avg + p->pelt.load_avg, old.load_avg);
-		c->util_avg = sub_clamp(c->util_avg + p->pelt.util_avg, old.util_avg);
-		c->runnable_avg = sub_clamp(c->runnable_avg + p->pelt.runnable_avg,
-					    old.runnable_avg);
-		c->load_sum = c->load_sum + p->pelt.load_sum * p->weight > old.load_sum * p->weight ?
-			      c->load_sum + p->pelt.load_sum * p->weight - old.load_sum * p->weight : 0;
-		c->util_sum = c->util_sum + p->pelt.util_sum > old.util_sum ?
-			      c->util_sum + p->pelt.util_sum - old.util_sum : 0;
-		c->runnable_sum = c->runnable_sum + p->pelt.runnable_sum > old.runnable_sum ?
-				  c->runnable_sum + p->pelt.runnable_sum - old.runnable_sum : 0;
+		c->load_avg = add_sub(c->load_avg, p->pelt.load_avg, old.load_avg);
+		c->util_avg = add_sub(c->util_avg, p->pelt.util_avg, old.util_avg);
+		c->runnable_avg = add_sub(c->runnable_avg, p->pelt.runnable_avg, old.runnable_avg);
+		c->load_sum = add_sub(c->load_sum, p->pelt.load_sum * p->weight,
+				      old.load_sum * p->weight);
+		c->util_sum = (uint32_t)add_sub(c->util_sum, p->pelt.util_sum, old.util_sum);
+		c->runnable_sum = add_sub(c->runnable_sum, p->pelt.runnable_sum, old.runnable_sum);
 	}
 	p->pelt_valid = 1;
 	r->stats.probe_pelt++;
