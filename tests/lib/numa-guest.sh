@@ -3,6 +3,8 @@
 # in its cache, downloaded once when missing.  Sourced after test-lib.sh;
 # says SKIP (skip_all) with the reason when the machine cannot do it.
 
+. "$TEST_DIR/lib/tracecmd.sh"
+
 RECORD=$TOP/scripts/numa-guest/record.sh
 CACHE=${SR_NUMA_CACHE:-$TOP/scripts/numa-guest/cache}
 
@@ -93,32 +95,10 @@ numa_guest_check_guest() {
 # numa_guest_check_reads KERNEL_RE: info and trace-cmd report read $D, with
 # the same counts and decode (info's "kernel:" matches KERNEL_RE)
 numa_guest_check_reads() {
-	local ev
-
 	"$SR" info "$D" >"$TMP/info.txt" 2>&1
 	same "info: exits 0" 0 $?
 	ok "info: a trace.dat v6 of the guest's kernel" sh -c "grep -q '^format: *trace.dat v6\$' '$TMP/info.txt' &&
 		grep -q '^kernel: *$1\$' '$TMP/info.txt'"
 	ok "info: no lost events" grep -q '^lost: *none$' "$TMP/info.txt"
-	"$SR" info --json "$D" >"$TMP/info.json"
-	trace-cmd report "$D" >"$TMP/rep.txt" 2>"$TMP/rep.err"
-	same "trace-cmd report reads it without a warning" "0 " \
-		"$? $(grep -v '^cpus=' "$TMP/rep.err" | tr '\n' ' ')"
-	trace-cmd report -R -t "$D" 2>/dev/null | awk -f "$TEST_DIR/lib/tracecmd-tsv.awk" >"$TMP/ref.tsv"
-	cut -f3 "$TMP/ref.tsv" | sort | uniq -c | awk '{ print $2, $1 }' >"$TMP/ref.counts"
-	: >"$TMP/our.counts"
-	for ev in $(cut -d' ' -f1 "$TMP/ref.counts"); do
-		echo "$ev $(json_count "$TMP/info.json" "$ev")" >>"$TMP/our.counts"
-	done
-	same "per-event counts of info equal trace-cmd report's" \
-		"$(cat "$TMP/ref.counts")" "$(cat "$TMP/our.counts")"
-	same "total equals trace-cmd report's" "$(wc -l <"$TMP/ref.tsv")" \
-		"$(json_get "$TMP/info.json" events)"
-	"$SR" info --events "$D" | grep -v '	lost	' >"$TMP/our.tsv"
-	if cmp -s "$TMP/ref.tsv" "$TMP/our.tsv"; then
-		pass "every event decodes as trace-cmd report decodes it"
-	else
-		fail "every event decodes as trace-cmd report decodes it" \
-			"$(diff "$TMP/ref.tsv" "$TMP/our.tsv" | head -n 10)"
-	fi
+	compare_with_tracecmd "$D" "$NAME"
 }
