@@ -10,6 +10,26 @@
 
 #include "banned.h"
 
+const char *const sr_probe_field_name[SR_PROBE_NFIELDS] = {
+	[SR_PROBE_FLIPS] = "flips",
+	[SR_PROBE_LOAD] = "load",
+	[SR_PROBE_UTIL] = "util",
+	[SR_PROBE_RUNNABLE] = "runnable",
+	[SR_PROBE_PREVLOAD] = "prevload",
+};
+
+int sr_event_probe_set(struct sr_event *ev, int i, long long v)
+{
+	long long *const slot[SR_PROBE_NFIELDS] = {
+		&ev->flips, &ev->tload, &ev->tutil, &ev->trunnable, &ev->prevload,
+	};
+
+	if (i < 0 || i >= SR_PROBE_NFIELDS || v < 0 || (i == SR_PROBE_FLIPS && v > 0xffffffffLL))
+		return -1;
+	*slot[i] = v;
+	return 0;
+}
+
 static const char *const kind_names[SR_EV__COUNT] = {
 	[SR_EV_SWITCH]		= "switch",
 	[SR_EV_WAKING]		= "waking",

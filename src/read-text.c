@@ -1067,8 +1067,8 @@ static int body_error(struct text_priv *tp, char **cause, const char *name,
 
 /*
  * The value of @key in a kprobe body: "(func+0x0/0x320) prev_cpu=1
- * wake_flags=0x18 pid=42"; fields in any order.  Return: 0, or -1 if absent
- * or not a number.
+ * wake_flags=0x18 pid=42"; fields in any order.  Return: 0, -1 if absent,
+ * -2 if not a number.
  */
 static int probe_field(const char *p, const char *e, const char *key, long long *out)
 {
@@ -1080,7 +1080,7 @@ static int probe_field(const char *p, const char *e, const char *key, long long 
 		for (te = t; te < e && !is_blank(*te); te++)
 			;
 		if ((size_t)(te - t) > kl && !memcmp(t, key, kl) && t[kl] == '=')
-			return parse_ll(t + kl + 1, te, out);
+			return parse_ll(t + kl + 1, te, out) ? -2 : 0;
 		p = skip_blanks(te, e);
 	}
 	return -1;
@@ -1121,6 +1121,7 @@ static int parse_probe(const struct text_line *l, struct sr_event *ev, struct kv
 {
 	const char *b = l->body, *e = l->end;
 	long long v;
+	int i;
 
 	/* skip the "(symbol+off/size [<- caller])" part */
 	if (b < e && *b == '(') {
@@ -1160,16 +1161,17 @@ static int parse_probe(const struct text_line *l, struct sr_event *ev, struct kv
 			ev->wake_flags = v;
 		if (!probe_field(b, e, "pid", &v) && v >= 0 && v <= INT_MAX)
 			ev->pid = (int)v;
-		if (!probe_field(b, e, "flips", &v) && v >= 0 && v <= UINT_MAX)
-			ev->flips = v;
-		if (!probe_field(b, e, "load", &v) && v >= 0)
-			ev->tload = v;
-		if (!probe_field(b, e, "util", &v) && v >= 0)
-			ev->tutil = v;
-		if (!probe_field(b, e, "runnable", &v) && v >= 0)
-			ev->trunnable = v;
-		if (!probe_field(b, e, "prevload", &v) && v >= 0)
-			ev->prevload = v;
+		for (i = 0; i < SR_PROBE_NFIELDS; i++) {
+			int r = probe_field(b, e, sr_probe_field_name[i], &v);
+
+			if (r == -1)
+				continue;
+			if (r || sr_event_probe_set(ev, i, v)) {
+				err->what = "bad value for";
+				err->key = sr_probe_field_name[i];
+				return -1;
+			}
+		}
 		return 0;
 	}
 	if (probe_field(b, e, "cpu", &v) || v < INT_MIN || v > INT_MAX) {

@@ -6,7 +6,6 @@
  * heap so that the cost per event does not grow with the number of CPUs.
  */
 #include <errno.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,12 +79,14 @@ struct dat_type {
 enum {
 	F_COMM, F_PID, F_PRIO, F_COMM2, F_PID2, F_PRIO2, F_STATE, F_TARGET, F_DEST,
 };
-/* select_rq's flips field (p->wakee_flips) reuses F_PRIO; its PELT fields others */
-#define F_FLIPS F_PRIO
-#define F_TLOAD F_PID2
-#define F_TUTIL F_PRIO2
-#define F_TRUNNABLE F_DEST
-#define F_PREVLOAD F_COMM2
+/* select_rq's optional fields (SR_PROBE_*) reuse slots it has no other use for */
+static const int probe_slot[SR_PROBE_NFIELDS] = {
+	[SR_PROBE_FLIPS] = F_PRIO,
+	[SR_PROBE_LOAD] = F_PID2,
+	[SR_PROBE_UTIL] = F_PRIO2,
+	[SR_PROBE_RUNNABLE] = F_DEST,
+	[SR_PROBE_PREVLOAD] = F_COMM2,
+};
 /* the wakeup family's success field reuses F_DEST */
 #define F_SUCCESS F_DEST
 
@@ -482,11 +483,8 @@ static struct dat_type *lookup_type(struct dat_priv *d, int id)
 		ty->f[F_TARGET] = field(e, "prev_cpu");
 		ty->f[F_STATE] = field(e, "wake_flags");
 		ty->f[F_PID] = field(e, "pid");
-		ty->f[F_FLIPS] = field(e, "flips");
-		ty->f[F_TLOAD] = field(e, "load");
-		ty->f[F_TUTIL] = field(e, "util");
-		ty->f[F_TRUNNABLE] = field(e, "runnable");
-		ty->f[F_PREVLOAD] = field(e, "prevload");
+		for (i = 0; i < SR_PROBE_NFIELDS; i++)
+			ty->f[probe_slot[i]] = field(e, sr_probe_field_name[i]);
 		break;
 	case SR_EV_SELECT_RQ_RET:
 		ty->f[F_DEST] = field(e, "cpu");
@@ -685,7 +683,7 @@ static int decode(struct sr_trace *t, struct dat_priv *d, struct tep_record *r,
 {
 	struct dat_type *ty;
 	long long v;
-	int id;
+	int id, i;
 
 	sr_event_reset(ev);
 	ev->ts = r->ts;
@@ -772,16 +770,10 @@ static int decode(struct sr_trace *t, struct dat_priv *d, struct tep_record *r,
 			ev->wake_flags = v;
 		if (!num(ty, r, F_PID, &v))
 			ev->pid = (int)v;
-		if (!num(ty, r, F_FLIPS, &v) && v >= 0 && v <= UINT_MAX)
-			ev->flips = v;
-		if (!num(ty, r, F_TLOAD, &v) && v >= 0)
-			ev->tload = v;
-		if (!num(ty, r, F_TUTIL, &v) && v >= 0)
-			ev->tutil = v;
-		if (!num(ty, r, F_TRUNNABLE, &v) && v >= 0)
-			ev->trunnable = v;
-		if (!num(ty, r, F_PREVLOAD, &v) && v >= 0)
-			ev->prevload = v;
+		/* typed by the kernel: a value out of range is taken as absent */
+		for (i = 0; i < SR_PROBE_NFIELDS; i++)
+			if (!num(ty, r, probe_slot[i], &v))
+				sr_event_probe_set(ev, i, v);
 		break;
 	case SR_EV_SELECT_RQ_RET:
 		if (need(ty, r, F_DEST, &v, "cpu", cause))

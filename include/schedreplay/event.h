@@ -128,6 +128,22 @@ enum sr_prev_state sr_prev_state_parse(const char *text, long long *raw);
  */
 void sr_strlcpy(char *dst, const char *src, size_t size);
 
+/*
+ * The select_rq probe's optional numeric fields beyond pid and wake_flags
+ * (schedreplay-record(1)): their names in the trace, in this order, for
+ * every reader.
+ */
+enum { SR_PROBE_FLIPS, SR_PROBE_LOAD, SR_PROBE_UTIL, SR_PROBE_RUNNABLE, SR_PROBE_PREVLOAD,
+       SR_PROBE_NFIELDS };
+extern const char *const sr_probe_field_name[SR_PROBE_NFIELDS];
+
+/**
+ * sr_event_probe_set - store select_rq's optional field @i
+ * Return: 0, or -1 when @v is out of the field's range (flips is a u32, the
+ * others are non-negative); the event keeps -1 then.
+ */
+int sr_event_probe_set(struct sr_event *ev, int i, long long v);
+
 /**
  * sr_event_reset - clear an event to "nothing known"
  */
