@@ -99,7 +99,8 @@ static const char schema[] =
 	" cp.llc_id IS NOT cprev.llc_id AS patched_cross_llc,"
 	" cp.node IS NOT cprev.node AS patched_cross_node,"
 	" d.sync, d.waker_exiting, d.inferred"
-	" FROM diverged v JOIN decision d ON d.decision_id = v.decision_id"
+	/* CROSS JOIN: start from the few divergent rows, not from every decision of a run */
+	" FROM diverged v CROSS JOIN decision d ON d.decision_id = v.decision_id"
 	" JOIN side so ON so.side_id = v.side_id"
 	" JOIN side sp ON sp.run_id = so.run_id AND sp.patch = so.patch AND sp.model = so.model"
 	"  AND sp.variant = 'patched'"
