@@ -357,6 +357,38 @@ static int sized(struct chk *c, uint64_t *off, int n, uint64_t max, const char *
 	return skip(c, off, len, max, what);
 }
 
+/*
+ * sized(), then the block as a NUL-terminated text in *@text (the caller
+ * frees it), read from *@at; *@text stays NULL for a block over @rmax bytes
+ */
+static int sized_text(struct chk *c, uint64_t *off, int n, uint64_t max, uint64_t rmax,
+		      const char *what, uint64_t *at, char **text)
+{
+	uint64_t len;
+	char *buf;
+	int ret;
+
+	*text = NULL;
+	*at = *off + (uint64_t)n;
+	ret = sized(c, off, n, max, what);
+	if (ret)
+		return ret;
+	len = *off - *at;
+	if (len > rmax)
+		return 0;
+	buf = malloc(len + 1);
+	if (!buf)
+		return -SR_E_NOMEM;
+	ret = rd(c, *at, buf, len, what);
+	if (ret) {
+		free(buf);
+		return ret;
+	}
+	buf[len] = '\0';
+	*text = buf;
+	return 0;
+}
+
 static int count(struct chk *c, uint64_t *off, uint64_t *v, const char *what)
 {
 	uint64_t at = *off;
@@ -514,22 +546,13 @@ static int walk_event_formats(struct chk *c, uint64_t *off)
 static int walk_printk(struct chk *c, uint64_t *off)
 {
 	static const char what[] = "printk formats";
-	uint64_t at, len;
+	uint64_t at;
 	char *buf, *line, *save = NULL;
 	int ret;
 
-	ret = rdnum(c, off, 4, &len, "size of printk formats");
-	if (ret)
+	ret = sized_text(c, off, 4, UINT32_MAX, CHK_MAX_OPTION, what, &at, &buf);
+	if (ret || !buf)
 		return ret;
-	at = *off;
-	ret = skip(c, off, len, UINT32_MAX, what);
-	if (ret || len > CHK_MAX_OPTION)
-		return ret;
-	buf = malloc(len + 1);
-	if (!buf)
-		return -SR_E_NOMEM;
-	ret = rd(c, at, buf, len, what);
-	buf[ret ? 0 : len] = '\0';
 	for (line = strtok_r(buf, "\n", &save); !ret && line; line = strtok_r(NULL, "\n", &save))
 		if (!strchr(line, ':'))
 			ret = fail(c, -SR_E_CORRUPT, "%s at offset 0x%llx: the line at 0x%llx has no "
@@ -1130,27 +1153,16 @@ static int flyrecord_v6(struct chk *c, uint64_t *off, const char *bname, uint32_
 static int trace_clock_v6(struct chk *c, uint64_t *off)
 {
 	static const char what[] = "trace clock after the cpu descriptors";
-	uint64_t at, len;
+	uint64_t at;
 	char *buf;
 	int ret;
 
-	ret = rdnum(c, off, 8, &len, "size of trace clock after the cpu descriptors");
-	if (ret)
+	ret = sized_text(c, off, 8, CHK_MAX_BLOCK, CHK_MAX_BLOCK, what, &at, &buf);
+	if (ret || !buf)
 		return ret;
-	at = *off;
-	ret = skip(c, off, len, CHK_MAX_BLOCK, what);
-	if (ret)
-		return ret;
-	buf = malloc(len + 1);
-	if (!buf)
-		return -SR_E_NOMEM;
-	ret = rd(c, at, buf, len, what);
-	if (!ret) {
-		buf[len] = '\0';
-		if (!clock_ok(buf))
-			ret = fail(c, -SR_E_CORRUPT, "%s at offset 0x%llx: malformed trace clock list",
-				   what, (unsigned long long)at);
-	}
+	if (!clock_ok(buf))
+		ret = fail(c, -SR_E_CORRUPT, "%s at offset 0x%llx: malformed trace clock list",
+			   what, (unsigned long long)at);
 	free(buf);
 	return ret;
 }
