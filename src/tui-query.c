@@ -425,6 +425,23 @@ static int all_joins(FILE *m, struct tui_sql *q, const struct tui_scope *sc,
 	return err;
 }
 
+/* the comm or any side's reason contains @param, case-blind (filter and search) */
+static void text_match(FILE *m, int all, const char *p)
+{
+	if (all)
+		fprintf(m, "instr(lower(d.comm), lower(%1$s))"
+			" OR instr(lower((SELECT text FROM reason WHERE reason_id = eb0.reason_id)),"
+			" lower(%1$s))"
+			" OR instr(lower((SELECT text FROM reason WHERE reason_id = eo.reason_id)),"
+			" lower(%1$s))"
+			" OR instr(lower((SELECT text FROM reason WHERE reason_id = ep.reason_id)),"
+			" lower(%1$s))", p);
+	else
+		fprintf(m, "instr(lower(comm), lower(%1$s))"
+			" OR instr(lower(original_reason), lower(%1$s))"
+			" OR instr(lower(patched_reason), lower(%1$s))", p);
+}
+
 /*
  * The FROM and WHERE of a list: the same for rows, count and search.  In
  * the list of every decision, @joins 0 leaves the evaluations out when the
@@ -503,18 +520,9 @@ static int from_where(FILE *m, struct tui_sql *q, const struct tui_scope *sc,
 		err |= add_int(q, ":t1", secs_to_ts(sc, f->t1));
 	}
 	if (f->text) {
-		if (all)
-			fputs("\n  AND (instr(lower(d.comm), lower(:text))"
-			      " OR instr(lower((SELECT text FROM reason WHERE reason_id = eb0.reason_id)),"
-			      " lower(:text))"
-			      " OR instr(lower((SELECT text FROM reason WHERE reason_id = eo.reason_id)),"
-			      " lower(:text))"
-			      " OR instr(lower((SELECT text FROM reason WHERE reason_id = ep.reason_id)),"
-			      " lower(:text)))", m);
-		else
-			fputs("\n  AND (instr(lower(comm), lower(:text))"
-			      " OR instr(lower(original_reason), lower(:text))"
-			      " OR instr(lower(patched_reason), lower(:text)))", m);
+		fputs("\n  AND (", m);
+		text_match(m, all, ":text");
+		fputs(")", m);
 		err |= add_text(q, ":text", f->text);
 	}
 	return err ? -1 : 0;
@@ -636,18 +644,8 @@ int tui_sql_search(struct tui_sql *out, const struct tui_scope *sc, const struct
 	fputs("SELECT rn FROM (SELECT row_number() OVER (", m);
 	order_by(m, sc, qu);
 	fputs(") - 1 AS rn, ", m);
-	if (qu->mode == TUI_ALL)
-		fputs("instr(lower(d.comm), lower(:search))"
-		      " OR instr(lower((SELECT text FROM reason WHERE reason_id = eb0.reason_id)),"
-		      " lower(:search))"
-		      " OR instr(lower((SELECT text FROM reason WHERE reason_id = eo.reason_id)),"
-		      " lower(:search))"
-		      " OR instr(lower((SELECT text FROM reason WHERE reason_id = ep.reason_id)),"
-		      " lower(:search)) AS hit", m);
-	else
-		fputs("instr(lower(comm), lower(:search))"
-		      " OR instr(lower(original_reason), lower(:search))"
-		      " OR instr(lower(patched_reason), lower(:search)) AS hit", m);
+	text_match(m, qu->mode == TUI_ALL, ":search");
+	fputs(" AS hit", m);
 	err = add_text(out, ":search", text);
 	err |= from_where(m, out, sc, qu, 1);
 	fprintf(m, ")\nWHERE hit AND rn %s :from ORDER BY rn%s LIMIT 1", dir > 0 ? ">" : "<",
