@@ -70,23 +70,28 @@ int sr_lb_allowed(const struct sr_lb_ctx *c, const struct sr_task *p, int cpu)
 	return sr_view_allowed(c->v, p, cpu);
 }
 
-int sr_lb_per_cpu_name(const char *comm)
+size_t sr_per_cpu_prefix(const char *comm)
 {
-	static const char *const smpboot[] = {
-		"ksoftirqd/", "migration/", "cpuhp/", "rcuc/", "watchdog/", "idle_inject/",
-		"kworker/",
+#define P(s) { s, sizeof(s) - 1 }
+	static const struct { const char *s; size_t n; } smpboot[] = {
+		P("ksoftirqd/"), P("migration/"), P("cpuhp/"), P("rcuc/"), P("watchdog/"),
+		P("idle_inject/"), P("kworker/"),
 	};
+#undef P
 	size_t i;
 
-	for (i = 0; i < sizeof(smpboot) / sizeof(smpboot[0]); i++) {
-		size_t n = strlen(smpboot[i]);
-
-		if (strncmp(comm, smpboot[i], n))
-			continue;
-		/* kworker/3:1 is bound; kworker/u8:2 and kworker/R-wq are not */
-		return comm[n] >= '0' && comm[n] <= '9';
-	}
+	for (i = 0; i < sizeof(smpboot) / sizeof(smpboot[0]); i++)
+		if (!strncmp(comm, smpboot[i].s, smpboot[i].n))
+			return smpboot[i].n;
 	return 0;
+}
+
+int sr_lb_per_cpu_name(const char *comm)
+{
+	size_t n = sr_per_cpu_prefix(comm);
+
+	/* kworker/3:1 is bound; kworker/u8:2 and kworker/R-wq are not */
+	return n && comm[n] >= '0' && comm[n] <= '9';
 }
 
 static int moved_away(const struct sr_lb_ctx *c, int pid)
@@ -135,16 +140,9 @@ static size_t mask_words(const struct sr_lb_ctx *c)
 	return ((size_t)c->v->topo->ncpus + 63) / 64;
 }
 
-/* the group of @level's domain that holds @cpu: the child's span, or @cpu */
 static const uint64_t *group_span(const struct sr_lb_ctx *c, int level, int cpu, uint64_t *one)
 {
-	const struct sr_topology *t = c->v->topo;
-
-	if (level > 0)
-		return t->cpu[cpu].dom[level - 1].span;
-	memset(one, 0, mask_words(c) * sizeof(uint64_t));
-	one[cpu / 64] |= 1ULL << (cpu % 64);
-	return one;
+	return sr_topology_group_span(c->v->topo, level, cpu, one);
 }
 
 enum { G_HAS_SPARE, G_FULLY_BUSY, G_IMBALANCED, G_OVERLOADED };
@@ -221,6 +219,7 @@ static int find_busiest(struct sr_lb_ctx *c)
 	const struct sr_domain *sd = env->sd;
 	uint64_t *one = c->masks + 2 * mask_words(c), *other = c->masks + 3 * mask_words(c);
 	struct sg local, busiest, g;
+	const uint64_t *bspan;
 	int gcpu, cpu, best = -1, best_nr = 0, imb = 0, level = env->level;
 	int child_prefer = level > 0 &&
 			   (t->cpu[env->dst_cpu].dom[level - 1].flags & SR_SD_PREFER_SIBLING);
@@ -295,10 +294,9 @@ static int find_busiest(struct sr_lb_ctx *c)
 	if (imb <= 0)
 		goto balanced;
 	/* find_busiest_queue(): the most CFS tasks (migrate_task) */
+	bspan = group_span(c, level, busiest.first, other);
 	for (cpu = 0; cpu < t->ncpus; cpu++) {
-		const uint64_t *span = group_span(c, level, busiest.first, other);
-
-		if (!sr_cpumask_test(span, cpu) || !sr_cpumask_test(env->cpus, cpu))
+		if (!sr_cpumask_test(bspan, cpu) || !sr_cpumask_test(env->cpus, cpu))
 			continue;
 		if (c->cfs[cpu] > best_nr) {
 			best_nr = c->cfs[cpu];
@@ -591,7 +589,7 @@ static int idle_balance_softirq_mainline(struct sr_lb_ctx *c, int ilb)
 
 
 /* mainline: KTHREAD_IS_PER_CPU, seen through smpboot and bound-kworker names */
-static int kthread_is_per_cpu_mainline(struct sr_lb_ctx *c, const struct sr_task *p)
+int sr_lb_kthread_per_cpu_name(struct sr_lb_ctx *c, const struct sr_task *p)
 {
 	return p->kthread == 1 && sr_lb_per_cpu_name(p->comm);
 }
@@ -603,7 +601,7 @@ static int kthread_is_per_cpu_none(struct sr_lb_ctx *c, const struct sr_task *p)
 }
 
 static const struct sr_policy lb_mainline = {
-	.kthread_is_per_cpu = kthread_is_per_cpu_mainline,
+	.kthread_is_per_cpu = sr_lb_kthread_per_cpu_name,
 	.can_migrate_task = can_migrate_task,
 	.should_we_balance = sr_lb_swb_bail,	/* seed 003, merged in 6.0 */
 	.load_balance = load_balance,

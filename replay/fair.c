@@ -452,18 +452,6 @@ static void group_stats(struct sr_wake_ctx *c, const uint64_t *span, int pct,
 }
 
 
-/* the child spans of domain @level of @cpu: the groups find_idlest compares */
-static const uint64_t *group_span(const struct sr_topology *t, int level, int cpu,
-				  uint64_t *single)
-{
-	size_t words = ((size_t)t->ncpus + 63) / 64;
-
-	if (level > 0)
-		return t->cpu[cpu].dom[level - 1].span;
-	memset(single, 0, words * sizeof(uint64_t));
-	single[cpu / 64] |= 1ULL << (cpu % 64);
-	return single;
-}
 
 /* find_idlest_group_cpu: idle CPU idle most recently, else least loaded */
 static int idlest_cpu_in(struct sr_wake_ctx *c, const uint64_t *span, int fallback)
@@ -508,7 +496,7 @@ static int find_idlest_cpu(struct sr_wake_ctx *c, int level, int this_cpu, int p
 		cpu = c->p->bound_cpu;
 	while (level >= 0) {
 		const struct sr_domain *sd = &t->cpu[cpu].dom[level];
-		const uint64_t *local_span = group_span(t, level, cpu, single);
+		const uint64_t *local_span = sr_topology_group_span(t, level, cpu, single);
 		struct group_stats local, best, gs;
 		int gcpu, best_first = SR_NONE, new_cpu = SR_NONE, go;
 
@@ -521,7 +509,7 @@ static int find_idlest_cpu(struct sr_wake_ctx *c, int level, int this_cpu, int p
 
 			if (!sr_cpumask_test(sd->span, gcpu) || sr_cpumask_test(local_span, gcpu))
 				continue;
-			span = group_span(t, level, gcpu, other);
+			span = sr_topology_group_span(t, level, gcpu, other);
 			for (g = 0; g < gcpu && !seen; g++)
 				seen = sr_cpumask_test(span, g) && sr_cpumask_test(sd->span, g);
 			if (seen)
@@ -584,7 +572,7 @@ static int find_idlest_cpu(struct sr_wake_ctx *c, int level, int this_cpu, int p
 			}
 		}
 		if (go)
-			new_cpu = idlest_cpu_in(c, group_span(t, level, best_first, other), SR_NONE);
+			new_cpu = idlest_cpu_in(c, sr_topology_group_span(t, level, best_first, other), SR_NONE);
 		if (new_cpu == SR_NONE) {
 			sr_reason(c, "%s: local", sd->name);
 			if (level == 0)

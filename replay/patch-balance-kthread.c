@@ -28,10 +28,6 @@
 #include "schedreplay/balance.h"
 #include "schedreplay/patch.h"
 
-static int per_cpu_flag(struct sr_lb_ctx *c, const struct sr_task *p)
-{
-	return p->kthread == 1 && sr_lb_per_cpu_name(p->comm);
-}
 
 static int pinned_kthread(struct sr_lb_ctx *c, const struct sr_task *p)
 {
@@ -40,7 +36,7 @@ static int pinned_kthread(struct sr_lb_ctx *c, const struct sr_task *p)
 
 static void kthread_original(struct sr_model *m)
 {
-	m->pol.kthread_is_per_cpu = per_cpu_flag;
+	m->pol.kthread_is_per_cpu = sr_lb_kthread_per_cpu_name;
 }
 
 static void kthread_patched(struct sr_model *m)

@@ -38,19 +38,14 @@ int sr_lb_swb_bail(struct sr_lb_ctx *c)
 {
 	struct sr_lb_env *env = c->env;
 
-	if (!sr_cpumask_test(env->cpus, env->dst_cpu))
+	if (sr_cpumask_test(env->cpus, env->dst_cpu) && env->idle == SR_LB_NEWLY_IDLE &&
+	    (sr_lb_nr_running(c, env->dst_cpu) > 0 || sr_lb_ttwu_pending(c, env->dst_cpu))) {
+		sr_lb_reason(c, "bail: %s", sr_lb_nr_running(c, env->dst_cpu) > 0 ?
+			     "nr_running" : "ttwu_pending");
+		c->out->lbf |= SR_LBO_BAIL;
 		return 0;
-	if (env->idle == SR_LB_NEWLY_IDLE) {
-		if (sr_lb_nr_running(c, env->dst_cpu) > 0 ||
-		    sr_lb_ttwu_pending(c, env->dst_cpu)) {
-			sr_lb_reason(c, "bail: %s", sr_lb_nr_running(c, env->dst_cpu) > 0 ?
-				     "nr_running" : "ttwu_pending");
-			c->out->lbf |= SR_LBO_BAIL;
-			return 0;
-		}
-		return 1;
 	}
-	return sr_lb_should_we_balance_busy(c);
+	return sr_lb_swb_always(c);
 }
 
 static void newidle_original(struct sr_model *m)

@@ -71,4 +71,7 @@ struct sr_replay {
 	long nwaking;				/* tasks between waking and wakeup */
 };
 
+/* the length of comm's per-CPU kthread name prefix ("ksoftirqd/"), or 0 */
+size_t sr_per_cpu_prefix(const char *comm);
+
 #endif

@@ -106,31 +106,22 @@ static int grow(struct sr_replay *r)
  */
 static void infer_kthread(struct sr_task *t)
 {
-	static const char *const bound[] = {
-		"ksoftirqd/", "migration/", "cpuhp/", "rcuc/", "watchdog/", "idle_inject/",
-		"kworker/",
-	};
-	size_t i;
+	size_t n = sr_per_cpu_prefix(t->comm);
+	const char *s = t->comm + n;
+	char *end;
+	long cpu;
 
-	for (i = 0; i < sizeof(bound) / sizeof(bound[0]); i++) {
-		size_t n = strlen(bound[i]);
-		const char *s = t->comm + n;
-		char *end;
-		long cpu;
-
-		if (strncmp(t->comm, bound[i], n))
-			continue;
-		t->kthread = 1;
-		t->inferred |= SR_INF_KTHREAD;
-		/* kworker/u8:2 is unbound; kworker/3:1 and ksoftirqd/3 are bound */
-		if (*s < '0' || *s > '9')
-			return;
-		cpu = strtol(s, &end, 10);
-		if (end != s && (*end == '\0' || *end == ':' || *end == '-') && !t->allowed_known)
-			t->bound_cpu = (int)cpu;
-		t->inferred |= SR_INF_AFFINITY;
+	if (!n)
 		return;
-	}
+	t->kthread = 1;
+	t->inferred |= SR_INF_KTHREAD;
+	/* kworker/u8:2 is unbound; kworker/3:1 and ksoftirqd/3 are bound */
+	if (*s < '0' || *s > '9')
+		return;
+	cpu = strtol(s, &end, 10);
+	if (end != s && (*end == '\0' || *end == ':' || *end == '-') && !t->allowed_known)
+		t->bound_cpu = (int)cpu;
+	t->inferred |= SR_INF_AFFINITY;
 }
 
 static struct sr_task *task_get(struct sr_replay *r, int pid, const char *comm, int prio)
@@ -538,6 +529,8 @@ static struct sr_pending *open_decision(struct sr_replay *r, struct sr_task *p,
 static void keep_snapshot(struct sr_replay *r, struct sr_decision *d, const struct sr_view *v)
 {
 	struct sr_cpu_snap *sn;
+	struct sr_pelt sig;
+	unsigned long cap;
 	int c;
 
 	free((void *)d->snap);
@@ -554,8 +547,12 @@ static void keep_snapshot(struct sr_replay *r, struct sr_decision *d, const stru
 		if (t)
 			memcpy(sn[c].curr_comm, t->comm, SR_COMM_LEN);
 		sn[c].idle = sr_view_idle_cpu(v, c);
-		sn[c].load = sr_view_cpu_load(v, c, 0);
-		sn[c].util = sr_view_cpu_util(v, c, 0);
+		/* one decay of the CPU's signal for both (sr_view_cpu_load/util each decay) */
+		sr_view_cpu_signal(v, c, &sig);
+		cap = r->topo->cpu[c].capacity > 0 ? (unsigned long)r->topo->cpu[c].capacity :
+						     SR_SCHED_CAPACITY;
+		sn[c].load = (long)sig.load_avg;
+		sn[c].util = sig.util_avg > cap ? cap : sig.util_avg;
 	}
 }
 
@@ -651,7 +648,6 @@ static struct sr_lb_pending *lb_open(struct sr_replay *r, int cpu, const struct 
 {
 	struct sr_lb_pending *pd = lb_pending(r, cpu);
 	struct sr_view v;
-	int c;
 
 	if (!pd)
 		return NULL;
@@ -673,11 +669,9 @@ static struct sr_lb_pending *lb_open(struct sr_replay *r, int cpu, const struct 
 	}
 	if (r->topo->source[0] && strncmp(r->topo->source, "recording", 9))
 		pd->d.inferred |= SR_INF_TOPOLOGY;
+	/* this_nr and the idle CPUs (p NULL: all allowed) */
+	snapshot(r, &pd->d, NULL, now);
 	fill_view(r, &v, now);
-	pd->d.this_nr = r->rq[cpu].nr_running;
-	for (c = 0; c < r->topo->ncpus; c++)
-		if (sr_view_idle_cpu(&v, c))
-			pd->d.idle_cpus++;
 	if (r->snapshots)
 		keep_snapshot(r, &pd->d, &v);
 	return pd;
@@ -1163,16 +1157,7 @@ static int on_migrate(struct sr_replay *r, const struct sr_event *ev)
 		m.kind = SR_MIG_ACTIVE;
 	} else if (e == dest) {
 		/* a pull by dest: newidle or periodic, told at its next switch */
-		if (r->pull[dest].pid > 0) {
-			struct sr_migration prev = r->pull[dest];
-
-			prev.kind = SR_MIG_LB_PERIODIC;
-			r->pull[dest].pid = 0;
-			ret = emit_migration(r, &prev);
-			if (!ret && r->lbp[dest] && r->lbp[dest]->open)
-				ret = lb_close(r, dest, r->lbp[dest]->nhyp == 2 ? 1 : 0,
-					       SR_DEC_LB_PERIODIC, now);
-		}
+		ret = settle_pull(r, dest, -1, 0, now);
 		if (!ret)
 			ret = lb_close_newidle(r, dest, now);
 		if (!ret)

@@ -1092,3 +1092,13 @@ int sr_topology_imb_numa_nr(const struct sr_topology *t, int cpu, int level)
 
 	return imb > 1 ? imb : 1;
 }
+
+const uint64_t *sr_topology_group_span(const struct sr_topology *t, int level, int cpu,
+				       uint64_t *one)
+{
+	if (level > 0)
+		return t->cpu[cpu].dom[level - 1].span;
+	memset(one, 0, (size_t)mask_words(t->ncpus) * sizeof(uint64_t));
+	one[cpu / 64] |= 1ULL << (cpu % 64);
+	return one;
+}

@@ -102,6 +102,8 @@ int sr_lb_idle_cpu(const struct sr_lb_ctx *c, int cpu);
 int sr_lb_allowed(const struct sr_lb_ctx *c, const struct sr_task *p, int cpu);
 /* the smpboot / bound-kworker name rule of decision-model §6.6 */
 int sr_lb_per_cpu_name(const char *comm);
+/* mainline's kthread_is_per_cpu(): a kernel thread with a per-CPU name (above) */
+int sr_lb_kthread_per_cpu_name(struct sr_lb_ctx *c, const struct sr_task *p);
 /*
  * should_we_balance() past its newly-idle case (§8.1): the first idle CPU
  * of the local group balances, else the group's first CPU

@@ -131,6 +131,9 @@ static inline int sr_cpumask_test(const uint64_t *mask, int cpu)
 
 /* sd->imb_numa_nr of domain @level of @cpu, as build_sched_domains() sets it */
 int sr_topology_imb_numa_nr(const struct sr_topology *t, int cpu, int level);
+/* the group of domain @level of @cpu that holds @cpu: the child's span, or {cpu} in @one */
+const uint64_t *sr_topology_group_span(const struct sr_topology *t, int level, int cpu,
+				       uint64_t *one);
 
 /* CPUs in @cpu's LLC (sd_llc_size: weight of the highest SD_SHARE_LLC level, or 1) */
 int sr_topology_llc_size(const struct sr_topology *t, int cpu);
