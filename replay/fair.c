@@ -68,14 +68,6 @@ int sr_ctx_share_cache(const struct sr_wake_ctx *c, int a, int b)
 
 static long load_of(const struct sr_wake_ctx *c, int cpu)
 {
-	/*
-	 * prev_cpu's cpu_load() as the kernel read it at this wakeup (the
-	 * select_rq probe's prevload): load_avg with blocked load, so for
-	 * the models that compare that, not runnable load (v4.15)
-	 */
-	if (!c->fork && !c->m->runnable_load && c->d && cpu == c->prev_cpu &&
-	    c->d->prev_load_seen >= 0)
-		return (long)c->d->prev_load_seen;
 	return sr_view_cpu_load(c->v, cpu, c->m->runnable_load);
 }
 

@@ -517,7 +517,6 @@ static struct sr_pending *open_decision(struct sr_replay *r, struct sr_task *p,
 	pd->d.kernel_cpu = -1;
 	pd->d.wake_flags = -1;
 	pd->d.waker = -1;
-	pd->d.prev_load_seen = -1;
 	if (r->topo->source[0] && strncmp(r->topo->source, "recording", 9))
 		pd->d.inferred |= SR_INF_TOPOLOGY;
 	if (!p->pelt_valid)
@@ -1318,21 +1317,6 @@ static int on_select_rq(struct sr_replay *r, const struct sr_event *ev)
 	}
 	/* the kernel ran the fair placement: whatever our heuristics said */
 	pd->d.skip = SR_SKIP_NONE;
-	/* prev_cpu's load as wake_affine_weight() will read it */
-	pd->d.prev_load_seen = ev->prevload;
-	if (ev->prevload >= 0)
-		r->stats.probe_prevload++;
-	/*
-	 * and the engine's own signal for that CPU follows the kernel's from
-	 * here on (its sum rebuilt from the average), so that the CPU's load
-	 * is right also where it is this_cpu, or a fork's candidate, later
-	 */
-	if (ev->prevload >= 0 && pd->d.prev_cpu >= 0 && pd->d.prev_cpu < r->topo->ncpus) {
-		struct sr_rq *rq = &r->rq[pd->d.prev_cpu];
-
-		rq_pelt_update(r, pd->d.prev_cpu, now);
-		sr_pelt_set_load(&rq->cfs, (unsigned long)ev->prevload);
-	}
 	/* the probe read p->wakee_flips as wake_wide() will */
 	if (ev->flips >= 0) {
 		p->wakee_flips = (unsigned)ev->flips;
@@ -1342,6 +1326,20 @@ static int on_select_rq(struct sr_replay *r, const struct sr_event *ev)
 	if (ev->tload >= 0 && ev->tutil >= 0 && ev->trunnable >= 0) {
 		task_pelt_observed(r, p, ev);
 		pd->d.inferred &= ~SR_INF_PELT_WARMUP;
+	}
+	/*
+	 * prev_cpu's load as wake_affine_weight() will read it: the engine's
+	 * signal for that CPU takes it (its sum rebuilt from the average), so
+	 * the models read the kernel's value now and the CPU's load is right
+	 * also where it is this_cpu, or a fork's candidate, later.  After the
+	 * wakee's own signal, whose blocked load the kernel's value holds.
+	 */
+	if (ev->prevload >= 0 && pd->d.prev_cpu >= 0 && pd->d.prev_cpu < r->topo->ncpus) {
+		struct sr_rq *rq = &r->rq[pd->d.prev_cpu];
+
+		rq_pelt_update(r, pd->d.prev_cpu, now);
+		sr_pelt_set_load(&rq->cfs, (unsigned long)ev->prevload);
+		r->stats.probe_prevload++;
 	}
 	record_wakee(r, (struct sr_task *)pd->cur, p->pid, now);
 	evaluate(r, pd, p, pd->cur, now);

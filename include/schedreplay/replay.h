@@ -165,8 +165,6 @@ struct sr_cpu_snap {
  */
 struct sr_decision {
 	long id;
-	/* the select_rq probe's prevload: prev_cpu's cpu_load() as the kernel read it, or -1 */
-	long long prev_load_seen;
 	enum sr_decision_kind kind;
 	uint64_t ts;			/* sched_waking (wakeup) / sched_wakeup_new (fork) */
 	uint64_t done_ts;		/* sched_wakeup / sched_wakeup_new */
