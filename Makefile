@@ -53,17 +53,11 @@ PKGS = libtracecmd:1.3.1:libtracecmd-dev \
        ncursesw:6.4:libncurses-dev
 PKG_NAMES = $(foreach p,$(PKGS),$(word 1,$(subst :, ,$(p))))
 
-# one line per missing library, naming the package that brings it
-PKG_CHECK := $(shell for p in $(PKGS); do \
-	n=$${p%%:*}; r=$${p#*:}; v=$${r%%:*}; d=$${r#*:}; \
-	pkg-config --atleast-version=$$v $$n 2>/dev/null || \
-	echo "missing library: $$n >= $$v (install the Debian package $$d, or run 'make deps')"; \
-	done)
-ifneq ($(PKG_CHECK),)
-ifeq ($(filter deps clean,$(MAKECMDGOALS)),)
-$(error $(PKG_CHECK))
-endif
-endif
+# A missing library is reported by the libs-ok step (scripts/check-libs.sh,
+# one line naming the Debian package) before anything compiles, not when this
+# file is read: "make demo" and "make check" first run "make deps", which
+# installs what is missing, then build in a second make that asks pkg-config
+# anew.
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKG_NAMES) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKG_NAMES) 2>/dev/null)
@@ -91,7 +85,10 @@ endif
 
 all: $(PROGRAM)
 
-$(BUILD)/version.h: VERSION
+libs-ok:
+	$(Q)scripts/check-libs.sh $(PKGS)
+
+$(BUILD)/version.h: VERSION | libs-ok
 	@mkdir -p $(@D)
 	$(QUIET_GEN)printf '#define SR_VERSION "%s"\n' "$(VERSION)" > $@
 
@@ -99,7 +96,7 @@ $(BUILD)/%.o: %.c $(BUILD)/version.h
 	@mkdir -p $(@D)
 	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(BUILD)/sql-reports.c: $(REPORT_SQL) scripts/embed-sql.sh
+$(BUILD)/sql-reports.c: $(REPORT_SQL) scripts/embed-sql.sh | libs-ok
 	@mkdir -p $(@D)
 	$(QUIET_GEN)sh scripts/embed-sql.sh $@ $(REPORT_SQL)
 
@@ -172,6 +169,6 @@ install: all
 clean:
 	rm -rf build build-san build-fuzz schedreplay
 
-.PHONY: all unit fuzz-targets deps demo check bench fuzz install clean
+.PHONY: all libs-ok unit fuzz-targets deps demo check bench fuzz install clean
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
