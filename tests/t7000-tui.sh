@@ -212,8 +212,20 @@ stop
 
 start "$DB"
 wait_for 'task/pid' >/dev/null
-shpid=$(tm display -p -t t '#{pane_pid}')
-tuipid=$(pgrep -P "$shpid" | head -n 1)
+# the TUI is a descendant of the pane's process, how deep depends on the
+# user's shell (bash runs a lone -c command in place, dash forks it): walk
+# down to the process whose command is schedreplay
+tui_pid() {
+	local p=$1 c
+	for c in $(pgrep -P "$p"); do
+		if [ "$(cat /proc/"$c"/comm 2>/dev/null)" = schedreplay ]; then
+			echo "$c"
+			return
+		fi
+		tui_pid "$c"
+	done
+}
+tuipid=$(tui_pid "$(tm display -p -t t '#{pane_pid}')" | head -n 1)
 if [ -n "$tuipid" ]; then
 	kill -TERM "$tuipid"
 	wait_file "$TMP/rc"
