@@ -8,7 +8,7 @@
  * list of bound parameters: filter values never enter the SQL text.
  *
  *   tui-grid.c    the cell grid
- *   tui-query.c   filter language, SQL + parameters, SQL display, CSV
+ *   tui-query.c   filter language, SQL + parameters, SQL display
  *   tui-view.c    the data of a run and the views (list, detail, summary,
  *                 help, sql) rendered into a grid
  *   tui-app.c     the browser's state and its keys
@@ -147,8 +147,6 @@ int tui_sql_search(struct tui_sql *out, const struct tui_scope *sc, const struct
 sqlite3_stmt *tui_sql_prepare(sqlite3 *db, const struct tui_sql *q, char **cause);
 /* the SQL and its parameters as sqlite3 shell input (.parameter set lines) */
 void tui_sql_print(const struct tui_sql *q, FILE *out);
-/* every row of @st as CSV (RFC 4180) with a header; Return: rows or -1 */
-long tui_csv_write(sqlite3_stmt *st, FILE *out);
 
 /* ---- the data and the views --------------------------------------------- */
 
@@ -163,7 +161,7 @@ struct tui_row {
 	long id;
 	long long ts;
 	int tid;
-	char comm[24];
+	char comm[68];			/* escaped (escape.h): 16 bytes, 4 each at most */
 	char kind[20];
 	int cpu[5];			/* this, prev, actual, original, patched; -1 NULL */
 	char *patch;			/* the patch (divergent) or the diverging ones (all) */

@@ -2,8 +2,8 @@
 /*
  * The TUI's query layer: the filter language, the SQL of a list (the
  * divergence view or every decision of a run) for a filter, a sort and a
- * window, the count and search queries beside it, and the two ways a query
- * leaves the TUI: as sqlite3 shell input and as CSV.  Every value a user
+ * window, the count and search queries beside it, and the list's SQL as
+ * sqlite3 shell input (the CSV export is escape.h's writer).  Every value a user
  * typed becomes a named parameter (:kind, :comm, ...); the SQL text is built
  * only from fixed strings, so what "y" shows is what runs.
  */
@@ -706,45 +706,4 @@ void tui_sql_print(const struct tui_sql *q, FILE *out)
 		fputc('\n', out);
 	}
 	fprintf(out, "%s;\n", q->text);
-}
-
-static void csv_field(FILE *out, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n") && s[0] != ' ' && (!s[0] || s[strlen(s) - 1] != ' ')) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
-long tui_csv_write(sqlite3_stmt *st, FILE *out)
-{
-	int i, n = sqlite3_column_count(st), rc;
-	long rows = 0;
-
-	for (i = 0; i < n; i++) {
-		if (i)
-			fputc(',', out);
-		csv_field(out, sqlite3_column_name(st, i));
-	}
-	fputs("\r\n", out);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		for (i = 0; i < n; i++) {
-			const char *v = (const char *)sqlite3_column_text(st, i);
-
-			if (i)
-				fputc(',', out);
-			if (v)
-				csv_field(out, v);
-		}
-		fputs("\r\n", out);
-		rows++;
-	}
-	return rc == SQLITE_DONE && !ferror(out) ? rows : -1;
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "schedreplay/error.h"
+#include "escape.h"
 #include "banned.h"
 
 #define WINDOW_MARGIN	128	/* rows fetched either side of the one asked for */
@@ -31,11 +32,17 @@ static char *col_dup(sqlite3_stmt *st, int i)
 	return strdup(s ? s : "");
 }
 
+/* a text from the trace (a comm, the kernel string), escaped for the screen */
+static char *col_dup_shown(sqlite3_stmt *st, int i)
+{
+	char *s = sr_escape_dup((const char *)sqlite3_column_text(st, i));
+
+	return s ? s : strdup("");
+}
+
 static void col_copy(sqlite3_stmt *st, int i, char *dst, size_t len)
 {
-	const char *s = (const char *)sqlite3_column_text(st, i);
-
-	snprintf(dst, len, "%s", s ? s : "");
+	sr_escape_buf(dst, len, (const char *)sqlite3_column_text(st, i));
 }
 
 static int col_int(sqlite3_stmt *st, int i)
@@ -120,8 +127,8 @@ int tui_open(struct tui *t, sqlite3 *db, const char *path, char **cause)
 		t->runs = r;
 		r = &t->runs[n++];
 		r->run_id = (long)sqlite3_column_int64(st, 0);
-		r->trace = col_dup(st, 1);
-		r->kernel = col_dup(st, 2);
+		r->trace = col_dup_shown(st, 1);
+		r->kernel = col_dup_shown(st, 2);
 		r->models = col_dup(st, 3);
 		r->patches = col_dup(st, 4);
 		r->first_ts = sqlite3_column_int64(st, 5);
@@ -433,7 +440,7 @@ long tui_export_csv(struct tui *t, const char *file, char **cause)
 		sqlite3_finalize(st);
 		return -1;
 	}
-	n = tui_csv_write(st, out);
+	n = sr_csv_write(st, out, 1);
 	if (n < 0 && !ferror(out))
 		sr_cause_set(cause, "cannot read the rows: %s", sqlite3_errmsg(t->db));
 	sqlite3_finalize(st);
@@ -790,7 +797,7 @@ static const unsigned role_color[NROLES] = { TUI_C_CYAN, TUI_C_BLUE, TUI_C_GREEN
 struct cpu_state_row {
 	int have, nr, cfs, tid, idle;
 	long long load, util;
-	char comm[24];
+	char comm[68];			/* escaped */
 };
 
 static void detail_timeline(struct tui *t, struct page *p, long long ts, int actual)
@@ -908,12 +915,17 @@ static void render_detail_page(struct tui *t, int cols)
 	fmt_secs(buf, sizeof(buf), t, ts);
 	line(&p, 0, TUI_A_BOLD, 0, "decision %ld: %s at %s s (ts %lld)", t->detail_id,
 	     sqlite3_column_text(st, 0), buf, ts);
-	line(&p, 0, 0, 0, "task %s/%d   waker %s/%d   sync %d   waker exiting %d   wake_flags %s",
-	     sqlite3_column_text(st, 3) ? (const char *)sqlite3_column_text(st, 3) : "?",
-	     col_int(st, 2),
-	     sqlite3_column_text(st, 5) ? (const char *)sqlite3_column_text(st, 5) : "-",
-	     col_int(st, 4), col_int(st, 10), col_int(st, 12),
-	     sqlite3_column_text(st, 11) ? (const char *)sqlite3_column_text(st, 11) : "-");
+	{
+		char task[68], waker[68];
+
+		col_copy(st, 3, task, sizeof(task));
+		col_copy(st, 5, waker, sizeof(waker));
+		line(&p, 0, 0, 0, "task %s/%d   waker %s/%d   sync %d   waker exiting %d   "
+		     "wake_flags %s", sqlite3_column_type(st, 3) != SQLITE_NULL ? task : "?",
+		     col_int(st, 2), sqlite3_column_type(st, 5) != SQLITE_NULL ? waker : "-",
+		     col_int(st, 4), col_int(st, 10), col_int(st, 12),
+		     sqlite3_column_text(st, 11) ? (const char *)sqlite3_column_text(st, 11) : "-");
+	}
 	cpus[ROLE_T] = col_int(st, 6);
 	cpus[ROLE_P] = col_int(st, 7);
 	cpus[ROLE_A] = col_int(st, 8);
