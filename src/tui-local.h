@@ -72,19 +72,24 @@ struct tui_filter {
 	int cpu;			/* -1: any */
 	enum tui_cross cross;
 	int has_t0, has_t1;
-	double t0, t1;			/* seconds from the run's first_ts */
+	long long t0, t1;		/* ns from the run's first_ts */
 };
 
 void tui_filter_init(struct tui_filter *f);
 void tui_filter_release(struct tui_filter *f);
 /*
  * tui_filter_parse - "kind=wakeup comm=hackbench cpu=3 cross=node t=1.5-2.0
- * patch=NAME pid=N task=COMM|PID text=WORD"; a word without '=' is free text.
+ * patch=NAME pid=N task=COMM|PID text=WORD"; a word without '=' is free text;
+ * kind is any decision kind, t= seconds with up to nine fraction digits.
  * Return: 0, or -1 with @cause (caller frees) and @f unchanged.
  */
 int tui_filter_parse(const char *expr, struct tui_filter *f, char **cause);
 /* Return: the filter in the language above (caller frees) */
 char *tui_filter_format(const struct tui_filter *f);
+/* Return: the decision kind called @name (enum sr_decision_kind), or -1 */
+int tui_kind_find(const char *name);
+/* Return: every decision kind, @sep between, @last before the last (caller frees) */
+char *tui_kind_list(const char *sep, const char *last);
 
 /* the sort columns */
 enum tui_col {

@@ -11,11 +11,12 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <math.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "schedreplay/error.h"
+#include "schedreplay/replay.h"
 #include "banned.h"
 
 void tui_filter_init(struct tui_filter *f)
@@ -43,17 +44,69 @@ static int parse_long(const char *s, long *v)
 	return errno || end == s || *end || *v < 0 ? -1 : 0;
 }
 
-static int parse_secs(const char *s, size_t len, double *v)
+/*
+ * A time of the t= filter: seconds from the run's first event, written as
+ * the trace's timestamps are, SECONDS[.FRACTION] with up to nine fraction
+ * digits (nanoseconds) and nothing else (no sign, exponent, hex or blank).
+ * Return: 0 with @ns, -1 for bad syntax, -2 when it does not fit in 64-bit
+ * nanoseconds (above 9223372036.854775807 s).
+ */
+static int parse_secs(const char *s, size_t len, long long *ns)
 {
-	char buf[64], *end;
+	const char *end = s + len;
+	long long sec = 0, frac = 0;
+	int digits = 0, fd;
 
-	if (!len || len >= sizeof(buf))
+	for (; s < end && *s >= '0' && *s <= '9'; s++, digits++) {
+		if (sec > (LLONG_MAX - (*s - '0')) / 10)
+			return -2;
+		sec = sec * 10 + (*s - '0');
+	}
+	if (s < end && *s == '.') {
+		for (s++, fd = 0; s < end && *s >= '0' && *s <= '9'; s++, fd++, digits++) {
+			if (fd >= 9)
+				return -1;
+			frac = frac * 10 + (*s - '0');
+		}
+		for (; fd < 9; fd++)
+			frac *= 10;
+	}
+	if (s != end || !digits)
 		return -1;
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	errno = 0;
-	*v = strtod(buf, &end);
-	return errno || *end || !isfinite(*v) || *v < 0 ? -1 : 0;
+	if (sec > (LLONG_MAX - frac) / 1000000000LL)
+		return -2;
+	*ns = sec * 1000000000LL + frac;
+	return 0;
+}
+
+/* the decision kinds are replay's (sr_decision_kind_name), not a list of our own */
+int tui_kind_find(const char *name)
+{
+	int k;
+
+	for (k = 0; k < SR_DEC__COUNT; k++)
+		if (!strcmp(name, sr_decision_kind_name((enum sr_decision_kind)k)))
+			return k;
+	return -1;
+}
+
+char *tui_kind_list(const char *sep, const char *last)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	int k;
+
+	if (!m)
+		return NULL;
+	for (k = 0; k < SR_DEC__COUNT; k++)
+		fprintf(m, "%s%s", !k ? "" : k == SR_DEC__COUNT - 1 ? last : sep,
+			sr_decision_kind_name((enum sr_decision_kind)k));
+	if (fclose(m)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
 }
 
 static int set_str(char **dst, const char *v)
@@ -141,8 +194,12 @@ int tui_filter_parse(const char *expr, struct tui_filter *out, char **cause)
 			if (set_str(&f.patch, val))
 				goto oom;
 		} else if (!strcmp(key, "kind")) {
-			if (strcmp(val, "wakeup") && strcmp(val, "fork")) {
-				sr_cause_set(cause, "filter 'kind=%s': expected wakeup or fork", val);
+			if (tui_kind_find(val) < 0) {
+				char *kinds = tui_kind_list(", ", " or ");
+
+				sr_cause_set(cause, "filter 'kind=%s': expected %s", val,
+					     kinds ? kinds : "a decision kind");
+				free(kinds);
 				goto bad;
 			}
 			if (set_str(&f.kind, val))
@@ -179,6 +236,7 @@ int tui_filter_parse(const char *expr, struct tui_filter *out, char **cause)
 			}
 		} else if (!strcmp(key, "t") || !strcmp(key, "time")) {
 			const char *dash = strchr(val, '-');
+			int rc = 0;
 
 			f.has_t0 = f.has_t1 = 0;
 			if (!dash) {
@@ -187,15 +245,20 @@ int tui_filter_parse(const char *expr, struct tui_filter *out, char **cause)
 				goto bad;
 			}
 			if (dash > val) {
-				if (parse_secs(val, (size_t)(dash - val), &f.t0))
-					goto bad_t;
-				f.has_t0 = 1;
+				rc = parse_secs(val, (size_t)(dash - val), &f.t0);
+				f.has_t0 = !rc;
 			}
-			if (dash[1]) {
-				if (parse_secs(dash + 1, strlen(dash + 1), &f.t1))
-					goto bad_t;
-				f.has_t1 = 1;
+			if (!rc && dash[1]) {
+				rc = parse_secs(dash + 1, strlen(dash + 1), &f.t1);
+				f.has_t1 = !rc;
 			}
+			if (rc == -2) {
+				sr_cause_set(cause, "filter 't=%s': out of range (at most "
+					     "9223372036.854775807 s)", val);
+				goto bad;
+			}
+			if (rc)
+				goto bad_t;
 			if (f.has_t0 && f.has_t1 && f.t1 < f.t0) {
 				sr_cause_set(cause, "filter 't=%s': the end is before the start", val);
 				goto bad;
@@ -212,7 +275,8 @@ int tui_filter_parse(const char *expr, struct tui_filter *out, char **cause)
 	*out = f;
 	return 0;
 bad_t:
-	sr_cause_set(cause, "filter 't=%s': expected seconds like 1.5-2.0", val);
+	sr_cause_set(cause, "filter 't=%s': expected seconds like 1.5-2.000250 (digits, "
+		     "up to 9 after the point)", val);
 	goto bad;
 oom:
 	sr_cause_set(cause, "out of memory");
@@ -239,6 +303,21 @@ static void put_value(FILE *m, const char *s)
 		if (*c != (strchr(s, '"') ? '\'' : '"'))
 			fputc(*c, m);
 	fputc(strchr(s, '"') ? '\'' : '"', m);
+}
+
+/* nanoseconds as the t= filter writes them: seconds, the fraction without trailing zeros */
+static void put_secs(FILE *m, long long ns)
+{
+	char frac[16];
+	int n;
+
+	fprintf(m, "%lld", ns / 1000000000LL);
+	if (!(ns % 1000000000LL))
+		return;
+	n = snprintf(frac, sizeof(frac), "%09lld", ns % 1000000000LL);
+	while (n > 0 && frac[n - 1] == '0')
+		frac[--n] = '\0';
+	fprintf(m, ".%s", frac);
 }
 
 char *tui_filter_format(const struct tui_filter *f)
@@ -280,10 +359,10 @@ char *tui_filter_format(const struct tui_filter *f)
 	if (f->has_t0 || f->has_t1) {
 		fprintf(m, "%st=", sep);
 		if (f->has_t0)
-			fprintf(m, "%g", f->t0);
+			put_secs(m, f->t0);
 		fputc('-', m);
 		if (f->has_t1)
-			fprintf(m, "%g", f->t1);
+			put_secs(m, f->t1);
 		sep = " ";
 	}
 	if (f->text) {
@@ -386,9 +465,10 @@ static int has_glob(const char *s)
 	return strpbrk(s, "*?[") != NULL;
 }
 
-static long long secs_to_ts(const struct tui_scope *sc, double s)
+/* the run's first_ts plus @ns, saturated: a time beyond the int64 range matches nothing */
+static long long secs_to_ts(const struct tui_scope *sc, long long ns)
 {
-	return sc->first_ts + (long long)llround(s * 1e9);
+	return sc->first_ts > 0 && ns > LLONG_MAX - sc->first_ts ? LLONG_MAX : sc->first_ts + ns;
 }
 
 /* whether the filter of a list of every decision looks at the evaluations */

@@ -1225,10 +1225,11 @@ static const char *const help_text[] = {
 	"",
 	"filter: words separated by blanks, all must hold",
 	"  patch=NAME  kind=KIND  comm=NAME (or a glob: comm=hack*)  pid=N",
-	"  (KIND: wakeup fork balance_periodic balance_newidle balance_nohz newidle)",
+	NULL,	/* the decision kinds, from replay's table */
 	"  task=NAME|PID  cpu=N (this, prev, actual, base, original or patched CPU)",
 	"  cross=llc|node|none (a choice leaves prev_cpu's LLC or node)",
-	"  t=FROM-TO (seconds from the start of the run, either may be left out)",
+	"  t=FROM-TO (seconds from the start of the run, up to 9 digits after the",
+	"    point: t=1.5-2.000250; either may be left out)",
 	"  text=WORD or a bare WORD: in comm or a reason; quote values with blanks",
 	"  example: kind=wakeup comm=hackbench cpu=3 cross=node t=1.5-2.0",
 	"",
@@ -1246,9 +1247,18 @@ static void render_help_page(struct tui *t, int cols)
 	size_t i;
 
 	page_start(t, cols);
-	for (i = 0; i < sizeof(help_text) / sizeof(help_text[0]); i++)
+	for (i = 0; i < sizeof(help_text) / sizeof(help_text[0]); i++) {
+		if (!help_text[i]) {
+			char *kinds = tui_kind_list(" ", " "), buf[512];
+
+			snprintf(buf, sizeof(buf), "(KIND: %s)", kinds ? kinds : "?");
+			wrapped(&p, 2, 4, 0, buf);
+			free(kinds);
+			continue;
+		}
 		line(&p, 0, help_text[i][0] && help_text[i][0] != ' ' ? TUI_A_BOLD : 0, 0, "%s",
 		     help_text[i]);
+	}
 	page_finish(t, &p);
 }
 

@@ -78,7 +78,34 @@ same "CSV export: every row and a header, not one screen" 6344 "$(wc -l <"$TMP/a
 
 "$SR" tui --dump list --filter 'kind=exec' "$DB" >"$TMP/o" 2>"$TMP/e"
 same "bad filter exits 2" 2 $?
-same "... in one line" "schedreplay: tui: filter 'kind=exec': expected wakeup or fork" "$(cat "$TMP/e")"
+same "... in one line" "schedreplay: tui: filter 'kind=exec': expected wakeup, fork, balance_periodic, balance_newidle, balance_nohz or newidle" "$(cat "$TMP/e")"
+# every decision kind the database has is a kind the filter takes, and
+# counts what the database counts
+for k in $(sqlite3 "$DB" "SELECT DISTINCT kind FROM decision ORDER BY kind"); do
+	"$SR" tui --dump list --all --filter "kind=$k" --size 200x8 "$DB" >"$TMP/o" 2>"$TMP/e"
+	same "kind=$k: as many rows as the database has" \
+		"$(sqlite3 "$DB" "SELECT '/' || count(*) || ' ' FROM decision WHERE kind = '$k'")" \
+		"$(tail -n 1 "$TMP/o" | grep -o '/[0-9]* ')"
+done
+# every kind the help lists is in the man page's filter list
+kinds=$("$SR" tui --dump help --size 200x60 "$DB" | sed -n 's/^ *(KIND: \(.*\))$/\1/p')
+ok "the help lists the kinds" test -n "$kinds"
+for k in $kinds; do
+	ok "tui(1) lists kind=$k" grep -q "^\.BR kind=.*$k" "$TOP/man/schedreplay-tui.1"
+done
+# times: strict syntax, out-of-range values refused with a message
+for f in 't=1e308-' 't=0x10-' 't=9223372036.854775808-' 't=9223372030000-'; do
+	"$SR" tui --dump list --filter "$f" "$DB" >"$TMP/o" 2>"$TMP/e"
+	same "filter '$f' is refused (exit 2)" 2 $?
+done
+same "... out of range says so" \
+	"schedreplay: tui: filter 't=9223372030000-': out of range (at most 9223372036.854775807 s)" \
+	"$(cat "$TMP/e")"
+"$SR" tui --dump list --all --filter 't=8.5-9.000250' --size 200x8 "$DB" >"$TMP/o"
+first=$(sqlite3 "$DB" "SELECT first_ts FROM run")
+same "t=8.5-9.000250 counts the decisions in that span, to the nanosecond" \
+	"$(sqlite3 "$DB" "SELECT '/' || count(*) || ' ' FROM decision WHERE ts BETWEEN $first + 8500000000 AND $first + 9000250000")" \
+	"$(tail -n 1 "$TMP/o" | grep -o '/[0-9]* ')"
 "$SR" tui "$DB" </dev/null >"$TMP/o" 2>"$TMP/e"
 same "not a terminal: exit 2" 2 $?
 same "... with one line" "schedreplay: tui: not a terminal: use --dump VIEW to print a view" \

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "schedreplay/replay.h"
 #include "schedreplay/store.h"
 #include "tui-local.h"
 #include "unit.h"
@@ -27,7 +28,7 @@ static const struct tui_param *param(const struct tui_sql *q, const char *name)
 static void test_filter(void)
 {
 	struct tui_filter f;
-	char *cause = NULL, *s;
+	char *cause = NULL, *s, expr[64];
 
 	tui_filter_init(&f);
 	CHECK(!tui_filter_parse("kind=wakeup comm=hackbench cpu=3 cross=node t=1.5-2.0 "
@@ -36,7 +37,7 @@ static void test_filter(void)
 	CHECK(f.comm && !strcmp(f.comm, "hackbench"), "comm");
 	CHECK_EQ(f.cpu, 3, "cpu");
 	CHECK_EQ(f.cross, TUI_CROSS_NODE, "cross");
-	CHECK(f.has_t0 && f.has_t1 && f.t0 == 1.5 && f.t1 == 2.0, "time range");
+	CHECK(f.has_t0 && f.has_t1 && f.t0 == 1500000000LL && f.t1 == 2000000000LL, "time range");
 	CHECK(f.patch && !strcmp(f.patch, "wake-affine-equal"), "patch");
 	s = tui_filter_format(&f);
 	CHECK(s && !strcmp(s, "patch=wake-affine-equal kind=wakeup comm=hackbench cpu=3 "
@@ -50,10 +51,55 @@ static void test_filter(void)
 	CHECK(f.comm && !strcmp(f.comm, "init") && !f.has_t0 && f.has_t1, "task=NAME is a comm");
 
 	CHECK(tui_filter_parse("kind=exec", &f, &cause) < 0, "a bad kind is refused");
-	CHECK(cause && !strcmp(cause, "filter 'kind=exec': expected wakeup or fork"), "%s", cause ? cause : "");
+	CHECK(cause && !strcmp(cause, "filter 'kind=exec': expected wakeup, fork, balance_periodic, "
+			       "balance_newidle, balance_nohz or newidle"), "%s", cause ? cause : "");
 	free(cause);
 	cause = NULL;
 	CHECK(f.comm && !strcmp(f.comm, "init"), "a bad filter leaves the old one");
+	/* every kind replay knows, from its table */
+	{
+		int k;
+
+		for (k = 0; k < SR_DEC__COUNT; k++) {
+			const char *name = sr_decision_kind_name((enum sr_decision_kind)k);
+
+			snprintf(expr, sizeof(expr), "kind=%s", name);
+			CHECK(!tui_filter_parse(expr, &f, &cause) && f.kind && !strcmp(f.kind, name),
+			      "kind=%s is accepted", name);
+		}
+	}
+	/* times: digits and up to nine fraction digits, nothing else, in range */
+	CHECK(!tui_filter_parse("t=0.000000001-9223372036.854775807", &f, &cause) &&
+	      f.t0 == 1 && f.t1 == 9223372036854775807LL, "nanoseconds to the int64 limit");
+	s = tui_filter_format(&f);
+	CHECK(s && !strcmp(s, "t=0.000000001-9223372036.854775807"), "formatted back exactly: %s",
+	      s ? s : "");
+	free(s);
+	CHECK(!tui_filter_parse("t=12.250-", &f, &cause) && f.t0 == 12250000000LL && !f.has_t1,
+	      "seconds with a fraction");
+	{
+		static const char *const bad[][2] = {
+			{ "t=9223372036.854775808-", "out of range" },
+			{ "t=9223372030000-", "out of range" },
+			{ "t=99999999999999999999-", "out of range" },
+			{ "t=1e308-", "expected seconds" },
+			{ "t=0x10-", "expected seconds" },
+			{ "t=inf-", "expected seconds" },
+			{ "t=+1-", "expected seconds" },
+			{ "t=1.0000000001-", "expected seconds" },
+			{ "t=.-", "expected seconds" },
+			{ "t=1-2-3", "expected seconds" },
+		};
+		size_t i;
+
+		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			CHECK(tui_filter_parse(bad[i][0], &f, &cause) < 0 && cause &&
+			      strstr(cause, bad[i][1]), "%s is refused: %s", bad[i][0],
+			      cause ? cause : "(accepted)");
+			free(cause);
+			cause = NULL;
+		}
+	}
 	CHECK(tui_filter_parse("colour=red", &f, &cause) < 0, "an unknown key is refused");
 	free(cause);
 	cause = NULL;
@@ -266,8 +312,22 @@ static void test_views(void)
 	tui_key(&t, '=', 24, 80);
 	tui_key(&t, 'x', 24, 80);
 	tui_key(&t, TUI_KEY_ENTER, 24, 80);
-	CHECK(strstr(t.notice, "expected wakeup or fork") != NULL, "a bad filter typed: %s",
+	CHECK(strstr(t.notice, "expected wakeup, fork,") != NULL, "a bad filter typed: %s",
 	      t.notice);
+	/* an out-of-range time typed: the status line says so, the list keeps its filter */
+	tui_key(&t, 'f', 24, 80);
+	tui_key(&t, 'U' & 0x1f, 24, 80);
+	{
+		const char *k;
+
+		for (k = "t=9223372030000-"; *k; k++)
+			tui_key(&t, *k, 24, 80);
+	}
+	tui_key(&t, TUI_KEY_ENTER, 24, 80);
+	CHECK(strstr(t.notice, "out of range") != NULL, "an overflowing time typed: %s", t.notice);
+	CHECK(render(&t, 24, 80, "\nfilter 't=9223372030000-': out of range", &text),
+	      "... shown on the status line");
+	free(text);
 	tui_key(&t, 'q', 24, 80);
 	CHECK(t.quit, "q on the list quits");
 
