@@ -133,11 +133,17 @@ struct tui_query {
 	int desc;
 };
 
-/* the columns of a rows query, in order */
+/*
+ * The columns of a rows query, in order.  The divergent list ends with the
+ * patched side's reason and the base model; the list of every decision
+ * has the patches that diverged in TUI_R_PATCH, the first base model's
+ * reason in TUI_R_REASON_O, then each base model's CPU.
+ */
 enum {
 	TUI_R_ID, TUI_R_TS, TUI_R_TID, TUI_R_COMM, TUI_R_KIND, TUI_R_THIS, TUI_R_PREV,
 	TUI_R_ACTUAL, TUI_R_ORIGINAL, TUI_R_PATCHED, TUI_R_PATCH, TUI_R_REASON_O,
-	TUI_R_REASON_P, TUI_R_BASE0
+	TUI_R_REASON_P, TUI_R_MODEL,		/* divergent */
+	TUI_R_BASE0 = TUI_R_REASON_P,		/* every decision */
 };
 
 void tui_sql_release(struct tui_sql *q);
@@ -171,6 +177,7 @@ struct tui_row {
 	int cpu[5];			/* this, prev, actual, original, patched; -1 NULL */
 	char *patch;			/* the patch (divergent) or the diverging ones (all) */
 	char *reason[2];		/* original, patched (divergent) or base (all) */
+	char *model;			/* the base model of the pair's sides */
 	int base[TUI_MAX_BASE];
 };
 
@@ -201,6 +208,7 @@ struct tui {
 	/* the detail */
 	long detail_id;
 	char *detail_patch;		/* the patch whose sides the detail shows */
+	char *detail_model;		/* ... on this base model */
 	long long detail_window;	/* ns either side */
 	struct tui_grid page;		/* detail, summary, help or sql, taller than the screen */
 	int page_valid, scroll;

@@ -618,10 +618,10 @@ static void order_by(FILE *m, const struct tui_scope *sc, const struct tui_query
 	else if (qu->mode == TUI_ALL)
 		fprintf(m, "\nORDER BY %s%s, d.ts%s, d.decision_id%s", cols[c].all, dir, dir, dir);
 	else if (c == TUI_COL_TIME)
-		fprintf(m, "\nORDER BY ts%s, decision_id%s, patch%s", dir, dir, dir);
+		fprintf(m, "\nORDER BY ts%s, decision_id%s, patch%s, model%s", dir, dir, dir, dir);
 	else
-		fprintf(m, "\nORDER BY %s%s, ts%s, decision_id%s, patch%s", cols[c].div, dir, dir,
-			dir, dir);
+		fprintf(m, "\nORDER BY %s%s, ts%s, decision_id%s, patch%s, model%s", cols[c].div, dir,
+			dir, dir, dir, dir);
 }
 
 static void select_cols(FILE *m, const struct tui_scope *sc, const struct tui_query *qu)
@@ -630,15 +630,14 @@ static void select_cols(FILE *m, const struct tui_scope *sc, const struct tui_qu
 
 	if (qu->mode == TUI_DIVERGENT) {
 		fputs("SELECT decision_id, ts, tid, comm, kind, this_cpu, prev_cpu, actual_cpu,"
-		      " original_cpu, patched_cpu, patch, original_reason, patched_reason", m);
+		      " original_cpu, patched_cpu, patch, original_reason, patched_reason, model", m);
 		return;
 	}
 	fputs("SELECT d.decision_id, d.ts, d.tid, d.comm, d.kind, d.this_cpu, d.prev_cpu,"
 	      " d.actual_cpu, eo.cpu AS original_cpu, ep.cpu AS patched_cpu,"
 	      "\n  (SELECT group_concat(DISTINCT xs.patch) FROM diverged x JOIN side xs"
 	      " USING (side_id) WHERE x.decision_id = d.decision_id) AS diverged,"
-	      "\n  (SELECT text FROM reason WHERE reason_id = eb0.reason_id) AS base_reason,"
-	      " NULL AS unused", m);
+	      "\n  (SELECT text FROM reason WHERE reason_id = eb0.reason_id) AS base_reason", m);
 	for (i = 0; i < nbase && i < TUI_MAX_BASE; i++)
 		fprintf(m, ", eb%d.cpu AS base%d_cpu", i, i);
 }

@@ -111,6 +111,47 @@ same "not a terminal: exit 2" 2 $?
 same "... with one line" "schedreplay: tui: not a terminal: use --dump VIEW to print a view" \
 	"$(cat "$TMP/e")"
 
+# --- column layout: the width the screen has ---------------------------------
+# two base models: the divergent list names each row's model, the detail too
+DB2=$TMP/two.db
+"$SR" replay -q -o "$DB2" -m v4.15 -m mainline -t $N/numa-6.12-forks.topo -p wake-affine-equal \
+	-p exit-sync-mel -p exit-sync-peterz $N/numa-6.12-forks.dat
+for w in 80 200; do
+	"$SR" tui --dump list --size ${w}x12 "$DB2" >"$TMP/l$w"
+	ok "two models, $w columns: a model column" grep -q '^time(s)^ task/pid  *kind  *model ' "$TMP/l$w"
+	same "two models, $w columns: each row names its model" \
+		"$(sqlite3 "$DB2" "SELECT model FROM divergence ORDER BY ts, decision_id, patch, model")" \
+		"$(sed -n '4,8p' "$TMP/l$w" | awk '{ print $4 }')"
+	same "two models, $w columns: no two rows alike" 5 "$(sed -n '4,8p' "$TMP/l$w" | sort -u | wc -l)"
+	ok "two models, $w columns: no model name cut" sh -c "! grep -q 'v4\.1 \|v4\.1~\|main~' '$TMP/l$w'"
+	"$SR" tui --dump list --all --size ${w}x12 "$DB2" >"$TMP/a$w"
+	ok "every decision, $w columns: each base model's name whole" \
+		grep -q '^time(s)^ .* v4\.15 mainline orig  new ' "$TMP/a$w"
+	"$SR" tui --dump list --all --filter kind=balance_newidle --size ${w}x12 "$DB2" >"$TMP/k$w"
+done
+ok "200 columns: patch names whole" grep -q ' exit-sync-peterz  *not wide' "$TMP/l200"
+ok "200 columns: the reason column" grep -q "patched side's reason" "$TMP/l200"
+ok "80 columns: a long patch name cut with ~" grep -q ' exit-sync-pet~$' "$TMP/l80"
+ok "80 columns: no line wider than the screen" sh -c "! awk 'length > 80' '$TMP/l80' '$TMP/a80' | grep -q ."
+ok "200 columns: a load-balance kind whole" grep -q ' balance_newidle  *[0-9]' "$TMP/k200"
+ok "80 columns: abbreviated when short of room" grep -q ' lbnew  *[0-9]' "$TMP/k80"
+"$SR" tui --dump list --all --filter kind=balance_newidle --size 120x12 "$DB2" >"$TMP/k120"
+ok "120 columns: whole again" grep -q ' balance_newidle  *[0-9]' "$TMP/k120"
+"$SR" tui --dump detail --select 2 --size 120x12 "$DB2" >"$TMP/d"
+ok "the detail header names the model and the patch" \
+	grep -q '^decision 6333: wakeup at 8.716743 s (ts 32746529931), model mainline, patch exit-sync-mel$' "$TMP/d"
+ok "... and the sides are that model's" \
+	grep -q '^patch exit-sync-mel on model mainline: original chose 0, patched chose 2$' "$TMP/d"
+# the export's columns: named, none called unused
+"$SR" tui --dump csv "$DB2" | head -n 1 >"$TMP/h1"
+"$SR" tui --dump csv --all "$DB2" | head -n 1 >"$TMP/h2"
+same "CSV of the divergent list: its columns" \
+	"decision_id,ts,tid,comm,kind,this_cpu,prev_cpu,actual_cpu,original_cpu,patched_cpu,patch,original_reason,patched_reason,model" \
+	"$(cat "$TMP/h1")"
+same "CSV of every decision: its columns, none unused" \
+	"decision_id,ts,tid,comm,kind,this_cpu,prev_cpu,actual_cpu,original_cpu,patched_cpu,diverged,base_reason,base0_cpu,base1_cpu" \
+	"$(cat "$TMP/h2")"
+
 # a patch name longer than any fixed buffer (a --patch-file pair may be
 # called anything): the detail finds the sides by the whole name
 CC=${CC:-cc}
@@ -120,7 +161,7 @@ if command -v "$CC" >/dev/null 2>&1 &&
    "$CC" -shared -fPIC -I"$TOP/include" -o "$TMP/long.so" "$TMP/long.c" &&
    "$SR" replay -q -o "$TMP/long.db" -t $N/numa-6.12-forks.topo --patch-file "$TMP/long.so" \
 	-p "$long" $N/numa-6.12-forks.dat; then
-	want=$(sqlite3 "$TMP/long.db" "SELECT 'patch $long: original chose ' || original_cpu ||
+	want=$(sqlite3 "$TMP/long.db" "SELECT 'patch $long on model ' || model || ': original chose ' || original_cpu ||
 		', patched chose ' || patched_cpu FROM divergence ORDER BY ts, decision_id LIMIT 1")
 	same "detail: a long patch name's sides are found" "$want" \
 		"$("$SR" tui --dump detail --select 1 --size 120x20 "$TMP/long.db" | grep '^patch ')"

@@ -251,8 +251,8 @@ static void test_views(void)
 	r = tui_row_at(&t, 0);
 	CHECK(r && r->id == 4 && !strcmp(r->comm, "rcu_preempt") && r->cpu[3] == 2 &&
 	      r->cpu[4] == 1 && !strcmp(r->patch, "wake-affine-equal"), "first row");
-	ok_ = render(&t, 24, 80, "   0.018008 rcu_preempt/18   wakeup   2    1    1    2*   1   "
-		     "wake-affine-equal", &text);
+	ok_ = render(&t, 24, 80, "\n0.018008 rcu_preempt/18 wakeup    2    1    1    2*   1 "
+		     "wake-affine-equal\n", &text);
 	CHECK(ok_, "the list shows it, * on the other node");
 	if (!ok_)
 		printf("# %s\n", text ? text : "");
