@@ -216,27 +216,56 @@ struct tui {
 	enum tui_view view, back;
 	char notice[400];		/* one line shown until the next key */
 	/* a prompt on the last line */
-	int prompt;			/* 0, 'f', '/', 'w' */
+	int prompt;			/* 0, 'f', '/', 'w', 'y' (overwrite?) */
+	char *pending;			/* the file the 'y' prompt is about */
 	char input[256];
 	size_t input_len;
 	int quit;
 	char *error;			/* a database error; the caller prints it */
+	/* the front end's hooks for long queries (NULL with --dump) */
+	void (*show_busy)(struct tui *t, const char *what);	/* say it now */
+	int (*poll_cancel)(struct tui *t);	/* 1: the user asked to stop */
+	int cancelled;			/* the last long query was cancelled */
+	void *front;			/* the front end's own data */
 };
 
 /* Return: 0, or -1 with @cause: the database has no run etc. */
 int tui_open(struct tui *t, sqlite3 *db, const char *path, char **cause);
 void tui_release(struct tui *t);
 int tui_select_run(struct tui *t, int i);
-/* apply a filter expression; Return: 0 or -1 with a notice */
+/* apply a filter expression and count its rows; Return: 0, or -1 with a
+ * notice (a bad filter, or the count cancelled: the old filter is kept) */
 int tui_set_filter(struct tui *t, const char *expr);
+/* the list of divergent decisions or of every one; counted now (see cancelled) */
 void tui_set_mode(struct tui *t, enum tui_mode m);
+/*
+ * around a query that may take long: say @what on the status line (through
+ * show_busy) and let poll_cancel interrupt it; t->cancelled tells afterwards
+ */
+void tui_work_begin(struct tui *t, const char *what);
+void tui_work_end(struct tui *t);
+/* the same rows in another order: the count is kept */
+void tui_set_sort(struct tui *t, enum tui_col c, int desc);
 void tui_refresh_count(struct tui *t);
 /* the row at list position @pos (fetched through the window), or NULL */
 const struct tui_row *tui_row_at(struct tui *t, long pos);
 void tui_open_detail(struct tui *t);
 /* the current list query (for SQL display and export) */
 int tui_current_sql(struct tui *t, struct tui_sql *out, long limit, long offset);
-long tui_export_csv(struct tui *t, const char *file, char **cause);
+/*
+ * tui_create - open @file for writing; an existing file only when @overwrite
+ * Return: the stream, or NULL with @cause (errno EEXIST: the file exists)
+ */
+FILE *tui_create(const char *file, int overwrite, char **cause);
+/*
+ * tui_export_csv - the whole list as CSV to @file (NULL: stdout); an
+ * existing file is replaced only when @overwrite.  Return: the rows, -2 when
+ * the file exists, or -1 with @cause (a cancelled or failed export removes
+ * the file)
+ */
+long tui_export_csv(struct tui *t, const char *file, int overwrite, char **cause);
+/* @text on the status line of @g, in place of what is there */
+void tui_status_put(struct tui_grid *g, const char *text);
 char *tui_default_csv_name(struct tui *t);
 /* draw the current view into @g (sized to the screen) */
 void tui_render(struct tui *t, struct tui_grid *g);
@@ -259,5 +288,7 @@ void tui_tty_size(int *rows, int *cols);
 void tui_tty_draw(const struct tui_grid *g);
 /* Return: a TUI_KEY_* or ASCII key */
 int tui_tty_key(void);
+/* Return: 1 when Esc was pressed; another key pressed is kept for tui_tty_key */
+int tui_tty_cancel_key(void);
 
 #endif

@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "schedreplay/error.h"
 #include "escape.h"
@@ -167,6 +168,7 @@ void tui_release(struct tui *t)
 	free(t->search);
 	free(t->detail_patch);
 	free(t->detail_model);
+	free(t->pending);
 	tui_filter_release(&t->filter);
 	tui_grid_release(&t->page);
 	free(t->error);
@@ -265,23 +267,88 @@ db:
 	return -1;
 }
 
+/*
+ * Long queries (a count, a search, an export) tell the front end first, so
+ * that the screen says what it is doing, and poll it while SQLite works, so
+ * that a key can cancel them (SQLITE_INTERRUPT).  Without hooks (--dump)
+ * they just run.
+ */
+static int on_progress(void *arg)
+{
+	struct tui *t = arg;
+
+	if (t->poll_cancel && t->poll_cancel(t)) {
+		t->cancelled = 1;
+		return 1;
+	}
+	return 0;
+}
+
+void tui_work_begin(struct tui *t, const char *what)
+{
+	t->cancelled = 0;
+	if (t->show_busy)
+		t->show_busy(t, what);
+	if (t->poll_cancel)
+		sqlite3_progress_handler(t->db, 20000, on_progress, t);
+}
+
+void tui_work_end(struct tui *t)
+{
+	if (t->poll_cancel)
+		sqlite3_progress_handler(t->db, 0, NULL, NULL);
+}
+
 int tui_set_filter(struct tui *t, const char *expr)
 {
+	struct tui_filter old = t->filter, nf;
+	long old_count = t->count;
 	char *cause = NULL;
 
-	if (tui_filter_parse(expr, &t->filter, &cause)) {
+	tui_filter_init(&nf);
+	if (tui_filter_parse(expr, &nf, &cause)) {
 		snprintf(t->notice, sizeof(t->notice), "%s", cause ? cause : "bad filter");
 		free(cause);
 		return -1;
 	}
+	/* counted now, so that a cancelled count leaves the list as it was */
+	t->filter = nf;
 	reset_list(t);
+	tui_refresh_count(t);
+	if (t->cancelled) {
+		tui_filter_release(&t->filter);
+		t->filter = old;
+		t->count = old_count;
+		snprintf(t->notice, sizeof(t->notice), "filter cancelled: the list is as it was");
+		return -1;
+	}
+	tui_filter_release(&old);
 	return 0;
 }
 
 void tui_set_mode(struct tui *t, enum tui_mode m)
 {
+	enum tui_mode old = t->mode;
+	long old_count = t->count;
+
 	t->mode = m;
 	reset_list(t);
+	tui_refresh_count(t);
+	if (t->cancelled) {
+		t->mode = old;
+		t->count = old_count;
+		snprintf(t->notice, sizeof(t->notice), "cancelled: the list is as it was");
+	}
+}
+
+void tui_set_sort(struct tui *t, enum tui_col c, int desc)
+{
+	long count = t->count;
+
+	t->sort = c;
+	t->desc = desc;
+	reset_list(t);
+	t->count = count;	/* the same rows in another order */
 }
 
 static void current_query(struct tui *t, struct tui_query *q)
@@ -304,12 +371,16 @@ void tui_refresh_count(struct tui *t)
 	current_query(t, &q);
 	if (tui_sql_count(&s, &t->scope, &q))
 		return;
+	tui_work_begin(t, "counting...  (Esc cancels)");
 	st = tui_sql_prepare(t->db, &s, &cause);
 	if (st && sqlite3_step(st) == SQLITE_ROW)
 		t->count = (long)sqlite3_column_int64(st, 0);
+	else if (t->cancelled)
+		snprintf(t->notice, sizeof(t->notice), "counting cancelled: f to change the filter");
 	else
 		set_error(t, "counting rows");
 	sqlite3_finalize(st);
+	tui_work_end(t);
 	free(cause);
 	tui_sql_release(&s);
 	if (t->count < 0)
@@ -428,12 +499,25 @@ char *tui_default_csv_name(struct tui *t)
 	return s;
 }
 
-long tui_export_csv(struct tui *t, const char *file, char **cause)
+FILE *tui_create(const char *file, int overwrite, char **cause)
+{
+	/* "x": O_EXCL, so that nothing between the check and the write is lost */
+	FILE *f = fopen(file, overwrite ? "w" : "wx");
+
+	if (!f && errno == EEXIST)
+		sr_cause_set(cause, "'%s' exists: not overwritten", file);
+	else if (!f)
+		sr_cause_set(cause, "cannot create '%s': %s", file, strerror(errno));
+	return f;
+}
+
+long tui_export_csv(struct tui *t, const char *file, int overwrite, char **cause)
 {
 	struct tui_sql s;
 	sqlite3_stmt *st;
 	FILE *out;
 	long n;
+	int err;
 
 	if (tui_current_sql(t, &s, -1, 0)) {
 		sr_cause_set(cause, "out of memory");
@@ -443,22 +527,30 @@ long tui_export_csv(struct tui *t, const char *file, char **cause)
 	tui_sql_release(&s);
 	if (!st)
 		return -1;
-	out = file ? fopen(file, "w") : stdout;
+	out = file ? tui_create(file, overwrite, cause) : stdout;
 	if (!out) {
-		sr_cause_set(cause, "cannot create '%s': %s", file, strerror(errno));
+		err = errno;
 		sqlite3_finalize(st);
-		return -1;
+		return err == EEXIST ? -2 : -1;
 	}
+	tui_work_begin(t, "exporting...  (Esc cancels)");
 	n = sr_csv_write(st, out, 1);
-	if (n < 0 && !ferror(out))
+	tui_work_end(t);
+	if (n < 0 && t->cancelled)
+		sr_cause_set(cause, "export cancelled%s%s%s", file ? ": '" : "", file ? file : "",
+			     file ? "' removed" : "");
+	else if (n < 0 && !ferror(out))
 		sr_cause_set(cause, "cannot read the rows: %s", sqlite3_errmsg(t->db));
 	sqlite3_finalize(st);
 	if (file && fclose(out) && n >= 0) {
 		sr_cause_set(cause, "cannot write '%s': %s", file, strerror(errno));
-		return -1;
+		n = -1;
 	}
-	if (n < 0 && file)
+	if (n < 0 && file && !t->cancelled && cause && !*cause)
 		sr_cause_set(cause, "cannot write '%s'", file);
+	/* a cancelled or failed export leaves no half file behind */
+	if (n < 0 && file)
+		unlink(file);
 	return n;
 }
 
@@ -557,6 +649,11 @@ static void status(struct tui *t, struct tui_grid *g, const char *right)
 	static const char *const label[] = { ['f'] = "filter: ", ['/'] = "search: ",
 					     ['w'] = "export CSV to: " };
 
+	if (t->prompt == 'y') {
+		tui_grid_printf(g, row, 0, TUI_A_BOLD, TUI_C_YELLOW, "'%s' exists: overwrite it? "
+				"(y/n) ", t->pending ? t->pending : "");
+		return;
+	}
 	if (t->prompt) {
 		int n = tui_grid_put(g, row, 0, label[t->prompt], TUI_A_BOLD, TUI_C_DEFAULT);
 		int over = (int)t->input_len + n + 1 - g->cols;
@@ -570,6 +667,15 @@ static void status(struct tui *t, struct tui_grid *g, const char *right)
 	}
 	tui_grid_put(g, row, 0, right, TUI_A_REVERSE, TUI_C_DEFAULT);
 	tui_grid_attr(g, row, 0, -1, TUI_A_REVERSE, 0);
+}
+
+void tui_status_put(struct tui_grid *g, const char *text)
+{
+	int row = g->rows - 1, c;
+
+	for (c = 0; c < g->cols; c++)
+		tui_grid_put(g, row, c, " ", 0, 0);
+	tui_grid_put(g, row, 0, text, TUI_A_BOLD, TUI_C_YELLOW);
 }
 
 /* ---- the list ------------------------------------------------------------- */
@@ -1405,10 +1511,12 @@ static const char *const help_text[] = {
 	"  r                   reverse the sort",
 	"  [ ]                 previous and next run in the database",
 	"  y :                 show the SQL of the list, with its parameters",
-	"  w x                 export the whole list as CSV (asks for a file name)",
+	"  w x                 export the whole list as CSV (asks for a file name, and",
+	"                      before it replaces a file)",
 	"  + -                 in the detail: widen or narrow the timeline",
 	"  ?                   this help",
 	"  q Esc               back; q on the list quits",
+	"  Esc                 cancel a count, search or export that takes long",
 	"",
 	"filter: words separated by blanks, all must hold",
 	"  patch=NAME  kind=KIND  comm=NAME (or a glob: comm=hack*)  pid=N",

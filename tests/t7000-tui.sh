@@ -152,6 +152,24 @@ same "CSV of every decision: its columns, none unused" \
 	"decision_id,ts,tid,comm,kind,this_cpu,prev_cpu,actual_cpu,original_cpu,patched_cpu,diverged,base_reason,base0_cpu,base1_cpu" \
 	"$(cat "$TMP/h2")"
 
+# --dump -o FILE: an existing file only with --force
+"$SR" tui --dump csv -o "$TMP/out.csv" "$DB"
+same "--dump csv -o writes the file" 4 "$(wc -l <"$TMP/out.csv")"
+"$SR" tui --dump csv --all -o "$TMP/out.csv" "$DB" 2>"$TMP/e"
+same "... an existing file is refused (exit 1)" 1 $?
+same "... saying how to replace it" \
+	"schedreplay: tui: '$TMP/out.csv' exists: not overwritten (--force replaces it)" "$(cat "$TMP/e")"
+same "... and is left as it was" 4 "$(wc -l <"$TMP/out.csv")"
+"$SR" tui --dump list -o "$TMP/out.csv" "$DB" 2>/dev/null
+same "... for every view" "1 4" "$? $(wc -l <"$TMP/out.csv")"
+"$SR" tui --dump csv --all -o "$TMP/out.csv" --force "$DB"
+same "--force replaces it" 6344 "$(wc -l <"$TMP/out.csv")"
+"$SR" tui --dump list --size 80x10 -o "$TMP/out.txt" "$DB"
+same "--dump list -o: the view in the file" "$("$SR" tui --dump list --size 80x10 "$DB")" \
+	"$(cat "$TMP/out.txt")"
+"$SR" tui -o "$TMP/x" "$DB" 2>"$TMP/e"
+same "-o without --dump: exit 2" "2 schedreplay: tui: --output goes with --dump VIEW" "$? $(cat "$TMP/e")"
+
 # a patch name longer than any fixed buffer (a --patch-file pair may be
 # called anything): the detail finds the sides by the whole name
 CC=${CC:-cc}
@@ -262,6 +280,25 @@ tm send-keys -t t q q
 wait_file "$TMP/rc"
 same "q quits with status 0" 0 "$(cat "$TMP/rc" 2>/dev/null)"
 sane "the terminal is as before after q"
+stop
+
+# the export asks before it replaces a file
+echo keep >"$TMP/keep.csv"
+start "$DB"
+wait_for 'task/pid' >/dev/null
+tm send-keys -t t w C-u "$TMP/keep.csv" Enter
+ok "export to an existing file: asks" wait_for "keep.csv' exists: overwrite it? (y/n)"
+same "... and has not written yet" keep "$(cat "$TMP/keep.csv")"
+tm send-keys -t t n
+ok "n: not overwritten" wait_for "not overwritten: nothing written"
+same "... the file is as it was" keep "$(cat "$TMP/keep.csv")"
+tm send-keys -t t w C-u "$TMP/keep.csv" Enter
+wait_for 'overwrite it?' >/dev/null
+tm send-keys -t t y
+ok "y: the list is written" wait_for "wrote 3 rows to $TMP/keep.csv"
+same "... over the old file" 4 "$(wc -l <"$TMP/keep.csv")"
+tm send-keys -t t q
+wait_file "$TMP/rc"
 stop
 
 start "$SNAP"

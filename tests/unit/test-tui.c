@@ -209,9 +209,75 @@ static int render(struct tui *t, int rows, int cols, const char *want, char **te
 	return *text && strstr(*text, want) != NULL;
 }
 
+static char busy_log[256];
+
+static void record_busy(struct tui *t, const char *what)
+{
+	(void)t;
+	snprintf(busy_log + strlen(busy_log), sizeof(busy_log) - strlen(busy_log), "%s|", what);
+}
+
+static int cancel_at_once(struct tui *t)
+{
+	(void)t;
+	return 1;
+}
+
+static int never_cancel(struct tui *t)
+{
+	(void)t;
+	return 0;
+}
+
+static int write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	return f && fputs(text, f) >= 0 && !fclose(f);
+}
+
+static int file_starts(const char *path, const char *text)
+{
+	char buf[256] = "";
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return !strncmp(buf, text, strlen(text));
+}
+
+static int file_is(const char *path, const char *text)
+{
+	char buf[256] = "";
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return !strcmp(buf, text);
+}
+
+/* @key's prompt, emptied, @text typed, Enter */
+static void type_line(struct tui *t, int key, const char *text)
+{
+	tui_key(t, key, 24, 80);
+	tui_key(t, 'U' & 0x1f, 24, 80);
+	for (; *text; text++)
+		tui_key(t, *text, 24, 80);
+	tui_key(t, TUI_KEY_ENTER, 24, 80);
+}
+
 static void test_views(void)
 {
 	char dir[] = "/tmp/schedreplay-test-tui.XXXXXX", path[64], *argv[16], *cause = NULL;
+	char csv[96];
 	char *text;
 	int argc = 0, ok_;
 	struct tui t;
@@ -328,6 +394,60 @@ static void test_views(void)
 	CHECK(render(&t, 24, 80, "\nfilter 't=9223372030000-': out of range", &text),
 	      "... shown on the status line");
 	free(text);
+
+	/* the export asks before it replaces a file */
+	snprintf(csv, sizeof(csv), "%s/list.csv", dir);
+	CHECK(write_file(csv, "keep\n"), "a file to keep");
+	type_line(&t, 'w', csv);
+	CHECK_EQ(t.prompt, 'y', "an existing file: the export asks");
+	CHECK(render(&t, 24, 100, "exists: overwrite it? (y/n)", &text), "... on the status line");
+	free(text);
+	CHECK(file_is(csv, "keep\n"), "... and has not touched it yet");
+	tui_key(&t, 'n', 24, 80);
+	CHECK(!t.prompt && strstr(t.notice, "not overwritten") && file_is(csv, "keep\n"),
+	      "n keeps the file: %s", t.notice);
+	type_line(&t, 'w', csv);
+	tui_key(&t, 'y', 24, 80);
+	CHECK(strstr(t.notice, "wrote 2 rows to") != NULL, "y replaces it: %s", t.notice);
+	CHECK(file_starts(csv, "decision_id,ts,tid,comm,kind,"), "... with the CSV");
+	unlink(csv);
+	type_line(&t, 'w', csv);
+	CHECK(!t.prompt && strstr(t.notice, "wrote 2 rows to"), "a new file is written at once");
+	unlink(csv);
+
+	/* long queries: the status line says so first, a key cancels them */
+	CHECK(!tui_set_filter(&t, "cpu=1"), "a filter that looks at every evaluation");
+	CHECK_EQ(t.count, 1, "... one divergent row");
+	t.show_busy = record_busy;
+	t.poll_cancel = cancel_at_once;
+	busy_log[0] = '\0';
+	tui_set_mode(&t, TUI_ALL);
+	CHECK(strstr(busy_log, "counting...") != NULL, "counting is announced: %s", busy_log);
+	CHECK(t.cancelled && t.mode == TUI_DIVERGENT && t.count == 1,
+	      "a cancelled count leaves the list as it was");
+	CHECK(strstr(t.notice, "cancelled") != NULL, "... and says so: %s", t.notice);
+	t.poll_cancel = never_cancel;
+	tui_set_filter(&t, "");
+	tui_set_mode(&t, TUI_ALL);
+	CHECK(!t.cancelled && t.count == 6343, "not cancelled: every decision counted");
+	t.poll_cancel = cancel_at_once;
+	CHECK(tui_set_filter(&t, "text=nothing-matches-this") < 0, "a cancelled filter fails");
+	CHECK(!t.filter.text && t.count == 6343, "... and the old filter and count stay");
+	busy_log[0] = '\0';
+	free(t.search);
+	t.search = strdup("sis: prev");
+	tui_key(&t, 'n', 24, 80);
+	CHECK(strstr(busy_log, "searching...") && strstr(t.notice, "search cancelled"),
+	      "a search: announced and cancelled: %s / %s", busy_log, t.notice);
+	busy_log[0] = '\0';
+	CHECK_EQ(tui_export_csv(&t, csv, 0, &cause), -1, "a cancelled export fails");
+	CHECK(strstr(busy_log, "exporting...") && cause && strstr(cause, "export cancelled") &&
+	      access(csv, F_OK) < 0, "... announced, and removes its file: %s", cause ? cause : "");
+	free(cause);
+	cause = NULL;
+	t.show_busy = NULL;
+	t.poll_cancel = NULL;
+
 	tui_key(&t, 'q', 24, 80);
 	CHECK(t.quit, "q on the list quits");
 
