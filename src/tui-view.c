@@ -818,7 +818,10 @@ static void list_header(struct tui *t, struct tui_grid *g, int row, const struct
 #define RIGHT(c, name, sort)							\
 	do {									\
 		snprintf(buf, sizeof(buf), "%s%s", (name), sort_arrow(t, (sort)));	\
-		tui_grid_printf(g, row, l->x[c], a, 0, "%*.*s", l->w[c], l->w[c], buf); \
+		if ((int)strlen(buf) > l->w[c])					\
+			put_cut(g, row, l->x[c], l->w[c], buf, a, 0);		\
+		else								\
+			tui_grid_printf(g, row, l->x[c], a, 0, "%*s", l->w[c], buf); \
 	} while (0)
 #define LEFT(c, name, sort)							\
 	do {									\
