@@ -236,7 +236,8 @@ static int write_file(const char *path, const char *text)
 	return f && fputs(text, f) >= 0 && !fclose(f);
 }
 
-static int file_starts(const char *path, const char *text)
+/* the first bytes of @path; Return: 1 when they are @text (@whole: and nothing more) */
+static int file_has(const char *path, const char *text, int whole)
 {
 	char buf[256] = "";
 	FILE *f = fopen(path, "r");
@@ -247,21 +248,7 @@ static int file_starts(const char *path, const char *text)
 	n = fread(buf, 1, sizeof(buf) - 1, f);
 	buf[n] = '\0';
 	fclose(f);
-	return !strncmp(buf, text, strlen(text));
-}
-
-static int file_is(const char *path, const char *text)
-{
-	char buf[256] = "";
-	FILE *f = fopen(path, "r");
-	size_t n;
-
-	if (!f)
-		return 0;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return !strcmp(buf, text);
+	return whole ? !strcmp(buf, text) : !strncmp(buf, text, strlen(text));
 }
 
 /* @key's prompt, emptied, @text typed, Enter */
@@ -402,14 +389,14 @@ static void test_views(void)
 	CHECK_EQ(t.prompt, 'y', "an existing file: the export asks");
 	CHECK(render(&t, 24, 100, "exists: overwrite it? (y/n)", &text), "... on the status line");
 	free(text);
-	CHECK(file_is(csv, "keep\n"), "... and has not touched it yet");
+	CHECK(file_has(csv, "keep\n", 1), "... and has not touched it yet");
 	tui_key(&t, 'n', 24, 80);
-	CHECK(!t.prompt && strstr(t.notice, "not overwritten") && file_is(csv, "keep\n"),
+	CHECK(!t.prompt && strstr(t.notice, "not overwritten") && file_has(csv, "keep\n", 1),
 	      "n keeps the file: %s", t.notice);
 	type_line(&t, 'w', csv);
 	tui_key(&t, 'y', 24, 80);
 	CHECK(strstr(t.notice, "wrote 2 rows to") != NULL, "y replaces it: %s", t.notice);
-	CHECK(file_starts(csv, "decision_id,ts,tid,comm,kind,"), "... with the CSV");
+	CHECK(file_has(csv, "decision_id,ts,tid,comm,kind,", 0), "... with the CSV");
 	unlink(csv);
 	type_line(&t, 'w', csv);
 	CHECK(!t.prompt && strstr(t.notice, "wrote 2 rows to"), "a new file is written at once");
