@@ -297,13 +297,14 @@ static int tui_exec(int argc, char **argv)
 		}
 		tui_select_run(&t, i);
 	}
+	/* the mode first: the filter's rows are counted once, in the list shown */
+	if (all)
+		tui_set_mode(&t, TUI_ALL);
 	if (filter && tui_set_filter(&t, filter)) {
 		sr_error("tui: %s", t.notice);
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	if (all)
-		tui_set_mode(&t, TUI_ALL);
 	tui_set_sort(&t, (enum tui_col)sort, reverse);
 	t.sel = select - 1;
 	if (view) {
