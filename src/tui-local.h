@@ -226,6 +226,7 @@ struct tui {
 	void (*show_busy)(struct tui *t, const char *what);	/* say it now */
 	int (*poll_cancel)(struct tui *t);	/* 1: the user asked to stop */
 	int cancelled;			/* the last long query was cancelled */
+	const char *busy_later;		/* shown if the query runs long */
 	void *front;			/* the front end's own data */
 };
 

@@ -277,6 +277,11 @@ static int on_progress(void *arg)
 {
 	struct tui *t = arg;
 
+	/* a quiet query that turns out long says so now */
+	if (t->busy_later && t->show_busy) {
+		t->show_busy(t, t->busy_later);
+		t->busy_later = NULL;
+	}
 	if (t->poll_cancel && t->poll_cancel(t)) {
 		t->cancelled = 1;
 		return 1;
@@ -287,14 +292,25 @@ static int on_progress(void *arg)
 void tui_work_begin(struct tui *t, const char *what)
 {
 	t->cancelled = 0;
+	t->busy_later = NULL;
 	if (t->show_busy)
 		t->show_busy(t, what);
 	if (t->poll_cancel)
 		sqlite3_progress_handler(t->db, 20000, on_progress, t);
 }
 
+/* the same for a query that is mostly quick: @what is shown once it runs long */
+static void work_begin_quiet(struct tui *t, const char *what)
+{
+	t->cancelled = 0;
+	t->busy_later = what;
+	if (t->poll_cancel)
+		sqlite3_progress_handler(t->db, 20000, on_progress, t);
+}
+
 void tui_work_end(struct tui *t)
 {
+	t->busy_later = NULL;
 	if (t->poll_cancel)
 		sqlite3_progress_handler(t->db, 0, NULL, NULL);
 }
@@ -450,11 +466,16 @@ static int fetch_window(struct tui *t, long off, long n)
 		set_error(t, "reading rows");
 		return -1;
 	}
+	work_begin_quiet(t, "reading rows...  (Esc cancels)");
 	while (got < n && sqlite3_step(st) == SQLITE_ROW) {
 		read_row(t, st, &rows[reverse ? n - 1 - got : got]);
 		got++;
 	}
 	sqlite3_finalize(st);
+	tui_work_end(t);
+	if (t->cancelled)
+		snprintf(t->notice, sizeof(t->notice), "reading rows cancelled: f to change the "
+			 "filter, s the sort");
 	if (reverse && got < n) {
 		/* the count was stale: keep what came, in order */
 		memmove(rows, rows + (n - got), (size_t)got * sizeof(*rows));
@@ -929,8 +950,9 @@ static void render_list(struct tui *t, struct tui_grid *g)
 	if (t->top < 0)
 		t->top = 0;
 	/* the rows around the screen first: their widths lay the columns out */
+	t->cancelled = 0;
 	tui_row_at(t, t->top);
-	if (t->top + h - 1 < t->count)
+	if (!t->cancelled && t->top + h - 1 < t->count)
 		tui_row_at(t, t->top + h - 1);
 	layout(t, g->cols, &l);
 	list_header(t, g, 2, &l);
@@ -944,9 +966,10 @@ static void render_list(struct tui *t, struct tui_grid *g)
 		tui_grid_put(g, 5, 2, "(f to change the filter, a to toggle divergent/all, Tab "
 			     "for the summary)", 0, 0);
 	}
-	for (i = 0; i < h; i++) {
+	for (i = 0; i < h && !t->cancelled; i++) {
 		const struct tui_row *r = tui_row_at(t, t->top + i);
 
+		/* a cancelled read is not tried again before the next key */
 		if (!r)
 			break;
 		list_row(t, g, 3 + i, &l, r, t->top + i == t->sel);
