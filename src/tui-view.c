@@ -839,7 +839,8 @@ static void list_header(struct tui *t, struct tui_grid *g, int row, const struct
 #define RIGHT(c, name, sort)							\
 	do {									\
 		snprintf(buf, sizeof(buf), "%s%s", (name), sort_arrow(t, (sort)));	\
-		if ((int)strlen(buf) > l->w[c])					\
+		/* a sort arrow may take the gap after the column */	\
+		if ((int)strlen(buf) > l->w[c] + 1)				\
 			put_cut(g, row, l->x[c], l->w[c], buf, a, 0);		\
 		else								\
 			tui_grid_printf(g, row, l->x[c], a, 0, "%*s", l->w[c], buf); \
