@@ -101,6 +101,17 @@ done
 same "... out of range says so" \
 	"schedreplay: tui: filter 't=9223372030000-': out of range (at most 9223372036.854775807 s)" \
 	"$(cat "$TMP/e")"
+# the times that overflowed (UBSan: signed overflow) run clean in the sanitizer build
+if [ -x "$SR_SAN" ]; then
+	for f in 't=9223372030-' 't=9223372036.854775807-' 't=-9223372036.854775807' 't=1e308-'; do
+		UBSAN_OPTIONS=halt_on_error=1 ASAN_OPTIONS=detect_leaks=0 \
+			"$SR_SAN" tui --dump list --filter "$f" "$DB" >/dev/null 2>"$TMP/e"
+		ok "sanitizer build: filter '$f' without a runtime error" \
+			sh -c "! grep -q 'runtime error\|AddressSanitizer' '$TMP/e'"
+	done
+else
+	skip "sanitizer build: the t= filter" "no $SR_SAN (make SANITIZE=1)"
+fi
 "$SR" tui --dump list --all --filter 't=8.5-9.000250' --size 200x8 "$DB" >"$TMP/o"
 first=$(sqlite3 "$DB" "SELECT first_ts FROM run")
 same "t=8.5-9.000250 counts the decisions in that span, to the nanosecond" \
