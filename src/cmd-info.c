@@ -13,6 +13,7 @@
 
 #include "schedreplay/error.h"
 #include "schedreplay/trace.h"
+#include "escape.h"
 #include "banned.h"
 
 /* counts of pass-through events, keyed by interned name pointer */
@@ -290,34 +291,50 @@ static void print_json(const struct sr_trace_info *info, struct info_state *st)
 	printf("\n  ]\n}\n");
 }
 
+/* a text field of a TSV row: escaped, so that no tab or line end splits it */
+static void tsv_text(const char *s)
+{
+	putchar('\t');
+	sr_escape_fputs(s, stdout);
+}
+
 /* one normalized event as a TSV row: ts_ns cpu event fields... */
 static void print_event_row(const struct sr_event *ev)
 {
 	printf("%llu\t%d\t", (unsigned long long)ev->ts, ev->cpu);
 	switch (ev->kind) {
 	case SR_EV_SWITCH:
-		printf("sched_switch\t%s\t%d\t%d\t%lld\t%s\t%d\t%d\n", ev->comm, ev->pid, ev->prio,
-		       ev->prev_state_raw, ev->comm2, ev->pid2, ev->prio2);
+		fputs("sched_switch", stdout);
+		tsv_text(ev->comm);
+		printf("\t%d\t%d\t%lld", ev->pid, ev->prio, ev->prev_state_raw);
+		tsv_text(ev->comm2);
+		printf("\t%d\t%d\n", ev->pid2, ev->prio2);
 		break;
 	case SR_EV_WAKING:
 	case SR_EV_WAKEUP:
 	case SR_EV_WAKEUP_NEW:
-		printf("%s\t%s\t%d\t%d\t%d\n", ev->kind == SR_EV_WAKING ? "sched_waking" :
-		       ev->kind == SR_EV_WAKEUP ? "sched_wakeup" : "sched_wakeup_new",
-		       ev->comm, ev->pid, ev->prio, ev->target_cpu);
+		fputs(ev->kind == SR_EV_WAKING ? "sched_waking" :
+		      ev->kind == SR_EV_WAKEUP ? "sched_wakeup" : "sched_wakeup_new", stdout);
+		tsv_text(ev->comm);
+		printf("\t%d\t%d\t%d\n", ev->pid, ev->prio, ev->target_cpu);
 		break;
 	case SR_EV_MIGRATE:
-		printf("sched_migrate_task\t%s\t%d\t%d\t%d\t%d\n", ev->comm, ev->pid, ev->prio,
-		       ev->target_cpu, ev->dest_cpu);
+		fputs("sched_migrate_task", stdout);
+		tsv_text(ev->comm);
+		printf("\t%d\t%d\t%d\t%d\n", ev->pid, ev->prio, ev->target_cpu, ev->dest_cpu);
 		break;
 	case SR_EV_FORK:
-		printf("sched_process_fork\t%s\t%d\t%s\t%d\n", ev->comm, ev->pid, ev->comm2,
-		       ev->pid2);
+		fputs("sched_process_fork", stdout);
+		tsv_text(ev->comm);
+		printf("\t%d", ev->pid);
+		tsv_text(ev->comm2);
+		printf("\t%d\n", ev->pid2);
 		break;
 	case SR_EV_EXIT:
 	case SR_EV_FREE:
-		printf("%s\t%s\t%d\t%d\n", ev->kind == SR_EV_EXIT ? "sched_process_exit" :
-		       "sched_process_free", ev->comm, ev->pid, ev->prio);
+		fputs(ev->kind == SR_EV_EXIT ? "sched_process_exit" : "sched_process_free", stdout);
+		tsv_text(ev->comm);
+		printf("\t%d\t%d\n", ev->pid, ev->prio);
 		break;
 	case SR_EV_LOST:
 		printf("lost\t%lld\n", ev->lost);
@@ -335,7 +352,8 @@ static void print_event_row(const struct sr_event *ev)
 		printf("setaffinity\t%d\t0x%llx\n", ev->pid, (unsigned long long)ev->cpumask);
 		break;
 	default:
-		printf("%s\n", ev->name ? ev->name : "?");
+		sr_escape_fputs(ev->name ? ev->name : "?", stdout);
+		putchar('\n');
 		break;
 	}
 }

@@ -20,6 +20,7 @@
 #include "schedreplay/error.h"
 #include "schedreplay/report.h"
 #include "schedreplay/store.h"
+#include "escape.h"
 #include "banned.h"
 
 /* ---- text ------------------------------------------------------------------ */
@@ -244,6 +245,47 @@ static void print_unexplained(const struct sr_report *r, FILE *f)
 		}
 		fputc('\n', f);
 	}
+}
+
+/* one text of the report escaped in place (escape.h); 0 or -1 without memory */
+static int escape_in_place(char **s)
+{
+	char *e;
+
+	if (!*s || !sr_escape_needed(*s))
+		return 0;
+	e = sr_escape_dup(*s);
+	if (!e)
+		return -1;
+	free(*s);
+	*s = e;
+	return 0;
+}
+
+/*
+ * Task names, the kernel and host strings come from the trace: for the text
+ * output every key and text cell is escaped before the widths are measured
+ * (the JSON output is escaped by SQLite).
+ */
+static int escape_texts(struct sr_report *r)
+{
+	const struct sr_report_table *ct;
+	int i, j, k, s, c, err = 0;
+
+	for (i = 0; (ct = sr_report_table_at(r, i)); i++) {
+		/* the report's own tables: not const to their owner */
+		struct sr_report_table *t = (struct sr_report_table *)ct;
+
+		for (j = 0; j < t->nrows; j++) {
+			for (k = 0; k < t->nkeys; k++)
+				err |= escape_in_place(&t->rows[j].key[k]);
+			for (s = 0; s < r->nsrc; s++)
+				for (c = 0; t->rows[j].val[s] && c < t->ncols; c++)
+					if (t->rows[j].val[s][c].type == SR_CELL_TEXT)
+						err |= escape_in_place(&t->rows[j].val[s][c].s);
+		}
+	}
+	return err ? -1 : 0;
 }
 
 static void print_text(const struct sr_report *r, FILE *f)
@@ -526,7 +568,7 @@ static int print_json_report(sqlite3 *db, const struct sr_report *r, FILE *f)
 			sqlite3_bind_text(st, 1, buf, -1, SQLITE_STATIC);
 			err = sqlite3_step(st) != SQLITE_ROW;
 			if (!err)
-				fputs((const char *)sqlite3_column_text(st, 0), f);
+				sr_json_fputs((const char *)sqlite3_column_text(st, 0), f);
 		}
 		sqlite3_finalize(st);
 	}
@@ -723,6 +765,12 @@ static int report_exec(int argc, char **argv)
 		} else {
 			if (i)
 				fputs("\n\n", stdout);
+			err = escape_texts(r);
+			if (err) {
+				sr_error("%s", sr_strerror(-SR_E_NOMEM));
+				sr_report_free(r);
+				goto out;
+			}
 			print_text(r, stdout);
 		}
 		sr_report_free(r);

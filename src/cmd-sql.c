@@ -3,9 +3,10 @@
  * "schedreplay sql DB [QUERY]": one SQL statement against a results
  * database, printed as an aligned table, CSV or JSON.  The canned queries
  * (the .sql files of reports/, compiled in) run with --query NAME.  Parameters are bound
- * by name with sqlite3_bind_*, never pasted into the text; CSV and JSON
- * quoting is SQLite's own (printf '%w', json_object), applied row by row by
- * a second statement the values are bound to.  The database is opened
+ * by name with sqlite3_bind_*, never pasted into the text.  Text from the
+ * trace is escaped for the terminal in the table and in CSV (escape.h, the
+ * one CSV writer); JSON quoting is SQLite's json_object, applied row by row
+ * by a second statement the values are bound to.  The database is opened
  * read-only unless --write.
  */
 #include "cmd.h"
@@ -20,6 +21,7 @@
 #include <sqlite3.h>
 
 #include "schedreplay/store.h"
+#include "escape.h"
 #include "sql-reports.h"
 #include "banned.h"
 
@@ -229,35 +231,22 @@ static int bind_params(sqlite3_stmt *st, struct param *params, int nparams,
 /* ---- output ---------------------------------------------------------------- */
 
 /*
- * The row formatter: a statement over ?1..?N (the row's values) that
- * returns the row as one CSV line or one JSON object, quoted by SQLite.
+ * JSON: a statement over ?1..?N (the row's values) and ?N+1..?2N (the
+ * column names) that returns the row as one object, quoted by SQLite.
  */
-static sqlite3_stmt *formatter(sqlite3 *db, int ncols, enum sql_format fmt)
+static sqlite3_stmt *json_formatter(sqlite3 *db, int ncols)
 {
 	sqlite3_str *s = sqlite3_str_new(db);
 	sqlite3_stmt *st = NULL;
 	char *sql;
 	int i;
 
-	sqlite3_str_appendall(s, fmt == FMT_JSON ? "SELECT json_object(" : "SELECT ");
-	for (i = 1; i <= ncols; i++) {
-		if (fmt == FMT_JSON) {
-			/* names at ?(ncols+i); JSON holds no blobs: hex */
-			sqlite3_str_appendf(s, "%s?%d, CASE WHEN typeof(?%d) = 'blob' THEN hex(?%d) "
-					    "ELSE ?%d END", i > 1 ? ", " : "", ncols + i, i, i, i);
-			continue;
-		}
-		/* RFC 4180: quote a field holding a separator, a quote, a line end,
-		 * or nothing (so that "" is an empty text and nothing a NULL) */
-		sqlite3_str_appendf(s, "%sCASE WHEN ?%d IS NULL THEN '' "
-				    "WHEN typeof(?%d) = 'blob' THEN 'X''' || hex(?%d) || '''' "
-				    "WHEN typeof(?%d) = 'text' AND (?%d = '' OR instr(?%d, ',') OR "
-				    "instr(?%d, '\"') OR instr(?%d, char(10)) OR instr(?%d, char(13))) "
-				    "THEN printf('\"%%w\"', ?%d) ELSE CAST(?%d AS TEXT) END",
-				    i > 1 ? " || ',' || " : "", i, i, i, i, i, i, i, i, i, i, i);
-	}
-	if (fmt == FMT_JSON)
-		sqlite3_str_appendall(s, ")");
+	sqlite3_str_appendall(s, "SELECT json_object(");
+	/* JSON holds no blobs: hex */
+	for (i = 1; i <= ncols; i++)
+		sqlite3_str_appendf(s, "%s?%d, CASE WHEN typeof(?%d) = 'blob' THEN hex(?%d) "
+				    "ELSE ?%d END", i > 1 ? ", " : "", ncols + i, i, i, i);
+	sqlite3_str_appendall(s, ")");
 	sql = sqlite3_str_finish(s);
 	if (!sql || sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
 		sr_error("sql: cannot prepare the output: %s", sqlite3_errmsg(db));
@@ -267,29 +256,23 @@ static sqlite3_stmt *formatter(sqlite3 *db, int ncols, enum sql_format fmt)
 	return st;
 }
 
-/* run the formatter on the bound values and print its one text result */
-static int format_row(sqlite3_stmt *f, const char *before)
-{
-	int rc = sqlite3_step(f);
-
-	if (rc != SQLITE_ROW) {
-		sr_error("sql: cannot format a row: %s", sqlite3_errmsg(sqlite3_db_handle(f)));
-		sqlite3_reset(f);
-		return -1;
-	}
-	fputs(before, stdout);
-	fputs((const char *)sqlite3_column_text(f, 0), stdout);
-	sqlite3_reset(f);
-	return 0;
-}
-
 static int step_error(sqlite3_stmt *st)
 {
 	sr_error("sql: %s", sqlite3_errmsg(sqlite3_db_handle(st)));
 	return EXIT_FAIL;
 }
 
-static int print_quoted(sqlite3_stmt *st, enum sql_format fmt, int header)
+/* CSV: the writer every CSV of schedreplay shares (escape.h) */
+static int print_csv(sqlite3_stmt *st, int header)
+{
+	if (!sqlite3_column_count(st))
+		return sqlite3_step(st) == SQLITE_DONE ? EXIT_OK : step_error(st);
+	if (sr_csv_write(st, stdout, header) < 0)
+		return ferror(stdout) ? EXIT_FAIL : step_error(st);
+	return EXIT_OK;
+}
+
+static int print_json(sqlite3_stmt *st)
 {
 	int ncols = sqlite3_column_count(st), i, rc, rows = 0;
 	sqlite3_stmt *f;
@@ -298,43 +281,35 @@ static int print_quoted(sqlite3_stmt *st, enum sql_format fmt, int header)
 	/* a statement without columns (--write): run it, print nothing */
 	if (!ncols)
 		return sqlite3_step(st) == SQLITE_DONE ? EXIT_OK : step_error(st);
-	f = formatter(sqlite3_db_handle(st), ncols, fmt);
+	f = json_formatter(sqlite3_db_handle(st), ncols);
 	if (!f)
 		return EXIT_FAIL;
-	if (fmt == FMT_JSON) {
-		for (i = 0; i < ncols; i++)
-			sqlite3_bind_text(f, ncols + i + 1, sqlite3_column_name(st, i), -1,
-					  SQLITE_TRANSIENT);
-	} else if (header) {
-		for (i = 0; i < ncols; i++)
-			sqlite3_bind_text(f, i + 1, sqlite3_column_name(st, i), -1,
-					  SQLITE_TRANSIENT);
-		if (format_row(f, "") < 0) {
-			sqlite3_finalize(f);
-			return EXIT_FAIL;
-		}
-		fputc('\n', stdout);
-	}
+	for (i = 0; i < ncols; i++)
+		sqlite3_bind_text(f, ncols + i + 1, sqlite3_column_name(st, i), -1,
+				  SQLITE_TRANSIENT);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		for (i = 0; i < ncols; i++)
 			sqlite3_bind_value(f, i + 1, sqlite3_column_value(st, i));
-		if (format_row(f, fmt == FMT_JSON ? (rows ? ",\n  " : "[\n  ") : "") < 0) {
+		if (sqlite3_step(f) != SQLITE_ROW) {
+			sr_error("sql: cannot format a row: %s",
+				 sqlite3_errmsg(sqlite3_db_handle(f)));
 			ret = EXIT_FAIL;
 			break;
 		}
-		if (fmt == FMT_CSV)
-			fputc('\n', stdout);
+		fputs(rows ? ",\n  " : "[\n  ", stdout);
+		sr_json_fputs((const char *)sqlite3_column_text(f, 0), stdout);
+		sqlite3_reset(f);
 		rows++;
 	}
 	if (ret == EXIT_OK && rc != SQLITE_DONE)
 		ret = step_error(st);
-	if (fmt == FMT_JSON && ret == EXIT_OK)
+	if (ret == EXIT_OK)
 		fputs(rows ? "\n]\n" : "[]\n", stdout);
 	sqlite3_finalize(f);
 	return ret;
 }
 
-/* a cell of the table: its text as shown (control characters escaped) */
+/* a cell of the table: its text as shown (escape.h) */
 struct cell {
 	char *text;
 	int width;
@@ -347,24 +322,6 @@ static int utf8_width(const char *s)
 	for (; *s; s++)
 		w += ((unsigned char)*s & 0xc0) != 0x80;
 	return w;
-}
-
-/* the text shown for a value: NULL is empty, control characters escaped */
-static char *cell_text(const unsigned char *v)
-{
-	sqlite3_str *s = sqlite3_str_new(NULL);
-
-	for (; v && *v; v++) {
-		if (*v == '\n')
-			sqlite3_str_appendall(s, "\\n");
-		else if (*v == '\t')
-			sqlite3_str_appendall(s, "\\t");
-		else if (*v < 0x20 || *v == 0x7f)
-			sqlite3_str_appendf(s, "\\x%02x", *v);
-		else
-			sqlite3_str_appendchar(s, 1, (char)*v);
-	}
-	return sqlite3_str_finish(s);
 }
 
 static int print_table(sqlite3_stmt *st, int header)
@@ -405,7 +362,7 @@ static int print_table(sqlite3_stmt *st, int header)
 			struct cell *c = &cells[nrows * (size_t)ncols + (size_t)i];
 			int type = sqlite3_column_type(st, i);
 
-			c->text = cell_text(sqlite3_column_text(st, i));
+			c->text = sr_escape_dup((const char *)sqlite3_column_text(st, i));
 			c->width = c->text ? utf8_width(c->text) : 0;
 			if (c->width > width[i])
 				width[i] = c->width;
@@ -448,7 +405,7 @@ static int print_table(sqlite3_stmt *st, int header)
 				printf("%s%*s%s", i ? "  " : "", pad, "", t);
 			else
 				printf("%s%s%*s", i ? "  " : "", t, i + 1 < ncols ? pad : 0, "");
-			sqlite3_free(c->text);
+			free(c->text);
 		}
 		if (ret == EXIT_OK)
 			fputc('\n', stdout);
@@ -700,8 +657,10 @@ static int sql_exec(int argc, char **argv)
 		goto out;
 	if (fmt == FMT_TABLE)
 		ret = print_table(st, header);
+	else if (fmt == FMT_CSV)
+		ret = print_csv(st, header);
 	else
-		ret = print_quoted(st, fmt, header);
+		ret = print_json(st);
 out:
 	sqlite3_finalize(next);
 	sqlite3_finalize(st);

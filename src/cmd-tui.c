@@ -7,6 +7,7 @@
  */
 #include "cmd.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,9 @@ static const char tui_options[] =
 	"       --dump VIEW      print VIEW as text and exit: list, detail, summary, help,\n"
 	"                        sql (the list's SQL for sqlite3) or csv (the whole list)\n"
 	"       --size COLSxROWS the size --dump renders at (default 80x24)\n"
+	"   -o, --output FILE    write the --dump view to FILE, not standard output\n"
+	"                        (an existing FILE only with --force)\n"
+	"       --force          let --output replace an existing file\n"
 	"       --filter EXPR    start with this filter (see '?' in the TUI, or the man page)\n"
 	"       --all            list every decision, not only the divergent ones\n"
 	"       --sort COLUMN    time, task, pid, kind, this, prev, actual, original,\n"
@@ -34,45 +38,36 @@ static int tui_exec(int argc, char **argv);
 
 const struct cmd_entry cmd_tui = {
 	.name = "tui",
-	.synopsis = "[--dump VIEW [--size COLSxROWS]] [--filter EXPR] [--all] [--sort COLUMN] "
-		    "[--reverse] [--run ID] [--select N] DB",
+	.synopsis = "[--dump VIEW [--size COLSxROWS] [-o FILE [--force]]] [--filter EXPR] [--all] "
+		    "[--sort COLUMN] [--reverse] [--run ID] [--select N] DB",
 	.summary = "browse divergent decisions interactively",
 	.options = tui_options,
 	.exec = tui_exec,
 };
 
 enum { OPT_DUMP = 256, OPT_SIZE, OPT_FILTER, OPT_ALL, OPT_SORT, OPT_REVERSE, OPT_RUN,
-       OPT_SELECT };
+       OPT_SELECT, OPT_FORCE };
 
-static int dump(struct tui *t, const char *view, int rows, int cols)
+/* one view as text to @file (NULL: stdout), which is replaced only with @force */
+static int dump(struct tui *t, const char *view, int rows, int cols, const char *file, int force)
 {
 	struct tui_grid g;
 	char *cause = NULL;
+	FILE *out = stdout;
+	int ret = EXIT_OK;
 
-	if (!strcmp(view, "sql")) {
-		struct tui_sql s;
-
-		if (tui_current_sql(t, &s, -1, 0))
-			return EXIT_FAIL;
-		tui_sql_print(&s, stdout);
-		tui_sql_release(&s);
-		return EXIT_OK;
-	}
 	if (!strcmp(view, "csv")) {
-		if (tui_export_csv(t, NULL, &cause) < 0) {
-			sr_error("tui: %s", cause ? cause : "cannot export");
+		long n = tui_export_csv(t, file, force, &cause);
+
+		if (n < 0) {
+			sr_error("tui: %s%s", cause ? cause : "cannot export",
+				 n == -2 ? " (--force replaces it)" : "");
 			free(cause);
 			return EXIT_FAIL;
 		}
 		return EXIT_OK;
 	}
-	if (!strcmp(view, "list"))
-		t->view = TUI_V_LIST;
-	else if (!strcmp(view, "summary"))
-		t->view = TUI_V_SUMMARY;
-	else if (!strcmp(view, "help"))
-		t->view = TUI_V_HELP;
-	else if (!strcmp(view, "detail")) {
+	if (!strcmp(view, "detail")) {
 		tui_open_detail(t);
 		if (t->view != TUI_V_DETAIL) {
 			sr_error("tui: '%s': no decision at row %ld of the list", t->path,
@@ -81,12 +76,60 @@ static int dump(struct tui *t, const char *view, int rows, int cols)
 		}
 		t->notice[0] = '\0';
 	}
-	if (tui_grid_init(&g, rows, cols))
-		return EXIT_FAIL;
-	tui_render(t, &g);
-	tui_grid_dump(&g, stdout);
-	tui_grid_release(&g);
-	return EXIT_OK;
+	if (file) {
+		out = tui_create(file, force, &cause);
+		if (!out) {
+			sr_error("tui: %s%s", cause, errno == EEXIST ? " (--force replaces it)" : "");
+			free(cause);
+			return EXIT_FAIL;
+		}
+	}
+	if (!strcmp(view, "sql")) {
+		struct tui_sql s;
+
+		if (tui_current_sql(t, &s, -1, 0)) {
+			ret = EXIT_FAIL;
+		} else {
+			tui_sql_print(&s, out);
+			tui_sql_release(&s);
+		}
+	} else {
+		if (!strcmp(view, "list"))
+			t->view = TUI_V_LIST;
+		else if (!strcmp(view, "summary"))
+			t->view = TUI_V_SUMMARY;
+		else if (!strcmp(view, "help"))
+			t->view = TUI_V_HELP;
+		if (tui_grid_init(&g, rows, cols)) {
+			ret = EXIT_FAIL;
+		} else {
+			tui_render(t, &g);
+			tui_grid_dump(&g, out);
+			tui_grid_release(&g);
+		}
+	}
+	if (file && fclose(out) && ret == EXIT_OK) {
+		sr_error("tui: cannot write '%s': %s", file, strerror(errno));
+		ret = EXIT_FAIL;
+	}
+	return ret;
+}
+
+/* the interactive front end's hooks for long queries */
+static void show_busy(struct tui *t, const char *what)
+{
+	struct tui_grid *g = t->front;
+
+	if (!g || !g->rows)
+		return;
+	tui_status_put(g, what);
+	tui_tty_draw(g);
+}
+
+static int poll_cancel(struct tui *t)
+{
+	(void)t;
+	return tui_tty_cancel_key();
 }
 
 static int interactive(struct tui *t)
@@ -100,6 +143,9 @@ static int interactive(struct tui *t)
 		free(cause);
 		return EXIT_FAIL;
 	}
+	t->front = &g;
+	t->show_busy = show_busy;
+	t->poll_cancel = poll_cancel;
 	while (!t->quit) {
 		tui_tty_size(&rows, &cols);
 		if (g.rows != rows || g.cols != cols) {
@@ -117,6 +163,9 @@ static int interactive(struct tui *t)
 		tui_key(t, key, rows, cols);
 	}
 	tui_tty_stop();
+	t->front = NULL;
+	t->show_busy = NULL;
+	t->poll_cancel = NULL;
 	tui_grid_release(&g);
 	return EXIT_OK;
 }
@@ -132,11 +181,13 @@ static int tui_exec(int argc, char **argv)
 		{ "reverse", no_argument, NULL, OPT_REVERSE },
 		{ "run", required_argument, NULL, OPT_RUN },
 		{ "select", required_argument, NULL, OPT_SELECT },
+		{ "output", required_argument, NULL, 'o' },
+		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *view = NULL, *filter = NULL, *path;
-	int opt, rows = 24, cols = 80, all = 0, sort = TUI_COL_TIME, reverse = 0, ret, i;
+	const char *view = NULL, *filter = NULL, *path, *output = NULL;
+	int opt, rows = 24, cols = 80, all = 0, sort = TUI_COL_TIME, reverse = 0, ret, i, force = 0;
 	long run = -1, select = 1;
 	char *cause = NULL, *end;
 	struct tui t;
@@ -144,7 +195,7 @@ static int tui_exec(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
 		switch (opt) {
 		case OPT_DUMP:
 			view = optarg;
@@ -194,6 +245,12 @@ static int tui_exec(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			break;
+		case 'o':
+			output = optarg;
+			break;
+		case OPT_FORCE:
+			force = 1;
+			break;
 		case 'h':
 			cmd_usage(&cmd_tui, stdout);
 			return EXIT_OK;
@@ -204,6 +261,10 @@ static int tui_exec(int argc, char **argv)
 	if (argc - optind != 1) {
 		sr_error("tui: expected one DB argument, got %d", argc - optind);
 		cmd_usage(&cmd_tui, stderr);
+		return EXIT_USAGE;
+	}
+	if ((output || force) && !view) {
+		sr_error("tui: %s goes with --dump VIEW", output ? "--output" : "--force");
 		return EXIT_USAGE;
 	}
 	path = argv[optind];
@@ -236,15 +297,15 @@ static int tui_exec(int argc, char **argv)
 		}
 		tui_select_run(&t, i);
 	}
+	/* the mode first: the filter's rows are counted once, in the list shown */
+	if (all)
+		tui_set_mode(&t, TUI_ALL);
 	if (filter && tui_set_filter(&t, filter)) {
 		sr_error("tui: %s", t.notice);
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	if (all)
-		tui_set_mode(&t, TUI_ALL);
-	t.sort = (enum tui_col)sort;
-	t.desc = reverse;
+	tui_set_sort(&t, (enum tui_col)sort, reverse);
 	t.sel = select - 1;
 	if (view) {
 		tui_refresh_count(&t);
@@ -252,7 +313,7 @@ static int tui_exec(int argc, char **argv)
 			t.sel = t.count ? t.count - 1 : 0;
 		if (t.sel >= (24 > rows ? rows : 24))
 			t.top = t.sel;
-		ret = dump(&t, view, rows, cols);
+		ret = dump(&t, view, rows, cols, output, force);
 	} else {
 		ret = interactive(&t);
 	}

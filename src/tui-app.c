@@ -34,21 +34,28 @@ static void search(struct tui *t, int dir)
 		return;
 	}
 	/* from the selection on, then around the end */
-	for (pass = 0; pass < 2 && pos < 0; pass++) {
+	tui_work_begin(t, "searching...  (Esc cancels)");
+	for (pass = 0; pass < 2 && pos < 0 && !t->cancelled; pass++) {
 		long from = pass ? (dir > 0 ? -1 : t->count) : t->sel;
 
 		if (tui_sql_search(&s, &t->scope, &q, t->search, from, dir))
-			return;
+			break;
 		st = tui_sql_prepare(t->db, &s, &cause);
 		tui_sql_release(&s);
 		if (!st) {
 			snprintf(t->notice, sizeof(t->notice), "%s", cause ? cause : "search failed");
 			free(cause);
+			tui_work_end(t);
 			return;
 		}
 		if (sqlite3_step(st) == SQLITE_ROW)
 			pos = (long)sqlite3_column_int64(st, 0);
 		sqlite3_finalize(st);
+	}
+	tui_work_end(t);
+	if (t->cancelled) {
+		snprintf(t->notice, sizeof(t->notice), "search cancelled");
+		return;
 	}
 	if (pos < 0) {
 		snprintf(t->notice, sizeof(t->notice), "not found: %s", t->search);
@@ -59,11 +66,11 @@ static void search(struct tui *t, int dir)
 	t->sel = pos;
 }
 
+static void export(struct tui *t, const char *file, int overwrite);
+
 static void finish_prompt(struct tui *t)
 {
 	int kind = t->prompt;
-	char *cause = NULL;
-	long n;
 
 	t->prompt = 0;
 	switch (kind) {
@@ -81,18 +88,52 @@ static void finish_prompt(struct tui *t)
 			snprintf(t->notice, sizeof(t->notice), "no file name: nothing written");
 			break;
 		}
-		n = tui_export_csv(t, t->input, &cause);
-		if (n < 0)
-			snprintf(t->notice, sizeof(t->notice), "%s", cause ? cause : "export failed");
-		else
-			snprintf(t->notice, sizeof(t->notice), "wrote %ld rows to %s", n, t->input);
-		free(cause);
+		export(t, t->input, 0);
 		break;
 	}
 }
 
+/* write the list to @file; an existing file is asked about first (the 'y' prompt) */
+static void export(struct tui *t, const char *file, int overwrite)
+{
+	char *cause = NULL, *name = strdup(file);
+	long n;
+
+	if (!name) {
+		snprintf(t->notice, sizeof(t->notice), "out of memory");
+		return;
+	}
+	n = tui_export_csv(t, name, overwrite, &cause);
+	if (n == -2) {
+		free(t->pending);
+		t->pending = name;
+		t->prompt = 'y';
+		free(cause);
+		return;
+	}
+	if (n < 0)
+		snprintf(t->notice, sizeof(t->notice), "%s", cause ? cause : "export failed");
+	else
+		snprintf(t->notice, sizeof(t->notice), "wrote %ld rows to %s", n, name);
+	free(cause);
+	free(name);
+}
+
 static void prompt_key(struct tui *t, int key)
 {
+	if (t->prompt == 'y') {
+		char *file = t->pending;
+
+		t->pending = NULL;
+		t->prompt = 0;
+		if (key == 'y' || key == 'Y')
+			export(t, file, 1);
+		else
+			snprintf(t->notice, sizeof(t->notice), "'%s' not overwritten: nothing written",
+				 file ? file : "");
+		free(file);
+		return;
+	}
 	switch (key) {
 	case TUI_KEY_ENTER:
 		finish_prompt(t);
@@ -123,8 +164,7 @@ static void next_sort(struct tui *t, int dir)
 	do {
 		c = (c + dir + TUI_COL__COUNT) % TUI_COL__COUNT;
 	} while (t->mode == TUI_DIVERGENT && c == TUI_COL_BASE);
-	t->sort = (enum tui_col)c;
-	tui_set_mode(t, t->mode);	/* same rows, new order: count kept below */
+	tui_set_sort(t, (enum tui_col)c, t->desc);
 }
 
 static void list_key(struct tui *t, int key, int rows)
@@ -181,16 +221,12 @@ static void list_key(struct tui *t, int key, int rows)
 		break;
 	case 's': case '>': case 'l': case TUI_KEY_RIGHT:
 		next_sort(t, 1);
-		t->count = count;
 		return;
 	case 'S': case '<': case 'h': case TUI_KEY_LEFT:
 		next_sort(t, -1);
-		t->count = count;
 		return;
 	case 'r':
-		t->desc = !t->desc;
-		tui_set_mode(t, t->mode);
-		t->count = count;
+		tui_set_sort(t, t->sort, !t->desc);
 		return;
 	case 'w': case 'x':
 		s = tui_default_csv_name(t);

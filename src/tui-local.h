@@ -8,7 +8,7 @@
  * list of bound parameters: filter values never enter the SQL text.
  *
  *   tui-grid.c    the cell grid
- *   tui-query.c   filter language, SQL + parameters, SQL display, CSV
+ *   tui-query.c   filter language, SQL + parameters, SQL display
  *   tui-view.c    the data of a run and the views (list, detail, summary,
  *                 help, sql) rendered into a grid
  *   tui-app.c     the browser's state and its keys
@@ -72,19 +72,24 @@ struct tui_filter {
 	int cpu;			/* -1: any */
 	enum tui_cross cross;
 	int has_t0, has_t1;
-	double t0, t1;			/* seconds from the run's first_ts */
+	long long t0, t1;		/* ns from the run's first_ts */
 };
 
 void tui_filter_init(struct tui_filter *f);
 void tui_filter_release(struct tui_filter *f);
 /*
  * tui_filter_parse - "kind=wakeup comm=hackbench cpu=3 cross=node t=1.5-2.0
- * patch=NAME pid=N task=COMM|PID text=WORD"; a word without '=' is free text.
+ * patch=NAME pid=N task=COMM|PID text=WORD"; a word without '=' is free text;
+ * kind is any decision kind, t= seconds with up to nine fraction digits.
  * Return: 0, or -1 with @cause (caller frees) and @f unchanged.
  */
 int tui_filter_parse(const char *expr, struct tui_filter *f, char **cause);
 /* Return: the filter in the language above (caller frees) */
 char *tui_filter_format(const struct tui_filter *f);
+/* Return: the decision kind called @name (enum sr_decision_kind), or -1 */
+int tui_kind_find(const char *name);
+/* Return: every decision kind, @sep between, @last before the last (caller frees) */
+char *tui_kind_list(const char *sep, const char *last);
 
 /* the sort columns */
 enum tui_col {
@@ -128,11 +133,17 @@ struct tui_query {
 	int desc;
 };
 
-/* the columns of a rows query, in order */
+/*
+ * The columns of a rows query, in order.  The divergent list ends with the
+ * patched side's reason and the base model; the list of every decision
+ * has the patches that diverged in TUI_R_PATCH, the first base model's
+ * reason in TUI_R_REASON_O, then each base model's CPU.
+ */
 enum {
 	TUI_R_ID, TUI_R_TS, TUI_R_TID, TUI_R_COMM, TUI_R_KIND, TUI_R_THIS, TUI_R_PREV,
 	TUI_R_ACTUAL, TUI_R_ORIGINAL, TUI_R_PATCHED, TUI_R_PATCH, TUI_R_REASON_O,
-	TUI_R_REASON_P, TUI_R_BASE0
+	TUI_R_REASON_P, TUI_R_MODEL,		/* divergent */
+	TUI_R_BASE0 = TUI_R_REASON_P,		/* every decision */
 };
 
 void tui_sql_release(struct tui_sql *q);
@@ -147,8 +158,6 @@ int tui_sql_search(struct tui_sql *out, const struct tui_scope *sc, const struct
 sqlite3_stmt *tui_sql_prepare(sqlite3 *db, const struct tui_sql *q, char **cause);
 /* the SQL and its parameters as sqlite3 shell input (.parameter set lines) */
 void tui_sql_print(const struct tui_sql *q, FILE *out);
-/* every row of @st as CSV (RFC 4180) with a header; Return: rows or -1 */
-long tui_csv_write(sqlite3_stmt *st, FILE *out);
 
 /* ---- the data and the views --------------------------------------------- */
 
@@ -163,11 +172,12 @@ struct tui_row {
 	long id;
 	long long ts;
 	int tid;
-	char comm[24];
+	char comm[68];			/* escaped (escape.h): 16 bytes, 4 each at most */
 	char kind[20];
 	int cpu[5];			/* this, prev, actual, original, patched; -1 NULL */
 	char *patch;			/* the patch (divergent) or the diverging ones (all) */
 	char *reason[2];		/* original, patched (divergent) or base (all) */
+	char *model;			/* the base model of the pair's sides */
 	int base[TUI_MAX_BASE];
 };
 
@@ -198,6 +208,7 @@ struct tui {
 	/* the detail */
 	long detail_id;
 	char *detail_patch;		/* the patch whose sides the detail shows */
+	char *detail_model;		/* ... on this base model */
 	long long detail_window;	/* ns either side */
 	struct tui_grid page;		/* detail, summary, help or sql, taller than the screen */
 	int page_valid, scroll;
@@ -205,27 +216,57 @@ struct tui {
 	enum tui_view view, back;
 	char notice[400];		/* one line shown until the next key */
 	/* a prompt on the last line */
-	int prompt;			/* 0, 'f', '/', 'w' */
+	int prompt;			/* 0, 'f', '/', 'w', 'y' (overwrite?) */
+	char *pending;			/* the file the 'y' prompt is about */
 	char input[256];
 	size_t input_len;
 	int quit;
 	char *error;			/* a database error; the caller prints it */
+	/* the front end's hooks for long queries (NULL with --dump) */
+	void (*show_busy)(struct tui *t, const char *what);	/* say it now */
+	int (*poll_cancel)(struct tui *t);	/* 1: the user asked to stop */
+	int cancelled;			/* the last long query was cancelled */
+	const char *busy_later;		/* shown if the query runs long */
+	void *front;			/* the front end's own data */
 };
 
 /* Return: 0, or -1 with @cause: the database has no run etc. */
 int tui_open(struct tui *t, sqlite3 *db, const char *path, char **cause);
 void tui_release(struct tui *t);
 int tui_select_run(struct tui *t, int i);
-/* apply a filter expression; Return: 0 or -1 with a notice */
+/* apply a filter expression and count its rows; Return: 0, or -1 with a
+ * notice (a bad filter, or the count cancelled: the old filter is kept) */
 int tui_set_filter(struct tui *t, const char *expr);
+/* the list of divergent decisions or of every one; counted now (see cancelled) */
 void tui_set_mode(struct tui *t, enum tui_mode m);
+/*
+ * around a query that may take long: say @what on the status line (through
+ * show_busy) and let poll_cancel interrupt it; t->cancelled tells afterwards
+ */
+void tui_work_begin(struct tui *t, const char *what);
+void tui_work_end(struct tui *t);
+/* the same rows in another order: the count is kept */
+void tui_set_sort(struct tui *t, enum tui_col c, int desc);
 void tui_refresh_count(struct tui *t);
 /* the row at list position @pos (fetched through the window), or NULL */
 const struct tui_row *tui_row_at(struct tui *t, long pos);
 void tui_open_detail(struct tui *t);
 /* the current list query (for SQL display and export) */
 int tui_current_sql(struct tui *t, struct tui_sql *out, long limit, long offset);
-long tui_export_csv(struct tui *t, const char *file, char **cause);
+/*
+ * tui_create - open @file for writing; an existing file only when @overwrite
+ * Return: the stream, or NULL with @cause (errno EEXIST: the file exists)
+ */
+FILE *tui_create(const char *file, int overwrite, char **cause);
+/*
+ * tui_export_csv - the whole list as CSV to @file (NULL: stdout); an
+ * existing file is replaced only when @overwrite.  Return: the rows, -2 when
+ * the file exists, or -1 with @cause (a cancelled or failed export removes
+ * the file)
+ */
+long tui_export_csv(struct tui *t, const char *file, int overwrite, char **cause);
+/* @text on the status line of @g, in place of what is there */
+void tui_status_put(struct tui_grid *g, const char *text);
 char *tui_default_csv_name(struct tui *t);
 /* draw the current view into @g (sized to the screen) */
 void tui_render(struct tui *t, struct tui_grid *g);
@@ -248,5 +289,7 @@ void tui_tty_size(int *rows, int *cols);
 void tui_tty_draw(const struct tui_grid *g);
 /* Return: a TUI_KEY_* or ASCII key */
 int tui_tty_key(void);
+/* Return: 1 when Esc was pressed; another key pressed is kept for tui_tty_key */
+int tui_tty_cancel_key(void);
 
 #endif

@@ -2,8 +2,8 @@
 /*
  * The TUI's query layer: the filter language, the SQL of a list (the
  * divergence view or every decision of a run) for a filter, a sort and a
- * window, the count and search queries beside it, and the two ways a query
- * leaves the TUI: as sqlite3 shell input and as CSV.  Every value a user
+ * window, the count and search queries beside it, and the list's SQL as
+ * sqlite3 shell input (the CSV export is escape.h's writer).  Every value a user
  * typed becomes a named parameter (:kind, :comm, ...); the SQL text is built
  * only from fixed strings, so what "y" shows is what runs.
  */
@@ -11,11 +11,12 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <math.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "schedreplay/error.h"
+#include "schedreplay/replay.h"
 #include "banned.h"
 
 void tui_filter_init(struct tui_filter *f)
@@ -43,17 +44,69 @@ static int parse_long(const char *s, long *v)
 	return errno || end == s || *end || *v < 0 ? -1 : 0;
 }
 
-static int parse_secs(const char *s, size_t len, double *v)
+/*
+ * A time of the t= filter: seconds from the run's first event, written as
+ * the trace's timestamps are, SECONDS[.FRACTION] with up to nine fraction
+ * digits (nanoseconds) and nothing else (no sign, exponent, hex or blank).
+ * Return: 0 with @ns, -1 for bad syntax, -2 when it does not fit in 64-bit
+ * nanoseconds (above 9223372036.854775807 s).
+ */
+static int parse_secs(const char *s, size_t len, long long *ns)
 {
-	char buf[64], *end;
+	const char *end = s + len;
+	long long sec = 0, frac = 0;
+	int digits = 0, fd;
 
-	if (!len || len >= sizeof(buf))
+	for (; s < end && *s >= '0' && *s <= '9'; s++, digits++) {
+		if (sec > (LLONG_MAX - (*s - '0')) / 10)
+			return -2;
+		sec = sec * 10 + (*s - '0');
+	}
+	if (s < end && *s == '.') {
+		for (s++, fd = 0; s < end && *s >= '0' && *s <= '9'; s++, fd++, digits++) {
+			if (fd >= 9)
+				return -1;
+			frac = frac * 10 + (*s - '0');
+		}
+		for (; fd < 9; fd++)
+			frac *= 10;
+	}
+	if (s != end || !digits)
 		return -1;
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	errno = 0;
-	*v = strtod(buf, &end);
-	return errno || *end || !isfinite(*v) || *v < 0 ? -1 : 0;
+	if (sec > (LLONG_MAX - frac) / 1000000000LL)
+		return -2;
+	*ns = sec * 1000000000LL + frac;
+	return 0;
+}
+
+/* the decision kinds are replay's (sr_decision_kind_name), not a list of our own */
+int tui_kind_find(const char *name)
+{
+	int k;
+
+	for (k = 0; k < SR_DEC__COUNT; k++)
+		if (!strcmp(name, sr_decision_kind_name((enum sr_decision_kind)k)))
+			return k;
+	return -1;
+}
+
+char *tui_kind_list(const char *sep, const char *last)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	int k;
+
+	if (!m)
+		return NULL;
+	for (k = 0; k < SR_DEC__COUNT; k++)
+		fprintf(m, "%s%s", !k ? "" : k == SR_DEC__COUNT - 1 ? last : sep,
+			sr_decision_kind_name((enum sr_decision_kind)k));
+	if (fclose(m)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
 }
 
 static int set_str(char **dst, const char *v)
@@ -141,8 +194,12 @@ int tui_filter_parse(const char *expr, struct tui_filter *out, char **cause)
 			if (set_str(&f.patch, val))
 				goto oom;
 		} else if (!strcmp(key, "kind")) {
-			if (strcmp(val, "wakeup") && strcmp(val, "fork")) {
-				sr_cause_set(cause, "filter 'kind=%s': expected wakeup or fork", val);
+			if (tui_kind_find(val) < 0) {
+				char *kinds = tui_kind_list(", ", " or ");
+
+				sr_cause_set(cause, "filter 'kind=%s': expected %s", val,
+					     kinds ? kinds : "a decision kind");
+				free(kinds);
 				goto bad;
 			}
 			if (set_str(&f.kind, val))
@@ -179,6 +236,7 @@ int tui_filter_parse(const char *expr, struct tui_filter *out, char **cause)
 			}
 		} else if (!strcmp(key, "t") || !strcmp(key, "time")) {
 			const char *dash = strchr(val, '-');
+			int rc = 0;
 
 			f.has_t0 = f.has_t1 = 0;
 			if (!dash) {
@@ -187,15 +245,20 @@ int tui_filter_parse(const char *expr, struct tui_filter *out, char **cause)
 				goto bad;
 			}
 			if (dash > val) {
-				if (parse_secs(val, (size_t)(dash - val), &f.t0))
-					goto bad_t;
-				f.has_t0 = 1;
+				rc = parse_secs(val, (size_t)(dash - val), &f.t0);
+				f.has_t0 = !rc;
 			}
-			if (dash[1]) {
-				if (parse_secs(dash + 1, strlen(dash + 1), &f.t1))
-					goto bad_t;
-				f.has_t1 = 1;
+			if (!rc && dash[1]) {
+				rc = parse_secs(dash + 1, strlen(dash + 1), &f.t1);
+				f.has_t1 = !rc;
 			}
+			if (rc == -2) {
+				sr_cause_set(cause, "filter 't=%s': out of range (at most "
+					     "9223372036.854775807 s)", val);
+				goto bad;
+			}
+			if (rc)
+				goto bad_t;
 			if (f.has_t0 && f.has_t1 && f.t1 < f.t0) {
 				sr_cause_set(cause, "filter 't=%s': the end is before the start", val);
 				goto bad;
@@ -212,7 +275,8 @@ int tui_filter_parse(const char *expr, struct tui_filter *out, char **cause)
 	*out = f;
 	return 0;
 bad_t:
-	sr_cause_set(cause, "filter 't=%s': expected seconds like 1.5-2.0", val);
+	sr_cause_set(cause, "filter 't=%s': expected seconds like 1.5-2.000250 (digits, "
+		     "up to 9 after the point)", val);
 	goto bad;
 oom:
 	sr_cause_set(cause, "out of memory");
@@ -239,6 +303,21 @@ static void put_value(FILE *m, const char *s)
 		if (*c != (strchr(s, '"') ? '\'' : '"'))
 			fputc(*c, m);
 	fputc(strchr(s, '"') ? '\'' : '"', m);
+}
+
+/* nanoseconds as the t= filter writes them: seconds, the fraction without trailing zeros */
+static void put_secs(FILE *m, long long ns)
+{
+	char frac[16];
+	int n;
+
+	fprintf(m, "%lld", ns / 1000000000LL);
+	if (!(ns % 1000000000LL))
+		return;
+	n = snprintf(frac, sizeof(frac), "%09lld", ns % 1000000000LL);
+	while (n > 0 && frac[n - 1] == '0')
+		frac[--n] = '\0';
+	fprintf(m, ".%s", frac);
 }
 
 char *tui_filter_format(const struct tui_filter *f)
@@ -280,10 +359,10 @@ char *tui_filter_format(const struct tui_filter *f)
 	if (f->has_t0 || f->has_t1) {
 		fprintf(m, "%st=", sep);
 		if (f->has_t0)
-			fprintf(m, "%g", f->t0);
+			put_secs(m, f->t0);
 		fputc('-', m);
 		if (f->has_t1)
-			fprintf(m, "%g", f->t1);
+			put_secs(m, f->t1);
 		sep = " ";
 	}
 	if (f->text) {
@@ -386,9 +465,10 @@ static int has_glob(const char *s)
 	return strpbrk(s, "*?[") != NULL;
 }
 
-static long long secs_to_ts(const struct tui_scope *sc, double s)
+/* the run's first_ts plus @ns, saturated: a time beyond the int64 range matches nothing */
+static long long secs_to_ts(const struct tui_scope *sc, long long ns)
 {
-	return sc->first_ts + (long long)llround(s * 1e9);
+	return sc->first_ts > 0 && ns > LLONG_MAX - sc->first_ts ? LLONG_MAX : sc->first_ts + ns;
 }
 
 /* whether the filter of a list of every decision looks at the evaluations */
@@ -538,10 +618,10 @@ static void order_by(FILE *m, const struct tui_scope *sc, const struct tui_query
 	else if (qu->mode == TUI_ALL)
 		fprintf(m, "\nORDER BY %s%s, d.ts%s, d.decision_id%s", cols[c].all, dir, dir, dir);
 	else if (c == TUI_COL_TIME)
-		fprintf(m, "\nORDER BY ts%s, decision_id%s, patch%s", dir, dir, dir);
+		fprintf(m, "\nORDER BY ts%s, decision_id%s, patch%s, model%s", dir, dir, dir, dir);
 	else
-		fprintf(m, "\nORDER BY %s%s, ts%s, decision_id%s, patch%s", cols[c].div, dir, dir,
-			dir, dir);
+		fprintf(m, "\nORDER BY %s%s, ts%s, decision_id%s, patch%s, model%s", cols[c].div, dir,
+			dir, dir, dir, dir);
 }
 
 static void select_cols(FILE *m, const struct tui_scope *sc, const struct tui_query *qu)
@@ -550,15 +630,14 @@ static void select_cols(FILE *m, const struct tui_scope *sc, const struct tui_qu
 
 	if (qu->mode == TUI_DIVERGENT) {
 		fputs("SELECT decision_id, ts, tid, comm, kind, this_cpu, prev_cpu, actual_cpu,"
-		      " original_cpu, patched_cpu, patch, original_reason, patched_reason", m);
+		      " original_cpu, patched_cpu, patch, original_reason, patched_reason, model", m);
 		return;
 	}
 	fputs("SELECT d.decision_id, d.ts, d.tid, d.comm, d.kind, d.this_cpu, d.prev_cpu,"
 	      " d.actual_cpu, eo.cpu AS original_cpu, ep.cpu AS patched_cpu,"
 	      "\n  (SELECT group_concat(DISTINCT xs.patch) FROM diverged x JOIN side xs"
 	      " USING (side_id) WHERE x.decision_id = d.decision_id) AS diverged,"
-	      "\n  (SELECT text FROM reason WHERE reason_id = eb0.reason_id) AS base_reason,"
-	      " NULL AS unused", m);
+	      "\n  (SELECT text FROM reason WHERE reason_id = eb0.reason_id) AS base_reason", m);
 	for (i = 0; i < nbase && i < TUI_MAX_BASE; i++)
 		fprintf(m, ", eb%d.cpu AS base%d_cpu", i, i);
 }
@@ -706,45 +785,4 @@ void tui_sql_print(const struct tui_sql *q, FILE *out)
 		fputc('\n', out);
 	}
 	fprintf(out, "%s;\n", q->text);
-}
-
-static void csv_field(FILE *out, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n") && s[0] != ' ' && (!s[0] || s[strlen(s) - 1] != ' ')) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
-long tui_csv_write(sqlite3_stmt *st, FILE *out)
-{
-	int i, n = sqlite3_column_count(st), rc;
-	long rows = 0;
-
-	for (i = 0; i < n; i++) {
-		if (i)
-			fputc(',', out);
-		csv_field(out, sqlite3_column_name(st, i));
-	}
-	fputs("\r\n", out);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		for (i = 0; i < n; i++) {
-			const char *v = (const char *)sqlite3_column_text(st, i);
-
-			if (i)
-				fputc(',', out);
-			if (v)
-				csv_field(out, v);
-		}
-		fputs("\r\n", out);
-		rows++;
-	}
-	return rc == SQLITE_DONE && !ferror(out) ? rows : -1;
 }

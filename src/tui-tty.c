@@ -165,3 +165,19 @@ int tui_tty_key(void)
 		return k >= 0 && k < 0x100 ? k : TUI_KEY_NONE;
 	}
 }
+
+int tui_tty_cancel_key(void)
+{
+	int k;
+
+	nodelay(stdscr, TRUE);
+	k = getch();
+	nodelay(stdscr, FALSE);
+	if (k == ERR)
+		return 0;
+	if (k == 27)
+		return 1;
+	/* any other key stays for after the query */
+	ungetch(k);
+	return 0;
+}

@@ -12,8 +12,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "schedreplay/error.h"
+#include "escape.h"
 #include "banned.h"
 
 #define WINDOW_MARGIN	128	/* rows fetched either side of the one asked for */
@@ -31,11 +33,17 @@ static char *col_dup(sqlite3_stmt *st, int i)
 	return strdup(s ? s : "");
 }
 
+/* a text from the trace (a comm, the kernel string), escaped for the screen */
+static char *col_dup_shown(sqlite3_stmt *st, int i)
+{
+	char *s = sr_escape_dup((const char *)sqlite3_column_text(st, i));
+
+	return s ? s : strdup("");
+}
+
 static void col_copy(sqlite3_stmt *st, int i, char *dst, size_t len)
 {
-	const char *s = (const char *)sqlite3_column_text(st, i);
-
-	snprintf(dst, len, "%s", s ? s : "");
+	sr_escape_buf(dst, len, (const char *)sqlite3_column_text(st, i));
 }
 
 static int col_int(sqlite3_stmt *st, int i)
@@ -65,6 +73,7 @@ static void free_window(struct tui *t)
 		free(t->win[i].patch);
 		free(t->win[i].reason[0]);
 		free(t->win[i].reason[1]);
+		free(t->win[i].model);
 	}
 	free(t->win);
 	t->win = NULL;
@@ -120,8 +129,8 @@ int tui_open(struct tui *t, sqlite3 *db, const char *path, char **cause)
 		t->runs = r;
 		r = &t->runs[n++];
 		r->run_id = (long)sqlite3_column_int64(st, 0);
-		r->trace = col_dup(st, 1);
-		r->kernel = col_dup(st, 2);
+		r->trace = col_dup_shown(st, 1);
+		r->kernel = col_dup_shown(st, 2);
 		r->models = col_dup(st, 3);
 		r->patches = col_dup(st, 4);
 		r->first_ts = sqlite3_column_int64(st, 5);
@@ -158,6 +167,8 @@ void tui_release(struct tui *t)
 	free(t->runs);
 	free(t->search);
 	free(t->detail_patch);
+	free(t->detail_model);
+	free(t->pending);
 	tui_filter_release(&t->filter);
 	tui_grid_release(&t->page);
 	free(t->error);
@@ -256,23 +267,104 @@ db:
 	return -1;
 }
 
+/*
+ * Long queries (a count, a search, an export) tell the front end first, so
+ * that the screen says what it is doing, and poll it while SQLite works, so
+ * that a key can cancel them (SQLITE_INTERRUPT).  Without hooks (--dump)
+ * they just run.
+ */
+static int on_progress(void *arg)
+{
+	struct tui *t = arg;
+
+	/* a quiet query that turns out long says so now */
+	if (t->busy_later && t->show_busy) {
+		t->show_busy(t, t->busy_later);
+		t->busy_later = NULL;
+	}
+	if (t->poll_cancel && t->poll_cancel(t)) {
+		t->cancelled = 1;
+		return 1;
+	}
+	return 0;
+}
+
+void tui_work_begin(struct tui *t, const char *what)
+{
+	t->cancelled = 0;
+	t->busy_later = NULL;
+	if (t->show_busy)
+		t->show_busy(t, what);
+	if (t->poll_cancel)
+		sqlite3_progress_handler(t->db, 20000, on_progress, t);
+}
+
+/* the same for a query that is mostly quick: @what is shown once it runs long */
+static void work_begin_quiet(struct tui *t, const char *what)
+{
+	t->cancelled = 0;
+	t->busy_later = what;
+	if (t->poll_cancel)
+		sqlite3_progress_handler(t->db, 20000, on_progress, t);
+}
+
+void tui_work_end(struct tui *t)
+{
+	t->busy_later = NULL;
+	if (t->poll_cancel)
+		sqlite3_progress_handler(t->db, 0, NULL, NULL);
+}
+
 int tui_set_filter(struct tui *t, const char *expr)
 {
+	struct tui_filter old = t->filter, nf;
+	long old_count = t->count;
 	char *cause = NULL;
 
-	if (tui_filter_parse(expr, &t->filter, &cause)) {
+	tui_filter_init(&nf);
+	if (tui_filter_parse(expr, &nf, &cause)) {
 		snprintf(t->notice, sizeof(t->notice), "%s", cause ? cause : "bad filter");
 		free(cause);
 		return -1;
 	}
+	/* counted now, so that a cancelled count leaves the list as it was */
+	t->filter = nf;
 	reset_list(t);
+	tui_refresh_count(t);
+	if (t->cancelled) {
+		tui_filter_release(&t->filter);
+		t->filter = old;
+		t->count = old_count;
+		snprintf(t->notice, sizeof(t->notice), "filter cancelled: the list is as it was");
+		return -1;
+	}
+	tui_filter_release(&old);
 	return 0;
 }
 
 void tui_set_mode(struct tui *t, enum tui_mode m)
 {
+	enum tui_mode old = t->mode;
+	long old_count = t->count;
+
 	t->mode = m;
 	reset_list(t);
+	tui_refresh_count(t);
+	if (t->cancelled) {
+		t->mode = old;
+		t->count = old_count;
+		snprintf(t->notice, sizeof(t->notice), "cancelled: the list is as it was");
+	}
+}
+
+void tui_set_sort(struct tui *t, enum tui_col c, int desc)
+{
+	long count = t->count;
+
+	t->sort = c;
+	t->desc = desc;
+	reset_list(t);
+	t->count = count;	/* the same rows in another order */
 }
 
 static void current_query(struct tui *t, struct tui_query *q)
@@ -295,12 +387,16 @@ void tui_refresh_count(struct tui *t)
 	current_query(t, &q);
 	if (tui_sql_count(&s, &t->scope, &q))
 		return;
+	tui_work_begin(t, "counting...  (Esc cancels)");
 	st = tui_sql_prepare(t->db, &s, &cause);
 	if (st && sqlite3_step(st) == SQLITE_ROW)
 		t->count = (long)sqlite3_column_int64(st, 0);
+	else if (t->cancelled)
+		snprintf(t->notice, sizeof(t->notice), "counting cancelled: f to change the filter");
 	else
 		set_error(t, "counting rows");
 	sqlite3_finalize(st);
+	tui_work_end(t);
 	free(cause);
 	tui_sql_release(&s);
 	if (t->count < 0)
@@ -321,10 +417,17 @@ static void read_row(struct tui *t, sqlite3_stmt *st, struct tui_row *r)
 		r->cpu[i] = col_int(st, TUI_R_THIS + i);
 	r->patch = col_dup(st, TUI_R_PATCH);
 	r->reason[0] = col_dup(st, TUI_R_REASON_O);
-	r->reason[1] = col_dup(st, TUI_R_REASON_P);
 	for (i = 0; i < TUI_MAX_BASE; i++)
-		r->base[i] = i < t->scope.nbase && TUI_R_BASE0 + i < sqlite3_column_count(st) ?
-			     col_int(st, TUI_R_BASE0 + i) : -1;
+		r->base[i] = -1;
+	if (t->mode == TUI_DIVERGENT) {
+		r->reason[1] = col_dup(st, TUI_R_REASON_P);
+		r->model = col_dup(st, TUI_R_MODEL);
+		return;
+	}
+	r->reason[1] = strdup("");
+	r->model = strdup(t->scope.nbase ? t->scope.base[0] : "");
+	for (i = 0; i < t->scope.nbase && TUI_R_BASE0 + i < sqlite3_column_count(st); i++)
+		r->base[i] = col_int(st, TUI_R_BASE0 + i);
 }
 
 /* fetch rows [off, off + n), from the far end in reverse when that is nearer */
@@ -363,11 +466,16 @@ static int fetch_window(struct tui *t, long off, long n)
 		set_error(t, "reading rows");
 		return -1;
 	}
+	work_begin_quiet(t, "reading rows...  (Esc cancels)");
 	while (got < n && sqlite3_step(st) == SQLITE_ROW) {
 		read_row(t, st, &rows[reverse ? n - 1 - got : got]);
 		got++;
 	}
 	sqlite3_finalize(st);
+	tui_work_end(t);
+	if (t->cancelled)
+		snprintf(t->notice, sizeof(t->notice), "reading rows cancelled: f to change the "
+			 "filter, s the sort");
 	if (reverse && got < n) {
 		/* the count was stale: keep what came, in order */
 		memmove(rows, rows + (n - got), (size_t)got * sizeof(*rows));
@@ -412,12 +520,25 @@ char *tui_default_csv_name(struct tui *t)
 	return s;
 }
 
-long tui_export_csv(struct tui *t, const char *file, char **cause)
+FILE *tui_create(const char *file, int overwrite, char **cause)
+{
+	/* "x": O_EXCL, so that nothing between the check and the write is lost */
+	FILE *f = fopen(file, overwrite ? "w" : "wx");
+
+	if (!f && errno == EEXIST)
+		sr_cause_set(cause, "'%s' exists: not overwritten", file);
+	else if (!f)
+		sr_cause_set(cause, "cannot create '%s': %s", file, strerror(errno));
+	return f;
+}
+
+long tui_export_csv(struct tui *t, const char *file, int overwrite, char **cause)
 {
 	struct tui_sql s;
 	sqlite3_stmt *st;
 	FILE *out;
 	long n;
+	int err;
 
 	if (tui_current_sql(t, &s, -1, 0)) {
 		sr_cause_set(cause, "out of memory");
@@ -427,22 +548,30 @@ long tui_export_csv(struct tui *t, const char *file, char **cause)
 	tui_sql_release(&s);
 	if (!st)
 		return -1;
-	out = file ? fopen(file, "w") : stdout;
+	out = file ? tui_create(file, overwrite, cause) : stdout;
 	if (!out) {
-		sr_cause_set(cause, "cannot create '%s': %s", file, strerror(errno));
+		err = errno;
 		sqlite3_finalize(st);
-		return -1;
+		return err == EEXIST ? -2 : -1;
 	}
-	n = tui_csv_write(st, out);
-	if (n < 0 && !ferror(out))
+	tui_work_begin(t, "exporting...  (Esc cancels)");
+	n = sr_csv_write(st, out, 1);
+	tui_work_end(t);
+	if (n < 0 && t->cancelled)
+		sr_cause_set(cause, "export cancelled%s%s%s", file ? ": '" : "", file ? file : "",
+			     file ? "' removed" : "");
+	else if (n < 0 && !ferror(out))
 		sr_cause_set(cause, "cannot read the rows: %s", sqlite3_errmsg(t->db));
 	sqlite3_finalize(st);
 	if (file && fclose(out) && n >= 0) {
 		sr_cause_set(cause, "cannot write '%s': %s", file, strerror(errno));
-		return -1;
+		n = -1;
 	}
-	if (n < 0 && file)
+	if (n < 0 && file && !t->cancelled && cause && !*cause)
 		sr_cause_set(cause, "cannot write '%s'", file);
+	/* a cancelled or failed export leaves no half file behind */
+	if (n < 0 && file)
+		unlink(file);
 	return n;
 }
 
@@ -470,7 +599,10 @@ static char cross_mark(const struct tui *t, int cpu, int prev)
 	return ' ';
 }
 
-/* the decision kinds in the list's five columns */
+/*
+ * A kind in few columns, when the list is short of room: the load-balance
+ * kinds' abbreviations (names of replay's kinds, see the help's list).
+ */
 static const char *kind_short(const char *kind)
 {
 	static const struct {
@@ -487,17 +619,34 @@ static const char *kind_short(const char *kind)
 	return kind;
 }
 
-static int put_cpu(struct tui_grid *g, int row, int col, const struct tui *t, int cpu, int prev,
-		   int mark, unsigned attr)
+/* a CPU right-aligned in @w columns, its cross mark in the gap after it */
+static void put_cpu(struct tui_grid *g, int row, int col, int w, const struct tui *t, int cpu,
+		    int prev, int mark, unsigned attr)
 {
-	char buf[16];
+	char buf[32];
 
 	if (cpu < 0)
-		snprintf(buf, sizeof(buf), "%4s ", "-");
+		snprintf(buf, sizeof(buf), "%*s ", w, "-");
 	else
-		snprintf(buf, sizeof(buf), "%4d%c", cpu, mark ? cross_mark(t, cpu, prev) : ' ');
+		snprintf(buf, sizeof(buf), "%*d%c", w, cpu, mark ? cross_mark(t, cpu, prev) : ' ');
 	tui_grid_put(g, row, col, buf, attr, TUI_C_DEFAULT);
-	return col + 5;
+}
+
+/* @s in @w columns: cut with a '~' at the end when it is longer */
+static void put_cut(struct tui_grid *g, int row, int col, int w, const char *s, unsigned attr,
+		    unsigned color)
+{
+	char buf[512];
+	size_t n = strlen(s);
+
+	if (w <= 0)
+		return;
+	if (n <= (size_t)w || w < 2) {
+		tui_grid_printf(g, row, col, attr, color, "%-*.*s", w, w, s);
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%.*s~", w - 1, s);
+	tui_grid_put(g, row, col, buf, attr, color);
 }
 
 static int contains_ci(const char *hay, const char *needle)
@@ -521,6 +670,11 @@ static void status(struct tui *t, struct tui_grid *g, const char *right)
 	static const char *const label[] = { ['f'] = "filter: ", ['/'] = "search: ",
 					     ['w'] = "export CSV to: " };
 
+	if (t->prompt == 'y') {
+		tui_grid_printf(g, row, 0, TUI_A_BOLD, TUI_C_YELLOW, "'%s' exists: overwrite it? "
+				"(y/n) ", t->pending ? t->pending : "");
+		return;
+	}
 	if (t->prompt) {
 		int n = tui_grid_put(g, row, 0, label[t->prompt], TUI_A_BOLD, TUI_C_DEFAULT);
 		int over = (int)t->input_len + n + 1 - g->cols;
@@ -536,24 +690,137 @@ static void status(struct tui *t, struct tui_grid *g, const char *right)
 	tui_grid_attr(g, row, 0, -1, TUI_A_REVERSE, 0);
 }
 
+void tui_status_put(struct tui_grid *g, const char *text)
+{
+	int row = g->rows - 1, c;
+
+	for (c = 0; c < g->cols; c++)
+		tui_grid_put(g, row, c, " ", 0, 0);
+	tui_grid_put(g, row, 0, text, TUI_A_BOLD, TUI_C_YELLOW);
+}
+
 /* ---- the list ------------------------------------------------------------- */
 
-struct list_layout {
-	int time, task, kind, cpu, base, orig, patch, reason;
-	int task_w;
+/*
+ * The list's columns.  Each has a natural width (its header, or the widest
+ * value among the rows read around the screen); when the screen is too
+ * narrow for all of them, the least important give way first: the reason
+ * (it takes what is left, and goes when that is little), the patch name,
+ * the kind (abbreviated), the task, the model names; past that the line is
+ * clipped at the edge.  A CPU column's cross mark sits in the gap after it.
+ */
+enum lcol {
+	LC_TIME, LC_TASK, LC_KIND, LC_MODEL, LC_THIS, LC_PREV, LC_ACT,
+	LC_BASE, LC_ORIG = LC_BASE + TUI_MAX_BASE, LC_NEW, LC_PATCH, LC_REASON, LC__COUNT
 };
+
+struct list_layout {
+	int x[LC__COUNT], w[LC__COUNT];		/* w 0: not shown */
+	int short_kind;				/* kinds abbreviated */
+};
+
+static int digits(long long v)
+{
+	int n = 1;
+
+	for (; v >= 10; v /= 10)
+		n++;
+	return n;
+}
+
+/* shrink column @c towards @min by at most @excess; Return: what is left to take */
+static int give_way(struct list_layout *l, enum lcol c, int min, int excess)
+{
+	int take = l->w[c] - min;
+
+	if (excess <= 0 || take <= 0)
+		return excess;
+	if (take > excess)
+		take = excess;
+	l->w[c] -= take;
+	return excess - take;
+}
 
 static void layout(const struct tui *t, int cols, struct list_layout *l)
 {
-	l->time = 0;
-	l->task = 12;
-	l->task_w = cols >= 100 ? 22 : 16;
-	l->kind = l->task + l->task_w + 1;
-	l->cpu = l->kind + 6;			/* this, prev, actual: 3 x 5 */
-	l->base = l->cpu + 15;
-	l->orig = l->base + (t->mode == TUI_ALL ? 5 * (t->scope.nbase ? t->scope.nbase : 1) : 0);
-	l->patch = l->orig + 10 + 2;
-	l->reason = cols >= 110 ? l->patch + 22 : -1;
+	const struct tui_run *run = &t->runs[t->cur];
+	int nbase = t->scope.nbase ? t->scope.nbase : 1, all = t->mode == TUI_ALL;
+	int cpu_w = digits(t->ncpu > 0 ? t->ncpu - 1 : 0), i, x, excess, kind_w = 4, short_w = 5;
+	char buf[32];
+	long j;
+
+	memset(l, 0, sizeof(*l));
+	if (cpu_w < 4)
+		cpu_w = 4;
+	fmt_secs(buf, sizeof(buf), t, run->last_ts);
+	l->w[LC_TIME] = (int)strlen(buf) > 8 ? (int)strlen(buf) : 8;
+	l->w[LC_TASK] = 10;			/* "task/pid" and two sort arrows */
+	l->w[LC_KIND] = 5;
+	l->w[LC_PATCH] = all ? 9 : 6;		/* "diverged" or "patch", and an arrow */
+	/* the rows read around the screen give the text columns their width */
+	for (j = 0; j < t->win_n; j++) {
+		const struct tui_row *r = &t->win[j];
+		int n = (int)strlen(r->comm) + 1 + digits(r->tid < 0 ? 0 : r->tid);
+
+		if (n > l->w[LC_TASK])
+			l->w[LC_TASK] = n;
+		n = (int)strlen(r->kind);
+		if (n > kind_w)
+			kind_w = n;
+		n = (int)strlen(kind_short(r->kind));
+		if (n > short_w)
+			short_w = n;
+		n = r->patch ? (int)strlen(r->patch) : 0;
+		if (n > l->w[LC_PATCH])
+			l->w[LC_PATCH] = n;
+	}
+	if (l->w[LC_TASK] > 40)
+		l->w[LC_TASK] = 40;
+	if (kind_w > l->w[LC_KIND])
+		l->w[LC_KIND] = kind_w;
+	/* the model of a divergent row, when the run has more than one */
+	if (!all && t->scope.nbase > 1)
+		for (i = 0; i < t->scope.nbase; i++)
+			if ((int)strlen(t->scope.base[i]) > l->w[LC_MODEL])
+				l->w[LC_MODEL] = (int)strlen(t->scope.base[i]);
+	if (l->w[LC_MODEL] && l->w[LC_MODEL] < 5)
+		l->w[LC_MODEL] = 5;
+	l->w[LC_THIS] = l->w[LC_PREV] = l->w[LC_ACT] = cpu_w;
+	for (i = 0; all && i < nbase; i++) {
+		int n = t->scope.nbase ? (int)strlen(t->scope.base[i]) : 4;
+
+		l->w[LC_BASE + i] = (n > cpu_w ? n : cpu_w) + (i == 0);	/* a sort arrow */
+	}
+	/* a list of every decision of a run without patch pairs has no sides */
+	if (!all || t->npatches) {
+		l->w[LC_ORIG] = l->w[LC_NEW] = cpu_w;
+	} else {
+		l->w[LC_PATCH] = 0;
+	}
+
+	for (x = 0, i = 0; i < LC_REASON; i++)
+		x += l->w[i] ? l->w[i] + 1 : 0;
+	excess = x - cols;
+	if (excess > 0 && l->w[LC_PATCH])
+		excess = give_way(l, LC_PATCH, 8, excess);
+	if (excess > 0 && l->w[LC_KIND] > short_w) {
+		l->short_kind = 1;
+		excess = give_way(l, LC_KIND, short_w, excess);
+	}
+	excess = give_way(l, LC_TASK, 12, excess);
+	if (l->w[LC_MODEL])
+		excess = give_way(l, LC_MODEL, 5, excess);
+	for (i = 0; all && i < nbase; i++)
+		excess = give_way(l, LC_BASE + i, cpu_w, excess);
+	(void)excess;		/* what is still too wide is clipped at the edge */
+
+	for (x = 0, i = 0; i < LC_REASON; i++) {
+		l->x[i] = x;
+		x += l->w[i] ? l->w[i] + 1 : 0;
+	}
+	/* the reason takes the rest, when the rest is worth it */
+	l->x[LC_REASON] = x;
+	l->w[LC_REASON] = cols - x >= 16 ? cols - x : 0;
 }
 
 static const char *sort_arrow(const struct tui *t, enum tui_col c)
@@ -563,75 +830,94 @@ static const char *sort_arrow(const struct tui *t, enum tui_col c)
 
 static void list_header(struct tui *t, struct tui_grid *g, int row, const struct list_layout *l)
 {
-	char buf[64];
+	const unsigned a = TUI_A_UNDERLINE | TUI_A_BOLD;
+	char buf[96];
 	int i;
 
-	tui_grid_attr(g, row, 0, -1, TUI_A_UNDERLINE | TUI_A_BOLD, 0);
-#define HDR(col, w, name, c)							\
+	tui_grid_attr(g, row, 0, -1, a, 0);
+	/* numbers are right-aligned under a right-aligned heading */
+#define RIGHT(c, name, sort)							\
 	do {									\
-		snprintf(buf, sizeof(buf), "%*s%s", (w), (name), sort_arrow(t, (c)));	\
-		tui_grid_put(g, row, (col), buf, TUI_A_UNDERLINE | TUI_A_BOLD, 0); \
+		snprintf(buf, sizeof(buf), "%s%s", (name), sort_arrow(t, (sort)));	\
+		/* a sort arrow may take the gap after the column */	\
+		if ((int)strlen(buf) > l->w[c] + 1)				\
+			put_cut(g, row, l->x[c], l->w[c], buf, a, 0);		\
+		else								\
+			tui_grid_printf(g, row, l->x[c], a, 0, "%*s", l->w[c], buf); \
 	} while (0)
-	HDR(l->time, 10, "time(s)", TUI_COL_TIME);
+#define LEFT(c, name, sort)							\
+	do {									\
+		snprintf(buf, sizeof(buf), "%s%s", (name), sort_arrow(t, (sort)));	\
+		put_cut(g, row, l->x[c], l->w[c], buf, a, 0);			\
+	} while (0)
+	RIGHT(LC_TIME, "time(s)", TUI_COL_TIME);
 	snprintf(buf, sizeof(buf), "task/pid%s%s", sort_arrow(t, TUI_COL_TASK),
 		 sort_arrow(t, TUI_COL_PID));
-	tui_grid_put(g, row, l->task, buf, TUI_A_UNDERLINE | TUI_A_BOLD, 0);
-	snprintf(buf, sizeof(buf), "kind%s", sort_arrow(t, TUI_COL_KIND));
-	tui_grid_put(g, row, l->kind, buf, TUI_A_UNDERLINE | TUI_A_BOLD, 0);
-	HDR(l->cpu, 4, "this", TUI_COL_THIS);
-	HDR(l->cpu + 5, 4, "prev", TUI_COL_PREV);
-	HDR(l->cpu + 10, 4, "act", TUI_COL_ACTUAL);
-	if (t->mode == TUI_ALL)
-		for (i = 0; i < (t->scope.nbase ? t->scope.nbase : 1); i++) {
-			char name[8];
-
-			snprintf(name, sizeof(name), "%.4s", t->scope.nbase ? t->scope.base[i] : "base");
-			HDR(l->base + 5 * i, 4, name, i ? TUI_COL__COUNT : TUI_COL_BASE);
-		}
-	HDR(l->orig, 4, "orig", TUI_COL_ORIGINAL);
-	HDR(l->orig + 5, 4, "new", TUI_COL_PATCHED);
-	snprintf(buf, sizeof(buf), "%s%s", t->mode == TUI_ALL ? "diverged" : "patch",
-		 sort_arrow(t, TUI_COL_PATCH));
-	tui_grid_put(g, row, l->patch, buf, TUI_A_UNDERLINE | TUI_A_BOLD, 0);
-	if (l->reason >= 0)
-		tui_grid_put(g, row, l->reason, t->mode == TUI_ALL ? "base model's reason" :
-			     "patched side's reason", TUI_A_UNDERLINE | TUI_A_BOLD, 0);
-#undef HDR
+	put_cut(g, row, l->x[LC_TASK], l->w[LC_TASK], buf, a, 0);
+	LEFT(LC_KIND, "kind", TUI_COL_KIND);
+	if (l->w[LC_MODEL])
+		put_cut(g, row, l->x[LC_MODEL], l->w[LC_MODEL], "model", a, 0);
+	RIGHT(LC_THIS, "this", TUI_COL_THIS);
+	RIGHT(LC_PREV, "prev", TUI_COL_PREV);
+	RIGHT(LC_ACT, "act", TUI_COL_ACTUAL);
+	for (i = 0; i < TUI_MAX_BASE; i++)
+		if (l->w[LC_BASE + i])
+			RIGHT(LC_BASE + i, t->scope.nbase ? t->scope.base[i] : "base",
+			      i ? TUI_COL__COUNT : TUI_COL_BASE);
+	if (l->w[LC_ORIG]) {
+		RIGHT(LC_ORIG, "orig", TUI_COL_ORIGINAL);
+		RIGHT(LC_NEW, "new", TUI_COL_PATCHED);
+	}
+	if (l->w[LC_PATCH])
+		LEFT(LC_PATCH, t->mode == TUI_ALL ? "diverged" : "patch", TUI_COL_PATCH);
+	if (l->w[LC_REASON])
+		put_cut(g, row, l->x[LC_REASON], l->w[LC_REASON], t->mode == TUI_ALL ?
+			"base model's reason" : "patched side's reason", a, 0);
+#undef RIGHT
+#undef LEFT
 }
 
 static void list_row(struct tui *t, struct tui_grid *g, int row, const struct list_layout *l,
 		     const struct tui_row *r, int selected)
 {
-	char buf[96];
+	char buf[128];
 	int i, prev = r->cpu[1], match;
 	unsigned a = selected ? TUI_A_REVERSE : 0;
 
 	fmt_secs(buf, sizeof(buf), t, r->ts);
-	tui_grid_printf(g, row, l->time, a, 0, "%11s", buf);
+	tui_grid_printf(g, row, l->x[LC_TIME], a, 0, "%*s", l->w[LC_TIME], buf);
 	snprintf(buf, sizeof(buf), "%s/%d", r->comm, r->tid);
 	match = t->search && (contains_ci(r->comm, t->search) ||
 			      contains_ci(r->reason[0], t->search) ||
 			      contains_ci(r->reason[1], t->search));
-	tui_grid_printf(g, row, l->task, a | (match ? TUI_A_BOLD : 0),
-			match ? TUI_C_YELLOW : 0, "%-*.*s", l->task_w, l->task_w, buf);
-	tui_grid_put(g, row, l->kind, kind_short(r->kind), a, 0);
-	put_cpu(g, row, l->cpu, t, r->cpu[0], prev, 0, a);
-	put_cpu(g, row, l->cpu + 5, t, r->cpu[1], prev, 0, a);
-	put_cpu(g, row, l->cpu + 10, t, r->cpu[2], prev, 1, a);
-	if (t->mode == TUI_ALL)
-		for (i = 0; i < (t->scope.nbase ? t->scope.nbase : 1); i++)
-			put_cpu(g, row, l->base + 5 * i, t, r->base[i], prev, 1, a);
-	put_cpu(g, row, l->orig, t, r->cpu[3], prev, 1, a);
-	put_cpu(g, row, l->orig + 5, t, r->cpu[4], prev, 1, a);
-	tui_grid_put(g, row, l->patch, r->patch, a,
-		     t->mode == TUI_ALL && r->patch && r->patch[0] ? TUI_C_RED : 0);
-	if (l->reason >= 0)
-		tui_grid_put(g, row, l->reason, t->mode == TUI_ALL ? r->reason[0] : r->reason[1],
-			     a, 0);
+	put_cut(g, row, l->x[LC_TASK], l->w[LC_TASK], buf, a | (match ? TUI_A_BOLD : 0),
+		match ? TUI_C_YELLOW : 0);
+	put_cut(g, row, l->x[LC_KIND], l->w[LC_KIND], l->short_kind ? kind_short(r->kind) : r->kind,
+		a, 0);
+	if (l->w[LC_MODEL])
+		put_cut(g, row, l->x[LC_MODEL], l->w[LC_MODEL], r->model ? r->model : "", a, 0);
+	put_cpu(g, row, l->x[LC_THIS], l->w[LC_THIS], t, r->cpu[0], prev, 0, a);
+	put_cpu(g, row, l->x[LC_PREV], l->w[LC_PREV], t, r->cpu[1], prev, 0, a);
+	put_cpu(g, row, l->x[LC_ACT], l->w[LC_ACT], t, r->cpu[2], prev, 1, a);
+	for (i = 0; i < TUI_MAX_BASE; i++)
+		if (l->w[LC_BASE + i])
+			put_cpu(g, row, l->x[LC_BASE + i], l->w[LC_BASE + i], t, r->base[i], prev, 1,
+				a);
+	if (l->w[LC_ORIG]) {
+		put_cpu(g, row, l->x[LC_ORIG], l->w[LC_ORIG], t, r->cpu[3], prev, 1, a);
+		put_cpu(g, row, l->x[LC_NEW], l->w[LC_NEW], t, r->cpu[4], prev, 1, a);
+	}
+	if (l->w[LC_PATCH])
+		put_cut(g, row, l->x[LC_PATCH], l->w[LC_PATCH], r->patch ? r->patch : "", a,
+			t->mode == TUI_ALL && r->patch && r->patch[0] ? TUI_C_RED : 0);
+	if (l->w[LC_REASON])
+		tui_grid_put(g, row, l->x[LC_REASON], t->mode == TUI_ALL ? r->reason[0] :
+			     r->reason[1], a, 0);
 	if (selected)
 		tui_grid_attr(g, row, 0, -1, TUI_A_REVERSE, 0);
-	if (r->cpu[3] >= 0 && r->cpu[4] >= 0 && r->cpu[3] != r->cpu[4])
-		tui_grid_attr(g, row, l->orig, 10, TUI_A_BOLD, TUI_C_MAGENTA);
+	if (l->w[LC_ORIG] && r->cpu[3] >= 0 && r->cpu[4] >= 0 && r->cpu[3] != r->cpu[4])
+		tui_grid_attr(g, row, l->x[LC_ORIG], l->x[LC_NEW] + l->w[LC_NEW] + 1 - l->x[LC_ORIG],
+			      TUI_A_BOLD, TUI_C_MAGENTA);
 }
 
 int tui_list_rows(int screen_rows);
@@ -656,8 +942,6 @@ static void render_list(struct tui *t, struct tui_grid *g)
 		snprintf(buf, sizeof(buf), "filter: %s", fs && *fs ? fs : "none");
 	free(fs);
 	tui_grid_put(g, 1, 0, buf, 0, TUI_C_CYAN);
-	layout(t, g->cols, &l);
-	list_header(t, g, 2, &l);
 	if (t->sel >= t->count)
 		t->sel = t->count ? t->count - 1 : 0;
 	if (t->sel < t->top)
@@ -666,6 +950,13 @@ static void render_list(struct tui *t, struct tui_grid *g)
 		t->top = t->sel - h + 1;
 	if (t->top < 0)
 		t->top = 0;
+	/* the rows around the screen first: their widths lay the columns out */
+	t->cancelled = 0;
+	tui_row_at(t, t->top);
+	if (!t->cancelled && t->top + h - 1 < t->count)
+		tui_row_at(t, t->top + h - 1);
+	layout(t, g->cols, &l);
+	list_header(t, g, 2, &l);
 	if (!t->count) {
 		tui_grid_put(g, 4, 2, t->mode == TUI_ALL ?
 			     (t->filter.patch || t->filter.kind || t->filter.comm ||
@@ -676,9 +967,10 @@ static void render_list(struct tui *t, struct tui_grid *g)
 		tui_grid_put(g, 5, 2, "(f to change the filter, a to toggle divergent/all, Tab "
 			     "for the summary)", 0, 0);
 	}
-	for (i = 0; i < h; i++) {
+	for (i = 0; i < h && !t->cancelled; i++) {
 		const struct tui_row *r = tui_row_at(t, t->top + i);
 
+		/* a cancelled read is not tried again before the next key */
 		if (!r)
 			break;
 		list_row(t, g, 3 + i, &l, r, t->top + i == t->sel);
@@ -790,7 +1082,7 @@ static const unsigned role_color[NROLES] = { TUI_C_CYAN, TUI_C_BLUE, TUI_C_GREEN
 struct cpu_state_row {
 	int have, nr, cfs, tid, idle;
 	long long load, util;
-	char comm[24];
+	char comm[68];			/* escaped */
 };
 
 static void detail_timeline(struct tui *t, struct page *p, long long ts, int actual)
@@ -879,6 +1171,54 @@ static void detail_timeline(struct tui *t, struct page *p, long long ts, int act
 	free(strip);
 }
 
+/* the patch pair's sides a detail shows, and their choices */
+struct detail_sides {
+	char *patch, *model;		/* NULL: the decision has no patch side */
+};
+
+/*
+ * The sides of the patch and base model the list row named, else the first
+ * that the decision has (a list of every decision names the first base model).
+ */
+static void detail_sides(struct tui *t, struct detail_sides *ds, int *orig, int *patched)
+{
+	sqlite3_stmt *st = NULL;
+
+	memset(ds, 0, sizeof(*ds));
+	if (sqlite3_prepare_v2(t->db, "SELECT v.patch, v.model, v.variant, v.cpu FROM evaluation_v v"
+			       " WHERE v.decision_id = ?1 AND v.patch IS NOT NULL"
+			       " ORDER BY v.patch IS NOT ?2, v.model IS NOT ?3, v.side_id", -1, &st,
+			       NULL) != SQLITE_OK)
+		return;
+	sqlite3_bind_int64(st, 1, t->detail_id);
+	sqlite3_bind_text(st, 2, t->detail_patch, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, t->detail_model, -1, SQLITE_STATIC);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *pt = (const char *)sqlite3_column_text(st, 0);
+		const char *mo = (const char *)sqlite3_column_text(st, 1);
+		const char *var = (const char *)sqlite3_column_text(st, 2);
+
+		if (!ds->patch) {
+			ds->patch = strdup(pt ? pt : "");
+			ds->model = strdup(mo ? mo : "");
+			if (!ds->patch || !ds->model)
+				break;
+		}
+		if (!pt || strcmp(pt, ds->patch) || !mo || strcmp(mo, ds->model))
+			break;
+		if (var && !strcmp(var, "original"))
+			*orig = col_int(st, 3);
+		else if (var && !strcmp(var, "patched"))
+			*patched = col_int(st, 3);
+	}
+	sqlite3_finalize(st);
+	if (!ds->patch || !ds->model) {
+		free(ds->patch);
+		free(ds->model);
+		ds->patch = ds->model = NULL;
+	}
+}
+
 static void render_detail_page(struct tui *t, int cols)
 {
 	struct page p = { &t->page, 0 };
@@ -887,6 +1227,7 @@ static void render_detail_page(struct tui *t, int cols)
 	struct cpu_state_row *cs = NULL;
 	long long ts = 0;
 	int nstate = 0, c, node, llc, this_nr = -1, prev_nr = -1, actual_nr = -1, idle_cpus = -1;
+	struct detail_sides sides = { NULL, NULL };
 	char buf[64];
 
 	page_start(t, cols);
@@ -906,14 +1247,30 @@ static void render_detail_page(struct tui *t, int cols)
 	}
 	ts = sqlite3_column_int64(st, 1);
 	fmt_secs(buf, sizeof(buf), t, ts);
-	line(&p, 0, TUI_A_BOLD, 0, "decision %ld: %s at %s s (ts %lld)", t->detail_id,
-	     sqlite3_column_text(st, 0), buf, ts);
-	line(&p, 0, 0, 0, "task %s/%d   waker %s/%d   sync %d   waker exiting %d   wake_flags %s",
-	     sqlite3_column_text(st, 3) ? (const char *)sqlite3_column_text(st, 3) : "?",
-	     col_int(st, 2),
-	     sqlite3_column_text(st, 5) ? (const char *)sqlite3_column_text(st, 5) : "-",
-	     col_int(st, 4), col_int(st, 10), col_int(st, 12),
-	     sqlite3_column_text(st, 11) ? (const char *)sqlite3_column_text(st, 11) : "-");
+	detail_sides(t, &sides, &cpus[ROLE_O], &cpus[ROLE_N]);
+	{
+		char head[512];
+
+		if (sides.patch)
+			snprintf(head, sizeof(head), "decision %ld: %s at %s s (ts %lld), model %s, "
+				 "patch %s", t->detail_id, sqlite3_column_text(st, 0), buf, ts,
+				 sides.model, sides.patch);
+		else
+			snprintf(head, sizeof(head), "decision %ld: %s at %s s (ts %lld)",
+				 t->detail_id, sqlite3_column_text(st, 0), buf, ts);
+		wrapped(&p, 0, 2, TUI_A_BOLD, head);
+	}
+	{
+		char task[68], waker[68];
+
+		col_copy(st, 3, task, sizeof(task));
+		col_copy(st, 5, waker, sizeof(waker));
+		line(&p, 0, 0, 0, "task %s/%d   waker %s/%d   sync %d   waker exiting %d   "
+		     "wake_flags %s", sqlite3_column_type(st, 3) != SQLITE_NULL ? task : "?",
+		     col_int(st, 2), sqlite3_column_type(st, 5) != SQLITE_NULL ? waker : "-",
+		     col_int(st, 4), col_int(st, 10), col_int(st, 12),
+		     sqlite3_column_text(st, 11) ? (const char *)sqlite3_column_text(st, 11) : "-");
+	}
 	cpus[ROLE_T] = col_int(st, 6);
 	cpus[ROLE_P] = col_int(st, 7);
 	cpus[ROLE_A] = col_int(st, 8);
@@ -929,36 +1286,9 @@ static void render_detail_page(struct tui *t, int cols)
 	idle_cpus = col_int(st, 18);
 	sqlite3_finalize(st);
 
-	/* the patch's sides: the one the list row named, else the first that has them */
-	if (sqlite3_prepare_v2(t->db, "SELECT v.patch, v.variant, v.cpu FROM evaluation_v v"
-			       " WHERE v.decision_id = ? AND v.patch IS NOT NULL"
-			       " ORDER BY v.patch IS NOT ?, v.side_id", -1, &st, NULL) == SQLITE_OK) {
-		char *patch = NULL;
-
-		sqlite3_bind_int64(st, 1, t->detail_id);
-		sqlite3_bind_text(st, 2, t->detail_patch, -1, SQLITE_STATIC);
-		while (sqlite3_step(st) == SQLITE_ROW) {
-			const char *pt = (const char *)sqlite3_column_text(st, 0);
-			const char *var = (const char *)sqlite3_column_text(st, 1);
-
-			if (!patch) {
-				patch = strdup(pt ? pt : "");
-				if (!patch)
-					break;
-			}
-			if (!pt || strcmp(pt, patch))
-				break;
-			if (var && !strcmp(var, "original"))
-				cpus[ROLE_O] = col_int(st, 2);
-			else if (var && !strcmp(var, "patched"))
-				cpus[ROLE_N] = col_int(st, 2);
-		}
-		sqlite3_finalize(st);
-		if (patch)
-			line(&p, 0, 0, 0, "patch %s: original chose %d, patched chose %d", patch,
-			     cpus[ROLE_O], cpus[ROLE_N]);
-		free(patch);
-	}
+	if (sides.patch)
+		line(&p, 0, 0, 0, "patch %s on model %s: original chose %d, patched chose %d",
+		     sides.patch, sides.model, cpus[ROLE_O], cpus[ROLE_N]);
 	page_grow(&p, 1);
 	{
 		int col = 0, r;
@@ -1091,6 +1421,8 @@ static void render_detail_page(struct tui *t, int cols)
 	line(&p, 0, 0, 0, "%s", "");
 	detail_timeline(t, &p, ts, cpus[ROLE_A]);
 	page_finish(t, &p);
+	free(sides.patch);
+	free(sides.model);
 }
 
 /* ---- the summary ------------------------------------------------------------- */
@@ -1206,17 +1538,20 @@ static const char *const help_text[] = {
 	"  r                   reverse the sort",
 	"  [ ]                 previous and next run in the database",
 	"  y :                 show the SQL of the list, with its parameters",
-	"  w x                 export the whole list as CSV (asks for a file name)",
+	"  w x                 export the whole list as CSV (asks for a file name, and",
+	"                      before it replaces a file)",
 	"  + -                 in the detail: widen or narrow the timeline",
 	"  ?                   this help",
 	"  q Esc               back; q on the list quits",
+	"  Esc                 cancel a count, search or export that takes long",
 	"",
 	"filter: words separated by blanks, all must hold",
 	"  patch=NAME  kind=KIND  comm=NAME (or a glob: comm=hack*)  pid=N",
-	"  (KIND: wakeup fork balance_periodic balance_newidle balance_nohz newidle)",
+	NULL,	/* the decision kinds, from replay's table */
 	"  task=NAME|PID  cpu=N (this, prev, actual, base, original or patched CPU)",
 	"  cross=llc|node|none (a choice leaves prev_cpu's LLC or node)",
-	"  t=FROM-TO (seconds from the start of the run, either may be left out)",
+	"  t=FROM-TO (seconds from the start of the run, up to 9 digits after the",
+	"    point: t=1.5-2.000250; either may be left out)",
 	"  text=WORD or a bare WORD: in comm or a reason; quote values with blanks",
 	"  example: kind=wakeup comm=hackbench cpu=3 cross=node t=1.5-2.0",
 	"",
@@ -1234,9 +1569,18 @@ static void render_help_page(struct tui *t, int cols)
 	size_t i;
 
 	page_start(t, cols);
-	for (i = 0; i < sizeof(help_text) / sizeof(help_text[0]); i++)
+	for (i = 0; i < sizeof(help_text) / sizeof(help_text[0]); i++) {
+		if (!help_text[i]) {
+			char *kinds = tui_kind_list(" ", " "), buf[512];
+
+			snprintf(buf, sizeof(buf), "(KIND: %s)", kinds ? kinds : "?");
+			wrapped(&p, 2, 4, 0, buf);
+			free(kinds);
+			continue;
+		}
 		line(&p, 0, help_text[i][0] && help_text[i][0] != ' ' ? TUI_A_BOLD : 0, 0, "%s",
 		     help_text[i]);
+	}
 	page_finish(t, &p);
 }
 
@@ -1277,6 +1621,8 @@ void tui_open_detail(struct tui *t)
 	free(t->detail_patch);
 	t->detail_patch = strdup(t->mode == TUI_DIVERGENT ? (r->patch ? r->patch : "") :
 				 t->filter.patch ? t->filter.patch : "");
+	free(t->detail_model);
+	t->detail_model = strdup(r->model ? r->model : "");
 	t->view = TUI_V_DETAIL;
 	t->page_valid = 0;
 	t->scroll = 0;

@@ -78,11 +78,108 @@ same "CSV export: every row and a header, not one screen" 6344 "$(wc -l <"$TMP/a
 
 "$SR" tui --dump list --filter 'kind=exec' "$DB" >"$TMP/o" 2>"$TMP/e"
 same "bad filter exits 2" 2 $?
-same "... in one line" "schedreplay: tui: filter 'kind=exec': expected wakeup or fork" "$(cat "$TMP/e")"
+same "... in one line" "schedreplay: tui: filter 'kind=exec': expected wakeup, fork, balance_periodic, balance_newidle, balance_nohz or newidle" "$(cat "$TMP/e")"
+# every decision kind the database has is a kind the filter takes, and
+# counts what the database counts
+for k in $(sqlite3 "$DB" "SELECT DISTINCT kind FROM decision ORDER BY kind"); do
+	"$SR" tui --dump list --all --filter "kind=$k" --size 200x8 "$DB" >"$TMP/o" 2>"$TMP/e"
+	same "kind=$k: as many rows as the database has" \
+		"$(sqlite3 "$DB" "SELECT '/' || count(*) || ' ' FROM decision WHERE kind = '$k'")" \
+		"$(tail -n 1 "$TMP/o" | grep -o '/[0-9]* ')"
+done
+# every kind the help lists is in the man page's filter list
+kinds=$("$SR" tui --dump help --size 200x60 "$DB" | sed -n 's/^ *(KIND: \(.*\))$/\1/p')
+ok "the help lists the kinds" test -n "$kinds"
+for k in $kinds; do
+	ok "tui(1) lists kind=$k" grep -q "^\.BR kind=.*$k" "$TOP/man/schedreplay-tui.1"
+done
+# times: strict syntax, out-of-range values refused with a message
+for f in 't=1e308-' 't=0x10-' 't=9223372036.854775808-' 't=9223372030000-'; do
+	"$SR" tui --dump list --filter "$f" "$DB" >"$TMP/o" 2>"$TMP/e"
+	same "filter '$f' is refused (exit 2)" 2 $?
+done
+same "... out of range says so" \
+	"schedreplay: tui: filter 't=9223372030000-': out of range (at most 9223372036.854775807 s)" \
+	"$(cat "$TMP/e")"
+# the times that overflowed (UBSan: signed overflow) run clean in the sanitizer build
+if [ -x "$SR_SAN" ]; then
+	for f in 't=9223372030-' 't=9223372036.854775807-' 't=-9223372036.854775807' 't=1e308-'; do
+		UBSAN_OPTIONS=halt_on_error=1 ASAN_OPTIONS=detect_leaks=0 \
+			"$SR_SAN" tui --dump list --filter "$f" "$DB" >/dev/null 2>"$TMP/e"
+		ok "sanitizer build: filter '$f' without a runtime error" \
+			sh -c "! grep -q 'runtime error\|AddressSanitizer' '$TMP/e'"
+	done
+else
+	skip "sanitizer build: the t= filter" "no $SR_SAN (make SANITIZE=1)"
+fi
+"$SR" tui --dump list --all --filter 't=8.5-9.000250' --size 200x8 "$DB" >"$TMP/o"
+first=$(sqlite3 "$DB" "SELECT first_ts FROM run")
+same "t=8.5-9.000250 counts the decisions in that span, to the nanosecond" \
+	"$(sqlite3 "$DB" "SELECT '/' || count(*) || ' ' FROM decision WHERE ts BETWEEN $first + 8500000000 AND $first + 9000250000")" \
+	"$(tail -n 1 "$TMP/o" | grep -o '/[0-9]* ')"
 "$SR" tui "$DB" </dev/null >"$TMP/o" 2>"$TMP/e"
 same "not a terminal: exit 2" 2 $?
 same "... with one line" "schedreplay: tui: not a terminal: use --dump VIEW to print a view" \
 	"$(cat "$TMP/e")"
+
+# --- column layout: the width the screen has ---------------------------------
+# two base models: the divergent list names each row's model, the detail too
+DB2=$TMP/two.db
+"$SR" replay -q -o "$DB2" -m v4.15 -m mainline -t $N/numa-6.12-forks.topo -p wake-affine-equal \
+	-p exit-sync-mel -p exit-sync-peterz $N/numa-6.12-forks.dat
+for w in 80 200; do
+	"$SR" tui --dump list --size ${w}x12 "$DB2" >"$TMP/l$w"
+	ok "two models, $w columns: a model column" grep -q '^time(s)^ task/pid  *kind  *model ' "$TMP/l$w"
+	same "two models, $w columns: each row names its model" \
+		"$(sqlite3 "$DB2" "SELECT model FROM divergence ORDER BY ts, decision_id, patch, model")" \
+		"$(sed -n '4,8p' "$TMP/l$w" | awk '{ print $4 }')"
+	same "two models, $w columns: no two rows alike" 5 "$(sed -n '4,8p' "$TMP/l$w" | sort -u | wc -l)"
+	ok "two models, $w columns: no model name cut" sh -c "! grep -q 'v4\.1 \|v4\.1~\|main~' '$TMP/l$w'"
+	"$SR" tui --dump list --all --size ${w}x12 "$DB2" >"$TMP/a$w"
+	ok "every decision, $w columns: each base model's name whole" \
+		grep -q '^time(s)^ .* v4\.15 mainline orig  new ' "$TMP/a$w"
+	"$SR" tui --dump list --all --filter kind=balance_newidle --size ${w}x12 "$DB2" >"$TMP/k$w"
+done
+ok "200 columns: patch names whole" grep -q ' exit-sync-peterz  *not wide' "$TMP/l200"
+ok "200 columns: the reason column" grep -q "patched side's reason" "$TMP/l200"
+ok "80 columns: a long patch name cut with ~" grep -q ' exit-sync-pet~$' "$TMP/l80"
+ok "80 columns: no line wider than the screen" sh -c "! awk 'length > 80' '$TMP/l80' '$TMP/a80' | grep -q ."
+ok "200 columns: a load-balance kind whole" grep -q ' balance_newidle  *[0-9]' "$TMP/k200"
+ok "80 columns: abbreviated when short of room" grep -q ' lbnew  *[0-9]' "$TMP/k80"
+"$SR" tui --dump list --all --filter kind=balance_newidle --size 120x12 "$DB2" >"$TMP/k120"
+ok "120 columns: whole again" grep -q ' balance_newidle  *[0-9]' "$TMP/k120"
+"$SR" tui --dump detail --select 2 --size 120x12 "$DB2" >"$TMP/d"
+ok "the detail header names the model and the patch" \
+	grep -q '^decision 6333: wakeup at 8.716743 s (ts 32746529931), model mainline, patch exit-sync-mel$' "$TMP/d"
+ok "... and the sides are that model's" \
+	grep -q '^patch exit-sync-mel on model mainline: original chose 0, patched chose 2$' "$TMP/d"
+# the export's columns: named, none called unused
+"$SR" tui --dump csv "$DB2" | head -n 1 >"$TMP/h1"
+"$SR" tui --dump csv --all "$DB2" | head -n 1 >"$TMP/h2"
+same "CSV of the divergent list: its columns" \
+	"decision_id,ts,tid,comm,kind,this_cpu,prev_cpu,actual_cpu,original_cpu,patched_cpu,patch,original_reason,patched_reason,model" \
+	"$(cat "$TMP/h1")"
+same "CSV of every decision: its columns, none unused" \
+	"decision_id,ts,tid,comm,kind,this_cpu,prev_cpu,actual_cpu,original_cpu,patched_cpu,diverged,base_reason,base0_cpu,base1_cpu" \
+	"$(cat "$TMP/h2")"
+
+# --dump -o FILE: an existing file only with --force
+"$SR" tui --dump csv -o "$TMP/out.csv" "$DB"
+same "--dump csv -o writes the file" 4 "$(wc -l <"$TMP/out.csv")"
+"$SR" tui --dump csv --all -o "$TMP/out.csv" "$DB" 2>"$TMP/e"
+same "... an existing file is refused (exit 1)" 1 $?
+same "... saying how to replace it" \
+	"schedreplay: tui: '$TMP/out.csv' exists: not overwritten (--force replaces it)" "$(cat "$TMP/e")"
+same "... and is left as it was" 4 "$(wc -l <"$TMP/out.csv")"
+"$SR" tui --dump list -o "$TMP/out.csv" "$DB" 2>/dev/null
+same "... for every view" "1 4" "$? $(wc -l <"$TMP/out.csv")"
+"$SR" tui --dump csv --all -o "$TMP/out.csv" --force "$DB"
+same "--force replaces it" 6344 "$(wc -l <"$TMP/out.csv")"
+"$SR" tui --dump list --size 80x10 -o "$TMP/out.txt" "$DB"
+same "--dump list -o: the view in the file" "$("$SR" tui --dump list --size 80x10 "$DB")" \
+	"$(cat "$TMP/out.txt")"
+"$SR" tui -o "$TMP/x" "$DB" 2>"$TMP/e"
+same "-o without --dump: exit 2" "2 schedreplay: tui: --output goes with --dump VIEW" "$? $(cat "$TMP/e")"
 
 # a patch name longer than any fixed buffer (a --patch-file pair may be
 # called anything): the detail finds the sides by the whole name
@@ -93,7 +190,7 @@ if command -v "$CC" >/dev/null 2>&1 &&
    "$CC" -shared -fPIC -I"$TOP/include" -o "$TMP/long.so" "$TMP/long.c" &&
    "$SR" replay -q -o "$TMP/long.db" -t $N/numa-6.12-forks.topo --patch-file "$TMP/long.so" \
 	-p "$long" $N/numa-6.12-forks.dat; then
-	want=$(sqlite3 "$TMP/long.db" "SELECT 'patch $long: original chose ' || original_cpu ||
+	want=$(sqlite3 "$TMP/long.db" "SELECT 'patch $long on model ' || model || ': original chose ' || original_cpu ||
 		', patched chose ' || patched_cpu FROM divergence ORDER BY ts, decision_id LIMIT 1")
 	same "detail: a long patch name's sides are found" "$want" \
 		"$("$SR" tui --dump detail --select 1 --size 120x20 "$TMP/long.db" | grep '^patch ')"
@@ -194,6 +291,25 @@ tm send-keys -t t q q
 wait_file "$TMP/rc"
 same "q quits with status 0" 0 "$(cat "$TMP/rc" 2>/dev/null)"
 sane "the terminal is as before after q"
+stop
+
+# the export asks before it replaces a file
+echo keep >"$TMP/keep.csv"
+start "$DB"
+wait_for 'task/pid' >/dev/null
+tm send-keys -t t w C-u "$TMP/keep.csv" Enter
+ok "export to an existing file: asks" wait_for "keep.csv' exists: overwrite it? (y/n)"
+same "... and has not written yet" keep "$(cat "$TMP/keep.csv")"
+tm send-keys -t t n
+ok "n: not overwritten" wait_for "not overwritten: nothing written"
+same "... the file is as it was" keep "$(cat "$TMP/keep.csv")"
+tm send-keys -t t w C-u "$TMP/keep.csv" Enter
+wait_for 'overwrite it?' >/dev/null
+tm send-keys -t t y
+ok "y: the list is written" wait_for "wrote 3 rows to $TMP/keep.csv"
+same "... over the old file" 4 "$(wc -l <"$TMP/keep.csv")"
+tm send-keys -t t q
+wait_file "$TMP/rc"
 stop
 
 start "$SNAP"

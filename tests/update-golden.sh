@@ -4,8 +4,8 @@
 # committed real traces.  Run on purpose only, after a change to the engine,
 # the models or the queries, and read the diff: it is what the change did.
 # tests/t5100-fidelity-golden.sh and tests/t6000-sql.sh hold the code to
-# these files.  "update-golden.sh fidelity" or "update-golden.sh sql" makes
-# one set only.
+# these files.  "update-golden.sh fidelity", "update-golden.sh sql" or
+# "update-golden.sh tui" makes one set only.
 set -e
 cd "$(dirname "$0")/.."
 SR=${SR:-./schedreplay}
@@ -21,7 +21,7 @@ golden() {
 		>"$out/$name.fidelity"
 }
 
-if [ "${1:-all}" != fidelity ]; then
+if [ "${1:-all}" = all ] || [ "$1" = sql ]; then
 	. tests/lib/sql-golden.sh
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/schedreplay-golden.XXXXXX")
 	trap 'rm -rf "$tmp"' EXIT
@@ -32,13 +32,16 @@ if [ "${1:-all}" != fidelity ]; then
 fi
 [ "${1:-all}" = sql ] && exit 0
 
-for f in tests/fixtures/tracedat/numa/*.dat; do
-	n=$(basename "$f" .dat)
-	golden "$n" -m mainline -m v4.15 -t "${f%.dat}.topo" "$f"
-done
-golden lttng-4.15-rotation -m v4.15 -m mainline tests/fixtures/ctf/succeed/lttng-tracefile-rotation
-golden live-6.18-instance -m mainline tests/fixtures/tracedat/succeed/live-6.18-instance-v7.dat
-echo "wrote $(ls "$out"/*.fidelity | wc -l) files in $out"
+if [ "${1:-all}" != tui ]; then
+	for f in tests/fixtures/tracedat/numa/*.dat; do
+		n=$(basename "$f" .dat)
+		golden "$n" -m mainline -m v4.15 -t "${f%.dat}.topo" "$f"
+	done
+	golden lttng-4.15-rotation -m v4.15 -m mainline tests/fixtures/ctf/succeed/lttng-tracefile-rotation
+	golden live-6.18-instance -m mainline tests/fixtures/tracedat/succeed/live-6.18-instance-v7.dat
+	echo "wrote $(ls "$out"/*.fidelity | wc -l) files in $out"
+fi
+[ "${1:-all}" = fidelity ] && exit 0
 
 # the TUI's views as text (tests/t7000-tui.sh), on databases made here from
 # relative fixture paths, so that no absolute path lands in a golden

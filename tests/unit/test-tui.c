@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "schedreplay/replay.h"
 #include "schedreplay/store.h"
 #include "tui-local.h"
 #include "unit.h"
@@ -27,7 +28,7 @@ static const struct tui_param *param(const struct tui_sql *q, const char *name)
 static void test_filter(void)
 {
 	struct tui_filter f;
-	char *cause = NULL, *s;
+	char *cause = NULL, *s, expr[64];
 
 	tui_filter_init(&f);
 	CHECK(!tui_filter_parse("kind=wakeup comm=hackbench cpu=3 cross=node t=1.5-2.0 "
@@ -36,7 +37,7 @@ static void test_filter(void)
 	CHECK(f.comm && !strcmp(f.comm, "hackbench"), "comm");
 	CHECK_EQ(f.cpu, 3, "cpu");
 	CHECK_EQ(f.cross, TUI_CROSS_NODE, "cross");
-	CHECK(f.has_t0 && f.has_t1 && f.t0 == 1.5 && f.t1 == 2.0, "time range");
+	CHECK(f.has_t0 && f.has_t1 && f.t0 == 1500000000LL && f.t1 == 2000000000LL, "time range");
 	CHECK(f.patch && !strcmp(f.patch, "wake-affine-equal"), "patch");
 	s = tui_filter_format(&f);
 	CHECK(s && !strcmp(s, "patch=wake-affine-equal kind=wakeup comm=hackbench cpu=3 "
@@ -50,10 +51,55 @@ static void test_filter(void)
 	CHECK(f.comm && !strcmp(f.comm, "init") && !f.has_t0 && f.has_t1, "task=NAME is a comm");
 
 	CHECK(tui_filter_parse("kind=exec", &f, &cause) < 0, "a bad kind is refused");
-	CHECK(cause && !strcmp(cause, "filter 'kind=exec': expected wakeup or fork"), "%s", cause ? cause : "");
+	CHECK(cause && !strcmp(cause, "filter 'kind=exec': expected wakeup, fork, balance_periodic, "
+			       "balance_newidle, balance_nohz or newidle"), "%s", cause ? cause : "");
 	free(cause);
 	cause = NULL;
 	CHECK(f.comm && !strcmp(f.comm, "init"), "a bad filter leaves the old one");
+	/* every kind replay knows, from its table */
+	{
+		int k;
+
+		for (k = 0; k < SR_DEC__COUNT; k++) {
+			const char *name = sr_decision_kind_name((enum sr_decision_kind)k);
+
+			snprintf(expr, sizeof(expr), "kind=%s", name);
+			CHECK(!tui_filter_parse(expr, &f, &cause) && f.kind && !strcmp(f.kind, name),
+			      "kind=%s is accepted", name);
+		}
+	}
+	/* times: digits and up to nine fraction digits, nothing else, in range */
+	CHECK(!tui_filter_parse("t=0.000000001-9223372036.854775807", &f, &cause) &&
+	      f.t0 == 1 && f.t1 == 9223372036854775807LL, "nanoseconds to the int64 limit");
+	s = tui_filter_format(&f);
+	CHECK(s && !strcmp(s, "t=0.000000001-9223372036.854775807"), "formatted back exactly: %s",
+	      s ? s : "");
+	free(s);
+	CHECK(!tui_filter_parse("t=12.250-", &f, &cause) && f.t0 == 12250000000LL && !f.has_t1,
+	      "seconds with a fraction");
+	{
+		static const char *const bad[][2] = {
+			{ "t=9223372036.854775808-", "out of range" },
+			{ "t=9223372030000-", "out of range" },
+			{ "t=99999999999999999999-", "out of range" },
+			{ "t=1e308-", "expected seconds" },
+			{ "t=0x10-", "expected seconds" },
+			{ "t=inf-", "expected seconds" },
+			{ "t=+1-", "expected seconds" },
+			{ "t=1.0000000001-", "expected seconds" },
+			{ "t=.-", "expected seconds" },
+			{ "t=1-2-3", "expected seconds" },
+		};
+		size_t i;
+
+		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			CHECK(tui_filter_parse(bad[i][0], &f, &cause) < 0 && cause &&
+			      strstr(cause, bad[i][1]), "%s is refused: %s", bad[i][0],
+			      cause ? cause : "(accepted)");
+			free(cause);
+			cause = NULL;
+		}
+	}
 	CHECK(tui_filter_parse("colour=red", &f, &cause) < 0, "an unknown key is refused");
 	free(cause);
 	cause = NULL;
@@ -163,9 +209,62 @@ static int render(struct tui *t, int rows, int cols, const char *want, char **te
 	return *text && strstr(*text, want) != NULL;
 }
 
+static char busy_log[256];
+
+static void record_busy(struct tui *t, const char *what)
+{
+	(void)t;
+	snprintf(busy_log + strlen(busy_log), sizeof(busy_log) - strlen(busy_log), "%s|", what);
+}
+
+static int cancel_at_once(struct tui *t)
+{
+	(void)t;
+	return 1;
+}
+
+static int never_cancel(struct tui *t)
+{
+	(void)t;
+	return 0;
+}
+
+static int write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	return f && fputs(text, f) >= 0 && !fclose(f);
+}
+
+/* the first bytes of @path; Return: 1 when they are @text (@whole: and nothing more) */
+static int file_has(const char *path, const char *text, int whole)
+{
+	char buf[256] = "";
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return whole ? !strcmp(buf, text) : !strncmp(buf, text, strlen(text));
+}
+
+/* @key's prompt, emptied, @text typed, Enter */
+static void type_line(struct tui *t, int key, const char *text)
+{
+	tui_key(t, key, 24, 80);
+	tui_key(t, 'U' & 0x1f, 24, 80);
+	for (; *text; text++)
+		tui_key(t, *text, 24, 80);
+	tui_key(t, TUI_KEY_ENTER, 24, 80);
+}
+
 static void test_views(void)
 {
 	char dir[] = "/tmp/schedreplay-test-tui.XXXXXX", path[64], *argv[16], *cause = NULL;
+	char csv[96];
 	char *text;
 	int argc = 0, ok_;
 	struct tui t;
@@ -205,8 +304,8 @@ static void test_views(void)
 	r = tui_row_at(&t, 0);
 	CHECK(r && r->id == 4 && !strcmp(r->comm, "rcu_preempt") && r->cpu[3] == 2 &&
 	      r->cpu[4] == 1 && !strcmp(r->patch, "wake-affine-equal"), "first row");
-	ok_ = render(&t, 24, 80, "   0.018008 rcu_preempt/18   wakeup   2    1    1    2*   1   "
-		     "wake-affine-equal", &text);
+	ok_ = render(&t, 24, 80, "\n0.018008 rcu_preempt/18 wakeup    2    1    1    2*   1 "
+		     "wake-affine-equal\n", &text);
 	CHECK(ok_, "the list shows it, * on the other node");
 	if (!ok_)
 		printf("# %s\n", text ? text : "");
@@ -266,8 +365,76 @@ static void test_views(void)
 	tui_key(&t, '=', 24, 80);
 	tui_key(&t, 'x', 24, 80);
 	tui_key(&t, TUI_KEY_ENTER, 24, 80);
-	CHECK(strstr(t.notice, "expected wakeup or fork") != NULL, "a bad filter typed: %s",
+	CHECK(strstr(t.notice, "expected wakeup, fork,") != NULL, "a bad filter typed: %s",
 	      t.notice);
+	/* an out-of-range time typed: the status line says so, the list keeps its filter */
+	tui_key(&t, 'f', 24, 80);
+	tui_key(&t, 'U' & 0x1f, 24, 80);
+	{
+		const char *k;
+
+		for (k = "t=9223372030000-"; *k; k++)
+			tui_key(&t, *k, 24, 80);
+	}
+	tui_key(&t, TUI_KEY_ENTER, 24, 80);
+	CHECK(strstr(t.notice, "out of range") != NULL, "an overflowing time typed: %s", t.notice);
+	CHECK(render(&t, 24, 80, "\nfilter 't=9223372030000-': out of range", &text),
+	      "... shown on the status line");
+	free(text);
+
+	/* the export asks before it replaces a file */
+	snprintf(csv, sizeof(csv), "%s/list.csv", dir);
+	CHECK(write_file(csv, "keep\n"), "a file to keep");
+	type_line(&t, 'w', csv);
+	CHECK_EQ(t.prompt, 'y', "an existing file: the export asks");
+	CHECK(render(&t, 24, 100, "exists: overwrite it? (y/n)", &text), "... on the status line");
+	free(text);
+	CHECK(file_has(csv, "keep\n", 1), "... and has not touched it yet");
+	tui_key(&t, 'n', 24, 80);
+	CHECK(!t.prompt && strstr(t.notice, "not overwritten") && file_has(csv, "keep\n", 1),
+	      "n keeps the file: %s", t.notice);
+	type_line(&t, 'w', csv);
+	tui_key(&t, 'y', 24, 80);
+	CHECK(strstr(t.notice, "wrote 2 rows to") != NULL, "y replaces it: %s", t.notice);
+	CHECK(file_has(csv, "decision_id,ts,tid,comm,kind,", 0), "... with the CSV");
+	unlink(csv);
+	type_line(&t, 'w', csv);
+	CHECK(!t.prompt && strstr(t.notice, "wrote 2 rows to"), "a new file is written at once");
+	unlink(csv);
+
+	/* long queries: the status line says so first, a key cancels them */
+	CHECK(!tui_set_filter(&t, "cpu=1"), "a filter that looks at every evaluation");
+	CHECK_EQ(t.count, 1, "... one divergent row");
+	t.show_busy = record_busy;
+	t.poll_cancel = cancel_at_once;
+	busy_log[0] = '\0';
+	tui_set_mode(&t, TUI_ALL);
+	CHECK(strstr(busy_log, "counting...") != NULL, "counting is announced: %s", busy_log);
+	CHECK(t.cancelled && t.mode == TUI_DIVERGENT && t.count == 1,
+	      "a cancelled count leaves the list as it was");
+	CHECK(strstr(t.notice, "cancelled") != NULL, "... and says so: %s", t.notice);
+	t.poll_cancel = never_cancel;
+	tui_set_filter(&t, "");
+	tui_set_mode(&t, TUI_ALL);
+	CHECK(!t.cancelled && t.count == 6343, "not cancelled: every decision counted");
+	t.poll_cancel = cancel_at_once;
+	CHECK(tui_set_filter(&t, "text=nothing-matches-this") < 0, "a cancelled filter fails");
+	CHECK(!t.filter.text && t.count == 6343, "... and the old filter and count stay");
+	busy_log[0] = '\0';
+	free(t.search);
+	t.search = strdup("sis: prev");
+	tui_key(&t, 'n', 24, 80);
+	CHECK(strstr(busy_log, "searching...") && strstr(t.notice, "search cancelled"),
+	      "a search: announced and cancelled: %s / %s", busy_log, t.notice);
+	busy_log[0] = '\0';
+	CHECK_EQ(tui_export_csv(&t, csv, 0, &cause), -1, "a cancelled export fails");
+	CHECK(strstr(busy_log, "exporting...") && cause && strstr(cause, "export cancelled") &&
+	      access(csv, F_OK) < 0, "... announced, and removes its file: %s", cause ? cause : "");
+	free(cause);
+	cause = NULL;
+	t.show_busy = NULL;
+	t.poll_cancel = NULL;
+
 	tui_key(&t, 'q', 24, 80);
 	CHECK(t.quit, "q on the list quits");
 
