@@ -442,6 +442,12 @@ static void list_patches(void)
 		       p->scope == SR_SCOPE_WAKEUP ? "evaluated at wakeups" :
 		       p->scope & SR_SCOPE_BALANCE ? "evaluated at load-balance decisions" :
 		       "evaluated at wakeups and forks");
+		if (p->merged)
+			printf("%-24s in kernels since %s\n", "", p->merged);
+		else if (p->replaced)
+			printf("%-24s not merged; another form since %s\n", "", p->replaced);
+		else if (p->abi > 1)
+			printf("%-24s not merged\n", "");
 	}
 }
 

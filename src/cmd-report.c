@@ -135,6 +135,8 @@ static void print_wide(const struct sr_report_table *t, FILE *f)
 				}
 			}
 		}
+		if (row && row->note[0])
+			fprintf(f, "  <- note %d", row->note[0]);
 		fputc('\n', f);
 	}
 }
@@ -224,6 +226,56 @@ static void print_header_one(const struct sr_report *r, FILE *f)
 	}
 }
 
+/* @text after @first, wrapped to lines of at most 96 columns that continue under it */
+static void print_wrapped(FILE *f, const char *first, const char *text)
+{
+	const char *s = text;
+	int indent = (int)strlen(first), width = 96 - indent;
+
+	fputs(first, f);
+	while (*s) {
+		int n = (int)strlen(s), cut = n;
+
+		if (n > width) {
+			for (cut = width; cut > 0 && s[cut] != ' '; cut--)
+				;
+			if (!cut)
+				cut = width;
+		}
+		fprintf(f, "%.*s\n", cut, s);
+		s += cut;
+		while (*s == ' ')
+			s++;
+		if (*s)
+			fprintf(f, "%*s", indent, "");
+	}
+}
+
+/* what a table's counts are, under its title */
+static void print_def(const struct sr_report_table *t, FILE *f)
+{
+	if (t->def)
+		print_wrapped(f, "  ", t->def);
+}
+
+/* the notes on a table's figures: they say when a figure is no verdict */
+static void print_notes(const struct sr_report *r, const struct sr_report_table *t, FILE *f)
+{
+	char head[CELL];
+	int i;
+
+	for (i = 0; i < t->nnotes; i++) {
+		const struct sr_report_note *n = &t->notes[i];
+
+		if (r->nsrc > 1)
+			snprintf(head, sizeof(head), "  note %d (%s run %ld): ", i + 1,
+				 base_name(r->src[n->src].file), r->src[n->src].run);
+		else
+			snprintf(head, sizeof(head), "  note %d: ", i + 1);
+		print_wrapped(f, head, n->text);
+	}
+}
+
 /* the unexplained share of the migrations, per source */
 static void print_unexplained(const struct sr_report *r, FILE *f)
 {
@@ -278,6 +330,7 @@ static void print_text(const struct sr_report *r, FILE *f)
 			continue;
 		}
 		fprintf(f, "\n%s\n", t->title);
+		print_def(t, f);
 		if (table_empty(t)) {
 			fprintf(f, "  %s\n", divergence ? "no divergent decisions" : "none");
 			continue;
@@ -288,6 +341,7 @@ static void print_text(const struct sr_report *r, FILE *f)
 			print_long(r, t, f);
 		if (t == &r->migration)
 			print_unexplained(r, f);
+		print_notes(r, t, f);
 	}
 }
 
@@ -544,7 +598,7 @@ static const char report_options[] =
 	"       --reasons N    reason paths of wakeup_moved per base model (default 5)\n"
 	"       --json         print one JSON document with the same content\n"
 	"       --print-sql    print the SQL statements the report runs (parameters\n"
-	"                      :run, :top, :reasons) and exit\n"
+	"                      :run, :top, :limit, :reasons) and exit\n"
 	"   -h, --help         show this help\n";
 
 const struct cmd_entry cmd_report;
@@ -569,7 +623,7 @@ static void print_sql(FILE *f)
 	int i;
 
 	fputs("-- schedreplay report: the statements it runs, per run; bind :run (the run\n"
-	      "-- id), :top (--top) and :reasons (--reasons), e.g. in sqlite3:\n"
+	      "-- id), :top and :limit (--top) and :reasons (--reasons), e.g. in sqlite3:\n"
 	      "--   .parameter set :run 1\n", f);
 	for (i = 0; (sql = sr_report_sql(i, &name)); i++)
 		fprintf(f, "-- %s\n%s;\n", name, sql);
