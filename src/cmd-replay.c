@@ -908,6 +908,10 @@ static int replay_exec(int argc, char **argv)
 		if (err < 0)
 			goto fail;
 	}
+	if (!sr_trace_borrow_info(t)->has_waking)
+		sr_warn("replay: '%s' has no sched_waking events: 0 wakeup decisions (a wakeup "
+			"decision starts at sched_waking, where the kernel chooses the CPU; "
+			"sched_wakeup only shows where the task went); see 'schedreplay info'", path);
 	if (json) {
 		sr_fidelity_print_json(rc.fid, stdout);
 	} else if (fidelity) {
