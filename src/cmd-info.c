@@ -548,6 +548,12 @@ static int info_db(const char *path, int json)
 	return EXIT_OK;
 }
 
+static const char info_examples[] =
+	"   schedreplay info trace.dat               what the trace holds, and what replay gets\n"
+	"   schedreplay info --json ~/lttng-traces/s/kernel\n"
+	"   schedreplay info --events trace.txt | awk -F'\\t' '$3 == \"sched_migrate_task\"'\n"
+	"   schedreplay info run.db                  the runs of a replay database\n";
+
 static const char info_options[] =
 	"   --json             print one JSON object instead of text\n"
 	"   --events           print every event, normalized, as tab-separated rows\n"
@@ -666,5 +672,6 @@ const struct cmd_entry cmd_info = {
 	.summary = "describe a trace: format, host, CPUs, time span, events per type, tasks, "
 		   "lost events",
 	.options = info_options,
+	.examples = info_examples,
 	.exec = info_exec,
 };

@@ -579,6 +579,12 @@ static void list_patches(void)
 	}
 }
 
+static const char replay_examples[] =
+	"   schedreplay replay -t 2x26x2 trace.dat    fidelity of the mainline model\n"
+	"   schedreplay replay -o run.db -m mainline -m v4.15 -p exit-sync-mel trace.dat\n"
+	"   schedreplay replay -o run.db -a -p newidle-bail -t machine.topo trace.dat\n"
+	"   schedreplay replay --list-patches\n";
+
 static const char replay_options[] =
 	"   -o, --output DB      write every decision into the SQLite database DB\n"
 	"   -f, --force          replace DB if it exists\n"
@@ -980,9 +986,10 @@ out:
 
 const struct cmd_entry cmd_replay = {
 	.name = "replay",
-	.synopsis = "[-o DB [-f | -a]] [-m MODEL]... [-p PATCH]... [-t TOPOLOGY] [--hz N] [--no-probes] [--fidelity | --json] TRACE",
+	.synopsis = "[-o DB [-f | -a]] [-m MODEL]... [-p PATCH]... [--patch-file SO]... [--snapshots WHICH] [-t TOPOLOGY] [--hz N] [-B NAME] [-F FMT] [--no-probes] [-q] [--fidelity | --json] TRACE",
 	.summary = "re-evaluate every wakeup, fork and load-balance decision of a trace under "
 		   "scheduler models and patch pairs, and measure their fidelity",
 	.options = replay_options,
+	.examples = replay_examples,
 	.exec = replay_exec,
 };

@@ -590,6 +590,12 @@ static int print_json_report(sqlite3 *db, const struct sr_report *r, FILE *f)
 
 /* ---- the command ------------------------------------------------------------ */
 
+static const char report_examples[] =
+	"   schedreplay report run.db\n"
+	"   schedreplay report --run 2 --top 5 run.db\n"
+	"   schedreplay report a.db b.db              two runs side by side, with deltas\n"
+	"   schedreplay report --json a.db b.db > cmp.json\n";
+
 static const char report_options[] =
 	"   -r, --run N        report run N of DB (default: every run of DB, one after\n"
 	"                      another; with DB2, the last run of DB)\n"
@@ -803,5 +809,6 @@ const struct cmd_entry cmd_report = {
 	.synopsis = "[-r N] [--run2 N] [-n N] [--reasons N] [--json] DB [DB2] | --print-sql",
 	.summary = "summarize a replay database as comparison tables",
 	.options = report_options,
+	.examples = report_examples,
 	.exec = report_exec,
 };

@@ -558,6 +558,12 @@ static void prepare_error(sqlite3 *db, const char *what)
 		sr_error("sql: %s%s", what, sqlite3_errmsg(db));
 }
 
+static const char sql_examples[] =
+	"   schedreplay sql --list\n"
+	"   schedreplay sql -Q top-tasks -P comm='kworker*' -P limit=5 run.db\n"
+	"   schedreplay sql -Q timeline -P ts=32746529931 -r 1 run.db\n"
+	"   schedreplay sql -F json run.db \"SELECT kind, count(*) FROM decision GROUP BY kind\"\n";
+
 static const char sql_options[] =
 	"   -F, --format FMT     table, csv or json (default: table on a terminal,\n"
 	"                        else csv)\n"
@@ -578,6 +584,7 @@ const struct cmd_entry cmd_sql = {
 	.synopsis = "[-F table|csv|json] [--no-header] [-w] [-r ID] [-P NAME=VALUE]... [-A NAME=DB]... [-l] DB [QUERY | -Q NAME]",
 	.summary = "run one SQL query, or a canned one, on a replay database",
 	.options = sql_options,
+	.examples = sql_examples,
 	.exec = sql_exec,
 };
 
