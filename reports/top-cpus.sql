@@ -21,20 +21,25 @@ WITH d AS (
 	FROM decision
 	WHERE skip IS NULL AND (:run IS NULL OR run_id = :run)
 	GROUP BY run_id, this_cpu
+), roles AS (
+	-- one pass per role over the divergent rows, not one per CPU
+	SELECT run_id, this_cpu AS cpu, 0 AS p, 0 AS o, 0 AS q, 0 AS k FROM d
+	UNION ALL SELECT run_id, prev_cpu, 1, 0, 0, 0 FROM d
+	UNION ALL SELECT run_id, original_cpu, 0, 1, 0, 0 FROM d
+	UNION ALL SELECT run_id, patched_cpu, 0, 0, 1, 0 FROM d
+	UNION ALL SELECT run_id, actual_cpu, 0, 0, 0, 1 FROM d
+), involved AS (
+	SELECT run_id, cpu, sum(p) AS as_prev, sum(o) AS original_chose, sum(q) AS patched_chose,
+	       sum(k) AS kernel_chose
+	FROM roles WHERE cpu IS NOT NULL GROUP BY run_id, cpu
 ), per AS (
 	SELECT c.run_id, c.cpu, c.llc_id, c.node, coalesce(ev.evaluated, 0) AS evaluated,
 	       coalesce(mine.divergent, 0) AS divergent, coalesce(mine.divergences, 0) AS divergences,
-	       (SELECT count(*) FROM d WHERE d.run_id = c.run_id AND d.prev_cpu = c.cpu) AS as_prev,
-	       (SELECT count(*) FROM d WHERE d.run_id = c.run_id AND d.original_cpu = c.cpu) AS original_chose,
-	       (SELECT count(*) FROM d WHERE d.run_id = c.run_id AND d.patched_cpu = c.cpu) AS patched_chose,
-	       (SELECT count(*) FROM d WHERE d.run_id = c.run_id AND d.actual_cpu = c.cpu) AS kernel_chose
-	FROM cpu c
+	       i.as_prev, i.original_chose, i.patched_chose, i.kernel_chose
+	FROM involved i
+	JOIN cpu c ON c.run_id = i.run_id AND c.cpu = i.cpu
 	LEFT JOIN mine ON mine.run_id = c.run_id AND mine.cpu = c.cpu
 	LEFT JOIN ev ON ev.run_id = c.run_id AND ev.cpu = c.cpu
-	WHERE (:run IS NULL OR c.run_id = :run)
-	  AND EXISTS (SELECT 1 FROM d WHERE d.run_id = c.run_id
-		      AND c.cpu IN (d.this_cpu, d.prev_cpu, d.original_cpu, d.patched_cpu,
-				    d.actual_cpu))
 )
 SELECT run_id AS run, cpu, llc_id AS llc, node, evaluated, divergent,
        round(100.0 * divergent / max(evaluated, 1), 3) AS divergent_pct, divergences,

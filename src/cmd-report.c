@@ -568,7 +568,25 @@ static int print_json_report(sqlite3 *db, const struct sr_report *r, FILE *f)
 		fprintf(m, ",\"%s\":", t->name);
 		err |= json_table(db, r, t, m);
 	}
-	fputc('}', m);
+	/* what the text prints under the tables: where a figure is no verdict */
+	fputs(",\"notes\":[", m);
+	for (i = 1, s = 0; (t = sr_report_table_at(r, i)); i++) {
+		int k;
+
+		for (k = 0; k < t->nnotes; k++) {
+			struct jv v[3] = {
+				{ .name = "table", .kind = J_TEXT, .s = t->name },
+				{ .name = "source", .kind = J_INT, .i = t->notes[k].src },
+				{ .name = "text", .kind = J_TEXT, .s = t->notes[k].text },
+			};
+
+			h = json_object_of(db, v, 3);
+			err |= !h;
+			fprintf(m, "%s%s", s++ ? "," : "", h ? h : "null");
+			free(h);
+		}
+	}
+	fputs("]}", m);
 	if (fclose(m) || !buf)
 		err = 1;
 	/* SQLite checks what it is given */
