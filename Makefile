@@ -15,6 +15,7 @@ PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 DATADIR ?= $(PREFIX)/share/schedreplay
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 
 CC ?= cc
 CFLAGS ?= -O2 -g
@@ -160,11 +161,12 @@ fuzz:
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
-		$(DESTDIR)$(DATADIR)/reports
+		$(DESTDIR)$(DATADIR)/reports $(DESTDIR)$(BASHCOMPDIR)
 	install -m 755 schedreplay $(DESTDIR)$(BINDIR)/schedreplay
 	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 man/*.5 $(DESTDIR)$(MANDIR)/man5/
 	install -m 644 $(REPORT_SQL) $(DESTDIR)$(DATADIR)/reports/
+	install -m 644 completion/schedreplay.bash $(DESTDIR)$(BASHCOMPDIR)/schedreplay
 
 clean:
 	rm -rf build build-san build-fuzz schedreplay

@@ -68,6 +68,7 @@ fi
 {
 	echo ".parameter set :top 10"
 	echo ".parameter set :reasons 5"
+	echo ".parameter set :limit 10"
 	for r in $(sqlite3 "$DB" 'SELECT run_id FROM run ORDER BY run_id'); do
 		echo ".parameter set :run $r"
 		"$SR" report --print-sql

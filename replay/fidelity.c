@@ -345,3 +345,24 @@ void sr_fidelity_print_json(const struct sr_fidelity *f, FILE *out)
 	}
 	fprintf(out, "\n]\n");
 }
+
+int sr_fidelity_check(const char *kind, uint64_t n, uint64_t exact, uint64_t baseline_exact,
+		      char *buf, size_t len)
+{
+	static const char *const split[] = { "wakeup_moved", "wakeup_kept", "fork_idle",
+					     "fork_busy", "newidle" };
+	size_t i;
+
+	for (i = 0; i < sizeof(split) / sizeof(split[0]); i++)
+		if (!strcmp(kind, split[i]))
+			return 0;
+	if (!n || exact > baseline_exact)
+		return 0;
+	snprintf(buf, len, "model no better than the baseline: it chose the kernel's CPU at "
+		 "%.1f%% of the %s decisions, %s at %.1f%%; its choices here are no evidence for "
+		 "or against a patch", 100.0 * (double)exact / (double)n, kind,
+		 !strcmp(kind, "wakeup") ? "staying on prev_cpu" :
+		 !strcmp(kind, "fork") ? "the parent's CPU" : "pulling nothing",
+		 100.0 * (double)baseline_exact / (double)n);
+	return 1;
+}

@@ -55,5 +55,6 @@ static const struct sr_patch kthread_per_cpu = {
 	.scope = SR_SCOPE_BALANCE,
 	.original = kthread_original,
 	.patched = kthread_patched,
+	.merged = NULL,		/* not merged */
 };
 SR_PATCH_REGISTER(kthread_per_cpu)

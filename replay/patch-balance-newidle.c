@@ -68,5 +68,6 @@ static const struct sr_patch newidle_bail = {
 	.scope = SR_SCOPE_BALANCE,
 	.original = newidle_original,
 	.patched = newidle_patched,
+	.merged = "6.0",
 };
 SR_PATCH_REGISTER(newidle_bail)

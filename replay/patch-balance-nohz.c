@@ -74,5 +74,6 @@ static const struct sr_patch nohz_first_pair = {
 	.scope = SR_SCOPE_BALANCE,
 	.original = nohz_original,
 	.patched = nohz_patched,
+	.merged = "4.1",
 };
 SR_PATCH_REGISTER(nohz_first_pair)

@@ -51,6 +51,7 @@ static const struct sr_patch wake_affine_equal = {
 	.scope = SR_SCOPE_WAKEUP,
 	.original = equal_original,
 	.patched = equal_patched,
+	.merged = "4.17",
 };
 SR_PATCH_REGISTER(wake_affine_equal)
 
@@ -91,6 +92,7 @@ static const struct sr_patch exit_sync_mel = {
 	.scope = SR_SCOPE_WAKEUP,
 	.original = exit_unmasked,
 	.patched = mel_patched,
+	.replaced = "4.17",	/* by exit-sync-peterz */
 };
 SR_PATCH_REGISTER(exit_sync_mel)
 
@@ -103,6 +105,7 @@ static const struct sr_patch exit_sync_peterz = {
 	.scope = SR_SCOPE_WAKEUP,
 	.original = exit_unmasked,
 	.patched = peterz_patched,
+	.merged = "4.17",
 };
 SR_PATCH_REGISTER(exit_sync_peterz)
 
@@ -114,6 +117,7 @@ static const struct sr_patch wake_affine_cpu_arg = {
 	.summary = "wake_affine takes this_cpu from its caller: changes no decision",
 	.function = "wake_affine",
 	.scope = 0,
+	.merged = "4.17",
 };
 SR_PATCH_REGISTER(wake_affine_cpu_arg)
 
@@ -124,5 +128,6 @@ static const struct sr_patch wake_affine_defer_prev = {
 	.summary = "prev_eff_load is computed only when it is compared: changes no decision",
 	.function = "wake_affine_weight",
 	.scope = 0,
+	.merged = "4.17",
 };
 SR_PATCH_REGISTER(wake_affine_defer_prev)

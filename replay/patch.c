@@ -7,6 +7,8 @@
 #include "schedreplay/patch.h"
 
 #include <dlfcn.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,9 +24,19 @@ void sr_patch_register(const struct sr_patch *p)
 {
 	int i, j;
 
-	if (!p || p->abi != SR_PATCH_ABI || !p->name || nlist == MAX_PATCHES ||
-	    sr_patch_find(p->name))
+	if (!p || !p->name || nlist == MAX_PATCHES || sr_patch_find(p->name))
 		return;
+	if (p->abi == 1) {
+		/* the shorter struct of ABI 1: a copy with the later members NULL */
+		struct sr_patch *c = calloc(1, sizeof(*c));
+
+		if (!c)
+			return;
+		memcpy(c, p, offsetof(struct sr_patch, merged));
+		p = c;
+	} else if (p->abi != SR_PATCH_ABI) {
+		return;
+	}
 	/* keep the list sorted by name: --list-patches and tests see one order */
 	for (i = 0; i < nlist && strcmp(list[i]->name, p->name) < 0; i++)
 		;
@@ -70,8 +82,8 @@ int sr_patch_load(const char *path, char **cause)
 		return -1;
 	}
 	if (nlist == before) {
-		sr_cause_set(cause, "patch file '%s' registers no pair of ABI %d (SR_PATCH_REGISTER)",
-			     path, SR_PATCH_ABI);
+		sr_cause_set(cause, "patch file '%s' registers no pair of ABI 1 or %d "
+			     "(SR_PATCH_REGISTER)", path, SR_PATCH_ABI);
 		dlclose(h);
 		return -1;
 	}
@@ -112,4 +124,73 @@ int sr_patch_touches(const struct sr_patch *p, enum sr_decision_kind kind)
 		break;
 	}
 	return 0;
+}
+
+/* "6.12.117+deb12-amd64" as 6 * 1000 + 12; -1 without a leading X.Y */
+static long release_number(const char *s)
+{
+	char *end;
+	long major, minor;
+
+	if (!s)
+		return -1;
+	major = strtol(s, &end, 10);
+	if (end == s || *end != '.')
+		return -1;
+	s = end + 1;
+	minor = strtol(s, &end, 10);
+	if (end == s || major < 0 || minor < 0 || minor >= 1000)
+		return -1;
+	return major * 1000 + minor;
+}
+
+int sr_kernel_version_cmp(const char *kernel, const char *release)
+{
+	long k = release_number(kernel), r = release_number(release);
+
+	if (k < 0 || r < 0)
+		return 0;
+	return k < r ? -1 : k > r;
+}
+
+int sr_patch_kernel_side(const struct sr_patch *p, const char *kernel)
+{
+	if (release_number(kernel) < 0)
+		return -1;
+	if (p->merged && sr_kernel_version_cmp(kernel, p->merged) >= 0)
+		return 1;
+	if (p->replaced && sr_kernel_version_cmp(kernel, p->replaced) >= 0)
+		return -1;
+	return 0;
+}
+
+const char *sr_patch_contained(const struct sr_patch *p, int side, char *buf, size_t len)
+{
+	if (side)
+		snprintf(buf, len, "the patched side (in kernels since %s)", p->merged);
+	else if (p->merged)
+		snprintf(buf, len, "the original side (in kernels before %s)", p->merged);
+	else if (p->replaced)
+		snprintf(buf, len, "the original side (in kernels before %s; never merged)",
+			 p->replaced);
+	else
+		snprintf(buf, len, "the original side (the patch was never merged)");
+	return buf;
+}
+
+int sr_patch_check(const struct sr_patch *p, const char *kernel, long long divergent,
+		   long long original_exact, long long patched_exact, char *buf, size_t len)
+{
+	int side = sr_patch_kernel_side(p, kernel);
+	long long in = side ? patched_exact : original_exact;
+	long long out = side ? original_exact : patched_exact;
+	char what[160];
+
+	if (side < 0 || divergent <= 0 || in >= out)
+		return 0;
+	snprintf(buf, len, "model error likely: the kernel (%s) runs %s, yet that side matches "
+		 "it less often (%lld of %lld divergent decisions) than the other (%lld): the "
+		 "model, not the patch, is what this measures here", kernel,
+		 sr_patch_contained(p, side, what, sizeof(what)), in, divergent, out);
+	return 1;
 }

@@ -1,6 +1,6 @@
 -- divergent decisions by patch and decision kind: how often a patch's two sides differ, and which side matches the kernel there
--- param :run  run id (default: NULL, every run)
--- param :patch  patch pair name (default: NULL, every patch)
+-- param :run integer>=1  run id (default: NULL, every run)
+-- param :patch text  patch pair name (default: NULL, every patch)
 -- Counts are summed over the runs selected; original_matches and
 -- patched_matches count the divergent decisions where that side chose the
 -- CPU the kernel chose (decision.actual_cpu).

@@ -1,7 +1,7 @@
 -- fidelity of each base model by decision kind and reason path: how often it chose the kernel's CPU, against the stay-on-prev_cpu baseline
--- param :run  run id (default: NULL, every run)
--- param :model  base model name (default: NULL, every model)
--- param :min  leave out paths taken fewer times than this (default: 1)
+-- param :run integer>=1  run id (default: NULL, every run)
+-- param :model text  base model name (default: NULL, every model)
+-- param :min integer>=0  leave out paths taken fewer times than this (default: 1)
 -- The row with an empty path is the total of the model and kind.  Counts
 -- are summed over the runs selected.
 SELECT s.model, f.kind, f.path,

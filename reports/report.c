@@ -13,14 +13,19 @@
 #include <string.h>
 
 #include "schedreplay/error.h"
+#include "schedreplay/fidelity.h"
+#include "schedreplay/patch.h"
+#include "schedreplay/sql-reports.h"
 #include "banned.h"
 
 enum query {
-	Q_RUNS, Q_HEADER, Q_PATCH, Q_FIDELITY, Q_REASONS, Q_MIGRATION, Q_TASKS, Q_CPUS, Q__COUNT
+	Q_RUNS, Q_HEADER, Q_PATCH, Q_PATCH_MIG, Q_FIDELITY, Q_REASONS, Q_MIGRATION, Q_TASKS, Q_CPUS,
+	Q__COUNT
 };
 
+/* a statement of its own, or (sql NULL) the canned query reports/CANNED.sql */
 static const struct {
-	const char *name, *sql;
+	const char *name, *sql, *canned;
 } queries[Q__COUNT] = {
 	[Q_RUNS] = { "runs",
 		"SELECT run_id FROM run ORDER BY run_id" },
@@ -32,35 +37,13 @@ static const struct {
 		" r.model, r.patches, r.probes, r.events, r.decisions,"
 		" r.decisions - (SELECT coalesce(sum(k.n), 0) FROM skipped k"
 		" WHERE k.run_id = r.run_id) AS evaluated,"
-		" r.migrations, r.lost_events"
+		" r.migrations, r.lost_events, r.topology"
 		" FROM run r WHERE r.run_id = :run" },
-	/*
-	 * A side "migrates" when its CPU is not prev_cpu.  The divergence view
-	 * has a row per base model for every decision where the patch diverged
-	 * over any of them: only the rows whose sides differ count.  "IN (SELECT
-	 * decision_id FROM diverged)" changes no result: it makes SQLite start
-	 * from the few divergent decisions instead of every decision of the run.
-	 */
+	/* the mig columns come from the canned query "migrations" (Q_PATCH_MIG) */
 	[Q_PATCH] = { "patch_pairs",
-		"SELECT ps.patch, ps.model, ps.kind, ps.decisions, ps.divergent,"
-		" ps.original_exact, ps.patched_exact,"
-		" coalesce(m.added, 0), coalesce(m.added_llc, 0), coalesce(m.added_node, 0),"
-		" coalesce(m.avoided, 0), coalesce(m.avoided_llc, 0), coalesce(m.avoided_node, 0)"
-		" FROM patch_summary ps LEFT JOIN ("
-		"  SELECT patch, model, kind,"
-		"  sum(pm AND NOT om) AS added,"
-		"  sum(pm AND NOT om AND patched_cross_llc) AS added_llc,"
-		"  sum(pm AND NOT om AND patched_cross_node) AS added_node,"
-		"  sum(om AND NOT pm) AS avoided,"
-		"  sum(om AND NOT pm AND original_cross_llc) AS avoided_llc,"
-		"  sum(om AND NOT pm AND original_cross_node) AS avoided_node"
-		"  FROM (SELECT *, original_cpu IS NOT prev_cpu AS om,"
-		"   patched_cpu IS NOT prev_cpu AS pm FROM divergence"
-		"   WHERE run_id = :run"
-		"  AND original_cpu IS NOT patched_cpu)"
-		"  GROUP BY patch, model, kind) m"
-		" ON m.patch = ps.patch AND m.model = ps.model AND m.kind = ps.kind"
-		" WHERE ps.run_id = :run ORDER BY ps.rowid" },
+		"SELECT patch, model, kind, decisions, divergent, original_exact, patched_exact"
+		" FROM patch_summary WHERE run_id = :run ORDER BY rowid" },
+	[Q_PATCH_MIG] = { "patch_pairs_migrations", NULL, "migrations" },
 	[Q_FIDELITY] = { "fidelity",
 		"SELECT s.model, f.kind, f.n, f.exact, f.same_llc, f.same_node, f.baseline_exact"
 		" FROM fidelity f JOIN side s ON s.side_id = f.side_id"
@@ -77,27 +60,30 @@ static const struct {
 		" WHERE k <= :reasons ORDER BY side_id, k" },
 	[Q_MIGRATION] = { "migrations",
 		"SELECT class, n FROM migration_summary WHERE run_id = :run ORDER BY n DESC, class" },
-	[Q_TASKS] = { "top_tasks",
-		"SELECT v.tid, coalesce(t.name, v.comm),"
-		" (SELECT count(*) FROM decision d WHERE d.run_id = :run AND d.tid = v.tid"
-		"  AND d.skip IS NULL) AS evaluated, v.divergent, v.divergences"
-		" FROM (SELECT tid, max(comm) AS comm, count(DISTINCT decision_id) AS divergent,"
-		"  count(*) AS divergences FROM divergence"
-		"  WHERE run_id = :run"
-		"  AND original_cpu IS NOT patched_cpu GROUP BY tid) v"
-		" LEFT JOIN thread t ON t.run_id = :run AND t.tid = v.tid"
-		" ORDER BY v.divergent DESC, v.tid LIMIT :top" },
-	[Q_CPUS] = { "top_cpus",
-		"SELECT v.cpu, coalesce(c.evaluated, 0), v.divergent, v.divergences"
-		" FROM (SELECT this_cpu AS cpu, count(DISTINCT decision_id) AS divergent,"
-		"  count(*) AS divergences FROM divergence"
-		"  WHERE run_id = :run"
-		"  AND original_cpu IS NOT patched_cpu GROUP BY this_cpu"
-		"  ORDER BY divergent DESC, cpu LIMIT :top) v"
-		" LEFT JOIN (SELECT this_cpu AS cpu, count(*) AS evaluated FROM decision"
-		"  WHERE run_id = :run AND skip IS NULL GROUP BY this_cpu) c ON c.cpu IS v.cpu"
-		" ORDER BY v.divergent DESC, v.cpu" },
+	/* one definition for the report and "sql -Q": the canned queries themselves */
+	[Q_TASKS] = { "top_tasks", NULL, "top-tasks" },
+	[Q_CPUS] = { "top_cpus", NULL, "top-cpus" },
 };
+
+const struct sr_sql_report *sr_sql_report_find(const char *name)
+{
+	const struct sr_sql_report *r;
+
+	for (r = sr_sql_reports; r->name; r++)
+		if (!strcmp(r->name, name))
+			return r;
+	return NULL;
+}
+
+static const char *query_sql(enum query q)
+{
+	const struct sr_sql_report *c;
+
+	if (queries[q].sql)
+		return queries[q].sql;
+	c = sr_sql_report_find(queries[q].canned);
+	return c ? c->text : "SELECT 'no canned query' WHERE 0";
+}
 
 const char *sr_report_sql(int i, const char **name)
 {
@@ -105,7 +91,7 @@ const char *sr_report_sql(int i, const char **name)
 		return NULL;
 	if (name)
 		*name = queries[i].name;
-	return queries[i].sql;
+	return query_sql((enum query)i);
 }
 
 /* ---- table declarations ------------------------------------------------- */
@@ -166,10 +152,12 @@ struct sr_report *sr_report_new(void)
 	if (!r)
 		return NULL;
 	declare(&r->header, "header", "run", header_keys, 1, header_cols, header_cols, 1);
-	declare(&r->patch, "patch_pairs", "patch pairs (at divergent decisions: =kern, the side "
-		"chose the kernel's CPU; mig+/mig-, migrations the patch adds/avoids; x, crossing "
-		"LLC/node)", patch_keys, N(patch_keys), patch_cols,
+	declare(&r->patch, "patch_pairs", "patch pairs", patch_keys, N(patch_keys), patch_cols,
 		patch_json, N(patch_cols));
+	r->patch.def = "divergent: decisions where the two sides differ (the CPU; at a balance also "
+		"the pull or its flags), as sql -Q divergences; =kern: of those, the side chose the "
+		"kernel's CPU; mig+/mig-: where the sides chose different CPUs, migrations the patch "
+		"adds/avoids, x: crossing LLC/node, as sql -Q migrations";
 	declare(&r->fidelity, "fidelity", "fidelity per base model", fid_keys, N(fid_keys),
 		fid_cols, fid_json, N(fid_cols));
 	declare(&r->reasons, "wakeup_moved_reasons", "top reason paths of wakeup_moved",
@@ -179,8 +167,15 @@ struct sr_report *sr_report_new(void)
 		mig_cols, mig_json, N(mig_cols));
 	declare(&r->tasks, "top_tasks", "top tasks by divergent decisions", task_keys,
 		N(task_keys), top_cols, top_json, N(top_cols));
-	declare(&r->cpus, "top_cpus", "top CPUs (this_cpu) by divergent decisions", cpu_keys,
-		N(cpu_keys), top_cols, top_json, N(top_cols));
+	r->tasks.def = "evaluated: the task's evaluated decisions; divergent: those where a patch "
+		"pair's sides differ; divergences: one per decision, patch and base model; as sql "
+		"-Q top-tasks";
+	declare(&r->cpus, "top_cpus", "top CPUs by divergent decisions made on them (this_cpu)",
+		cpu_keys, N(cpu_keys), top_cols, top_json, N(top_cols));
+	r->cpus.def = "the same per CPU the decision ran on, listing the CPUs divergent decisions "
+		"involve; as sql -Q top-cpus";
+	r->fidelity.def = "exact: the model chose the kernel's CPU; baseline: doing nothing "
+		"(prev_cpu, the parent's CPU, no pull) did; as sql -Q fidelity";
 	return r;
 }
 
@@ -214,6 +209,11 @@ static void table_release(struct sr_report_table *t)
 	free(t->rows);
 	t->rows = NULL;
 	t->nrows = t->cap = 0;
+	for (i = 0; i < t->nnotes; i++)
+		free(t->notes[i].text);
+	free(t->notes);
+	t->notes = NULL;
+	t->nnotes = 0;
 }
 
 void sr_report_free(struct sr_report *r)
@@ -300,7 +300,7 @@ static int prepare(sqlite3 *db, const char *file, enum query q, const struct sr_
 {
 	int i;
 
-	if (sqlite3_prepare_v2(db, queries[q].sql, -1, st, NULL) != SQLITE_OK) {
+	if (sqlite3_prepare_v2(db, query_sql(q), -1, st, NULL) != SQLITE_OK) {
 		sr_cause_set(cause, "cannot read '%s': %s query: %s", file, queries[q].name,
 			     sqlite3_errmsg(db));
 		sqlite3_finalize(*st);
@@ -313,6 +313,9 @@ static int prepare(sqlite3 *db, const char *file, enum query q, const struct sr_
 		sqlite3_bind_int64(*st, i, o ? o->top : 10);
 	if ((i = sqlite3_bind_parameter_index(*st, ":reasons")) > 0)
 		sqlite3_bind_int64(*st, i, o ? o->reasons : 5);
+	/* the canned queries: :limit is --top, their filters (:patch, :comm) stay NULL */
+	if ((i = sqlite3_bind_parameter_index(*st, ":limit")) > 0)
+		sqlite3_bind_int64(*st, i, o ? o->top : 10);
 	return 0;
 }
 
@@ -394,6 +397,12 @@ static int add_header(struct sr_report *r, int src, sqlite3_stmt *st)
 			return -SR_E_NOMEM;
 		cell_int(c, sqlite3_column_int64(st, 3 + i));
 	}
+	key[0] = "topology";
+	c = row_cells(&r->header, src, key);
+	if (!c || cell_text(c, sqlite3_column_type(st, 14) == SQLITE_NULL ? "(not recorded)" :
+			    col_text(st, 14)))
+		return -SR_E_NOMEM;
+	sr_strlcpy(r->src[src].kernel, col_text(st, 1), sizeof(r->src[src].kernel));
 	key[0] = "models";
 	c = row_cells(&r->header, src, key);
 	if (!c || cell_text(c, col_text(st, 6)))
@@ -419,11 +428,44 @@ static int add_header(struct sr_report *r, int src, sqlite3_stmt *st)
 	return 0;
 }
 
+/* a note on the row of source @src keyed @keys (the row just filled) */
+static int add_note(struct sr_report_table *t, int src,
+		    const char *const *keys, const char *text)
+{
+	char head[256] = "", *s;
+	struct sr_report_note *nn;
+	size_t o = 0;
+	int i, k;
+
+	for (k = 0; k < t->nkeys; k++)
+		o += (size_t)snprintf(head + o, o < sizeof(head) ? sizeof(head) - o : 0, "%s%s",
+				      k ? " " : "", keys[k]);
+	nn = realloc(t->notes, (size_t)(t->nnotes + 1) * sizeof(*nn));
+	if (!nn)
+		return -SR_E_NOMEM;
+	t->notes = nn;
+	if (asprintf(&s, "%s: %s", head, text) < 0)
+		return -SR_E_NOMEM;
+	t->notes[t->nnotes].src = src;
+	t->notes[t->nnotes++].text = s;
+	for (i = t->nrows - 1; i >= 0; i--) {
+		for (k = 0; k < t->nkeys && !strcmp(t->rows[i].key[k], keys[k]); k++)
+			;
+		if (k == t->nkeys && t->rows[i].val[src]) {
+			t->rows[i].note[src] = t->nnotes;
+			break;
+		}
+	}
+	return 0;
+}
+
 static int add_patch(struct sr_report *r, int src, sqlite3_stmt *st)
 {
 	const char *key[3] = { col_text(st, 0), col_text(st, 1), col_text(st, 2) };
 	struct sr_cell *c = row_cells(&r->patch, src, key);
 	long long dec = sqlite3_column_int64(st, 3), div = sqlite3_column_int64(st, 4);
+	const struct sr_patch *p;
+	char note[512];
 	int i;
 
 	if (!c)
@@ -434,7 +476,54 @@ static int add_patch(struct sr_report *r, int src, sqlite3_stmt *st)
 	cell_pct(&c[3], sqlite3_column_int64(st, 5), div);
 	cell_pct(&c[4], sqlite3_column_int64(st, 6), div);
 	for (i = 0; i < 6; i++)
-		cell_int(&c[5 + i], sqlite3_column_int64(st, 7 + i));
+		cell_int(&c[5 + i], 0);
+	p = sr_patch_find(key[0]);
+	if (p && sr_patch_check(p, r->src[src].kernel, div, sqlite3_column_int64(st, 5),
+				sqlite3_column_int64(st, 6), note, sizeof(note)))
+		return add_note(&r->patch, src, key, note);
+	return 0;
+}
+
+/* the index of the result column called @name; -1 if there is none */
+static int col_named(sqlite3_stmt *st, const char *name)
+{
+	int i;
+
+	for (i = 0; i < sqlite3_column_count(st); i++)
+		if (!strcmp(sqlite3_column_name(st, i), name))
+			return i;
+	return -1;
+}
+
+static long long col_int(sqlite3_stmt *st, const char *name)
+{
+	int i = col_named(st, name);
+
+	return i < 0 ? 0 : sqlite3_column_int64(st, i);
+}
+
+/* the migrations of the canned query "migrations" into the patch row of the same key */
+static int add_patch_mig(struct sr_report *r, int src, sqlite3_stmt *st)
+{
+	static const char *const cols[] = {
+		"migrations_added", "added_cross_llc", "added_cross_node",
+		"migrations_avoided", "avoided_cross_llc", "avoided_cross_node",
+	};
+	const char *key[3] = { col_text(st, 0), col_text(st, 1), col_text(st, 2) };
+	struct sr_report_table *t = &r->patch;
+	int i, k;
+
+	for (i = 0; i < t->nrows; i++) {
+		if (!t->rows[i].val[src])
+			continue;
+		for (k = 0; k < 3 && !strcmp(t->rows[i].key[k], key[k]); k++)
+			;
+		if (k < 3)
+			continue;
+		for (k = 0; k < N(cols); k++)
+			cell_int(&t->rows[i].val[src][5 + k], col_int(st, cols[k]));
+		break;
+	}
 	return 0;
 }
 
@@ -443,6 +532,7 @@ static int add_fidelity(struct sr_report *r, int src, sqlite3_stmt *st)
 	const char *key[2] = { col_text(st, 0), col_text(st, 1) };
 	struct sr_cell *c = row_cells(&r->fidelity, src, key);
 	long long n = sqlite3_column_int64(st, 2);
+	char note[512];
 	int i;
 
 	if (!c)
@@ -450,6 +540,9 @@ static int add_fidelity(struct sr_report *r, int src, sqlite3_stmt *st)
 	cell_int(&c[0], n);
 	for (i = 0; i < 4; i++)
 		cell_pct(&c[1 + i], sqlite3_column_int64(st, 3 + i), n);
+	if (sr_fidelity_check(key[1], (uint64_t)n, (uint64_t)sqlite3_column_int64(st, 3),
+			      (uint64_t)sqlite3_column_int64(st, 6), note, sizeof(note)))
+		return add_note(&r->fidelity, src, key, note);
 	return 0;
 }
 
@@ -466,34 +559,34 @@ static int add_reason(struct sr_report *r, int src, sqlite3_stmt *st)
 	return 0;
 }
 
-static int add_top(struct sr_report_table *t, int src, sqlite3_stmt *st, const char **key,
-		   int first)
+/* a row of the canned top-tasks or top-cpus query */
+static int add_top(struct sr_report_table *t, int src, sqlite3_stmt *st, const char **key)
 {
 	struct sr_cell *c = row_cells(t, src, key);
-	long long evaluated = sqlite3_column_int64(st, first);
-	long long div = sqlite3_column_int64(st, first + 1);
+	long long evaluated = col_int(st, "evaluated"), div = col_int(st, "divergent");
 
 	if (!c)
 		return -SR_E_NOMEM;
 	cell_int(&c[0], evaluated);
 	cell_int(&c[1], div);
 	cell_pct(&c[2], div, evaluated);
-	cell_int(&c[3], sqlite3_column_int64(st, first + 2));
+	cell_int(&c[3], col_int(st, "divergences"));
 	return 0;
 }
 
 static int add_task(struct sr_report *r, int src, sqlite3_stmt *st)
 {
-	const char *key[2] = { col_text(st, 0), col_text(st, 1) };
+	const char *key[2] = { col_text(st, col_named(st, "tid")),
+			       col_text(st, col_named(st, "comm")) };
 
-	return add_top(&r->tasks, src, st, key, 2);
+	return add_top(&r->tasks, src, st, key);
 }
 
 static int add_cpu(struct sr_report *r, int src, sqlite3_stmt *st)
 {
-	const char *key[1] = { sqlite3_column_type(st, 0) == SQLITE_NULL ? "?" : col_text(st, 0) };
+	const char *key[1] = { col_text(st, col_named(st, "cpu")) };
 
-	return add_top(&r->cpus, src, st, key, 1);
+	return add_top(&r->cpus, src, st, key);
 }
 
 /* the classes with their share of all migrations, "unexplained" always listed */
@@ -589,6 +682,7 @@ int sr_report_add(struct sr_report *r, sqlite3 *db, const char *file, long run,
 	if (!s->decisions)
 		return 0;
 	if ((err = fill(r, src, db, file, Q_PATCH, o, run, add_patch, cause)) ||
+	    (err = fill(r, src, db, file, Q_PATCH_MIG, o, run, add_patch_mig, cause)) ||
 	    (err = fill(r, src, db, file, Q_FIDELITY, o, run, add_fidelity, cause)) ||
 	    (err = fill(r, src, db, file, Q_REASONS, o, run, add_reason, cause)) ||
 	    (err = fill(r, src, db, file, Q_MIGRATION, o, run, NULL, cause)) ||

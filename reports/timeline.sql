@@ -1,7 +1,7 @@
 -- decisions and migrations around a time, with the patches that diverge at each decision
--- param :ts  the time in ns, trace clock (required)
--- param :window  ns on either side of :ts (default: 1000000)
--- param :run  run id (default: NULL, every run)
+-- param :ts integer  the time in ns, trace clock (required)
+-- param :window integer>=0  ns on either side of :ts (default: 1000000)
+-- param :run integer>=1  run id (default: NULL, every run)
 -- from_cpu is prev_cpu for a decision and the source CPU for a migration;
 -- to_cpu is the CPU the kernel chose, or the migration's destination.
 SELECT run, ts, ts - :ts AS rel_ns, event, tid, comm, from_cpu, to_cpu, by_cpu,

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "schedreplay/error.h"
+#include "schedreplay/store.h"
 #include "schedreplay/trace.h"
 #include "escape.h"
 #include "banned.h"
@@ -28,8 +29,16 @@ struct pidset {
 	int last[2];		/* the last two pids added */
 };
 
+/* what the trace gives replay beyond the tracepoints (schedreplay-record(1)) */
+struct carried {
+	uint64_t flags, flips, pelt, prevload;	/* select_rq events with each field */
+	uint64_t meta, topo_cpus, tasks, domains;	/* metadata lines */
+	int hz;					/* from the metadata's kernel line; 0 none */
+};
+
 struct info_state {
 	uint64_t kind[SR_EV__COUNT];
+	struct carried c;
 	uint64_t total;
 	uint64_t first_ts, last_ts;
 	struct name_count *other;
@@ -158,6 +167,118 @@ static int cpus_with_events(const struct sr_trace_info *info)
 	return n;
 }
 
+/* count what an event carries for replay: probe fields, metadata lines */
+static void note_carried(struct carried *c, const struct sr_event *ev)
+{
+	const char *s = ev->text;
+
+	if (ev->kind == SR_EV_SELECT_RQ) {
+		c->flags += ev->wake_flags >= 0;
+		c->flips += ev->flips >= 0;
+		c->pelt += ev->tload >= 0;
+		c->prevload += ev->prevload >= 0;
+	}
+	if (!s || strncmp(s, "schedreplay: ", 13))
+		return;
+	s += 13;
+	c->meta++;
+	if (!strncmp(s, "topology cpu ", 13))
+		c->topo_cpus++;
+	else if (!strncmp(s, "task ", 5))
+		c->tasks++;
+	else if (!strncmp(s, "domain ", 7))
+		c->domains++;
+	else if (!strncmp(s, "kernel ", 7) && strstr(s, " hz "))
+		c->hz = atoi(strstr(s, " hz ") + 4);
+}
+
+/*
+ * What the trace gives replay and what it lacks, with the consequence: one
+ * line per input, "missing" where replay infers or cannot decide.
+ */
+static void print_replay_text(const struct sr_trace_info *info, const struct info_state *st)
+{
+	const struct carried *c = &st->c;
+	uint64_t srq = st->kind[SR_EV_SELECT_RQ];
+
+	printf("for replay:\n");
+	if (st->kind[SR_EV_WAKING])
+		printf("  wakeups    %llu sched_waking: where wakeup decisions start\n",
+		       (unsigned long long)st->kind[SR_EV_WAKING]);
+	else if (st->kind[SR_EV_WAKEUP])
+		printf("  wakeups    missing: %llu sched_wakeup but no sched_waking: replay makes 0 "
+		       "wakeup decisions (a wakeup decision starts at sched_waking, where the "
+		       "kernel chooses the CPU; record it too, kernel 4.3 or later)\n",
+		       (unsigned long long)st->kind[SR_EV_WAKEUP]);
+	else
+		printf("  wakeups    missing: no sched_waking, no sched_wakeup: no wakeup decisions\n");
+	if (st->kind[SR_EV_WAKEUP_NEW])
+		printf("  forks      %llu sched_wakeup_new: where fork decisions start\n",
+		       (unsigned long long)st->kind[SR_EV_WAKEUP_NEW]);
+	else
+		printf("  forks      missing: no sched_wakeup_new: no fork decisions\n");
+	if (!st->kind[SR_EV_SWITCH])
+		printf("  switches   missing: no sched_switch: no runqueue state, no balance "
+		       "decisions\n");
+	if (!st->kind[SR_EV_MIGRATE])
+		printf("  migrations missing: no sched_migrate_task: balance pulls are not seen\n");
+	if (srq)
+		printf("  probes     %llu select_rq, %llu select_rq_ret; fields: wake flags %s, "
+		       "wakee flips %s, wakee PELT %s, prev_cpu load %s\n",
+		       (unsigned long long)srq, (unsigned long long)st->kind[SR_EV_SELECT_RQ_RET],
+		       c->flags ? "yes" : "no", c->flips ? "yes" : "no (inferred)",
+		       c->pelt ? "yes" : "no (warmed up from the trace)",
+		       c->prevload ? "yes" : "no (from the replayed state)");
+	else
+		printf("  probes     missing: no select_rq: WF_SYNC is taken as unset and the "
+		       "kernel's choice is read from sched_wakeup\n");
+	if (c->meta)
+		printf("  metadata   %llu schedreplay lines%s%d\n", (unsigned long long)c->meta,
+		       c->hz ? ", CONFIG_HZ " : "", c->hz);
+	else
+		printf("  metadata   missing: not recorded by schedreplay record: CONFIG_HZ 250 is "
+		       "assumed (--hz)\n");
+	if (c->topo_cpus)
+		printf("  topology   %llu CPUs in the metadata%s: replay uses it\n",
+		       (unsigned long long)c->topo_cpus, c->domains ? ", with sched domains" : "");
+	else
+		printf("  topology   missing: replay runs on a flat %d-CPU machine (one LLC, one "
+		       "node) unless -t gives one\n", info->ncpus_declared > 0 ?
+		       info->ncpus_declared : cpus_with_events(info));
+	if (st->kind[SR_EV_SETAFFINITY] || c->tasks)
+		printf("  affinity   %llu setaffinity calls, a snapshot of %llu tasks\n",
+		       (unsigned long long)st->kind[SR_EV_SETAFFINITY], (unsigned long long)c->tasks);
+	else
+		printf("  affinity   missing: no setaffinity probe, no task snapshot: per-CPU "
+		       "names (ksoftirqd/N, kworker/N:M) bind a task to CPU N, every other task "
+		       "may run anywhere\n");
+}
+
+static void print_replay_json(const struct sr_trace_info *info, const struct info_state *st)
+{
+	const struct carried *c = &st->c;
+
+	printf(",\n  \"replay\": {\"wakeup_decisions\": %s, \"fork_decisions\": %s, "
+	       "\"select_rq\": %llu, \"select_rq_ret\": %llu, "
+	       "\"probe_fields\": {\"wake_flags\": %llu, \"wakee_flips\": %llu, "
+	       "\"wakee_pelt\": %llu, \"prev_load\": %llu}, \"metadata_lines\": %llu, "
+	       "\"hz\": ", st->kind[SR_EV_WAKING] ? "true" : "false",
+	       st->kind[SR_EV_WAKEUP_NEW] ? "true" : "false",
+	       (unsigned long long)st->kind[SR_EV_SELECT_RQ],
+	       (unsigned long long)st->kind[SR_EV_SELECT_RQ_RET],
+	       (unsigned long long)c->flags, (unsigned long long)c->flips,
+	       (unsigned long long)c->pelt, (unsigned long long)c->prevload,
+	       (unsigned long long)c->meta);
+	if (c->hz)
+		printf("%d", c->hz);
+	else
+		printf("null");
+	printf(", \"topology_cpus\": %llu, \"setaffinity\": %llu, \"snapshot_tasks\": %llu}",
+	       (unsigned long long)c->topo_cpus, (unsigned long long)st->kind[SR_EV_SETAFFINITY],
+	       (unsigned long long)c->tasks);
+	(void)info;
+}
+
 static void print_text(const struct sr_trace_info *info, struct info_state *st)
 {
 	uint64_t lost = 0, markers = 0, packets = 0, overrun = 0;
@@ -195,9 +316,6 @@ static void print_text(const struct sr_trace_info *info, struct info_state *st)
 		qsort(st->other, st->nother, sizeof(*st->other), cmp_other);
 	for (i = 0; i < st->nother; i++)
 		printf("  %-22s %10llu\n", st->other[i].name, (unsigned long long)st->other[i].n);
-	if (!info->has_waking)
-		printf("note:       no sched_waking in this trace (kernel before 4.3, or not "
-		       "enabled): wakers are inferred\n");
 	printf("tasks:      %zu\n", st->pids.n);
 
 	for (c = 0; c < info->ncpus; c++) {
@@ -224,6 +342,7 @@ static void print_text(const struct sr_trace_info *info, struct info_state *st)
 			       (unsigned long long)sr_cpu_lost(&info->cpu[c]),
 			       (unsigned long long)info->cpu[c].lost_markers);
 	}
+	print_replay_text(info, st);
 }
 
 static void print_json(const struct sr_trace_info *info, struct info_state *st)
@@ -277,6 +396,7 @@ static void print_json(const struct sr_trace_info *info, struct info_state *st)
 	}
 	printf("\n  },\n  \"has_sched_waking\": %s", info->has_waking ? "true" : "false");
 	printf(",\n  \"tasks\": %zu", st->pids.n);
+	print_replay_json(info, st);
 	printf(",\n  \"per_cpu\": [");
 	for (c = 0; c < info->ncpus; c++)
 		printf("%s\n    {\"cpu\": %d, \"events\": %llu, \"lost\": %llu, \"lost_in_stream\": %llu, "
@@ -358,6 +478,100 @@ static void print_event_row(const struct sr_event *ev)
 	}
 }
 
+/* does @path start like an SQLite file (a replay database, not a trace)? */
+static int is_sqlite(const char *path)
+{
+	char head[16];
+	FILE *f = fopen(path, "rb");
+	int yes;
+
+	if (!f)
+		return 0;
+	yes = fread(head, 1, sizeof(head), f) == sizeof(head) &&
+	      !memcmp(head, "SQLite format 3", sizeof(head));
+	fclose(f);
+	return yes;
+}
+
+/*
+ * "info run.db": a replay database is no trace; say what it holds (runs,
+ * models, patches, decisions), as text or one JSON object built by SQLite.
+ */
+static int info_db(const char *path, int json)
+{
+	static const char runs_sql[] =
+		"SELECT json_object('run', run_id, 'trace', trace, 'kernel', kernel, 'models', model,"
+		" 'patches', nullif(patches, ''), 'topology', topology, 'decisions', decisions,"
+		" 'divergent', (SELECT count(DISTINCT v.decision_id) FROM diverged v"
+		"  JOIN side s ON s.side_id = v.side_id WHERE s.run_id = r.run_id),"
+		" 'migrations', migrations),"
+		" run_id, trace, coalesce(kernel, '(not recorded)'), model,"
+		" coalesce(nullif(patches, ''), 'none'), coalesce(topology, '(not recorded)'),"
+		" decisions, (SELECT count(DISTINCT v.decision_id) FROM diverged v"
+		"  JOIN side s ON s.side_id = v.side_id WHERE s.run_id = r.run_id)"
+		" FROM run r ORDER BY run_id";
+	sqlite3_stmt *st = NULL;
+	char *cause = NULL;
+	sqlite3 *db = sr_db_open(path, 0, &cause);
+	int n = 0, rc;
+
+	if (!db) {
+		sr_error("%s (info describes traces and schedreplay databases)",
+			 cause ? cause : sr_strerror(-SR_E_IO));
+		free(cause);
+		return EXIT_FAIL;
+	}
+	if (sqlite3_prepare_v2(db, runs_sql, -1, &st, NULL) != SQLITE_OK) {
+		sr_error("cannot read '%s': %s", path, sqlite3_errmsg(db));
+		sqlite3_close(db);
+		return EXIT_FAIL;
+	}
+	if (json) {
+		printf("{\n  \"file\": ");
+		print_json_string(stdout, path);
+		printf(",\n  \"format\": \"schedreplay database\",\n  \"schema\": %d,\n"
+		       "  \"runs\": [", SR_DB_SCHEMA_VERSION);
+	} else {
+		printf("file:       %s\n", path);
+		printf("format:     schedreplay database (schema %d): replay results, not a trace;\n"
+		       "            read it with report, sql or tui\n", SR_DB_SCHEMA_VERSION);
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (json) {
+			printf("%s\n    %s", n ? "," : "", sqlite3_column_text(st, 0));
+		} else {
+			printf("run %lld:\n", (long long)sqlite3_column_int64(st, 1));
+			printf("  trace      %s\n", sqlite3_column_text(st, 2));
+			printf("  kernel     %s\n", sqlite3_column_text(st, 3));
+			printf("  models     %s\n", sqlite3_column_text(st, 4));
+			printf("  patches    %s\n", sqlite3_column_text(st, 5));
+			printf("  topology   %s\n", sqlite3_column_text(st, 6));
+			printf("  decisions  %lld, %lld divergent\n",
+			       (long long)sqlite3_column_int64(st, 7),
+			       (long long)sqlite3_column_int64(st, 8));
+		}
+		n++;
+	}
+	if (json)
+		printf("\n  ]\n}\n");
+	else if (!n)
+		printf("runs:       none\n");
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		sr_error("cannot read '%s': %s", path, sqlite3_errmsg(db));
+		sqlite3_close(db);
+		return EXIT_FAIL;
+	}
+	sqlite3_close(db);
+	return EXIT_OK;
+}
+
+static const char info_examples[] =
+	"   schedreplay info trace.dat               what the trace holds, and what replay gets\n"
+	"   schedreplay info --json ~/lttng-traces/s/kernel\n"
+	"   schedreplay info --events trace.txt | awk -F'\\t' '$3 == \"sched_migrate_task\"'\n"
+	"   schedreplay info run.db                  the runs of a replay database\n";
+
 static const char info_options[] =
 	"   --json             print one JSON object instead of text\n"
 	"   --events           print every event, normalized, as tab-separated rows\n"
@@ -407,8 +621,16 @@ static int info_exec(int argc, char **argv)
 			return cmd_bad_option(&cmd_info, argv[optind - 1]);
 		}
 	}
+	if (json && events) {
+		sr_error("info: --json and --events exclude each other (--events prints "
+			 "tab-separated rows, --json one summary object)");
+		cmd_usage(&cmd_info, stderr);
+		return EXIT_USAGE;
+	}
 	if (cmd_one_trace(&cmd_info, argc, optind))
 		return EXIT_USAGE;
+	if (!events && !opts.format && is_sqlite(argv[optind]))
+		return info_db(argv[optind], json);
 
 	ret = sr_trace_open(argv[optind], &opts, &t, &cause);
 	if (ret < 0) {
@@ -424,6 +646,7 @@ static int info_exec(int argc, char **argv)
 				st.lost_unknown++;
 			continue;
 		}
+		note_carried(&st.c, &ev);
 		if (!st.total)
 			st.first_ts = ev.ts;
 		st.last_ts = ev.ts;
@@ -467,5 +690,6 @@ const struct cmd_entry cmd_info = {
 	.summary = "describe a trace: format, host, CPUs, time span, events per type, tasks, "
 		   "lost events",
 	.options = info_options,
+	.examples = info_examples,
 	.exec = info_exec,
 };

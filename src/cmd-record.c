@@ -41,13 +41,19 @@
 #define MIN_BUFFER_KB		64
 #define MAX_BUFFER_KB		(4UL << 20)
 
+static const char record_examples[] =
+	"   schedreplay record -o trace.dat -- perf bench sched messaging\n"
+	"   schedreplay record -d 10 -b 16384 -o idle.dat\n"
+	"   schedreplay record -e irq:irq_handler_entry -- make -j8\n";
+
 static const char record_options[] =
 	"   -o, --output FILE     write FILE (default: trace.dat); an existing FILE is\n"
 	"                         replaced, as trace-cmd record does, once the new one\n"
 	"                         is complete\n"
 	"   -d, --duration SECS   record for SECS seconds (decimals allowed), then stop\n"
-	"   -b, --buffer KB       ring buffer per cpu, in KB (default 8192, less when that\n"
-	"                         would take more than 1/32 of the memory; at least 1024)\n"
+	"   -b, --buffer KB       ring buffer per cpu, in KB, 64 to 4194304 (default 8192,\n"
+	"                         less when that would take more than 1/32 of the\n"
+	"                         memory, but not under 1024)\n"
 	"   -e, --event EVENT     also record EVENT: SYSTEM:EVENT, or SYSTEM for all its\n"
 	"                         events; shell globs match; repeatable\n"
 	"       --no-probes       do not add the select_rq kprobe events\n"
@@ -797,5 +803,6 @@ const struct cmd_entry cmd_record = {
 		    "[-- COMMAND [ARGS]]",
 	.summary = "capture scheduler events on this machine into a trace.dat",
 	.options = record_options,
+	.examples = record_examples,
 	.exec = record_exec,
 };

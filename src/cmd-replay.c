@@ -406,6 +406,134 @@ static int read_meta(const char *path, const struct sr_trace_opts *opts, struct 
 	return ret < 0 ? ret : 0;
 }
 
+/*
+ * The topology the replay runs on, and where it comes from (run.topology):
+ * -t NODESxCORESxTHREADS or -t FILE, else the recording's metadata, else a
+ * flat machine with a loud warning first, for its LLC and node figures say
+ * nothing.  A -t whose CPU count is not the trace's is refused.
+ */
+static struct sr_topology *load_topology(const char *path, const struct sr_trace_opts *opts,
+					 const char *spec, const struct meta *meta,
+					 enum sr_sd_era era, const struct sr_trace_info *ti,
+					 int *err, char **cause)
+{
+	struct sr_topology *topo;
+
+	*err = -SR_E_USAGE;
+	if (spec && is_preset(spec)) {
+		topo = sr_topology_new_preset(spec, era, cause);
+	} else if (spec) {
+		topo = sr_topology_new_file(spec, era, cause);
+	} else if (meta->topo) {
+		FILE *f = fmemopen(meta->topo, meta->topo_len, "r");
+
+		topo = f ? sr_topology_new_stream(f, "recording", era, cause) : NULL;
+		if (f)
+			fclose(f);
+		if (topo)
+			snprintf(topo->source, sizeof(topo->source), "recording metadata");
+	} else {
+		int n = ti->ncpus_declared;
+
+		if (n <= 0) {
+			n = count_cpus(path, opts, cause);
+			if (n < 0) {
+				*err = n;
+				return NULL;
+			}
+		}
+		if (n <= 0)
+			n = 1;
+		topo = sr_topology_new_flat(n, era);
+		if (!topo) {
+			*err = -SR_E_NOMEM;
+			return NULL;
+		}
+		snprintf(topo->source, sizeof(topo->source),
+			 "flat fallback (the trace carries no topology)");
+		sr_warn("replay: '%s' carries no topology: replaying on a FLAT %d-CPU machine "
+			"(one LLC, one node)", path, n);
+		sr_warn("replay: same-LLC and same-node figures are then 100%% by construction, "
+			"and no LLC or NUMA path of the models runs; give -t "
+			"NODESxCORESxTHREADS or a topology file (schedreplay-replay(1), TOPOLOGY)");
+	}
+	if (!topo)
+		return NULL;
+	if (ti->ncpus_declared > 0 && (spec ? ti->ncpus_declared != topo->ncpus :
+				       ti->ncpus_declared > topo->ncpus)) {
+		sr_cause_set(cause, "topology '%s' does not fit '%s': the trace has %d CPUs, the "
+			     "topology %d (give -t with %d CPUs in all, e.g. 1x%dx1, or the "
+			     "recording machine's topology file)", spec ? spec : topo->source, path,
+			     ti->ncpus_declared, topo->ncpus, ti->ncpus_declared,
+			     ti->ncpus_declared);
+		sr_topology_free(topo);
+		return NULL;
+	}
+	return topo;
+}
+
+/* the CPUs of @topo as "cpu:core:llc:node,..." (run_topology's form); NULL without memory */
+static char *topology_key(const struct sr_topology *topo)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	int c;
+
+	if (!m)
+		return NULL;
+	for (c = 0; c < topo->ncpus; c++)
+		fprintf(m, "%s%d:%d:%d:%d", c ? "," : "", c, topo->cpu[c].core_id,
+			topo->cpu[c].llc_id, topo->cpu[c].node);
+	if (fclose(m)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/*
+ * --append to a database whose runs used another topology: say so before
+ * the run is added, since comparing such runs compares topologies too.  A
+ * database that cannot be read here is left to the store to report.
+ */
+static void check_append_topology(const char *db_path, const struct sr_topology *topo)
+{
+	sqlite3_stmt *st = NULL;
+	char *key, *cause = NULL;
+	sqlite3 *db;
+
+	if (access(db_path, F_OK))
+		return;
+	db = sr_db_open(db_path, 0, &cause);
+	free(cause);
+	key = topology_key(topo);
+	if (!db || !key)
+		goto out;
+	if (sqlite3_prepare_v2(db, "SELECT r.run_id, coalesce(r.topology, '?'), count(c.cpu),"
+			       " (SELECT group_concat(k, ',') FROM (SELECT x.cpu || ':' ||"
+			       " x.core_id || ':' || x.llc_id || ':' || x.node AS k FROM cpu x"
+			       " WHERE x.run_id = r.run_id ORDER BY x.cpu))"
+			       " FROM run r LEFT JOIN cpu c ON c.run_id = r.run_id"
+			       " GROUP BY r.run_id ORDER BY r.run_id", -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *k = (const char *)sqlite3_column_text(st, 3);
+
+		if (k && !strcmp(k, key))
+			continue;
+		sr_warn("replay: appending to '%s', whose run %lld has another topology (%s, %lld "
+			"CPUs) than this run (%s, %d CPUs): comparing them compares the "
+			"topologies too", db_path, (long long)sqlite3_column_int64(st, 0),
+			(const char *)sqlite3_column_text(st, 1),
+			(long long)sqlite3_column_int64(st, 2), topo->source, topo->ncpus);
+	}
+out:
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	free(key);
+}
+
 static const char inference_rules[] =
 	"sync: WF_SYNC is not traced; every wakeup is taken as non-sync\n"
 	"exiting: a waker is exiting from its sched_process_exit until its final switch\n"
@@ -442,8 +570,20 @@ static void list_patches(void)
 		       p->scope == SR_SCOPE_WAKEUP ? "evaluated at wakeups" :
 		       p->scope & SR_SCOPE_BALANCE ? "evaluated at load-balance decisions" :
 		       "evaluated at wakeups and forks");
+		if (p->merged)
+			printf("%-24s in kernels since %s\n", "", p->merged);
+		else if (p->replaced)
+			printf("%-24s not merged; another form since %s\n", "", p->replaced);
+		else if (p->abi > 1)
+			printf("%-24s not merged\n", "");
 	}
 }
+
+static const char replay_examples[] =
+	"   schedreplay replay -t 2x26x2 trace.dat    fidelity of the mainline model\n"
+	"   schedreplay replay -o run.db -m mainline -m v4.15 -p exit-sync-mel trace.dat\n"
+	"   schedreplay replay -o run.db -a -p newidle-bail -t machine.topo trace.dat\n"
+	"   schedreplay replay --list-patches\n";
 
 static const char replay_options[] =
 	"   -o, --output DB      write every decision into the SQLite database DB\n"
@@ -661,45 +801,12 @@ static int replay_exec(int argc, char **argv)
 				     SR_ERA_MAINLINE;
 		const struct sr_trace_info *ti = sr_trace_borrow_info(t);
 
-		if (topo_spec && is_preset(topo_spec))
-			topo = sr_topology_new_preset(topo_spec, era, &cause);
-		else if (topo_spec)
-			topo = sr_topology_new_file(topo_spec, era, &cause);
-		else if (meta.topo) {
-			FILE *f = fmemopen(meta.topo, meta.topo_len, "r");
-
-			topo = f ? sr_topology_new_stream(f, "recording", era, &cause) : NULL;
-			if (f)
-				fclose(f);
-			if (topo)
-				snprintf(topo->source, sizeof(topo->source), "recording");
-		} else {
-			int n = ti->ncpus_declared;
-
-			if (n <= 0) {
-				n = count_cpus(path, &opts, &cause);
-				if (n < 0) {
-					err = n;
-					goto fail;
-				}
-			}
-			topo = sr_topology_new_flat(n > 0 ? n : 1, era);
-			if (!quiet)
-				sr_warn("replay: '%s' carries no topology: replaying on a flat "
-					"%d-CPU machine (one LLC, one node); use --topology", path,
-					n > 0 ? n : 1);
-		}
-		if (!topo) {
-			err = -SR_E_USAGE;
+		topo = load_topology(path, &opts, topo_spec, &meta, era, ti, &err, &cause);
+		if (!topo)
 			goto fail;
-		}
-		if (ti->ncpus_declared > topo->ncpus) {
-			sr_cause_set(&cause, "the trace has %d CPUs, the topology %d",
-				     ti->ncpus_declared, topo->ncpus);
-			err = -SR_E_USAGE;
-			goto fail;
-		}
 	}
+	if (out && append)
+		check_append_topology(out, topo);
 
 	rc.fid = sr_fidelity_new(topo);
 	r = sr_replay_new(topo, hz, rc.sides, rc.nsides);
@@ -807,6 +914,10 @@ static int replay_exec(int argc, char **argv)
 		if (err < 0)
 			goto fail;
 	}
+	if (!sr_trace_borrow_info(t)->has_waking)
+		sr_warn("replay: '%s' has no sched_waking events: 0 wakeup decisions (a wakeup "
+			"decision starts at sched_waking, where the kernel chooses the CPU; "
+			"sched_wakeup only shows where the task went); see 'schedreplay info'", path);
 	if (json) {
 		sr_fidelity_print_json(rc.fid, stdout);
 	} else if (fidelity) {
@@ -875,9 +986,10 @@ out:
 
 const struct cmd_entry cmd_replay = {
 	.name = "replay",
-	.synopsis = "[-o DB [-f | -a]] [-m MODEL]... [-p PATCH]... [-t TOPOLOGY] [--hz N] [--no-probes] [--fidelity | --json] TRACE",
+	.synopsis = "[-o DB [-f | -a]] [-m MODEL]... [-p PATCH]... [--patch-file SO]... [--snapshots WHICH] [-t TOPOLOGY] [--hz N] [-B NAME] [-F FMT] [--no-probes] [-q] [--fidelity | --json] TRACE",
 	.summary = "re-evaluate every wakeup, fork and load-balance decision of a trace under "
 		   "scheduler models and patch pairs, and measure their fidelity",
 	.options = replay_options,
+	.examples = replay_examples,
 	.exec = replay_exec,
 };

@@ -136,6 +136,8 @@ static void print_wide(const struct sr_report_table *t, FILE *f)
 				}
 			}
 		}
+		if (row && row->note[0])
+			fprintf(f, "  <- note %d", row->note[0]);
 		fputc('\n', f);
 	}
 }
@@ -222,6 +224,56 @@ static void print_header_one(const struct sr_report *r, FILE *f)
 	for (i = 0; i < t->nrows; i++) {
 		cell_str(t->rows[i].val[0], buf, sizeof(buf));
 		fprintf(f, "  %-12s %s\n", t->rows[i].key[0], buf);
+	}
+}
+
+/* @text after @first, wrapped to lines of at most 96 columns that continue under it */
+static void print_wrapped(FILE *f, const char *first, const char *text)
+{
+	const char *s = text;
+	int indent = (int)strlen(first), width = 96 - indent;
+
+	fputs(first, f);
+	while (*s) {
+		int n = (int)strlen(s), cut = n;
+
+		if (n > width) {
+			for (cut = width; cut > 0 && s[cut] != ' '; cut--)
+				;
+			if (!cut)
+				cut = width;
+		}
+		fprintf(f, "%.*s\n", cut, s);
+		s += cut;
+		while (*s == ' ')
+			s++;
+		if (*s)
+			fprintf(f, "%*s", indent, "");
+	}
+}
+
+/* what a table's counts are, under its title */
+static void print_def(const struct sr_report_table *t, FILE *f)
+{
+	if (t->def)
+		print_wrapped(f, "  ", t->def);
+}
+
+/* the notes on a table's figures: they say when a figure is no verdict */
+static void print_notes(const struct sr_report *r, const struct sr_report_table *t, FILE *f)
+{
+	char head[CELL];
+	int i;
+
+	for (i = 0; i < t->nnotes; i++) {
+		const struct sr_report_note *n = &t->notes[i];
+
+		if (r->nsrc > 1)
+			snprintf(head, sizeof(head), "  note %d (%s run %ld): ", i + 1,
+				 base_name(r->src[n->src].file), r->src[n->src].run);
+		else
+			snprintf(head, sizeof(head), "  note %d: ", i + 1);
+		print_wrapped(f, head, n->text);
 	}
 }
 
@@ -320,6 +372,7 @@ static void print_text(const struct sr_report *r, FILE *f)
 			continue;
 		}
 		fprintf(f, "\n%s\n", t->title);
+		print_def(t, f);
 		if (table_empty(t)) {
 			fprintf(f, "  %s\n", divergence ? "no divergent decisions" : "none");
 			continue;
@@ -330,6 +383,7 @@ static void print_text(const struct sr_report *r, FILE *f)
 			print_long(r, t, f);
 		if (t == &r->migration)
 			print_unexplained(r, f);
+		print_notes(r, t, f);
 	}
 }
 
@@ -556,7 +610,25 @@ static int print_json_report(sqlite3 *db, const struct sr_report *r, FILE *f)
 		fprintf(m, ",\"%s\":", t->name);
 		err |= json_table(db, r, t, m);
 	}
-	fputc('}', m);
+	/* what the text prints under the tables: where a figure is no verdict */
+	fputs(",\"notes\":[", m);
+	for (i = 1, s = 0; (t = sr_report_table_at(r, i)); i++) {
+		int k;
+
+		for (k = 0; k < t->nnotes; k++) {
+			struct jv v[3] = {
+				{ .name = "table", .kind = J_TEXT, .s = t->name },
+				{ .name = "source", .kind = J_INT, .i = t->notes[k].src },
+				{ .name = "text", .kind = J_TEXT, .s = t->notes[k].text },
+			};
+
+			h = json_object_of(db, v, 3);
+			err |= !h;
+			fprintf(m, "%s%s", s++ ? "," : "", h ? h : "null");
+			free(h);
+		}
+	}
+	fputs("]}", m);
 	if (fclose(m) || !buf)
 		err = 1;
 	/* SQLite checks what it is given */
@@ -578,6 +650,12 @@ static int print_json_report(sqlite3 *db, const struct sr_report *r, FILE *f)
 
 /* ---- the command ------------------------------------------------------------ */
 
+static const char report_examples[] =
+	"   schedreplay report run.db\n"
+	"   schedreplay report --run 2 --top 5 run.db\n"
+	"   schedreplay report a.db b.db              two runs side by side, with deltas\n"
+	"   schedreplay report --json a.db b.db > cmp.json\n";
+
 static const char report_options[] =
 	"   -r, --run N        report run N of DB (default: every run of DB, one after\n"
 	"                      another; with DB2, the last run of DB)\n"
@@ -586,7 +664,7 @@ static const char report_options[] =
 	"       --reasons N    reason paths of wakeup_moved per base model (default 5)\n"
 	"       --json         print one JSON document with the same content\n"
 	"       --print-sql    print the SQL statements the report runs (parameters\n"
-	"                      :run, :top, :reasons) and exit\n"
+	"                      :run, :top, :limit, :reasons) and exit\n"
 	"   -h, --help         show this help\n";
 
 const struct cmd_entry cmd_report;
@@ -611,7 +689,7 @@ static void print_sql(FILE *f)
 	int i;
 
 	fputs("-- schedreplay report: the statements it runs, per run; bind :run (the run\n"
-	      "-- id), :top (--top) and :reasons (--reasons), e.g. in sqlite3:\n"
+	      "-- id), :top and :limit (--top) and :reasons (--reasons), e.g. in sqlite3:\n"
 	      "--   .parameter set :run 1\n", f);
 	for (i = 0; (sql = sr_report_sql(i, &name)); i++)
 		fprintf(f, "-- %s\n%s;\n", name, sql);
@@ -797,5 +875,6 @@ const struct cmd_entry cmd_report = {
 	.synopsis = "[-r N] [--run2 N] [-n N] [--reasons N] [--json] DB [DB2] | --print-sql",
 	.summary = "summarize a replay database as comparison tables",
 	.options = report_options,
+	.examples = report_examples,
 	.exec = report_exec,
 };

@@ -14,6 +14,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -22,7 +23,7 @@
 
 #include "schedreplay/store.h"
 #include "escape.h"
-#include "sql-reports.h"
+#include "schedreplay/sql-reports.h"
 #include "banned.h"
 
 #define MAX_PARAMS	32
@@ -38,10 +39,16 @@ struct param {
 	int used;
 };
 
-/* a "-- param :NAME  description (default: VALUE)" line of a canned query */
+/*
+ * A "-- param :NAME TYPE  description (default: VALUE)" line of a canned
+ * query; TYPE is "text", "integer" or "integer>=N".
+ */
 struct rparam {
-	const char *name, *desc, *def;
+	const char *name, *desc, *def, *type;
 	int namelen, desclen, deflen;	/* deflen < 0: required */
+	int typelen;
+	int integer;			/* the value must be a whole number ... */
+	long long min;			/* ... at least this */
 };
 
 struct rheader {
@@ -77,6 +84,18 @@ static void parse_header(const char *text, struct rheader *h)
 			p->namelen = (int)(d - p->name);
 			while (d < end && *d == ' ')
 				d++;
+			p->min = LLONG_MIN;
+			if (!strncmp(d, "integer", 7) || !strncmp(d, "text", 4)) {
+				p->type = d;
+				p->integer = *d == 'i';
+				while (d < end && *d != ' ')
+					d++;
+				p->typelen = (int)(d - p->type);
+				if (p->integer && !strncmp(p->type + 7, ">=", 2))
+					p->min = strtoll(p->type + 9, NULL, 10);
+				while (d < end && *d == ' ')
+					d++;
+			}
 			p->desc = d;
 			p->desclen = (int)(end - d);
 			p->deflen = -1;
@@ -96,16 +115,6 @@ static void parse_header(const char *text, struct rheader *h)
 	}
 }
 
-static const struct sr_sql_report *report_find(const char *name)
-{
-	const struct sr_sql_report *r;
-
-	for (r = sr_sql_reports; r->name; r++)
-		if (!strcmp(r->name, name))
-			return r;
-	return NULL;
-}
-
 static void list_reports(void)
 {
 	const struct sr_sql_report *r;
@@ -120,8 +129,9 @@ static void list_reports(void)
 		parse_header(r->text, &h);
 		printf("%-*s  %.*s\n", w, r->name, h.desclen, h.desc ? h.desc : "");
 		for (i = 0; i < h.np; i++)
-			printf("%-*s    :%.*s  %.*s\n", w, "", h.p[i].namelen, h.p[i].name,
-			       h.p[i].desclen, h.p[i].desc);
+			printf("%-*s    :%.*s %.*s  %.*s\n", w, "", h.p[i].namelen, h.p[i].name,
+			       h.p[i].typelen, h.p[i].type ? h.p[i].type : "", h.p[i].desclen,
+			       h.p[i].desc);
 	}
 }
 
@@ -168,11 +178,52 @@ static char *param_names(sqlite3_stmt *st)
 	return sqlite3_str_finish(s);
 }
 
+/*
+ * A -P value for a canned query's parameter @p, checked against its
+ * declared type: 0, or -1 after the error line.  An empty value (NULL) is
+ * "no filter", for the parameters whose default is NULL only.
+ */
+static int check_value(const struct rparam *p, const char *query, const char *v)
+{
+	char *end;
+	long long n;
+
+	if (!*v) {
+		if (p->deflen >= 4 && !strncmp(p->def, "NULL", 4))
+			return 0;
+		sr_error("sql: -P %.*s= is empty: query '%s' needs a value for :%.*s: %.*s",
+			 p->namelen, p->name, query, p->namelen, p->name, p->desclen, p->desc);
+		return -1;
+	}
+	if (!p->integer)
+		return 0;
+	errno = 0;
+	n = strtoll(v, &end, 10);
+	if (errno == ERANGE) {
+		sr_error("sql: -P %.*s=%s is out of range: query '%s' takes a whole number "
+			 "for :%.*s: %.*s", p->namelen, p->name, v, query, p->namelen, p->name,
+			 p->desclen, p->desc);
+		return -1;
+	}
+	if (end == v || *end || n < p->min) {
+		if (p->min != LLONG_MIN)
+			sr_error("sql: -P %.*s=%s: query '%s' takes a whole number >= %lld for "
+				 ":%.*s: %.*s", p->namelen, p->name, v, query, p->min, p->namelen,
+				 p->name, p->desclen, p->desc);
+		else
+			sr_error("sql: -P %.*s=%s: query '%s' takes a whole number for :%.*s: %.*s",
+				 p->namelen, p->name, v, query, p->namelen, p->name, p->desclen,
+				 p->desc);
+		return -1;
+	}
+	return 0;
+}
+
 /* bind every parameter of @st; 0, or an EXIT_* code after the error line */
 static int bind_params(sqlite3_stmt *st, struct param *params, int nparams,
-		       const struct rheader *h)
+		       const struct rheader *h, const char *query)
 {
-	int i, j, n = sqlite3_bind_parameter_count(st);
+	int i, j, k, n = sqlite3_bind_parameter_count(st);
 
 	for (i = 1; i <= n; i++) {
 		const char *name = sqlite3_bind_parameter_name(st, i);
@@ -190,6 +241,11 @@ static int bind_params(sqlite3_stmt *st, struct param *params, int nparams,
 			if (params[j].namelen != len || memcmp(params[j].name, name, len))
 				continue;
 			params[j].used = 1;
+			for (k = 0; !done && h && k < h->np; k++)
+				if ((size_t)h->p[k].namelen == len &&
+				    !memcmp(h->p[k].name, name, len) &&
+				    check_value(&h->p[k], query, params[j].value))
+					return EXIT_USAGE;
 			if (!done && bind_text_value(st, i, params[j].value,
 						     strlen(params[j].value)) != SQLITE_OK) {
 				sr_error("sql: cannot bind :%s: %s", name,
@@ -459,6 +515,12 @@ static void prepare_error(sqlite3 *db, const char *what)
 		sr_error("sql: %s%s", what, sqlite3_errmsg(db));
 }
 
+static const char sql_examples[] =
+	"   schedreplay sql --list\n"
+	"   schedreplay sql -Q top-tasks -P comm='kworker*' -P limit=5 run.db\n"
+	"   schedreplay sql -Q timeline -P ts=32746529931 -r 1 run.db\n"
+	"   schedreplay sql -F json run.db \"SELECT kind, count(*) FROM decision GROUP BY kind\"\n";
+
 static const char sql_options[] =
 	"   -F, --format FMT     table, csv or json (default: table on a terminal,\n"
 	"                        else csv)\n"
@@ -479,6 +541,7 @@ const struct cmd_entry cmd_sql = {
 	.synopsis = "[-F table|csv|json] [--no-header] [-w] [-r ID] [-P NAME=VALUE]... [-A NAME=DB]... [-l] DB [QUERY | -Q NAME]",
 	.summary = "run one SQL query, or a canned one, on a replay database",
 	.options = sql_options,
+	.examples = sql_examples,
 	.exec = sql_exec,
 };
 
@@ -611,7 +674,7 @@ static int sql_exec(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (query_name) {
-		report = report_find(query_name);
+		report = sr_sql_report_find(query_name);
 		if (!report) {
 			sr_error("sql: unknown query '%s' (see 'schedreplay sql --list')",
 				 query_name);
@@ -624,6 +687,12 @@ static int sql_exec(int argc, char **argv)
 		sql = pos[1];
 	}
 
+	/* "sql QUERY DB": name the order rather than fail to open the query */
+	if (!query_name && access(pos[0], F_OK) && !access(pos[1], F_OK)) {
+		sr_error("sql: cannot open '%s': no such file; the database comes first "
+			 "(schedreplay sql '%s' QUERY)", pos[0], pos[1]);
+		return EXIT_USAGE;
+	}
 	db = sr_db_open(pos[0], writable, &cause);
 	if (!db) {
 		sr_error("%s", cause ? cause : "out of memory");
@@ -652,7 +721,7 @@ static int sql_exec(int argc, char **argv)
 			 "read-only (see --write)", what);
 		goto out;
 	}
-	ret = bind_params(st, params, nparams, report ? &h : NULL);
+	ret = bind_params(st, params, nparams, report ? &h : NULL, report ? report->name : NULL);
 	if (ret)
 		goto out;
 	if (fmt == FMT_TABLE)

@@ -18,6 +18,11 @@
 #include "tui-local.h"
 #include "banned.h"
 
+static const char tui_examples[] =
+	"   schedreplay tui run.db\n"
+	"   schedreplay tui --filter 'kind=wakeup cross=node' run.db\n"
+	"   schedreplay tui --dump summary --size 100x50 run.db\n";
+
 static const char tui_options[] =
 	"       --dump VIEW      print VIEW as text and exit: list, detail, summary, help,\n"
 	"                        sql (the list's SQL for sqlite3) or csv (the whole list)\n"
@@ -42,6 +47,7 @@ const struct cmd_entry cmd_tui = {
 		    "[--sort COLUMN] [--reverse] [--run ID] [--select N] DB",
 	.summary = "browse divergent decisions interactively",
 	.options = tui_options,
+	.examples = tui_examples,
 	.exec = tui_exec,
 };
 

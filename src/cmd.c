@@ -96,6 +96,8 @@ void cmd_usage(const struct cmd_entry *c, FILE *out)
 	fprintf(out, "usage: %s %s %s\n\n%s\n", sr_progname, c->name, c->synopsis, c->summary);
 	if (c->options)
 		fprintf(out, "\noptions:\n%s", c->options);
+	if (c->examples)
+		fprintf(out, "\nexamples:\n%s", c->examples);
 }
 
 void cmd_list(FILE *out)

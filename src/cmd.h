@@ -20,6 +20,7 @@ struct cmd_entry {
 	const char *synopsis;	/* after "schedreplay NAME ", as in the man page */
 	const char *summary;	/* one line */
 	const char *options;	/* option lines for --help, may be NULL */
+	const char *examples;	/* example lines for --help, may be NULL */
 	/* argv[0] is the command name; returns an EXIT_* code */
 	int (*exec)(int argc, char **argv);
 };

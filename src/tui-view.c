@@ -16,6 +16,8 @@
 
 #include "schedreplay/error.h"
 #include "escape.h"
+#include "schedreplay/fidelity.h"
+#include "schedreplay/patch.h"
 #include "banned.h"
 
 #define WINDOW_MARGIN	128	/* rows fetched either side of the one asked for */
@@ -625,6 +627,8 @@ static void put_cpu(struct tui_grid *g, int row, int col, int w, const struct tu
 {
 	char buf[32];
 
+	/* a column is never wider than a CPU number needs */
+	w = w < 0 ? 0 : w > 12 ? 12 : w;
 	if (cpu < 0)
 		snprintf(buf, sizeof(buf), "%*s ", w, "-");
 	else
@@ -1432,6 +1436,15 @@ static double pct(long long a, long long b)
 	return b > 0 ? 100.0 * (double)a / (double)b : 0.0;
 }
 
+/* a note under the figure it is about: why that figure is no verdict */
+static void summary_note(struct page *p, const char *note)
+{
+	char buf[600];
+
+	snprintf(buf, sizeof(buf), "^ %s", note);
+	wrapped(p, 4, 6, TUI_A_BOLD, buf);
+}
+
 static void render_summary_page(struct tui *t, int cols)
 {
 	struct page p = { &t->page, 0 };
@@ -1439,6 +1452,7 @@ static void render_summary_page(struct tui *t, int cols)
 	sqlite3_stmt *st = NULL;
 	long long span = r->last_ts - r->first_ts;
 	int nodes = 0, llcs = 0, i, any;
+	char note[512] = "(not recorded)";
 
 	page_start(t, cols);
 	for (i = 0; i < t->ncpu; i++) {
@@ -1452,6 +1466,15 @@ static void render_summary_page(struct tui *t, int cols)
 	line(&p, 2, 0, 0, "kernel    %s", r->kernel[0] ? r->kernel : "(not recorded)");
 	line(&p, 2, 0, 0, "CPUs      %d (%d node%s, %d LLC%s)", r->ncpus, nodes,
 	     nodes == 1 ? "" : "s", llcs, llcs == 1 ? "" : "s");
+	if (sqlite3_prepare_v2(t->db, "SELECT topology FROM run WHERE run_id = ?", -1, &st,
+			       NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, r->run_id);
+		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+			sr_strlcpy(note, (const char *)sqlite3_column_text(st, 0), sizeof(note));
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	line(&p, 2, !strncmp(note, "flat", 4) ? TUI_A_BOLD : 0, 0, "topology  %s", note);
 	line(&p, 2, 0, 0, "models    %s", r->models);
 	line(&p, 2, 0, 0, "patches   %s", r->patches[0] ? r->patches : "none");
 	line(&p, 2, 0, 0, "events    %lld over %lld.%03lld s, %lld migrations, %lld lost",
@@ -1470,6 +1493,7 @@ static void render_summary_page(struct tui *t, int cols)
 		sqlite3_bind_int64(st, 1, r->run_id);
 		while (sqlite3_step(st) == SQLITE_ROW) {
 			long long n = sqlite3_column_int64(st, 3);
+			const struct sr_patch *pp;
 
 			line(&p, 2, 0, sqlite3_column_int64(st, 4) ? TUI_C_MAGENTA : 0,
 			     "%-24.24s %-9.9s %-6.6s %9lld %9lld %6.2f%% %6.1f%% %6.1f%%",
@@ -1478,6 +1502,11 @@ static void render_summary_page(struct tui *t, int cols)
 			     pct(sqlite3_column_int64(st, 4), n),
 			     pct(sqlite3_column_int64(st, 5), sqlite3_column_int64(st, 4)),
 			     pct(sqlite3_column_int64(st, 6), sqlite3_column_int64(st, 4)));
+			pp = sr_patch_find((const char *)sqlite3_column_text(st, 0));
+			if (pp && sr_patch_check(pp, r->kernel, sqlite3_column_int64(st, 4),
+						 sqlite3_column_int64(st, 5),
+						 sqlite3_column_int64(st, 6), note, sizeof(note)))
+				summary_note(&p, note);
 			any = 1;
 		}
 	}
@@ -1502,6 +1531,11 @@ static void render_summary_page(struct tui *t, int cols)
 			     sqlite3_column_text(st, 0), sqlite3_column_text(st, 1), n,
 			     pct(sqlite3_column_int64(st, 3), n), pct(sqlite3_column_int64(st, 4), n),
 			     pct(sqlite3_column_int64(st, 5), n), pct(sqlite3_column_int64(st, 6), n));
+			if (sr_fidelity_check((const char *)sqlite3_column_text(st, 1), (uint64_t)n,
+					      (uint64_t)sqlite3_column_int64(st, 3),
+					      (uint64_t)sqlite3_column_int64(st, 6), note,
+					      sizeof(note)))
+				summary_note(&p, note);
 		}
 	}
 	sqlite3_finalize(st);

@@ -72,4 +72,37 @@ same "after --, an argument that looks like an option is an argument" \
 for c in record info replay report sql tui; do
 	ok "$c has a man page" test -f "$TOP/man/schedreplay-$c.1"
 done
+# every option of a command's --help is in its man page's OPTIONS, and the
+# reverse: long and short forms, from the option lines and the .TP tags
+help_opts() {
+	"$SR" "$1" --help | sed -n '/^options:/,/^examples:/p' |
+		grep -oE '^ +(-[A-Za-z0-9], )?--[a-z][a-z0-9-]*|^ +-[A-Za-z0-9]\b' |
+		grep -oE -- '--?[A-Za-z0-9][a-z0-9-]*' | sort -u
+}
+man_opts() {
+	awk '/^\.SH OPTIONS/ {on = 1; next} /^\.SH/ {on = 0} on && prev == ".TP" {print} {prev = $0}' "$1" |
+		sed 's/\\-/-/g' | grep -oE -- '(^|[ "])--?[A-Za-z0-9][a-z0-9-]*' |
+		grep -oE -- '--?[A-Za-z0-9][a-z0-9-]*' | sort -u
+}
+for c in record info replay report sql tui; do
+	h=$(help_opts "$c")
+	m=$(man_opts "$TOP/man/schedreplay-$c.1")
+	ok "$c --help lists options" test -n "$h"
+	same "every option of '$c --help' is in schedreplay-$c(1)" "" "$(comm -23 <(echo "$h") <(echo "$m"))"
+	same "every option of schedreplay-$c(1) is in '$c --help'" "" "$(comm -13 <(echo "$h") <(echo "$m"))"
+	ok "$c --help has examples" sh -c "'$SR' $c --help | sed -n '/^examples:/,\$p' | grep -q '^   schedreplay $c '"
+done
+# every decision kind the code knows is in the db(5) and tui(1) pages
+kinds=$(sed -n '/dec_names\[SR_DEC__COUNT\]/,/^};/p' "$TOP/replay/state.c" | grep -oE '"[a-z_]+"' | tr -d '"')
+same "the code knows six decision kinds" 6 "$(echo "$kinds" | wc -l)"
+for k in $kinds; do
+	ok "schedreplay-db(5) names decision kind $k" grep -qE "^\.[BIR]+ +(\\( )?$k\b" "$TOP/man/schedreplay-db.5"
+	ok "schedreplay-tui(1) names decision kind $k" grep -qE "^\.[BIR]+ +(\\( )?$k\b" "$TOP/man/schedreplay-tui.1"
+done
+# record's buffer range: code, --help and man page agree
+same "record -b: the range --help gives is the one the code takes" \
+	"schedreplay: record: invalid buffer size '63' (KB per cpu, 64 to 4194304)" \
+	"$("$SR" record -b 63 2>&1 | head -n 1)"
+ok "record --help says 64 to 4194304" sh -c "'$SR' record --help | grep -q 'in KB, 64 to 4194304'"
+ok "schedreplay-record(1) says 64 to 4194304" grep -q 'in KB (64 to 4194304)' "$TOP/man/schedreplay-record.1"
 test_done

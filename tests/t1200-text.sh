@@ -68,4 +68,43 @@ else
 fi
 "$SR" info "$FIX/text/succeed/atrace-test.txt" >"$TMP/a.txt"
 ok "TGID column is recognized" grep -q '^format:.*tgid' "$TMP/a.txt"
+# what a trace carries for replay, and what it lacks with the consequence
+"$SR" info "$FIX/text/succeed/lisa-trace.txt" >"$TMP/l.txt"
+ok "info: sched_wakeup without sched_waking means 0 wakeup decisions, and why" \
+	grep -q '^  wakeups    missing: 1068 sched_wakeup but no sched_waking: replay makes 0 wakeup decisions (a wakeup decision starts at sched_waking' "$TMP/l.txt"
+ok "info: no topology means a flat machine" \
+	grep -q '^  topology   missing: replay runs on a flat 6-CPU machine' "$TMP/l.txt"
+ok "info: no probes, no metadata, no affinity, each with its consequence" sh -c "
+	grep -q '^  probes     missing: no select_rq' '$TMP/l.txt' &&
+	grep -q '^  metadata   missing: .*CONFIG_HZ 250 is assumed' '$TMP/l.txt' &&
+	grep -q '^  affinity   missing: no setaffinity probe, no task snapshot' '$TMP/l.txt'"
+"$SR" replay -q -t 1x6x1 "$FIX/text/succeed/lisa-trace.txt" >/dev/null 2>"$TMP/e1"
+same "replay warns why it made no wakeup decision" \
+	"schedreplay: warning: replay: '$FIX/text/succeed/lisa-trace.txt' has no sched_waking events: 0 wakeup decisions (a wakeup decision starts at sched_waking, where the kernel chooses the CPU; sched_wakeup only shows where the task went); see 'schedreplay info'" \
+	"$(cat "$TMP/e1")"
+"$SR" info "$FIX/tracedat/succeed/live-6.18-record-v6.dat" >"$TMP/r.txt"
+ok "info: a recording's metadata, topology and task snapshot" sh -c "
+	grep -q '^  metadata   157 schedreplay lines, CONFIG_HZ 250$' '$TMP/r.txt' &&
+	grep -q '^  topology   2 CPUs in the metadata' '$TMP/r.txt' &&
+	grep -q '^  affinity   0 setaffinity calls, a snapshot of 94 tasks$' '$TMP/r.txt'"
+"$SR" info --json "$FIX/tracedat/numa/numa-6.12-forks.dat" >"$TMP/n.json"
+same "info --json: the probe fields the select_rq events carry" '4244|4244|0' \
+	"$(sqlite3 :memory: "SELECT json_extract(readfile('$TMP/n.json'), '\$.replay.select_rq'),
+		json_extract(readfile('$TMP/n.json'), '\$.replay.probe_fields.wake_flags'),
+		json_extract(readfile('$TMP/n.json'), '\$.replay.probe_fields.wakee_flips')")"
+"$SR" info --json --events "$FIX/text/succeed/lisa-trace.txt" >"$TMP/o" 2>"$TMP/e1"
+same "info --json --events is refused" "2 schedreplay: info: --json and --events exclude each other (--events prints tab-separated rows, --json one summary object)" \
+	"$? $(head -n 1 "$TMP/e1")"
+# a replay database is described as one
+"$SR" replay -q -o "$TMP/run.db" -t 1x6x1 "$FIX/text/succeed/lisa-trace.txt" 2>/dev/null
+"$SR" info "$TMP/run.db" >"$TMP/d.txt" 2>"$TMP/e1"
+same "info run.db: a schedreplay database, with its runs" "0 format:     schedreplay database (schema 2): replay results, not a trace;" \
+	"$? $(sed -n 2p "$TMP/d.txt")$(cat "$TMP/e1")"
+ok "... its models, topology and decisions" sh -c "
+	grep -q '^  models     mainline$' '$TMP/d.txt' && grep -q '^  topology   preset 1x6x1$' '$TMP/d.txt' &&
+	grep -q '^  decisions  [0-9]*, 0 divergent$' '$TMP/d.txt'"
+"$SR" info --json "$TMP/run.db" >"$TMP/d.json"
+same "info --json run.db" "schedreplay database 1" \
+	"$(sqlite3 :memory: "SELECT json_extract(readfile('$TMP/d.json'), '\$.format') || ' ' ||
+		json_array_length(readfile('$TMP/d.json'), '\$.runs')")"
 test_done

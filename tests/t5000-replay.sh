@@ -137,7 +137,32 @@ same "unknown model exits 2" 2 $?
 "$SR" replay -t 1x1x1 "$v7" >"$TMP/o" 2>"$TMP/e1"
 same "a topology smaller than the trace exits 2" 2 $?
 ok "and says why" grep -q "the trace has 2 CPUs, the topology 1" "$TMP/e1"
-ok "a topology file is accepted" "$SR" replay -q -t "$FIX/topology/numa-guest-2x4.topo" "$v7"
+ok "a topology file that fits is accepted" "$SR" replay -q -t 1x2x1 "$v7"
+"$SR" replay -q -t "$FIX/topology/numa-guest-2x4.topo" "$v7" >"$TMP/o" 2>"$TMP/e1"
+same "a topology file larger than the trace exits 2" 2 $?
+ok "and says why" grep -q "does not fit .*: the trace has 2 CPUs, the topology 8 (give -t with 2 CPUs" "$TMP/e1"
+n4=$FIX/tracedat/numa/numa-6.12-forks
+"$SR" replay -q -t 3x3x3 "$n4.dat" >"$TMP/o" 2>"$TMP/e1"
+same "3x3x3 on a 4-CPU trace is refused in one line" \
+	"2 schedreplay: topology '3x3x3' does not fit '$n4.dat': the trace has 4 CPUs, the topology 27 (give -t with 4 CPUs in all, e.g. 1x4x1, or the recording machine's topology file)" \
+	"$? $(cat "$TMP/e1")"
+# a trace without topology: the warning comes first, -q or not, and the run says so
+"$SR" replay -q -o "$TMP/flat.db" "$FIX/text/succeed/lisa-trace.txt" >"$TMP/o" 2>"$TMP/e1"
+ok "no topology: a warning, also with -q" grep -q "^schedreplay: warning: replay: '.*lisa-trace.txt' carries no topology: replaying on a FLAT 6-CPU machine" "$TMP/e1"
+ok "... that says the LLC and node figures mean nothing" grep -q "same-LLC and same-node figures are then 100% by construction" "$TMP/e1"
+"$SR" replay "$FIX/text/succeed/lisa-trace.txt" >"$TMP/o" 2>&1
+same "... before any table" "schedreplay: warning: replay:" "$(head -c 29 "$TMP/o")"
+same "the run stores the topology's source" "flat fallback (the trace carries no topology)" \
+	"$(sqlite3 "$TMP/flat.db" "SELECT topology FROM run")"
+ok "report shows it" sh -c "'$SR' report '$TMP/flat.db' | grep -q '^  topology     flat fallback (the trace carries no topology)$'"
+# --append with another topology: a warning; with the same one: none
+"$SR" replay -q -o "$TMP/ap.db" -t "$n4.topo" "$n4.dat" 2>"$TMP/e1"
+"$SR" replay -q -a -o "$TMP/ap.db" -t "$n4.topo" "$n4.dat" 2>"$TMP/e1"
+same "--append with the same topology: no warning" "" "$(cat "$TMP/e1")"
+"$SR" replay -q -a -o "$TMP/ap.db" -t 1x4x1 "$n4.dat" 2>"$TMP/e1"
+same "--append with another topology: a warning naming both" \
+	"schedreplay: warning: replay: appending to '$TMP/ap.db', whose run 1 has another topology (file $n4.topo, 4 CPUs) than this run (preset 1x4x1, 4 CPUs): comparing them compares the topologies too" \
+	"$(head -n 1 "$TMP/e1")"
 "$SR" replay -q -t "$FIX/topology/fail-unknown-keyword.topo" "$v7" >"$TMP/o" 2>"$TMP/e1"
 same "a bad topology file exits 2" 2 $?
 same "a bad topology file: one line naming file and line" \
@@ -149,7 +174,7 @@ ok "a bad topology preset is named" grep -q "invalid topology preset '2x0x2'" "$
 # a file from "schedreplay record" carries its topology, HZ and task snapshot
 rec="$FIX/tracedat/succeed/live-6.18-record-v6.dat"
 "$SR" replay "$rec" >"$TMP/r.txt" 2>"$TMP/e1"
-ok "a recording's own topology is used" grep -q '^topology: *recording$' "$TMP/r.txt"
+ok "a recording's own topology is used" grep -q '^topology: *recording metadata$' "$TMP/r.txt"
 ok "no flat-topology warning for a recording" sh -c "! grep -q 'carries no topology' '$TMP/e1'"
 
 # the NUMA guest recordings carry the select_rq probes: replay uses them
@@ -227,7 +252,7 @@ same "--list-patches lists the seed 004 pairs" \
 	"$("$SR" replay --list-patches | awk '/^[a-z]/ {name = $1} /^ +seed 004/ {print name}' | paste -sd' ')"
 # appending to something that is not our database changes nothing
 printf 'not a database at all, just text\n' >"$TMP/foreign.db"
-"$SR" replay -q -a -o "$TMP/foreign.db" "$numa.dat" >/dev/null 2>"$TMP/e1"
+"$SR" replay -q -a -o "$TMP/foreign.db" -t "$numa.topo" "$numa.dat" >/dev/null 2>"$TMP/e1"
 same "appending to a foreign file fails" 1 $?
 same "and names it" "schedreplay: '$TMP/foreign.db' is not a schedreplay database (not SQLite)" "$(cat "$TMP/e1")"
 same "the foreign file is untouched" "not a database at all, just text" "$(cat "$TMP/foreign.db")"

@@ -36,6 +36,17 @@ int sr_fidelity_rows(const struct sr_fidelity *f, const struct sr_fidelity_row *
 /* group a reason path: numbers become N, so equal paths count together */
 void sr_reason_normalize(const char *reason, char *out, size_t len);
 
+/**
+ * sr_fidelity_check - is a model no better than the baseline on this trace?
+ * For the total of a decision kind (wakeup, fork, a balance kind; not the
+ * kinds split by what the kernel did, newidle among them, where the
+ * baseline is 0 or 100 % by construction), @exact against @baseline_exact
+ * of @n decisions.
+ * Return: 1 with a one-line note in @buf, 0 when there is nothing to say.
+ */
+int sr_fidelity_check(const char *kind, uint64_t n, uint64_t exact, uint64_t baseline_exact,
+		      char *buf, size_t len);
+
 void sr_fidelity_print(const struct sr_fidelity *f, FILE *out, int max_reasons);
 void sr_fidelity_print_json(const struct sr_fidelity *f, FILE *out);
 

@@ -18,7 +18,8 @@
 
 #include "schedreplay/model.h"
 
-#define SR_PATCH_ABI 1
+/* 2 added merged and replaced; a pair of ABI 1 still loads, with both NULL */
+#define SR_PATCH_ABI 2
 
 /* which decisions a patch can change */
 enum sr_patch_scope {
@@ -37,6 +38,14 @@ struct sr_patch {
 	/* make each side from a copy of the base model */
 	void (*original)(struct sr_model *m);
 	void (*patched)(struct sr_model *m);
+	/*
+	 * Which kernels run which side, as releases "X.Y" (NULL: none): the
+	 * patched side is mainline's since @merged; before that, or for a pair
+	 * never merged, kernels run the original side, until @replaced when
+	 * another form of the change went in instead (then neither side).
+	 */
+	const char *merged;
+	const char *replaced;
 };
 
 /* add @p to the list (from a constructor; see SR_PATCH_REGISTER) */
@@ -68,5 +77,37 @@ struct sr_model *sr_patch_side(const struct sr_patch *p, const struct sr_model *
 
 /* the decision kinds of @scope: does @p touch decision kind @kind? */
 int sr_patch_touches(const struct sr_patch *p, enum sr_decision_kind kind);
+
+/**
+ * sr_kernel_version_cmp - compare the release @kernel ("6.12.117+deb12-amd64")
+ * with @release ("6.0") by major and minor number
+ * Return: <0, 0 or >0; 0 also when @kernel does not start with X.Y.
+ */
+int sr_kernel_version_cmp(const char *kernel, const char *release);
+
+/**
+ * sr_patch_kernel_side - the side of @p that a kernel of release @kernel runs
+ * Return: 0 the original, 1 the patched, -1 neither or unknown (no release).
+ */
+int sr_patch_kernel_side(const struct sr_patch *p, const char *kernel);
+
+/**
+ * sr_patch_contained - "the patched side (in kernels since 6.0)", or the
+ * original's equivalent, for the side @side of @p, into @buf
+ * Return: @buf.
+ */
+const char *sr_patch_contained(const struct sr_patch *p, int side, char *buf, size_t len);
+
+/**
+ * sr_patch_check - does a pair's result contradict the recording kernel?
+ * At @divergent decisions the original side chose the kernel's CPU
+ * @original_exact times and the patched side @patched_exact times; the side
+ * the kernel of release @kernel runs should match it at least as often as
+ * the other.  When it does not, a one-line note for the reader goes into
+ * @buf ("model error likely: ...").
+ * Return: 1 with the note, 0 when there is nothing to say.
+ */
+int sr_patch_check(const struct sr_patch *p, const char *kernel, long long divergent,
+		   long long original_exact, long long patched_exact, char *buf, size_t len);
 
 #endif

@@ -34,6 +34,8 @@ struct sr_report_row {
 	char *key[SR_REPORT_MAX_KEYS];
 	/* per source: ncols cells, or NULL when the source has no such row */
 	struct sr_cell *val[SR_REPORT_MAX_SOURCES];
+	/* per source: 1 + the index of the table's note on this row, or 0 */
+	int note[SR_REPORT_MAX_SOURCES];
 };
 
 struct sr_report_table {
@@ -45,8 +47,19 @@ struct sr_report_table {
 	const char *const *cols;		/* column headings */
 	const char *const *json_cols;		/* JSON member names of the columns */
 	int key_last;				/* text: keys after the values (long keys) */
+	const char *def;			/* what the counts are, printed under the title */
 	struct sr_report_row *rows;
 	int nrows, cap;
+	/*
+	 * What the reader must know next to a figure: a pair whose result
+	 * contradicts the recording kernel, a model no better than the
+	 * baseline.  Each names its row; @src is the source it is about.
+	 */
+	struct sr_report_note {
+		int src;
+		char *text;
+	} *notes;
+	int nnotes;
 };
 
 /* where a source's numbers come from */
@@ -55,6 +68,7 @@ struct sr_report_source {
 	long run;
 	long long decisions;
 	int patches;				/* the run has patch pairs */
+	char kernel[160];			/* the recording kernel's release, or "" */
 };
 
 struct sr_report {

@@ -13,6 +13,7 @@
 
 #include "schedreplay/balance.h"
 #include "schedreplay/model.h"
+#include "schedreplay/fidelity.h"
 #include "schedreplay/patch.h"
 #include "../../replay/replay-local.h"
 #include "unit.h"
@@ -184,5 +185,36 @@ int main(void)
 	CHECK_EQ(sr_replay_borrow_stats(r)->decisions[SR_DEC_LB_NOHZ], 1, "stats count it");
 	sr_replay_free(r);
 	sr_topology_free(t);
+	/* which kernels run which side, and the check against the recording kernel */
+	{
+		char note[512];
+
+		CHECK(sr_kernel_version_cmp("6.12.117+deb12-amd64", "6.0") > 0 &&
+		      sr_kernel_version_cmp("4.17.0", "4.17") == 0 &&
+		      sr_kernel_version_cmp("4.9.0-13-amd64", "4.17") < 0 &&
+		      sr_kernel_version_cmp("", "4.17") == 0, "kernel releases compare by X.Y");
+		p = sr_patch_find("newidle-bail");
+		CHECK(sr_patch_kernel_side(p, "6.12.117+deb12-amd64") == 1 &&
+		      sr_patch_kernel_side(p, "5.10.0") == 0 && sr_patch_kernel_side(p, "") == -1,
+		      "newidle-bail: the patched side since 6.0");
+		CHECK(sr_patch_kernel_side(sr_patch_find("exit-sync-mel"), "6.1.0") == -1 &&
+		      sr_patch_kernel_side(sr_patch_find("exit-sync-mel"), "4.15.0") == 0 &&
+		      sr_patch_kernel_side(sr_patch_find("kthread-per-cpu"), "6.12") == 0 &&
+		      sr_patch_kernel_side(sr_patch_find("nohz-first"), "4.1.5") == 1,
+		      "exit-sync-mel runs nowhere after 4.17, kthread-per-cpu's original everywhere");
+		CHECK(sr_patch_check(p, "6.12.117+deb12-amd64", 11, 4, 0, note, sizeof(note)) &&
+		      strstr(note, "model error likely") && strstr(note, "since 6.0"),
+		      "the kernel's side matching less often is a likely model error: %s", note);
+		CHECK(!sr_patch_check(p, "6.12.117", 11, 0, 4, note, sizeof(note)) &&
+		      !sr_patch_check(p, "5.15.0", 11, 4, 0, note, sizeof(note)) &&
+		      !sr_patch_check(p, "", 11, 4, 0, note, sizeof(note)) &&
+		      !sr_patch_check(p, "6.12", 0, 0, 0, note, sizeof(note)),
+		      "no note when the kernel's side matches more, or the release is unknown");
+		CHECK(sr_fidelity_check("wakeup", 100, 50, 60, note, sizeof(note)) &&
+		      strstr(note, "prev_cpu") && !sr_fidelity_check("wakeup", 100, 61, 60, note,
+		      sizeof(note)) && !sr_fidelity_check("wakeup_kept", 100, 50, 100, note,
+		      sizeof(note)) && !sr_fidelity_check("newidle", 100, 50, 100, note,
+		      sizeof(note)), "a model no better than the baseline, on the total kinds only");
+	}
 	return unit_done();
 }

@@ -2,7 +2,9 @@
 /*
  * The canned queries of "schedreplay sql --query NAME": reports/NAME.sql,
  * compiled into the binary by scripts/embed-sql.sh (build/sql-reports.c),
- * so that the program needs no data files at run time.
+ * so that the program needs no data files at run time.  The report runs
+ * some of them too (top-tasks, top-cpus, migrations), so that its tables
+ * and the canned queries count the same things.
  */
 #ifndef SCHEDREPLAY_SQL_REPORTS_H
 #define SCHEDREPLAY_SQL_REPORTS_H
@@ -14,5 +16,11 @@ struct sr_sql_report {
 
 /* sorted by name, ended by a { NULL, NULL } entry */
 extern const struct sr_sql_report sr_sql_reports[];
+
+/**
+ * sr_sql_report_find - the canned query called @name
+ * Return: the entry (static), or NULL when there is none.
+ */
+const struct sr_sql_report *sr_sql_report_find(const char *name);
 
 #endif
