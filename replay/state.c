@@ -1082,18 +1082,65 @@ static int on_wakeup(struct sr_replay *r, const struct sr_event *ev)
 	return ret;
 }
 
+/* the probe's prevload: @cpu's cpu_load() as the kernel read it, for the engine's signal */
+static void probe_prevload(struct sr_replay *r, int cpu, const struct sr_event *ev, uint64_t now)
+{
+	if (ev->prevload < 0 || cpu < 0 || cpu >= r->topo->ncpus)
+		return;
+	rq_pelt_update(r, cpu, now);
+	sr_pelt_set_load(&r->rq[cpu].cfs, (unsigned long)ev->prevload);
+	r->stats.probe_prevload++;
+}
+
+/*
+ * The fork's select_rq probe, if this CPU's last event was one for @p: the
+ * placement ran (select_task_rq_fair), from the probe's prev_cpu
+ * (task_cpu(child), the parent's CPU at sched_fork), with its wake_flags and
+ * its return value.  The child's own PELT fields do not apply: a new task
+ * is absent from every CPU's signal (se.avg.last_update_time is 0 until it
+ * is attached).  Nor does prevload: the slow path compares the loads of
+ * every CPU, and the kernel's value for one of them lags (load that
+ * migrated away waits in cfs_rq->removed for the CPU's next update) where
+ * the engine's for the others does not; taken for the evaluation alone it
+ * cost v4.15's forks 25 points on numa-6.1-forks-pelt, mainline's none.
+ */
+static int fork_probe_take(struct sr_replay *r, struct sr_pending *pd, struct sr_task *p,
+			   const struct sr_event *ev)
+{
+	struct sr_fork_probe *fp = &r->fork_probe[ev->cpu];
+	int prev = fp->ev.target_cpu;
+
+	if (!fp->valid)
+		return 0;
+	fp->valid = 0;
+	if (fp->ev.pid > 0 && fp->ev.pid != p->pid) {
+		r->stats.probe_unmatched++;
+		return 0;
+	}
+	if (prev >= 0 && prev < r->topo->ncpus)
+		pd->d.prev_cpu = prev;
+	pd->d.wake_flags = fp->ev.wake_flags;
+	pd->d.kernel_cpu = fp->ret;
+	pd->d.skip = SR_SKIP_NONE;
+	if (fp->ev.flips >= 0)
+		p->wakee_flips = (unsigned)fp->ev.flips;
+	return 1;
+}
+
 static int on_wakeup_new(struct sr_replay *r, const struct sr_event *ev)
 {
 	struct sr_task *p = task_get(r, ev->pid, ev->comm, ev->prio);
 	struct sr_task *parent = ev->common_pid > 0 ? task_get(r, ev->common_pid, NULL, -1) : NULL;
 	struct sr_pending *pd;
 	uint64_t now = ev->ts;
-	int cpu = ev->target_cpu;
+	int cpu = ev->target_cpu, probed;
 
 	if (!p)
 		return -SR_E_NOMEM;
-	if (cpu < 0 || cpu >= r->topo->ncpus)
+	if (cpu < 0 || cpu >= r->topo->ncpus) {
+		r->fork_probe[ev->cpu].valid = 0;
 		return 0;
+	}
 	pd = open_decision(r, p, SR_DEC_FORK, now);
 	if (!pd)
 		return -SR_E_NOMEM;
@@ -1109,9 +1156,20 @@ static int on_wakeup_new(struct sr_replay *r, const struct sr_event *ev)
 	else if (p->bound_cpu >= 0)
 		pd->d.skip = SR_SKIP_BOUND;
 	sr_pelt_init_task(&p->pelt, now, p->weight);
+	probed = r->probes && fork_probe_take(r, pd, p, ev);
+	if (r->probes && !probed && pd->d.skip == SR_SKIP_NONE) {
+		/*
+		 * No probe: select_task_rq() (kernel/sched/core.c, 6.1 and
+		 * 6.12) calls select_task_rq_fair() only when the child has
+		 * more than one allowed CPU and migration is not disabled;
+		 * otherwise it takes cpumask_any(p->cpus_ptr), no placement
+		 */
+		pd->d.skip = SR_SKIP_NO_SELECT;
+		r->stats.fork_no_select++;
+	}
 	evaluate(r, pd, p, parent, now);
-	/* wake_up_new_task(): recent_used_cpu = task_cpu(p) */
-	p->recent_used_cpu = cpu;
+	/* wake_up_new_task(): recent_used_cpu = task_cpu(p), before the selection */
+	p->recent_used_cpu = pd->d.prev_cpu;
 	p->pelt_valid = 1;
 	p->state = SR_TASK_BLOCKED;
 	p->cpu = -1;
@@ -1270,6 +1328,34 @@ static void task_pelt_observed(struct sr_replay *r, struct sr_task *p, const str
 }
 
 /*
+ * A fork's select_rq (WF_FORK): wake_up_new_task() (kernel/sched/core.c, 6.1
+ * and 6.12) calls select_task_rq(p, task_cpu(p), WF_FORK) and activates the
+ * child with interrupts off, so the child's sched_wakeup_new is the next
+ * scheduler event on this CPU (on_wakeup_new pairs them; any other event
+ * there drops the probe, see sr_replay_feed).  The child is the parent's
+ * copy (dup_task_struct): its flips are the parent's, which wake_wide will
+ * use when the parent wakes.
+ */
+static void fork_probe_keep(struct sr_replay *r, const struct sr_event *ev)
+{
+	struct sr_fork_probe *fp = &r->fork_probe[ev->cpu];
+	struct sr_task *t;
+
+	fp->valid = 1;
+	fp->ev = *ev;
+	fp->ev.name = fp->ev.text = NULL;
+	fp->ret = -1;
+	if (ev->flips < 0)
+		return;
+	t = ev->common_pid > 0 ? *task_slot(r, ev->common_pid) : NULL;
+	if (t)
+		t->wakee_flips = (unsigned)ev->flips;
+	t = ev->pid > 0 ? *task_slot(r, ev->pid) : NULL;
+	if (t)
+		t->wakee_flips = (unsigned)ev->flips;
+}
+
+/*
  * select_task_rq_fair() entry on the waker's CPU, right after its
  * sched_waking: the placement runs, with these wake_flags.
  */
@@ -1283,20 +1369,16 @@ static int on_select_rq(struct sr_replay *r, const struct sr_event *ev)
 	if (ev->flips >= 0)
 		r->stats.probe_flips++;
 	if (ev->wake_flags >= 0 && !(ev->wake_flags & 0x08)) {
-		/*
-		 * fork (0x04) or exec (0x02): not a wakeup.  A fork's child
-		 * is the parent's copy (dup_task_struct): its flips are the
-		 * parent's, which wake_wide will use when the parent wakes
-		 */
-		if ((ev->wake_flags & 0x04) && ev->flips >= 0) {
-			struct sr_task *t = ev->common_pid > 0 ? *task_slot(r, ev->common_pid) : NULL;
-
-			if (t)
-				t->wakee_flips = (unsigned)ev->flips;
-			t = ev->pid > 0 ? *task_slot(r, ev->pid) : NULL;
-			if (t)
-				t->wakee_flips = (unsigned)ev->flips;
-		}
+		/* fork (0x04) or exec (0x02): not a wakeup; the next select_rq_ret is its */
+		r->selected[ev->cpu] = NULL;
+		if (ev->wake_flags & 0x04)
+			fork_probe_keep(r, ev);
+		return 0;
+	}
+	if (ev->wake_flags < 0 && (!p || !p->pending)) {
+		/* no wake_flags, no waking to answer: a fork's if its sched_wakeup_new follows */
+		r->selected[ev->cpu] = NULL;
+		fork_probe_keep(r, ev);
 		return 0;
 	}
 	if (!p || !p->pending) {
@@ -1334,13 +1416,7 @@ static int on_select_rq(struct sr_replay *r, const struct sr_event *ev)
 	 * also where it is this_cpu, or a fork's candidate, later.  After the
 	 * wakee's own signal, whose blocked load the kernel's value holds.
 	 */
-	if (ev->prevload >= 0 && pd->d.prev_cpu >= 0 && pd->d.prev_cpu < r->topo->ncpus) {
-		struct sr_rq *rq = &r->rq[pd->d.prev_cpu];
-
-		rq_pelt_update(r, pd->d.prev_cpu, now);
-		sr_pelt_set_load(&rq->cfs, (unsigned long)ev->prevload);
-		r->stats.probe_prevload++;
-	}
+	probe_prevload(r, pd->d.prev_cpu, ev, now);
 	record_wakee(r, (struct sr_task *)pd->cur, p->pid, now);
 	evaluate(r, pd, p, pd->cur, now);
 	r->selected[ev->cpu] = pd;
@@ -1383,6 +1459,8 @@ static int on_select_rq_ret(struct sr_replay *r, const struct sr_event *ev)
 		r->selected[ev->cpu] = NULL;
 		if (p)
 			ttwu_mark(r, p, ev->dest_cpu, ev->cpu);
+	} else if (r->fork_probe[ev->cpu].valid && r->fork_probe[ev->cpu].ret < 0) {
+		r->fork_probe[ev->cpu].ret = ev->dest_cpu;
 	}
 	return 0;
 }
@@ -1436,6 +1514,12 @@ int sr_replay_feed(struct sr_replay *r, const struct sr_event *ev)
 		return 0;
 	r->stats.events++;
 	r->now = ev->ts;
+	/* a fork's probe is followed at once by its select_rq_ret and sched_wakeup_new */
+	if (r->fork_probe[ev->cpu].valid && ev->kind != SR_EV_SELECT_RQ_RET &&
+	    ev->kind != SR_EV_WAKEUP_NEW) {
+		r->fork_probe[ev->cpu].valid = 0;
+		r->stats.probe_unmatched++;
+	}
 	ret = feed(r, ev);
 	r->last_local[ev->cpu] = ev->ts;
 	return ret;
@@ -1482,6 +1566,7 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 	r->pull = calloc(topo->ncpus, sizeof(*r->pull));
 	r->await = calloc(topo->ncpus, sizeof(*r->await));
 	r->selected = calloc(topo->ncpus, sizeof(*r->selected));
+	r->fork_probe = calloc(topo->ncpus, sizeof(*r->fork_probe));
 	r->lb_head = calloc(topo->ncpus, sizeof(*r->lb_head));
 	r->lb_tail = calloc(topo->ncpus, sizeof(*r->lb_tail));
 	r->lb_nr = calloc(topo->ncpus, sizeof(*r->lb_nr));
@@ -1493,7 +1578,7 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 	r->nohz_last = calloc(topo->ncpus, sizeof(*r->nohz_last));
 	r->switch_ts = calloc(topo->ncpus, sizeof(*r->switch_ts));
 	if (!r->tasks || !r->rq || !r->idle || !r->pull || !r->await ||
-	    !r->selected || !r->lb_head || !r->lb_tail || !r->lb_nr || !r->lb_cfs ||
+	    !r->selected || !r->fork_probe || !r->lb_head || !r->lb_tail || !r->lb_nr || !r->lb_cfs ||
 	    !r->lb_load || !r->lb_masks || !r->lbp || !r->last_local || !r->nohz_last ||
 	    !r->switch_ts) {
 		sr_replay_free(r);
@@ -1557,6 +1642,7 @@ void sr_replay_free(struct sr_replay *r)
 	free(r->pull);
 	free(r->await);
 	free(r->selected);
+	free(r->fork_probe);
 	free(r->lb_head);
 	free(r->lb_tail);
 	free(r->lb_nr);

@@ -834,6 +834,11 @@ static int replay_exec(int argc, char **argv)
 		       (unsigned long long)st->skipped[SR_SKIP_NOT_FAIR],
 		       (unsigned long long)st->skipped[SR_SKIP_UNKNOWN_TASK],
 		       (unsigned long long)st->skipped[SR_SKIP_NO_SELECT]);
+		if (st->fork_no_select)
+			printf("forks:      %llu without select_rq, not placements: select_task_rq() "
+			       "takes cpumask_any() for a child with one allowed CPU or migration "
+			       "disabled (core.c, 6.1/6.12)\n",
+			       (unsigned long long)st->fork_no_select);
 		printf("balance:    %llu pulls by the puller (%llu newidle, %llu periodic), %llu nohz "
 		       "passes, %llu newly idle without a pull\n",
 		       (unsigned long long)(st->decisions[SR_DEC_LB_NEWIDLE] +

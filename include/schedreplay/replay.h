@@ -234,8 +234,8 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 /**
  * sr_replay_use_probes - the trace has the recorder's select_rq probes:
  * evaluate each wakeup when select_task_rq_fair ran, with its real
- * wake_flags (WF_SYNC), and treat wakeups without a probe hit as not
- * placed.  Wake flags are read in the 6.x layout (EXEC 0x02, FORK 0x04,
+ * wake_flags (WF_SYNC), pair each fork with its probe hit (WF_FORK), and
+ * treat wakeups and forks without a probe hit as not placed.  Wake flags are read in the 6.x layout (EXEC 0x02, FORK 0x04,
  * TTWU 0x08, SYNC 0x10).
  */
 void sr_replay_use_probes(struct sr_replay *r, int on);
@@ -347,6 +347,7 @@ struct sr_replay_stats {
 	uint64_t probe_flips;		/* select_rq events with the flips field */
 	uint64_t probe_pelt;		/* wakeups whose task PELT the probe gave */
 	uint64_t probe_prevload;	/* wakeups whose prev_cpu load the probe gave */
+	uint64_t fork_no_select;	/* forks without select_rq in a probed trace */
 	uint64_t migrations[SR_MIG__COUNT];
 	uint64_t tasks_seen;
 };
