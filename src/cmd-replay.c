@@ -847,6 +847,11 @@ static int replay_exec(int argc, char **argv)
 		       (unsigned long long)st->decisions[SR_DEC_LB_PERIODIC],
 		       (unsigned long long)st->decisions[SR_DEC_LB_NOHZ],
 		       (unsigned long long)st->decisions[SR_DEC_NEWIDLE]);
+		printf("reconciled:");
+		for (k = 0; k < SR_REC__COUNT; k++)
+			printf("%s %llu %s", k ? "," : "", (unsigned long long)st->reconciled[k],
+			       sr_reconcile_name(k));
+		printf(" (the engine's state contradicted by the trace, which it then followed)\n");
 		for (k = 0; k < SR_MIG__COUNT; k++)
 			mig += st->migrations[k];
 		printf("migrations: %llu:", (unsigned long long)mig);
