@@ -21,6 +21,12 @@
 /* newidle pulls happen inside __schedule, just before the switch away */
 #define NEWIDLE_WINDOW_NS	200000ULL
 
+/* names[k] of an n-entry name table, "?" out of range */
+static const char *name_of(const char *const *names, unsigned n, unsigned k)
+{
+	return k < n ? names[k] : "?";
+}
+
 static const char *const mig_names[SR_MIG__COUNT] = {
 	[SR_MIG_WAKEUP]		= "wakeup",
 	[SR_MIG_FORK]		= "fork",
@@ -34,7 +40,7 @@ static const char *const mig_names[SR_MIG__COUNT] = {
 
 const char *sr_migration_kind_name(enum sr_migration_kind k)
 {
-	return (unsigned)k < SR_MIG__COUNT ? mig_names[k] : "?";
+	return name_of(mig_names, SR_MIG__COUNT, k);
 }
 
 static const char *const dec_names[SR_DEC__COUNT] = {
@@ -48,7 +54,7 @@ static const char *const dec_names[SR_DEC__COUNT] = {
 
 const char *sr_decision_kind_name(enum sr_decision_kind k)
 {
-	return (unsigned)k < SR_DEC__COUNT ? dec_names[k] : "?";
+	return name_of(dec_names, SR_DEC__COUNT, k);
 }
 
 static const char *const rec_names[SR_REC__COUNT] = {
@@ -60,7 +66,7 @@ static const char *const rec_names[SR_REC__COUNT] = {
 
 const char *sr_reconcile_name(enum sr_reconcile k)
 {
-	return (unsigned)k < SR_REC__COUNT ? rec_names[k] : "?";
+	return name_of(rec_names, SR_REC__COUNT, k);
 }
 
 #define BALANCE_KINDS ((1u << SR_DEC_LB_PERIODIC) | (1u << SR_DEC_LB_NEWIDLE) | \
