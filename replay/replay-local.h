@@ -10,6 +10,17 @@
 #include "schedreplay/model.h"
 #include "schedreplay/replay.h"
 
+/*
+ * A fork's select_rq probe on one CPU, waiting for the sched_wakeup_new it
+ * belongs to: wake_up_new_task() runs select_task_rq() and then activates
+ * the child with interrupts off, so that event is the next fork on the CPU.
+ */
+struct sr_fork_probe {
+	int valid;
+	struct sr_event ev;		/* the select_rq event (prev_cpu, wake_flags, pid, ...) */
+	int ret;			/* select_rq_ret's cpu, -1 not seen */
+};
+
 struct sr_pending {
 	struct sr_decision d;
 	int selected;			/* the select_rq probe bound to it */
@@ -51,6 +62,7 @@ struct sr_replay {
 	int snapshots;
 	struct sr_task **await;		/* per cpu: the wakee whose select_rq comes next */
 	struct sr_pending **selected;	/* per cpu: the decision select_rq_ret answers */
+	struct sr_fork_probe *fork_probe;	/* per cpu: a fork's probe, its wakeup_new next */
 	/* self-pull migrations waiting to be told newidle or periodic */
 	struct sr_migration *pull;	/* per cpu; pid 0: none */
 	sr_migration_cb mig_cb;
@@ -68,6 +80,7 @@ struct sr_replay {
 	uint64_t *last_local;			/* per cpu: ts of its last event */
 	uint64_t *nohz_last;			/* per cpu: its last nohz migration */
 	uint64_t *switch_ts;			/* per cpu: its last switch */
+	uint64_t *pull_gap;			/* per cpu: its event before its pending pull */
 	long nwaking;				/* tasks between waking and wakeup */
 };
 

@@ -21,6 +21,12 @@
 /* newidle pulls happen inside __schedule, just before the switch away */
 #define NEWIDLE_WINDOW_NS	200000ULL
 
+/* names[k] of an n-entry name table, "?" out of range */
+static const char *name_of(const char *const *names, unsigned n, unsigned k)
+{
+	return k < n ? names[k] : "?";
+}
+
 static const char *const mig_names[SR_MIG__COUNT] = {
 	[SR_MIG_WAKEUP]		= "wakeup",
 	[SR_MIG_FORK]		= "fork",
@@ -34,7 +40,7 @@ static const char *const mig_names[SR_MIG__COUNT] = {
 
 const char *sr_migration_kind_name(enum sr_migration_kind k)
 {
-	return (unsigned)k < SR_MIG__COUNT ? mig_names[k] : "?";
+	return name_of(mig_names, SR_MIG__COUNT, k);
 }
 
 static const char *const dec_names[SR_DEC__COUNT] = {
@@ -48,7 +54,19 @@ static const char *const dec_names[SR_DEC__COUNT] = {
 
 const char *sr_decision_kind_name(enum sr_decision_kind k)
 {
-	return (unsigned)k < SR_DEC__COUNT ? dec_names[k] : "?";
+	return name_of(dec_names, SR_DEC__COUNT, k);
+}
+
+static const char *const rec_names[SR_REC__COUNT] = {
+	[SR_REC_NEWIDLE_PULL]	= "newidle_pull",
+	[SR_REC_IDLE_SWITCH]	= "idle_switch",
+	[SR_REC_PROBE]		= "probe",
+	[SR_REC_SWITCH]		= "switch",
+};
+
+const char *sr_reconcile_name(enum sr_reconcile k)
+{
+	return name_of(rec_names, SR_REC__COUNT, k);
 }
 
 #define BALANCE_KINDS ((1u << SR_DEC_LB_PERIODIC) | (1u << SR_DEC_LB_NEWIDLE) | \
@@ -387,6 +405,7 @@ static void enqueue(struct sr_replay *r, struct sr_task *t, int cpu, uint64_t no
 
 	rq_pelt_update(r, cpu, now);
 	rq->nr_running++;
+	t->enqueue_ts = now;
 	if (is_fair(t)) {
 		rq->cfs_nr++;
 		rq->cfs_weight += t->weight;
@@ -457,6 +476,65 @@ static void ensure_on(struct sr_replay *r, struct sr_task *t, int cpu, uint64_t 
 	task_pelt_update(t, now);
 	t->state = SR_TASK_QUEUED;
 	enqueue(r, t, cpu, now);
+}
+
+/* ---- reconciling with what the trace proves ------------------------------ */
+
+/*
+ * @t is on no runqueue there, whatever the engine believed; where it is
+ * the trace has not said: unknown until an event shows it (so that its
+ * next switch in is no second contradiction)
+ */
+static void take_off(struct sr_replay *r, struct sr_task *t, uint64_t now)
+{
+	task_pelt_update(t, now);
+	dequeue(r, t, now);
+	t->state = SR_TASK_UNKNOWN;
+}
+
+/*
+ * The kernel proved that @cpu had nothing runnable besides @keep (its
+ * blocking curr) and the tasks @arrived says may have come meanwhile: take
+ * the rest off its queue.  Return: how many the engine had there.
+ */
+static int queue_proven_empty(struct sr_replay *r, int cpu, int keep, uint64_t now,
+			      int (*arrived)(const struct sr_task *t, uint64_t a, uint64_t b),
+			      uint64_t a, uint64_t b)
+{
+	struct sr_task *t, *next;
+	size_t i;
+	int n = 0;
+
+	for (t = r->lb_head[cpu]; t; t = next) {
+		next = t->lb_next;
+		if (t->pid != keep && t->state == SR_TASK_QUEUED && !arrived(t, a, b)) {
+			take_off(r, t, now);
+			n++;
+		}
+	}
+	/* RT and DL tasks are on no cfs_tasks list */
+	for (i = 0; r->rq[cpu].rt_nr > 0 && i < r->cap; i++) {
+		t = r->tasks[i];
+		if (t && t->pid != keep && !is_fair(t) && t->cpu == cpu &&
+		    t->state == SR_TASK_QUEUED && !arrived(t, a, b)) {
+			take_off(r, t, now);
+			n++;
+		}
+	}
+	return n;
+}
+
+/* a wakeup from another CPU landed in (a, b]: it may have come during the balance */
+static int arrived_remote(const struct sr_task *t, uint64_t a, uint64_t b)
+{
+	return t->remote_wakeup_ts > a && t->remote_wakeup_ts <= b;
+}
+
+/* queued at or after a: it may have come during the balance */
+static int arrived_since(const struct sr_task *t, uint64_t a, uint64_t b)
+{
+	(void)b;
+	return t->enqueue_ts >= a;
 }
 
 /* ---- decisions ------------------------------------------------------------ */
@@ -753,6 +831,17 @@ static int lb_open_pull(struct sr_replay *r, const struct sr_task *p, int orig, 
 	pd->d.actual_cpu = cpu;
 	if (busy) {
 		lb_newidle_input(r, &pd->in[0], cpu, SR_DEC_LB_NEWIDLE);
+		/*
+		 * Newidle, the puller's queue was empty: pick_next_task_fair()
+		 * balances only when the CFS queue is (6.1: !sched_fair_runnable,
+		 * 6.12: pick_task_fair() found cfs_rq->nr_running 0), and
+		 * should_we_balance() (6.0+) lets a newly idle CPU pull only
+		 * with nr_running 0 and no ttwu_pending.  What else the engine
+		 * has queued there is not there (settle_pull takes it off).
+		 */
+		pd->in[0].nr_sub = r->rq[cpu].nr_running;
+		pd->in[0].cfs_sub = r->rq[cpu].cfs_nr;
+		pd->in[0].load_sub = (long)r->rq[cpu].cfs_weight;
 		pd->in[1].kind = SR_DEC_LB_PERIODIC;
 		pd->in[1].cpu = cpu;
 		pd->in[1].idle = SR_LB_NOT_IDLE;
@@ -881,6 +970,10 @@ static int settle_pull(struct sr_replay *r, int cpu, int next, int prev_blocked,
 	else
 		m.kind = SR_MIG_LB_PERIODIC;
 	r->pull[cpu].pid = 0;
+	/* the newidle pull proves the queue was empty (lb_open_pull) */
+	if (m.kind == SR_MIG_LB_NEWIDLE &&
+	    queue_proven_empty(r, cpu, r->rq[cpu].curr, now, arrived_since, r->pull_gap[cpu], 0))
+		r->stats.reconciled[SR_REC_NEWIDLE_PULL]++;
 	ret = emit_migration(r, &m);
 	if (ret)
 		return ret;
@@ -889,6 +982,42 @@ static int settle_pull(struct sr_replay *r, int cpu, int next, int prev_blocked,
 		return lb_close(r, cpu, 0, SR_DEC_LB_NEWIDLE, now);
 	return lb_close(r, cpu, r->lbp[cpu] && r->lbp[cpu]->nhyp == 2 ? 1 : 0,
 			SR_DEC_LB_PERIODIC, now);
+}
+
+/*
+ * A switch proves that prev ran on the CPU (the engine's curr did not: where
+ * that one is, the trace has not said) and that next was queued there; a
+ * task the engine had on another CPU, asleep or dead is moved (ensure_on,
+ * here for prev, in on_switch for next).  Tasks not seen yet (trace start)
+ * and a CPU whose curr is unknown tell nothing.
+ */
+static void switch_proves(struct sr_replay *r, const struct sr_event *ev, struct sr_task *prev,
+			  const struct sr_task *next, uint64_t now)
+{
+	struct sr_rq *rq = &r->rq[ev->cpu];
+	int cpu = ev->cpu, n = 0;
+
+	if (!rq->known)
+		return;
+	if (rq->curr >= 0 && rq->curr != (ev->pid > 0 ? ev->pid : 0)) {
+		struct sr_task *c = rq->curr > 0 ? *task_slot(r, rq->curr) : NULL;
+
+		if (c && c->state == SR_TASK_RUNNING && c->cpu == cpu)
+			take_off(r, c, now);
+		rq->curr = ev->pid > 0 ? ev->pid : 0;
+		rq->curr_cfs = prev && is_fair(prev);
+		n++;
+	}
+	if (prev && prev->state != SR_TASK_UNKNOWN && !(on_rq(prev) && prev->cpu == cpu)) {
+		ensure_on(r, prev, cpu, now);
+		n++;
+	}
+	if (prev && prev->state == SR_TASK_QUEUED && prev->cpu == cpu && rq->curr == prev->pid)
+		prev->state = SR_TASK_RUNNING;
+	if (next && next->state != SR_TASK_UNKNOWN && !(on_rq(next) && next->cpu == cpu))
+		n++;
+	if (n)
+		r->stats.reconciled[SR_REC_SWITCH]++;
 }
 
 static int on_switch(struct sr_replay *r, const struct sr_event *ev)
@@ -910,6 +1039,18 @@ static int on_switch(struct sr_replay *r, const struct sr_event *ev)
 	ret = settle_pull(r, ev->cpu, ev->pid2, blocked, now);
 	if (ret)
 		return ret;
+	switch_proves(r, ev, prev, next, now);
+	/*
+	 * A blocking task's switch to the idle task: pick_next_task() found
+	 * nothing runnable (after the newidle balance), so what the engine
+	 * has queued there besides wakeups that may have landed during the
+	 * balance (lb_newidle) is not there
+	 */
+	if (prev && blocked && !pulled && ev->pid2 == 0 && rq->known && rq->curr == prev->pid &&
+	    on_rq(prev) && prev->cpu == ev->cpu &&
+	    queue_proven_empty(r, ev->cpu, prev->pid, now, arrived_remote, r->last_local[ev->cpu],
+			       now))
+		r->stats.reconciled[SR_REC_IDLE_SWITCH]++;
 	/* newly idle: the blocking task leaves nothing to run (§8.4) */
 	if (prev && blocked && !pulled && rq->known && rq->curr == prev->pid &&
 	    on_rq(prev) && prev->cpu == ev->cpu) {
@@ -1082,18 +1223,99 @@ static int on_wakeup(struct sr_replay *r, const struct sr_event *ev)
 	return ret;
 }
 
+/*
+ * select_task_rq_fair() ran for @p (try_to_wake_up() calls select_task_rq()
+ * only for a task that is not on a runqueue, ttwu_runnable() handles the
+ * rest), with prev_cpu = task_cpu(p): a task the engine had queued is
+ * asleep, and one it had on another CPU takes its blocked load to @prev.
+ * A task the engine has running is left alone: it is blocking, and its
+ * switch out comes later (the on_cpu wakeup).  Return: contradictions.
+ */
+static int probe_proves(struct sr_replay *r, struct sr_task *p, int prev, uint64_t now)
+{
+	int n = 0;
+
+	if (p->state == SR_TASK_QUEUED) {
+		take_off(r, p, now);
+		p->state = SR_TASK_BLOCKED;
+		n++;
+	}
+	if (prev >= 0 && prev < r->topo->ncpus && p->cpu >= 0 && p->cpu != prev &&
+	    p->state != SR_TASK_RUNNING) {
+		if (p->attached) {
+			task_pelt_update(p, now);
+			detach(r, p);
+			attach(r, p, prev);
+		}
+		p->cpu = prev;
+		n++;
+	}
+	return n;
+}
+
+/* the probe's prevload: @cpu's cpu_load() as the kernel read it, for the engine's signal */
+static void probe_prevload(struct sr_replay *r, int cpu, const struct sr_event *ev, uint64_t now)
+{
+	if (ev->prevload < 0 || cpu < 0 || cpu >= r->topo->ncpus)
+		return;
+	rq_pelt_update(r, cpu, now);
+	sr_pelt_set_load(&r->rq[cpu].cfs, (unsigned long)ev->prevload);
+	r->stats.probe_prevload++;
+}
+
+/*
+ * The fork's select_rq probe, if this CPU's last event was one for @p: the
+ * placement ran (select_task_rq_fair), from the probe's prev_cpu
+ * (task_cpu(child), the parent's CPU at sched_fork), with its wake_flags and
+ * its return value.  The child's own PELT fields do not apply: a new task
+ * is absent from every CPU's signal (se.avg.last_update_time is 0 until it
+ * is attached).  Nor does prevload: the slow path compares the loads of
+ * every CPU, and the kernel's value for one of them lags (load that
+ * migrated away waits in cfs_rq->removed for the CPU's next update) where
+ * the engine's for the others does not; taken for the evaluation alone it
+ * cost v4.15's forks 25 points on numa-6.1-forks-pelt, mainline's none.
+ */
+static int fork_probe_take(struct sr_replay *r, struct sr_pending *pd, struct sr_task *p,
+			   const struct sr_event *ev)
+{
+	struct sr_fork_probe *fp = &r->fork_probe[ev->cpu];
+	int prev = fp->ev.target_cpu;
+
+	if (!fp->valid)
+		return 0;
+	fp->valid = 0;
+	if (fp->ev.pid > 0 && fp->ev.pid != p->pid) {
+		r->stats.probe_unmatched++;
+		return 0;
+	}
+	if (prev >= 0 && prev < r->topo->ncpus) {
+		/* the child's task_cpu() was not the CPU of its sched_process_fork */
+		if (pd->d.prev_cpu != prev)
+			r->stats.reconciled[SR_REC_PROBE]++;
+		pd->d.prev_cpu = prev;
+	}
+	pd->d.wake_flags = fp->ev.wake_flags;
+	pd->d.kernel_cpu = fp->ret;
+	pd->d.skip = SR_SKIP_NONE;
+	if (fp->ev.flips >= 0)
+		p->wakee_flips = (unsigned)fp->ev.flips;
+	return 1;
+}
+
 static int on_wakeup_new(struct sr_replay *r, const struct sr_event *ev)
 {
 	struct sr_task *p = task_get(r, ev->pid, ev->comm, ev->prio);
 	struct sr_task *parent = ev->common_pid > 0 ? task_get(r, ev->common_pid, NULL, -1) : NULL;
 	struct sr_pending *pd;
 	uint64_t now = ev->ts;
-	int cpu = ev->target_cpu;
+	int cpu = ev->target_cpu, probed;
 
 	if (!p)
 		return -SR_E_NOMEM;
-	if (cpu < 0 || cpu >= r->topo->ncpus)
+	if (cpu < 0 || cpu >= r->topo->ncpus) {
+		r->fork_probe[ev->cpu].valid = 0;
 		return 0;
+	}
 	pd = open_decision(r, p, SR_DEC_FORK, now);
 	if (!pd)
 		return -SR_E_NOMEM;
@@ -1109,9 +1331,20 @@ static int on_wakeup_new(struct sr_replay *r, const struct sr_event *ev)
 	else if (p->bound_cpu >= 0)
 		pd->d.skip = SR_SKIP_BOUND;
 	sr_pelt_init_task(&p->pelt, now, p->weight);
+	probed = r->probes && fork_probe_take(r, pd, p, ev);
+	if (r->probes && !probed && pd->d.skip == SR_SKIP_NONE) {
+		/*
+		 * No probe: select_task_rq() (kernel/sched/core.c, 6.1 and
+		 * 6.12) calls select_task_rq_fair() only when the child has
+		 * more than one allowed CPU and migration is not disabled;
+		 * otherwise it takes cpumask_any(p->cpus_ptr), no placement
+		 */
+		pd->d.skip = SR_SKIP_NO_SELECT;
+		r->stats.fork_no_select++;
+	}
 	evaluate(r, pd, p, parent, now);
-	/* wake_up_new_task(): recent_used_cpu = task_cpu(p) */
-	p->recent_used_cpu = cpu;
+	/* wake_up_new_task(): recent_used_cpu = task_cpu(p), before the selection */
+	p->recent_used_cpu = pd->d.prev_cpu;
 	p->pelt_valid = 1;
 	p->state = SR_TASK_BLOCKED;
 	p->cpu = -1;
@@ -1162,6 +1395,7 @@ static int on_migrate(struct sr_replay *r, const struct sr_event *ev)
 		if (!ret)
 			ret = lb_open_pull(r, p, orig, dest, now);
 		r->pull[dest] = m;
+		r->pull_gap[dest] = r->last_local[dest];
 		deferred = 1;
 	} else if (e != orig && r->rq[e].curr == 0) {
 		m.kind = SR_MIG_LB_NOHZ;
@@ -1270,6 +1504,34 @@ static void task_pelt_observed(struct sr_replay *r, struct sr_task *p, const str
 }
 
 /*
+ * A fork's select_rq (WF_FORK): wake_up_new_task() (kernel/sched/core.c, 6.1
+ * and 6.12) calls select_task_rq(p, task_cpu(p), WF_FORK) and activates the
+ * child with interrupts off, so the child's sched_wakeup_new is the next
+ * scheduler event on this CPU (on_wakeup_new pairs them; any other event
+ * there drops the probe, see sr_replay_feed).  The child is the parent's
+ * copy (dup_task_struct): its flips are the parent's, which wake_wide will
+ * use when the parent wakes.
+ */
+static void fork_probe_keep(struct sr_replay *r, const struct sr_event *ev)
+{
+	struct sr_fork_probe *fp = &r->fork_probe[ev->cpu];
+	struct sr_task *t;
+
+	fp->valid = 1;
+	fp->ev = *ev;
+	fp->ev.name = fp->ev.text = NULL;
+	fp->ret = -1;
+	if (ev->flips < 0)
+		return;
+	t = ev->common_pid > 0 ? *task_slot(r, ev->common_pid) : NULL;
+	if (t)
+		t->wakee_flips = (unsigned)ev->flips;
+	t = ev->pid > 0 ? *task_slot(r, ev->pid) : NULL;
+	if (t)
+		t->wakee_flips = (unsigned)ev->flips;
+}
+
+/*
  * select_task_rq_fair() entry on the waker's CPU, right after its
  * sched_waking: the placement runs, with these wake_flags.
  */
@@ -1283,20 +1545,16 @@ static int on_select_rq(struct sr_replay *r, const struct sr_event *ev)
 	if (ev->flips >= 0)
 		r->stats.probe_flips++;
 	if (ev->wake_flags >= 0 && !(ev->wake_flags & 0x08)) {
-		/*
-		 * fork (0x04) or exec (0x02): not a wakeup.  A fork's child
-		 * is the parent's copy (dup_task_struct): its flips are the
-		 * parent's, which wake_wide will use when the parent wakes
-		 */
-		if ((ev->wake_flags & 0x04) && ev->flips >= 0) {
-			struct sr_task *t = ev->common_pid > 0 ? *task_slot(r, ev->common_pid) : NULL;
-
-			if (t)
-				t->wakee_flips = (unsigned)ev->flips;
-			t = ev->pid > 0 ? *task_slot(r, ev->pid) : NULL;
-			if (t)
-				t->wakee_flips = (unsigned)ev->flips;
-		}
+		/* fork (0x04) or exec (0x02): not a wakeup; the next select_rq_ret is its */
+		r->selected[ev->cpu] = NULL;
+		if (ev->wake_flags & 0x04)
+			fork_probe_keep(r, ev);
+		return 0;
+	}
+	if (ev->wake_flags < 0 && (!p || !p->pending)) {
+		/* no wake_flags, no waking to answer: a fork's if its sched_wakeup_new follows */
+		r->selected[ev->cpu] = NULL;
+		fork_probe_keep(r, ev);
 		return 0;
 	}
 	if (!p || !p->pending) {
@@ -1317,6 +1575,8 @@ static int on_select_rq(struct sr_replay *r, const struct sr_event *ev)
 	}
 	/* the kernel ran the fair placement: whatever our heuristics said */
 	pd->d.skip = SR_SKIP_NONE;
+	if (probe_proves(r, p, pd->d.prev_cpu, now))
+		r->stats.reconciled[SR_REC_PROBE]++;
 	/* the probe read p->wakee_flips as wake_wide() will */
 	if (ev->flips >= 0) {
 		p->wakee_flips = (unsigned)ev->flips;
@@ -1334,13 +1594,7 @@ static int on_select_rq(struct sr_replay *r, const struct sr_event *ev)
 	 * also where it is this_cpu, or a fork's candidate, later.  After the
 	 * wakee's own signal, whose blocked load the kernel's value holds.
 	 */
-	if (ev->prevload >= 0 && pd->d.prev_cpu >= 0 && pd->d.prev_cpu < r->topo->ncpus) {
-		struct sr_rq *rq = &r->rq[pd->d.prev_cpu];
-
-		rq_pelt_update(r, pd->d.prev_cpu, now);
-		sr_pelt_set_load(&rq->cfs, (unsigned long)ev->prevload);
-		r->stats.probe_prevload++;
-	}
+	probe_prevload(r, pd->d.prev_cpu, ev, now);
 	record_wakee(r, (struct sr_task *)pd->cur, p->pid, now);
 	evaluate(r, pd, p, pd->cur, now);
 	r->selected[ev->cpu] = pd;
@@ -1383,6 +1637,8 @@ static int on_select_rq_ret(struct sr_replay *r, const struct sr_event *ev)
 		r->selected[ev->cpu] = NULL;
 		if (p)
 			ttwu_mark(r, p, ev->dest_cpu, ev->cpu);
+	} else if (r->fork_probe[ev->cpu].valid && r->fork_probe[ev->cpu].ret < 0) {
+		r->fork_probe[ev->cpu].ret = ev->dest_cpu;
 	}
 	return 0;
 }
@@ -1436,6 +1692,12 @@ int sr_replay_feed(struct sr_replay *r, const struct sr_event *ev)
 		return 0;
 	r->stats.events++;
 	r->now = ev->ts;
+	/* a fork's probe is followed at once by its select_rq_ret and sched_wakeup_new */
+	if (r->fork_probe[ev->cpu].valid && ev->kind != SR_EV_SELECT_RQ_RET &&
+	    ev->kind != SR_EV_WAKEUP_NEW) {
+		r->fork_probe[ev->cpu].valid = 0;
+		r->stats.probe_unmatched++;
+	}
 	ret = feed(r, ev);
 	r->last_local[ev->cpu] = ev->ts;
 	return ret;
@@ -1482,6 +1744,7 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 	r->pull = calloc(topo->ncpus, sizeof(*r->pull));
 	r->await = calloc(topo->ncpus, sizeof(*r->await));
 	r->selected = calloc(topo->ncpus, sizeof(*r->selected));
+	r->fork_probe = calloc(topo->ncpus, sizeof(*r->fork_probe));
 	r->lb_head = calloc(topo->ncpus, sizeof(*r->lb_head));
 	r->lb_tail = calloc(topo->ncpus, sizeof(*r->lb_tail));
 	r->lb_nr = calloc(topo->ncpus, sizeof(*r->lb_nr));
@@ -1492,10 +1755,11 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 	r->last_local = calloc(topo->ncpus, sizeof(*r->last_local));
 	r->nohz_last = calloc(topo->ncpus, sizeof(*r->nohz_last));
 	r->switch_ts = calloc(topo->ncpus, sizeof(*r->switch_ts));
+	r->pull_gap = calloc(topo->ncpus, sizeof(*r->pull_gap));
 	if (!r->tasks || !r->rq || !r->idle || !r->pull || !r->await ||
-	    !r->selected || !r->lb_head || !r->lb_tail || !r->lb_nr || !r->lb_cfs ||
+	    !r->selected || !r->fork_probe || !r->lb_head || !r->lb_tail || !r->lb_nr || !r->lb_cfs ||
 	    !r->lb_load || !r->lb_masks || !r->lbp || !r->last_local || !r->nohz_last ||
-	    !r->switch_ts) {
+	    !r->switch_ts || !r->pull_gap) {
 		sr_replay_free(r);
 		return NULL;
 	}
@@ -1557,6 +1821,7 @@ void sr_replay_free(struct sr_replay *r)
 	free(r->pull);
 	free(r->await);
 	free(r->selected);
+	free(r->fork_probe);
 	free(r->lb_head);
 	free(r->lb_tail);
 	free(r->lb_nr);
@@ -1576,6 +1841,7 @@ void sr_replay_free(struct sr_replay *r)
 	free(r->last_local);
 	free(r->nohz_last);
 	free(r->switch_ts);
+	free(r->pull_gap);
 	free(r);
 }
 

@@ -945,6 +945,11 @@ static int replay_exec(int argc, char **argv)
 		       (unsigned long long)st->skipped[SR_SKIP_NOT_FAIR],
 		       (unsigned long long)st->skipped[SR_SKIP_UNKNOWN_TASK],
 		       (unsigned long long)st->skipped[SR_SKIP_NO_SELECT]);
+		if (st->fork_no_select)
+			printf("forks:      %llu without select_rq, not placements: select_task_rq() "
+			       "takes cpumask_any() for a child with one allowed CPU or migration "
+			       "disabled (core.c, 6.1/6.12)\n",
+			       (unsigned long long)st->fork_no_select);
 		printf("balance:    %llu pulls by the puller (%llu newidle, %llu periodic), %llu nohz "
 		       "passes, %llu newly idle without a pull\n",
 		       (unsigned long long)(st->decisions[SR_DEC_LB_NEWIDLE] +
@@ -953,6 +958,11 @@ static int replay_exec(int argc, char **argv)
 		       (unsigned long long)st->decisions[SR_DEC_LB_PERIODIC],
 		       (unsigned long long)st->decisions[SR_DEC_LB_NOHZ],
 		       (unsigned long long)st->decisions[SR_DEC_NEWIDLE]);
+		printf("reconciled:");
+		for (k = 0; k < SR_REC__COUNT; k++)
+			printf("%s %llu %s", k ? "," : "", (unsigned long long)st->reconciled[k],
+			       sr_reconcile_name(k));
+		printf(" (the engine's state contradicted by the trace, which it then followed)\n");
 		for (k = 0; k < SR_MIG__COUNT; k++)
 			mig += st->migrations[k];
 		printf("migrations: %llu:", (unsigned long long)mig);

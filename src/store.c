@@ -24,6 +24,11 @@
 #include "schedreplay/model.h"
 #include "banned.h"
 
+/* created with IF NOT EXISTS also when a run is appended to an older file */
+#define RECONCILED_TABLE \
+	"CREATE TABLE IF NOT EXISTS reconciled (" \
+	" run_id INTEGER NOT NULL, kind TEXT NOT NULL, n INTEGER NOT NULL);"
+
 /* decisions per transaction */
 #define BATCH 50000
 
@@ -75,6 +80,7 @@ static const char schema[] =
 	" run_id INTEGER NOT NULL, cpu INTEGER NOT NULL, lost INTEGER NOT NULL);"
 	"CREATE TABLE skipped ("
 	" run_id INTEGER NOT NULL, reason TEXT NOT NULL, n INTEGER NOT NULL);"
+	RECONCILED_TABLE
 	"CREATE TABLE fidelity ("
 	" run_id INTEGER NOT NULL, side_id INTEGER NOT NULL, kind TEXT NOT NULL,"
 	" path TEXT, n INTEGER, exact INTEGER, same_llc INTEGER,"
@@ -1175,6 +1181,16 @@ static int bind_skipped(struct sr_store *s, sqlite3_stmt *q, const void *ctx, in
 	return 1;
 }
 
+static int bind_reconciled(struct sr_store *s, sqlite3_stmt *q, const void *ctx, int i)
+{
+	const struct sr_replay_stats *st = ctx;
+
+	sqlite3_bind_int64(q, 1, s->run_id);
+	sqlite3_bind_text(q, 2, sr_reconcile_name(i), -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q, 3, (sqlite3_int64)st->reconciled[i]);
+	return 1;
+}
+
 static int bind_lost(struct sr_store *s, sqlite3_stmt *q, const void *ctx, int i)
 {
 	const struct sr_trace_info *tinfo = ctx;
@@ -1280,6 +1296,11 @@ int sr_store_finish_run(struct sr_store *s, const struct sr_trace_info *tinfo,
 	n = sr_fidelity_rows(f, &rows);
 	err = insert_rows(s, "INSERT INTO skipped VALUES (?,?,?)", "insert skipped",
 			  (int)(sizeof(skip_names) / sizeof(skip_names[0])), bind_skipped, st, cause);
+	if (!err)
+		err = exec(s, RECONCILED_TABLE, cause);
+	if (!err)
+		err = insert_rows(s, "INSERT INTO reconciled VALUES (?,?,?)", "insert reconciled",
+				  SR_REC__COUNT, bind_reconciled, st, cause);
 	if (!err)
 		err = insert_rows(s, "INSERT INTO lost_events VALUES (?,?,?)", "insert lost_events",
 				  tinfo->ncpus, bind_lost, tinfo, cause);

@@ -339,4 +339,21 @@ same "info prints prevload" "301 3000" \
 	"$("$SR" info --events "$TMP/prevload.txt" | awk -F'\t' '$3 == "select_rq" && $4 == 301 {print $4, $11}')"
 ok "replay says the probes carried the wakee's PELT" sh -c \
 	"'$SR' replay -t 2x2x1 '$TMP/pelt.txt' 2>/dev/null | grep -q \"^probes: .*the wakee's PELT\""
+# forks and the select_rq probe (WF_FORK): a fork is paired with its probe
+# (prev_cpu, wake_flags, the returned CPU); a fork without one in a probed
+# trace is no placement (select_task_rq() took cpumask_any())
+fp="$FIX/scenario/fork-probe.txt"
+ok "a trace with fork probes replays" "$SR" replay -q -o "$TMP/fp.db" -t 2x2x1 "$fp"
+same "the unprobed fork is not a placement, the probed one has the probe's fields" \
+	"401|no_select|||3|3 402||3|4|3|3" \
+	"$(sqlite3 "$TMP/fp.db" "SELECT tid, skip, kernel_cpu, wake_flags, prev_cpu, actual_cpu FROM decision WHERE kind = 'fork' ORDER BY tid" | paste -sd' ')"
+same "only the probed fork is evaluated" 402 \
+	"$(sqlite3 "$TMP/fp.db" "SELECT tid FROM evaluation_v JOIN decision USING (decision_id) WHERE kind = 'fork'")"
+ok "replay --fidelity says why the fork is not a placement" sh -c \
+	"'$SR' replay -q --fidelity -t 2x2x1 '$fp' | grep -q '^forks: *1 without select_rq, not placements: select_task_rq() takes cpumask_any()'"
+grep -v ' select_rq' "$fp" >"$TMP/fp-noprobe.txt"
+"$SR" replay -q -o "$TMP/fpn.db" -t 2x2x1 "$TMP/fp-noprobe.txt" >/dev/null 2>&1
+same "without any probe both forks are placements, prev_cpu from the fork event" \
+	"401|||3 402|||2" \
+	"$(sqlite3 "$TMP/fpn.db" "SELECT tid, skip, kernel_cpu, prev_cpu FROM decision WHERE kind = 'fork' ORDER BY tid" | paste -sd' ')"
 test_done

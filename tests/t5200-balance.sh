@@ -107,6 +107,23 @@ same "003: v4.15 (before the patch) never bails" 0 \
 same "003: mainline (the patch merged) bails at every one" 6 \
 	"$(q "$db" "SELECT count(*) FROM evaluation_v WHERE variant = 'base' AND reason LIKE '%bail: ttwu_pending%'")"
 
+# ---- what the trace proves against the engine's queues (reconcile.txt) -------------------
+db="$TMP/rec.db"
+"$SR" replay -q -o "$db" -t 2x2x1 "$S/reconcile.txt" 2>"$TMP/e"
+same "reconcile: replays" 0 $?
+same "reconcile: each fact contradicted the engine once" \
+	"newidle_pull 1|idle_switch 1|probe 1|switch 1" \
+	"$(q "$db" "SELECT kind, n FROM reconciled ORDER BY rowid" | tr '|' ' ' | paste -sd'|')"
+same "reconcile: the newidle pull is taken on an empty queue: B pulled from CPU 1, as the kernel did" \
+	"0 620 1 0 newidle > MC: busiest cpu 1 (nr 2, overloaded) > pull 620 from 1 to 0" \
+	"$(q "$db" "SELECT d.this_cpu, d.tid, d.prev_cpu, e.cpu, e.reason FROM decision d JOIN evaluation_v e USING (decision_id) WHERE d.kind = 'balance_newidle'" | tr '|' ' ')"
+same "reconcile: CPU 2 going idle is a newly idle decision (D was not queued there)" "2 650" \
+	"$(q "$db" "SELECT this_cpu, tid FROM decision WHERE kind = 'newidle'" | tr '|' ' ')"
+same "reconcile: the probed wakee was asleep: not on CPU 3's queue at its wakeup" "690 1" \
+	"$(q "$db" "SELECT tid, prev_nr FROM decision WHERE kind = 'wakeup' AND skip IS NULL" | tr '|' ' ')"
+ok "reconcile: replay --fidelity prints the counts" sh -c \
+	"'$SR' replay -q --fidelity -t 2x2x1 '$S/reconcile.txt' | grep -q '^reconciled: 1 newidle_pull, 1 idle_switch, 1 probe, 1 switch'"
+
 # ---- real traces: every divergence on the path its patch changes -----------------------
 pairs="-p kthread-per-cpu -p nohz-first -p newidle-bail -p wake-affine-equal"
 for f in "$FIX"/tracedat/numa/*.dat "$FIX"/tracedat/succeed/live-6.18-*.dat; do

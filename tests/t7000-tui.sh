@@ -68,13 +68,13 @@ if command -v sqlite3 >/dev/null; then
 	"$SR" tui --dump sql --filter "comm=\"$evil\"" "$DB" >"$TMP/evil.sql"
 	ok "a filter value is not in the SQL text" sh -c "! grep -v '^\.parameter' '$TMP/evil.sql' | grep -q 'OR 1=1'"
 	same "... it is a bound parameter that matches nothing" "" "$(sqlite3 "$DB" <"$TMP/evil.sql")"
-	same "... and the database still has its decisions" 6343 \
+	same "... and the database still has its decisions" 6345 \
 		"$(sqlite3 "$DB" 'SELECT count(*) FROM decision')"
 else
 	skip "SQL of the list runs in sqlite3" "no sqlite3"
 fi
 "$SR" tui --dump csv --all "$DB" >"$TMP/all.csv"
-same "CSV export: every row and a header, not one screen" 6344 "$(wc -l <"$TMP/all.csv")"
+same "CSV export: every row and a header, not one screen" 6346 "$(wc -l <"$TMP/all.csv")"
 
 "$SR" tui --dump list --filter 'kind=exec' "$DB" >"$TMP/o" 2>"$TMP/e"
 same "bad filter exits 2" 2 $?
@@ -274,7 +274,7 @@ tm send-keys -t t 'patch=exit-sync-mel' Enter
 ok "the filter narrows the list" wait_for ' 1/1 '
 ok "... to the patch's row" grep -q 'trace-cmd/1567 .*exit-sync-mel' "$TMP/screen"
 tm send-keys -t t Enter
-ok "Enter shows the detail" wait_for 'decision 6333: wakeup'
+ok "Enter shows the detail" wait_for 'decision 6335: wakeup'
 ok "... with the CPUs marked" grep -q 'cpu   0 T  O' "$TMP/screen"
 tm send-keys -t t G
 ok "... and every side's reason" wait_for 'exit-sync-mel patched -> cpu 2'

@@ -76,6 +76,7 @@ struct sr_task {
 	int waking_cpu;
 	int waking_waker;
 	int ttwu_cpu;			/* the CPU its wakeup is queued for, -1 none */
+	uint64_t enqueue_ts;		/* when it last joined its CPU's queue */
 	void *pending;			/* engine-private: its open decision, or NULL */
 	/* load balancing (replay/balance.c) */
 	uint64_t exec_start;		/* last switch in or out: task_hot() */
@@ -234,8 +235,8 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 /**
  * sr_replay_use_probes - the trace has the recorder's select_rq probes:
  * evaluate each wakeup when select_task_rq_fair ran, with its real
- * wake_flags (WF_SYNC), and treat wakeups without a probe hit as not
- * placed.  Wake flags are read in the 6.x layout (EXEC 0x02, FORK 0x04,
+ * wake_flags (WF_SYNC), pair each fork with its probe hit (WF_FORK), and
+ * treat wakeups and forks without a probe hit as not placed.  Wake flags are read in the 6.x layout (EXEC 0x02, FORK 0x04,
  * TTWU 0x08, SYNC 0x10).
  */
 void sr_replay_use_probes(struct sr_replay *r, int on);
@@ -339,6 +340,21 @@ typedef int (*sr_migration_cb)(const struct sr_migration *m, void *data);
 
 void sr_replay_set_migration_callback(struct sr_replay *r, sr_migration_cb cb, void *data);
 
+/*
+ * Facts the trace proves that contradicted the engine's state; the engine
+ * then follows the trace and counts them (sr_replay_stats.reconciled)
+ */
+enum sr_reconcile {
+	SR_REC_NEWIDLE_PULL,	/* a newidle pull: the puller's queue was empty */
+	SR_REC_IDLE_SWITCH,	/* a newly idle switch to the idle task: the queue was empty */
+	SR_REC_PROBE,		/* select_rq ran: the task was on no queue, task_cpu() prev_cpu */
+	SR_REC_SWITCH,		/* a switch: prev ran on that CPU, next was queued there */
+	SR_REC__COUNT,
+};
+
+/* the database's reconciled.kind text */
+const char *sr_reconcile_name(enum sr_reconcile k);
+
 struct sr_replay_stats {
 	uint64_t events;
 	uint64_t decisions[SR_DEC__COUNT];	/* by kind */
@@ -347,6 +363,8 @@ struct sr_replay_stats {
 	uint64_t probe_flips;		/* select_rq events with the flips field */
 	uint64_t probe_pelt;		/* wakeups whose task PELT the probe gave */
 	uint64_t probe_prevload;	/* wakeups whose prev_cpu load the probe gave */
+	uint64_t fork_no_select;	/* forks without select_rq in a probed trace */
+	uint64_t reconciled[SR_REC__COUNT];	/* by enum sr_reconcile */
 	uint64_t migrations[SR_MIG__COUNT];
 	uint64_t tasks_seen;
 };

@@ -208,6 +208,9 @@ int main(void)
 	CHECK(has(last_ev[0].reason, "NUMA: local"), "NUMA level keeps it local: %s",
 	      last_ev[0].reason);
 	CHECK_EQ(sr_replay_task(r, 600)->pelt.load_avg, 1024, "a new task starts at full load");
+	/* wake_up_new_task() sets recent_used_cpu = task_cpu(p) before placing it */
+	CHECK_EQ(sr_replay_task(r, 600)->recent_used_cpu, 0,
+		 "a new task's recent_used_cpu is the parent's cpu, not where it went");
 	sr_replay_free(r);
 
 	/* 8. v4.15 on the same fork: no NUMA allowance, the idle node wins */

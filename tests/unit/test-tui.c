@@ -318,7 +318,7 @@ static void test_views(void)
 	CHECK_EQ(t.count, 1, "one row");
 	tui_open_detail(&t);
 	CHECK_EQ(t.view, TUI_V_DETAIL, "Enter opens the detail");
-	CHECK(render(&t, 60, 80, "decision 6333: wakeup", &text), "detail title");
+	CHECK(render(&t, 60, 80, "decision 6335: wakeup", &text), "detail title");
 	CHECK(strstr(text, "cpu   0 T  O  nr  1") != NULL, "CPU 0: this and original, state");
 	CHECK(strstr(text, "cpu   2  PA N idle") != NULL, "CPU 2: prev, actual, patched, idle");
 	CHECK(strstr(text, "v4.15 exit-sync-mel patched -> cpu 2") != NULL, "each side's reason");
@@ -330,10 +330,10 @@ static void test_views(void)
 	tui_set_filter(&t, "");
 	tui_set_mode(&t, TUI_ALL);
 	tui_refresh_count(&t);
-	CHECK_EQ(t.count, 6343, "every decision");
-	t.sel = 6342;
-	r = tui_row_at(&t, 6342);
-	CHECK(r && r->id == 6342, "the last row, read from the end");
+	CHECK_EQ(t.count, 6345, "every decision");
+	t.sel = 6344;
+	r = tui_row_at(&t, 6344);
+	CHECK(r && r->id == 6344, "the last row, read from the end");
 	t.sel = 1;
 	tui_open_detail(&t);
 	CHECK(render(&t, 40, 80, "no per-CPU state stored", &text),
@@ -344,7 +344,7 @@ static void test_views(void)
 
 	t.view = TUI_V_SUMMARY;
 	t.page_valid = 0;
-	CHECK(render(&t, 40, 90, "decisions 6343, 2 divergent", &text), "summary");
+	CHECK(render(&t, 40, 90, "decisions 6345, 2 divergent", &text), "summary");
 	CHECK(strstr(text, "exit-sync-mel") && strstr(text, "fidelity of the base models"),
 	      "patch pairs and fidelity");
 	free(text);
