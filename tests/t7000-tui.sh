@@ -150,7 +150,7 @@ ok "80 columns: abbreviated when short of room" grep -q ' lbnew  *[0-9]' "$TMP/k
 ok "120 columns: whole again" grep -q ' balance_newidle  *[0-9]' "$TMP/k120"
 "$SR" tui --dump detail --select 2 --size 120x12 "$DB2" >"$TMP/d"
 ok "the detail header names the model and the patch" \
-	grep -q '^decision 6333: wakeup at 8.716743 s (ts 32746529931), model mainline, patch exit-sync-mel$' "$TMP/d"
+	grep -q '^decision 6335: wakeup at 8.716743 s (ts 32746529931), model mainline, patch exit-sync-mel$' "$TMP/d"
 ok "... and the sides are that model's" \
 	grep -q '^patch exit-sync-mel on model mainline: original chose 0, patched chose 2$' "$TMP/d"
 # the export's columns: named, none called unused
@@ -174,7 +174,7 @@ same "... and is left as it was" 4 "$(wc -l <"$TMP/out.csv")"
 "$SR" tui --dump list -o "$TMP/out.csv" "$DB" 2>/dev/null
 same "... for every view" "1 4" "$? $(wc -l <"$TMP/out.csv")"
 "$SR" tui --dump csv --all -o "$TMP/out.csv" --force "$DB"
-same "--force replaces it" 6344 "$(wc -l <"$TMP/out.csv")"
+same "--force replaces it" 6346 "$(wc -l <"$TMP/out.csv")"
 "$SR" tui --dump list --size 80x10 -o "$TMP/out.txt" "$DB"
 same "--dump list -o: the view in the file" "$("$SR" tui --dump list --size 80x10 "$DB")" \
 	"$(cat "$TMP/out.txt")"
