@@ -9,19 +9,20 @@
  * explicit bounds, and the first problem is reported with its place.
  *
  * The walk reads headers only: the per-cpu data descriptors, the chunk
- * headers of compressed data and the header of the first page of each
- * cpu, never the events.  Two kinds of compressed data are decompressed,
- * both of bounded size and both with libtracecmd's own decompressor: the
- * header sections (event formats, kallsyms, ...), because zstd without
- * checksums can turn a damaged section into plausible garbage whose sizes
- * libtracecmd then allocates, and the first chunk of each cpu's data,
- * which libtracecmd reads when it opens a buffer and cannot survive
- * failing to.  Other compressed chunks are only walked by their headers.
+ * headers of compressed data and the header of every page of each cpu,
+ * never the events.  Compressed data is decompressed with libtracecmd's
+ * own decompressor: the header sections (event formats, kallsyms, ...),
+ * because zstd without checksums can turn a damaged section into
+ * plausible garbage whose sizes libtracecmd then allocates, and every
+ * chunk of cpu data, whose pages libtraceevent's kbuffer trusts as much
+ * as plain ones.  The texts libtraceevent parses are checked as its
+ * parsers read them: event formats must be text, printk lines must have
+ * what tep_parse_printk_formats() copies.
  *
  * Besides the layout itself, the checks mirror what libtracecmd 1.3.1
  * does with each field (trace-input.c), so that a file that passes cannot
  * reach one of its unchecked paths: a page header without an 8-byte
- * timestamp, a first page whose commit exceeds the page, a CPUSTAT option
+ * timestamp, a page whose commit exceeds its data, a CPUSTAT option
  * of size 0, a HOOK option it cannot parse, a GUEST option with a negative
  * cpu, latency data it cannot iterate.
  */
@@ -75,12 +76,13 @@ int tracecmd_compress_buffer_read(struct tracecmd_compression *handle, char *dst
 #define CHK_MAX_OPTION		(16u << 20)	/* option data we look into */
 #define CHK_MAX_HEADER_PAGE	(64u << 10)	/* header_page text we parse */
 #define CHK_MAX_CHUNK		(256u << 20)	/* uncompressed size of one chunk */
-#define CHK_MAX_FIRST_CHUNK	(16u << 20)	/* first chunks we decompress */
 #define CHK_MAX_METADATA	(1u << 30)	/* decompressed header sections */
 #define CHK_ABSURD		(1ULL << 50)	/* offsets and sizes no file reaches */
 #define CHK_MAX_BLOCK		(1u << 20)	/* a header_page, header_event or format text */
 #define CHK_MAX_CMDLINES	(1u << 30)	/* saved cmdlines */
 #define CHK_COMMIT_MASK		((1u << 27) - 1)	/* kbuffer's COMMIT_MASK */
+#define CHK_MISSING_EVENTS	(1ull << 31)		/* kbuffer's MISSING_EVENTS */
+#define CHK_MISSING_STORED	(1ull << 30)		/* and MISSING_STORED */
 
 /* option ids (v6, v7) and section ids (v7): trace-cmd's enum tracecmd_option_id */
 enum {
@@ -358,6 +360,51 @@ static int sized(struct chk *c, uint64_t *off, int n, uint64_t max, const char *
 }
 
 /*
+ * A format text (header_page, header_event, an event format) as
+ * libtraceevent's tokenizer reads it: a byte that is neither printable
+ * ASCII nor white space becomes a token without text, which its parser
+ * then passes to strcmp() (a crash in tep_parse_event), and so does a NUL.
+ * @what names the block, its text is [@at, @at + @len).
+ */
+static int format_text(struct chk *c, uint64_t at, uint64_t len, const char *what)
+{
+	unsigned char buf[4096];
+	uint64_t done = 0, i;
+	int ret;
+
+	while (done < len) {
+		size_t n = len - done < sizeof(buf) ? (size_t)(len - done) : sizeof(buf);
+
+		ret = rd(c, at + done, buf, n, what);
+		if (ret)
+			return ret;
+		for (i = 0; i < n; i++) {
+			unsigned char ch = buf[i];
+
+			if ((ch >= 0x20 && ch < 0x7f) || (ch >= '\t' && ch <= '\r'))
+				continue;
+			return fail(c, -SR_E_CORRUPT, "%s at offset 0x%llx: byte 0x%02x at offset "
+				    "0x%llx is not text", what, (unsigned long long)at, ch,
+				    (unsigned long long)(at + done + i));
+		}
+		done += n;
+	}
+	return 0;
+}
+
+/* a block preceded by its @n-byte size, at most @max bytes, of format text */
+static int sized_format(struct chk *c, uint64_t *off, int n, uint64_t max, const char *what)
+{
+	uint64_t at = *off + (uint64_t)n;
+	int ret;
+
+	ret = sized(c, off, n, max, what);
+	if (ret)
+		return ret;
+	return format_text(c, at, *off - at, what);
+}
+
+/*
  * sized(), then the block as a NUL-terminated text in *@text (the caller
  * frees it), read from *@at; *@text stays NULL for a block over @rmax bytes
  */
@@ -483,6 +530,8 @@ static int walk_header_info(struct chk *c, uint64_t *off)
 	if (ret)
 		return ret;
 	ret = skip(c, off, len, CHK_MAX_BLOCK, "header_page block");
+	if (!ret)
+		ret = format_text(c, *off - len, len, "header_page block");
 	if (ret)
 		return ret;
 	ret = header_page(c, *off - len, len);
@@ -496,7 +545,7 @@ static int walk_header_info(struct chk *c, uint64_t *off)
 		return fail(c, -SR_E_CORRUPT, "header_event block at offset 0x%llx: does not start "
 			    "with the string \"header_event\"", (unsigned long long)*off);
 	*off += 13;
-	return sized(c, off, 8, CHK_MAX_BLOCK, "header_event block");
+	return sized_format(c, off, 8, CHK_MAX_BLOCK, "header_event block");
 }
 
 static int walk_ftrace_events(struct chk *c, uint64_t *off)
@@ -509,7 +558,7 @@ static int walk_ftrace_events(struct chk *c, uint64_t *off)
 	for (i = 0; !ret && i < n; i++) {
 		snprintf(what, sizeof(what), "ftrace event format %llu of %llu",
 			 (unsigned long long)i + 1, (unsigned long long)n);
-		ret = sized(c, off, 8, CHK_MAX_BLOCK, what);
+		ret = sized_format(c, off, 8, CHK_MAX_BLOCK, what);
 	}
 	return ret;
 }
@@ -533,19 +582,52 @@ static int walk_event_formats(struct chk *c, uint64_t *off)
 		for (e = 0; !ret && e < nev; e++) {
 			snprintf(what, sizeof(what), "event format %llu of %llu of system '%s'",
 				 (unsigned long long)e + 1, (unsigned long long)nev, shown);
-			ret = sized(c, off, 8, CHK_MAX_BLOCK, what);
+			ret = sized_format(c, off, 8, CHK_MAX_BLOCK, what);
 		}
 	}
 	return ret;
 }
 
 /*
- * printk formats, "addr : fmt" lines: libtraceevent strdup()s what follows
- * the ':' of each line, past the end of the text on a last line without.
+ * One line of the printk formats, "addr : fmt", as libtraceevent 1.7's
+ * tep_parse_printk_formats() splits it: the address up to the first ':'
+ * (leading ':'s skipped), one character skipped after it, the rest
+ * strdup()ed; tep_register_print_string() then drops a leading '"' and
+ * looks at the last three characters.  A line without a character after
+ * its ':' makes the first strdup() read past the line (past the heap
+ * block on the last line), a format shorter than three characters makes
+ * the second look before its copy: the line must have both.  Returns
+ * NULL or what is wrong.
+ */
+static const char *printk_line_bad(const char *line)
+{
+	const char *colon, *fmt;
+
+	while (*line == ':')
+		line++;
+	if (!*line)
+		return NULL;	/* the library stops at an empty entry: harmless */
+	colon = strchr(line, ':');
+	if (!colon)
+		return "has no ':'";
+	if (!colon[1])
+		return "ends at its ':'";
+	fmt = colon + 2;
+	if (*fmt == '"')
+		fmt++;
+	if (strnlen(fmt, 3) < 3)
+		return "has a format shorter than 3 characters";
+	return NULL;
+}
+
+/*
+ * printk formats, "addr : fmt" lines, up to the first NUL as libtraceevent
+ * reads them
  */
 static int walk_printk(struct chk *c, uint64_t *off)
 {
 	static const char what[] = "printk formats";
+	const char *bad = NULL;
 	uint64_t at;
 	char *buf, *line, *save = NULL;
 	int ret;
@@ -553,11 +635,19 @@ static int walk_printk(struct chk *c, uint64_t *off)
 	ret = sized_text(c, off, 4, UINT32_MAX, CHK_MAX_OPTION, what, &at, &buf);
 	if (ret || !buf)
 		return ret;
-	for (line = strtok_r(buf, "\n", &save); !ret && line; line = strtok_r(NULL, "\n", &save))
-		if (!strchr(line, ':'))
-			ret = fail(c, -SR_E_CORRUPT, "%s at offset 0x%llx: the line at 0x%llx has no "
-				   "':'", what, (unsigned long long)at,
-				   (unsigned long long)(at + (uint64_t)(line - buf)));
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		bad = printk_line_bad(line);
+		if (bad)
+			break;
+	}
+	if (bad) {
+		char shown[48];
+
+		printable(shown, sizeof(shown), line);
+		ret = fail(c, -SR_E_CORRUPT, "%s at offset 0x%llx: the line at 0x%llx %s: '%s'", what,
+			   (unsigned long long)at, (unsigned long long)(at + (uint64_t)(line - buf)),
+			   bad, shown);
+	}
 	free(buf);
 	return ret;
 }
@@ -583,32 +673,52 @@ static int walk_block(struct chk *c, unsigned int id, uint64_t *off)
 }
 
 /*
- * The first page of each cpu is read when libtracecmd opens the buffer;
- * a commit larger than the page makes it fail there, and its cleanup then
- * crashes.  @b holds the page header (timestamp, commit).
+ * A ring-buffer page: an 8-byte timestamp, then the commit (a long: 4 or 8
+ * bytes as the header_page text says), then the data.  libtraceevent's
+ * kbuffer takes the commit's low 27 bits as the size of the data and walks
+ * events up to it, and with the "missing events stored" flags it reads a
+ * long right after the data: both must stay inside the page, or it reads
+ * past the buffer that holds the page (a crash in kbuffer_load_subbuffer).
+ * libtracecmd also fails to open a buffer whose first page is bad, and its
+ * cleanup then crashes.  @b holds the page header, @n the page's number.
  */
 static int page_header_ok(struct chk *c, const unsigned char *b, const char *place, uint64_t off,
-			  uint32_t page_size)
+			  uint64_t n, uint32_t page_size)
 {
 	int lsize = c->commit_size == 8 || (!c->commit_size && c->long_size == 8) ? 8 : 4;
-	uint64_t commit = num(c, b + 8, lsize) & CHK_COMMIT_MASK;
+	uint64_t flags = num(c, b + 8, lsize), commit = flags & CHK_COMMIT_MASK;
+	uint64_t room = page_size - 8 - (uint64_t)lsize;
 
-	if (commit > page_size)
-		return fail(c, -SR_E_CORRUPT, "first page of %s at offset 0x%llx: commit %llu is "
-			    "larger than the %u-byte page", place, (unsigned long long)off,
+	if (commit > room)
+		return fail(c, -SR_E_CORRUPT, "page %llu of %s at offset 0x%llx: commit %llu is "
+			    "larger than the %llu data bytes of a %u-byte page",
+			    (unsigned long long)n, place, (unsigned long long)off,
+			    (unsigned long long)commit, (unsigned long long)room, page_size);
+	if ((flags & CHK_MISSING_EVENTS) && (flags & CHK_MISSING_STORED) &&
+	    commit + (uint64_t)lsize > room)
+		return fail(c, -SR_E_CORRUPT, "page %llu of %s at offset 0x%llx: the count of missing "
+			    "events after its %llu data bytes lies outside the %u-byte page",
+			    (unsigned long long)n, place, (unsigned long long)off,
 			    (unsigned long long)commit, page_size);
 	return 0;
 }
 
-static int first_page(struct chk *c, const char *place, uint64_t off, uint32_t page_size)
+/* the header of every page of uncompressed cpu data: 16 bytes a page, never the events */
+static int every_page(struct chk *c, const char *place, uint64_t off, uint64_t size,
+		      uint32_t page_size)
 {
 	unsigned char b[16];
+	uint64_t n;
 	int ret;
 
-	ret = rd(c, off, b, sizeof(b), place);
-	if (ret)
-		return ret;
-	return page_header_ok(c, b, place, off, page_size);
+	for (n = 0; n < size / page_size; n++) {
+		ret = rd(c, off + n * page_size, b, sizeof(b), place);
+		if (!ret)
+			ret = page_header_ok(c, b, place, off + n * page_size, n, page_size);
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 /* libtracecmd's decompressor for the file's compression, NULL if there is none */
@@ -634,32 +744,45 @@ static struct tracecmd_compression *decompressor(struct chk *c)
 }
 
 /*
- * Compressed data hides the first page in the first chunk: decompress that
- * one chunk with libtracecmd's decompressor, which fails the way
- * libtracecmd will when it opens the buffer.
+ * Compressed data hides its pages in chunks: decompress each chunk with
+ * libtracecmd's decompressor, which fails the way libtracecmd will when it
+ * reads the buffer, and check the header of every page in it.  @first is
+ * the number of the chunk's first page in the cpu's data; *@buf (of
+ * *@cap bytes) is reused from chunk to chunk.
  */
-static int first_chunk(struct chk *c, const char *place, uint64_t zoff, uint32_t z, uint32_t u,
-		       uint32_t page_size)
+static int chunk_pages(struct chk *c, const char *place, const char *what, uint64_t zoff,
+		       uint32_t z, uint32_t u, uint64_t first, uint32_t page_size, char **buf,
+		       size_t *cap)
 {
 	struct tracecmd_compress_chunk chunk = {
 		.size = u, .zsize = z, .zoffset = (off_t)zoff, .offset = 0,
 	};
-	char *data;
+	char in[192];
+	uint64_t n;
 	int ret;
 
-	if (u > CHK_MAX_FIRST_CHUNK || !tracecmd_uncompress_chunk || !decompressor(c))
+	if (!tracecmd_uncompress_chunk || !decompressor(c))
 		return 0;
-	data = calloc(1, u);
-	if (!data)
-		return -SR_E_NOMEM;
-	if (tracecmd_uncompress_chunk(c->z, &chunk, data) < 0)
-		ret = fail(c, -SR_E_CORRUPT, "first chunk of %s at offset 0x%llx: %u compressed "
-			   "bytes do not decompress to %u bytes", place, (unsigned long long)zoff, z,
-			   u);
-	else
-		ret = page_header_ok(c, (unsigned char *)data, place, zoff, page_size);
-	free(data);
-	return ret;
+	if (*cap < u) {
+		char *nb = realloc(*buf, u);
+
+		if (!nb)
+			return -SR_E_NOMEM;
+		*buf = nb;
+		*cap = u;
+	}
+	if (tracecmd_uncompress_chunk(c->z, &chunk, *buf) < 0)
+		return fail(c, -SR_E_CORRUPT, "%s at offset 0x%llx: %u compressed bytes do not "
+			    "decompress to %u bytes", what, (unsigned long long)zoff, z, u);
+	snprintf(in, sizeof(in), "%s (in %s at offset 0x%llx)", place, what,
+		 (unsigned long long)zoff);
+	for (n = 0; n < u / page_size; n++) {
+		ret = page_header_ok(c, (unsigned char *)*buf + n * page_size, in,
+				     n * page_size, first + n, page_size);
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 /*
@@ -670,8 +793,9 @@ static int first_chunk(struct chk *c, const char *place, uint64_t zoff, uint32_t
 static int chunks(struct chk *c, const char *place, uint64_t off, uint64_t size,
 		  uint32_t page_size)
 {
-	uint64_t p = off, end = off + size, n, i;
-	char what[160];
+	uint64_t p = off, end = off + size, n, i, pages = 0;
+	char what[160], *buf = NULL;
+	size_t cap = 0;
 	int ret;
 
 	snprintf(what, sizeof(what), "chunk count of %s", place);
@@ -682,44 +806,48 @@ static int chunks(struct chk *c, const char *place, uint64_t off, uint64_t size,
 		return fail(c, -SR_E_CORRUPT, "%s at offset 0x%llx: %llu chunks cannot fit in its "
 			    "%llu bytes", place, (unsigned long long)off, (unsigned long long)n,
 			    (unsigned long long)size);
-	for (i = 0; i < n; i++) {
+	for (i = 0; !ret && i < n; i++) {
 		unsigned char b[8];
 		uint64_t z, u;
 
 		snprintf(what, sizeof(what), "chunk %llu of %llu of %s", (unsigned long long)i + 1,
 			 (unsigned long long)n, place);
-		if (p + 8 > end + 4)
-			return fail(c, -SR_E_CORRUPT, "%s at offset 0x%llx: header runs past the end "
-				    "of the cpu data at 0x%llx", what, (unsigned long long)p,
-				    (unsigned long long)end);
+		if (p + 8 > end + 4) {
+			ret = fail(c, -SR_E_CORRUPT, "%s at offset 0x%llx: header runs past the end "
+				   "of the cpu data at 0x%llx", what, (unsigned long long)p,
+				   (unsigned long long)end);
+			break;
+		}
 		ret = rd(c, p, b, 8, what);
 		if (ret)
-			return ret;
+			break;
 		z = num(c, b, 4);
 		u = num(c, b + 4, 4);
-		if (!z)
-			return fail(c, -SR_E_CORRUPT, "%s at offset 0x%llx: compressed size is 0", what,
-				    (unsigned long long)p);
-		if (!u || u % page_size || u > CHK_MAX_CHUNK)
-			return fail(c, -SR_E_CORRUPT, "%s at offset 0x%llx: uncompressed size %llu is "
-				    "not a whole number of %u-byte pages up to %u", what,
-				    (unsigned long long)p, (unsigned long long)u, page_size,
-				    CHK_MAX_CHUNK);
 		p += 8;
-		if (z > end + 4 - p)
-			return fail(c, -SR_E_CORRUPT, "%s at offset 0x%llx: %llu compressed bytes run "
-				    "past the end of the cpu data at 0x%llx", what,
-				    (unsigned long long)(p - 8), (unsigned long long)z,
-				    (unsigned long long)end);
-		if (p + z > c->size)
-			return truncated(c, p, z, what);
-		if (!i) {
-			ret = first_chunk(c, place, p - 8, (uint32_t)z, (uint32_t)u, page_size);
-			if (ret)
-				return ret;
-		}
+		if (!z)
+			ret = fail(c, -SR_E_CORRUPT, "%s at offset 0x%llx: compressed size is 0", what,
+				   (unsigned long long)p - 8);
+		else if (!u || u % page_size || u > CHK_MAX_CHUNK)
+			ret = fail(c, -SR_E_CORRUPT, "%s at offset 0x%llx: uncompressed size %llu is "
+				   "not a whole number of %u-byte pages up to %u", what,
+				   (unsigned long long)p - 8, (unsigned long long)u, page_size,
+				   CHK_MAX_CHUNK);
+		else if (z > end + 4 - p)
+			ret = fail(c, -SR_E_CORRUPT, "%s at offset 0x%llx: %llu compressed bytes run "
+				   "past the end of the cpu data at 0x%llx", what,
+				   (unsigned long long)(p - 8), (unsigned long long)z,
+				   (unsigned long long)end);
+		else if (p + z > c->size)
+			ret = truncated(c, p, z, what);
+		else
+			ret = chunk_pages(c, place, what, p - 8, (uint32_t)z, (uint32_t)u, pages,
+					  page_size, &buf, &cap);
+		pages += u / page_size;
 		p += z;
 	}
+	free(buf);
+	if (ret)
+		return ret;
 	if (p != end && p != end + 4)
 		return fail(c, -SR_E_CORRUPT, "%s at offset 0x%llx: its %llu chunks end at 0x%llx, "
 			    "the data at 0x%llx", place, (unsigned long long)off,
@@ -750,7 +878,7 @@ static int cpu_data(struct chk *c, const char *place, uint64_t off, uint64_t siz
 				   "number of %u-byte pages", place, (unsigned long long)off,
 				   (unsigned long long)size, page_size);
 		else
-			ret = first_page(c, place, off, page_size);
+			ret = every_page(c, place, off, size, page_size);
 	} else if (!ret) {
 		ret = chunks(c, place, off, size, page_size);
 	}

@@ -50,6 +50,12 @@ mkdir -p tracedat/fail text/fail ctf/fail
 	patch_bytes oob-v6-waking-target-cpu-512.dat 214829 '\002'
 	cp "$r6" segv-v6-page-commit-ffffffff.dat	# commit of cpu 0's 6th page
 	patch_bytes segv-v6-page-commit-ffffffff.dat 155656 '\377\377\377\377'
+	# the same page: a commit past the page's 4080 data bytes but not past
+	# the page, and a full page that says a missing-events count follows it
+	cp "$r6" page-commit-past-data-v6.dat
+	patch_bytes page-commit-past-data-v6.dat 155656 '\372\017\000\000'
+	cp "$r6" page-missing-count-past-page-v6.dat
+	patch_bytes page-missing-count-past-page-v6.dat 155656 '\360\017\000\300'
 	cp "$r6" segv-v6-byterun-m242.dat		# 4096 bytes of 0xff across two pages
 	head -c 4096 /dev/zero | tr '\000' '\377' |
 		dd of=segv-v6-byterun-m242.dat bs=1 seek=152040 conv=notrunc status=none
