@@ -16,8 +16,10 @@
  * plausible garbage whose sizes libtracecmd then allocates, and every
  * chunk of cpu data, whose pages libtraceevent's kbuffer trusts as much
  * as plain ones.  The texts libtraceevent parses are checked as its
- * parsers read them: event formats must be text, printk lines must have
- * what tep_parse_printk_formats() copies.
+ * parsers read them: event formats must be text whose print fmt names only
+ * their fields, printk lines must have what tep_parse_printk_formats()
+ * copies; and since its event parser has more ways to crash than these,
+ * the event formats are finally parsed in a child process that may die.
  *
  * Besides the layout itself, the checks mirror what libtracecmd 1.3.1
  * does with each field (trace-input.c), so that a file that passes cannot
@@ -35,7 +37,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <event-parse.h>
@@ -69,6 +74,7 @@ int tracecmd_compress_buffer_read(struct tracecmd_compression *handle, char *dst
 	__attribute__((weak));
 
 #define CHK_MAX_CPUS		8192
+#define CHK_WINDOW		(64u << 10)	/* rd()'s window on the file */
 #define CHK_MAX_COUNT		100000		/* formats, systems, events of a system */
 #define CHK_MAX_NAME		1024		/* names and other short strings */
 #define CHK_MAX_OPTSECS		4096		/* v7 options sections in the chain */
@@ -120,6 +126,13 @@ struct chk_buffer {
 struct chk {
 	int fd;
 	uint64_t size;			/* of the file */
+	unsigned char win[CHK_WINDOW];	/* rd()'s window on the file */
+	/* the event formats, parsed apart once the walk is done */
+	struct chk_format *fmts;
+	size_t nfmt, fmt_cap;
+	char *fmt;
+	size_t fmt_len, fmt_buf_cap;
+	uint64_t win_off, win_len;
 	int big;			/* numbers are big-endian */
 	int long_size;
 	uint32_t page_size;
@@ -241,18 +254,10 @@ static int need(struct chk *c, uint64_t off, uint64_t len, const char *place)
 	return truncated(c, off, len, place);
 }
 
-static int rd(struct chk *c, uint64_t off, void *buf, size_t len, const char *place)
+static int rd_file(struct chk *c, uint64_t off, void *buf, size_t len, const char *place)
 {
 	size_t done = 0;
-	int ret;
 
-	ret = need(c, off, len, place);
-	if (ret)
-		return ret;
-	if (c->mem) {
-		memcpy(buf, c->mem + off, len);
-		return 0;
-	}
 	while (done < len) {
 		ssize_t n = pread(c->fd, (char *)buf + done, len - done, (off_t)(off + done));
 
@@ -265,6 +270,41 @@ static int rd(struct chk *c, uint64_t off, void *buf, size_t len, const char *pl
 			return truncated(c, off, len, place);
 		done += (size_t)n;
 	}
+	return 0;
+}
+
+/*
+ * [off, off + len) of the region into @buf.  Small reads of the file go
+ * through a window of CHK_WINDOW bytes: the walk reads sizes, format texts
+ * and the header of every page mostly forward, and one pread() per small
+ * read would cost more than the check is worth.
+ */
+static int rd(struct chk *c, uint64_t off, void *buf, size_t len, const char *place)
+{
+	uint64_t wlen;
+	int ret;
+
+	ret = need(c, off, len, place);
+	if (ret)
+		return ret;
+	if (c->mem) {
+		memcpy(buf, c->mem + off, len);
+		return 0;
+	}
+	if (len > CHK_WINDOW / 4)
+		return rd_file(c, off, buf, len, place);
+	if (off < c->win_off || off + len > c->win_off + c->win_len) {
+		wlen = c->size - off < CHK_WINDOW ? c->size - off : CHK_WINDOW;
+		c->win_len = 0;
+		if (wlen < len)		/* past the end of the file: let pread() say so */
+			return rd_file(c, off, buf, len, place);
+		ret = rd_file(c, off, c->win, (size_t)wlen, place);
+		if (ret)
+			return ret;
+		c->win_off = off;
+		c->win_len = wlen;
+	}
+	memcpy(buf, c->win + (off - c->win_off), len);
 	return 0;
 }
 
@@ -359,41 +399,295 @@ static int sized(struct chk *c, uint64_t *off, int n, uint64_t max, const char *
 	return skip(c, off, len, max, what);
 }
 
+static int is_ident(int ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+	       ch == '_';
+}
+
+/* the name a "field:" line of an event format declares: the last word before '[' or ';' */
+static void field_name(const char *p, const char *end, const char **name, size_t *len)
+{
+	const char *semi = memchr(p, ';', (size_t)(end - p)), *br, *e;
+
+	*len = 0;
+	if (!semi)
+		return;
+	br = memchr(p, '[', (size_t)(semi - p));
+	e = br ? br : semi;
+	while (e > p && !is_ident((unsigned char)e[-1]))
+		e--;
+	*name = e;
+	while (*name > p && is_ident((unsigned char)(*name)[-1]))
+		(*name)--;
+	*len = (size_t)(e - *name);
+}
+
+/* the fields an event format declares, for bad_rec_field() */
+struct chk_fields {
+	struct { const char *name; size_t len; } f[64];
+	int n, more;		/* more: past the 64th, not kept (looked up in the text) */
+};
+
+static void collect_fields(const char *text, const char *end, struct chk_fields *fl)
+{
+	const char *p = text, *nl, *name;
+	size_t len;
+
+	fl->n = fl->more = 0;
+	for (; p < end; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			nl = end;
+		while (p < nl && (*p == ' ' || *p == '\t'))
+			p++;
+		if (nl - p < 6 || memcmp(p, "field:", 6))
+			continue;
+		field_name(p + 6, nl, &name, &len);
+		if (fl->n == (int)(sizeof(fl->f) / sizeof(fl->f[0]))) {
+			fl->more = 1;
+			continue;
+		}
+		fl->f[fl->n].name = name;
+		fl->f[fl->n].len = len;
+		fl->n++;
+	}
+}
+
+static int has_field(const char *text, const char *end, const struct chk_fields *fl,
+		     const char *name, size_t len)
+{
+	const char *p, *nl, *f;
+	size_t flen;
+	int i;
+
+	for (i = 0; i < fl->n; i++)
+		if (fl->f[i].len == len && !memcmp(fl->f[i].name, name, len))
+			return 1;
+	if (!fl->more)
+		return 0;
+	for (p = text; p < end; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			nl = end;
+		while (p < nl && (*p == ' ' || *p == '\t'))
+			p++;
+		if (nl - p < 6 || memcmp(p, "field:", 6))
+			continue;
+		field_name(p + 6, nl, &f, &flen);
+		if (flen == len && !memcmp(f, name, len))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The print fmt of an event format: libtraceevent 1.7 looks up the field
+ * of every "REC->name" and, for the first argument of __print_flags() and
+ * __print_symbolic(), marks it without checking that it found one (a
+ * crash in process_entry()).  Every REC->name outside quotes must name a
+ * field the format declares.  Returns the offset of a bad name, or -1.
+ */
+static long bad_rec_field(const char *text, size_t len, size_t *namelen)
+{
+	const char *end = text + len, *p, *q, *name;
+	struct chk_fields fl;
+
+	p = memmem(text, len, "print fmt:", 10);
+	if (!p)
+		return -1;
+	collect_fields(text, p, &fl);
+	for (p += 10; p < end; p++) {
+		if (*p == '"' || *p == '\'') {		/* a string or character constant */
+			char quote = *p;
+
+			for (p++; p < end && *p != quote; p++)
+				if (*p == '\\')
+					p++;
+			continue;
+		}
+		if (*p != 'R' || end - p < 3 || memcmp(p, "REC", 3) ||
+		    (p > text && is_ident((unsigned char)p[-1])) ||
+		    (end - p > 3 && is_ident((unsigned char)p[3])))
+			continue;
+		q = p + 3;
+		while (q < end && (*q == ' ' || *q == '\t' || *q == ')'))
+			q++;
+		if (end - q < 2 || memcmp(q, "->", 2))
+			continue;
+		for (q += 2; q < end && (*q == ' ' || *q == '\t'); q++)
+			;
+		for (name = q; q < end && is_ident((unsigned char)*q); q++)
+			;
+		if (q > name && !has_field(text, end, &fl, name, (size_t)(q - name))) {
+			*namelen = (size_t)(q - name);
+			return (long)(name - text);
+		}
+		p = q - 1;
+	}
+	return -1;
+}
+
+/* an event format kept for parse_formats_apart() */
+struct chk_format {
+	size_t off, len;	/* in chk.fmt */
+	char sys[64];
+	char place[224];	/* for the message */
+};
+
+static int keep_format(struct chk *c, const char *text, size_t len, const char *sys,
+		       const char *what, uint64_t at)
+{
+	struct chk_format *f;
+
+	if (c->nfmt == c->fmt_cap) {
+		size_t cap = c->fmt_cap ? 2 * c->fmt_cap : 256;
+
+		f = realloc(c->fmts, cap * sizeof(*f));
+		if (!f)
+			return -SR_E_NOMEM;
+		c->fmts = f;
+		c->fmt_cap = cap;
+	}
+	if (c->fmt_len + len + 1 > c->fmt_buf_cap) {
+		size_t cap = 2 * (c->fmt_len + len + 1);
+		char *nb = realloc(c->fmt, cap);
+
+		if (!nb)
+			return -SR_E_NOMEM;
+		c->fmt = nb;
+		c->fmt_buf_cap = cap;
+	}
+	f = &c->fmts[c->nfmt++];
+	f->off = c->fmt_len;
+	f->len = len;
+	memcpy(c->fmt + c->fmt_len, text, len);
+	c->fmt[c->fmt_len + len] = '\0';
+	c->fmt_len += len + 1;
+	printable(f->sys, sizeof(f->sys), sys);
+	if (c->mem)
+		snprintf(f->place, sizeof(f->place), "%s at offset 0x%llx (offsets in %s)", what,
+			 (unsigned long long)at, c->region);
+	else
+		snprintf(f->place, sizeof(f->place), "%s at offset 0x%llx", what,
+			 (unsigned long long)at);
+	return 0;
+}
+
+/*
+ * libtraceevent's event parser has more ways to crash on text than a
+ * check can list (an expression cut short hands it a NULL token, ...):
+ * every event format the walk accepted is parsed once more in a child
+ * process, and one that takes the child down is refused with its place.
+ * The child's output goes nowhere and it dies by the signal, not by the
+ * handlers of a sanitizer or a fuzzer; the format it was at is in memory
+ * shared with us.
+ */
+static int parse_formats_apart(struct chk *c)
+{
+	static const int sigs[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL };
+	volatile int *at;
+	int status, ret = 0;
+	pid_t pid;
+	size_t i;
+
+	if (!c->nfmt)
+		return 0;
+	at = mmap(NULL, sizeof(*at), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (at == MAP_FAILED)
+		return fail(c, -SR_E_NOMEM, "cannot check the event formats: %s", strerror(errno));
+	*at = -1;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		ret = fail(c, -SR_E_IO, "cannot check the event formats: %s", strerror(errno));
+	} else if (!pid) {
+		struct tep_handle *tep;
+		int fd = open("/dev/null", O_WRONLY);
+
+		if (fd >= 0) {
+			dup2(fd, STDOUT_FILENO);
+			dup2(fd, STDERR_FILENO);
+		}
+		for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+			signal(sigs[i], SIG_DFL);
+		tep = tep_alloc();
+		if (!tep)
+			_exit(0);
+		tep_set_file_bigendian(tep, c->big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+		tep_set_long_size(tep, c->long_size);
+		/* each on its own: the child exits before anything is freed */
+		for (i = 0; i < c->nfmt; i++) {
+			struct tep_event *ev = NULL;
+
+			*at = (int)i;
+			tep_parse_format(tep, &ev, c->fmt + c->fmts[i].off, c->fmts[i].len,
+					 c->fmts[i].sys);
+		}
+		_exit(0);
+	} else {
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		if ((!WIFEXITED(status) || WEXITSTATUS(status)) && *at >= 0 &&
+		    (size_t)*at < c->nfmt)
+			ret = fail(c, -SR_E_CORRUPT, "%s: libtraceevent's parser crashes on it (%s)",
+				   c->fmts[*at].place, WIFSIGNALED(status) ?
+				   strsignal(WTERMSIG(status)) : "it exits");
+	}
+	munmap((void *)at, sizeof(*at));
+	return ret;
+}
+
 /*
  * A format text (header_page, header_event, an event format) as
  * libtraceevent's tokenizer reads it: a byte that is neither printable
  * ASCII nor white space becomes a token without text, which its parser
  * then passes to strcmp() (a crash in tep_parse_event), and so does a NUL.
- * @what names the block, its text is [@at, @at + @len).
+ * An event format's print fmt must also name only its own fields
+ * (bad_rec_field()).  @what names the block, its text is [@at, @at + @len).
  */
-static int format_text(struct chk *c, uint64_t at, uint64_t len, const char *what)
+static int format_text(struct chk *c, uint64_t at, uint64_t len, const char *what,
+		       const char *sys)
 {
-	unsigned char buf[4096];
-	uint64_t done = 0, i;
+	/* printable ASCII and \t \n \v \f \r */
+	static const unsigned char is_text[256] = {
+		['\t'] = 1, ['\n'] = 1, ['\v'] = 1, ['\f'] = 1, ['\r'] = 1,
+		[0x20 ... 0x7e] = 1,
+	};
+	char *buf, shown[48];
+	uint64_t i;
+	long bad;
+	size_t n = 0;
 	int ret;
 
-	while (done < len) {
-		size_t n = len - done < sizeof(buf) ? (size_t)(len - done) : sizeof(buf);
+	buf = malloc(len ? len : 1);
+	if (!buf)
+		return -SR_E_NOMEM;
+	ret = rd(c, at, buf, len, what);
+	for (i = 0; !ret && i < len; i++) {
+		unsigned char ch = (unsigned char)buf[i];
 
-		ret = rd(c, at + done, buf, n, what);
-		if (ret)
-			return ret;
-		for (i = 0; i < n; i++) {
-			unsigned char ch = buf[i];
-
-			if ((ch >= 0x20 && ch < 0x7f) || (ch >= '\t' && ch <= '\r'))
-				continue;
-			return fail(c, -SR_E_CORRUPT, "%s at offset 0x%llx: byte 0x%02x at offset "
-				    "0x%llx is not text", what, (unsigned long long)at, ch,
-				    (unsigned long long)(at + done + i));
-		}
-		done += n;
+		if (is_text[ch])
+			continue;
+		ret = fail(c, -SR_E_CORRUPT, "%s at offset 0x%llx: byte 0x%02x at offset 0x%llx is "
+			   "not text", what, (unsigned long long)at, ch, (unsigned long long)(at + i));
 	}
-	return 0;
+	if (!ret && sys && (bad = bad_rec_field(buf, len, &n)) >= 0) {
+		memcpy(shown, buf + bad, n < sizeof(shown) ? n : sizeof(shown) - 1);
+		shown[n < sizeof(shown) ? n : sizeof(shown) - 1] = '\0';
+		ret = fail(c, -SR_E_CORRUPT, "%s at offset 0x%llx: its print fmt refers to REC->%s "
+			   "at offset 0x%llx, which is not one of its fields", what,
+			   (unsigned long long)at, shown, (unsigned long long)(at + (uint64_t)bad));
+	}
+	if (!ret && sys)
+		ret = keep_format(c, buf, (size_t)len, sys, what, at);
+	free(buf);
+	return ret;
 }
 
-/* a block preceded by its @n-byte size, at most @max bytes, of format text */
-static int sized_format(struct chk *c, uint64_t *off, int n, uint64_t max, const char *what)
+/* an event format preceded by its @n-byte size, at most @max bytes */
+static int sized_format(struct chk *c, uint64_t *off, int n, uint64_t max, const char *what,
+			const char *sys)
 {
 	uint64_t at = *off + (uint64_t)n;
 	int ret;
@@ -401,7 +695,7 @@ static int sized_format(struct chk *c, uint64_t *off, int n, uint64_t max, const
 	ret = sized(c, off, n, max, what);
 	if (ret)
 		return ret;
-	return format_text(c, at, *off - at, what);
+	return format_text(c, at, *off - at, what, sys);
 }
 
 /*
@@ -531,7 +825,7 @@ static int walk_header_info(struct chk *c, uint64_t *off)
 		return ret;
 	ret = skip(c, off, len, CHK_MAX_BLOCK, "header_page block");
 	if (!ret)
-		ret = format_text(c, *off - len, len, "header_page block");
+		ret = format_text(c, *off - len, len, "header_page block", NULL);
 	if (ret)
 		return ret;
 	ret = header_page(c, *off - len, len);
@@ -545,7 +839,7 @@ static int walk_header_info(struct chk *c, uint64_t *off)
 		return fail(c, -SR_E_CORRUPT, "header_event block at offset 0x%llx: does not start "
 			    "with the string \"header_event\"", (unsigned long long)*off);
 	*off += 13;
-	return sized_format(c, off, 8, CHK_MAX_BLOCK, "header_event block");
+	return sized_format(c, off, 8, CHK_MAX_BLOCK, "header_event block", NULL);
 }
 
 static int walk_ftrace_events(struct chk *c, uint64_t *off)
@@ -558,7 +852,7 @@ static int walk_ftrace_events(struct chk *c, uint64_t *off)
 	for (i = 0; !ret && i < n; i++) {
 		snprintf(what, sizeof(what), "ftrace event format %llu of %llu",
 			 (unsigned long long)i + 1, (unsigned long long)n);
-		ret = sized_format(c, off, 8, CHK_MAX_BLOCK, what);
+		ret = sized_format(c, off, 8, CHK_MAX_BLOCK, what, "ftrace");
 	}
 	return ret;
 }
@@ -582,7 +876,7 @@ static int walk_event_formats(struct chk *c, uint64_t *off)
 		for (e = 0; !ret && e < nev; e++) {
 			snprintf(what, sizeof(what), "event format %llu of %llu of system '%s'",
 				 (unsigned long long)e + 1, (unsigned long long)nev, shown);
-			ret = sized_format(c, off, 8, CHK_MAX_BLOCK, what);
+			ret = sized_format(c, off, 8, CHK_MAX_BLOCK, what, name);
 		}
 	}
 	return ret;
@@ -1735,6 +2029,8 @@ int sr_tracedat_check(const char *path, char **cause)
 		c->end = c->size;
 		snprintf(c->region, sizeof(c->region), "the file");
 		ret = check_fd(c);
+		if (!ret)
+			ret = parse_formats_apart(c);
 	}
 	if (c->z)
 		tracecmd_compress_destroy(c->z);
@@ -1742,6 +2038,8 @@ int sr_tracedat_check(const char *path, char **cause)
 		tep_free(c->tep);
 	close(c->fd);
 	free(c->buffers);
+	free(c->fmts);
+	free(c->fmt);
 	free(c);
 	return ret;
 }

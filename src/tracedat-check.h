@@ -24,6 +24,9 @@
  * format line must have the shape libtraceevent's parser can copy without
  * reading outside it, in plain and in compressed header sections (which
  * are decompressed with libtracecmd's decompressor when it exports one).
+ * An event format's print fmt may name only its own fields, and the event
+ * formats that pass are parsed once more by libtraceevent in a child
+ * process (fork()): one that crashes it is refused with its place.
  *
  * Return: 0 if the file is sound; otherwise -SR_E_TRUNCATED, -SR_E_CORRUPT,
  * -SR_E_UNSUPPORTED (version, compression or latency data we cannot read),

@@ -65,6 +65,30 @@ mkdir -p tracedat/fail text/fail ctf/fail
 	patch_bytes asan-v6-printk-strcmp-overflow.dat 33327 '\000'
 	cp "$r6" asan-v6-printk-strdup-overflow.dat
 	patch_bytes asan-v6-printk-strdup-overflow.dat 30321 '\000'
+	# a print fmt whose __print_flags() names a field the format lacks
+	# (libtraceevent's process_entry() crashes; found by fuzzing its parser)
+	cp "$r6" segv-v6-print-flags-no-field.dat
+	patch_bytes segv-v6-print-flags-no-field.dat $(( $(offset_of "$r6" 'long prev_state;') + 12 )) 'm'
+	# sched_switch's format replaced by printable text that crashes
+	# libtraceevent's parser (found by fuzzing it), padded with blanks
+	at=$(( $(offset_of "$r6" 'name: sched_switch') ))
+	cat >fmt.tmp <<'EOT'
+name: sched_switch
+ID: 372
+format:
+
+	field:char prev_comm[16];	offset:8;	size:16;	signed:0;
+	field:pid_t prev_pid;	offset:24;	size:4;	signed:1;
+	field:int prev_prio;	offset:28;	size:4;	signed:1;
+	field:long prev_state;	offset:64;	size:8;	signed:1;
+
+print fmt: "prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s%s ==> next_comm=%s next_pid=%d next_prio=%d", REC->prev_comm, REC->prev_pid, REC->prev_prio, (REC->prev_state & ((((0x00000000 | 0x00000001ong caller[8];	offset:16;	size:64;	signed:0;
+print fmt: "\t=> %ps\n\t=> %ps\n\t=> %ps\n" "\t=>4;	size:4;	signed:1;
+EOT
+	cp "$r6" segv-v6-print-fmt-cut.dat
+	{ cat fmt.tmp; head -c $((1488 - $(stat -c %s fmt.tmp))) /dev/zero | tr '\000' ' '; } |
+		dd of=segv-v6-print-fmt-cut.dat bs=1 seek="$at" conv=notrunc status=none
+	rm -f fmt.tmp
 	cp "$n61" segv-v7-compressed-header-section.dat	# two bytes of zstd data
 	patch_bytes segv-v7-compressed-header-section.dat 718 '\000\000'
 	cp "$n61" asan-v7-compressed-printk-overflow.dat	# compressed printk section
