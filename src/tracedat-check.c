@@ -429,21 +429,34 @@ struct chk_fields {
 	int n, more;		/* more: past the 64th, not kept (looked up in the text) */
 };
 
+/*
+ * the "field:" line at @p of an event format: its name in *@name, *@len
+ * (0 on other lines); returns where the next line starts
+ */
+static const char *field_line(const char *p, const char *end, const char **name, size_t *len)
+{
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+	if (!nl)
+		nl = end;
+	*len = 0;
+	while (p < nl && (*p == ' ' || *p == '\t'))
+		p++;
+	if (nl - p >= 6 && !memcmp(p, "field:", 6))
+		field_name(p + 6, nl, name, len);
+	return nl < end ? nl + 1 : end;
+}
+
 static void collect_fields(const char *text, const char *end, struct chk_fields *fl)
 {
-	const char *p = text, *nl, *name;
+	const char *p = text, *name;
 	size_t len;
 
 	fl->n = fl->more = 0;
-	for (; p < end; p = nl + 1) {
-		nl = memchr(p, '\n', (size_t)(end - p));
-		if (!nl)
-			nl = end;
-		while (p < nl && (*p == ' ' || *p == '\t'))
-			p++;
-		if (nl - p < 6 || memcmp(p, "field:", 6))
+	while (p < end) {
+		p = field_line(p, end, &name, &len);
+		if (!len)
 			continue;
-		field_name(p + 6, nl, &name, &len);
 		if (fl->n == (int)(sizeof(fl->f) / sizeof(fl->f[0]))) {
 			fl->more = 1;
 			continue;
@@ -457,24 +470,15 @@ static void collect_fields(const char *text, const char *end, struct chk_fields 
 static int has_field(const char *text, const char *end, const struct chk_fields *fl,
 		     const char *name, size_t len)
 {
-	const char *p, *nl, *f;
+	const char *p = text, *f;
 	size_t flen;
 	int i;
 
 	for (i = 0; i < fl->n; i++)
 		if (fl->f[i].len == len && !memcmp(fl->f[i].name, name, len))
 			return 1;
-	if (!fl->more)
-		return 0;
-	for (p = text; p < end; p = nl + 1) {
-		nl = memchr(p, '\n', (size_t)(end - p));
-		if (!nl)
-			nl = end;
-		while (p < nl && (*p == ' ' || *p == '\t'))
-			p++;
-		if (nl - p < 6 || memcmp(p, "field:", 6))
-			continue;
-		field_name(p + 6, nl, &f, &flen);
+	while (fl->more && p < end) {
+		p = field_line(p, end, &f, &flen);
 		if (flen == len && !memcmp(f, name, len))
 			return 1;
 	}
