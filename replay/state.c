@@ -564,6 +564,12 @@ static void fill_view(struct sr_replay *r, struct sr_view *v, uint64_t now)
 	v->r = r;
 }
 
+/* a CPU number the per-CPU state has */
+static inline int cpu_in(const struct sr_replay *r, int cpu)
+{
+	return cpu >= 0 && cpu < r->topo->ncpus;
+}
+
 static void snapshot(struct sr_replay *r, struct sr_decision *d, const struct sr_task *p,
 		     uint64_t now)
 {
@@ -571,8 +577,8 @@ static void snapshot(struct sr_replay *r, struct sr_decision *d, const struct sr
 	int c;
 
 	fill_view(r, &v, now);
-	d->this_nr = d->this_cpu >= 0 ? r->rq[d->this_cpu].nr_running : -1;
-	d->prev_nr = d->prev_cpu >= 0 ? r->rq[d->prev_cpu].nr_running : -1;
+	d->this_nr = cpu_in(r, d->this_cpu) ? r->rq[d->this_cpu].nr_running : -1;
+	d->prev_nr = cpu_in(r, d->prev_cpu) ? r->rq[d->prev_cpu].nr_running : -1;
 	d->idle_cpus = 0;
 	for (c = 0; c < r->topo->ncpus; c++)
 		if (sr_view_allowed(&v, p, c) && sr_view_idle_cpu(&v, c))
@@ -1688,7 +1694,13 @@ int sr_replay_feed(struct sr_replay *r, const struct sr_event *ev)
 {
 	int ret;
 
-	if (ev->cpu < 0 || ev->cpu >= r->topo->ncpus)
+	/*
+	 * The reader core refuses CPU numbers beyond the trace's CPU count,
+	 * and the topology covers that count; a caller that feeds others
+	 * (a trace that declares no count) has them ignored, never indexed.
+	 */
+	if (!cpu_in(r, ev->cpu) || (ev->target_cpu != SR_CPU_NONE && !cpu_in(r, ev->target_cpu)) ||
+	    (ev->dest_cpu != SR_CPU_NONE && !cpu_in(r, ev->dest_cpu)))
 		return 0;
 	r->stats.events++;
 	r->now = ev->ts;

@@ -887,6 +887,19 @@ static int comment_ncpus(const char *s, const char *e)
 	return n;
 }
 
+/* the CPU count a header line declares, at most SR_MAX_CPUS */
+static int declare_cpus(struct sr_trace *t, const struct text_priv *tp, int num,
+			const char *what, char **cause)
+{
+	if (num > SR_MAX_CPUS) {
+		sr_cause_set(cause, "line %llu: %s declares %d CPUs, more than the %d supported",
+			     tp->lineno, what, num, SR_MAX_CPUS);
+		return -SR_E_UNSUPPORTED;
+	}
+	t->info.ncpus_declared = num;
+	return 0;
+}
+
 static int text_probe(const char *path, int is_dir, const unsigned char *head, size_t len)
 {
 	const char *s = (const char *)head, *e = s + len, *nl, *le;
@@ -998,8 +1011,8 @@ static int text_open(struct sr_trace *t, const struct sr_trace_opts *opts, char 
 			continue;
 		case HDR_COMMENT:
 			num = comment_ncpus(line, le);
-			if (num > 0)
-				t->info.ncpus_declared = num;
+			if (num > 0 && (ret = declare_cpus(t, tp, num, "'#P:'", cause)))
+				return ret;
 			if (memmem(line, len, " TGID ", 6) && memmem(line, len, "TASK-PID", 8))
 				tgid = 1;
 			continue;
@@ -1009,8 +1022,8 @@ static int text_open(struct sr_trace *t, const struct sr_trace_opts *opts, char 
 				flavor = TEXT_TRACECMD;
 			continue;
 		case HDR_CPUS:
-			if (num > 0)
-				t->info.ncpus_declared = num;
+			if (num > 0 && (ret = declare_cpus(t, tp, num, "'cpus='", cause)))
+				return ret;
 			if (flavor == TEXT_PLAIN)
 				flavor = TEXT_TRACECMD;
 			continue;

@@ -11,6 +11,9 @@
 #include <stddef.h>
 #include "schedreplay/trace.h"
 
+/* Most CPUs a trace may have (the topology's limit too); more mean corruption. */
+#define SR_MAX_CPUS 8192
+
 struct sr_reader_ops {
 	const char *name;	/* "tracedat", "ctf", "text" */
 	/*
@@ -36,6 +39,7 @@ struct sr_trace {
 	void *priv;
 	struct sr_trace_info info;
 	uint64_t last_ts;
+	uint64_t nevents;		/* events handed out, for messages */
 	int have_last;
 	int failed;
 };

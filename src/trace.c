@@ -18,9 +18,6 @@
 #include "reader-local.h"
 #include "banned.h"
 
-/* Highest CPU number accepted from a trace; larger ones mean corruption. */
-#define SR_MAX_CPUS 8192
-
 static const struct sr_reader_ops *const readers[] = {
 	&sr_reader_tracedat,
 	&sr_reader_ctf,
@@ -191,14 +188,93 @@ int sr_trace_open(const char *path, const struct sr_trace_opts *opts,
 		return ret;
 	}
 	free(inner);
-	if (t->info.ncpus_declared > 0 && t->info.ncpus_declared <= SR_MAX_CPUS &&
-	    !sr_trace_cpu_stats(t, t->info.ncpus_declared - 1)) {
+	if (t->info.ncpus_declared > SR_MAX_CPUS) {
+		sr_cause_set(cause, "cannot read '%s': the trace declares %d CPUs, more than the %d "
+			     "supported", path, t->info.ncpus_declared, SR_MAX_CPUS);
+		sr_trace_free(t);
+		return -SR_E_UNSUPPORTED;
+	}
+	if (t->info.ncpus_declared > 0 && !sr_trace_cpu_stats(t, t->info.ncpus_declared - 1)) {
 		sr_trace_free(t);
 		sr_cause_set(cause, "%s", sr_strerror(SR_E_NOMEM));
 		return -SR_E_NOMEM;
 	}
 	*out = t;
 	return 0;
+}
+
+/* the tracepoint an event kind comes from, for messages */
+static const char *const kind_tp[SR_EV__COUNT] = {
+	[SR_EV_SWITCH] = "sched_switch", [SR_EV_WAKING] = "sched_waking",
+	[SR_EV_WAKEUP] = "sched_wakeup", [SR_EV_WAKEUP_NEW] = "sched_wakeup_new",
+	[SR_EV_MIGRATE] = "sched_migrate_task", [SR_EV_FORK] = "sched_process_fork",
+	[SR_EV_EXIT] = "sched_process_exit", [SR_EV_FREE] = "sched_process_free",
+	[SR_EV_SELECT_RQ] = "select_rq", [SR_EV_SELECT_RQ_RET] = "select_rq_ret",
+	[SR_EV_SETAFFINITY] = "setaffinity", [SR_EV_LOST] = "lost events marker",
+	[SR_EV_OTHER] = "event",
+};
+
+/*
+ * A CPU-valued field: absent (SR_CPU_NONE) or below the trace's CPU count.
+ * Returns the name of the first bad field of @ev (the value in *@bad), or NULL.
+ */
+static const char *bad_cpu_field(const struct sr_event *ev, int limit, int *bad)
+{
+	const char *target = "target_cpu", *dest = "dest_cpu";
+
+	if (ev->cpu < 0 || ev->cpu >= limit) {
+		*bad = ev->cpu;
+		return "cpu";
+	}
+	switch (ev->kind) {
+	case SR_EV_MIGRATE:
+		target = "orig_cpu";
+		break;
+	case SR_EV_SELECT_RQ:
+		target = "prev_cpu";
+		break;
+	case SR_EV_SELECT_RQ_RET:
+		dest = "returned cpu";
+		break;
+	default:
+		break;
+	}
+	if (ev->target_cpu != SR_CPU_NONE && (ev->target_cpu < 0 || ev->target_cpu >= limit)) {
+		*bad = ev->target_cpu;
+		return target;
+	}
+	if (ev->dest_cpu != SR_CPU_NONE && (ev->dest_cpu < 0 || ev->dest_cpu >= limit)) {
+		*bad = ev->dest_cpu;
+		return dest;
+	}
+	return NULL;
+}
+
+/*
+ * Every CPU number of every event is checked here, for every reader: the
+ * replay engine indexes its per-CPU state with them.  The bound is the
+ * CPU count the trace declares, SR_MAX_CPUS when it declares none.
+ */
+static int check_cpus(struct sr_trace *t, const struct sr_event *ev, char **cause)
+{
+	int declared = t->info.ncpus_declared > 0;
+	int limit = declared ? t->info.ncpus_declared : SR_MAX_CPUS, bad = 0;
+	const char *field = bad_cpu_field(ev, limit, &bad);
+	char where[96];
+
+	if (!field)
+		return 0;
+	t->failed = 1;
+	where[0] = '\0';
+	t->ops->where(t, where, sizeof(where));
+	sr_cause_set(cause, "cannot read '%s': %s (event %llu, at %llu.%09llu s): %s %s %d is out "
+		     "of range (%s %d CPUs)", t->info.path, where,
+		     (unsigned long long)t->nevents + 1, (unsigned long long)(ev->ts / 1000000000),
+		     (unsigned long long)(ev->ts % 1000000000),
+		     ev->kind == SR_EV_OTHER && ev->name ? ev->name :
+		     (unsigned)ev->kind < SR_EV__COUNT ? kind_tp[ev->kind] : "event", field, bad,
+		     declared ? "the trace declares" : "a trace has at most", limit);
+	return -SR_E_CORRUPT;
 }
 
 int sr_trace_next(struct sr_trace *t, struct sr_event *ev, char **cause)
@@ -219,15 +295,14 @@ int sr_trace_next(struct sr_trace *t, struct sr_event *ev, char **cause)
 		free(inner);
 		return 0;
 	}
-	cs = ev->cpu >= 0 && ev->cpu < t->info.ncpus ? &t->info.cpu[ev->cpu] :
-	     sr_trace_cpu_stats(t, ev->cpu);
+	ret = check_cpus(t, ev, cause);
+	if (ret)
+		return ret;
+	cs = ev->cpu < t->info.ncpus ? &t->info.cpu[ev->cpu] : sr_trace_cpu_stats(t, ev->cpu);
 	if (!cs) {
 		t->failed = 1;
-		where[0] = '\0';
-		t->ops->where(t, where, sizeof(where));
-		sr_cause_set(cause, "cannot read '%s': %s: cpu %d out of range",
-			     t->info.path, where, ev->cpu);
-		return -SR_E_CORRUPT;
+		sr_cause_set(cause, "%s", sr_strerror(SR_E_NOMEM));
+		return -SR_E_NOMEM;
 	}
 	if (t->have_last && ev->ts < t->last_ts) {
 		t->failed = 1;
@@ -240,6 +315,7 @@ int sr_trace_next(struct sr_trace *t, struct sr_event *ev, char **cause)
 	}
 	t->have_last = 1;
 	t->last_ts = ev->ts;
+	t->nevents++;
 	if (ev->kind == SR_EV_LOST) {
 		cs->lost_markers++;
 		if (ev->lost > 0)

@@ -9,19 +9,22 @@
  * explicit bounds, and the first problem is reported with its place.
  *
  * The walk reads headers only: the per-cpu data descriptors, the chunk
- * headers of compressed data and the header of the first page of each
- * cpu, never the events.  Two kinds of compressed data are decompressed,
- * both of bounded size and both with libtracecmd's own decompressor: the
- * header sections (event formats, kallsyms, ...), because zstd without
- * checksums can turn a damaged section into plausible garbage whose sizes
- * libtracecmd then allocates, and the first chunk of each cpu's data,
- * which libtracecmd reads when it opens a buffer and cannot survive
- * failing to.  Other compressed chunks are only walked by their headers.
+ * headers of compressed data and the header of every page of each cpu,
+ * never the events.  Compressed data is decompressed with libtracecmd's
+ * own decompressor: the header sections (event formats, kallsyms, ...),
+ * because zstd without checksums can turn a damaged section into
+ * plausible garbage whose sizes libtracecmd then allocates, and every
+ * chunk of cpu data, whose pages libtraceevent's kbuffer trusts as much
+ * as plain ones.  The texts libtraceevent parses are checked as its
+ * parsers read them: event formats must be text whose print fmt names only
+ * their fields, printk lines must have what tep_parse_printk_formats()
+ * copies; and since its event parser has more ways to crash than these,
+ * the event formats are finally parsed in a child process that may die.
  *
  * Besides the layout itself, the checks mirror what libtracecmd 1.3.1
  * does with each field (trace-input.c), so that a file that passes cannot
  * reach one of its unchecked paths: a page header without an 8-byte
- * timestamp, a first page whose commit exceeds the page, a CPUSTAT option
+ * timestamp, a page whose commit exceeds its data, a CPUSTAT option
  * of size 0, a HOOK option it cannot parse, a GUEST option with a negative
  * cpu, latency data it cannot iterate.
  */
@@ -34,7 +37,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <event-parse.h>
@@ -68,6 +74,7 @@ int tracecmd_compress_buffer_read(struct tracecmd_compression *handle, char *dst
 	__attribute__((weak));
 
 #define CHK_MAX_CPUS		8192
+#define CHK_WINDOW		(64u << 10)	/* rd()'s window on the file */
 #define CHK_MAX_COUNT		100000		/* formats, systems, events of a system */
 #define CHK_MAX_NAME		1024		/* names and other short strings */
 #define CHK_MAX_OPTSECS		4096		/* v7 options sections in the chain */
@@ -75,12 +82,13 @@ int tracecmd_compress_buffer_read(struct tracecmd_compression *handle, char *dst
 #define CHK_MAX_OPTION		(16u << 20)	/* option data we look into */
 #define CHK_MAX_HEADER_PAGE	(64u << 10)	/* header_page text we parse */
 #define CHK_MAX_CHUNK		(256u << 20)	/* uncompressed size of one chunk */
-#define CHK_MAX_FIRST_CHUNK	(16u << 20)	/* first chunks we decompress */
 #define CHK_MAX_METADATA	(1u << 30)	/* decompressed header sections */
 #define CHK_ABSURD		(1ULL << 50)	/* offsets and sizes no file reaches */
 #define CHK_MAX_BLOCK		(1u << 20)	/* a header_page, header_event or format text */
 #define CHK_MAX_CMDLINES	(1u << 30)	/* saved cmdlines */
 #define CHK_COMMIT_MASK		((1u << 27) - 1)	/* kbuffer's COMMIT_MASK */
+#define CHK_MISSING_EVENTS	(1ull << 31)		/* kbuffer's MISSING_EVENTS */
+#define CHK_MISSING_STORED	(1ull << 30)		/* and MISSING_STORED */
 
 /* option ids (v6, v7) and section ids (v7): trace-cmd's enum tracecmd_option_id */
 enum {
@@ -118,6 +126,13 @@ struct chk_buffer {
 struct chk {
 	int fd;
 	uint64_t size;			/* of the file */
+	unsigned char win[CHK_WINDOW];	/* rd()'s window on the file */
+	/* the event formats, parsed apart once the walk is done */
+	struct chk_format *fmts;
+	size_t nfmt, fmt_cap;
+	char *fmt;
+	size_t fmt_len, fmt_buf_cap;
+	uint64_t win_off, win_len;
 	int big;			/* numbers are big-endian */
 	int long_size;
 	uint32_t page_size;
@@ -239,18 +254,10 @@ static int need(struct chk *c, uint64_t off, uint64_t len, const char *place)
 	return truncated(c, off, len, place);
 }
 
-static int rd(struct chk *c, uint64_t off, void *buf, size_t len, const char *place)
+static int rd_file(struct chk *c, uint64_t off, void *buf, size_t len, const char *place)
 {
 	size_t done = 0;
-	int ret;
 
-	ret = need(c, off, len, place);
-	if (ret)
-		return ret;
-	if (c->mem) {
-		memcpy(buf, c->mem + off, len);
-		return 0;
-	}
 	while (done < len) {
 		ssize_t n = pread(c->fd, (char *)buf + done, len - done, (off_t)(off + done));
 
@@ -263,6 +270,41 @@ static int rd(struct chk *c, uint64_t off, void *buf, size_t len, const char *pl
 			return truncated(c, off, len, place);
 		done += (size_t)n;
 	}
+	return 0;
+}
+
+/*
+ * [off, off + len) of the region into @buf.  Small reads of the file go
+ * through a window of CHK_WINDOW bytes: the walk reads sizes, format texts
+ * and the header of every page mostly forward, and one pread() per small
+ * read would cost more than the check is worth.
+ */
+static int rd(struct chk *c, uint64_t off, void *buf, size_t len, const char *place)
+{
+	uint64_t wlen;
+	int ret;
+
+	ret = need(c, off, len, place);
+	if (ret)
+		return ret;
+	if (c->mem) {
+		memcpy(buf, c->mem + off, len);
+		return 0;
+	}
+	if (len > CHK_WINDOW / 4)
+		return rd_file(c, off, buf, len, place);
+	if (off < c->win_off || off + len > c->win_off + c->win_len) {
+		wlen = c->size - off < CHK_WINDOW ? c->size - off : CHK_WINDOW;
+		c->win_len = 0;
+		if (wlen < len)		/* past the end of the file: let pread() say so */
+			return rd_file(c, off, buf, len, place);
+		ret = rd_file(c, off, c->win, (size_t)wlen, place);
+		if (ret)
+			return ret;
+		c->win_off = off;
+		c->win_len = wlen;
+	}
+	memcpy(buf, c->win + (off - c->win_off), len);
 	return 0;
 }
 
@@ -355,6 +397,309 @@ static int sized(struct chk *c, uint64_t *off, int n, uint64_t max, const char *
 	if (ret)
 		return ret;
 	return skip(c, off, len, max, what);
+}
+
+static int is_ident(int ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+	       ch == '_';
+}
+
+/* the name a "field:" line of an event format declares: the last word before '[' or ';' */
+static void field_name(const char *p, const char *end, const char **name, size_t *len)
+{
+	const char *semi = memchr(p, ';', (size_t)(end - p)), *br, *e;
+
+	*len = 0;
+	if (!semi)
+		return;
+	br = memchr(p, '[', (size_t)(semi - p));
+	e = br ? br : semi;
+	while (e > p && !is_ident((unsigned char)e[-1]))
+		e--;
+	*name = e;
+	while (*name > p && is_ident((unsigned char)(*name)[-1]))
+		(*name)--;
+	*len = (size_t)(e - *name);
+}
+
+/* the fields an event format declares, for bad_rec_field() */
+struct chk_fields {
+	struct { const char *name; size_t len; } f[64];
+	int n, more;		/* more: past the 64th, not kept (looked up in the text) */
+};
+
+/*
+ * the "field:" line at @p of an event format: its name in *@name, *@len
+ * (0 on other lines); returns where the next line starts
+ */
+static const char *field_line(const char *p, const char *end, const char **name, size_t *len)
+{
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+	if (!nl)
+		nl = end;
+	*len = 0;
+	while (p < nl && (*p == ' ' || *p == '\t'))
+		p++;
+	if (nl - p >= 6 && !memcmp(p, "field:", 6))
+		field_name(p + 6, nl, name, len);
+	return nl < end ? nl + 1 : end;
+}
+
+static void collect_fields(const char *text, const char *end, struct chk_fields *fl)
+{
+	const char *p = text, *name;
+	size_t len;
+
+	fl->n = fl->more = 0;
+	while (p < end) {
+		p = field_line(p, end, &name, &len);
+		if (!len)
+			continue;
+		if (fl->n == (int)(sizeof(fl->f) / sizeof(fl->f[0]))) {
+			fl->more = 1;
+			continue;
+		}
+		fl->f[fl->n].name = name;
+		fl->f[fl->n].len = len;
+		fl->n++;
+	}
+}
+
+static int has_field(const char *text, const char *end, const struct chk_fields *fl,
+		     const char *name, size_t len)
+{
+	const char *p = text, *f;
+	size_t flen;
+	int i;
+
+	for (i = 0; i < fl->n; i++)
+		if (fl->f[i].len == len && !memcmp(fl->f[i].name, name, len))
+			return 1;
+	while (fl->more && p < end) {
+		p = field_line(p, end, &f, &flen);
+		if (flen == len && !memcmp(f, name, len))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The print fmt of an event format: libtraceevent 1.7 looks up the field
+ * of every "REC->name" and, for the first argument of __print_flags() and
+ * __print_symbolic(), marks it without checking that it found one (a
+ * crash in process_entry()).  Every REC->name outside quotes must name a
+ * field the format declares.  Returns the offset of a bad name, or -1.
+ */
+static long bad_rec_field(const char *text, size_t len, size_t *namelen)
+{
+	const char *end = text + len, *p, *q, *name;
+	struct chk_fields fl;
+
+	p = memmem(text, len, "print fmt:", 10);
+	if (!p)
+		return -1;
+	collect_fields(text, p, &fl);
+	for (p += 10; p < end; p++) {
+		if (*p == '"' || *p == '\'') {		/* a string or character constant */
+			char quote = *p;
+
+			for (p++; p < end && *p != quote; p++)
+				if (*p == '\\')
+					p++;
+			continue;
+		}
+		if (*p != 'R' || end - p < 3 || memcmp(p, "REC", 3) ||
+		    (p > text && is_ident((unsigned char)p[-1])) ||
+		    (end - p > 3 && is_ident((unsigned char)p[3])))
+			continue;
+		q = p + 3;
+		while (q < end && (*q == ' ' || *q == '\t' || *q == ')'))
+			q++;
+		if (end - q < 2 || memcmp(q, "->", 2))
+			continue;
+		for (q += 2; q < end && (*q == ' ' || *q == '\t'); q++)
+			;
+		for (name = q; q < end && is_ident((unsigned char)*q); q++)
+			;
+		if (q > name && !has_field(text, end, &fl, name, (size_t)(q - name))) {
+			*namelen = (size_t)(q - name);
+			return (long)(name - text);
+		}
+		p = q - 1;
+	}
+	return -1;
+}
+
+/* an event format kept for parse_formats_apart() */
+struct chk_format {
+	size_t off, len;	/* in chk.fmt */
+	char sys[64];
+	char place[224];	/* for the message */
+};
+
+static int keep_format(struct chk *c, const char *text, size_t len, const char *sys,
+		       const char *what, uint64_t at)
+{
+	struct chk_format *f;
+
+	if (c->nfmt == c->fmt_cap) {
+		size_t cap = c->fmt_cap ? 2 * c->fmt_cap : 256;
+
+		f = realloc(c->fmts, cap * sizeof(*f));
+		if (!f)
+			return -SR_E_NOMEM;
+		c->fmts = f;
+		c->fmt_cap = cap;
+	}
+	if (c->fmt_len + len + 1 > c->fmt_buf_cap) {
+		size_t cap = 2 * (c->fmt_len + len + 1);
+		char *nb = realloc(c->fmt, cap);
+
+		if (!nb)
+			return -SR_E_NOMEM;
+		c->fmt = nb;
+		c->fmt_buf_cap = cap;
+	}
+	f = &c->fmts[c->nfmt++];
+	f->off = c->fmt_len;
+	f->len = len;
+	memcpy(c->fmt + c->fmt_len, text, len);
+	c->fmt[c->fmt_len + len] = '\0';
+	c->fmt_len += len + 1;
+	printable(f->sys, sizeof(f->sys), sys);
+	if (c->mem)
+		snprintf(f->place, sizeof(f->place), "%s at offset 0x%llx (offsets in %s)", what,
+			 (unsigned long long)at, c->region);
+	else
+		snprintf(f->place, sizeof(f->place), "%s at offset 0x%llx", what,
+			 (unsigned long long)at);
+	return 0;
+}
+
+/*
+ * libtraceevent's event parser has more ways to crash on text than a
+ * check can list (an expression cut short hands it a NULL token, ...):
+ * every event format the walk accepted is parsed once more in a child
+ * process, and one that takes the child down is refused with its place.
+ * The child's output goes nowhere and it dies by the signal, not by the
+ * handlers of a sanitizer or a fuzzer; the format it was at is in memory
+ * shared with us.
+ */
+static int parse_formats_apart(struct chk *c)
+{
+	static const int sigs[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL };
+	volatile int *at;
+	int status, ret = 0;
+	pid_t pid;
+	size_t i;
+
+	if (!c->nfmt)
+		return 0;
+	at = mmap(NULL, sizeof(*at), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (at == MAP_FAILED)
+		return fail(c, -SR_E_NOMEM, "cannot check the event formats: %s", strerror(errno));
+	*at = -1;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		ret = fail(c, -SR_E_IO, "cannot check the event formats: %s", strerror(errno));
+	} else if (!pid) {
+		struct tep_handle *tep;
+		int fd = open("/dev/null", O_WRONLY);
+
+		if (fd >= 0) {
+			dup2(fd, STDOUT_FILENO);
+			dup2(fd, STDERR_FILENO);
+		}
+		for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+			signal(sigs[i], SIG_DFL);
+		tep = tep_alloc();
+		if (!tep)
+			_exit(0);
+		tep_set_file_bigendian(tep, c->big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+		tep_set_long_size(tep, c->long_size);
+		/* each on its own: the child exits before anything is freed */
+		for (i = 0; i < c->nfmt; i++) {
+			struct tep_event *ev = NULL;
+
+			*at = (int)i;
+			tep_parse_format(tep, &ev, c->fmt + c->fmts[i].off, c->fmts[i].len,
+					 c->fmts[i].sys);
+		}
+		_exit(0);
+	} else {
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		if ((!WIFEXITED(status) || WEXITSTATUS(status)) && *at >= 0 &&
+		    (size_t)*at < c->nfmt)
+			ret = fail(c, -SR_E_CORRUPT, "%s: libtraceevent's parser crashes on it (%s)",
+				   c->fmts[*at].place, WIFSIGNALED(status) ?
+				   strsignal(WTERMSIG(status)) : "it exits");
+	}
+	munmap((void *)at, sizeof(*at));
+	return ret;
+}
+
+/*
+ * A format text (header_page, header_event, an event format) as
+ * libtraceevent's tokenizer reads it: a byte that is neither printable
+ * ASCII nor white space becomes a token without text, which its parser
+ * then passes to strcmp() (a crash in tep_parse_event), and so does a NUL.
+ * An event format's print fmt must also name only its own fields
+ * (bad_rec_field()).  @what names the block, its text is [@at, @at + @len).
+ */
+static int format_text(struct chk *c, uint64_t at, uint64_t len, const char *what,
+		       const char *sys)
+{
+	/* printable ASCII and \t \n \v \f \r */
+	static const unsigned char is_text[256] = {
+		['\t'] = 1, ['\n'] = 1, ['\v'] = 1, ['\f'] = 1, ['\r'] = 1,
+		[0x20 ... 0x7e] = 1,
+	};
+	char *buf, shown[48];
+	uint64_t i;
+	long bad;
+	size_t n = 0;
+	int ret;
+
+	buf = malloc(len ? len : 1);
+	if (!buf)
+		return -SR_E_NOMEM;
+	ret = rd(c, at, buf, len, what);
+	for (i = 0; !ret && i < len; i++) {
+		unsigned char ch = (unsigned char)buf[i];
+
+		if (is_text[ch])
+			continue;
+		ret = fail(c, -SR_E_CORRUPT, "%s at offset 0x%llx: byte 0x%02x at offset 0x%llx is "
+			   "not text", what, (unsigned long long)at, ch, (unsigned long long)(at + i));
+	}
+	if (!ret && sys && (bad = bad_rec_field(buf, len, &n)) >= 0) {
+		memcpy(shown, buf + bad, n < sizeof(shown) ? n : sizeof(shown) - 1);
+		shown[n < sizeof(shown) ? n : sizeof(shown) - 1] = '\0';
+		ret = fail(c, -SR_E_CORRUPT, "%s at offset 0x%llx: its print fmt refers to REC->%s "
+			   "at offset 0x%llx, which is not one of its fields", what,
+			   (unsigned long long)at, shown, (unsigned long long)(at + (uint64_t)bad));
+	}
+	if (!ret && sys)
+		ret = keep_format(c, buf, (size_t)len, sys, what, at);
+	free(buf);
+	return ret;
+}
+
+/* an event format preceded by its @n-byte size, at most @max bytes */
+static int sized_format(struct chk *c, uint64_t *off, int n, uint64_t max, const char *what,
+			const char *sys)
+{
+	uint64_t at = *off + (uint64_t)n;
+	int ret;
+
+	ret = sized(c, off, n, max, what);
+	if (ret)
+		return ret;
+	return format_text(c, at, *off - at, what, sys);
 }
 
 /*
@@ -483,6 +828,8 @@ static int walk_header_info(struct chk *c, uint64_t *off)
 	if (ret)
 		return ret;
 	ret = skip(c, off, len, CHK_MAX_BLOCK, "header_page block");
+	if (!ret)
+		ret = format_text(c, *off - len, len, "header_page block", NULL);
 	if (ret)
 		return ret;
 	ret = header_page(c, *off - len, len);
@@ -496,7 +843,7 @@ static int walk_header_info(struct chk *c, uint64_t *off)
 		return fail(c, -SR_E_CORRUPT, "header_event block at offset 0x%llx: does not start "
 			    "with the string \"header_event\"", (unsigned long long)*off);
 	*off += 13;
-	return sized(c, off, 8, CHK_MAX_BLOCK, "header_event block");
+	return sized_format(c, off, 8, CHK_MAX_BLOCK, "header_event block", NULL);
 }
 
 static int walk_ftrace_events(struct chk *c, uint64_t *off)
@@ -509,7 +856,7 @@ static int walk_ftrace_events(struct chk *c, uint64_t *off)
 	for (i = 0; !ret && i < n; i++) {
 		snprintf(what, sizeof(what), "ftrace event format %llu of %llu",
 			 (unsigned long long)i + 1, (unsigned long long)n);
-		ret = sized(c, off, 8, CHK_MAX_BLOCK, what);
+		ret = sized_format(c, off, 8, CHK_MAX_BLOCK, what, "ftrace");
 	}
 	return ret;
 }
@@ -533,19 +880,52 @@ static int walk_event_formats(struct chk *c, uint64_t *off)
 		for (e = 0; !ret && e < nev; e++) {
 			snprintf(what, sizeof(what), "event format %llu of %llu of system '%s'",
 				 (unsigned long long)e + 1, (unsigned long long)nev, shown);
-			ret = sized(c, off, 8, CHK_MAX_BLOCK, what);
+			ret = sized_format(c, off, 8, CHK_MAX_BLOCK, what, name);
 		}
 	}
 	return ret;
 }
 
 /*
- * printk formats, "addr : fmt" lines: libtraceevent strdup()s what follows
- * the ':' of each line, past the end of the text on a last line without.
+ * One line of the printk formats, "addr : fmt", as libtraceevent 1.7's
+ * tep_parse_printk_formats() splits it: the address up to the first ':'
+ * (leading ':'s skipped), one character skipped after it, the rest
+ * strdup()ed; tep_register_print_string() then drops a leading '"' and
+ * looks at the last three characters.  A line without a character after
+ * its ':' makes the first strdup() read past the line (past the heap
+ * block on the last line), a format shorter than three characters makes
+ * the second look before its copy: the line must have both.  Returns
+ * NULL or what is wrong.
+ */
+static const char *printk_line_bad(const char *line)
+{
+	const char *colon, *fmt;
+
+	while (*line == ':')
+		line++;
+	if (!*line)
+		return NULL;	/* the library stops at an empty entry: harmless */
+	colon = strchr(line, ':');
+	if (!colon)
+		return "has no ':'";
+	if (!colon[1])
+		return "ends at its ':'";
+	fmt = colon + 2;
+	if (*fmt == '"')
+		fmt++;
+	if (strnlen(fmt, 3) < 3)
+		return "has a format shorter than 3 characters";
+	return NULL;
+}
+
+/*
+ * printk formats, "addr : fmt" lines, up to the first NUL as libtraceevent
+ * reads them
  */
 static int walk_printk(struct chk *c, uint64_t *off)
 {
 	static const char what[] = "printk formats";
+	const char *bad = NULL;
 	uint64_t at;
 	char *buf, *line, *save = NULL;
 	int ret;
@@ -553,11 +933,19 @@ static int walk_printk(struct chk *c, uint64_t *off)
 	ret = sized_text(c, off, 4, UINT32_MAX, CHK_MAX_OPTION, what, &at, &buf);
 	if (ret || !buf)
 		return ret;
-	for (line = strtok_r(buf, "\n", &save); !ret && line; line = strtok_r(NULL, "\n", &save))
-		if (!strchr(line, ':'))
-			ret = fail(c, -SR_E_CORRUPT, "%s at offset 0x%llx: the line at 0x%llx has no "
-				   "':'", what, (unsigned long long)at,
-				   (unsigned long long)(at + (uint64_t)(line - buf)));
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		bad = printk_line_bad(line);
+		if (bad)
+			break;
+	}
+	if (bad) {
+		char shown[48];
+
+		printable(shown, sizeof(shown), line);
+		ret = fail(c, -SR_E_CORRUPT, "%s at offset 0x%llx: the line at 0x%llx %s: '%s'", what,
+			   (unsigned long long)at, (unsigned long long)(at + (uint64_t)(line - buf)),
+			   bad, shown);
+	}
 	free(buf);
 	return ret;
 }
@@ -583,32 +971,52 @@ static int walk_block(struct chk *c, unsigned int id, uint64_t *off)
 }
 
 /*
- * The first page of each cpu is read when libtracecmd opens the buffer;
- * a commit larger than the page makes it fail there, and its cleanup then
- * crashes.  @b holds the page header (timestamp, commit).
+ * A ring-buffer page: an 8-byte timestamp, then the commit (a long: 4 or 8
+ * bytes as the header_page text says), then the data.  libtraceevent's
+ * kbuffer takes the commit's low 27 bits as the size of the data and walks
+ * events up to it, and with the "missing events stored" flags it reads a
+ * long right after the data: both must stay inside the page, or it reads
+ * past the buffer that holds the page (a crash in kbuffer_load_subbuffer).
+ * libtracecmd also fails to open a buffer whose first page is bad, and its
+ * cleanup then crashes.  @b holds the page header, @n the page's number.
  */
 static int page_header_ok(struct chk *c, const unsigned char *b, const char *place, uint64_t off,
-			  uint32_t page_size)
+			  uint64_t n, uint32_t page_size)
 {
 	int lsize = c->commit_size == 8 || (!c->commit_size && c->long_size == 8) ? 8 : 4;
-	uint64_t commit = num(c, b + 8, lsize) & CHK_COMMIT_MASK;
+	uint64_t flags = num(c, b + 8, lsize), commit = flags & CHK_COMMIT_MASK;
+	uint64_t room = page_size - 8 - (uint64_t)lsize;
 
-	if (commit > page_size)
-		return fail(c, -SR_E_CORRUPT, "first page of %s at offset 0x%llx: commit %llu is "
-			    "larger than the %u-byte page", place, (unsigned long long)off,
+	if (commit > room)
+		return fail(c, -SR_E_CORRUPT, "page %llu of %s at offset 0x%llx: commit %llu is "
+			    "larger than the %llu data bytes of a %u-byte page",
+			    (unsigned long long)n, place, (unsigned long long)off,
+			    (unsigned long long)commit, (unsigned long long)room, page_size);
+	if ((flags & CHK_MISSING_EVENTS) && (flags & CHK_MISSING_STORED) &&
+	    commit + (uint64_t)lsize > room)
+		return fail(c, -SR_E_CORRUPT, "page %llu of %s at offset 0x%llx: the count of missing "
+			    "events after its %llu data bytes lies outside the %u-byte page",
+			    (unsigned long long)n, place, (unsigned long long)off,
 			    (unsigned long long)commit, page_size);
 	return 0;
 }
 
-static int first_page(struct chk *c, const char *place, uint64_t off, uint32_t page_size)
+/* the header of every page of uncompressed cpu data: 16 bytes a page, never the events */
+static int every_page(struct chk *c, const char *place, uint64_t off, uint64_t size,
+		      uint32_t page_size)
 {
 	unsigned char b[16];
+	uint64_t n;
 	int ret;
 
-	ret = rd(c, off, b, sizeof(b), place);
-	if (ret)
-		return ret;
-	return page_header_ok(c, b, place, off, page_size);
+	for (n = 0; n < size / page_size; n++) {
+		ret = rd(c, off + n * page_size, b, sizeof(b), place);
+		if (!ret)
+			ret = page_header_ok(c, b, place, off + n * page_size, n, page_size);
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 /* libtracecmd's decompressor for the file's compression, NULL if there is none */
@@ -634,32 +1042,45 @@ static struct tracecmd_compression *decompressor(struct chk *c)
 }
 
 /*
- * Compressed data hides the first page in the first chunk: decompress that
- * one chunk with libtracecmd's decompressor, which fails the way
- * libtracecmd will when it opens the buffer.
+ * Compressed data hides its pages in chunks: decompress each chunk with
+ * libtracecmd's decompressor, which fails the way libtracecmd will when it
+ * reads the buffer, and check the header of every page in it.  @first is
+ * the number of the chunk's first page in the cpu's data; *@buf (of
+ * *@cap bytes) is reused from chunk to chunk.
  */
-static int first_chunk(struct chk *c, const char *place, uint64_t zoff, uint32_t z, uint32_t u,
-		       uint32_t page_size)
+static int chunk_pages(struct chk *c, const char *place, const char *what, uint64_t zoff,
+		       uint32_t z, uint32_t u, uint64_t first, uint32_t page_size, char **buf,
+		       size_t *cap)
 {
 	struct tracecmd_compress_chunk chunk = {
 		.size = u, .zsize = z, .zoffset = (off_t)zoff, .offset = 0,
 	};
-	char *data;
+	char in[192];
+	uint64_t n;
 	int ret;
 
-	if (u > CHK_MAX_FIRST_CHUNK || !tracecmd_uncompress_chunk || !decompressor(c))
+	if (!tracecmd_uncompress_chunk || !decompressor(c))
 		return 0;
-	data = calloc(1, u);
-	if (!data)
-		return -SR_E_NOMEM;
-	if (tracecmd_uncompress_chunk(c->z, &chunk, data) < 0)
-		ret = fail(c, -SR_E_CORRUPT, "first chunk of %s at offset 0x%llx: %u compressed "
-			   "bytes do not decompress to %u bytes", place, (unsigned long long)zoff, z,
-			   u);
-	else
-		ret = page_header_ok(c, (unsigned char *)data, place, zoff, page_size);
-	free(data);
-	return ret;
+	if (*cap < u) {
+		char *nb = realloc(*buf, u);
+
+		if (!nb)
+			return -SR_E_NOMEM;
+		*buf = nb;
+		*cap = u;
+	}
+	if (tracecmd_uncompress_chunk(c->z, &chunk, *buf) < 0)
+		return fail(c, -SR_E_CORRUPT, "%s at offset 0x%llx: %u compressed bytes do not "
+			    "decompress to %u bytes", what, (unsigned long long)zoff, z, u);
+	snprintf(in, sizeof(in), "%s (in %s at offset 0x%llx)", place, what,
+		 (unsigned long long)zoff);
+	for (n = 0; n < u / page_size; n++) {
+		ret = page_header_ok(c, (unsigned char *)*buf + n * page_size, in,
+				     n * page_size, first + n, page_size);
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 /*
@@ -670,8 +1091,9 @@ static int first_chunk(struct chk *c, const char *place, uint64_t zoff, uint32_t
 static int chunks(struct chk *c, const char *place, uint64_t off, uint64_t size,
 		  uint32_t page_size)
 {
-	uint64_t p = off, end = off + size, n, i;
-	char what[160];
+	uint64_t p = off, end = off + size, n, i, pages = 0;
+	char what[160], *buf = NULL;
+	size_t cap = 0;
 	int ret;
 
 	snprintf(what, sizeof(what), "chunk count of %s", place);
@@ -682,44 +1104,48 @@ static int chunks(struct chk *c, const char *place, uint64_t off, uint64_t size,
 		return fail(c, -SR_E_CORRUPT, "%s at offset 0x%llx: %llu chunks cannot fit in its "
 			    "%llu bytes", place, (unsigned long long)off, (unsigned long long)n,
 			    (unsigned long long)size);
-	for (i = 0; i < n; i++) {
+	for (i = 0; !ret && i < n; i++) {
 		unsigned char b[8];
 		uint64_t z, u;
 
 		snprintf(what, sizeof(what), "chunk %llu of %llu of %s", (unsigned long long)i + 1,
 			 (unsigned long long)n, place);
-		if (p + 8 > end + 4)
-			return fail(c, -SR_E_CORRUPT, "%s at offset 0x%llx: header runs past the end "
-				    "of the cpu data at 0x%llx", what, (unsigned long long)p,
-				    (unsigned long long)end);
+		if (p + 8 > end + 4) {
+			ret = fail(c, -SR_E_CORRUPT, "%s at offset 0x%llx: header runs past the end "
+				   "of the cpu data at 0x%llx", what, (unsigned long long)p,
+				   (unsigned long long)end);
+			break;
+		}
 		ret = rd(c, p, b, 8, what);
 		if (ret)
-			return ret;
+			break;
 		z = num(c, b, 4);
 		u = num(c, b + 4, 4);
-		if (!z)
-			return fail(c, -SR_E_CORRUPT, "%s at offset 0x%llx: compressed size is 0", what,
-				    (unsigned long long)p);
-		if (!u || u % page_size || u > CHK_MAX_CHUNK)
-			return fail(c, -SR_E_CORRUPT, "%s at offset 0x%llx: uncompressed size %llu is "
-				    "not a whole number of %u-byte pages up to %u", what,
-				    (unsigned long long)p, (unsigned long long)u, page_size,
-				    CHK_MAX_CHUNK);
 		p += 8;
-		if (z > end + 4 - p)
-			return fail(c, -SR_E_CORRUPT, "%s at offset 0x%llx: %llu compressed bytes run "
-				    "past the end of the cpu data at 0x%llx", what,
-				    (unsigned long long)(p - 8), (unsigned long long)z,
-				    (unsigned long long)end);
-		if (p + z > c->size)
-			return truncated(c, p, z, what);
-		if (!i) {
-			ret = first_chunk(c, place, p - 8, (uint32_t)z, (uint32_t)u, page_size);
-			if (ret)
-				return ret;
-		}
+		if (!z)
+			ret = fail(c, -SR_E_CORRUPT, "%s at offset 0x%llx: compressed size is 0", what,
+				   (unsigned long long)p - 8);
+		else if (!u || u % page_size || u > CHK_MAX_CHUNK)
+			ret = fail(c, -SR_E_CORRUPT, "%s at offset 0x%llx: uncompressed size %llu is "
+				   "not a whole number of %u-byte pages up to %u", what,
+				   (unsigned long long)p - 8, (unsigned long long)u, page_size,
+				   CHK_MAX_CHUNK);
+		else if (z > end + 4 - p)
+			ret = fail(c, -SR_E_CORRUPT, "%s at offset 0x%llx: %llu compressed bytes run "
+				   "past the end of the cpu data at 0x%llx", what,
+				   (unsigned long long)(p - 8), (unsigned long long)z,
+				   (unsigned long long)end);
+		else if (p + z > c->size)
+			ret = truncated(c, p, z, what);
+		else
+			ret = chunk_pages(c, place, what, p - 8, (uint32_t)z, (uint32_t)u, pages,
+					  page_size, &buf, &cap);
+		pages += u / page_size;
 		p += z;
 	}
+	free(buf);
+	if (ret)
+		return ret;
 	if (p != end && p != end + 4)
 		return fail(c, -SR_E_CORRUPT, "%s at offset 0x%llx: its %llu chunks end at 0x%llx, "
 			    "the data at 0x%llx", place, (unsigned long long)off,
@@ -750,7 +1176,7 @@ static int cpu_data(struct chk *c, const char *place, uint64_t off, uint64_t siz
 				   "number of %u-byte pages", place, (unsigned long long)off,
 				   (unsigned long long)size, page_size);
 		else
-			ret = first_page(c, place, off, page_size);
+			ret = every_page(c, place, off, size, page_size);
 	} else if (!ret) {
 		ret = chunks(c, place, off, size, page_size);
 	}
@@ -1607,6 +2033,8 @@ int sr_tracedat_check(const char *path, char **cause)
 		c->end = c->size;
 		snprintf(c->region, sizeof(c->region), "the file");
 		ret = check_fd(c);
+		if (!ret)
+			ret = parse_formats_apart(c);
 	}
 	if (c->z)
 		tracecmd_compress_destroy(c->z);
@@ -1614,6 +2042,8 @@ int sr_tracedat_check(const char *path, char **cause)
 		tep_free(c->tep);
 	close(c->fd);
 	free(c->buffers);
+	free(c->fmts);
+	free(c->fmt);
 	free(c);
 	return ret;
 }

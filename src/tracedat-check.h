@@ -16,13 +16,17 @@
  *
  * Walks the headers, event formats, options, sections and the per-cpu data
  * descriptors of every buffer (top and instances): each must lie inside the
- * file and be well formed.  Of the CPU data only the descriptors are read:
- * the chunk headers of compressed data and the header of the first page of
- * each cpu, never the events, so the cost does not grow with the size of
- * the trace.  Of compressed data, only the header sections (formats,
- * kallsyms: megabytes) and the first chunk of each cpu's data are
- * decompressed, with libtracecmd's decompressor when it exports one,
- * because libtracecmd allocates what damaged ones say, or crashes.
+ * file and be well formed.  Of the CPU data only the header of every page
+ * is read (16 bytes a page), never the events; compressed data has to be
+ * decompressed for that, chunk by chunk.  The texts the libraries parse
+ * are checked too: every event format and header format must be text (a
+ * NUL or a control byte crashes libtraceevent's parser), every printk
+ * format line must have the shape libtraceevent's parser can copy without
+ * reading outside it, in plain and in compressed header sections (which
+ * are decompressed with libtracecmd's decompressor when it exports one).
+ * An event format's print fmt may name only its own fields, and the event
+ * formats that pass are parsed once more by libtraceevent in a child
+ * process (fork()): one that crashes it is refused with its place.
  *
  * Return: 0 if the file is sound; otherwise -SR_E_TRUNCATED, -SR_E_CORRUPT,
  * -SR_E_UNSUPPORTED (version, compression or latency data we cannot read),

@@ -42,10 +42,64 @@ mkdir -p tracedat/fail text/fail ctf/fail
 	cp "../../$v7" corrupt-compressed-chunk-v7.dat
 	patch_bytes corrupt-compressed-chunk-v7.dat $((size7 - 200000)) '\377\377\377\377\000\000\000\000\377\377\377\377'
 	printf 'not a trace at all\n' >prose.dat
+	# reproducers found by fuzzing (issue 17), byte edits of good fixtures:
+	# what crashed libtraceevent/libtracecmd or reached the engine unchecked
+	r6=../../$S/live-6.18-record-v6.dat
+	n61=../../tracedat/numa/numa-6.1-busyloops.dat
+	cp "$r6" oob-v6-waking-target-cpu-512.dat	# sched_waking target_cpu 0 -> 512
+	patch_bytes oob-v6-waking-target-cpu-512.dat 214829 '\002'
+	cp "$r6" segv-v6-page-commit-ffffffff.dat	# commit of cpu 0's 6th page
+	patch_bytes segv-v6-page-commit-ffffffff.dat 155656 '\377\377\377\377'
+	# the same page: a commit past the page's 4080 data bytes but not past
+	# the page, and a full page that says a missing-events count follows it
+	cp "$r6" page-commit-past-data-v6.dat
+	patch_bytes page-commit-past-data-v6.dat 155656 '\372\017\000\000'
+	cp "$r6" page-missing-count-past-page-v6.dat
+	patch_bytes page-missing-count-past-page-v6.dat 155656 '\360\017\000\300'
+	cp "$r6" segv-v6-byterun-m242.dat		# 4096 bytes of 0xff across two pages
+	head -c 4096 /dev/zero | tr '\000' '\377' |
+		dd of=segv-v6-byterun-m242.dat bs=1 seek=152040 conv=notrunc status=none
+	cp "$r6" segv-v6-event-format-nul.dat		# a NUL in an event format
+	patch_bytes segv-v6-event-format-nul.dat 4084 '\000'
+	cp "$r6" asan-v6-printk-strcmp-overflow.dat	# printk formats: a NUL in a line
+	patch_bytes asan-v6-printk-strcmp-overflow.dat 33327 '\000'
+	cp "$r6" asan-v6-printk-strdup-overflow.dat
+	patch_bytes asan-v6-printk-strdup-overflow.dat 30321 '\000'
+	# a print fmt whose __print_flags() names a field the format lacks
+	# (libtraceevent's process_entry() crashes; found by fuzzing its parser)
+	cp "$r6" segv-v6-print-flags-no-field.dat
+	patch_bytes segv-v6-print-flags-no-field.dat $(( $(offset_of "$r6" 'long prev_state;') + 12 )) 'm'
+	# sched_switch's format replaced by printable text that crashes
+	# libtraceevent's parser (found by fuzzing it), padded with blanks
+	at=$(( $(offset_of "$r6" 'name: sched_switch') ))
+	cat >fmt.tmp <<'EOT'
+name: sched_switch
+ID: 372
+format:
+
+	field:char prev_comm[16];	offset:8;	size:16;	signed:0;
+	field:pid_t prev_pid;	offset:24;	size:4;	signed:1;
+	field:int prev_prio;	offset:28;	size:4;	signed:1;
+	field:long prev_state;	offset:64;	size:8;	signed:1;
+
+print fmt: "prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s%s ==> next_comm=%s next_pid=%d next_prio=%d", REC->prev_comm, REC->prev_pid, REC->prev_prio, (REC->prev_state & ((((0x00000000 | 0x00000001ong caller[8];	offset:16;	size:64;	signed:0;
+print fmt: "\t=> %ps\n\t=> %ps\n\t=> %ps\n" "\t=>4;	size:4;	signed:1;
+EOT
+	cp "$r6" segv-v6-print-fmt-cut.dat
+	{ cat fmt.tmp; head -c $((1488 - $(stat -c %s fmt.tmp))) /dev/zero | tr '\000' ' '; } |
+		dd of=segv-v6-print-fmt-cut.dat bs=1 seek="$at" conv=notrunc status=none
+	rm -f fmt.tmp
+	cp "$n61" segv-v7-compressed-header-section.dat	# two bytes of zstd data
+	patch_bytes segv-v7-compressed-header-section.dat 718 '\000\000'
+	cp "$n61" asan-v7-compressed-printk-overflow.dat	# compressed printk section
+	patch_bytes asan-v7-compressed-printk-overflow.dat 894687 '\200\200'
+	patch_bytes asan-v7-compressed-printk-overflow.dat 894691 '\200\200'
+	patch_bytes asan-v7-compressed-printk-overflow.dat 894694 '\200\200\200\200\200\200\200\200\200'
 )
 (
 	cd text/fail
-	rm -f ./*.txt
+	# probe-*.txt are written by hand: keep them
+	find . -maxdepth 1 -name "*.txt" ! -name "probe-*" -delete
 	src=../succeed/trace-critical-path.txt
 	# the first sched_switch loses next_pid; the second gets a bad prev_pid
 	awk '/sched_switch:/ && !done { sub(/ next_pid=[0-9]*/, ""); done = 1 } { print }' \
@@ -60,6 +114,32 @@ mkdir -p tracedat/fail text/fail ctf/fail
 	{ head -n 20 $src; printf '\000\000\000binary'; } >nul-bytes.txt
 	sed '12s/target_cpu=[0-9]*/target_cpu=/' $src >empty-value.txt
 	head -c 1500 $src >truncated-line.txt
+	# CPU numbers beyond the trace's CPU count, in every CPU field (issue 17;
+	# oob-target-cpu*.txt are the reproducers found by fuzzing)
+	cat >oob-base.tmp <<'EOT'
+cpus=2
+          <idle>-0     [000]   10.000000000: sched_switch:         swapper/0:0 [120] R ==> a:100 [120]
+               a-100   [000]   10.000100000: sched_switch:         a:100 [120] S ==> swapper/0:0 [120]
+          <idle>-0     [001]   10.000200000: sched_switch:         swapper/1:0 [120] R ==> b:200 [120]
+               b-200   [001]   10.000300000: sched_waking:         comm=a pid=100 prio=120 target_cpu=0
+               b-200   [001]   10.000400000: sched_wakeup:         a:100 [120] CPU:000
+EOT
+	sed 's/target_cpu=0$/target_cpu=100000/' oob-base.tmp >oob-target-cpu.txt
+	sed 's/target_cpu=0$/target_cpu=2/' oob-base.tmp >oob-target-cpu-2.txt
+	ln='               b-200   [001]   10.000500000:'
+	oob() { { cat oob-base.tmp; printf '%s %s\n' "$ln" "$2"; } >"oob-$1.txt"; }
+	oob wakeup-cpu 'sched_wakeup:         a:100 [120] CPU:002'
+	oob wakeup-new-target-cpu 'sched_wakeup_new:     comm=c pid=300 prio=120 target_cpu=002'
+	oob migrate-orig-cpu 'sched_migrate_task:   comm=a pid=100 prio=120 orig_cpu=5 dest_cpu=1'
+	oob migrate-dest-cpu 'sched_migrate_task:   comm=a pid=100 prio=120 orig_cpu=0 dest_cpu=2'
+	oob select-rq-prev-cpu 'select_rq:            (select_task_rq_fair+0x0/0x1c0) prev_cpu=2 wake_flags=0x8'
+	oob select-rq-ret-cpu 'select_rq_ret:        (try_to_wake_up+0x1e5/0x6c0 <- select_task_rq_fair) cpu=3'
+	{ cat oob-base.tmp; printf '%s\n' '               b-200   [002]   10.000500000: sched_switch:         b:200 [120] S ==> swapper/1:0 [120]'; } >oob-event-cpu.txt
+	rm -f oob-base.tmp
+	# a CPU count beyond what a trace may have (8192)
+	sed '1s/cpus=2/cpus=8193/' oob-target-cpu-2.txt >cpus-8193.txt
+	{ printf '# tracer: nop\n#\n# entries-in-buffer/entries-written: 5/5   #P:9000\n'
+	  tail -n +2 oob-target-cpu-2.txt; } >tracefs-p-9000.txt
 )
 (
 	cd ctf/fail

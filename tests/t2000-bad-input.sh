@@ -30,17 +30,41 @@ actual:   $(head -c 2000 "$TMP/e")"
 	fi
 }
 
+# run case function $1 on fixture $2 with the normal build and under ASan + UBSan
+both_builds() {
+	"$1" "$SR" "" "$2"
+	if [ -x "$SR_SAN" ]; then
+		ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0 UBSAN_OPTIONS=print_stacktrace=1 \
+			LSAN_OPTIONS=suppressions=$TEST_DIR/fuzz/lsan.supp:print_suppressions=0 \
+			"$1" "$SR_SAN" "[asan+ubsan]" "$2"
+	fi
+}
+
 n=0
 for f in "$FIX"/*/fail/*; do
 	case $f in *.expect) continue ;; esac
 	n=$((n + 1))
-	check_case "$SR" "" "$f"
-	if [ -x "$SR_SAN" ]; then
-		ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0 UBSAN_OPTIONS=print_stacktrace=1 \
-			LSAN_OPTIONS=suppressions=$TEST_DIR/fuzz/lsan.supp:print_suppressions=0 \
-			check_case "$SR_SAN" "[asan+ubsan]" "$f"
-	fi
+	both_builds check_case "$f"
 done
+
+# CPU numbers out of range: replay fails with the same line and leaves no database
+replay_case() {
+	local bin=$1 label=$2 f=$3 rel rc
+	rel=${f#"$TOP"/}
+	rm -f "$TMP/oob.db"
+	(cd "$TOP" && "$bin" replay -q -o "$TMP/oob.db" "$rel") >/dev/null 2>"$TMP/e"
+	rc=$?
+	if [ $rc -eq 1 ] && [ ! -e "$TMP/oob.db" ] && cmp -s "$f.expect" "$TMP/e"; then
+		pass "$label replay $rel: exits 1, no database, the same message"
+	else
+		fail "$label replay $rel: exits 1, no database, the same message" \
+			"exit $rc; $(ls "$TMP"/oob.db* 2>/dev/null); $(head -c 1000 "$TMP/e")"
+	fi
+}
+for f in "$FIX"/text/fail/oob-*.txt "$FIX"/tracedat/fail/oob-*.dat; do
+	both_builds replay_case "$f"
+done
+
 [ "$n" -ge 20 ] && pass "the corpus has $n cases (at least 20)" || fail "the corpus has at least 20 cases" "$n"
 
 "$SR" info "$TMP/does-not-exist.dat" >"$TMP/o" 2>"$TMP/e1"

@@ -281,6 +281,11 @@ void sr_replay_set_callback(struct sr_replay *r, sr_decision_cb cb, void *data);
 
 /**
  * sr_replay_feed - apply one event
+ *
+ * An event with a CPU number (its own, target, orig, dest, prev or returned
+ * cpu) outside the topology is ignored: the trace readers refuse CPUs beyond
+ * the trace's count, so only a trace that declares no count gets here.
+ *
  * Return: 0, or the callback's non-zero value, or a negated SR_E_* code.
  */
 int sr_replay_feed(struct sr_replay *r, const struct sr_event *ev);

@@ -22,11 +22,21 @@ seed() {
 		for f in tests/fixtures/tracedat/succeed/*.dat; do
 			head -c 65536 "$f" >"$dir.seed/head-$(basename "$f")"
 		done
-		cp tests/fixtures/tracedat/succeed/live-6.18-overrun-v7.dat "$dir.seed/"
+		cp tests/fixtures/tracedat/succeed/live-6.18-overrun-v7.dat \
+			tests/fixtures/tracedat/succeed/live-6.18-record-v6.dat "$dir.seed/"
+		# the bad-input corpus: among them the reproducers found by
+		# fuzzing (issue 17), byte edits of record-v6 and of a NUMA v7
+		# trace whose neighbours are worth mutating
+		for f in tests/fixtures/tracedat/fail/*.dat; do
+			[ "$(stat -c %s "$f")" -le 1048576 ] && cp "$f" "$dir.seed/fail-$(basename "$f")"
+		done
 		;;
 	text)
-		for f in tests/fixtures/text/succeed/*.txt; do
+		for f in tests/fixtures/text/succeed/*.txt tests/fixtures/scenario/*.txt; do
 			head -c 16384 "$f" >"$dir.seed/$(basename "$f")"
+		done
+		for f in tests/fixtures/text/fail/*.txt; do
+			cp "$f" "$dir.seed/fail-$(basename "$f")"
 		done
 		;;
 	ctf)
@@ -49,7 +59,7 @@ for t in $targets; do
 	seed "$t"
 	echo "fuzzing $t for ${secs}s"
 	# -close_fd_mask=3: the readers' own diagnostics are not the point here
-	if ! ASAN_OPTIONS=fast_unwind_on_malloc=0 LSAN_OPTIONS="suppressions=$PWD/tests/fuzz/lsan.supp" \
+	if ! ASAN_OPTIONS=fast_unwind_on_malloc=0 LSAN_OPTIONS="suppressions=$PWD/tests/fuzz/lsan.supp:print_suppressions=0" \
 		"$out/fuzz/fuzz-$t" -max_total_time="$secs" -timeout=20 -rss_limit_mb=4096 \
 		-artifact_prefix="$out/" -close_fd_mask=3 -print_final_stats=1 "$out/corpus-$t" "$out/corpus-$t.seed" \
 		>"$out/fuzz-$t.log" 2>&1; then

@@ -314,6 +314,25 @@ int main(void)
 	}
 	sr_replay_free(r);
 
+	/* CPU numbers beyond the topology are never indexed: the event is ignored */
+	r = setup(t, mainline);
+	ev_switch(r, 0, 0, "swapper/0", SR_PREV_RUNNABLE, 200, "waker");
+	ev_switch(r, 0, 200, "waker", SR_PREV_RUNNABLE, 0, "swapper/0");
+	{
+		uint64_t before = sr_replay_borrow_stats(r)->events;
+
+		ev_wake(r, SR_EV_WAKING, 0, 200, 100, "wakee", 100000);
+		ev_wake(r, SR_EV_WAKING, 0, 200, 101, "wakee", 4);
+		ev_wake(r, SR_EV_WAKEUP, 0, 200, 101, "wakee", 4);
+		ev_wake(r, SR_EV_WAKEUP_NEW, 0, 200, 102, "child", 1 << 20);
+		ev_migrate(r, 0, 200, 100, "wakee", 9, 0);
+		ev_migrate(r, 0, 200, 100, "wakee", 0, 4);
+		CHECK_EQ(sr_replay_borrow_stats(r)->events, before,
+			 "events with a cpu outside the topology are ignored");
+		CHECK_EQ(ndecisions, 0, "and open no decision");
+	}
+	sr_replay_free(r);
+
 	sr_topology_free(t);
 	return unit_done();
 }
