@@ -403,6 +403,7 @@ static int add_header(struct sr_report *r, int src, sqlite3_stmt *st)
 			    col_text(st, 14)))
 		return -SR_E_NOMEM;
 	sr_strlcpy(r->src[src].kernel, col_text(st, 1), sizeof(r->src[src].kernel));
+	sr_strlcpy(r->src[src].topology, col_text(st, 14), sizeof(r->src[src].topology));
 	key[0] = "models";
 	c = row_cells(&r->header, src, key);
 	if (!c || cell_text(c, col_text(st, 6)))
@@ -428,7 +429,7 @@ static int add_header(struct sr_report *r, int src, sqlite3_stmt *st)
 	return 0;
 }
 
-/* a note on the row of source @src keyed @keys (the row just filled) */
+/* a note on the row of source @src keyed @keys (the row just filled); NULL keys: the table */
 static int add_note(struct sr_report_table *t, int src,
 		    const char *const *keys, const char *text)
 {
@@ -437,9 +438,11 @@ static int add_note(struct sr_report_table *t, int src,
 	size_t o = 0;
 	int i, k;
 
-	for (k = 0; k < t->nkeys; k++)
+	for (k = 0; keys && k < t->nkeys; k++)
 		o += (size_t)snprintf(head + o, o < sizeof(head) ? sizeof(head) - o : 0, "%s%s",
 				      k ? " " : "", keys[k]);
+	if (!keys)
+		snprintf(head, sizeof(head), "every row");
 	nn = realloc(t->notes, (size_t)(t->nnotes + 1) * sizeof(*nn));
 	if (!nn)
 		return -SR_E_NOMEM;
@@ -448,7 +451,7 @@ static int add_note(struct sr_report_table *t, int src,
 		return -SR_E_NOMEM;
 	t->notes[t->nnotes].src = src;
 	t->notes[t->nnotes++].text = s;
-	for (i = t->nrows - 1; i >= 0; i--) {
+	for (i = t->nrows - 1; keys && i >= 0; i--) {
 		for (k = 0; k < t->nkeys && !strcmp(t->rows[i].key[k], keys[k]); k++)
 			;
 		if (k == t->nkeys && t->rows[i].val[src]) {
@@ -589,6 +592,16 @@ static int add_cpu(struct sr_report *r, int src, sqlite3_stmt *st)
 	return add_top(&r->cpus, src, st, key);
 }
 
+/* a run on the flat fallback: its LLC and node figures say nothing */
+static int note_flat(struct sr_report *r, int src)
+{
+	if (strncmp(r->src[src].topology, "flat", 4) || !r->fidelity.nrows)
+		return 0;
+	return add_note(&r->fidelity, src, NULL, "the trace carries no topology and replay ran "
+			"on the flat fallback (one LLC, one node): same-LLC% and same-node% are 100 "
+			"by construction and say nothing; replay -t gives one");
+}
+
 /* the classes with their share of all migrations, "unexplained" always listed */
 static int add_migrations(struct sr_report *r, int src, sqlite3_stmt *st, int *rc)
 {
@@ -684,6 +697,7 @@ int sr_report_add(struct sr_report *r, sqlite3 *db, const char *file, long run,
 	if ((err = fill(r, src, db, file, Q_PATCH, o, run, add_patch, cause)) ||
 	    (err = fill(r, src, db, file, Q_PATCH_MIG, o, run, add_patch_mig, cause)) ||
 	    (err = fill(r, src, db, file, Q_FIDELITY, o, run, add_fidelity, cause)) ||
+	    (err = note_flat(r, src)) ||
 	    (err = fill(r, src, db, file, Q_REASONS, o, run, add_reason, cause)) ||
 	    (err = fill(r, src, db, file, Q_MIGRATION, o, run, NULL, cause)) ||
 	    (err = fill(r, src, db, file, Q_TASKS, o, run, add_task, cause)) ||

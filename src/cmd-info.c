@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "schedreplay/error.h"
 #include "schedreplay/store.h"
@@ -482,9 +483,14 @@ static void print_event_row(const struct sr_event *ev)
 static int is_sqlite(const char *path)
 {
 	char head[16];
-	FILE *f = fopen(path, "rb");
+	struct stat sb;
+	FILE *f;
 	int yes;
 
+	/* a FIFO or a device would block here: the readers refuse those */
+	if (stat(path, &sb) || !S_ISREG(sb.st_mode))
+		return 0;
+	f = fopen(path, "rb");
 	if (!f)
 		return 0;
 	yes = fread(head, 1, sizeof(head), f) == sizeof(head) &&

@@ -155,6 +155,8 @@ same "... before any table" "schedreplay: warning: replay:" "$(head -c 29 "$TMP/
 same "the run stores the topology's source" "flat fallback (the trace carries no topology)" \
 	"$(sqlite3 "$TMP/flat.db" "SELECT topology FROM run")"
 ok "report shows it" sh -c "'$SR' report '$TMP/flat.db' | grep -q '^  topology     flat fallback (the trace carries no topology)$'"
+ok "report says under the fidelity table that its LLC and node figures mean nothing" \
+	sh -c "'$SR' report '$TMP/flat.db' | grep -q '^  note [0-9]*: every row: the trace carries no topology and replay ran on the flat fallback'"
 # --append with another topology: a warning; with the same one: none
 "$SR" replay -q -o "$TMP/ap.db" -t "$n4.topo" "$n4.dat" 2>"$TMP/e1"
 "$SR" replay -q -a -o "$TMP/ap.db" -t "$n4.topo" "$n4.dat" 2>"$TMP/e1"

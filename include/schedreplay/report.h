@@ -69,6 +69,7 @@ struct sr_report_source {
 	long long decisions;
 	int patches;				/* the run has patch pairs */
 	char kernel[160];			/* the recording kernel's release, or "" */
+	char topology[160];			/* where the run's topology came from */
 };
 
 struct sr_report {
