@@ -292,4 +292,28 @@ same "an append names the run" \
 "$SR" replay -q -a -o "$TMP/say.db" "$v7" >/dev/null 2>"$TMP/e1"
 same "-q: nothing" "" "$(cat "$TMP/e1")"
 
+# -- the progress line: on a terminal only, with share, rate and time left
+if command -v script >/dev/null; then
+	for i in $(seq 1 100); do cat "$FIX/text/succeed/atrace-test.txt"; done |
+		awk '/^#/ && NR > 20 { next } { print }' |
+		awk 'BEGIN { off = 0; last = 0 }
+		     /^#/ { print; next }
+		     { match($0, /[0-9]+\.[0-9]+:/); ts = substr($0, RSTART, RLENGTH - 1) + 0
+		       if (ts + off < last) off += 10; t = ts + off; last = t
+		       printf "%s%.6f%s\n", substr($0, 1, RSTART - 1), t, substr($0, RSTART + RLENGTH - 1) }' \
+		>"$TMP/long.txt"
+	script -qec "'$SR' replay -o '$TMP/p.db' '$TMP/long.txt'" /dev/null >"$TMP/tty.out" 2>&1
+	tr '\r' '\n' <"$TMP/tty.out" >"$TMP/tty.lines"
+	ok "on a terminal: events, share of the file, rate, time left" \
+		grep -Eq '^replay: [0-9]+ events, [0-9]+% of [0-9]+ MB, [0-9.]+ M events/s(, [0-9:]+ left)?' "$TMP/tty.lines"
+	ok "then the last steps" grep -q '^replay: writing the database and its indexes' "$TMP/tty.lines"
+	ok "and the line is cleared before the summary" grep -q "^.\[Kschedreplay: replay: run 1 written to new '$TMP/p.db'" "$TMP/tty.lines"
+	script -qec "'$SR' replay -q -f -o '$TMP/p.db' '$TMP/long.txt'" /dev/null >"$TMP/tty.out" 2>&1
+	same "-q on a terminal: nothing" "" "$(grep -v 'carries no topology' "$TMP/tty.out")"
+	"$SR" replay -f -o "$TMP/p.db" "$TMP/long.txt" 2>"$TMP/e1"
+	ok "stderr not a terminal: no progress line" sh -c "! grep -q 'events' '$TMP/e1' && ! grep -q \"\$(printf '\\r')\" '$TMP/e1'"
+else
+	skip "the progress line on a terminal" "no script(1)"
+fi
+
 test_done
