@@ -1066,7 +1066,11 @@ interrupted:
 	goto out;
 fail:
 	progress_end(&prog);
-	sr_error("%s", cause ? cause : sr_strerror(err));
+	if (!cause && err == -SR_E_NOMEM)
+		sr_error("replay: out of memory after %llu events of '%s'%s",
+			 (unsigned long long)events, path, out ? "; nothing written" : "");
+	else
+		sr_error("%s", cause ? cause : sr_strerror(err));
 	ret = err == -SR_E_USAGE ? EXIT_USAGE : EXIT_FAIL;
 out:
 	free(cause);

@@ -809,14 +809,20 @@ struct sr_store *sr_store_create(const char *path, const struct sr_store_opts *o
 	sqlite3_extended_result_codes(s->db, 1);
 	sqlite3_progress_handler(s->db, 10000, progress_cb, s);
 	/* the file only becomes the database when it is complete: no journal needed */
-	if (exec(s, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
-		 " PRAGMA cache_size=-65536; PRAGMA temp_store=FILE;", cause))
+	if (exec(s, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA temp_store=FILE;",
+		 cause))
 		goto fail;
 	{
 		char sql[160];
 
+		/*
+		 * The cache size after the page size: SQLite turns a size in KiB
+		 * into pages when it is set, and a page size set later keeps that
+		 * page count (64 MiB of 4 KiB pages became 256 MiB of 16 KiB ones).
+		 */
 		snprintf(sql, sizeof(sql),
-			 "PRAGMA page_size=16384; PRAGMA application_id=%d; PRAGMA user_version=%d;",
+			 "PRAGMA page_size=16384; PRAGMA cache_size=-65536; "
+			 "PRAGMA application_id=%d; PRAGMA user_version=%d;",
 			 SR_DB_APPLICATION_ID, SR_DB_SCHEMA_VERSION);
 		if (exec(s, sql, cause) || exec(s, schema, cause))
 			goto fail;

@@ -292,6 +292,13 @@ same "an append names the run" \
 "$SR" replay -q -a -o "$TMP/say.db" "$v7" >/dev/null 2>"$TMP/e1"
 same "-q: nothing" "" "$(cat "$TMP/e1")"
 
+# -- memory runs out: one clear line, nothing written
+rm -f "$TMP/oom.db"*
+(ulimit -v 50000 && exec "$SR" replay -q -o "$TMP/oom.db" --snapshots all "$v7") >/dev/null 2>"$TMP/e1"
+same "out of memory (ulimit -v 50000): exit 1" 1 $?
+ok "the message says out of memory" grep -q "out of memory" "$TMP/e1"
+ok "and nothing is written" sh -c "! ls '$TMP'/oom.db* 2>/dev/null"
+
 # -- the progress line: on a terminal only, with share, rate and time left
 if command -v script >/dev/null; then
 	for i in $(seq 1 100); do cat "$FIX/text/succeed/atrace-test.txt"; done |
