@@ -573,7 +573,7 @@ static sqlite3 *dest_open(struct sr_store *s, char **cause)
 		return NULL;
 	}
 	if (check_schema(db, s->path, cause) < 0) {
-		if ((sqlite3_errcode(db) & 0xff) == SQLITE_BUSY) {
+		if ((sqlite3_errcode(db) & 0xff) == SQLITE_BUSY && cause) {
 			free(*cause);
 			*cause = NULL;
 			dest_error(s, db, "read", cause);
@@ -853,7 +853,7 @@ struct sr_store *sr_store_create(const char *path, const struct sr_store_opts *o
 	}
 	return s;
 fail:
-	if (!*cause)
+	if (cause && !*cause)
 		sr_cause_set(cause, "out of memory");
 	sr_store_free(s);
 	return NULL;
@@ -1745,6 +1745,32 @@ static int temp_finish(struct sr_store *s, char **cause)
 }
 
 /*
+ * --force over a database: hold its write lock across the rename, so that
+ * an append running at the same time lands either before the replacement
+ * or, seeing the file replaced once it has the lock, in the new file.
+ * NULL when there is nothing to lock (not a database, or locked too long).
+ */
+static sqlite3 *lock_old(struct sr_store *s)
+{
+	sqlite3 *db;
+
+	if (check_file(s->path, NULL) < 0)
+		return NULL;
+	watch_open(s, s->path);
+	if (sqlite3_open_v2(s->path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
+			    NULL) != SQLITE_OK) {
+		dest_close(s, db);
+		return NULL;
+	}
+	sqlite3_busy_handler(db, busy_cb, s);
+	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
+		dest_close(s, db);
+		return NULL;
+	}
+	return db;
+}
+
+/*
  * The finished temporary file becomes the destination: atomically replacing
  * it with --force, else only if nothing is there (RENAME_NOREPLACE, or
  * link() where the file system lacks it).  0, 1 when the path exists, <0.
@@ -1752,7 +1778,14 @@ static int temp_finish(struct sr_store *s, char **cause)
 static int place_new(struct sr_store *s, char **cause)
 {
 	if (s->o.force) {
-		if (rename(s->tmp, s->path) == 0)
+		sqlite3 *old = lock_old(s);
+		int ok = rename(s->tmp, s->path) == 0;
+
+		if (old) {
+			sqlite3_exec(old, "ROLLBACK", NULL, NULL, NULL);
+			dest_close(s, old);
+		}
+		if (ok)
 			return 0;
 	} else if (renameat2(AT_FDCWD, s->tmp, AT_FDCWD, s->path, RENAME_NOREPLACE) == 0) {
 		return 0;
@@ -1882,11 +1915,22 @@ static int copy_rows(struct sr_store *s, sqlite3 *db, int64_t r, int64_t sd, int
 	return 0;
 }
 
+/* does the path still name the file we opened (lock_fd)? */
+static int same_file(struct sr_store *s)
+{
+	struct stat a, b;
+
+	if (s->lock_fd < 0 || fstat(s->lock_fd, &a) < 0)
+		return 1;
+	return stat(s->path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
 /*
  * Copy the run into the destination in one transaction.  BEGIN IMMEDIATE
  * takes SQLite's write lock (waiting for another writer up to the lock
  * timeout); in WAL mode readers go on reading.  0, 1 when the destination
- * is gone (the caller then places the file), <0.
+ * is gone (the caller then places the file), 2 when it was replaced (the
+ * caller tries again), <0.
  */
 static int copy_into(struct sr_store *s, char **cause)
 {
@@ -1921,6 +1965,11 @@ static int copy_into(struct sr_store *s, char **cause)
 	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
 		err = dest_error(s, db, "begin", cause);
 		goto out;
+	}
+	/* a --force replaced the file while we waited for its lock: start over */
+	if (!same_file(s)) {
+		err = 2;
+		goto rollback;
 	}
 	r = query_int(db, "SELECT coalesce(max(run_id), 0) FROM main.run", &rc);
 	if (rc == SQLITE_OK)
@@ -1971,7 +2020,7 @@ int sr_store_commit(struct sr_store *s, char **cause)
 	err = exec(s, "COMMIT", cause);
 	if (err)
 		return err;
-	for (tries = 0; tries < 3; tries++) {
+	for (tries = 0; tries < 5; tries++) {
 		if (!s->append) {
 			err = temp_finish(s, cause);
 			if (err)
@@ -2010,7 +2059,8 @@ int sr_store_commit(struct sr_store *s, char **cause)
 			return 0;
 		}
 		/* the destination went away: a new file after all */
-		s->append = 0;
+		if (err == 1)
+			s->append = 0;
 	}
 	sr_cause_set(cause, "cannot write '%s': it keeps appearing and disappearing", s->path);
 	return -SR_E_IO;

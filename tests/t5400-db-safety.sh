@@ -132,6 +132,20 @@ ok "the reader saw one run (its snapshot)" grep -qx 1 "$TMP/holder.out"
 ok "the WAL database is whole with two runs" whole "$TMP/wal.db" 2
 same "and still in WAL mode" wal "$(sqlite3 "$TMP/wal.db" 'PRAGMA journal_mode')"
 
+# -- --force over a database another writer holds: waits, then replaces it
+cp "$base" "$TMP/fw.db"
+hold "$TMP/fw.db" "BEGIN IMMEDIATE; INSERT INTO meta VALUES ('other', 'writer');"
+"$SR" replay -q -f -o "$TMP/fw.db" -m v4.15 "$v7" 2>"$TMP/e1" &
+rp=$!
+if wait_for "grep -q 'is locked' '$TMP/e1'"; then
+	pass "--force waits for the other writer's lock"
+else
+	fail "--force waits for the other writer's lock" "$(cat "$TMP/e1")"
+fi
+release "COMMIT;"
+wait $rp
+same "then replaces the file" "0 v4.15" "$? $(sqlite3 "$TMP/fw.db" 'SELECT model FROM run')"
+
 # -- the file's mode, links and symlink
 cp "$base" "$TMP/m.db"
 chmod 600 "$TMP/m.db"
