@@ -331,6 +331,26 @@ if command -v script >/dev/null; then
 	ok "and the line is cleared before the summary" grep -q "^.\[Kschedreplay: replay: run 1 written to new '$TMP/p.db'" "$TMP/tty.lines"
 	script -qec "'$SR' replay -q -f -o '$TMP/p.db' '$TMP/long.txt'" /dev/null >"$TMP/tty.out" 2>&1
 	same "-q on a terminal: nothing" "" "$(grep -v 'carries no topology' "$TMP/tty.out")"
+	# SIGINT in the last steps, as a user presses Ctrl-C on seeing them: 130
+	# and nothing written, or (the signal came after the commit) 0 and a
+	# whole database; never anything in between
+	for phase in "the last decisions" "writing the database and its indexes"; do
+		rm -f "$TMP/ph.db" "$TMP/pid"
+		script -qefc "echo \$\$ >'$TMP/pid'; exec '$SR' replay -o '$TMP/ph.db' '$TMP/long.txt'" \
+			/dev/null >"$TMP/tty.out" 2>&1 &
+		sp=$!
+		wait_for "grep -q '$phase' '$TMP/tty.out' || ! kill -0 $sp 2>/dev/null"
+		kill -INT "$(cat "$TMP/pid")" 2>/dev/null
+		wait $sp
+		rc=$?
+		if [ $rc -eq 130 ] && ! ls "$TMP"/ph.db* >/dev/null 2>&1; then
+			pass "SIGINT at '$phase': 130, nothing written"
+		elif [ $rc -eq 0 ] && whole "$TMP/ph.db" 1 && ! ls "$TMP"/ph.db.tmp-* >/dev/null 2>&1; then
+			pass "SIGINT at '$phase': came after the commit, a whole database"
+		else
+			fail "SIGINT at '$phase'" "rc $rc: $(ls "$TMP"/ph.db* 2>&1; tr '\r' '\n' <"$TMP/tty.out" | tail -n 3)"
+		fi
+	done
 	"$SR" replay -f -o "$TMP/p.db" "$TMP/long.txt" 2>"$TMP/e1"
 	ok "stderr not a terminal: no progress line" sh -c "! grep -q 'events' '$TMP/e1' && ! grep -q \"\$(printf '\\r')\" '$TMP/e1'"
 else
