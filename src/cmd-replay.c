@@ -11,6 +11,8 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "schedreplay/error.h"
@@ -27,6 +29,132 @@ static volatile sig_atomic_t interrupted;
 static void on_signal(int sig)
 {
 	interrupted = sig;
+}
+
+/*
+ * SIGINT and SIGTERM only set a flag: the replay loop, the engine's last
+ * decisions and the store (its writer thread, the index build, the wait
+ * for a lock, the append's copy) all stop on it, and nothing is written.
+ * Once the run is committed a signal changes nothing any more.
+ */
+static void catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+/* ---- the progress line: on a terminal only ----------------------------------- */
+
+struct progress {
+	int on;
+	double start, last;
+	uint64_t total;			/* bytes of a trace file; 0 for a directory */
+	uint64_t read0;			/* bytes the process had read at the start */
+};
+
+static double mono_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* the bytes this process has read so far (read and pread, as the readers do) */
+static uint64_t bytes_read(void)
+{
+	unsigned long long v = 0;
+	char line[128];
+	FILE *f = fopen("/proc/self/io", "re");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "rchar: %llu", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+static void progress_start(struct progress *p, const char *path, int on)
+{
+	struct stat st;
+
+	memset(p, 0, sizeof(*p));
+	p->on = on;
+	if (!on)
+		return;
+	p->start = p->last = mono_seconds();
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		p->total = (uint64_t)st.st_size;
+	p->read0 = p->total ? bytes_read() : 0;
+}
+
+static void human_time(char *buf, size_t len, double s)
+{
+	long t = (long)(s + 0.5);
+
+	if (t >= 3600)
+		snprintf(buf, len, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+	else
+		snprintf(buf, len, "%ld:%02ld", t / 60, t % 60);
+}
+
+/* "replay: 3145728 events, 41% of 812 MB, 1.2 M events/s, 0:07 left", twice a second */
+static void progress_update(struct progress *p, uint64_t events)
+{
+	double now, el, rate, frac = -1;
+	char pct[64] = "", eta[32] = "";
+
+	if (!p->on || (events & 0x3fff))
+		return;
+	now = mono_seconds();
+	if (now - p->last < 0.5)
+		return;
+	p->last = now;
+	el = now - p->start;
+	rate = el > 0 ? (double)events / el : 0;
+	if (p->total) {
+		frac = (double)(bytes_read() - p->read0) / (double)p->total;
+		if (frac > 0.99)
+			frac = 0.99;
+		snprintf(pct, sizeof(pct), ", %d%% of %.0f MB", (int)(frac * 100),
+			 (double)p->total / 1e6);
+	}
+	if (frac >= 0.01) {
+		human_time(eta, sizeof(eta) - 6, el * (1 - frac) / frac);
+		strncat(eta, " left", sizeof(eta) - strlen(eta) - 1);
+	}
+	fprintf(stderr, "\rreplay: %llu events%s, %.2f M events/s%s%s\033[K",
+		(unsigned long long)events, pct, rate / 1e6, *eta ? ", " : "", eta);
+}
+
+/* a progress line for the last steps (the engine's end, the database) */
+static void progress_phase(struct progress *p, const char *what)
+{
+	if (p->on)
+		fprintf(stderr, "\rreplay: %s\033[K", what);
+}
+
+static void progress_end(struct progress *p)
+{
+	if (p->on)
+		fprintf(stderr, "\r\033[K");
+	p->on = 0;
+}
+
+/* ---- the database ----------------------------------------------------------------- */
+
+static void store_notice(const char *msg, void *data)
+{
+	struct progress *p = data;
+
+	if (p && p->on)
+		fprintf(stderr, "\r\033[K");
+	sr_error("replay: %s", msg);
 }
 
 #define MAX_PATCHES 8
@@ -212,6 +340,24 @@ static void print_patches(struct replay_ctx *rc, FILE *out)
 			ps[i].model, ps[i].kind, (unsigned long long)ps[i].decisions,
 			(unsigned long long)ps[i].divergent, r, o, p);
 	}
+}
+
+/* what was written, one line on stderr */
+static void print_written(struct replay_ctx *rc, FILE *out)
+{
+	struct sr_patch_summary ps[SR_MAX_MODELS / 2 * SR_DEC__COUNT];
+	int i, n = summaries(rc, ps);
+	uint64_t div = 0;
+
+	for (i = 0; i < n; i++)
+		div += ps[i].divergent;
+	fprintf(out, "%s: replay: run %ld %s '%s': %llu decisions", sr_progname,
+		sr_store_run_id(rc->store),
+		sr_store_appended(rc->store) ? "appended to" : "written to new",
+		sr_store_path(rc->store), (unsigned long long)sr_store_decisions(rc->store));
+	if (rc->npatches)
+		fprintf(out, ", %llu where a patch pair's sides differ", (unsigned long long)div);
+	fprintf(out, "\n");
 }
 
 static int is_preset(const char *s)
@@ -589,6 +735,8 @@ static const char replay_options[] =
 	"   -o, --output DB      write every decision into the SQLite database DB\n"
 	"   -f, --force          replace DB if it exists\n"
 	"   -a, --append         add this run to DB if it exists\n"
+	"       --lock-timeout S wait up to S seconds for another writer's lock on DB\n"
+	"                        (default 10)\n"
 	"   -m, --model NAME     evaluate this model (repeatable; default: mainline)\n"
 	"       --list-models    list the models and exit\n"
 	"   -p, --patch NAME     evaluate both sides of this patch pair over each model\n"
@@ -610,6 +758,38 @@ static const char replay_options[] =
 	"   -q, --quiet          no progress line\n"
 	"   -h, --help           show this help\n";
 
+/* --lock-timeout: seconds (a fraction allowed) as milliseconds, -1 if invalid */
+static int parse_lock_timeout(const char *arg)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (end == arg || *end || !(v >= 0 && v <= 86400)) {
+		sr_error("replay: --lock-timeout takes seconds from 0 to 86400, not '%s'", arg);
+		return -1;
+	}
+	return (int)(v * 1000 + 0.5);
+}
+
+/* options that only mean something together, or not together; 0 or -1 */
+static int check_output_options(const char *out, int force, int append, int fidelity, int json)
+{
+	if (force && append) {
+		sr_error("replay: --force and --append exclude each other");
+		return -1;
+	}
+	if ((force || append) && !out) {
+		sr_error("replay: --%s needs --output DB", force ? "force" : "append");
+		return -1;
+	}
+	if (fidelity && json) {
+		sr_error("replay: --fidelity and --json exclude each other (--json prints the "
+			 "fidelity table as JSON)");
+		return -1;
+	}
+	return 0;
+}
+
 static int replay_exec(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -630,6 +810,7 @@ static int replay_exec(int argc, char **argv)
 		{ "format",	required_argument,	NULL, 'F' },
 		{ "quiet",	no_argument,		NULL, 'q' },
 		{ "no-probes",	no_argument,		NULL, 'P' },
+		{ "lock-timeout", required_argument,	NULL, 'W' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -643,6 +824,8 @@ static int replay_exec(int argc, char **argv)
 	const char *out = NULL, *topo_spec = NULL, *path;
 	char models_text[256] = "";
 	int force = 0, append = 0, hz = 250, fidelity = 0, json = 0, quiet = 0, no_probes = 0;
+	int lock_timeout_ms = SR_DB_LOCK_TIMEOUT_MS;
+	struct progress prog = { 0 };
 	const char *patch_names[MAX_PATCHES];
 	char patches_text[256] = "";
 	int npatch_names = 0, list_p = 0, probes = 0;
@@ -739,6 +922,11 @@ static int replay_exec(int argc, char **argv)
 		case 'P':
 			no_probes = 1;
 			break;
+		case 'W':
+			lock_timeout_ms = parse_lock_timeout(optarg);
+			if (lock_timeout_ms < 0)
+				return EXIT_USAGE;
+			break;
 		case 'h':
 			cmd_usage(&cmd_replay, stdout);
 			return EXIT_OK;
@@ -767,10 +955,8 @@ static int replay_exec(int argc, char **argv)
 		snprintf(patches_text + l, sizeof(patches_text) - l, "%s%s", i ? "," : "",
 			 p->name);
 	}
-	if (force && append) {
-		sr_error("replay: --force and --append exclude each other");
+	if (check_output_options(out, force, append, fidelity, json))
 		return EXIT_USAGE;
-	}
 	if (cmd_one_trace(&cmd_replay, argc, optind))
 		return EXIT_USAGE;
 	path = argv[optind];
@@ -833,8 +1019,8 @@ static int replay_exec(int argc, char **argv)
 		}
 	}
 	/* before the temporary file exists: a signal must not leave it behind */
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	catch_signals();
+	progress_start(&prog, path, !quiet && isatty(STDERR_FILENO));
 	if (out) {
 		struct sr_run_info ri = {
 			.trace = path,
@@ -848,9 +1034,18 @@ static int replay_exec(int argc, char **argv)
 			.inference = inference_rules,
 		};
 
-		rc.store = sr_store_create(out, force, append, &cause);
+		struct sr_store_opts so = {
+			.force = force,
+			.append = append,
+			.lock_timeout_ms = lock_timeout_ms,
+			.cancel = &interrupted,
+			.notice = store_notice,
+			.notice_data = &prog,
+		};
+
+		rc.store = sr_store_create(out, &so, &cause);
 		if (!rc.store) {
-			err = -SR_E_IO;
+			err = interrupted ? -SR_E_INTR : -SR_E_IO;
 			goto fail;
 		}
 		err = sr_store_begin_run(rc.store, &ri, topo, rc.sides, rc.touches, rc.nsides,
@@ -859,8 +1054,7 @@ static int replay_exec(int argc, char **argv)
 			goto fail;
 	}
 
-	quiet = quiet || !isatty(STDERR_FILENO);
-	while ((err = sr_trace_next(t, &ev, &cause)) > 0) {
+	while (!interrupted && (err = sr_trace_next(t, &ev, &cause)) > 0) {
 		if (ev.cpu >= topo->ncpus) {
 			sr_cause_set(&cause, "event on cpu %d, but the topology has %d CPUs",
 				     ev.cpu, topo->ncpus);
@@ -879,20 +1073,13 @@ static int replay_exec(int argc, char **argv)
 			break;
 		}
 		events++;
-		if (interrupted)
-			break;
-		if (!quiet && !(events & 0xfffff))
-			fprintf(stderr, "\rreplay: %llu events", (unsigned long long)events);
+		progress_update(&prog, events);
 	}
-	if (!quiet)
-		fprintf(stderr, "\r\033[K");
-	if (interrupted) {
-		sr_error("replay: interrupted, no database written");
-		ret = 128 + interrupted;
-		goto out;
-	}
+	if (interrupted)
+		goto interrupted;
 	if (err < 0)
 		goto fail;
+	progress_phase(&prog, "the last decisions");
 	err = sr_replay_finish(r);
 	if (err && rc.cause) {
 		/* a callback's error (the store's) while the last decisions closed */
@@ -906,14 +1093,27 @@ static int replay_exec(int argc, char **argv)
 		struct sr_patch_summary ps[SR_MAX_MODELS / 2 * SR_DEC__COUNT];
 		int nps = summaries(&rc, ps);
 
+		if (interrupted)
+			goto interrupted;
+		progress_phase(&prog, append ? "writing the run, then appending it" :
+			       "writing the database and its indexes");
 		err = sr_store_finish_run(rc.store, sr_trace_borrow_info(t),
 					  sr_replay_borrow_stats(r), rc.fid, ps, nps, events,
 					  first_ts, last_ts, &cause);
 		if (!err)
 			err = sr_store_commit(rc.store, &cause);
+		if (err == -SR_E_INTR || (err < 0 && interrupted))
+			goto interrupted;
 		if (err < 0)
 			goto fail;
+		/* committed: from here on a signal changes nothing */
+		progress_end(&prog);
+		if (!quiet)
+			print_written(&rc, stderr);
+	} else if (interrupted) {
+		goto interrupted;
 	}
+	progress_end(&prog);
 	if (!sr_trace_borrow_info(t)->has_waking)
 		sr_warn("replay: '%s' has no sched_waking events: 0 wakeup decisions (a wakeup "
 			"decision starts at sched_waking, where the kernel chooses the CPU; "
@@ -977,8 +1177,21 @@ static int replay_exec(int argc, char **argv)
 	}
 	ret = EXIT_OK;
 	goto out;
+interrupted:
+	progress_end(&prog);
+	if (out)
+		sr_error("replay: interrupted, nothing written to '%s'", out);
+	else
+		sr_error("replay: interrupted");
+	ret = 128 + (interrupted ? interrupted : SIGINT);
+	goto out;
 fail:
-	sr_error("%s", cause ? cause : sr_strerror(err));
+	progress_end(&prog);
+	if (!cause && err == -SR_E_NOMEM)
+		sr_error("replay: out of memory after %llu events of '%s'%s",
+			 (unsigned long long)events, path, out ? "; nothing written" : "");
+	else
+		sr_error("%s", cause ? cause : sr_strerror(err));
 	ret = err == -SR_E_USAGE ? EXIT_USAGE : EXIT_FAIL;
 out:
 	free(cause);
@@ -996,7 +1209,7 @@ out:
 
 const struct cmd_entry cmd_replay = {
 	.name = "replay",
-	.synopsis = "[-o DB [-f | -a]] [-m MODEL]... [-p PATCH]... [--patch-file SO]... [--snapshots WHICH] [-t TOPOLOGY] [--hz N] [-B NAME] [-F FMT] [--no-probes] [-q] [--fidelity | --json] TRACE",
+	.synopsis = "[-o DB [-f | -a [--lock-timeout S]]] [-m MODEL]... [-p PATCH]... [--patch-file SO]... [--snapshots WHICH] [-t TOPOLOGY] [--hz N] [-B NAME] [-F FMT] [--no-probes] [-q] [--fidelity | --json] TRACE",
 	.summary = "re-evaluate every wakeup, fork and load-balance decision of a trace under "
 		   "scheduler models and patch pairs, and measure their fidelity",
 	.options = replay_options,

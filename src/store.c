@@ -10,9 +10,13 @@
  */
 #include "schedreplay/store.h"
 
+#include <dirent.h>
 #include <errno.h>
-#include <pthread.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +25,7 @@
 #include <unistd.h>
 
 #include "schedreplay/error.h"
+#include "schedreplay/event.h"
 #include "schedreplay/model.h"
 #include "banned.h"
 
@@ -162,15 +167,22 @@ struct job_block {
 };
 
 struct sr_store {
-	sqlite3 *db;
+	sqlite3 *db;			/* the temporary database */
 	sqlite3_stmt *ins_dec, *ins_eval, *ins_reason, *ins_div, *ins_mig, *ins_snap;
 	int ncpus;
-	char *path, *tmp;
-	int force, append;
-	long run_id;
+	char *path;			/* the destination (a symlink's target) */
+	char *tmp;			/* "path.tmp-PID" */
+	int tmp_fd;			/* holds an OFD lock on byte 0 of tmp while we live */
+	struct sr_store_opts o;
+	int append;			/* the destination existed: the run is copied into it */
+	long run_id;			/* 1 in the temporary database; after commit, the file's */
 	long id_base;			/* decision_id = id_base + engine id */
 	long in_batch;
-	int committed;
+	int committed, appended;
+	/* waiting for another writer's lock */
+	int64_t busy_start;
+	int busy_told;
+	int lock_fd, shm_fd;		/* the destination and its -shm, to ask who holds a lock */
 	/* sides */
 	const struct sr_model *const *sides;
 	long side_id[SR_MAX_MODELS];
@@ -183,7 +195,8 @@ struct sr_store {
 	size_t tcap, tn;
 	uint64_t first_ts, last_ts, decisions, migrations;
 	/* the writer thread: the caller fills one block of jobs while it
-	 * writes the other, so SQLite and the replay run side by side */
+	 * writes the other, so SQLite and the replay run side by side; the
+	 * queue is these two blocks, so the caller waits when the writer lags */
 	pthread_t writer;
 	int writer_on;
 	pthread_mutex_t lock;
@@ -197,9 +210,40 @@ struct sr_store {
 
 static int writer_start(struct sr_store *s);
 
+static int cancelled(const struct sr_store *s)
+{
+	return s->o.cancel && *s->o.cancel;
+}
+
+/* SQLite's progress handler: a nonzero return interrupts the statement */
+static int progress_cb(void *arg)
+{
+	return cancelled(arg);
+}
+
+static void notice(struct sr_store *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void notice(struct sr_store *s, const char *fmt, ...)
+{
+	char buf[PATH_MAX + 512];
+	va_list ap;
+
+	if (!s->o.notice)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	s->o.notice(buf, s->o.notice_data);
+}
+
 static int db_error(struct sr_store *s, char **cause, const char *what)
 {
-	sr_cause_set(cause, "cannot write '%s': %s: %s", s->path, what,
+	if (cancelled(s))
+		return -SR_E_INTR;
+	if (s->db && (sqlite3_errcode(s->db) & 0xff) == SQLITE_NOMEM) {
+		sr_cause_set(cause, "cannot write '%s': %s: out of memory", s->tmp, what);
+		return -SR_E_NOMEM;
+	}
+	sr_cause_set(cause, "cannot write '%s': %s: %s", s->tmp, what,
 		     s->db ? sqlite3_errmsg(s->db) : "out of memory");
 	return -SR_E_IO;
 }
@@ -209,41 +253,226 @@ static int exec(struct sr_store *s, const char *sql, char **cause)
 	char *err = NULL;
 
 	if (sqlite3_exec(s->db, sql, NULL, NULL, &err) != SQLITE_OK) {
-		sr_cause_set(cause, "cannot write '%s': %s", s->path, err ? err : "sqlite error");
+		int nomem = (sqlite3_errcode(s->db) & 0xff) == SQLITE_NOMEM;
+
 		sqlite3_free(err);
-		return -SR_E_IO;
+		if (cancelled(s))
+			return -SR_E_INTR;
+		sr_cause_set(cause, "cannot write '%s': %s", s->tmp,
+			     nomem ? "out of memory" : sqlite3_errmsg(s->db));
+		return nomem ? -SR_E_NOMEM : -SR_E_IO;
 	}
 	return 0;
 }
 
-static int copy_file(const char *from, const char *to, char **cause)
-{
-	char buf[1 << 16];
-	int in, out;
-	ssize_t n;
+/* ---- who holds a lock on a database ---------------------------------------- */
 
-	in = open(from, O_RDONLY | O_CLOEXEC);
-	if (in < 0) {
-		sr_cause_set(cause, "cannot open '%s': %s", from, strerror(errno));
+/*
+ * SQLite's unix VFS locks bytes of the database file (a rollback journal's
+ * writer holds the RESERVED byte, a committing one the PENDING byte, readers
+ * the SHARED range) and, in WAL mode, bytes of the -shm file (the writer's
+ * at offset 120).  These offsets are part of SQLite's file format.  They
+ * are POSIX record locks: F_GETLK names the process of a conflicting one.
+ * The descriptors are opened before SQLite opens the file and closed after
+ * it closed it: closing a descriptor drops every POSIX lock the process
+ * holds on the file, SQLite's included.
+ */
+#define LOCK_PENDING	0x40000000LL
+#define LOCK_RESERVED	(LOCK_PENDING + 1)
+#define LOCK_SHARED	(LOCK_PENDING + 2)
+#define LOCK_SHARED_LEN	510
+#define LOCK_WAL	120			/* write, checkpoint, recover */
+
+static void watch_open(struct sr_store *s, const char *path)
+{
+	char shm[PATH_MAX];
+
+	s->lock_fd = open(path, O_RDONLY | O_CLOEXEC);
+	snprintf(shm, sizeof(shm), "%s-shm", path);
+	s->shm_fd = open(shm, O_RDONLY | O_CLOEXEC);
+}
+
+static void watch_close(struct sr_store *s)
+{
+	if (s->lock_fd >= 0)
+		close(s->lock_fd);
+	if (s->shm_fd >= 0)
+		close(s->shm_fd);
+	s->lock_fd = s->shm_fd = -1;
+}
+
+static pid_t lock_owner(int fd, long long start, long long len)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET,
+			    .l_start = (off_t)start, .l_len = (off_t)len };
+
+	if (fd < 0 || fcntl(fd, F_GETLK, &fl) < 0 || fl.l_type == F_UNLCK)
+		return 0;
+	return fl.l_pid > 0 ? fl.l_pid : -1;
+}
+
+/* the name of a process (/proc/PID/comm), "" if unknown */
+static void proc_comm(pid_t pid, char *buf, size_t len)
+{
+	char p[64];
+	FILE *f;
+
+	buf[0] = '\0';
+	snprintf(p, sizeof(p), "/proc/%d/comm", (int)pid);
+	f = fopen(p, "re");
+	if (!f)
+		return;
+	if (fgets(buf, (int)len, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
+/* " by pid 1234 (sqlite3)", " by another process", or "" when no lock is seen */
+static void lock_holder(struct sr_store *s, char *buf, size_t len)
+{
+	pid_t pid = lock_owner(s->shm_fd, LOCK_WAL, 3);
+	char comm[64];
+
+	if (!pid)
+		pid = lock_owner(s->lock_fd, LOCK_RESERVED, 1);
+	if (!pid)
+		pid = lock_owner(s->lock_fd, LOCK_PENDING, 1);
+	if (!pid)
+		pid = lock_owner(s->lock_fd, LOCK_SHARED, LOCK_SHARED_LEN);
+	buf[0] = '\0';
+	if (pid < 0) {
+		snprintf(buf, len, " by another process");
+	} else if (pid > 0) {
+		proc_comm(pid, comm, sizeof(comm));
+		snprintf(buf, len, " by pid %d%s%s%s", (int)pid, *comm ? " (" : "", comm,
+			 *comm ? ")" : "");
+	}
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* SQLite's busy handler: wait for the lock up to the timeout, unless a signal came */
+static int busy_cb(void *arg, int count)
+{
+	struct sr_store *s = arg;
+	int64_t now = now_ms();
+	char who[128];
+
+	if (cancelled(s))
+		return 0;
+	if (!count)
+		s->busy_start = now;
+	if (now - s->busy_start >= s->o.lock_timeout_ms)
+		return 0;
+	if (!count && !s->busy_told) {
+		lock_holder(s, who, sizeof(who));
+		notice(s, "'%s' is locked%s: waiting up to %g s", s->path, who,
+		       s->o.lock_timeout_ms / 1000.0);
+		s->busy_told = 1;
+	}
+	/* a signal ends the sleep early */
+	usleep(count < 20 ? 1000 : 10000);
+	return 1;
+}
+
+/*
+ * A failed statement on the destination @db as one message: locked (and by
+ * whom), damaged, out of memory, interrupted, or SQLite's own words.
+ */
+static int dest_error(struct sr_store *s, sqlite3 *db, const char *what, char **cause)
+{
+	int rc = db ? sqlite3_errcode(db) & 0xff : SQLITE_NOMEM;
+	char who[128];
+
+	if (cancelled(s))
+		return -SR_E_INTR;
+	switch (rc) {
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		lock_holder(s, who, sizeof(who));
+		sr_cause_set(cause, "'%s' is locked%s: gave up after %g s (see --lock-timeout); "
+			     "the file is unchanged", s->path, who, s->o.lock_timeout_ms / 1000.0);
+		return -SR_E_IO;
+	case SQLITE_CORRUPT:
+	case SQLITE_NOTADB:
+		sr_cause_set(cause, "'%s' is damaged (%s): not appending to it", s->path,
+			     sqlite3_errmsg(db));
+		return -SR_E_CORRUPT;
+	case SQLITE_NOMEM:
+		sr_cause_set(cause, "cannot write '%s': %s: out of memory", s->path, what);
+		return -SR_E_NOMEM;
+	case SQLITE_READONLY:
+		sr_cause_set(cause, "cannot write '%s': it is read-only (%s)", s->path,
+			     sqlite3_errmsg(db));
+		return -SR_E_IO;
+	default:
+		sr_cause_set(cause, "cannot write '%s': %s: %s", s->path, what, sqlite3_errmsg(db));
 		return -SR_E_IO;
 	}
-	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (out < 0) {
-		sr_cause_set(cause, "cannot create '%s': %s", to, strerror(errno));
-		close(in);
-		return -SR_E_IO;
-	}
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, (size_t)n) != n) {
-			n = -1;
-			break;
-		}
-	if (n < 0 || close(out) < 0) {
-		sr_cause_set(cause, "cannot copy '%s' to '%s': %s", from, to, strerror(errno));
-		close(in);
-		return -SR_E_IO;
-	}
-	close(in);
+}
+
+/* ---- opening and checking a database file ----------------------------------- */
+
+static uint32_t be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/*
+ * Is @path a regular file that starts with an SQLite header and holds whole
+ * pages?  SQLite would take an empty or foreign file as a new database, and
+ * a truncated one as an empty or a foreign database.  0, or -1 with @cause.
+ */
+static int check_file(const char *path, char **cause)
+{
+	unsigned char h[100];
+	char journal[PATH_MAX];
+	struct stat st, jst;
+	unsigned ps;
+	ssize_t n;
+	int fd;
+
+	if (stat(path, &st) < 0)
+		return sr_cause_set(cause, "cannot open '%s': %s", path, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return sr_cause_set(cause, "cannot open '%s': not a regular file", path);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return sr_cause_set(cause, "cannot open '%s': %s", path, strerror(errno));
+	n = read(fd, h, sizeof(h));
+	close(fd);
+	if (n < 16 || memcmp(h, "SQLite format 3", 16))
+		return sr_cause_set(cause, "'%s' is not a schedreplay database (not SQLite)", path);
+	if (n < (ssize_t)sizeof(h))
+		return sr_cause_set(cause, "'%s' is damaged: truncated to %lld bytes (an SQLite "
+				    "database's header alone is 100)", path,
+				    (long long)st.st_size);
+	/* a hot rollback journal beside it puts a half-written file right */
+	snprintf(journal, sizeof(journal), "%s-journal", path);
+	if (stat(journal, &jst) == 0 && jst.st_size > 0)
+		return 0;
+	ps = (unsigned)h[16] << 8 | h[17];
+	if (ps == 1)
+		ps = 65536;
+	if (ps < 512 || (ps & (ps - 1)))
+		return sr_cause_set(cause, "'%s' is damaged: its header gives the page size %u",
+				    path, ps);
+	if (st.st_size < ps || st.st_size % ps)
+		return sr_cause_set(cause, "'%s' is damaged: truncated (%lld bytes, not a whole "
+				    "number of %u-byte pages)", path, (long long)st.st_size, ps);
+	/* the page count in the header is valid when its change counter matches
+	 * (and the pages of a WAL database may still be in the WAL) */
+	if (h[18] == 1 && !memcmp(h + 24, h + 92, 4) &&
+	    (unsigned long long)be32(h + 28) * ps > (unsigned long long)st.st_size)
+		return sr_cause_set(cause, "'%s' is damaged: truncated (%lld bytes; its header "
+				    "says %llu)", path, (long long)st.st_size,
+				    (unsigned long long)be32(h + 28) * ps);
 	return 0;
 }
 
@@ -255,8 +484,19 @@ static int check_schema(sqlite3 *db, const char *path, char **cause)
 
 	if (sqlite3_prepare_v2(db, "PRAGMA application_id", -1, &st, NULL) != SQLITE_OK ||
 	    sqlite3_step(st) != SQLITE_ROW) {
-		sr_cause_set(cause, "'%s' is not an SQLite database: %s", path,
-			     sqlite3_errmsg(db));
+		switch (sqlite3_errcode(db) & 0xff) {
+		case SQLITE_BUSY:
+		case SQLITE_LOCKED:
+			sr_cause_set(cause, "'%s' is locked by another process: %s", path,
+				     sqlite3_errmsg(db));
+			break;
+		case SQLITE_CORRUPT:
+		case SQLITE_NOTADB:
+			sr_cause_set(cause, "'%s' is damaged: %s", path, sqlite3_errmsg(db));
+			break;
+		default:
+			sr_cause_set(cause, "cannot read '%s': %s", path, sqlite3_errmsg(db));
+		}
 		sqlite3_finalize(st);
 		return -1;
 	}
@@ -293,31 +533,9 @@ static int check_schema(sqlite3 *db, const char *path, char **cause)
 sqlite3 *sr_db_open(const char *path, int writable, char **cause)
 {
 	sqlite3 *db = NULL;
-	struct stat st;
-	char hdr[16];
-	int fd;
 
-	if (stat(path, &st) < 0) {
-		sr_cause_set(cause, "cannot open '%s': %s", path, strerror(errno));
+	if (check_file(path, cause) < 0)
 		return NULL;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		sr_cause_set(cause, "cannot open '%s': not a regular file", path);
-		return NULL;
-	}
-	/* SQLite would take an empty or foreign file as a new database */
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		sr_cause_set(cause, "cannot open '%s': %s", path, strerror(errno));
-		return NULL;
-	}
-	if (read(fd, hdr, sizeof(hdr)) != (ssize_t)sizeof(hdr) ||
-	    memcmp(hdr, "SQLite format 3", 16)) {
-		close(fd);
-		sr_cause_set(cause, "'%s' is not a schedreplay database (not SQLite)", path);
-		return NULL;
-	}
-	close(fd);
 	if (sqlite3_open_v2(path, &db, writable ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY,
 			    NULL) != SQLITE_OK) {
 		sr_cause_set(cause, "cannot open '%s': %s", path,
@@ -326,6 +544,8 @@ sqlite3 *sr_db_open(const char *path, int writable, char **cause)
 		return NULL;
 	}
 	sqlite3_extended_result_codes(db, 1);
+	/* a replay appending to it holds the write lock for a moment */
+	sqlite3_busy_timeout(db, SR_DB_LOCK_TIMEOUT_MS);
 	if (check_schema(db, path, cause) < 0) {
 		sqlite3_close(db);
 		return NULL;
@@ -333,87 +553,293 @@ sqlite3 *sr_db_open(const char *path, int writable, char **cause)
 	return db;
 }
 
-static long max_decision(struct sr_store *s)
+/* open the destination for an append, with the lock wait and the interrupt */
+static sqlite3 *dest_open(struct sr_store *s, char **cause)
 {
-	sqlite3_stmt *st = NULL;
-	long v = 0;
+	sqlite3 *db = NULL;
 
-	if (sqlite3_prepare_v2(s->db, "SELECT coalesce(max(decision_id), -1) FROM decision", -1,
-			       &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-		v = (long)sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return v;
+	if (check_file(s->path, cause) < 0)
+		return NULL;
+	watch_open(s, s->path);
+	if (sqlite3_open_v2(s->path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
+			    NULL) != SQLITE_OK) {
+		sr_cause_set(cause, "cannot open '%s': %s", s->path,
+			     db ? sqlite3_errmsg(db) : "out of memory");
+		sqlite3_close(db);
+		watch_close(s);
+		return NULL;
+	}
+	sqlite3_extended_result_codes(db, 1);
+	sqlite3_busy_handler(db, busy_cb, s);
+	sqlite3_progress_handler(db, 10000, progress_cb, s);
+	if (sqlite3_db_readonly(db, "main") == 1) {
+		sr_cause_set(cause, "cannot append to '%s': it is read-only", s->path);
+		sqlite3_close(db);
+		watch_close(s);
+		return NULL;
+	}
+	if (check_schema(db, s->path, cause) < 0) {
+		if ((sqlite3_errcode(db) & 0xff) == SQLITE_BUSY && cause) {
+			free(*cause);
+			*cause = NULL;
+			dest_error(s, db, "read", cause);
+		}
+		sqlite3_close(db);
+		watch_close(s);
+		return NULL;
+	}
+	return db;
 }
 
-struct sr_store *sr_store_create(const char *path, int force, int append, char **cause)
+static void dest_close(struct sr_store *s, sqlite3 *db)
 {
+	sqlite3_close(db);
+	watch_close(s);
+}
+
+/* quick_check's first complaint, on one line */
+static void damaged(struct sr_store *s, const char *text, char **cause)
+{
+	static const char prefix[] = "*** in database main ***\n";
+	char buf[256], *p;
+
+	if (!strncmp(text, prefix, sizeof(prefix) - 1))
+		text += sizeof(prefix) - 1;
+	sr_strlcpy(buf, text, sizeof(buf));
+	for (p = buf; *p; p++)
+		if (*p == '\n' || *p == '\r' || *p == '\t')
+			*p = ' ';
+	sr_cause_set(cause, "'%s' is damaged (PRAGMA quick_check: %s): not appending to it; "
+		     "the file is unchanged", s->path, buf);
+}
+
+/*
+ * Before the replay: may the run be appended to the destination?  Ours,
+ * this schema, writable (a file without write permission is not written,
+ * even by root), and whole (PRAGMA quick_check).
+ */
+static int check_append(struct sr_store *s, const struct stat *st, char **cause)
+{
+	sqlite3_stmt *q = NULL;
+	char dir[PATH_MAX];
+	const char *slash;
+	sqlite3 *db;
+	int ok, rc;
+
+	if (S_ISREG(st->st_mode) && (!(st->st_mode & 0222) || access(s->path, W_OK) < 0))
+		return sr_cause_set(cause, "cannot append to '%s': it is read-only (mode %04o); "
+				    "make it writable or write a new database", s->path,
+				    (unsigned)(st->st_mode & 07777)), -SR_E_IO;
+	slash = strrchr(s->path, '/');
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - s->path) + 1 : 1,
+		 slash ? s->path : ".");
+	if (access(dir, W_OK) < 0)
+		return sr_cause_set(cause, "cannot append to '%s': its directory '%s' is not "
+				    "writable (SQLite keeps a journal beside the file while it "
+				    "writes)", s->path, dir), -SR_E_IO;
+	db = dest_open(s, cause);
+	if (!db)
+		return -SR_E_IO;
+	ok = 0;
+	rc = sqlite3_prepare_v2(db, "PRAGMA quick_check(1)", -1, &q, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW && !strcmp((const char *)sqlite3_column_text(q, 0), "ok"))
+		ok = 1;
+	else if (rc == SQLITE_ROW)
+		damaged(s, (const char *)sqlite3_column_text(q, 0), cause);
+	sqlite3_finalize(q);
+	if (!ok && rc != SQLITE_ROW) {
+		rc = dest_error(s, db, "quick_check", cause);
+		dest_close(s, db);
+		return rc == -SR_E_CORRUPT || rc == -SR_E_INTR ? rc : -SR_E_IO;
+	}
+	dest_close(s, db);
+	return ok ? 0 : -SR_E_CORRUPT;
+}
+
+/* ---- temporary files -------------------------------------------------------- */
+
+/*
+ * A temporary file is live while its replay holds an OFD lock on its first
+ * byte (SQLite's own locks are far beyond it); one without the lock whose
+ * process is gone was left by a killed replay.  A live process that is not
+ * schedreplay reused the PID: the file is stale too.
+ */
+static int temp_is_live(const char *path, pid_t pid)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 1 };
+	char comm[64];
+	int fd, held;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return 1;
+	held = fcntl(fd, F_OFD_GETLK, &fl) < 0 || fl.l_type != F_UNLCK;
+	close(fd);
+	if (held)
+		return 1;
+	if (kill(pid, 0) < 0 && errno == ESRCH)
+		return 0;
+	proc_comm(pid, comm, sizeof(comm));
+	return !*comm || !strncmp(comm, "schedreplay", 11);
+}
+
+/* remove "DB.tmp-PID" files that killed replays of @s->path left behind */
+static void remove_stale(struct sr_store *s)
+{
+	const char *slash = strrchr(s->path, '/');
+	const char *base = slash ? slash + 1 : s->path;
+	size_t blen = strlen(base);
+	char dir[PATH_MAX], full[PATH_MAX + 256];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - s->path) + 1 : 1,
+		 slash ? s->path : ".");
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		const char *p = de->d_name, *num;
+		char *end;
+		long pid;
+
+		if (strncmp(p, base, blen) || strncmp(p + blen, ".tmp-", 5))
+			continue;
+		num = p + blen + 5;
+		pid = strtol(num, &end, 10);
+		if (end == num || *end || pid <= 0 || pid == (long)getpid())
+			continue;
+		snprintf(full, sizeof(full), "%s%s", slash ? dir : "", p);
+		if (temp_is_live(full, (pid_t)pid))
+			continue;
+		if (unlink(full) == 0)
+			notice(s, "removed '%s': a temporary file left by replay process %ld, "
+			       "which was killed", full, pid);
+	}
+	closedir(d);
+}
+
+/* create "DB.tmp-PID" exclusively and mark it live */
+static int temp_create(struct sr_store *s, mode_t mode, char **cause)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 1 };
+
+	if (asprintf(&s->tmp, "%s.tmp-%d", s->path, (int)getpid()) < 0) {
+		s->tmp = NULL;
+		sr_cause_set(cause, "out of memory");
+		return -SR_E_NOMEM;
+	}
+	/* a file of this name was left by an earlier process with our PID */
+	unlink(s->tmp);
+	s->tmp_fd = open(s->tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+	if (s->tmp_fd < 0) {
+		sr_cause_set(cause, "cannot create '%s': %s", s->tmp, strerror(errno));
+		free(s->tmp);
+		s->tmp = NULL;
+		return -SR_E_IO;
+	}
+	/* where the file system has no OFD locks, the PID alone tells */
+	fcntl(s->tmp_fd, F_OFD_SETLK, &fl);
+	return 0;
+}
+
+/* the file to write: a symlink's target, so that the link keeps pointing at the run */
+static char *dest_path(const char *path)
+{
+	struct stat st;
+	char *real;
+
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+		real = realpath(path, NULL);
+		if (real)
+			return real;
+	}
+	return strdup(path);
+}
+
+struct sr_store *sr_store_create(const char *path, const struct sr_store_opts *o, char **cause)
+{
+	static int heap_limited;
 	struct sr_store *s;
 	struct stat st;
-	int exists = stat(path, &st) == 0;
+	mode_t mode = 0644;
+	int exists, err;
 
-	if (exists && !force && !append) {
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		sr_cause_set(cause, "out of memory");
+		return NULL;
+	}
+	s->o = *o;
+	s->tmp_fd = s->lock_fd = s->shm_fd = -1;
+	s->path = dest_path(path);
+	if (!s->path) {
+		sr_cause_set(cause, "out of memory");
+		goto fail;
+	}
+	exists = lstat(s->path, &st) == 0;
+	if (exists && !o->force && !o->append) {
 		sr_cause_set(cause, "'%s' exists: choose another name, --append a run to it, or "
 			     "replace it with --force", path);
-		return NULL;
+		goto fail;
 	}
-	s = calloc(1, sizeof(*s));
-	if (!s)
-		return NULL;
-	s->force = force;
-	s->append = append && exists;
-	s->path = strdup(path);
-	if (!s->path || asprintf(&s->tmp, "%s.tmp-%d", path, (int)getpid()) < 0) {
-		s->tmp = NULL;
-		sr_store_free(s);
-		return NULL;
+	if (exists && o->append) {
+		s->append = 1;
+		err = check_append(s, &st, cause);
+		if (err < 0)
+			goto fail;
 	}
-	unlink(s->tmp);
-	if (s->append) {
-		sqlite3 *old = sr_db_open(path, 0, cause);
-
-		if (!old) {
-			sr_store_free(s);
-			return NULL;
-		}
-		sqlite3_close(old);
-		if (copy_file(path, s->tmp, cause)) {
-			sr_store_free(s);
-			return NULL;
-		}
-	}
-	if (sqlite3_open_v2(s->tmp, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+	/* --force: the new file gets the old one's permissions */
+	if (exists && o->force && S_ISREG(st.st_mode))
+		mode = st.st_mode & 07777;
+	remove_stale(s);
+	if (temp_create(s, mode, cause) < 0)
+		goto fail;
+	if (exists && o->force && S_ISREG(st.st_mode))
+		fchmod(s->tmp_fd, mode);
+	/*
+	 * SQLite's memory: the page cache below, sorting (index builds) in
+	 * temporary files rather than in memory; and a hard limit that turns
+	 * runaway growth into an "out of memory" error instead of the OOM killer.
+	 */
+	if (!heap_limited++)
+		sqlite3_hard_heap_limit64(512LL << 20);
+	if (sqlite3_open_v2(s->tmp, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
 			    NULL) != SQLITE_OK) {
 		sr_cause_set(cause, "cannot create '%s': %s", s->tmp,
 			     s->db ? sqlite3_errmsg(s->db) : "out of memory");
-		sr_store_free(s);
-		return NULL;
+		goto fail;
 	}
-	/* the file only becomes the database at rename: no journal needed */
-	if (exec(s, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
-		 " PRAGMA cache_size=-65536; PRAGMA temp_store=MEMORY;", cause)) {
-		sr_store_free(s);
-		return NULL;
-	}
-	if (!s->append) {
+	sqlite3_extended_result_codes(s->db, 1);
+	sqlite3_progress_handler(s->db, 10000, progress_cb, s);
+	/* the file only becomes the database when it is complete: no journal needed */
+	if (exec(s, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA temp_store=FILE;",
+		 cause))
+		goto fail;
+	{
 		char sql[160];
 
+		/*
+		 * The cache size after the page size: SQLite turns a size in KiB
+		 * into pages when it is set, and a page size set later keeps that
+		 * page count (64 MiB of 4 KiB pages became 256 MiB of 16 KiB ones).
+		 */
 		snprintf(sql, sizeof(sql),
-			 "PRAGMA page_size=16384; PRAGMA application_id=%d; PRAGMA user_version=%d;",
+			 "PRAGMA page_size=16384; PRAGMA cache_size=-65536; "
+			 "PRAGMA application_id=%d; PRAGMA user_version=%d;",
 			 SR_DB_APPLICATION_ID, SR_DB_SCHEMA_VERSION);
-		if (exec(s, sql, cause) || exec(s, schema, cause)) {
-			sr_store_free(s);
-			return NULL;
-		}
+		if (exec(s, sql, cause) || exec(s, schema, cause))
+			goto fail;
 		snprintf(sql, sizeof(sql),
 			 "INSERT INTO meta VALUES ('schema_version', '%d'), "
 			 "('application', 'schedreplay')", SR_DB_SCHEMA_VERSION);
-		if (exec(s, sql, cause)) {
-			sr_store_free(s);
-			return NULL;
-		}
+		if (exec(s, sql, cause))
+			goto fail;
 	}
-	/* engine ids start at 0 in every run */
-	s->id_base = s->append ? max_decision(s) + 1 : 0;
+	/* engine ids start at 0 in every run; an append offsets them when it copies */
+	s->id_base = 0;
 	if (sqlite3_prepare_v2(s->db, "INSERT INTO decision VALUES "
 			       "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 			       -1, &s->ins_dec, NULL) != SQLITE_OK ||
@@ -429,10 +855,14 @@ struct sr_store *sr_store_create(const char *path, int force, int append, char *
 	    sqlite3_prepare_v2(s->db, "INSERT INTO cpu_state VALUES (?,?,?,?,?,?,?,?,?)", -1,
 			       &s->ins_snap, NULL) != SQLITE_OK) {
 		db_error(s, cause, "prepare");
-		sr_store_free(s);
-		return NULL;
+		goto fail;
 	}
 	return s;
+fail:
+	if (cause && !*cause)
+		sr_cause_set(cause, "out of memory");
+	sr_store_free(s);
+	return NULL;
 }
 
 const char *sr_store_temp_path(const struct sr_store *s)
@@ -440,9 +870,24 @@ const char *sr_store_temp_path(const struct sr_store *s)
 	return s ? s->tmp : NULL;
 }
 
-long sr_store_decision_id(const struct sr_store *s, long engine_id)
+long sr_store_run_id(const struct sr_store *s)
 {
-	return s->id_base + engine_id;
+	return s->run_id;
+}
+
+int sr_store_appended(const struct sr_store *s)
+{
+	return s->appended;
+}
+
+const char *sr_store_path(const struct sr_store *s)
+{
+	return s->path;
+}
+
+uint64_t sr_store_decisions(const struct sr_store *s)
+{
+	return s->decisions;
 }
 
 static int bind_text_or_null(sqlite3_stmt *st, int i, const char *v)
@@ -558,38 +1003,6 @@ int sr_store_begin_run(struct sr_store *s, const struct sr_run_info *ri,
 			       NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
 		s->next_reason = (long)sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
-	/* appending: the reasons already in the file keep their ids */
-	if (s->append) {
-		if (sqlite3_prepare_v2(s->db, "SELECT reason_id, text FROM reason", -1, &st,
-				       NULL) != SQLITE_OK)
-			return db_error(s, cause, "prepare");
-		while (sqlite3_step(st) == SQLITE_ROW) {
-			struct intern *in = &s->reasons;
-
-			if (in->n == in->cap) {
-				size_t cap = in->cap ? in->cap * 2 : 1024;
-				char **t = realloc(in->text, cap * sizeof(*t));
-				long *id;
-
-				if (t)
-					in->text = t;
-				id = t ? realloc(in->id, cap * sizeof(*id)) : NULL;
-				if (!id) {
-					sqlite3_finalize(st);
-					return -SR_E_NOMEM;
-				}
-				in->id = id;
-				in->cap = cap;
-			}
-			in->text[in->n] = strdup((const char *)sqlite3_column_text(st, 1));
-			if (!in->text[in->n]) {
-				sqlite3_finalize(st);
-				return -SR_E_NOMEM;
-			}
-			in->id[in->n++] = (long)sqlite3_column_int64(st, 0);
-		}
-		sqlite3_finalize(st);
-	}
 	return writer_start(s);
 }
 
@@ -898,7 +1311,9 @@ static void run_job(struct sr_store *s, struct job *j)
 	char *cause = NULL;
 	int err = 0;
 
-	if (!__atomic_load_n(&s->err, __ATOMIC_ACQUIRE)) {
+	if (!err && cancelled(s))
+		err = -SR_E_INTR;
+	if (!err && !__atomic_load_n(&s->err, __ATOMIC_ACQUIRE)) {
 		switch (j->type) {
 		case JOB_DECISION:
 			err = decision_now(s, &j->d, j->ev, j->nevals, &cause);
@@ -1313,12 +1728,10 @@ int sr_store_finish_run(struct sr_store *s, const struct sr_trace_info *tinfo,
 	return err;
 }
 
-int sr_store_commit(struct sr_store *s, char **cause)
+/* ---- putting the run in place ------------------------------------------------ */
+
+static void finalize_all(struct sr_store *s)
 {
-	/* bulk load first, indexes once at the end */
-	if (exec(s, "COMMIT", cause) || exec(s, indexes, cause) ||
-	    exec(s, "PRAGMA analysis_limit = 1000; ANALYZE", cause))
-		return -SR_E_IO;
 	sqlite3_finalize(s->ins_dec);
 	sqlite3_finalize(s->ins_eval);
 	sqlite3_finalize(s->ins_reason);
@@ -1326,16 +1739,352 @@ int sr_store_commit(struct sr_store *s, char **cause)
 	sqlite3_finalize(s->ins_mig);
 	sqlite3_finalize(s->ins_snap);
 	s->ins_dec = s->ins_eval = s->ins_reason = s->ins_div = s->ins_mig = s->ins_snap = NULL;
+}
+
+/* a standalone database: indexes, statistics, on disk */
+static int temp_finish(struct sr_store *s, char **cause)
+{
+	int err;
+
+	if (!s->db)
+		return 0;
+	/* bulk load first, indexes once at the end */
+	err = exec(s, indexes, cause);
+	if (!err)
+		err = exec(s, "PRAGMA analysis_limit = 1000; ANALYZE", cause);
+	if (err)
+		return err;
+	finalize_all(s);
 	if (sqlite3_close(s->db) != SQLITE_OK)
 		return db_error(s, cause, "close");
 	s->db = NULL;
-	if (rename(s->tmp, s->path) < 0) {
-		sr_cause_set(cause, "cannot rename '%s' to '%s': %s", s->tmp, s->path,
-			     strerror(errno));
+	if (fsync(s->tmp_fd) < 0) {
+		sr_cause_set(cause, "cannot write '%s': %s", s->tmp, strerror(errno));
 		return -SR_E_IO;
 	}
-	s->committed = 1;
 	return 0;
+}
+
+/*
+ * --force over a database: hold its write lock across the rename, so that
+ * an append running at the same time lands either before the replacement
+ * or, seeing the file replaced once it has the lock, in the new file.
+ * NULL when there is nothing to lock (not a database, or locked too long).
+ */
+static sqlite3 *lock_old(struct sr_store *s)
+{
+	sqlite3 *db;
+
+	if (check_file(s->path, NULL) < 0)
+		return NULL;
+	watch_open(s, s->path);
+	if (sqlite3_open_v2(s->path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
+			    NULL) != SQLITE_OK) {
+		dest_close(s, db);
+		return NULL;
+	}
+	sqlite3_busy_handler(db, busy_cb, s);
+	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
+		dest_close(s, db);
+		return NULL;
+	}
+	return db;
+}
+
+/*
+ * The finished temporary file becomes the destination: atomically replacing
+ * it with --force, else only if nothing is there (RENAME_NOREPLACE, or
+ * link() where the file system lacks it).  0, 1 when the path exists, <0.
+ */
+static int place_new(struct sr_store *s, char **cause)
+{
+	if (s->o.force) {
+		sqlite3 *old = lock_old(s);
+		int ok = rename(s->tmp, s->path) == 0;
+
+		if (old) {
+			sqlite3_exec(old, "ROLLBACK", NULL, NULL, NULL);
+			dest_close(s, old);
+		}
+		if (ok)
+			return 0;
+	} else if (renameat2(AT_FDCWD, s->tmp, AT_FDCWD, s->path, RENAME_NOREPLACE) == 0) {
+		return 0;
+	} else if (errno == EEXIST) {
+		return 1;
+	} else if (errno == EINVAL || errno == ENOSYS) {
+		if (link(s->tmp, s->path) == 0) {
+			unlink(s->tmp);
+			return 0;
+		}
+		if (errno == EEXIST)
+			return 1;
+	}
+	sr_cause_set(cause, "cannot create '%s': %s", s->path, strerror(errno));
+	return -SR_E_IO;
+}
+
+/*
+ * How the run's rows go from the temporary database ("src", where the run
+ * is 1, sides and reasons count from 1 and decisions from 0) into the
+ * destination: ids offset past the file's (:r runs, :s sides, :d decisions),
+ * reasons merged by their text.  Every table of the schema but meta is here
+ * (checked before copying).
+ */
+static const struct {
+	const char *table, *sql;
+} copy_sql[] = {
+	{ "run", "INSERT INTO main.run SELECT run_id + :r, trace, format, host, kernel, clock,"
+	  " model, patches, topology, tool_version, hz, probes, inference, started, events,"
+	  " first_ts, last_ts, threads, decisions, migrations, lost_events FROM src.run" },
+	{ "cpu", "INSERT INTO main.cpu SELECT run_id + :r, cpu, core_id, llc_id, node, package,"
+	  " capacity FROM src.cpu" },
+	{ "thread", "INSERT INTO main.thread SELECT run_id + :r, tid, name, start_ts, end_ts,"
+	  " decisions, migrations FROM src.thread" },
+	{ "side", "INSERT INTO main.side SELECT side_id + :s, run_id + :r, model, patch, variant"
+	  " FROM src.side" },
+	{ "reason", "INSERT OR IGNORE INTO main.reason (path, text) SELECT path, text"
+	  " FROM src.reason ORDER BY reason_id" },
+	{ "decision", "INSERT INTO main.decision SELECT decision_id + :d, run_id + :r, kind, ts,"
+	  " done_ts, tid, comm, waker_tid, waker_comm, this_cpu, prev_cpu, actual_cpu,"
+	  " kernel_cpu, sync, wake_flags, waker_exiting, skip, inferred, this_nr, prev_nr,"
+	  " actual_nr, idle_cpus FROM src.decision ORDER BY decision_id" },
+	{ "evaluation", "INSERT INTO main.evaluation SELECT e.decision_id + :d, e.side_id + :s,"
+	  " e.cpu, m.reason_id FROM src.evaluation e"
+	  " LEFT JOIN src.reason r ON r.reason_id = e.reason_id"
+	  " LEFT JOIN main.reason m ON m.text = r.text" },
+	{ "diverged", "INSERT INTO main.diverged SELECT decision_id + :d, side_id + :s"
+	  " FROM src.diverged" },
+	{ "cpu_state", "INSERT INTO main.cpu_state SELECT decision_id + :d, cpu, nr_running,"
+	  " cfs_nr, curr_tid, curr_comm, idle, load, util FROM src.cpu_state" },
+	{ "migration", "INSERT INTO main.migration SELECT run_id + :r, ts, tid, comm, orig_cpu,"
+	  " dest_cpu, emit_cpu, class, decision_id + :d FROM src.migration" },
+	{ "lost_events", "INSERT INTO main.lost_events SELECT run_id + :r, cpu, lost"
+	  " FROM src.lost_events" },
+	{ "skipped", "INSERT INTO main.skipped SELECT run_id + :r, reason, n FROM src.skipped" },
+	{ "fidelity", "INSERT INTO main.fidelity SELECT run_id + :r, side_id + :s, kind, path, n,"
+	  " exact, same_llc, same_node, baseline_exact FROM src.fidelity" },
+	{ "patch_summary", "INSERT INTO main.patch_summary SELECT run_id + :r, patch, seed, model,"
+	  " kind, decisions, divergent, original_exact, patched_exact FROM src.patch_summary" },
+};
+
+#define NCOPY (sizeof(copy_sql) / sizeof(copy_sql[0]))
+
+static int64_t query_int(sqlite3 *db, const char *sql, int *rc)
+{
+	sqlite3_stmt *q = NULL;
+	int64_t v = 0;
+
+	*rc = sqlite3_prepare_v2(db, sql, -1, &q, NULL);
+	if (*rc == SQLITE_OK)
+		*rc = sqlite3_step(q);
+	if (*rc == SQLITE_ROW) {
+		v = sqlite3_column_int64(q, 0);
+		*rc = SQLITE_OK;
+	}
+	sqlite3_finalize(q);
+	return v;
+}
+
+/* every table of the temporary database has its copy statement */
+static int copy_covers_schema(sqlite3 *db, char **cause)
+{
+	sqlite3_stmt *q = NULL;
+	size_t i;
+	int ok = 1;
+
+	if (sqlite3_prepare_v2(db, "SELECT name FROM src.sqlite_schema WHERE type = 'table'"
+			       " AND name NOT LIKE 'sqlite_%' AND name != 'meta'", -1, &q,
+			       NULL) != SQLITE_OK)
+		return -1;
+	while (ok && sqlite3_step(q) == SQLITE_ROW) {
+		const char *t = (const char *)sqlite3_column_text(q, 0);
+
+		for (i = 0; i < NCOPY && strcmp(copy_sql[i].table, t); i++)
+			;
+		if (i == NCOPY) {
+			sr_cause_set(cause, "internal error: table '%s' has no append copy", t);
+			ok = 0;
+		}
+	}
+	sqlite3_finalize(q);
+	return ok ? 0 : -1;
+}
+
+static int copy_rows(struct sr_store *s, sqlite3 *db, int64_t r, int64_t sd, int64_t d,
+		     char **cause)
+{
+	size_t i;
+
+	for (i = 0; i < NCOPY; i++) {
+		sqlite3_stmt *q = NULL;
+		int idx, rc;
+
+		if (sqlite3_prepare_v2(db, copy_sql[i].sql, -1, &q, NULL) != SQLITE_OK)
+			return dest_error(s, db, copy_sql[i].table, cause);
+		if ((idx = sqlite3_bind_parameter_index(q, ":r")))
+			sqlite3_bind_int64(q, idx, r);
+		if ((idx = sqlite3_bind_parameter_index(q, ":s")))
+			sqlite3_bind_int64(q, idx, sd);
+		if ((idx = sqlite3_bind_parameter_index(q, ":d")))
+			sqlite3_bind_int64(q, idx, d);
+		rc = sqlite3_step(q);
+		sqlite3_finalize(q);
+		if (rc != SQLITE_DONE)
+			return dest_error(s, db, copy_sql[i].table, cause);
+	}
+	return 0;
+}
+
+/* does the path still name the file we opened (lock_fd)? */
+static int same_file(struct sr_store *s)
+{
+	struct stat a, b;
+
+	if (s->lock_fd < 0 || fstat(s->lock_fd, &a) < 0)
+		return 1;
+	return stat(s->path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+/*
+ * Copy the run into the destination in one transaction.  BEGIN IMMEDIATE
+ * takes SQLite's write lock (waiting for another writer up to the lock
+ * timeout); in WAL mode readers go on reading.  0, 1 when the destination
+ * is gone (the caller then places the file), 2 when it was replaced (the
+ * caller tries again), <0.
+ */
+static int copy_into(struct sr_store *s, char **cause)
+{
+	struct stat st;
+	sqlite3_stmt *q = NULL;
+	int64_t r, sd, d;
+	sqlite3 *db;
+	int rc, err = 0;
+	char *msg = NULL;
+
+	if (stat(s->path, &st) < 0 && errno == ENOENT)
+		return 1;
+	db = dest_open(s, cause);
+	if (!db)
+		return cancelled(s) ? -SR_E_INTR : -SR_E_IO;
+	sqlite3_exec(db, "PRAGMA cache_size = -65536; PRAGMA temp_store = FILE", NULL, NULL,
+		     NULL);
+	rc = sqlite3_prepare_v2(db, "ATTACH ? AS src", -1, &q, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_text(q, 1, s->tmp, -1, SQLITE_STATIC);
+		rc = sqlite3_step(q) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+	}
+	sqlite3_finalize(q);
+	if (rc != SQLITE_OK) {
+		err = dest_error(s, db, "attach", cause);
+		goto out;
+	}
+	if (copy_covers_schema(db, cause) < 0) {
+		err = -SR_E_IO;
+		goto out;
+	}
+	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
+		err = dest_error(s, db, "begin", cause);
+		goto out;
+	}
+	/* a --force replaced the file while we waited for its lock: start over */
+	if (!same_file(s)) {
+		err = 2;
+		goto rollback;
+	}
+	r = query_int(db, "SELECT coalesce(max(run_id), 0) FROM main.run", &rc);
+	if (rc == SQLITE_OK)
+		sd = query_int(db, "SELECT coalesce(max(side_id), 0) FROM main.side", &rc);
+	if (rc == SQLITE_OK)
+		d = query_int(db, "SELECT coalesce(max(decision_id), -1) + 1 FROM main.decision",
+			      &rc);
+	if (rc != SQLITE_OK) {
+		err = dest_error(s, db, "read", cause);
+		goto rollback;
+	}
+	err = copy_rows(s, db, r, sd, d, cause);
+	if (err)
+		goto rollback;
+	if (sqlite3_exec(db, indexes, NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_exec(db, "PRAGMA analysis_limit = 1000; ANALYZE main", NULL, NULL,
+			 NULL) != SQLITE_OK) {
+		err = dest_error(s, db, "index", cause);
+		goto rollback;
+	}
+	/* the last moment a signal undoes the append */
+	if (cancelled(s)) {
+		err = -SR_E_INTR;
+		goto rollback;
+	}
+	sqlite3_progress_handler(db, 0, NULL, NULL);
+	if (sqlite3_exec(db, "COMMIT", NULL, NULL, &msg) != SQLITE_OK) {
+		sqlite3_free(msg);
+		err = dest_error(s, db, "commit", cause);
+		goto rollback;
+	}
+	s->run_id = (long)r + 1;
+	s->appended = 1;
+	goto out;
+rollback:
+	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+out:
+	dest_close(s, db);
+	return err;
+}
+
+int sr_store_commit(struct sr_store *s, char **cause)
+{
+	int err, tries;
+
+	if (cancelled(s))
+		return -SR_E_INTR;
+	err = exec(s, "COMMIT", cause);
+	if (err)
+		return err;
+	for (tries = 0; tries < 5; tries++) {
+		if (!s->append) {
+			err = temp_finish(s, cause);
+			if (err)
+				return err;
+			if (cancelled(s))
+				return -SR_E_INTR;
+			err = place_new(s, cause);
+			if (err < 0)
+				return err;
+			if (!err) {
+				s->committed = 1;
+				s->run_id = 1;
+				return 0;
+			}
+			if (!s->o.append) {
+				sr_cause_set(cause, "'%s' exists (another process created it during "
+					     "the replay): use -f to replace it, -a to append to it",
+					     s->path);
+				return -SR_E_IO;
+			}
+			/* --append and a database appeared meanwhile: the run goes into it */
+			s->append = 1;
+		}
+		if (s->db) {
+			finalize_all(s);
+			if (sqlite3_close(s->db) != SQLITE_OK)
+				return db_error(s, cause, "close");
+			s->db = NULL;
+		}
+		err = copy_into(s, cause);
+		if (err < 0)
+			return err;
+		if (!err) {
+			unlink(s->tmp);
+			s->committed = 1;
+			return 0;
+		}
+		/* the destination went away: a new file after all */
+		if (err == 1)
+			s->append = 0;
+	}
+	sr_cause_set(cause, "cannot write '%s': it keeps appearing and disappearing", s->path);
+	return -SR_E_IO;
 }
 
 void sr_store_free(struct sr_store *s)
@@ -1353,16 +2102,15 @@ void sr_store_free(struct sr_store *s)
 		writer_stop(s);
 	}
 	free(s->err_cause);
-	sqlite3_finalize(s->ins_dec);
-	sqlite3_finalize(s->ins_eval);
-	sqlite3_finalize(s->ins_reason);
-	sqlite3_finalize(s->ins_div);
-	sqlite3_finalize(s->ins_mig);
-	sqlite3_finalize(s->ins_snap);
+	finalize_all(s);
 	if (s->db)
 		sqlite3_close(s->db);
 	if (!s->committed && s->tmp)
 		unlink(s->tmp);
+	/* after SQLite closed the file: closing drops the process's locks on it */
+	if (s->tmp_fd >= 0)
+		close(s->tmp_fd);
+	watch_close(s);
 	for (i = 0; i < s->reasons.n; i++)
 		free(s->reasons.text[i]);
 	free(s->reasons.text);

@@ -17,7 +17,8 @@
 	_SR(ORDER,	"events out of time order")			\
 	_SR(MISSING,	"required event or field missing")		\
 	_SR(USAGE,	"invalid argument")				\
-	_SR(UNSUPPORTED, "unsupported feature")
+	_SR(UNSUPPORTED, "unsupported feature")				\
+	_SR(INTR,	"interrupted")
 
 #define _SR(code, text) SR_E_##code,
 enum sr_error { SR_ERRORS SR_E__COUNT };

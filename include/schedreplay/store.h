@@ -1,15 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The results database (SQLite).  A replay writes into a temporary file
- * beside the destination, in large transactions with prepared statements,
- * and renames it into place only when the whole replay succeeded: a failed
- * or interrupted replay leaves no half database, and --append leaves the
- * old one as it was.  The schema is documented in schedreplay-db(5); its
- * version is in PRAGMA user_version and in the meta table.
+ * The results database (SQLite).  A replay writes its run into a temporary
+ * database beside the destination ("DB.tmp-PID"), in large transactions with
+ * prepared statements, and only when the whole replay succeeded does the run
+ * reach the destination: a new file is linked into place exclusively (or
+ * renamed over the old one with --force); an --append copies the run into
+ * the user's file in one SQLite transaction under SQLite's own locking, so
+ * the file keeps its inode, mode, links and journal mode, and whatever
+ * another program committed to it stays.  A failed or interrupted replay
+ * leaves no half database and no temporary file.  The schema is documented
+ * in schedreplay-db(5); its version is in PRAGMA user_version and the meta
+ * table.
  */
 #ifndef SCHEDREPLAY_STORE_H
 #define SCHEDREPLAY_STORE_H
 
+#include <signal.h>
 #include <sqlite3.h>
 
 #include "schedreplay/fidelity.h"
@@ -19,6 +25,8 @@
 #define SR_DB_SCHEMA_VERSION 2
 /* PRAGMA application_id: "SRPL" */
 #define SR_DB_APPLICATION_ID 0x5352504c
+/* how long an append waits for another writer's lock by default (ms) */
+#define SR_DB_LOCK_TIMEOUT_MS 10000
 
 struct sr_store;
 struct sr_model;
@@ -42,14 +50,31 @@ struct sr_patch_summary {
 	uint64_t decisions, divergent, original_exact, patched_exact;
 };
 
+struct sr_store_opts {
+	int force;		/* replace an existing file (by rename) */
+	int append;		/* add the run to the database at the path if there is one */
+	int lock_timeout_ms;	/* an append waits this long for another writer's lock */
+	/* nonzero (a signal arrived): stop at the next statement, write nothing */
+	const volatile sig_atomic_t *cancel;
+	/* what the user should hear about: a stale temporary file removed, a
+	 * wait for another writer's lock; NULL: nothing is said */
+	void (*notice)(const char *msg, void *data);
+	void *notice_data;
+};
+
 /**
  * sr_store_create - start a database at @path (written to a temporary file)
- * @force: replace an existing file at @path when the replay succeeds
- * @append: add a run to the database at @path (a copy is written, then
- *	    renamed over it)
- * Return: NULL with @cause on error.
+ * @o: how: see struct sr_store_opts
+ *
+ * Refuses an existing @path without force or append, and with append one
+ * that is not a schedreplay database of this schema, is damaged (PRAGMA
+ * quick_check), read-only, or locked past the timeout.  Removes the
+ * temporary files of earlier replays of @path that were killed (their
+ * process is gone and their lock is free), telling @o->notice.
+ * Return: NULL with @cause on error (the caller frees @cause).
  */
-struct sr_store *sr_store_create(const char *path, int force, int append, char **cause);
+struct sr_store *sr_store_create(const char *path, const struct sr_store_opts *o,
+				 char **cause);
 
 /**
  * sr_store_begin_run - the run, its CPUs and its sides
@@ -75,7 +100,14 @@ int sr_store_finish_run(struct sr_store *s, const struct sr_trace_info *tinfo,
 			uint64_t first_ts, uint64_t last_ts, char **cause);
 
 /**
- * sr_store_commit - finish the file and rename it into place
+ * sr_store_commit - finish the run and put it in place
+ *
+ * A new database is linked into place exclusively: when another process
+ * created the path meanwhile, this fails ("exists") unless appending, when
+ * the run goes into that file.  An append copies the run into the file in
+ * one transaction (BEGIN IMMEDIATE, waiting up to the lock timeout).
+ * Return: 0, -SR_E_INTR when *cancel became nonzero (nothing was written),
+ * or another negative code with @cause.
  */
 int sr_store_commit(struct sr_store *s, char **cause);
 
@@ -87,14 +119,20 @@ void sr_store_free(struct sr_store *s);
 /* the path of the temporary file, for a signal handler to unlink */
 const char *sr_store_temp_path(const struct sr_store *s);
 
-/* the global id the next decision gets (decision ids are unique per file) */
-long sr_store_decision_id(const struct sr_store *s, long engine_id);
+/* after a commit: the run's id in the file, whether it was appended, and the
+ * file written (a symlink's target) */
+long sr_store_run_id(const struct sr_store *s);
+int sr_store_appended(const struct sr_store *s);
+const char *sr_store_path(const struct sr_store *s);
+/* the decisions stored */
+uint64_t sr_store_decisions(const struct sr_store *s);
 
 /**
  * sr_db_open - open a results database for reading (sql, report, tui)
  * @writable: open read-write (sql --write)
- * Return: the handle, or NULL with @cause: not a file, not SQLite, not a
- * schedreplay database, or a schema version this build does not read.
+ * Return: the handle, or NULL with @cause: not a file, not SQLite, damaged
+ * (truncated), locked past the default lock timeout, not a schedreplay
+ * database, or a schema version this build does not read.
  */
 sqlite3 *sr_db_open(const char *path, int writable, char **cause);
 
