@@ -87,7 +87,9 @@ static void progress_start(struct progress *p, const char *path, int on)
 	p->on = on;
 	if (!on)
 		return;
-	p->start = p->last = mono_seconds();
+	/* the first line at the first 16384 events, then twice a second */
+	p->start = mono_seconds();
+	p->last = p->start - 1;
 	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
 		p->total = (uint64_t)st.st_size;
 	p->read0 = p->total ? bytes_read() : 0;

@@ -29,7 +29,7 @@
 #include "schedreplay/model.h"
 #include "banned.h"
 
-/* created with IF NOT EXISTS also when a run is appended to an older file */
+/* IF NOT EXISTS: an append also creates it in a file written before it existed */
 #define RECONCILED_TABLE \
 	"CREATE TABLE IF NOT EXISTS reconciled (" \
 	" run_id INTEGER NOT NULL, kind TEXT NOT NULL, n INTEGER NOT NULL);"
@@ -1712,8 +1712,6 @@ int sr_store_finish_run(struct sr_store *s, const struct sr_trace_info *tinfo,
 	err = insert_rows(s, "INSERT INTO skipped VALUES (?,?,?)", "insert skipped",
 			  (int)(sizeof(skip_names) / sizeof(skip_names[0])), bind_skipped, st, cause);
 	if (!err)
-		err = exec(s, RECONCILED_TABLE, cause);
-	if (!err)
 		err = insert_rows(s, "INSERT INTO reconciled VALUES (?,?,?)", "insert reconciled",
 				  SR_REC__COUNT, bind_reconciled, st, cause);
 	if (!err)
@@ -1862,6 +1860,8 @@ static const struct {
 	{ "lost_events", "INSERT INTO main.lost_events SELECT run_id + :r, cpu, lost"
 	  " FROM src.lost_events" },
 	{ "skipped", "INSERT INTO main.skipped SELECT run_id + :r, reason, n FROM src.skipped" },
+	{ "reconciled", "INSERT INTO main.reconciled SELECT run_id + :r, kind, n"
+	  " FROM src.reconciled" },
 	{ "fidelity", "INSERT INTO main.fidelity SELECT run_id + :r, side_id + :s, kind, path, n,"
 	  " exact, same_llc, same_node, baseline_exact FROM src.fidelity" },
 	{ "patch_summary", "INSERT INTO main.patch_summary SELECT run_id + :r, patch, seed, model,"
@@ -1916,6 +1916,9 @@ static int copy_rows(struct sr_store *s, sqlite3 *db, int64_t r, int64_t sd, int
 {
 	size_t i;
 
+	/* a file written before the reconciled table existed gets it here */
+	if (sqlite3_exec(db, RECONCILED_TABLE, NULL, NULL, NULL) != SQLITE_OK)
+		return dest_error(s, db, "reconciled", cause);
 	for (i = 0; i < NCOPY; i++) {
 		sqlite3_stmt *q = NULL;
 		int idx, rc;

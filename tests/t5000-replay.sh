@@ -215,6 +215,14 @@ ok "--append adds a run" "$SR" replay -q -a -o "$adb" -m v4.15 -p wake-affine-eq
 same "two runs" "1 mainline|2 v4.15" "$(sqlite3 "$adb" "SELECT run_id || ' ' || model FROM run ORDER BY run_id" | paste -sd'|')"
 same "decision ids stay unique across runs" "$((base_dec * 2))" \
 	"$(sqlite3 "$adb" 'SELECT count(DISTINCT decision_id) FROM decision')"
+# a file written before the reconciled table existed: an append adds it
+cp "$adb" "$TMP/old.db"
+sqlite3 "$TMP/old.db" "DROP TABLE reconciled"
+ok "--append to a file without the reconciled table" "$SR" replay -q -a -o "$TMP/old.db" \
+	-t "$numa.topo" "$numa.dat"
+same "... which then has the new run's reconciliations" \
+	"$(sqlite3 "$adb" "SELECT count(*) FROM reconciled WHERE run_id = 1")" \
+	"$(sqlite3 "$TMP/old.db" "SELECT count(*) FROM reconciled WHERE run_id = 3")"
 same "run 2 has a base side and two sides per patch" "base|original|patched|original|patched" \
 	"$(sqlite3 "$adb" "SELECT variant FROM side WHERE run_id = 2 ORDER BY side_id" | paste -sd'|')"
 same "patch sides are kept at wakeups only" 0 \
