@@ -1443,7 +1443,8 @@ static int on_fork(struct sr_replay *r, const struct sr_event *ev)
 	struct sr_task *parent = task_get(r, ev->pid, ev->comm, -1);
 	struct sr_task *child;
 
-	if (ev->pid2 <= 0)
+	/* a task does not fork itself: such an event would free the parent below */
+	if (ev->pid2 <= 0 || ev->pid2 == ev->pid)
 		return 0;
 	/* a reused pid starts afresh */
 	if (sr_replay_task(r, ev->pid2))

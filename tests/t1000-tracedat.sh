@@ -57,7 +57,8 @@ if [ -x "$SR_SAN" ]; then
 	for f in "$FIX"/tracedat/succeed/*.dat; do
 		n=$(basename "$f")
 		"$SR" info --json "$f" >"$TMP/a.json" 2>&1
-		if ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+		if ASAN_OPTIONS=detect_leaks=0:fast_unwind_on_malloc=1 \
+			UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 			"$SR_SAN" info --json "$f" >"$TMP/b.json" 2>&1 && cmp -s "$TMP/a.json" "$TMP/b.json"; then
 			pass "$n: [asan+ubsan] same summary, exit 0"
 		else

@@ -65,6 +65,14 @@ for f in "$FIX"/text/fail/oob-*.txt "$FIX"/tracedat/fail/oob-*.dat; do
 	both_builds replay_case "$f"
 done
 
+# the sanitizer build run by hand, without the tests' options, reports none of the libraries' leaks
+if [ -x "$SR_SAN" ]; then
+	f=$FIX/tracedat/fail/oob-v6-waking-target-cpu-512.dat
+	(cd "$TOP" && env -u ASAN_OPTIONS -u LSAN_OPTIONS -u UBSAN_OPTIONS "$SR_SAN" info \
+		"${f#"$TOP"/}") >/dev/null 2>"$TMP/e"
+	same "[asan+ubsan] default options: one line, no leak report" "$(cat "$f.expect")" "$(cat "$TMP/e")"
+fi
+
 [ "$n" -ge 20 ] && pass "the corpus has $n cases (at least 20)" || fail "the corpus has at least 20 cases" "$n"
 
 "$SR" info "$TMP/does-not-exist.dat" >"$TMP/o" 2>"$TMP/e1"

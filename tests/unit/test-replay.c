@@ -314,6 +314,25 @@ int main(void)
 	}
 	sr_replay_free(r);
 
+	/* a fork whose child is its parent (damaged input) is ignored, not a use after free */
+	r = setup(t, mainline);
+	ev_switch(r, 0, 0, "swapper/0", SR_PREV_RUNNABLE, 200, "parent");
+	{
+		struct sr_event ev;
+
+		sr_event_reset(&ev);
+		ev.kind = SR_EV_FORK;
+		ev.ts = T += 1000;
+		ev.cpu = 0;
+		ev.pid = ev.pid2 = 200;
+		strncpy(ev.comm, "parent", SR_COMM_LEN - 1);
+		strncpy(ev.comm2, "child", SR_COMM_LEN - 1);
+		sr_replay_feed(r, &ev);
+	}
+	CHECK(sr_replay_task(r, 200) && !strcmp(sr_replay_task(r, 200)->comm, "parent"),
+	      "a fork of pid 200 into pid 200 leaves the task as it was");
+	sr_replay_free(r);
+
 	/* CPU numbers beyond the topology are never indexed: the event is ignored */
 	r = setup(t, mainline);
 	ev_switch(r, 0, 0, "swapper/0", SR_PREV_RUNNABLE, 200, "waker");
