@@ -3,6 +3,10 @@
 # target for SECONDS (default 600) from seeds made of the committed
 # fixtures.  "make fuzz" runs this; tests/t4000-fuzz-smoke.sh runs it short.
 #   tests/fuzz/run.sh [SECONDS] [TARGET...]      TARGET: tracedat text ctf
+# Environment: FUZZ_RUNS=N stops each target after N inputs instead (SECONDS
+# is then only a bound), FUZZ_SEED=N fixes libFuzzer's random seed, and
+# FUZZ_CORPUS=DIR keeps the grown corpus there instead of build-fuzz/: with
+# all three and an empty DIR a run is the same every time (the smoke test).
 set -e
 cd "$(dirname "$0")/../.."
 secs=${1:-600}
@@ -12,8 +16,10 @@ out=build-fuzz
 
 make --no-print-directory SANITIZE=fuzz fuzz-targets >/dev/null
 
+corpus=${FUZZ_CORPUS:-$out}
+
 seed() {
-	local t=$1 dir=$out/corpus-$t
+	local t=$1 dir=$corpus/corpus-$t
 	mkdir -p "$dir" "$dir.seed"
 	case $t in
 	tracedat)
@@ -54,14 +60,19 @@ seed() {
 	esac
 }
 
+limits="-max_total_time=$secs"
+[ -n "${FUZZ_RUNS:-}" ] && limits="$limits -runs=$FUZZ_RUNS"
+[ -n "${FUZZ_SEED:-}" ] && limits="$limits -seed=$FUZZ_SEED"
+
 status=0
 for t in $targets; do
 	seed "$t"
-	echo "fuzzing $t for ${secs}s"
+	echo "fuzzing $t: $limits"
 	# -close_fd_mask=3: the readers' own diagnostics are not the point here
 	if ! ASAN_OPTIONS=fast_unwind_on_malloc=0 LSAN_OPTIONS="suppressions=$PWD/tests/fuzz/lsan.supp:print_suppressions=0" \
-		"$out/fuzz/fuzz-$t" -max_total_time="$secs" -timeout=20 -rss_limit_mb=4096 \
-		-artifact_prefix="$out/" -close_fd_mask=3 -print_final_stats=1 "$out/corpus-$t" "$out/corpus-$t.seed" \
+		"$out/fuzz/fuzz-$t" $limits -timeout=20 -rss_limit_mb=4096 \
+		-artifact_prefix="$out/" -close_fd_mask=3 -print_final_stats=1 "$corpus/corpus-$t" \
+		"$corpus/corpus-$t.seed" \
 		>"$out/fuzz-$t.log" 2>&1; then
 		echo "fuzz-$t: CRASH, see $out/fuzz-$t.log and $out/crash-*" >&2
 		status=1
