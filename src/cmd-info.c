@@ -126,14 +126,27 @@ static void print_json_string(FILE *f, const char *s)
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 
-		if (c == '"' || c == '\\')
+		if (c == '"' || c == '\\') {
 			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
+		} else if (c < 0x20 || c == 0x7f) {
 			fprintf(f, "\\u%04x", c);
-		else
+		} else if (c == 0xc2 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] <= 0x9f) {
+			/* a C1 control, which a terminal acts on as ESC does */
+			fprintf(f, "\\u%04x", (unsigned char)s[1]);
+			s++;
+		} else {
 			fputc(c, f);
+		}
 	}
 	fputc('"', f);
+}
+
+/* "LABEL text": text from the trace, escaped for the terminal */
+static void print_field(const char *label, const char *text)
+{
+	fputs(label, stdout);
+	sr_escape_fputs(text, stdout);
+	fputc('\n', stdout);
 }
 
 static void print_ts(FILE *f, uint64_t ts)
@@ -283,17 +296,18 @@ static void print_replay_json(const struct sr_trace_info *info, const struct inf
 static void print_text(const struct sr_trace_info *info, struct info_state *st)
 {
 	uint64_t lost = 0, markers = 0, packets = 0, overrun = 0;
+	char name[256];
 	size_t i;
 	int c;
 
-	printf("file:       %s\n", info->path);
-	printf("format:     %s\n", info->format);
+	print_field("file:       ", info->path);
+	print_field("format:     ", info->format);
 	if (info->buffer[0])
-		printf("buffer:     %s\n", info->buffer);
-	printf("host:       %s\n", info->hostname[0] ? info->hostname : "(not recorded)");
-	printf("kernel:     %s\n", info->kernel[0] ? info->kernel : "(not recorded)");
+		print_field("buffer:     ", info->buffer);
+	print_field("host:       ", info->hostname[0] ? info->hostname : "(not recorded)");
+	print_field("kernel:     ", info->kernel[0] ? info->kernel : "(not recorded)");
 	if (info->clock[0])
-		printf("clock:      %s\n", info->clock);
+		print_field("clock:      ", info->clock);
 	if (info->ncpus_declared > 0)
 		printf("cpus:       %d declared, %d with events\n", info->ncpus_declared,
 		       cpus_with_events(info));
@@ -316,7 +330,8 @@ static void print_text(const struct sr_trace_info *info, struct info_state *st)
 	if (st->nother)
 		qsort(st->other, st->nother, sizeof(*st->other), cmp_other);
 	for (i = 0; i < st->nother; i++)
-		printf("  %-22s %10llu\n", st->other[i].name, (unsigned long long)st->other[i].n);
+		printf("  %-22s %10llu\n", sr_escape_buf(name, sizeof(name), st->other[i].name),
+		       (unsigned long long)st->other[i].n);
 	printf("tasks:      %zu\n", st->pids.n);
 
 	for (c = 0; c < info->ncpus; c++) {

@@ -138,4 +138,17 @@ for f in "$TMP/div" "$TMP/esc-comm-ansi-v6" "$TMP/esc-comm-newline-osc-v6"; do
 	same "... parses back to one row per decision" "$((n + 1)) same" "$(csv_rows "$TMP/x.csv")"
 done
 
+# --- info's summary: an event name from the trace, in text and JSON -------------
+f=$FIX/text/succeed/atrace-test.txt
+{ head -n 30 "$f"
+  printf 'rcu_preempt-7     (    7) [001] d..3 214168.480611: evil\033]0;pwned\007name: x=1\n'
+  tail -n +31 "$f"; } >"$TMP/evil.txt"
+"$SR" info "$TMP/evil.txt" >"$TMP/evil.out"
+no_raw "info: an event name with OSC and BEL" "$TMP/evil.out"
+ok "info: the name is shown escaped" grep -q '^  evil\\x1b\]0;pwned\\x07name  *1$' "$TMP/evil.out"
+"$SR" info --json "$TMP/evil.txt" >"$TMP/evil.json"
+no_raw "info --json: an event name with OSC and BEL" "$TMP/evil.json"
+same "info --json: the name comes back whole" "$(printf 'evil\033]0;pwned\007name')" \
+	"$(sqlite3 :memory: "SELECT key FROM json_each(readfile('$TMP/evil.json') -> '\$.counts') WHERE key LIKE 'evil%'")"
+
 test_done
