@@ -291,6 +291,6 @@ same "probes: FORK decisions pair one-to-one with sched_wakeup_new" \
 # ---- replay takes the topology and the probes from the recording
 "$SR" replay "$D" >"$TMP/replay.txt" 2>"$TMP/replay.err"
 same "replay: exits 0" 0 $?
-ok "replay: topology: recording" grep -q '^topology: *recording$' "$TMP/replay.txt"
+ok "replay: topology: the recording's metadata" grep -q '^topology: *recording metadata$' "$TMP/replay.txt"
 ok "replay: probes: select_rq" grep -q '^probes: *select_rq' "$TMP/replay.txt"
 test_done
