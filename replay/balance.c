@@ -69,8 +69,13 @@ int sr_lb_allowed(const struct sr_lb_ctx *c, const struct sr_task *p, int cpu)
 {
 	if (!sr_view_allowed(c->v, p, cpu))
 		return 0;
-	/* the inferred-affinity rule (state.c, aff_refused): balance only */
-	if (p && cpu < 64 && (p->aff_denied >> cpu & 1)) {
+	/*
+	 * the inferred-affinity rule (state.c, aff_refused): learnt from newly
+	 * idle balances, applied to them only (a mask widened later does not
+	 * show in the trace; a periodic balance's pull is then the first sign)
+	 */
+	if (p && cpu < 64 && (p->aff_denied >> cpu & 1) && c->env &&
+	    c->env->idle == SR_LB_NEWLY_IDLE) {
 		c->out->lbf |= SR_LBO_INF_AFFINITY;
 		return 0;
 	}

@@ -147,8 +147,8 @@ static void infer_kthread(struct sr_task *t)
  * trace does not tell a task's mask, a task a newly idle balance would have
  * pulled, while the kernel pulled nothing, was refused (aff_refused);
  * AFF_REFUSALS refusals on the same CPU, over more than a tick, pin it to
- * the CPUs it was seen on since its mask may last have changed, for the
- * balance surrogate only.  Seeing it queued or running on a CPU allows that
+ * the CPUs it was seen on since its mask may last have changed, for newly
+ * idle balances only (balance.c).  Seeing it queued or running on a CPU allows that
  * CPU again; a migration it makes itself (setaffinity, exec) or the stopper
  * makes for it starts afresh.
  */

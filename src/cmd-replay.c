@@ -542,7 +542,7 @@ static const char inference_rules[] =
 	"  else a per-CPU name (ksoftirqd/N, kworker/N:M, ...) binds the task to CPU N;\n"
 	"  such wakeups are not placements\n"
 	"  else a task a newly idle balance would have pulled, three times over more than\n"
-	"  a tick while the kernel pulled nothing, is pinned where it was seen (balance only)\n"
+	"  a tick while the kernel pulled nothing, is pinned where it was seen (newidle only)\n"
 	"pelt: tasks start with no history; a task's PELT is ours after its first wakeup\n"
 	"newidle: a switch whose prev blocked and left nothing to run but tasks woken\n"
 	"  there from other CPUs since the CPU's previous event (they arrived during it)\n"

@@ -73,7 +73,7 @@ struct sr_task {
 	/* the inferred-affinity rule (sr_replay_infer_refusal) */
 	int aff_observed;		/* snapshot, probe or such a parent told the mask */
 	uint64_t seen_cpus;		/* CPUs 0-63 it was queued or ran on */
-	uint64_t aff_denied;		/* CPUs 0-63 inferred not allowed (balance only) */
+	uint64_t aff_denied;		/* CPUs 0-63 inferred not allowed (newidle only) */
 	unsigned aff_refusals;		/* newidle balances that left it on aff_cpu */
 	int aff_cpu;			/* where it was when first refused */
 	uint64_t aff_first;		/* when it was first refused there */
