@@ -67,7 +67,19 @@ int sr_lb_nohz_idle(const struct sr_lb_ctx *c, int cpu)
 
 int sr_lb_allowed(const struct sr_lb_ctx *c, const struct sr_task *p, int cpu)
 {
-	return sr_view_allowed(c->v, p, cpu);
+	if (!sr_view_allowed(c->v, p, cpu))
+		return 0;
+	/*
+	 * the inferred-affinity rule (state.c, aff_refused): learnt from newly
+	 * idle balances, applied to them only (a mask widened later does not
+	 * show in the trace; a periodic balance's pull is then the first sign)
+	 */
+	if (p && cpu < 64 && (p->aff_denied >> cpu & 1) && c->env &&
+	    c->env->idle == SR_LB_NEWLY_IDLE) {
+		c->out->lbf |= SR_LBO_INF_AFFINITY;
+		return 0;
+	}
+	return 1;
 }
 
 size_t sr_per_cpu_prefix(const char *comm)

@@ -59,6 +59,7 @@ struct sr_replay {
 	long next_id;
 	uint64_t now;
 	int probes;
+	int no_affinity;		/* the trace's masks are withheld */
 	int snapshots;
 	struct sr_task **await;		/* per cpu: the wakee whose select_rq comes next */
 	struct sr_pending **selected;	/* per cpu: the decision select_rq_ret answers */

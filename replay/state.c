@@ -142,6 +142,40 @@ static void infer_kthread(struct sr_task *t)
 	t->inferred |= SR_INF_AFFINITY;
 }
 
+/*
+ * Inferred affinity (schedreplay-replay(1), INFERENCE RULES): where the
+ * trace does not tell a task's mask, a task a newly idle balance would have
+ * pulled, while the kernel pulled nothing, was refused (aff_refused);
+ * AFF_REFUSALS refusals on the same CPU, over more than a tick, pin it to
+ * the CPUs it was seen on since its mask may last have changed, for newly
+ * idle balances only (balance.c).  Seeing it queued or running on a CPU allows that
+ * CPU again; a migration it makes itself (setaffinity, exec) or the stopper
+ * makes for it starts afresh.
+ */
+#define AFF_REFUSALS 3
+
+static void aff_seen(struct sr_task *t, int cpu)
+{
+	if (cpu < 0 || cpu >= 64)
+		return;
+	t->seen_cpus |= 1ULL << cpu;
+	t->aff_denied &= ~(1ULL << cpu);
+}
+
+/* a new mask the trace does not show: what was learnt of the old one goes */
+static void aff_reset(struct sr_task *t, int cpu)
+{
+	t->seen_cpus = 0;
+	t->aff_denied = 0;
+	t->aff_refusals = 0;
+	aff_seen(t, cpu);
+}
+
+static int aff_unknown(const struct sr_task *t)
+{
+	return !t->aff_observed && !t->allowed_known && t->bound_cpu < 0;
+}
+
 static struct sr_task *task_get(struct sr_replay *r, int pid, const char *comm, int prio)
 {
 	struct sr_task **slot, *t;
@@ -422,6 +456,7 @@ static void enqueue(struct sr_replay *r, struct sr_task *t, int cpu, uint64_t no
 		rq->rt_nr++;
 	}
 	t->cpu = cpu;
+	aff_seen(t, cpu);
 }
 
 static void dequeue(struct sr_replay *r, struct sr_task *t, uint64_t now)
@@ -760,6 +795,54 @@ static struct sr_lb_pending *lb_open(struct sr_replay *r, int cpu, const struct 
 	return pd;
 }
 
+/*
+ * A newly idle balance after which the kernel pulled nothing: each task a
+ * model would have pulled to the balancing CPU was refused there.  In the
+ * kernel (can_migrate_task() at v6.1 and v6.12) a newly idle CPU skips a
+ * task whose cpus_ptr lacks it (LBF_SOME_PINNED, no new_dst_cpu) and goes
+ * on with the next one; what makes a pull fail repeatedly is the mask.
+ */
+static void aff_refused(struct sr_replay *r, const struct sr_lb_pending *pd, int h)
+{
+	uint64_t online = r->topo->ncpus >= 64 ? ~0ULL : (1ULL << r->topo->ncpus) - 1;
+	uint64_t tick = 1000000000ULL / (uint64_t)r->hz;
+	int i, j;
+
+	for (i = 0; i < r->nmodels; i++) {
+		const struct sr_eval *e = &pd->ev[h][i];
+		struct sr_task *t;
+
+		if (e->cpu < 0 || e->cpu >= 64 || e->task <= 0)
+			continue;
+		for (j = 0; j < i; j++)
+			if (pd->ev[h][j].task == e->task)
+				break;
+		if (j < i)
+			continue;
+		t = (struct sr_task *)sr_replay_task(r, e->task);
+		if (!t || !aff_unknown(t) || (t->seen_cpus >> e->cpu & 1))
+			continue;
+		/* a task that never ran may not be runnable yet (fork); one that
+		 * ran or left since the balance was not refused by it */
+		if (!t->exec_start || t->state != SR_TASK_QUEUED || t->cpu != e->src_cpu)
+			continue;
+		/* seen on two CPUs since its mask last changed: not pinned to one */
+		if (t->seen_cpus & (t->seen_cpus - 1))
+			continue;
+		if (!t->aff_refusals || t->aff_cpu != t->cpu) {
+			t->aff_refusals = 0;
+			t->aff_cpu = t->cpu;
+			t->aff_first = pd->d.ts;
+		}
+		/* balanced over more than a tick: not only the newidle cost bail */
+		if (++t->aff_refusals >= AFF_REFUSALS && pd->d.ts - t->aff_first >= tick) {
+			/* pinned to where it was seen since its mask last changed */
+			t->aff_denied = ~t->seen_cpus & online;
+			t->inferred |= SR_INF_AFFINITY;
+		}
+	}
+}
+
 /* the kernel's outcome is known: hypothesis @h holds */
 static int lb_close(struct sr_replay *r, int cpu, int h, enum sr_decision_kind kind, uint64_t now)
 {
@@ -782,6 +865,11 @@ static int lb_close(struct sr_replay *r, int cpu, int h, enum sr_decision_kind k
 		for (j = 0; j < e->neffects; j++)
 			r->lb_imb[i][e->effect[j] >> 1] = (unsigned char)(e->effect[j] & 1);
 	}
+	for (i = 0; i < r->nmodels; i++)
+		if (pd->ev[h][i].lbf & SR_LBO_INF_AFFINITY)
+			pd->d.inferred |= SR_INF_AFFINITY;
+	if (kind == SR_DEC_NEWIDLE)
+		aff_refused(r, pd, h);
 	r->stats.decisions[kind]++;
 	if (r->cb)
 		ret = r->cb(&pd->d, pd->ev[h], r->nmodels, r->cb_data);
@@ -1090,6 +1178,7 @@ static int on_switch(struct sr_replay *r, const struct sr_event *ev)
 	rq_pelt_update(r, ev->cpu, now);
 	if (next) {
 		ensure_on(r, next, ev->cpu, now);
+		aff_seen(next, ev->cpu);
 		task_pelt_update(next, now);
 		if (next->lb_cpu == ev->cpu)
 			lb_link_head(r, next, ev->cpu);
@@ -1386,6 +1475,8 @@ static int on_migrate(struct sr_replay *r, const struct sr_event *ev)
 	} else if (ev->common_pid > 0 && ev->common_pid == ev->pid && e == orig) {
 		/* the task moves itself: sched_exec() or sched_setaffinity() */
 		m.kind = SR_MIG_AFFINITY;
+		if (aff_unknown(p))
+			aff_reset(p, dest);
 	} else if (p->allowed_known && orig < 64 && !(p->allowed >> orig & 1)) {
 		/* off a CPU the setaffinity probe took from it (often by the stopper) */
 		m.kind = SR_MIG_AFFINITY;
@@ -1393,6 +1484,9 @@ static int on_migrate(struct sr_replay *r, const struct sr_event *ev)
 		   sr_replay_task(r, ev->common_pid) &&
 		   !strncmp(sr_replay_task(r, ev->common_pid)->comm, "migration/", 10))) {
 		m.kind = SR_MIG_ACTIVE;
+		/* the stopper also moves a task off a CPU a new mask took from it */
+		if (aff_unknown(p))
+			aff_reset(p, dest);
 	} else if (e == dest) {
 		/* a pull by dest: newidle or periodic, told at its next switch */
 		ret = settle_pull(r, dest, -1, 0, now);
@@ -1408,6 +1502,9 @@ static int on_migrate(struct sr_replay *r, const struct sr_event *ev)
 		ret = lb_nohz(r, p, e, orig, dest, now);
 	} else if (e == orig) {
 		m.kind = SR_MIG_ACTIVE;
+		/* the stopper also moves a task off a CPU a new mask took from it */
+		if (aff_unknown(p))
+			aff_reset(p, dest);
 	} else {
 		m.kind = SR_MIG_UNEXPLAINED;
 	}
@@ -1467,6 +1564,9 @@ static int on_fork(struct sr_replay *r, const struct sr_event *ev)
 			child->allowed = parent->allowed;
 			child->allowed_known = 1;
 		}
+		/* what was seen or inferred of the parent's mask holds for the child */
+		child->aff_observed = parent->aff_observed;
+		child->aff_denied = parent->aff_denied;
 		if (parent->pid == 2) {
 			child->kthread = 1;
 			child->inferred |= SR_INF_KTHREAD;
@@ -1621,13 +1721,15 @@ static int on_setaffinity(struct sr_replay *r, const struct sr_event *ev)
 	uint64_t mask = ev->cpumask & online;
 	struct sr_task *t;
 
-	if (pid <= 0 || !mask)
+	if (pid <= 0 || !mask || r->no_affinity)
 		return 0;
 	t = task_get(r, pid, NULL, -1);
 	if (!t)
 		return -SR_E_NOMEM;
 	t->allowed = mask;
 	t->allowed_known = 1;
+	t->aff_observed = 1;
+	t->aff_denied = 0;
 	t->bound_cpu = r->topo->ncpus <= 64 && !(mask & (mask - 1)) ? __builtin_ctzll(mask) : -1;
 	t->inferred &= ~SR_INF_AFFINITY;
 	return 0;
@@ -1878,8 +1980,12 @@ int sr_replay_hint_task(struct sr_replay *r, int pid, int tgid, const char *comm
 		t->kthread = kthread;
 		t->inferred &= ~SR_INF_KTHREAD;
 	}
-	t->bound_cpu = bound_cpu;
-	t->inferred &= ~SR_INF_AFFINITY;
+	/* affinity withheld: what the name rule inferred stays */
+	if (!r->no_affinity) {
+		t->bound_cpu = bound_cpu;
+		t->aff_observed = 1;
+		t->inferred &= ~SR_INF_AFFINITY;
+	}
 	/* a snapshot fact: the name rule must not override it later */
 	t->snapshot = 1;
 	return 0;
@@ -1893,10 +1999,11 @@ int sr_replay_hint_affinity(struct sr_replay *r, int pid, uint64_t mask)
 	if (!t)
 		return -SR_E_NOMEM;
 	/* every CPU allowed says nothing the default does not */
-	if (!(mask & online) || (mask & online) == online)
+	if (r->no_affinity || !(mask & online) || (mask & online) == online)
 		return 0;
 	t->allowed = mask & online;
 	t->allowed_known = 1;
+	t->aff_observed = 1;
 	t->inferred &= ~SR_INF_AFFINITY;
 	return 0;
 }
@@ -1904,6 +2011,11 @@ int sr_replay_hint_affinity(struct sr_replay *r, int pid, uint64_t mask)
 void sr_replay_use_probes(struct sr_replay *r, int on)
 {
 	r->probes = on;
+}
+
+void sr_replay_ignore_affinity(struct sr_replay *r, int on)
+{
+	r->no_affinity = on;
 }
 
 /* ---- the view the models read -------------------------------------------- */

@@ -689,6 +689,8 @@ static const char inference_rules[] =
 	"affinity: the snapshot's and setaffinity probe's masks where the trace has them;\n"
 	"  else a per-CPU name (ksoftirqd/N, kworker/N:M, ...) binds the task to CPU N;\n"
 	"  such wakeups are not placements\n"
+	"  else a task a newly idle balance would have pulled, three times over more than\n"
+	"  a tick while the kernel pulled nothing, is pinned where it was seen (newidle only)\n"
 	"pelt: tasks start with no history; a task's PELT is ours after its first wakeup\n"
 	"newidle: a switch whose prev blocked and left nothing to run but tasks woken\n"
 	"  there from other CPUs since the CPU's previous event (they arrived during it)\n"
@@ -757,6 +759,8 @@ static const char replay_options[] =
 	"   -B, --buffer NAME    trace.dat buffer instance to read\n"
 	"   -F, --format FMT     read TRACE as tracedat, ctf or text\n"
 	"       --no-probes      ignore the select_rq probe events (tracepoints only)\n"
+	"       --no-affinity    ignore the snapshot's masks and the setaffinity probe\n"
+	"                        (affinity as another recorder's trace leaves it)\n"
 	"   -q, --quiet          no progress line\n"
 	"   -h, --help           show this help\n";
 
@@ -813,6 +817,7 @@ static int replay_exec(int argc, char **argv)
 		{ "quiet",	no_argument,		NULL, 'q' },
 		{ "no-probes",	no_argument,		NULL, 'P' },
 		{ "lock-timeout", required_argument,	NULL, 'W' },
+		{ "no-affinity", no_argument,		NULL, 'N' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -828,6 +833,7 @@ static int replay_exec(int argc, char **argv)
 	int force = 0, append = 0, hz = 250, fidelity = 0, json = 0, quiet = 0, no_probes = 0;
 	int lock_timeout_ms = SR_DB_LOCK_TIMEOUT_MS;
 	struct progress prog = { 0 };
+	int no_affinity = 0;
 	const char *patch_names[MAX_PATCHES];
 	char patches_text[256] = "";
 	int npatch_names = 0, list_p = 0, probes = 0;
@@ -929,6 +935,9 @@ static int replay_exec(int argc, char **argv)
 			if (lock_timeout_ms < 0)
 				return EXIT_USAGE;
 			break;
+		case 'N':
+			no_affinity = 1;
+			break;
 		case 'h':
 			cmd_usage(&cmd_replay, stdout);
 			return EXIT_OK;
@@ -1009,6 +1018,7 @@ static int replay_exec(int argc, char **argv)
 					    (rc.snapshots == SNAP_DIVERGENT && rc.npatches)));
 	probes = (sr_trace_borrow_info(t)->has_probes || meta.probes) && !no_probes;
 	sr_replay_use_probes(r, probes);
+	sr_replay_ignore_affinity(r, no_affinity);
 	for (i = 0; i < (int)meta.nhints; i++) {
 		struct hint *h = &meta.hints[i];
 
@@ -1211,7 +1221,7 @@ out:
 
 const struct cmd_entry cmd_replay = {
 	.name = "replay",
-	.synopsis = "[-o DB [-f | -a [--lock-timeout S]]] [-m MODEL]... [-p PATCH]... [--patch-file SO]... [--snapshots WHICH] [-t TOPOLOGY] [--hz N] [-B NAME] [-F FMT] [--no-probes] [-q] [--fidelity | --json] TRACE",
+	.synopsis = "[-o DB [-f | -a [--lock-timeout S]]] [-m MODEL]... [-p PATCH]... [--patch-file SO]... [--snapshots WHICH] [-t TOPOLOGY] [--hz N] [-B NAME] [-F FMT] [--no-probes] [--no-affinity] [-q] [--fidelity | --json] TRACE",
 	.summary = "re-evaluate every wakeup, fork and load-balance decision of a trace under "
 		   "scheduler models and patch pairs, and measure their fidelity",
 	.options = replay_options,

@@ -175,4 +175,31 @@ ok "pinned hogs: most newly idle balances take the ALL_PINNED redo" sh -c \
 # (2 of the 800 or so pull across the nodes where the kernel did not)
 ok "pinned hogs: and pull nothing, as the kernel did, at 99% of them" sh -c \
 	"[ \$(sqlite3 '$TMP/ph.db' \"SELECT 100 * sum(e.cpu IS d.actual_cpu) / count(*) FROM evaluation_v e JOIN decision d USING (decision_id) WHERE d.kind = 'newidle' AND e.reason LIKE '%all pinned, redo%'\") -ge 99 ]"
+# ---- inferred affinity (issue 11, item 3): pinned hogs without their masks ------------
+ai="$S/affinity-inferred.txt"
+nidle() { q "$1" "SELECT group_concat(coalesce(e.cpu, '-') || ':' || coalesce(d.inferred, ''), ' ') FROM (SELECT * FROM decision WHERE kind = 'newidle' ORDER BY ts) d JOIN evaluation e USING (decision_id)"; }
+"$SR" replay -q -o "$TMP/ai-known.db" -t 1x4x1 "$ai" 2>"$TMP/e"
+same "inferred affinity: the snapshot's masks: twelve newly idle switches, nothing pulled, nothing inferred" \
+	"$(printf -- '-:topology %.0s' $(seq 12) | sed 's/ $//')" "$(nidle "$TMP/ai-known.db")"
+"$SR" replay -q -o "$TMP/ai.db" -t 1x4x1 --no-affinity "$ai" 2>"$TMP/e"
+same "inferred affinity: --no-affinity replays" 0 $?
+same "inferred affinity: three refusals over a tick, then hog2 is pinned to CPU 2 (marked affinity)" \
+	"0:topology 0:topology 0:topology $(printf -- '-:affinity,topology %.0s' $(seq 9) | sed 's/ $//')" \
+	"$(nidle "$TMP/ai.db")"
+same "inferred affinity: the refusals name hog2" 3 \
+	"$(q "$TMP/ai.db" "SELECT count(*) FROM evaluation_v e JOIN decision d USING (decision_id) WHERE d.kind = 'newidle' AND e.reason LIKE '%pull 22 from 2 to 0'")"
+# within a tick the refusals could be the newidle cost bail: no inference
+sed '/100\.00[5-9]\|100\.0[1-9]/d' "$ai" >"$TMP/ai-short.txt"
+"$SR" replay -q -o "$TMP/ai-short.db" -t 1x4x1 --no-affinity "$TMP/ai-short.txt" 2>"$TMP/e"
+same "inferred affinity: two refusals 2 ms apart infer nothing" "0:topology 0:topology" \
+	"$(nidle "$TMP/ai-short.db")"
+# hog2 ran on CPU 0 once before it settled on CPU 2: CPU 0 stays allowed
+sed '/meta end/a\
+          <idle>-0       [000] d..2.   100.000050: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=hog2 next_pid=22 next_prio=120\
+            hog2-22      [000] d..2.   100.000060: sched_switch: prev_comm=hog2 prev_pid=22 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120' \
+	"$ai" >"$TMP/ai-seen.txt"
+"$SR" replay -q -o "$TMP/ai-seen.db" -t 1x4x1 --no-affinity "$TMP/ai-seen.txt" 2>"$TMP/e"
+same "inferred affinity: a task seen on the balancing CPU is never pinned off it" 0 \
+	"$(q "$TMP/ai-seen.db" "SELECT count(*) FROM decision WHERE kind = 'newidle' AND inferred LIKE '%affinity%'")"
+
 test_done

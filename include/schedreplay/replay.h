@@ -30,7 +30,8 @@ enum sr_inferred {
 	SR_INF_SYNC		= 1 << 0,	/* WF_SYNC: not traced */
 	SR_INF_EXITING		= 1 << 1,	/* PF_EXITING from sched_process_exit */
 	SR_INF_KTHREAD		= 1 << 2,	/* kernel thread from name / parent */
-	SR_INF_AFFINITY		= 1 << 3,	/* cpus_allowed from a per-CPU name */
+	SR_INF_AFFINITY		= 1 << 3,	/* cpus_allowed from a per-CPU name, or
+						 * a CPU a balance was refused (§ inference) */
 	SR_INF_PELT_WARMUP	= 1 << 4,	/* a task's PELT began inside the trace */
 	SR_INF_TOPOLOGY		= 1 << 5,	/* topology is a preset or flat */
 	SR_INF_PREV_CPU		= 1 << 6,	/* no sched_waking: prev from the last run */
@@ -69,6 +70,13 @@ struct sr_task {
 	int allowed_known;		/* the probe (or a parent's) set @allowed */
 	unsigned inferred;		/* SR_INF_* facts that are guesses for this task */
 	int snapshot;			/* kthread/affinity come from the recording */
+	/* the inferred-affinity rule (sr_replay_infer_refusal) */
+	int aff_observed;		/* snapshot, probe or such a parent told the mask */
+	uint64_t seen_cpus;		/* CPUs 0-63 it was queued or ran on */
+	uint64_t aff_denied;		/* CPUs 0-63 inferred not allowed (newidle only) */
+	unsigned aff_refusals;		/* newidle balances that left it on aff_cpu */
+	int aff_cpu;			/* where it was when first refused */
+	uint64_t aff_first;		/* when it was first refused there */
 	uint64_t last_wakeup_ts;
 	/* a sched_waking seen, sched_wakeup not yet */
 	int waking;
@@ -200,6 +208,7 @@ enum sr_lb_outcome {
 	SR_LBO_BAIL		= 1 << 2,	/* should_we_balance bailed (newly idle) */
 	SR_LBO_REDO		= 1 << 3,	/* an LBF_ALL_PINNED redo ran */
 	SR_LBO_ABORT		= 1 << 4,	/* nohz pass abandoned (need_resched) */
+	SR_LBO_INF_AFFINITY	= 1 << 5,	/* an inferred affinity refused a task */
 };
 /* the outcome bits that make two sides' balance decisions differ */
 #define SR_LBO_COMPARE (SR_LBO_SOME_PINNED | SR_LBO_HINT_SET | SR_LBO_BAIL)
@@ -240,6 +249,13 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
  * TTWU 0x08, SYNC 0x10).
  */
 void sr_replay_use_probes(struct sr_replay *r, int on);
+
+/**
+ * sr_replay_ignore_affinity - withhold what the recording says of affinity
+ * (the task snapshot's masks and bound CPUs, the setaffinity probe), as if
+ * another recorder had made the trace; call before the hints
+ */
+void sr_replay_ignore_affinity(struct sr_replay *r, int on);
 
 /**
  * sr_replay_hint_task - what the recording's task snapshot says of a task
