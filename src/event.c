@@ -91,6 +91,25 @@ enum sr_event_kind sr_event_kind_from_name(const char *name)
 	return SR_EV_OTHER;
 }
 
+const char *sr_event_kind_tp(enum sr_event_kind kind)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(tp_names) / sizeof(tp_names[0]); i++)
+		if (tp_names[i].kind == kind)
+			return tp_names[i].name;
+	switch (kind) {
+	case SR_EV_SELECT_RQ:
+	case SR_EV_SELECT_RQ_RET:
+	case SR_EV_SETAFFINITY:
+		return kind_names[kind];
+	case SR_EV_LOST:
+		return "lost events marker";
+	default:
+		return "event";
+	}
+}
+
 enum sr_prev_state sr_prev_state_decode(long long raw, enum sr_pstate_enc enc)
 {
 	long long low = raw & 0xff;

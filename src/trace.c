@@ -203,17 +203,6 @@ int sr_trace_open(const char *path, const struct sr_trace_opts *opts,
 	return 0;
 }
 
-/* the tracepoint an event kind comes from, for messages */
-static const char *const kind_tp[SR_EV__COUNT] = {
-	[SR_EV_SWITCH] = "sched_switch", [SR_EV_WAKING] = "sched_waking",
-	[SR_EV_WAKEUP] = "sched_wakeup", [SR_EV_WAKEUP_NEW] = "sched_wakeup_new",
-	[SR_EV_MIGRATE] = "sched_migrate_task", [SR_EV_FORK] = "sched_process_fork",
-	[SR_EV_EXIT] = "sched_process_exit", [SR_EV_FREE] = "sched_process_free",
-	[SR_EV_SELECT_RQ] = "select_rq", [SR_EV_SELECT_RQ_RET] = "select_rq_ret",
-	[SR_EV_SETAFFINITY] = "setaffinity", [SR_EV_LOST] = "lost events marker",
-	[SR_EV_OTHER] = "event",
-};
-
 /*
  * A CPU-valued field: absent (SR_CPU_NONE) or below the trace's CPU count.
  * Returns the name of the first bad field of @ev (the value in *@bad), or NULL.
@@ -272,7 +261,7 @@ static int check_cpus(struct sr_trace *t, const struct sr_event *ev, char **caus
 		     (unsigned long long)t->nevents + 1, (unsigned long long)(ev->ts / 1000000000),
 		     (unsigned long long)(ev->ts % 1000000000),
 		     ev->kind == SR_EV_OTHER && ev->name ? ev->name :
-		     (unsigned)ev->kind < SR_EV__COUNT ? kind_tp[ev->kind] : "event", field, bad,
+		     sr_event_kind_tp(ev->kind), field, bad,
 		     declared ? "the trace declares" : "a trace has at most", limit);
 	return -SR_E_CORRUPT;
 }

@@ -108,6 +108,13 @@ const char *sr_event_kind_name(enum sr_event_kind kind);
 enum sr_event_kind sr_event_kind_from_name(const char *name);
 
 /**
+ * sr_event_kind_tp - the tracepoint (or probe) an event kind comes from, for
+ * messages: "sched_waking", "select_rq", ...; "event" for any other kind.
+ * Return: a static string.
+ */
+const char *sr_event_kind_tp(enum sr_event_kind kind);
+
+/**
  * sr_prev_state_decode - classify a numeric prev_state
  * Return: one of enum sr_prev_state.
  */
