@@ -19,6 +19,7 @@
 #include "schedreplay/fidelity.h"
 #include "schedreplay/model.h"
 #include "schedreplay/patch.h"
+#include "schedreplay/slices.h"
 #include "schedreplay/store.h"
 #include "schedreplay/trace.h"
 #include "version.h"
@@ -166,6 +167,7 @@ enum { SNAP_NONE, SNAP_DIVERGENT, SNAP_ALL };
 
 struct replay_ctx {
 	struct sr_store *store;
+	struct sr_slices *slices;	/* the trace's run and wait slices, with a store */
 	struct sr_fidelity *fid;
 	/* base models */
 	const struct sr_model *models[SR_MAX_MODELS];
@@ -217,6 +219,8 @@ static int on_decision(const struct sr_decision *d, const struct sr_eval *evals,
 
 	if (rc->store && sr_store_decision(rc->store, d, evals, nevals, &rc->cause))
 		return -SR_E_IO;
+	if (!sr_decision_is_balance(d->kind))
+		sr_slices_decision(rc->slices, d->pid, d->done_ts, d->id);
 	for (i = 0; i < nevals && i < rc->nmodels; i++)
 		if (sr_fidelity_add(rc->fid, rc->models[i]->name, d, &evals[i]))
 			return -SR_E_NOMEM;
@@ -239,6 +243,13 @@ static int on_decision(const struct sr_decision *d, const struct sr_eval *evals,
 	    sr_store_cpu_state(rc->store, d, &rc->cause))
 		return -SR_E_IO;
 	return 0;
+}
+
+static int on_slice(const struct sr_slice_row *row, void *data)
+{
+	struct replay_ctx *rc = data;
+
+	return sr_store_slice(rc->store, row, &rc->cause) ? -SR_E_IO : 0;
 }
 
 static int on_migration(const struct sr_migration *m, void *data)
@@ -1064,6 +1075,11 @@ static int replay_exec(int argc, char **argv)
 					 &cause);
 		if (err < 0)
 			goto fail;
+		rc.slices = sr_slices_new(topo, ri.tinfo->pstate_enc, on_slice, &rc);
+		if (!rc.slices) {
+			err = -SR_E_NOMEM;
+			goto fail;
+		}
 	}
 
 	while (!interrupted && (err = sr_trace_next(t, &ev, &cause)) > 0) {
@@ -1076,7 +1092,9 @@ static int replay_exec(int argc, char **argv)
 		if (!events)
 			first_ts = ev.ts;
 		last_ts = ev.ts;
-		err = sr_replay_feed(r, &ev);
+		err = rc.slices ? sr_slices_feed(rc.slices, &ev) : 0;
+		if (!err)
+			err = sr_replay_feed(r, &ev);
 		if (err) {
 			if (rc.cause) {
 				cause = rc.cause;
@@ -1093,6 +1111,8 @@ static int replay_exec(int argc, char **argv)
 		goto fail;
 	progress_phase(&prog, "the last decisions");
 	err = sr_replay_finish(r);
+	if (!err && rc.slices)
+		err = sr_slices_finish(rc.slices, last_ts);
 	if (err && rc.cause) {
 		/* a callback's error (the store's) while the last decisions closed */
 		free(cause);
@@ -1208,6 +1228,7 @@ fail:
 out:
 	free(cause);
 	free(rc.cause);
+	sr_slices_free(rc.slices);
 	sr_store_free(rc.store);
 	sr_replay_free(r);
 	sr_fidelity_free(rc.fid);

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Run, wait and sleep slices, and the scheduling delay of every wakeup, as
+ * the trace shows them (schedreplay-db(5): sched_slice, task_state,
+ * wakeup, task, cpu_idle).  Computed from the normalized event stream
+ * alone, beside the replay engine and independent of it: what the kernel
+ * did, not what a model would have done.  Memory is one record per task
+ * and per CPU, whatever the length of the trace; every finished slice is
+ * handed to a callback at once (the store queues it for its writer).
+ *
+ * Definitions (those of perf sched and Perfetto where they have one):
+ *  - running: from the sched_switch that puts a task on a CPU to the one
+ *    that takes it off; its end state is the prev_state of that switch;
+ *  - runnable (R, or R+ after a preemption): from a sched_wakeup or
+ *    sched_wakeup_new of a sleeping task, or a switch out in state R, to
+ *    its next switch in;
+ *  - sleeping (S, D, ... the letters of the switch out): until its wakeup;
+ *  - a wakeup counts (perf sched latency) when the task was sleeping or not
+ *    seen yet; a wakeup of a running or runnable task changes nothing.
+ */
+#ifndef SCHEDREPLAY_SLICES_H
+#define SCHEDREPLAY_SLICES_H
+
+#include <sqlite3.h>
+#include <stdint.h>
+
+#include "schedreplay/event.h"
+#include "schedreplay/topology.h"
+
+enum sr_slice_table {
+	SR_SL_SCHED,		/* sched_slice: a running slice */
+	SR_SL_STATE,		/* task_state: a runnable or sleeping slice */
+	SR_SL_WAKEUP,		/* wakeup: a counted wakeup and its delay */
+	SR_SL_TASK,		/* task: per task totals, at the end */
+	SR_SL_CPU,		/* cpu_idle: per CPU idle totals, at the end */
+	SR_SL__COUNT
+};
+
+#define SR_SL_NONE (-1)		/* an integer column that is NULL */
+
+/* one row of one of the tables above; unused fields are SR_SL_NONE */
+struct sr_slice_row {
+	enum sr_slice_table table;
+	uint64_t ts;
+	int64_t dur;		/* ns; SR_SL_NONE: still going at the end of the trace */
+	int tid;
+	int cpu;		/* sched: the CPU; state: where it waits or left; wakeup:
+				 * target_cpu; cpu_idle: the CPU */
+	int prio;
+	int waker;		/* state R, wakeup: the waker's tid */
+	char state[4];		/* sched: end state; state: R, R+, S, D, ... */
+	int64_t wait;		/* sched: ns off the CPU before this slice */
+	int64_t delay;		/* sched, wakeup: ns runnable before the switch in */
+	/* wakeup */
+	int is_new;		/* sched_wakeup_new */
+	int cpu_idle;		/* target_cpu was idle at the wakeup */
+	int cpu_nr;		/* tasks runnable on target_cpu then (the running one too) */
+	int run_cpu;		/* where the task then ran */
+	long decision;		/* the engine's decision id, SR_SL_NONE when none */
+	/* task */
+	char comm[SR_COMM_LEN];
+	uint64_t n[6];		/* task: run_ns, slices, wakeups, delay_ns, max_delay_ns,
+				 * preemptions; cpu_idle: idle_ns, periods, waiting_ns,
+				 * waiting_periods, node_waiting_ns, node_waiting_periods */
+};
+
+struct sr_slices;
+
+typedef int (*sr_slice_emit_fn)(const struct sr_slice_row *row, void *data);
+
+/**
+ * sr_slices_new - start the slices of one trace
+ * @topo: the CPUs and their nodes
+ * @enc: how the trace's numeric prev_state reads (the state letters)
+ * @emit: called with each finished row; a nonzero return stops the feed
+ * Return: the state (freed with sr_slices_free), NULL when out of memory.
+ */
+struct sr_slices *sr_slices_new(const struct sr_topology *topo, enum sr_pstate_enc enc,
+				sr_slice_emit_fn emit, void *data);
+
+/**
+ * sr_slices_feed - one event of the trace, in time order
+ * Return: 0, -SR_E_NOMEM, or the emit callback's nonzero return.
+ */
+int sr_slices_feed(struct sr_slices *sl, const struct sr_event *ev);
+
+/**
+ * sr_slices_decision - the engine placed task @tid at @ts (its decision's
+ * done_ts): the wakeup of @tid at @ts, if counted, takes decision @id
+ */
+void sr_slices_decision(struct sr_slices *sl, int tid, uint64_t ts, long id);
+
+/**
+ * sr_slices_finish - the trace ended at @last_ts: the open slices (dur
+ * NULL), the wakeups that never ran, the task and CPU totals
+ * Return: 0 or the emit callback's nonzero return.
+ */
+int sr_slices_finish(struct sr_slices *sl, uint64_t last_ts);
+
+void sr_slices_free(struct sr_slices *sl);
+
+/* ---- the tables (src/slices-sql.c), for the store ---- */
+
+/* CREATE TABLE/VIEW IF NOT EXISTS of the tables and views, for a new file
+ * and for an append to a file written before they existed */
+extern const char sr_slices_schema[];
+/* their indexes (IF NOT EXISTS), once the bulk load is over */
+extern const char sr_slices_indexes[];
+
+struct sr_slices_copy {
+	const char *table, *sql;	/* the store binds :r (runs) and :d (decisions) */
+};
+/* the append copies of the tables, ended by { NULL, NULL } */
+extern const struct sr_slices_copy sr_slices_copy[];
+
+/**
+ * sr_slices_sql_prepare - the INSERT statements, one per table
+ * Return: SQLITE_OK, or SQLite's code (the statements made are finalized).
+ */
+int sr_slices_sql_prepare(sqlite3 *db, sqlite3_stmt *st[SR_SL__COUNT]);
+void sr_slices_sql_finalize(sqlite3_stmt *st[SR_SL__COUNT]);
+
+/**
+ * sr_slices_sql_insert - write @row of run @run_id
+ * Return: SQLITE_DONE, or SQLite's code.
+ */
+int sr_slices_sql_insert(sqlite3_stmt *st[SR_SL__COUNT], long run_id,
+			 const struct sr_slice_row *row);
+
+#endif

@@ -1,0 +1,601 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Run, wait and sleep slices, wakeup delays and idle time from the event
+ * stream (include/schedreplay/slices.h).  One record per task (open
+ * addressing on the tid) and one per CPU; a slice becomes a row when it
+ * ends, so nothing grows with the number of events.
+ *
+ * Idle time "while other CPUs had waiting tasks": a CPU is busy with
+ * waiters when it runs a task and has at least one more runnable on it.
+ * Clocks integrate the time during which some CPU (any, or one of a node)
+ * is busy with waiters; an idle period reads them at its start and end,
+ * so each event costs O(nodes), not O(CPUs).  An idle period counts as
+ * one "while waiting" when that time is not zero.
+ */
+#include "schedreplay/slices.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedreplay/error.h"
+#include "banned.h"
+
+enum tstate { T_UNKNOWN, T_RUNNING, T_RUNNABLE, T_SLEEPING, T_DEAD };
+
+struct task {
+	int tid;			/* 0: free slot */
+	unsigned char state;		/* enum tstate */
+	char letter[4];			/* the state's letters (runnable, sleeping) */
+	char comm[SR_COMM_LEN];
+	int cpu;			/* running on, queued on, or left */
+	int slice_cpu;			/* where the current runnable slice began */
+	int prio;
+	int waker;			/* of the current runnable slice */
+	int waking_by;			/* common_pid of its last sched_waking */
+	uint64_t since;			/* the current slice began */
+	uint64_t out_ts;		/* the last switch out (0: none seen) */
+	int64_t run_wait, run_delay;	/* of the running slice: off the CPU, runnable */
+	/* the counted wakeup waiting for the switch in */
+	int wk_on;
+	struct sr_slice_row wk;
+	/* totals */
+	uint64_t run_ns, slices, wakeups, delay_ns, max_delay, preempted;
+};
+
+struct cpu {
+	int curr;			/* -1 unknown, 0 idle, else the running tid */
+	int nwait;			/* runnable tasks queued here */
+	int busyw;			/* curr > 0 && nwait > 0 */
+	int node;
+	/* the idle period in progress (curr == 0, start seen) */
+	int idle_on;
+	uint64_t idle_start, any0, node0;
+	uint64_t idle_ns, periods, any_ns, any_periods, node_ns, node_periods;
+};
+
+struct clock {
+	int n;				/* CPUs busy with waiters */
+	uint64_t t;			/* time with n > 0 */
+};
+
+struct sr_slices {
+	sr_slice_emit_fn emit;
+	void *data;
+	enum sr_pstate_enc enc;
+	int ncpus, nnodes;
+	struct cpu *cpu;
+	struct clock any, *node;
+	uint64_t now;			/* the clocks were advanced to here */
+	struct task *task;
+	size_t cap, n;
+};
+
+struct sr_slices *sr_slices_new(const struct sr_topology *topo, enum sr_pstate_enc enc,
+				sr_slice_emit_fn emit, void *data)
+{
+	struct sr_slices *sl = calloc(1, sizeof(*sl));
+	int c;
+
+	if (!sl)
+		return NULL;
+	sl->emit = emit;
+	sl->data = data;
+	sl->enc = enc;
+	sl->ncpus = topo->ncpus;
+	for (c = 0; c < topo->ncpus; c++)
+		if (topo->cpu[c].node + 1 > sl->nnodes)
+			sl->nnodes = topo->cpu[c].node + 1;
+	if (sl->nnodes < 1)
+		sl->nnodes = 1;
+	sl->cpu = calloc((size_t)sl->ncpus, sizeof(*sl->cpu));
+	sl->node = calloc((size_t)sl->nnodes, sizeof(*sl->node));
+	if (!sl->cpu || !sl->node) {
+		sr_slices_free(sl);
+		return NULL;
+	}
+	for (c = 0; c < sl->ncpus; c++) {
+		sl->cpu[c].curr = -1;
+		sl->cpu[c].node = topo->cpu[c].node >= 0 ? topo->cpu[c].node : 0;
+	}
+	return sl;
+}
+
+void sr_slices_free(struct sr_slices *sl)
+{
+	if (!sl)
+		return;
+	free(sl->cpu);
+	free(sl->node);
+	free(sl->task);
+	free(sl);
+}
+
+static size_t tid_hash(int tid, size_t cap)
+{
+	return ((size_t)(unsigned)tid * 0x9e3779b97f4a7c15ULL) & (cap - 1);
+}
+
+/* the task's record, made on first sight; NULL when out of memory */
+static struct task *task_get(struct sr_slices *sl, int tid)
+{
+	size_t j;
+
+	if (sl->n * 2 >= sl->cap) {
+		size_t cap = sl->cap ? sl->cap * 2 : 1024, i;
+		struct task *nt = calloc(cap, sizeof(*nt));
+
+		if (!nt)
+			return NULL;
+		for (i = 0; i < sl->cap; i++) {
+			if (!sl->task[i].tid)
+				continue;
+			for (j = tid_hash(sl->task[i].tid, cap); nt[j].tid; j = (j + 1) & (cap - 1))
+				;
+			nt[j] = sl->task[i];
+		}
+		free(sl->task);
+		sl->task = nt;
+		sl->cap = cap;
+	}
+	for (j = tid_hash(tid, sl->cap); sl->task[j].tid; j = (j + 1) & (sl->cap - 1))
+		if (sl->task[j].tid == tid)
+			return &sl->task[j];
+	memset(&sl->task[j], 0, sizeof(sl->task[j]));
+	sl->task[j].tid = tid;
+	sl->task[j].cpu = sl->task[j].slice_cpu = -1;
+	sl->task[j].prio = sl->task[j].waker = sl->task[j].waking_by = -1;
+	sl->task[j].run_wait = sl->task[j].run_delay = SR_SL_NONE;
+	sl->n++;
+	return &sl->task[j];
+}
+
+static int cpu_ok(const struct sr_slices *sl, int c)
+{
+	return c >= 0 && c < sl->ncpus;
+}
+
+/* ---- the clocks of "busy with waiters" ---------------------------------- */
+
+static void advance(struct sr_slices *sl, uint64_t ts)
+{
+	uint64_t d;
+	int n;
+
+	if (ts <= sl->now)
+		return;
+	d = ts - sl->now;
+	if (sl->any.n)
+		sl->any.t += d;
+	for (n = 0; n < sl->nnodes; n++)
+		if (sl->node[n].n)
+			sl->node[n].t += d;
+	sl->now = ts;
+}
+
+static void clock_add(struct clock *k, int delta)
+{
+	k->n += delta;
+}
+
+/* after a change of @c's current task or queue */
+static void cpu_update(struct sr_slices *sl, int c)
+{
+	struct cpu *cp = &sl->cpu[c];
+	int b = cp->curr > 0 && cp->nwait > 0;
+
+	if (b == cp->busyw)
+		return;
+	cp->busyw = b;
+	clock_add(&sl->any, b ? 1 : -1);
+	clock_add(&sl->node[cp->node], b ? 1 : -1);
+}
+
+static void queue_add(struct sr_slices *sl, int c, int delta)
+{
+	if (!cpu_ok(sl, c))
+		return;
+	sl->cpu[c].nwait += delta;
+	if (sl->cpu[c].nwait < 0)
+		sl->cpu[c].nwait = 0;
+	cpu_update(sl, c);
+}
+
+static void idle_begin(struct sr_slices *sl, struct cpu *cp, uint64_t ts)
+{
+	struct clock *nk = &sl->node[cp->node];
+
+	cp->idle_on = 1;
+	cp->idle_start = ts;
+	cp->any0 = sl->any.t;
+	cp->node0 = nk->t;
+}
+
+static void idle_end(struct sr_slices *sl, struct cpu *cp, uint64_t ts)
+{
+	struct clock *nk = &sl->node[cp->node];
+
+	if (!cp->idle_on)
+		return;
+	cp->idle_on = 0;
+	cp->idle_ns += ts - cp->idle_start;
+	cp->periods++;
+	cp->any_ns += sl->any.t - cp->any0;
+	cp->node_ns += nk->t - cp->node0;
+	cp->any_periods += sl->any.t != cp->any0;
+	cp->node_periods += nk->t != cp->node0;
+}
+
+/* ---- rows ------------------------------------------------------------------- */
+
+static void row_init(struct sr_slice_row *r, enum sr_slice_table t)
+{
+	memset(r, 0, sizeof(*r));
+	r->table = t;
+	r->dur = r->wait = r->delay = SR_SL_NONE;
+	r->tid = r->cpu = r->prio = r->waker = SR_SL_NONE;
+	r->is_new = r->cpu_idle = r->cpu_nr = r->run_cpu = SR_SL_NONE;
+	r->decision = SR_SL_NONE;
+}
+
+/* the running slice of @t on @cpu ends at @ts (@end: its end state or "") */
+static int emit_run(struct sr_slices *sl, struct task *t, uint64_t ts, int open,
+		    const char *end)
+{
+	struct sr_slice_row r;
+
+	row_init(&r, SR_SL_SCHED);
+	r.ts = t->since;
+	r.dur = open ? SR_SL_NONE : (int64_t)(ts - t->since);
+	r.tid = t->tid;
+	r.cpu = t->cpu;
+	r.prio = t->prio;
+	sr_strlcpy(r.state, end, sizeof(r.state));
+	r.wait = t->run_wait;
+	r.delay = t->run_delay;
+	if (!open)
+		t->run_ns += ts - t->since;
+	t->slices++;
+	return sl->emit(&r, sl->data);
+}
+
+/* the runnable or sleeping slice of @t ends at @ts */
+static int emit_state(struct sr_slices *sl, struct task *t, uint64_t ts, int open)
+{
+	struct sr_slice_row r;
+
+	row_init(&r, SR_SL_STATE);
+	r.ts = t->since;
+	r.dur = open ? SR_SL_NONE : (int64_t)(ts - t->since);
+	r.tid = t->tid;
+	r.cpu = t->state == T_RUNNABLE ? t->slice_cpu : t->cpu;
+	r.waker = t->state == T_RUNNABLE && t->waker >= 0 ? t->waker : SR_SL_NONE;
+	sr_strlcpy(r.state, t->letter, sizeof(r.state));
+	return sl->emit(&r, sl->data);
+}
+
+/*
+ * The state letters of a prev_state, as the kernel's task_index_to_char()
+ * names them: bits 0x01-0x08 are the same in every encoding; the others
+ * moved (include/schedreplay/event.h).
+ */
+static void state_letters(enum sr_prev_state st, long long raw, enum sr_pstate_enc enc,
+			  char *out)
+{
+	long long low = raw & 0xff;
+
+	switch (st) {
+	case SR_PREV_RUNNABLE:
+		sr_strlcpy(out, "R", 4);
+		return;
+	case SR_PREV_PREEMPTED:
+		sr_strlcpy(out, "R+", 4);
+		return;
+	case SR_PREV_DEAD:
+		if (enc == SR_PSTATE_RAW_OLD)
+			sr_strlcpy(out, low & 0x10 ? "Z" : "X", 4);
+		else
+			sr_strlcpy(out, low & 0x20 ? "Z" : "X", 4);
+		return;
+	case SR_PREV_BLOCKED:
+		if (enc == SR_PSTATE_REPORT && (low & 0x80))
+			sr_strlcpy(out, "I", 4);
+		else if (enc != SR_PSTATE_REPORT && (raw & 0x402) == 0x402)
+			sr_strlcpy(out, "I", 4);	/* TASK_IDLE: D with TASK_NOLOAD */
+		else if (low & 0x02)
+			sr_strlcpy(out, "D", 4);
+		else if (low & 0x01)
+			sr_strlcpy(out, "S", 4);
+		else if (low & 0x04)
+			sr_strlcpy(out, "T", 4);
+		else if (low & 0x08)
+			sr_strlcpy(out, "t", 4);
+		else if (low & 0x40 || (enc == SR_PSTATE_RAW_OLD && (raw & 0x200)))
+			sr_strlcpy(out, "P", 4);
+		else
+			sr_strlcpy(out, "S", 4);
+		return;
+	default:
+		sr_strlcpy(out, "?", 4);
+	}
+}
+
+/* ---- events ------------------------------------------------------------------- */
+
+static int on_switch(struct sr_slices *sl, const struct sr_event *ev)
+{
+	struct cpu *cp = &sl->cpu[ev->cpu];
+	struct task *t;
+	int err;
+
+	/* the task the CPU ran by our account is not the one leaving: lost events */
+	if (cp->curr > 0 && cp->curr != ev->pid) {
+		t = task_get(sl, cp->curr);
+		if (!t)
+			return -SR_E_NOMEM;
+		if (t->state == T_RUNNING && t->cpu == ev->cpu) {
+			err = emit_run(sl, t, ev->ts, 0, "");
+			if (err)
+				return err;
+			t->state = T_UNKNOWN;
+		}
+	}
+	if (ev->pid > 0) {
+		t = task_get(sl, ev->pid);
+		if (!t)
+			return -SR_E_NOMEM;
+		if (ev->comm[0])
+			memcpy(t->comm, ev->comm, SR_COMM_LEN);
+		if (ev->prio >= 0)
+			t->prio = ev->prio;
+		state_letters(ev->prev_state, ev->prev_state_raw, sl->enc, t->letter);
+		if (t->state == T_RUNNING && t->cpu == ev->cpu) {
+			err = emit_run(sl, t, ev->ts, 0, t->letter);
+			if (err)
+				return err;
+		}
+		t->cpu = ev->cpu;
+		t->since = ev->ts;
+		t->out_ts = ev->ts;
+		switch (ev->prev_state) {
+		case SR_PREV_RUNNABLE:
+		case SR_PREV_PREEMPTED:
+			t->state = T_RUNNABLE;
+			t->slice_cpu = ev->cpu;
+			t->waker = SR_SL_NONE;
+			t->preempted++;
+			queue_add(sl, ev->cpu, 1);
+			break;
+		case SR_PREV_BLOCKED:
+			t->state = T_SLEEPING;
+			break;
+		case SR_PREV_DEAD:
+			t->state = T_DEAD;
+			break;
+		default:
+			t->state = T_UNKNOWN;
+		}
+	}
+	if (ev->pid2 > 0) {
+		t = task_get(sl, ev->pid2);
+		if (!t)
+			return -SR_E_NOMEM;
+		if (ev->comm2[0])
+			memcpy(t->comm, ev->comm2, SR_COMM_LEN);
+		if (ev->prio2 >= 0)
+			t->prio = ev->prio2;
+		t->run_wait = t->out_ts ? (int64_t)(ev->ts - t->out_ts) : SR_SL_NONE;
+		t->run_delay = SR_SL_NONE;
+		if (t->state == T_RUNNING && cpu_ok(sl, t->cpu)) {
+			/* still running elsewhere by our account: its switch out was lost */
+			err = emit_run(sl, t, ev->ts, 0, "");
+			if (err)
+				return err;
+			if (sl->cpu[t->cpu].curr == t->tid) {
+				sl->cpu[t->cpu].curr = -1;
+				cpu_update(sl, t->cpu);
+			}
+		} else if (t->state == T_RUNNABLE || t->state == T_SLEEPING) {
+			err = emit_state(sl, t, ev->ts, 0);
+			if (err)
+				return err;
+			if (t->state == T_RUNNABLE) {
+				t->run_delay = (int64_t)(ev->ts - t->since);
+				queue_add(sl, t->cpu, -1);
+			}
+		}
+		if (t->wk_on) {
+			t->wk_on = 0;
+			t->wk.delay = (int64_t)(ev->ts - t->wk.ts);
+			t->wk.run_cpu = ev->cpu;
+			t->delay_ns += ev->ts - t->wk.ts;
+			if (ev->ts - t->wk.ts > t->max_delay)
+				t->max_delay = ev->ts - t->wk.ts;
+			err = sl->emit(&t->wk, sl->data);
+			if (err)
+				return err;
+		}
+		t->state = T_RUNNING;
+		t->cpu = ev->cpu;
+		t->since = ev->ts;
+	}
+	/* the CPU's idle periods */
+	if (cp->curr == 0 && ev->pid2 != 0)
+		idle_end(sl, cp, ev->ts);
+	cp->curr = ev->pid2 >= 0 ? ev->pid2 : -1;
+	cpu_update(sl, ev->cpu);
+	if (cp->curr == 0 && !cp->idle_on)
+		idle_begin(sl, cp, ev->ts);
+	return 0;
+}
+
+static int on_wakeup(struct sr_slices *sl, const struct sr_event *ev)
+{
+	struct sr_slice_row *w;
+	struct task *t;
+	struct cpu *cp;
+	int c, err;
+
+	if (ev->pid <= 0 || !ev->success)
+		return 0;
+	t = task_get(sl, ev->pid);
+	if (!t)
+		return -SR_E_NOMEM;
+	if (ev->comm[0])
+		memcpy(t->comm, ev->comm, SR_COMM_LEN);
+	if (ev->prio >= 0)
+		t->prio = ev->prio;
+	/* perf sched latency: a wakeup of a task that is not sleeping does nothing */
+	if (t->state == T_RUNNING || t->state == T_RUNNABLE)
+		return 0;
+	if (t->state == T_SLEEPING) {
+		err = emit_state(sl, t, ev->ts, 0);
+		if (err)
+			return err;
+	}
+	c = cpu_ok(sl, ev->target_cpu) ? ev->target_cpu : ev->cpu;
+	cp = &sl->cpu[c];
+	t->state = T_RUNNABLE;
+	sr_strlcpy(t->letter, "R", sizeof(t->letter));
+	t->cpu = t->slice_cpu = c;
+	t->since = ev->ts;
+	t->waker = ev->kind == SR_EV_WAKEUP_NEW ? ev->common_pid :
+		   t->waking_by > 0 ? t->waking_by : ev->common_pid;
+	t->waking_by = -1;
+	t->wakeups++;
+	w = &t->wk;
+	row_init(w, SR_SL_WAKEUP);
+	t->wk_on = 1;
+	w->ts = ev->ts;
+	w->tid = t->tid;
+	w->cpu = c;
+	w->prio = t->prio;
+	w->waker = t->waker >= 0 ? t->waker : SR_SL_NONE;
+	w->is_new = ev->kind == SR_EV_WAKEUP_NEW;
+	w->cpu_idle = cp->curr < 0 ? SR_SL_NONE : cp->curr == 0;
+	w->cpu_nr = cp->curr < 0 ? SR_SL_NONE : (cp->curr > 0) + cp->nwait;
+	queue_add(sl, c, 1);
+	return 0;
+}
+
+int sr_slices_feed(struct sr_slices *sl, const struct sr_event *ev)
+{
+	struct task *t;
+
+	if (!cpu_ok(sl, ev->cpu))
+		return 0;
+	switch (ev->kind) {
+	case SR_EV_SWITCH:
+		advance(sl, ev->ts);
+		return on_switch(sl, ev);
+	case SR_EV_WAKEUP:
+	case SR_EV_WAKEUP_NEW:
+		advance(sl, ev->ts);
+		return on_wakeup(sl, ev);
+	case SR_EV_WAKING:
+		if (ev->pid <= 0)
+			return 0;
+		t = task_get(sl, ev->pid);
+		if (!t)
+			return -SR_E_NOMEM;
+		t->waking_by = ev->common_pid;
+		return 0;
+	case SR_EV_MIGRATE:
+		if (ev->pid <= 0 || !cpu_ok(sl, ev->dest_cpu))
+			return 0;
+		advance(sl, ev->ts);
+		t = task_get(sl, ev->pid);
+		if (!t)
+			return -SR_E_NOMEM;
+		if (t->state == T_RUNNABLE) {
+			queue_add(sl, t->cpu, -1);
+			queue_add(sl, ev->dest_cpu, 1);
+		}
+		if (t->state != T_RUNNING)
+			t->cpu = ev->dest_cpu;
+		return 0;
+	case SR_EV_FORK:
+		if (ev->pid2 <= 0)
+			return 0;
+		t = task_get(sl, ev->pid2);
+		if (!t)
+			return -SR_E_NOMEM;
+		if (ev->comm2[0])
+			memcpy(t->comm, ev->comm2, SR_COMM_LEN);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+void sr_slices_decision(struct sr_slices *sl, int tid, uint64_t ts, long id)
+{
+	size_t j;
+
+	if (!sl || tid <= 0 || !sl->cap)
+		return;
+	for (j = tid_hash(tid, sl->cap); sl->task[j].tid; j = (j + 1) & (sl->cap - 1)) {
+		struct task *t = &sl->task[j];
+
+		if (t->tid != tid)
+			continue;
+		if (t->wk_on && t->wk.ts == ts)
+			t->wk.decision = id;
+		return;
+	}
+}
+
+int sr_slices_finish(struct sr_slices *sl, uint64_t last_ts)
+{
+	struct sr_slice_row r;
+	size_t i;
+	int c, err;
+
+	advance(sl, last_ts);
+	for (i = 0; i < sl->cap; i++) {
+		struct task *t = &sl->task[i];
+
+		if (!t->tid)
+			continue;
+		err = 0;
+		if (t->state == T_RUNNING)
+			err = emit_run(sl, t, last_ts, 1, "");
+		else if (t->state == T_RUNNABLE || t->state == T_SLEEPING)
+			err = emit_state(sl, t, last_ts, 1);
+		if (!err && t->wk_on) {
+			t->wk_on = 0;
+			err = sl->emit(&t->wk, sl->data);
+		}
+		if (err)
+			return err;
+		row_init(&r, SR_SL_TASK);
+		r.tid = t->tid;
+		r.prio = t->prio;
+		memcpy(r.comm, t->comm, SR_COMM_LEN);
+		r.n[0] = t->run_ns;
+		r.n[1] = t->slices;
+		r.n[2] = t->wakeups;
+		r.n[3] = t->delay_ns;
+		r.n[4] = t->max_delay;
+		r.n[5] = t->preempted;
+		err = sl->emit(&r, sl->data);
+		if (err)
+			return err;
+	}
+	for (c = 0; c < sl->ncpus; c++) {
+		struct cpu *cp = &sl->cpu[c];
+
+		idle_end(sl, cp, last_ts);
+		row_init(&r, SR_SL_CPU);
+		r.cpu = c;
+		r.n[0] = cp->idle_ns;
+		r.n[1] = cp->periods;
+		r.n[2] = cp->any_ns;
+		r.n[3] = cp->any_periods;
+		r.n[4] = cp->node_ns;
+		r.n[5] = cp->node_periods;
+		err = sl->emit(&r, sl->data);
+		if (err)
+			return err;
+	}
+	return 0;
+}
