@@ -11,58 +11,62 @@
 
 /*
  * IF NOT EXISTS: an append creates them in a file written before they
- * existed.  sched_slice and task_state together are Perfetto's
- * thread_state (the view); sched_slice alone is its sched_slice table but
- * for the idle task, whose time is in cpu_idle.
+ * existed.  One row per running slice carries the time off the CPU before
+ * it, so that a switch costs one row: the runnable and sleeping slices
+ * (task_state) and the wakeups are views of sched_slice, with the states
+ * still open at the end of the trace from the task table.
  */
 const char sr_slices_schema[] =
 	"CREATE TABLE IF NOT EXISTS sched_slice ("
 	" run_id INTEGER NOT NULL, ts INTEGER NOT NULL, dur INTEGER, cpu INTEGER NOT NULL,"
-	" tid INTEGER NOT NULL, end_state TEXT, priority INTEGER, wait INTEGER, delay INTEGER);"
-	"CREATE TABLE IF NOT EXISTS task_state ("
-	" run_id INTEGER NOT NULL, ts INTEGER NOT NULL, dur INTEGER, tid INTEGER NOT NULL,"
-	" state TEXT NOT NULL, cpu INTEGER, waker_tid INTEGER);"
-	"CREATE TABLE IF NOT EXISTS wakeup ("
-	" run_id INTEGER NOT NULL, ts INTEGER NOT NULL, tid INTEGER NOT NULL, new INTEGER,"
-	" target_cpu INTEGER, waker_tid INTEGER, cpu_idle INTEGER, cpu_nr INTEGER,"
-	" delay INTEGER, run_cpu INTEGER, decision_id INTEGER);"
+	" tid INTEGER NOT NULL, end_state TEXT, priority INTEGER, wait INTEGER, delay INTEGER,"
+	" prev_state TEXT, woken INTEGER, queue_cpu INTEGER, waker_tid INTEGER,"
+	" queue_idle INTEGER, queue_nr INTEGER, decision_id INTEGER);"
 	"CREATE TABLE IF NOT EXISTS task ("
 	" run_id INTEGER NOT NULL, tid INTEGER NOT NULL, comm TEXT, priority INTEGER,"
 	" run_ns INTEGER, slices INTEGER, wakeups INTEGER, delay_ns INTEGER,"
-	" max_delay_ns INTEGER, preemptions INTEGER,"
-	" PRIMARY KEY (run_id, tid)) WITHOUT ROWID;"
+	" max_delay_ns INTEGER, preemptions INTEGER, state TEXT, state_ts INTEGER,"
+	" state_cpu INTEGER, PRIMARY KEY (run_id, tid)) WITHOUT ROWID;"
 	"CREATE TABLE IF NOT EXISTS cpu_idle ("
 	" run_id INTEGER NOT NULL, cpu INTEGER NOT NULL, idle_ns INTEGER, idle_periods INTEGER,"
 	" waiting_ns INTEGER, waiting_periods INTEGER, node_waiting_ns INTEGER,"
 	" node_waiting_periods INTEGER, PRIMARY KEY (run_id, cpu)) WITHOUT ROWID;"
+	"CREATE VIEW IF NOT EXISTS wakeup AS"
+	" SELECT run_id, ts - delay AS ts, tid, woken = 2 AS new, queue_cpu AS target_cpu,"
+	" waker_tid, queue_idle AS cpu_idle, queue_nr AS cpu_nr, delay, cpu AS run_cpu,"
+	" decision_id FROM sched_slice WHERE woken IS NOT NULL;"
+	"CREATE VIEW IF NOT EXISTS task_state AS"
+	/* asleep, from the switch out to the wakeup (or to the switch in without one) */
+	" SELECT run_id, ts - wait AS ts, wait - coalesce(delay, 0) AS dur, tid,"
+	" coalesce(prev_state, '?') AS state, NULL AS cpu, NULL AS waker_tid"
+	" FROM sched_slice WHERE wait IS NOT NULL AND (woken IS NOT NULL OR delay IS NULL)"
+	/* runnable, from the wakeup or the switch out in state R */
+	" UNION ALL SELECT run_id, ts - delay, delay, tid,"
+	" CASE WHEN woken IS NOT NULL THEN 'R' ELSE coalesce(prev_state, 'R') END,"
+	" queue_cpu, waker_tid FROM sched_slice WHERE delay IS NOT NULL"
+	/* the state at the end of the trace, still going */
+	" UNION ALL SELECT run_id, state_ts, NULL, tid, state, state_cpu, NULL FROM task"
+	" WHERE state IS NOT NULL AND state != 'Running';"
 	"CREATE VIEW IF NOT EXISTS thread_state AS"
 	" SELECT run_id, ts, dur, tid, 'Running' AS state, cpu, NULL AS waker_tid"
 	" FROM sched_slice"
 	" UNION ALL SELECT run_id, ts, dur, tid, state, cpu, waker_tid FROM task_state;";
 
-const char sr_slices_indexes[] =
-	"CREATE INDEX IF NOT EXISTS sched_slice_cpu ON sched_slice (run_id, cpu, ts);"
-	"CREATE INDEX IF NOT EXISTS wakeup_decision ON wakeup (decision_id);";
-
 const struct sr_slices_copy sr_slices_copy[] = {
 	{ "sched_slice", "INSERT INTO main.sched_slice SELECT run_id + :r, ts, dur, cpu, tid,"
-	  " end_state, priority, wait, delay FROM src.sched_slice" },
-	{ "task_state", "INSERT INTO main.task_state SELECT run_id + :r, ts, dur, tid, state, cpu,"
-	  " waker_tid FROM src.task_state" },
-	{ "wakeup", "INSERT INTO main.wakeup SELECT run_id + :r, ts, tid, new, target_cpu,"
-	  " waker_tid, cpu_idle, cpu_nr, delay, run_cpu, decision_id + :d FROM src.wakeup" },
+	  " end_state, priority, wait, delay, prev_state, woken, queue_cpu, waker_tid,"
+	  " queue_idle, queue_nr, decision_id + :d FROM src.sched_slice" },
 	{ "task", "INSERT INTO main.task SELECT run_id + :r, tid, comm, priority, run_ns, slices,"
-	  " wakeups, delay_ns, max_delay_ns, preemptions FROM src.task" },
+	  " wakeups, delay_ns, max_delay_ns, preemptions, state, state_ts, state_cpu"
+	  " FROM src.task" },
 	{ "cpu_idle", "INSERT INTO main.cpu_idle SELECT run_id + :r, cpu, idle_ns, idle_periods,"
 	  " waiting_ns, waiting_periods, node_waiting_ns, node_waiting_periods FROM src.cpu_idle" },
 	{ NULL, NULL },
 };
 
 static const char *const insert_sql[SR_SL__COUNT] = {
-	[SR_SL_SCHED] = "INSERT INTO sched_slice VALUES (?,?,?,?,?,?,?,?,?)",
-	[SR_SL_STATE] = "INSERT INTO task_state VALUES (?,?,?,?,?,?,?)",
-	[SR_SL_WAKEUP] = "INSERT INTO wakeup VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-	[SR_SL_TASK] = "INSERT INTO task VALUES (?,?,?,?,?,?,?,?,?,?)",
+	[SR_SL_SCHED] = "INSERT INTO sched_slice VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	[SR_SL_TASK] = "INSERT INTO task VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[SR_SL_CPU] = "INSERT INTO cpu_idle VALUES (?,?,?,?,?,?,?,?)",
 };
 
@@ -104,7 +108,7 @@ static void bind_int(sqlite3_stmt *q, int i, int64_t v)
 static void bind_text(sqlite3_stmt *q, int i, const char *v)
 {
 	if (v[0])
-		sqlite3_bind_text(q, i, v, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(q, i, v, -1, SQLITE_STATIC);	/* stepped at once */
 	else
 		sqlite3_bind_null(q, i);
 }
@@ -129,26 +133,13 @@ int sr_slices_sql_insert(sqlite3_stmt *st[SR_SL__COUNT], long run_id,
 		bind_int(q, 7, r->prio);
 		bind_int(q, 8, r->wait);
 		bind_int(q, 9, r->delay);
-		break;
-	case SR_SL_STATE:
-		sqlite3_bind_int64(q, 2, (sqlite3_int64)r->ts);
-		bind_int(q, 3, r->dur);
-		sqlite3_bind_int(q, 4, r->tid);
-		sqlite3_bind_text(q, 5, r->state[0] ? r->state : "?", -1, SQLITE_TRANSIENT);
-		bind_int(q, 6, r->cpu);
-		bind_int(q, 7, r->waker);
-		break;
-	case SR_SL_WAKEUP:
-		sqlite3_bind_int64(q, 2, (sqlite3_int64)r->ts);
-		sqlite3_bind_int(q, 3, r->tid);
-		bind_int(q, 4, r->is_new);
-		bind_int(q, 5, r->cpu);
-		bind_int(q, 6, r->waker);
-		bind_int(q, 7, r->cpu_idle);
-		bind_int(q, 8, r->cpu_nr);
-		bind_int(q, 9, r->delay);
-		bind_int(q, 10, r->run_cpu);
-		bind_int(q, 11, r->decision);
+		bind_text(q, 10, r->prev_state);
+		bind_int(q, 11, r->woken);
+		bind_int(q, 12, r->queue_cpu);
+		bind_int(q, 13, r->waker);
+		bind_int(q, 14, r->queue_idle);
+		bind_int(q, 15, r->queue_nr);
+		bind_int(q, 16, r->decision);
 		break;
 	case SR_SL_TASK:
 		sqlite3_bind_int(q, 2, r->tid);
@@ -156,6 +147,12 @@ int sr_slices_sql_insert(sqlite3_stmt *st[SR_SL__COUNT], long run_id,
 		bind_int(q, 4, r->prio);
 		for (i = 0; i < 6; i++)
 			sqlite3_bind_int64(q, 5 + i, (sqlite3_int64)r->n[i]);
+		bind_text(q, 11, r->state);
+		if (r->state[0])
+			sqlite3_bind_int64(q, 12, (sqlite3_int64)r->ts);
+		else
+			sqlite3_bind_null(q, 12);
+		bind_int(q, 13, r->cpu);
 		break;
 	case SR_SL_CPU:
 		sqlite3_bind_int(q, 2, r->cpu);

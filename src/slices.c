@@ -22,22 +22,26 @@
 
 enum tstate { T_UNKNOWN, T_RUNNING, T_RUNNABLE, T_SLEEPING, T_DEAD };
 
+/* the time off the CPU that the task's next running slice's row describes */
+struct off {
+	char prev[4];			/* the state it left the CPU in ("": not seen) */
+	int woken;			/* 0, 1 sched_wakeup, 2 sched_wakeup_new */
+	int qcpu, waker, qidle, qnr;
+	long decision;
+};
+
 struct task {
 	int tid;			/* 0: free slot */
 	unsigned char state;		/* enum tstate */
-	char letter[4];			/* the state's letters (runnable, sleeping) */
+	char letter[4];			/* the state's letters (runnable, sleeping, dead) */
 	char comm[SR_COMM_LEN];
 	int cpu;			/* running on, queued on, or left */
-	int slice_cpu;			/* where the current runnable slice began */
 	int prio;
-	int waker;			/* of the current runnable slice */
 	int waking_by;			/* common_pid of its last sched_waking */
-	uint64_t since;			/* the current slice began */
+	uint64_t since;			/* the current state began */
 	uint64_t out_ts;		/* the last switch out (0: none seen) */
-	int64_t run_wait, run_delay;	/* of the running slice: off the CPU, runnable */
-	/* the counted wakeup waiting for the switch in */
-	int wk_on;
-	struct sr_slice_row wk;
+	struct off off;
+	struct sr_slice_row cur;	/* the running slice, written at its switch out */
 	/* totals */
 	uint64_t run_ns, slices, wakeups, delay_ns, max_delay, preempted;
 };
@@ -110,6 +114,14 @@ void sr_slices_free(struct sr_slices *sl)
 	free(sl);
 }
 
+static void off_reset(struct off *o, const char *prev)
+{
+	sr_strlcpy(o->prev, prev, sizeof(o->prev));
+	o->woken = 0;
+	o->qcpu = o->waker = o->qidle = o->qnr = SR_SL_NONE;
+	o->decision = SR_SL_NONE;
+}
+
 static size_t tid_hash(int tid, size_t cap)
 {
 	return ((size_t)(unsigned)tid * 0x9e3779b97f4a7c15ULL) & (cap - 1);
@@ -142,9 +154,8 @@ static struct task *task_get(struct sr_slices *sl, int tid)
 			return &sl->task[j];
 	memset(&sl->task[j], 0, sizeof(sl->task[j]));
 	sl->task[j].tid = tid;
-	sl->task[j].cpu = sl->task[j].slice_cpu = -1;
-	sl->task[j].prio = sl->task[j].waker = sl->task[j].waking_by = -1;
-	sl->task[j].run_wait = sl->task[j].run_delay = SR_SL_NONE;
+	sl->task[j].cpu = sl->task[j].prio = sl->task[j].waking_by = -1;
+	off_reset(&sl->task[j].off, "");
 	sl->n++;
 	return &sl->task[j];
 }
@@ -232,45 +243,57 @@ static void row_init(struct sr_slice_row *r, enum sr_slice_table t)
 	memset(r, 0, sizeof(*r));
 	r->table = t;
 	r->dur = r->wait = r->delay = SR_SL_NONE;
-	r->tid = r->cpu = r->prio = r->waker = SR_SL_NONE;
-	r->is_new = r->cpu_idle = r->cpu_nr = r->run_cpu = SR_SL_NONE;
+	r->tid = r->cpu = r->prio = SR_SL_NONE;
+	r->woken = r->queue_cpu = r->waker = r->queue_idle = r->queue_nr = SR_SL_NONE;
 	r->decision = SR_SL_NONE;
 }
 
-/* the running slice of @t on @cpu ends at @ts (@end: its end state or "") */
+/* the running slice of @t ends at @ts (@end: its end state, "" unknown) */
 static int emit_run(struct sr_slices *sl, struct task *t, uint64_t ts, int open,
 		    const char *end)
 {
-	struct sr_slice_row r;
+	struct sr_slice_row *r = &t->cur;
 
-	row_init(&r, SR_SL_SCHED);
-	r.ts = t->since;
-	r.dur = open ? SR_SL_NONE : (int64_t)(ts - t->since);
-	r.tid = t->tid;
-	r.cpu = t->cpu;
-	r.prio = t->prio;
-	sr_strlcpy(r.state, end, sizeof(r.state));
-	r.wait = t->run_wait;
-	r.delay = t->run_delay;
+	r->dur = open ? SR_SL_NONE : (int64_t)(ts - r->ts);
+	sr_strlcpy(r->state, end, sizeof(r->state));
 	if (!open)
-		t->run_ns += ts - t->since;
+		t->run_ns += ts - r->ts;
 	t->slices++;
-	return sl->emit(&r, sl->data);
+	return sl->emit(r, sl->data);
 }
 
-/* the runnable or sleeping slice of @t ends at @ts */
-static int emit_state(struct sr_slices *sl, struct task *t, uint64_t ts, int open)
+/* @t goes on CPU @cpu at @ts: its slice's row, with the time off the CPU before */
+static void run_begin(struct task *t, int cpu, uint64_t ts)
 {
-	struct sr_slice_row r;
+	struct sr_slice_row *r = &t->cur;
+	struct off *o = &t->off;
 
-	row_init(&r, SR_SL_STATE);
-	r.ts = t->since;
-	r.dur = open ? SR_SL_NONE : (int64_t)(ts - t->since);
-	r.tid = t->tid;
-	r.cpu = t->state == T_RUNNABLE ? t->slice_cpu : t->cpu;
-	r.waker = t->state == T_RUNNABLE && t->waker >= 0 ? t->waker : SR_SL_NONE;
-	sr_strlcpy(r.state, t->letter, sizeof(r.state));
-	return sl->emit(&r, sl->data);
+	row_init(r, SR_SL_SCHED);
+	r->ts = ts;
+	r->tid = t->tid;
+	r->cpu = cpu;
+	r->prio = t->prio;
+	r->wait = t->out_ts ? (int64_t)(ts - t->out_ts) : SR_SL_NONE;
+	sr_strlcpy(r->prev_state, o->prev, sizeof(r->prev_state));
+	if (t->state == T_RUNNABLE) {
+		r->delay = (int64_t)(ts - t->since);
+		r->queue_cpu = o->qcpu;
+		if (o->woken) {
+			r->woken = o->woken;
+			r->waker = o->waker;
+			r->queue_idle = o->qidle;
+			r->queue_nr = o->qnr;
+			r->decision = o->decision;
+			t->wakeups++;
+			t->delay_ns += ts - t->since;
+			if (ts - t->since > t->max_delay)
+				t->max_delay = ts - t->since;
+		}
+	}
+	off_reset(o, "");
+	t->state = T_RUNNING;
+	t->cpu = cpu;
+	t->since = ts;
 }
 
 /*
@@ -356,12 +379,12 @@ static int on_switch(struct sr_slices *sl, const struct sr_event *ev)
 		t->cpu = ev->cpu;
 		t->since = ev->ts;
 		t->out_ts = ev->ts;
+		off_reset(&t->off, t->letter);
 		switch (ev->prev_state) {
 		case SR_PREV_RUNNABLE:
 		case SR_PREV_PREEMPTED:
 			t->state = T_RUNNABLE;
-			t->slice_cpu = ev->cpu;
-			t->waker = SR_SL_NONE;
+			t->off.qcpu = ev->cpu;
 			t->preempted++;
 			queue_add(sl, ev->cpu, 1);
 			break;
@@ -383,8 +406,6 @@ static int on_switch(struct sr_slices *sl, const struct sr_event *ev)
 			memcpy(t->comm, ev->comm2, SR_COMM_LEN);
 		if (ev->prio2 >= 0)
 			t->prio = ev->prio2;
-		t->run_wait = t->out_ts ? (int64_t)(ev->ts - t->out_ts) : SR_SL_NONE;
-		t->run_delay = SR_SL_NONE;
 		if (t->state == T_RUNNING && cpu_ok(sl, t->cpu)) {
 			/* still running elsewhere by our account: its switch out was lost */
 			err = emit_run(sl, t, ev->ts, 0, "");
@@ -394,29 +415,10 @@ static int on_switch(struct sr_slices *sl, const struct sr_event *ev)
 				sl->cpu[t->cpu].curr = -1;
 				cpu_update(sl, t->cpu);
 			}
-		} else if (t->state == T_RUNNABLE || t->state == T_SLEEPING) {
-			err = emit_state(sl, t, ev->ts, 0);
-			if (err)
-				return err;
-			if (t->state == T_RUNNABLE) {
-				t->run_delay = (int64_t)(ev->ts - t->since);
-				queue_add(sl, t->cpu, -1);
-			}
+		} else if (t->state == T_RUNNABLE) {
+			queue_add(sl, t->cpu, -1);
 		}
-		if (t->wk_on) {
-			t->wk_on = 0;
-			t->wk.delay = (int64_t)(ev->ts - t->wk.ts);
-			t->wk.run_cpu = ev->cpu;
-			t->delay_ns += ev->ts - t->wk.ts;
-			if (ev->ts - t->wk.ts > t->max_delay)
-				t->max_delay = ev->ts - t->wk.ts;
-			err = sl->emit(&t->wk, sl->data);
-			if (err)
-				return err;
-		}
-		t->state = T_RUNNING;
-		t->cpu = ev->cpu;
-		t->since = ev->ts;
+		run_begin(t, ev->cpu, ev->ts);
 	}
 	/* the CPU's idle periods */
 	if (cp->curr == 0 && ev->pid2 != 0)
@@ -430,10 +432,9 @@ static int on_switch(struct sr_slices *sl, const struct sr_event *ev)
 
 static int on_wakeup(struct sr_slices *sl, const struct sr_event *ev)
 {
-	struct sr_slice_row *w;
 	struct task *t;
 	struct cpu *cp;
-	int c, err;
+	int c;
 
 	if (ev->pid <= 0 || !ev->success)
 		return 0;
@@ -447,32 +448,22 @@ static int on_wakeup(struct sr_slices *sl, const struct sr_event *ev)
 	/* perf sched latency: a wakeup of a task that is not sleeping does nothing */
 	if (t->state == T_RUNNING || t->state == T_RUNNABLE)
 		return 0;
-	if (t->state == T_SLEEPING) {
-		err = emit_state(sl, t, ev->ts, 0);
-		if (err)
-			return err;
-	}
 	c = cpu_ok(sl, ev->target_cpu) ? ev->target_cpu : ev->cpu;
 	cp = &sl->cpu[c];
 	t->state = T_RUNNABLE;
 	sr_strlcpy(t->letter, "R", sizeof(t->letter));
-	t->cpu = t->slice_cpu = c;
+	t->cpu = c;
 	t->since = ev->ts;
-	t->waker = ev->kind == SR_EV_WAKEUP_NEW ? ev->common_pid :
-		   t->waking_by > 0 ? t->waking_by : ev->common_pid;
+	t->off.woken = ev->kind == SR_EV_WAKEUP_NEW ? 2 : 1;
+	t->off.qcpu = c;
+	t->off.waker = ev->kind == SR_EV_WAKEUP_NEW ? ev->common_pid :
+		       t->waking_by >= 0 ? t->waking_by : ev->common_pid;
+	if (t->off.waker < 0)
+		t->off.waker = SR_SL_NONE;
 	t->waking_by = -1;
-	t->wakeups++;
-	w = &t->wk;
-	row_init(w, SR_SL_WAKEUP);
-	t->wk_on = 1;
-	w->ts = ev->ts;
-	w->tid = t->tid;
-	w->cpu = c;
-	w->prio = t->prio;
-	w->waker = t->waker >= 0 ? t->waker : SR_SL_NONE;
-	w->is_new = ev->kind == SR_EV_WAKEUP_NEW;
-	w->cpu_idle = cp->curr < 0 ? SR_SL_NONE : cp->curr == 0;
-	w->cpu_nr = cp->curr < 0 ? SR_SL_NONE : (cp->curr > 0) + cp->nwait;
+	t->off.qidle = cp->curr < 0 ? SR_SL_NONE : cp->curr == 0;
+	t->off.qnr = cp->curr < 0 ? SR_SL_NONE : (cp->curr > 0) + cp->nwait;
+	t->off.decision = SR_SL_NONE;
 	queue_add(sl, c, 1);
 	return 0;
 }
@@ -538,9 +529,23 @@ void sr_slices_decision(struct sr_slices *sl, int tid, uint64_t ts, long id)
 
 		if (t->tid != tid)
 			continue;
-		if (t->wk_on && t->wk.ts == ts)
-			t->wk.decision = id;
+		if (t->state == T_RUNNABLE && t->off.woken && t->since == ts)
+			t->off.decision = id;
 		return;
+	}
+}
+
+static const char *end_state(const struct task *t)
+{
+	switch (t->state) {
+	case T_RUNNING:
+		return "Running";
+	case T_RUNNABLE:
+	case T_SLEEPING:
+	case T_DEAD:
+		return t->letter;
+	default:
+		return "";
 	}
 }
 
@@ -556,21 +561,22 @@ int sr_slices_finish(struct sr_slices *sl, uint64_t last_ts)
 
 		if (!t->tid)
 			continue;
-		err = 0;
-		if (t->state == T_RUNNING)
+		if (t->state == T_RUNNING) {
 			err = emit_run(sl, t, last_ts, 1, "");
-		else if (t->state == T_RUNNABLE || t->state == T_SLEEPING)
-			err = emit_state(sl, t, last_ts, 1);
-		if (!err && t->wk_on) {
-			t->wk_on = 0;
-			err = sl->emit(&t->wk, sl->data);
+			if (err)
+				return err;
 		}
-		if (err)
-			return err;
 		row_init(&r, SR_SL_TASK);
 		r.tid = t->tid;
 		r.prio = t->prio;
 		memcpy(r.comm, t->comm, SR_COMM_LEN);
+		sr_strlcpy(r.state, end_state(t), sizeof(r.state));
+		if (r.state[0]) {
+			r.ts = t->since;
+			r.cpu = t->state == T_RUNNABLE ? t->off.qcpu : t->cpu;
+			if (t->state == T_SLEEPING || t->state == T_DEAD)
+				r.cpu = SR_SL_NONE;
+		}
 		r.n[0] = t->run_ns;
 		r.n[1] = t->slices;
 		r.n[2] = t->wakeups;

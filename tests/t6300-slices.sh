@@ -85,9 +85,13 @@ same "no running slices overlap on a CPU" 0 "$(q "SELECT count(*) FROM (SELECT t
 same "no task is in two states at once" 0 "$(q "SELECT count(*) FROM (SELECT ts,
 	lag(ts + dur) OVER (PARTITION BY tid ORDER BY ts, dur) AS prev_end FROM thread_state)
 	WHERE prev_end > ts")"
-same "thread_state is sched_slice and task_state" \
-	"$(q "SELECT (SELECT count(*) FROM sched_slice) + (SELECT count(*) FROM task_state)")" \
-	"$(q "SELECT count(*) FROM thread_state")"
+same "a task's slices meet: each begins where the one before ended" 0 "$(q "SELECT count(*)
+	FROM (SELECT ts, lag(ts + dur) OVER (PARTITION BY tid ORDER BY ts, dur) AS prev_end,
+	row_number() OVER (PARTITION BY tid ORDER BY ts, dur) AS k FROM thread_state)
+	WHERE k > 1 AND prev_end IS NOT ts")"
+same "only the last slice of a task is open" 0 "$(q "SELECT count(*) FROM (SELECT dur,
+	row_number() OVER (PARTITION BY tid ORDER BY ts DESC, dur IS NULL DESC) AS k
+	FROM thread_state) WHERE dur IS NULL AND k > 1")"
 same "a runnable slice from a wakeup lasts the wakeup's delay" 0 "$(q "SELECT count(*)
 	FROM wakeup w JOIN task_state s ON s.tid = w.tid AND s.ts = w.ts AND s.state = 'R'
 	WHERE s.dur IS NOT w.delay")"
@@ -112,7 +116,7 @@ both=$TMP/both.db
 cp "$db" "$both"
 ok "a second run appended" "$SR" replay -q -a -t $N/numa-6.12-forks.topo -o "$both" \
 	$N/numa-6.12-forks.dat
-for t in sched_slice task_state wakeup task cpu_idle; do
+for t in sched_slice task_state wakeup task cpu_idle thread_state; do
 	same "append: run 2's $t is the standalone run's" \
 		"$(sqlite3 "$one" "SELECT count(*) FROM $t")" \
 		"$(sqlite3 "$both" "SELECT count(*) FROM $t WHERE run_id = 2")"

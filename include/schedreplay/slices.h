@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Run, wait and sleep slices, and the scheduling delay of every wakeup, as
- * the trace shows them (schedreplay-db(5): sched_slice, task_state,
- * wakeup, task, cpu_idle).  Computed from the normalized event stream
+ * the trace shows them (schedreplay-db(5): the sched_slice, task and
+ * cpu_idle tables; task_state, thread_state and wakeup are views of them).
+ * Each running slice's row carries the time off the CPU before it (asleep,
+ * then runnable from a wakeup or a preemption): one row per switch.  Computed from the normalized event stream
  * alone, beside the replay engine and independent of it: what the kernel
  * did, not what a model would have done.  Memory is one record per task
  * and per CPU, whatever the length of the trace; every finished slice is
@@ -28,35 +30,33 @@
 #include "schedreplay/topology.h"
 
 enum sr_slice_table {
-	SR_SL_SCHED,		/* sched_slice: a running slice */
-	SR_SL_STATE,		/* task_state: a runnable or sleeping slice */
-	SR_SL_WAKEUP,		/* wakeup: a counted wakeup and its delay */
-	SR_SL_TASK,		/* task: per task totals, at the end */
+	SR_SL_SCHED,		/* sched_slice: a running slice and the wait before it */
+	SR_SL_TASK,		/* task: per task totals and state at the end */
 	SR_SL_CPU,		/* cpu_idle: per CPU idle totals, at the end */
 	SR_SL__COUNT
 };
 
 #define SR_SL_NONE (-1)		/* an integer column that is NULL */
 
-/* one row of one of the tables above; unused fields are SR_SL_NONE */
+/* one row of one of the tables above; unused integers are SR_SL_NONE */
 struct sr_slice_row {
 	enum sr_slice_table table;
-	uint64_t ts;
-	int64_t dur;		/* ns; SR_SL_NONE: still going at the end of the trace */
+	uint64_t ts;		/* sched: switch in; task: since when in its last state */
+	int64_t dur;		/* sched: ns; SR_SL_NONE: still running at the end */
 	int tid;
-	int cpu;		/* sched: the CPU; state: where it waits or left; wakeup:
-				 * target_cpu; cpu_idle: the CPU */
+	int cpu;		/* sched: the CPU; task: of its last state; cpu_idle: the CPU */
 	int prio;
-	int waker;		/* state R, wakeup: the waker's tid */
-	char state[4];		/* sched: end state; state: R, R+, S, D, ... */
-	int64_t wait;		/* sched: ns off the CPU before this slice */
-	int64_t delay;		/* sched, wakeup: ns runnable before the switch in */
-	/* wakeup */
-	int is_new;		/* sched_wakeup_new */
-	int cpu_idle;		/* target_cpu was idle at the wakeup */
-	int cpu_nr;		/* tasks runnable on target_cpu then (the running one too) */
-	int run_cpu;		/* where the task then ran */
-	long decision;		/* the engine's decision id, SR_SL_NONE when none */
+	char state[8];		/* sched: end state; task: the state at the end */
+	/* sched: the time off the CPU before the slice */
+	int64_t wait;		/* ns since the previous switch out */
+	int64_t delay;		/* of that, ns runnable */
+	char prev_state[4];	/* the state of the previous switch out */
+	int woken;		/* 1 sched_wakeup, 2 sched_wakeup_new: the delay began there */
+	int queue_cpu;		/* the CPU it was queued on when it became runnable */
+	int waker;		/* woken: the waker's tid */
+	int queue_idle;		/* woken: queue_cpu ran the idle task at the wakeup */
+	int queue_nr;		/* woken: tasks runnable on queue_cpu then, the running one too */
+	long decision;		/* woken: the engine's decision id, SR_SL_NONE when none */
 	/* task */
 	char comm[SR_COMM_LEN];
 	uint64_t n[6];		/* task: run_ns, slices, wakeups, delay_ns, max_delay_ns,
@@ -104,8 +104,6 @@ void sr_slices_free(struct sr_slices *sl);
 /* CREATE TABLE/VIEW IF NOT EXISTS of the tables and views, for a new file
  * and for an append to a file written before they existed */
 extern const char sr_slices_schema[];
-/* their indexes (IF NOT EXISTS), once the bulk load is over */
-extern const char sr_slices_indexes[];
 
 struct sr_slices_copy {
 	const char *table, *sql;	/* the store binds :r (runs) and :d (decisions) */
