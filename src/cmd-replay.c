@@ -238,6 +238,10 @@ static int on_decision(const struct sr_decision *d, const struct sr_eval *evals,
 		diverged = 1;
 		if (rc->store && sr_store_divergent(rc->store, d->id, i, &rc->cause))
 			return -SR_E_IO;
+		if (!sr_decision_is_balance(d->kind) &&
+		    sr_slices_estimate(rc->slices, d->id, d->pid, (int[]){ evals[i].cpu,
+				       evals[i + 1].cpu, d->actual_cpu }, 3))
+			return rc->cause ? -SR_E_IO : -SR_E_NOMEM;
 	}
 	if (rc->store && (diverged || rc->snapshots == SNAP_ALL) &&
 	    sr_store_cpu_state(rc->store, d, &rc->cause))

@@ -31,6 +31,10 @@ const char sr_slices_schema[] =
 	" run_id INTEGER NOT NULL, cpu INTEGER NOT NULL, idle_ns INTEGER, idle_periods INTEGER,"
 	" waiting_ns INTEGER, waiting_periods INTEGER, node_waiting_ns INTEGER,"
 	" node_waiting_periods INTEGER, PRIMARY KEY (run_id, cpu)) WITHOUT ROWID;"
+	"CREATE TABLE IF NOT EXISTS cpu_estimate ("
+	" run_id INTEGER NOT NULL, decision_id INTEGER NOT NULL, cpu INTEGER NOT NULL,"
+	" ts INTEGER NOT NULL, idle INTEGER, nr_running INTEGER, curr_tid INTEGER,"
+	" ran_ns INTEGER, remaining_ns INTEGER, PRIMARY KEY (decision_id, cpu)) WITHOUT ROWID;"
 	"CREATE VIEW IF NOT EXISTS wakeup AS"
 	" SELECT run_id, ts - delay AS ts, tid, woken = 2 AS new, queue_cpu AS target_cpu,"
 	" waker_tid, queue_idle AS cpu_idle, queue_nr AS cpu_nr, delay, cpu AS run_cpu,"
@@ -50,7 +54,28 @@ const char sr_slices_schema[] =
 	"CREATE VIEW IF NOT EXISTS thread_state AS"
 	" SELECT run_id, ts, dur, tid, 'Running' AS state, cpu, NULL AS waker_tid"
 	" FROM sched_slice"
-	" UNION ALL SELECT run_id, ts, dur, tid, state, cpu, waker_tid FROM task_state;";
+	" UNION ALL SELECT run_id, ts, dur, tid, state, cpu, waker_tid FROM task_state;"
+	/* the open-loop estimate beside each divergence: see schedreplay-db(5) */
+	"CREATE VIEW IF NOT EXISTS divergence_estimate AS"
+	" SELECT v.run_id, v.decision_id, v.patch, v.model, v.kind, v.ts, v.tid, v.comm,"
+	" v.actual_cpu, ka.idle AS actual_idle, ka.nr_running AS actual_nr,"
+	" w.delay AS actual_delay_ns,"
+	" v.original_cpu, eo.idle AS original_idle, eo.nr_running AS original_nr,"
+	" eo.curr_tid AS original_curr_tid, eo.remaining_ns AS original_remaining_ns,"
+	" CASE WHEN eo.idle THEN 0 ELSE eo.remaining_ns END AS original_wait_estimate_ns,"
+	" v.patched_cpu, ep.idle AS patched_idle, ep.nr_running AS patched_nr,"
+	" ep.curr_tid AS patched_curr_tid, ep.remaining_ns AS patched_remaining_ns,"
+	" CASE WHEN ep.idle THEN 0 ELSE ep.remaining_ns END AS patched_wait_estimate_ns"
+	" FROM divergence v"
+	" LEFT JOIN cpu_estimate ka ON ka.decision_id = v.decision_id AND ka.cpu = v.actual_cpu"
+	" LEFT JOIN cpu_estimate eo ON eo.decision_id = v.decision_id AND eo.cpu = v.original_cpu"
+	" LEFT JOIN cpu_estimate ep ON ep.decision_id = v.decision_id AND ep.cpu = v.patched_cpu"
+	" LEFT JOIN sched_slice w ON w.decision_id = v.decision_id;";
+
+/* the woken slices by their decision, for the divergence_estimate view */
+const char sr_slices_indexes[] =
+	"CREATE INDEX IF NOT EXISTS sched_slice_decision ON sched_slice (decision_id)"
+	" WHERE decision_id IS NOT NULL;";
 
 const struct sr_slices_copy sr_slices_copy[] = {
 	{ "sched_slice", "INSERT INTO main.sched_slice SELECT run_id + :r, ts, dur, cpu, tid,"
@@ -61,6 +86,8 @@ const struct sr_slices_copy sr_slices_copy[] = {
 	  " FROM src.task" },
 	{ "cpu_idle", "INSERT INTO main.cpu_idle SELECT run_id + :r, cpu, idle_ns, idle_periods,"
 	  " waiting_ns, waiting_periods, node_waiting_ns, node_waiting_periods FROM src.cpu_idle" },
+	{ "cpu_estimate", "INSERT INTO main.cpu_estimate SELECT run_id + :r, decision_id + :d, cpu,"
+	  " ts, idle, nr_running, curr_tid, ran_ns, remaining_ns FROM src.cpu_estimate" },
 	{ NULL, NULL },
 };
 
@@ -68,6 +95,7 @@ static const char *const insert_sql[SR_SL__COUNT] = {
 	[SR_SL_SCHED] = "INSERT INTO sched_slice VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[SR_SL_TASK] = "INSERT INTO task VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[SR_SL_CPU] = "INSERT INTO cpu_idle VALUES (?,?,?,?,?,?,?,?)",
+	[SR_SL_ESTIMATE] = "INSERT INTO cpu_estimate VALUES (?,?,?,?,?,?,?,?,?)",
 };
 
 int sr_slices_sql_prepare(sqlite3 *db, sqlite3_stmt *st[SR_SL__COUNT])
@@ -158,6 +186,16 @@ int sr_slices_sql_insert(sqlite3_stmt *st[SR_SL__COUNT], long run_id,
 		sqlite3_bind_int(q, 2, r->cpu);
 		for (i = 0; i < 6; i++)
 			sqlite3_bind_int64(q, 3 + i, (sqlite3_int64)r->n[i]);
+		break;
+	case SR_SL_ESTIMATE:
+		sqlite3_bind_int64(q, 2, r->decision);
+		sqlite3_bind_int(q, 3, r->cpu);
+		sqlite3_bind_int64(q, 4, (sqlite3_int64)r->ts);
+		bind_int(q, 5, r->queue_idle);
+		bind_int(q, 6, r->queue_nr);
+		bind_int(q, 7, r->tid);
+		bind_int(q, 8, r->wait);
+		bind_int(q, 9, r->dur);
 		break;
 	default:
 		return SQLITE_MISUSE;

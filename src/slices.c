@@ -46,8 +46,15 @@ struct task {
 	uint64_t run_ns, slices, wakeups, delay_ns, max_delay, preempted;
 };
 
+/* estimates waiting for the CPU's running task to switch out, per CPU */
+#define EST_MAX 64
+
 struct cpu {
 	int curr;			/* -1 unknown, 0 idle, else the running tid */
+	uint64_t curr_since;		/* when it was switched in (0: not seen) */
+	struct sr_slice_row *est;	/* EST_MAX, allocated at the first estimate */
+	int nest;
+	long est_last;			/* the decision of the last estimate (-1 none) */
 	int nwait;			/* runnable tasks queued here */
 	int busyw;			/* curr > 0 && nwait > 0 */
 	int node;
@@ -99,6 +106,7 @@ struct sr_slices *sr_slices_new(const struct sr_topology *topo, enum sr_pstate_e
 	}
 	for (c = 0; c < sl->ncpus; c++) {
 		sl->cpu[c].curr = -1;
+		sl->cpu[c].est_last = -1;
 		sl->cpu[c].node = topo->cpu[c].node >= 0 ? topo->cpu[c].node : 0;
 	}
 	return sl;
@@ -106,8 +114,12 @@ struct sr_slices *sr_slices_new(const struct sr_topology *topo, enum sr_pstate_e
 
 void sr_slices_free(struct sr_slices *sl)
 {
+	int c;
+
 	if (!sl)
 		return;
+	for (c = 0; sl->cpu && c < sl->ncpus; c++)
+		free(sl->cpu[c].est);
 	free(sl->cpu);
 	free(sl->node);
 	free(sl->task);
@@ -344,11 +356,81 @@ static void state_letters(enum sr_prev_state st, long long raw, enum sr_pstate_e
 
 /* ---- events ------------------------------------------------------------------- */
 
+/* the estimates of @cp end: its running task went on until @ts (open: not seen) */
+static int est_flush(struct sr_slices *sl, struct cpu *cp, uint64_t ts, int open)
+{
+	int i, err = 0;
+
+	for (i = 0; i < cp->nest && !err; i++) {
+		cp->est[i].dur = open ? SR_SL_NONE : (int64_t)(ts - cp->est[i].ts);
+		err = sl->emit(&cp->est[i], sl->data);
+	}
+	cp->nest = 0;
+	return err;
+}
+
+int sr_slices_estimate(struct sr_slices *sl, long id, int tid, const int *cpus, int ncpus)
+{
+	struct sr_slice_row r;
+	struct task *t = NULL;
+	struct cpu *cp;
+	int i, k, err;
+
+	if (sl && tid > 0) {
+		t = task_get(sl, tid);
+		if (!t)
+			return -SR_E_NOMEM;
+	}
+	for (i = 0; sl && i < ncpus; i++) {
+		if (!cpu_ok(sl, cpus[i]))
+			continue;
+		for (k = 0; k < i && cpus[k] != cpus[i]; k++)
+			;
+		if (k < i)
+			continue;
+		cp = &sl->cpu[cpus[i]];
+		/* a decision that diverges for several pairs asks again */
+		if (cp->est_last == id)
+			continue;
+		cp->est_last = id;
+		row_init(&r, SR_SL_ESTIMATE);
+		r.ts = sl->now;
+		r.cpu = cpus[i];
+		r.decision = id;
+		r.tid = cp->curr >= 0 ? cp->curr : SR_SL_NONE;
+		r.queue_idle = cp->curr < 0 ? SR_SL_NONE : cp->curr == 0;
+		r.queue_nr = cp->curr < 0 ? SR_SL_NONE : (cp->curr > 0) + cp->nwait;
+		if (r.queue_nr > 0 && t && t->state == T_RUNNABLE && t->cpu == cpus[i])
+			r.queue_nr--;
+		if (cp->curr > 0 && cp->curr_since)
+			r.wait = (int64_t)(sl->now - cp->curr_since);
+		if (cp->curr <= 0) {
+			err = sl->emit(&r, sl->data);
+		} else {
+			if (!cp->est) {
+				cp->est = calloc(EST_MAX, sizeof(*cp->est));
+				if (!cp->est)
+					return -SR_E_NOMEM;
+			}
+			err = cp->nest == EST_MAX ? est_flush(sl, cp, 0, 1) : 0;
+			if (!err)
+				cp->est[cp->nest++] = r;
+		}
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 static int on_switch(struct sr_slices *sl, const struct sr_event *ev)
 {
 	struct cpu *cp = &sl->cpu[ev->cpu];
 	struct task *t;
 	int err;
+
+	err = est_flush(sl, cp, ev->ts, 0);
+	if (err)
+		return err;
 
 	/* the task the CPU ran by our account is not the one leaving: lost events */
 	if (cp->curr > 0 && cp->curr != ev->pid) {
@@ -424,6 +506,7 @@ static int on_switch(struct sr_slices *sl, const struct sr_event *ev)
 	if (cp->curr == 0 && ev->pid2 != 0)
 		idle_end(sl, cp, ev->ts);
 	cp->curr = ev->pid2 >= 0 ? ev->pid2 : -1;
+	cp->curr_since = ev->ts;
 	cpu_update(sl, ev->cpu);
 	if (cp->curr == 0 && !cp->idle_on)
 		idle_begin(sl, cp, ev->ts);
@@ -591,6 +674,9 @@ int sr_slices_finish(struct sr_slices *sl, uint64_t last_ts)
 		struct cpu *cp = &sl->cpu[c];
 
 		idle_end(sl, cp, last_ts);
+		err = est_flush(sl, cp, last_ts, 1);
+		if (err)
+			return err;
 		row_init(&r, SR_SL_CPU);
 		r.cpu = c;
 		r.n[0] = cp->idle_ns;

@@ -1779,6 +1779,8 @@ static int temp_finish(struct sr_store *s, char **cause)
 	/* bulk load first, indexes once at the end */
 	err = exec(s, indexes, cause);
 	if (!err)
+		err = exec(s, sr_slices_indexes, cause);
+	if (!err)
 		err = exec(s, "PRAGMA analysis_limit = 1000; ANALYZE", cause);
 	if (err)
 		return err;
@@ -2047,6 +2049,7 @@ static int copy_into(struct sr_store *s, char **cause)
 	if (err)
 		goto rollback;
 	if (sqlite3_exec(db, indexes, NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_exec(db, sr_slices_indexes, NULL, NULL, NULL) != SQLITE_OK ||
 	    sqlite3_exec(db, "PRAGMA analysis_limit = 1000; ANALYZE main", NULL, NULL,
 			 NULL) != SQLITE_OK) {
 		err = dest_error(s, db, "index", cause);

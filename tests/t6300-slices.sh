@@ -128,4 +128,32 @@ same "append: latency of run 2 is the standalone run's" \
 	"$("$SR" sql -F csv -Q latency "$one" | cut -d, -f2-)" \
 	"$("$SR" sql -F csv -Q latency -P run=2 "$both" | cut -d, -f2-)"
 
+# the open-loop estimates at divergent decisions
+est=$TMP/est.db
+if "$SR" replay -q -m v4.15 -p wake-affine-equal -p exit-sync-mel -t $N/numa-6.12-forks.topo \
+	-o "$est" $N/numa-6.12-forks.dat 2>"$TMP/e"; then
+	q() { sqlite3 "$est" "$1"; }
+	ok "the run has divergences" test "$(q "SELECT count(*) FROM divergence")" -gt 0
+	same "one estimate per divergence" "$(q "SELECT count(*) FROM divergence")" \
+		"$(q "SELECT count(*) FROM divergence_estimate")"
+	same "every side's CPU and the kernel's has its estimate" 0 "$(q "SELECT count(*)
+		FROM divergence v WHERE NOT EXISTS (SELECT 1 FROM cpu_estimate e WHERE
+		e.decision_id = v.decision_id AND e.cpu = v.original_cpu) OR NOT EXISTS (SELECT 1
+		FROM cpu_estimate e WHERE e.decision_id = v.decision_id AND e.cpu = v.patched_cpu)")"
+	same "the kernel's delay is the wakeup's" 0 "$(q "SELECT count(*) FROM divergence_estimate
+		x JOIN wakeup w USING (decision_id) WHERE x.actual_delay_ns IS NOT w.delay")"
+	ok "some estimated CPU was busy, with its running task's rest known" \
+		test "$(q "SELECT count(*) FROM cpu_estimate WHERE idle = 0 AND
+		remaining_ns > 0")" -gt 0
+	same "the running task's rest is its slice's" 0 "$(q "SELECT count(*) FROM cpu_estimate e
+		WHERE e.idle = 0 AND e.remaining_ns IS NOT NULL AND NOT EXISTS (SELECT 1 FROM
+		sched_slice s WHERE s.cpu = e.cpu AND s.tid = e.curr_tid AND s.ts = e.ts - e.ran_ns
+		AND s.ts + s.dur = e.ts + e.remaining_ns)")"
+	same "an idle CPU's wait estimate is 0" 0 "$(q "SELECT count(*) FROM divergence_estimate
+		WHERE original_idle = 1 AND original_wait_estimate_ns != 0
+		OR patched_idle = 1 AND patched_wait_estimate_ns != 0")"
+else
+	fail "replayed with patch pairs" "$(cat "$TMP/e")"
+fi
+
 test_done

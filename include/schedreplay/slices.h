@@ -33,6 +33,7 @@ enum sr_slice_table {
 	SR_SL_SCHED,		/* sched_slice: a running slice and the wait before it */
 	SR_SL_TASK,		/* task: per task totals and state at the end */
 	SR_SL_CPU,		/* cpu_idle: per CPU idle totals, at the end */
+	SR_SL_ESTIMATE,		/* cpu_estimate: a CPU at a divergent decision */
 	SR_SL__COUNT
 };
 
@@ -57,6 +58,11 @@ struct sr_slice_row {
 	int queue_idle;		/* woken: queue_cpu ran the idle task at the wakeup */
 	int queue_nr;		/* woken: tasks runnable on queue_cpu then, the running one too */
 	long decision;		/* woken: the engine's decision id, SR_SL_NONE when none */
+	/*
+	 * cpu_estimate: ts the instant, cpu, tid its running task (0 idle),
+	 * queue_idle, queue_nr, wait how long that task had run, dur how long
+	 * it went on running (SR_SL_NONE: not seen), decision
+	 */
 	/* task */
 	char comm[SR_COMM_LEN];
 	uint64_t n[6];		/* task: run_ns, slices, wakeups, delay_ns, max_delay_ns,
@@ -91,6 +97,16 @@ int sr_slices_feed(struct sr_slices *sl, const struct sr_event *ev);
 void sr_slices_decision(struct sr_slices *sl, int tid, uint64_t ts, long id);
 
 /**
+ * sr_slices_estimate - the CPUs a divergent decision's sides (and the
+ * kernel) chose, as the trace shows them now: idle or not, queue, and how
+ * long the running task went on (known at its switch out); one row per
+ * decision and CPU (a CPU < 0 is ignored); the queue leaves out @tid, the
+ * decision's task
+ * Return: 0, -SR_E_NOMEM, or the emit callback's nonzero return.
+ */
+int sr_slices_estimate(struct sr_slices *sl, long id, int tid, const int *cpus, int ncpus);
+
+/**
  * sr_slices_finish - the trace ended at @last_ts: the open slices (dur
  * NULL), the wakeups that never ran, the task and CPU totals
  * Return: 0 or the emit callback's nonzero return.
@@ -108,6 +124,8 @@ extern const char sr_slices_schema[];
 struct sr_slices_copy {
 	const char *table, *sql;	/* the store binds :r (runs) and :d (decisions) */
 };
+/* their indexes, built once the rows are in (IF NOT EXISTS) */
+extern const char sr_slices_indexes[];
 /* the append copies of the tables, ended by { NULL, NULL } */
 extern const struct sr_slices_copy sr_slices_copy[];
 
