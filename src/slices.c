@@ -309,9 +309,10 @@ static void run_begin(struct task *t, int cpu, uint64_t ts)
 }
 
 /*
- * The state letters of a prev_state, as the kernel's task_index_to_char()
- * names them: bits 0x01-0x08 are the same in every encoding; the others
- * moved (include/schedreplay/event.h).
+ * The state letters of a prev_state, as the kernel names them
+ * (task_index_to_char() since 4.14, TASK_STATE_TO_CHAR_STR "RSDTtXZxKWPN"
+ * before): bits 0x01-0x20 are the same in every encoding; TASK_DEAD,
+ * TASK_PARKED and the idle state moved (include/schedreplay/event.h).
  */
 static void state_letters(enum sr_prev_state st, long long raw, enum sr_pstate_enc enc,
 			  char *out)
@@ -326,10 +327,8 @@ static void state_letters(enum sr_prev_state st, long long raw, enum sr_pstate_e
 		sr_strlcpy(out, "R+", 4);
 		return;
 	case SR_PREV_DEAD:
-		if (enc == SR_PSTATE_RAW_OLD)
-			sr_strlcpy(out, low & 0x10 ? "Z" : "X", 4);
-		else
-			sr_strlcpy(out, low & 0x20 ? "Z" : "X", 4);
+		/* EXIT_DEAD 0x10, EXIT_ZOMBIE 0x20 in every encoding; else TASK_DEAD */
+		sr_strlcpy(out, low & 0x20 ? "Z" : low & 0x10 ? "X" : "x", 4);
 		return;
 	case SR_PREV_BLOCKED:
 		if (enc == SR_PSTATE_REPORT && (low & 0x80))
