@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "schedreplay/balance.h"
-#include "replay-local.h"
+#include <stdlib.h>
 #include "banned.h"
 
 /* sysctl_sched_migration_cost: task_hot() below it */
@@ -370,11 +370,10 @@ static int can_migrate_task(struct sr_lb_ctx *c, const struct sr_task *p, int sr
 static int detach_tasks(struct sr_lb_ctx *c, int src)
 {
 	struct sr_lb_env *env = c->env;
-	const struct sr_replay *r = c->v->r;
 	const struct sr_task *p;
 	int loop = 0, loop_max = c->nr[src] < 32 ? c->nr[src] : 32, detached = 0;
 
-	for (p = r->lb_tail[src]; p; p = p->lb_prev) {
+	for (p = c->v->cfs_tail ? c->v->cfs_tail[src] : NULL; p; p = p->lb_prev) {
 		if (moved_away(c, p->pid))
 			continue;
 		if (env->idle != SR_LB_NOT_IDLE && c->nr[src] <= 1)
@@ -647,10 +646,48 @@ const struct sr_policy *sr_balance_policy(const struct sr_model *m, struct sr_po
 	return buf;
 }
 
-void sr_model_balance(const struct sr_model *m, const struct sr_view *v,
-		      const struct sr_lb_input *in, struct sr_eval *out)
+struct sr_lb_scratch {
+	int ncpus;
+	int *nr, *cfs;
+	long *load;
+	uint64_t *masks;
+};
+
+struct sr_lb_scratch *sr_lb_scratch_new(int ncpus)
 {
-	const struct sr_replay *r = v->r;
+	struct sr_lb_scratch *s = calloc(1, sizeof(*s));
+	size_t n = ncpus > 0 ? (size_t)ncpus : 1;
+
+	if (!s)
+		return NULL;
+	s->ncpus = (int)n;
+	s->nr = calloc(n, sizeof(*s->nr));
+	s->cfs = calloc(n, sizeof(*s->cfs));
+	s->load = calloc(n, sizeof(*s->load));
+	s->masks = calloc(4 * ((n + 63) / 64), sizeof(*s->masks));
+	if (!s->nr || !s->cfs || !s->load || !s->masks) {
+		sr_lb_scratch_free(s);
+		return NULL;
+	}
+	return s;
+}
+
+void sr_lb_scratch_free(struct sr_lb_scratch *s)
+{
+	if (!s)
+		return;
+	free(s->nr);
+	free(s->cfs);
+	free(s->load);
+	free(s->masks);
+	free(s);
+}
+
+int sr_model_balance(const struct sr_model *m, const struct sr_view *v,
+		     const struct sr_lb_input *in, struct sr_lb_scratch *scratch,
+		     struct sr_eval *out)
+{
+	struct sr_lb_scratch *own = NULL;
 	struct sr_policy pol;
 	struct sr_lb_ctx c = {
 		.v = v,
@@ -658,16 +695,21 @@ void sr_model_balance(const struct sr_model *m, const struct sr_view *v,
 		.pol = sr_balance_policy(m, &pol),
 		.in = in,
 		.out = out,
-		.nr = r->lb_nr,
-		.cfs = r->lb_cfs,
-		.load = r->lb_load,
-		.masks = r->lb_masks,
 	};
 	int cpu;
 
 	memset(out, 0, sizeof(*out));
 	out->cpu = -1;
 	out->src_cpu = -1;
+	if (!scratch || scratch->ncpus < v->topo->ncpus) {
+		scratch = own = sr_lb_scratch_new(v->topo->ncpus);
+		if (!own)
+			return -1;
+	}
+	c.nr = scratch->nr;
+	c.cfs = scratch->cfs;
+	c.load = scratch->load;
+	c.masks = scratch->masks;
 	for (cpu = 0; cpu < v->topo->ncpus; cpu++) {
 		c.nr[cpu] = v->rq[cpu].nr_running;
 		c.cfs[cpu] = v->rq[cpu].cfs_nr;
@@ -700,4 +742,6 @@ void sr_model_balance(const struct sr_model *m, const struct sr_view *v,
 	}
 	if (out->cpu < 0)
 		sr_lb_reason(&c, "no pull");
+	sr_lb_scratch_free(own);
+	return 0;
 }

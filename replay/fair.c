@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "schedreplay/model.h"
-#include "replay-local.h"
 #include "banned.h"
 
 void sr_eval_vreason(struct sr_eval *out, const char *fmt, va_list ap)

@@ -84,9 +84,24 @@ struct sr_lb_ctx {
 	struct sr_lb_moved moved[SR_LB_MAX_MOVED];
 };
 
-/* sr_model_balance - evaluate @m's balance functions at one decision */
-void sr_model_balance(const struct sr_model *m, const struct sr_view *v,
-		      const struct sr_lb_input *in, struct sr_eval *out);
+/*
+ * The room one balance evaluation works in (per-CPU task counts and loads
+ * as its pulls change them, four cpumasks), for views of up to @ncpus
+ * CPUs: made once by whoever makes the views, reused by every evaluation.
+ */
+struct sr_lb_scratch;
+struct sr_lb_scratch *sr_lb_scratch_new(int ncpus);
+void sr_lb_scratch_free(struct sr_lb_scratch *s);
+
+/**
+ * sr_model_balance - evaluate @m's balance functions at one decision
+ * @scratch: from sr_lb_scratch_new() for at least the view's CPUs; NULL:
+ *	one is made for this call
+ * Return: 0, or -1 when out of memory (@out then says no pull).
+ */
+int sr_model_balance(const struct sr_model *m, const struct sr_view *v,
+		     const struct sr_lb_input *in, struct sr_lb_scratch *scratch,
+		     struct sr_eval *out);
 
 /* the base model's function where @m leaves a balance pointer NULL */
 const struct sr_policy *sr_balance_policy(const struct sr_model *m, struct sr_policy *buf);
@@ -100,6 +115,8 @@ int sr_lb_ttwu_pending(const struct sr_lb_ctx *c, int cpu);
 int sr_lb_idle_cpu(const struct sr_lb_ctx *c, int cpu);
 /* p is allowed on cpu (snapshot or name-inferred affinity) */
 int sr_lb_allowed(const struct sr_lb_ctx *c, const struct sr_task *p, int cpu);
+/* the length of comm's per-CPU kthread name prefix ("ksoftirqd/"), or 0 */
+size_t sr_per_cpu_prefix(const char *comm);
 /* the smpboot / bound-kworker name rule of decision-model §6.6 */
 int sr_lb_per_cpu_name(const char *comm);
 /* mainline's kthread_is_per_cpu(): a kernel thread with a per-CPU name (above) */

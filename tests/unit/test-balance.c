@@ -15,7 +15,6 @@
 #include "schedreplay/model.h"
 #include "schedreplay/fidelity.h"
 #include "schedreplay/patch.h"
-#include "../../replay/replay-local.h"
 #include "unit.h"
 
 static struct sr_decision last;
@@ -95,6 +94,7 @@ int main(void)
 	struct sr_model *orig, *patched;
 	struct sr_policy pm, pv, po, pp;
 	struct sr_replay *r;
+	struct sr_view v;
 
 	CHECK(t && t->ncpus == 4, "preset 1x4x1 has 4 cpus");
 
@@ -132,8 +132,9 @@ int main(void)
 	r = sr_replay_new(t, 250, models, 2);
 	sr_replay_set_callback(r, cb, NULL);
 	three_on_cpu0(r);
-	CHECK(r->lb_head[0] && r->lb_head[0]->pid == 10 && r->lb_tail[0] &&
-	      r->lb_tail[0]->pid == 30 && r->lb_head[0]->lb_next->pid == 20,
+	sr_replay_view(r, &v);
+	CHECK(v.cfs_head[0] && v.cfs_head[0]->pid == 10 && v.cfs_tail[0] &&
+	      v.cfs_tail[0]->pid == 30 && v.cfs_head[0]->lb_next->pid == 20,
 	      "cfs_tasks of cpu 0: a, b, c");
 	CHECK_EQ(nbalance, 0, "preemptions are no balance decisions");
 
@@ -150,7 +151,8 @@ int main(void)
 	      "mainline pulls c from 0 to 1: %s", last_ev[0].reason);
 	CHECK(has(last_ev[0].reason, "newidle > MC: busiest cpu 0 (nr 3, overloaded)"),
 	      "reason: %s", last_ev[0].reason);
-	CHECK(r->lb_head[1] && r->lb_head[1]->pid == 30 && r->lb_tail[0]->pid == 20,
+	sr_replay_view(r, &v);
+	CHECK(v.cfs_head[1] && v.cfs_head[1]->pid == 30 && v.cfs_tail[0]->pid == 20,
 	      "c moved to cpu 1's list, b is cpu 0's tail");
 
 	/* 3. a pull by an idle cpu is periodic (idle balance) */
