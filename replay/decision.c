@@ -110,6 +110,7 @@ static void keep_snapshot(struct sr_replay *r, struct sr_decision *d, const stru
 void sr_dec_evaluate(struct sr_replay *r, struct sr_pending *pd, const struct sr_task *p,
 		     const struct sr_task *cur, uint64_t now)
 {
+	struct sr_wake_input in;
 	struct sr_view v;
 	int i;
 
@@ -119,8 +120,15 @@ void sr_dec_evaluate(struct sr_replay *r, struct sr_pending *pd, const struct sr
 		return;
 	if (r->snapshots)
 		keep_snapshot(r, &pd->d, &v);
+	in.fork = pd->d.kind == SR_DEC_FORK;
+	in.this_cpu = pd->d.this_cpu;
+	in.prev_cpu = pd->d.prev_cpu;
+	in.sync = pd->d.sync;
+	in.exiting = pd->d.waker_exiting;
+	in.p = p;
+	in.cur = cur;
 	for (i = 0; i < r->nmodels; i++)
-		sr_model_evaluate(r->models[i], &v, &pd->d, p, cur, &pd->ev[i]);
+		sr_model_select(r->models[i], &v, &in, &pd->ev[i]);
 }
 
 int sr_dec_close(struct sr_replay *r, struct sr_pending *pd, int actual, uint64_t now)
