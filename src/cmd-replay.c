@@ -21,6 +21,7 @@
 #include "schedreplay/patch.h"
 #include "schedreplay/store.h"
 #include "schedreplay/trace.h"
+#include "meta.h"
 #include "version.h"
 #include "banned.h"
 
@@ -387,173 +388,6 @@ static int count_cpus(const char *path, const struct sr_trace_opts *opts, char *
 	return ret < 0 ? ret : max + 1;
 }
 
-/* what the recording's metadata lines (schedreplay-record(1)) tell replay */
-struct meta {
-	char *topo;			/* the topology lines, as a topology file */
-	size_t topo_len;
-	int hz;
-	int found;
-	int probes;			/* select_rq events seen in the scanned part */
-	struct hint {
-		int pid, tgid, kthread, bound;
-		uint64_t mask;		/* Cpus_allowed_list, CPUs 0-63; 0 unknown */
-		char comm[SR_COMM_LEN];
-	} *hints;
-	size_t nhints, cap;
-};
-
-/* undo the recorder's \xHH escapes, in place */
-static void unescape(char *s)
-{
-	char *o = s;
-
-	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] == 'x' && s[2] && s[3]) {
-			char hex[3] = { s[2], s[3], 0 };
-
-			*o++ = (char)strtol(hex, NULL, 16);
-			s += 3;
-		} else {
-			*o++ = *s;
-		}
-	}
-	*o = '\0';
-}
-
-/* "0-3,8" as a mask of CPUs 0-63 (CPUs above are left out); 0 if unreadable */
-static uint64_t cpu_list_mask(const char *s)
-{
-	uint64_t mask = 0;
-
-	while (*s) {
-		char *end;
-		long a = strtol(s, &end, 10), b = a, c;
-
-		if (end == s || a < 0)
-			return 0;
-		s = end;
-		if (*s == '-') {
-			b = strtol(s + 1, &end, 10);
-			if (end == s + 1 || b < a)
-				return 0;
-			s = end;
-		}
-		for (c = a; c <= b && c < 64; c++)
-			mask |= 1ULL << c;
-		if (*s == ',')
-			s++;
-		else if (*s)
-			return 0;
-	}
-	return mask;
-}
-
-static void meta_task(struct meta *m, char *line)
-{
-	struct hint h = { .pid = -1, .tgid = -1, .kthread = -1, .bound = -1 };
-	char *save = NULL, *k, *v;
-
-	for (k = strtok_r(line, " ", &save); k; k = strtok_r(NULL, " ", &save)) {
-		v = strtok_r(NULL, " ", &save);
-		if (!v)
-			break;
-		if (!strcmp(k, "pid"))
-			h.pid = atoi(v);
-		else if (!strcmp(k, "tgid"))
-			h.tgid = atoi(v);
-		else if (!strcmp(k, "kthread"))
-			h.kthread = atoi(v);
-		else if (!strcmp(k, "cpus")) {
-			h.mask = cpu_list_mask(v);
-			if (!strpbrk(v, ",-"))
-				h.bound = atoi(v);
-		}
-		else if (!strcmp(k, "comm")) {
-			unescape(v);
-			sr_strlcpy(h.comm, v, sizeof(h.comm));
-		}
-	}
-	if (h.pid <= 0)
-		return;
-	if (m->nhints == m->cap) {
-		size_t ncap = m->cap ? m->cap * 2 : 256;
-		struct hint *nh = realloc(m->hints, ncap * sizeof(*nh));
-
-		if (!nh)
-			return;
-		m->hints = nh;
-		m->cap = ncap;
-	}
-	m->hints[m->nhints++] = h;
-}
-
-/*
- * The recorder writes its metadata through trace_marker before the first
- * scheduler event it cares about; read until "meta end" (or give up early
- * on traces without it).
- */
-static int read_meta(const char *path, const struct sr_trace_opts *opts, struct meta *m,
-		     char **cause)
-{
-	struct sr_trace *t = NULL;
-	struct sr_event ev;
-	uint64_t n = 0;
-	int ret, scan_probes, meta_done = 0;
-
-	ret = sr_trace_open(path, opts, &t, cause);
-	if (ret < 0)
-		return ret;
-	/* a text trace cannot say up front that it holds the probe events */
-	scan_probes = !sr_trace_borrow_info(t)->has_probes;
-
-	while ((ret = sr_trace_next(t, &ev, cause)) > 0) {
-		const char *s = ev.text;
-
-		if (ev.kind == SR_EV_SELECT_RQ) {
-			m->probes = 1;
-			scan_probes = 0;
-			if (meta_done)
-				break;
-		}
-		if (++n > 50000 && (!m->found || meta_done))
-			break;
-		if (!s || strncmp(s, "schedreplay: ", 13))
-			continue;
-		s += 13;
-		m->found = 1;
-		if (!strncmp(s, "topology ", 9)) {
-			size_t l = strlen(s + 9);
-			char *nt = realloc(m->topo, m->topo_len + l + 2);
-
-			if (!nt) {
-				ret = -SR_E_NOMEM;
-				break;
-			}
-			m->topo = nt;
-			memcpy(m->topo + m->topo_len, s + 9, l);
-			m->topo_len += l;
-			m->topo[m->topo_len++] = '\n';
-			m->topo[m->topo_len] = '\0';
-		} else if (!strncmp(s, "kernel ", 7)) {
-			const char *hz = strstr(s, " hz ");
-
-			if (hz)
-				m->hz = atoi(hz + 4);
-		} else if (!strncmp(s, "task ", 5)) {
-			char buf[1024];
-
-			sr_strlcpy(buf, s + 5, sizeof(buf));
-			meta_task(m, buf);
-		} else if (!strncmp(s, "meta end", 8)) {
-			meta_done = 1;
-			if (!scan_probes)
-				break;
-		}
-	}
-	sr_trace_free(t);
-	return ret < 0 ? ret : 0;
-}
-
 /*
  * The topology the replay runs on, and where it comes from (run.topology):
  * -t NODESxCORESxTHREADS or -t FILE, else the recording's metadata, else a
@@ -561,7 +395,7 @@ static int read_meta(const char *path, const struct sr_trace_opts *opts, struct 
  * nothing.  A -t whose CPU count is not the trace's is refused.
  */
 static struct sr_topology *load_topology(const char *path, const struct sr_trace_opts *opts,
-					 const char *spec, const struct meta *meta,
+					 const char *spec, const struct sr_meta *meta,
 					 enum sr_sd_era era, const struct sr_trace_info *ti,
 					 int *err, char **cause)
 {
@@ -823,7 +657,7 @@ static int replay_exec(int argc, char **argv)
 	};
 	struct sr_trace_opts opts = { 0 };
 	struct replay_ctx rc = { .snapshots = SNAP_DIVERGENT };
-	struct meta meta = { 0 };
+	struct sr_meta meta = { 0 };
 	int hz_given = 0;
 	struct sr_topology *topo = NULL;
 	struct sr_replay *r = NULL;
@@ -985,7 +819,7 @@ static int replay_exec(int argc, char **argv)
 			 rc.models[i]->name);
 	}
 
-	err = read_meta(path, &opts, &meta, &cause);
+	err = sr_meta_read(path, &opts, &meta, &cause);
 	if (err < 0)
 		goto fail;
 	if (meta.hz > 0 && !hz_given)
@@ -1020,7 +854,7 @@ static int replay_exec(int argc, char **argv)
 	sr_replay_use_probes(r, probes);
 	sr_replay_ignore_affinity(r, no_affinity);
 	for (i = 0; i < (int)meta.nhints; i++) {
-		struct hint *h = &meta.hints[i];
+		struct sr_meta_hint *h = &meta.hints[i];
 
 		if (h->bound >= topo->ncpus)
 			h->bound = -1;
@@ -1214,8 +1048,7 @@ out:
 	free_sides(&rc);
 	sr_topology_free(topo);
 	sr_trace_free(t);
-	free(meta.topo);
-	free(meta.hints);
+	sr_meta_release(&meta);
 	return ret;
 }
 
