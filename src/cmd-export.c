@@ -23,6 +23,7 @@
 
 #include "schedreplay/error.h"
 #include "schedreplay/store.h"
+#include "escape.h"
 #include "banned.h"
 
 #define PID_CPUS	1
@@ -41,51 +42,23 @@ struct export {
 	uint64_t runs, waits, decisions;
 };
 
-/* a JSON string: quotes, backslashes and controls escaped, bytes that are
- * not UTF-8 written as the code points of their values */
+/*
+ * A JSON string of text from the trace: escaped as for a terminal first
+ * (escape.h: controls, and bytes that are not UTF-8, as \xHH), so that the
+ * document is valid UTF-8 whatever a task called itself, then quoted by the
+ * tree's one JSON string writer.
+ */
 static void json_str(FILE *f, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	char *e;
 
-	fputc('"', f);
-	while (*p) {
-		int n = 0, i;
-
-		if (*p == '"' || *p == '\\') {
-			fprintf(f, "\\%c", *p++);
-			continue;
-		}
-		if (*p < 0x20 || *p == 0x7f) {
-			fprintf(f, "\\u%04x", *p++);
-			continue;
-		}
-		if (*p < 0x80) {
-			fputc(*p++, f);
-			continue;
-		}
-		if ((*p & 0xe0) == 0xc0 && *p >= 0xc2)
-			n = 1;
-		else if ((*p & 0xf0) == 0xe0)
-			n = 2;
-		else if ((*p & 0xf8) == 0xf0 && *p <= 0xf4)
-			n = 3;
-		for (i = 1; n && i <= n; i++)
-			if ((p[i] & 0xc0) != 0x80)
-				n = 0;
-		/* the C1 controls, U+0080..U+009F, escaped as the other controls */
-		if (n == 1 && *p == 0xc2 && p[1] < 0xa0) {
-			fprintf(f, "\\u%04x", p[1]);
-			p += 2;
-			continue;
-		}
-		if (!n) {
-			fprintf(f, "\\u%04x", *p++);
-			continue;
-		}
-		fwrite(p, 1, (size_t)n + 1, f);
-		p += n + 1;
+	if (!sr_escape_needed(s)) {
+		sr_json_string(s, f);
+		return;
 	}
-	fputc('"', f);
+	e = sr_escape_dup(s);
+	sr_json_string(e ? e : "?", f);
+	free(e);
 }
 
 /* ns as µs with three decimals */
