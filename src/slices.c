@@ -126,9 +126,17 @@ void sr_slices_free(struct sr_slices *sl)
 	free(sl);
 }
 
+/* state letters: at most two and a NUL, in char[4]s (no strlen on the hot path) */
+static void letters_set(char *dst, const char *src)
+{
+	dst[0] = src[0];
+	dst[1] = src[0] ? src[1] : '\0';
+	dst[2] = dst[3] = '\0';
+}
+
 static void off_reset(struct off *o, const char *prev)
 {
-	sr_strlcpy(o->prev, prev, sizeof(o->prev));
+	letters_set(o->prev, prev);
 	o->woken = 0;
 	o->qcpu = o->waker = o->qidle = o->qnr = SR_SL_NONE;
 	o->decision = SR_SL_NONE;
@@ -267,7 +275,8 @@ static int emit_run(struct sr_slices *sl, struct task *t, uint64_t ts, int open,
 	struct sr_slice_row *r = &t->cur;
 
 	r->dur = open ? SR_SL_NONE : (int64_t)(ts - r->ts);
-	sr_strlcpy(r->state, end, sizeof(r->state));
+	memset(r->state, 0, sizeof(r->state));
+	letters_set(r->state, end);
 	if (!open)
 		t->run_ns += ts - r->ts;
 	t->slices++;
@@ -286,7 +295,7 @@ static void run_begin(struct task *t, int cpu, uint64_t ts)
 	r->cpu = cpu;
 	r->prio = t->prio;
 	r->wait = t->out_ts ? (int64_t)(ts - t->out_ts) : SR_SL_NONE;
-	sr_strlcpy(r->prev_state, o->prev, sizeof(r->prev_state));
+	letters_set(r->prev_state, o->prev);
 	if (t->state == T_RUNNABLE) {
 		r->delay = (int64_t)(ts - t->since);
 		r->queue_cpu = o->qcpu;
@@ -321,35 +330,35 @@ static void state_letters(enum sr_prev_state st, long long raw, enum sr_pstate_e
 
 	switch (st) {
 	case SR_PREV_RUNNABLE:
-		sr_strlcpy(out, "R", 4);
+		letters_set(out, "R");
 		return;
 	case SR_PREV_PREEMPTED:
-		sr_strlcpy(out, "R+", 4);
+		letters_set(out, "R+");
 		return;
 	case SR_PREV_DEAD:
 		/* EXIT_DEAD 0x10, EXIT_ZOMBIE 0x20 in every encoding; else TASK_DEAD */
-		sr_strlcpy(out, low & 0x20 ? "Z" : low & 0x10 ? "X" : "x", 4);
+		letters_set(out, low & 0x20 ? "Z" : low & 0x10 ? "X" : "x");
 		return;
 	case SR_PREV_BLOCKED:
 		if (enc == SR_PSTATE_REPORT && (low & 0x80))
-			sr_strlcpy(out, "I", 4);
+			letters_set(out, "I");
 		else if (enc != SR_PSTATE_REPORT && (raw & 0x402) == 0x402)
-			sr_strlcpy(out, "I", 4);	/* TASK_IDLE: D with TASK_NOLOAD */
+			letters_set(out, "I");	/* TASK_IDLE: D with TASK_NOLOAD */
 		else if (low & 0x02)
-			sr_strlcpy(out, "D", 4);
+			letters_set(out, "D");
 		else if (low & 0x01)
-			sr_strlcpy(out, "S", 4);
+			letters_set(out, "S");
 		else if (low & 0x04)
-			sr_strlcpy(out, "T", 4);
+			letters_set(out, "T");
 		else if (low & 0x08)
-			sr_strlcpy(out, "t", 4);
+			letters_set(out, "t");
 		else if (low & 0x40 || (enc == SR_PSTATE_RAW_OLD && (raw & 0x200)))
-			sr_strlcpy(out, "P", 4);
+			letters_set(out, "P");
 		else
-			sr_strlcpy(out, "S", 4);
+			letters_set(out, "S");
 		return;
 	default:
-		sr_strlcpy(out, "?", 4);
+		letters_set(out, "?");
 	}
 }
 
@@ -533,7 +542,7 @@ static int on_wakeup(struct sr_slices *sl, const struct sr_event *ev)
 	c = cpu_ok(sl, ev->target_cpu) ? ev->target_cpu : ev->cpu;
 	cp = &sl->cpu[c];
 	t->state = T_RUNNABLE;
-	sr_strlcpy(t->letter, "R", sizeof(t->letter));
+	letters_set(t->letter, "R");
 	t->cpu = c;
 	t->since = ev->ts;
 	t->off.woken = ev->kind == SR_EV_WAKEUP_NEW ? 2 : 1;
