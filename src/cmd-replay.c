@@ -17,6 +17,7 @@
 
 #include "schedreplay/error.h"
 #include "schedreplay/fidelity.h"
+#include "schedreplay/kgen.h"
 #include "schedreplay/model.h"
 #include "schedreplay/patch.h"
 #include "schedreplay/store.h"
@@ -392,6 +393,7 @@ struct meta {
 	char *topo;			/* the topology lines, as a topology file */
 	size_t topo_len;
 	int hz;
+	char kernel[64];		/* the "kernel RELEASE" line's release */
 	int found;
 	int probes;			/* select_rq events seen in the scanned part */
 	struct hint {
@@ -536,9 +538,14 @@ static int read_meta(const char *path, const struct sr_trace_opts *opts, struct 
 			m->topo[m->topo_len] = '\0';
 		} else if (!strncmp(s, "kernel ", 7)) {
 			const char *hz = strstr(s, " hz ");
+			size_t l = strcspn(s + 7, " ");
 
 			if (hz)
 				m->hz = atoi(hz + 4);
+			if (l >= sizeof(m->kernel))
+				l = sizeof(m->kernel) - 1;
+			memcpy(m->kernel, s + 7, l);
+			m->kernel[l] = '\0';
 		} else if (!strncmp(s, "task ", 5)) {
 			char buf[1024];
 
@@ -754,6 +761,10 @@ static const char replay_options[] =
 	"                        (default: what the recording says, else flat)\n"
 	"       --hz N           CONFIG_HZ of the recording kernel (default: what the\n"
 	"                        recording says, else 250)\n"
+	"       --kernel RELEASE model the recording kernel as this release (6.12.117,\n"
+	"                        6.1, ...): the generation whose scheduler behaviour the\n"
+	"                        engine and the models follow (default: the trace's\n"
+	"                        kernel release)\n"
 	"       --fidelity       print the fidelity table (default without -o)\n"
 	"       --json           print the fidelity table as JSON\n"
 	"   -B, --buffer NAME    trace.dat buffer instance to read\n"
@@ -810,6 +821,7 @@ static int replay_exec(int argc, char **argv)
 		{ "snapshots",	required_argument,	NULL, 'S' },
 		{ "topology",	required_argument,	NULL, 't' },
 		{ "hz",		required_argument,	NULL, 'z' },
+		{ "kernel",	required_argument,	NULL, 'Z' },
 		{ "fidelity",	no_argument,		NULL, 'I' },
 		{ "json",	no_argument,		NULL, 'j' },
 		{ "buffer",	required_argument,	NULL, 'B' },
@@ -825,6 +837,9 @@ static int replay_exec(int argc, char **argv)
 	struct replay_ctx rc = { .snapshots = SNAP_DIVERGENT };
 	struct meta meta = { 0 };
 	int hz_given = 0;
+	const char *kernel_opt = NULL;
+	struct sr_kgen kgen;
+	char kgen_text[256];
 	struct sr_topology *topo = NULL;
 	struct sr_replay *r = NULL;
 	struct sr_trace *t = NULL;
@@ -911,6 +926,14 @@ static int replay_exec(int argc, char **argv)
 					 optarg);
 				return EXIT_USAGE;
 			}
+			break;
+		case 'Z':
+			if (sr_kgen_parse(optarg, SR_KGEN_SRC_OPTION, &kgen) < 0) {
+				sr_error("replay: --kernel takes a kernel release such as 6.12.117 "
+					 "or 6.1, not '%s'", optarg);
+				return EXIT_USAGE;
+			}
+			kernel_opt = optarg;
 			break;
 		case 'I':
 			fidelity = 1;
@@ -1004,6 +1027,15 @@ static int replay_exec(int argc, char **argv)
 	}
 	if (out && append)
 		check_append_topology(out, topo);
+	/*
+	 * The kernel generation the engine and the models follow: --kernel,
+	 * else the trace's release (uname), else the recording's metadata
+	 */
+	if (kernel_opt)
+		sr_kgen_parse(kernel_opt, SR_KGEN_SRC_OPTION, &kgen);
+	else if (sr_kgen_parse(sr_trace_borrow_info(t)->kernel, SR_KGEN_SRC_RECORDING, &kgen) < 0)
+		sr_kgen_parse(meta.kernel, SR_KGEN_SRC_RECORDING, &kgen);
+	sr_kgen_describe(&kgen, kgen_text, sizeof(kgen_text));
 
 	rc.fid = sr_fidelity_new(topo);
 	r = sr_replay_new(topo, hz, rc.sides, rc.nsides);
@@ -1040,6 +1072,7 @@ static int replay_exec(int argc, char **argv)
 			.models = models_text,
 			.patches = patches_text,
 			.topology = topo->source,
+			.kernel_gen = kgen_text,
 			.version = SR_VERSION,
 			.hz = hz,
 			.probes = probes,
@@ -1139,6 +1172,7 @@ static int replay_exec(int argc, char **argv)
 
 		printf("trace:      %s\n", path);
 		printf("topology:   %s\n", topo->source);
+		printf("kernel:     %s\n", kgen_text);
 		printf("events:     %llu\n", (unsigned long long)events);
 		if (!probes)
 			printf("probes:     none: WF_SYNC and skipped placements inferred\n");
@@ -1221,7 +1255,7 @@ out:
 
 const struct cmd_entry cmd_replay = {
 	.name = "replay",
-	.synopsis = "[-o DB [-f | -a [--lock-timeout S]]] [-m MODEL]... [-p PATCH]... [--patch-file SO]... [--snapshots WHICH] [-t TOPOLOGY] [--hz N] [-B NAME] [-F FMT] [--no-probes] [--no-affinity] [-q] [--fidelity | --json] TRACE",
+	.synopsis = "[-o DB [-f | -a [--lock-timeout S]]] [-m MODEL]... [-p PATCH]... [--patch-file SO]... [--snapshots WHICH] [-t TOPOLOGY] [--hz N] [--kernel RELEASE] [-B NAME] [-F FMT] [--no-probes] [--no-affinity] [-q] [--fidelity | --json] TRACE",
 	.summary = "re-evaluate every wakeup, fork and load-balance decision of a trace under "
 		   "scheduler models and patch pairs, and measure their fidelity",
 	.options = replay_options,
