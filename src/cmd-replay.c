@@ -704,7 +704,10 @@ static const char inference_rules[] =
 	"ttwu_pending: a wakeup whose waking ran on another CPU between the CPU's previous\n"
 	"  event and its switch to idle arrives during that newidle balance\n"
 	"tickless: an idle CPU idle for a tick (or never seen running) is nohz idle\n"
-	"per-cpu kthread: KTHREAD_IS_PER_CPU from smpboot and bound-kworker names\n";
+	"per-cpu kthread: KTHREAD_IS_PER_CPU from smpboot and bound-kworker names\n"
+	"delayed (6.12+): a CFS task sleeping while its EEVDF vruntime (replayed from\n"
+	"  the switches) is above V with another task queued stays queued until a pick:\n"
+	"  a switch to idle, or a switch or a tick once it is eligible\n";
 
 static void list_models(void)
 {
@@ -1049,6 +1052,7 @@ static int replay_exec(int argc, char **argv)
 					    (rc.snapshots == SNAP_DIVERGENT && rc.npatches)));
 	probes = (sr_trace_borrow_info(t)->has_probes || meta.probes) && !no_probes;
 	sr_replay_use_probes(r, probes);
+	sr_replay_set_kernel(r, &kgen);
 	sr_replay_ignore_affinity(r, no_affinity);
 	for (i = 0; i < (int)meta.nhints; i++) {
 		struct hint *h = &meta.hints[i];
@@ -1203,6 +1207,11 @@ static int replay_exec(int argc, char **argv)
 		       (unsigned long long)st->decisions[SR_DEC_LB_PERIODIC],
 		       (unsigned long long)st->decisions[SR_DEC_LB_NOHZ],
 		       (unsigned long long)st->decisions[SR_DEC_NEWIDLE]);
+		if (sr_kgen_has(&kgen, SR_KF_DELAY_DEQUEUE))
+			printf("delayed:    %llu sleeps kept queued (dequeue_entity(), 6.12+: not "
+			       "eligible), %llu woken still queued (ttwu_runnable(): no placement)\n",
+			       (unsigned long long)st->delayed_sleeps,
+			       (unsigned long long)st->delayed_woken);
 		printf("reconciled:");
 		for (k = 0; k < SR_REC__COUNT; k++)
 			printf("%s %llu %s", k ? "," : "", (unsigned long long)st->reconciled[k],
