@@ -25,6 +25,7 @@ struct sr_fork_probe {
 struct sr_pending {
 	struct sr_decision d;
 	int selected;			/* the select_rq probe bound to it */
+	int delay_guess;		/* no probe: skipped as delayed unless the wakeup moves it */
 	const struct sr_task *cur;	/* the waker, for a deferred evaluation */
 	struct sr_eval ev[SR_MAX_MODELS];
 };

@@ -980,6 +980,17 @@ static int on_waking(struct sr_replay *r, const struct sr_event *ev)
 	/* the wakee's flips, counted from the trace alone (history before it unknown) */
 	pd->d.inferred |= SR_INF_FLIPS;
 
+	/*
+	 * 6.12+ without the probe: a wakee the engine holds as delayed wakes
+	 * through ttwu_runnable(), no placement; but a wakeup that moves it
+	 * proves select_task_rq() ran, a pick having dequeued it before.  So
+	 * the models see it dequeued, and the decision is skipped as runnable
+	 * unless the wakeup moves it (on_wakeup(), on_migrate())
+	 */
+	if (!r->probes && p->delayed && ev->target_cpu == p->cpu && p->bound_cpu < 0) {
+		delay_leave(r, p, now);
+		pd->delay_guess = 1;
+	}
 	if (ev->target_cpu < 0 || ev->target_cpu >= r->topo->ncpus)
 		pd->d.skip = SR_SKIP_UNKNOWN_TASK;
 	else if (on_rq(p))
@@ -991,7 +1002,7 @@ static int on_waking(struct sr_replay *r, const struct sr_event *ev)
 	if (p->bound_cpu >= 0)
 		pd->d.inferred |= SR_INF_AFFINITY;
 
-	if (pd->d.skip == SR_SKIP_NONE && !r->probes) {
+	if (pd->d.skip == SR_SKIP_NONE && !r->probes && !pd->delay_guess) {
 		/* select_task_rq_fair() runs record_wakee() on current first */
 		record_wakee(r, cur ? cur : &r->idle[ev->cpu], p->pid, now);
 		/* the wakee's sleep, for the models' view of prev */
@@ -1006,6 +1017,10 @@ static int on_waking(struct sr_replay *r, const struct sr_event *ev)
 		sr_dec_snapshot(r, &pd->d, p, now);
 	} else {
 		sr_dec_evaluate(r, pd, p, pd->cur, now);
+		if (pd->delay_guess && pd->d.skip == SR_SKIP_NONE)
+			pd->d.skip = SR_SKIP_RUNNABLE;
+		else
+			pd->delay_guess = 0;
 	}
 	p->pending = pd;
 	if (!p->waking)
@@ -1061,6 +1076,15 @@ static int on_wakeup(struct sr_replay *r, const struct sr_event *ev)
 				pd->d.skip = SR_SKIP_NO_SELECT;
 			if (r->await[pd->d.this_cpu] == p)
 				r->await[pd->d.this_cpu] = NULL;
+		}
+		if (pd->delay_guess) {
+			if (cpu != pd->d.prev_cpu) {
+				/* it moved: select_task_rq() ran, it was not delayed */
+				pd->d.skip = SR_SKIP_NONE;
+				r->stats.reconciled[SR_REC_DELAYED]++;
+			} else {
+				r->stats.delayed_woken++;
+			}
 		}
 		/* mainline select_idle_sibling() leaves prev in recent_used_cpu */
 		if (pd->d.skip == SR_SKIP_NONE && pd->d.prev_cpu >= 0)

@@ -82,6 +82,16 @@ same "and C's later wakeup is a placement" "" \
 "$SR" replay -q --fidelity -t 2x2x1 --kernel 6.1 "$dd" >"$TMP/f61" 2>/dev/null
 ok "6.1 has no delayed line" sh -c "! grep -q '^delayed:' '$TMP/f61'"
 
+# --- a wakeup that moves a task held as delayed: select_task_rq() ran -------
+dm="$S/delayed-moved.txt"
+"$SR" replay -q -o "$TMP/dm.db" -t 2x2x1 --kernel 6.12.117 "$dm" 2>/dev/null
+same "without the probe, a moved wakeup of a task held as delayed is a placement, counted" \
+	"0|1|1 delayed 1" \
+	"$(sqlite3 "$TMP/dm.db" "SELECT (SELECT prev_cpu || '|' || actual_cpu || '|' ||
+		(SELECT count(*) FROM evaluation e WHERE e.decision_id = d.decision_id)
+		FROM decision d WHERE tid = 600 AND kind = 'wakeup' AND skip IS NULL) || ' ' ||
+		kind || ' ' || n FROM reconciled WHERE kind = 'delayed'")"
+
 # --- wake_affine_idle()'s sync test (6.12.37 / 6.16), with the probe ---------
 ds="$S/delayed-sync.txt"
 for k in 6.12.117 6.12.0; do
