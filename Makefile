@@ -169,15 +169,15 @@ fuzz:
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
-		$(DESTDIR)$(DATADIR)/reports $(DESTDIR)$(BASHCOMPDIR)
+		$(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(DATADIR)/reports $(DESTDIR)$(BASHCOMPDIR)
 	install -m 755 schedreplay $(DESTDIR)$(BINDIR)/schedreplay
 	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 man/*.5 $(DESTDIR)$(MANDIR)/man5/
+	install -m 644 man/*.7 $(DESTDIR)$(MANDIR)/man7/
 	install -m 644 $(REPORT_SQL) $(DESTDIR)$(DATADIR)/reports/
 	install -m 644 completion/schedreplay.bash $(DESTDIR)$(BASHCOMPDIR)/schedreplay
-	install -d $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(INCLUDEDIR)/schedreplay \
-		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(DOCDIR)/examples
-	install -m 644 man/*.7 $(DESTDIR)$(MANDIR)/man7/
+	install -d $(DESTDIR)$(INCLUDEDIR)/schedreplay $(DESTDIR)$(PKGCONFIGDIR) \
+		$(DESTDIR)$(DOCDIR)/examples
 	install -m 644 $(PAIR_HEADERS) $(DESTDIR)$(INCLUDEDIR)/schedreplay/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
 		-e "s|@VERSION@|$$(cat VERSION)|" \
