@@ -124,7 +124,14 @@ struct sr_replay;
  * The read-only state a model sees at a decision: everything a decision
  * function may read, and nothing that leads back to whoever filled it (the
  * replay engine, a test, a simulator).  The helpers sr_view_*() below
- * (replay/view.c) compute from it alone.
+ * (replay/view.c) compute from it alone.  Whoever fills it provides, per
+ * CPU, the runqueue's curr, curr_cfs, nr_running, cfs_nr, cfs_weight,
+ * runnable_load, util_est, the root cfs_rq's PELT signal (cfs),
+ * idle_stamp, known and ttwu_pending; per task, pid, comm, prio, weight,
+ * pelt, wakee_flips, recent_used_cpu, kthread, bound_cpu or
+ * allowed/allowed_known, exec_start, aff_denied (0: nothing inferred) and
+ * the cfs_tasks links (lb_next, lb_prev); tests/unit/test-model.c fills
+ * one by hand.
  */
 struct sr_view {
 	const struct sr_topology *topo;
