@@ -127,11 +127,12 @@ struct sr_replay;
  * (replay/view.c) compute from it alone.  Whoever fills it provides, per
  * CPU, the runqueue's curr, curr_cfs, nr_running, cfs_nr, cfs_weight,
  * runnable_load, util_est, the root cfs_rq's PELT signal (cfs),
- * idle_stamp, known and ttwu_pending; per task, pid, comm, prio, weight,
- * pelt, wakee_flips, recent_used_cpu, kthread, bound_cpu or
- * allowed/allowed_known, exec_start, aff_denied (0: nothing inferred) and
- * the cfs_tasks links (lb_next, lb_prev); tests/unit/test-model.c fills
- * one by hand.
+ * idle_stamp, known, ttwu_pending and nr_delayed (0 before 6.12); per
+ * task, pid, comm, prio, weight, pelt, wakee_flips, recent_used_cpu,
+ * kthread, bound_cpu or allowed/allowed_known, exec_start, aff_denied (0:
+ * nothing inferred), delayed (0 before 6.12) and the cfs_tasks links
+ * (lb_next, lb_prev); and kgen, the kernel generation (NULL: none of the
+ * later behaviours, as 6.1); tests/unit/test-model.c fills one by hand.
  */
 struct sr_view {
 	const struct sr_topology *topo;
