@@ -165,14 +165,14 @@ sqlite3 "$TMP/foreign.db" "CREATE TABLE t (x)"
 err "a foreign SQLite database" 1 "schedreplay: '$TMP/foreign.db' is an SQLite database, but not one schedreplay wrote" \
 	"$TMP/foreign.db" "SELECT 1"
 sqlite3 "$TMP/v1.db" "CREATE TABLE decision (decision_id INTEGER PRIMARY KEY, ts INTEGER); PRAGMA user_version = 1"
-err "a schema-1 database" 1 "schedreplay: '$TMP/v1.db' is a schedreplay database of schema 1; this schedreplay reads schema 2: replay the trace again" \
+err "a schema-1 database" 1 "schedreplay: '$TMP/v1.db' is a schedreplay database of schema 1; this schedreplay reads schema 3: replay the trace again" \
 	"$TMP/v1.db" "SELECT 1"
-cp "$DB" "$TMP/v3.db"
-sqlite3 "$TMP/v3.db" "PRAGMA user_version = 3"
-err "a newer schema" 1 "schedreplay: '$TMP/v3.db' has database schema 3; this schedreplay reads schema 2: use a newer schedreplay" \
-	"$TMP/v3.db" "SELECT 1"
-err "--attach checks the other file too" 1 "schedreplay: '$TMP/v3.db' has database schema 3; this schedreplay reads schema 2: use a newer schedreplay" \
-	-A new="$TMP/v3.db" "$DB" "SELECT 1"
+cp "$DB" "$TMP/v4.db"
+sqlite3 "$TMP/v4.db" "PRAGMA user_version = 4"
+err "a newer schema" 1 "schedreplay: '$TMP/v4.db' has database schema 4; this schedreplay reads schema 3: use a newer schedreplay" \
+	"$TMP/v4.db" "SELECT 1"
+err "--attach checks the other file too" 1 "schedreplay: '$TMP/v4.db' has database schema 4; this schedreplay reads schema 3: use a newer schedreplay" \
+	-A new="$TMP/v4.db" "$DB" "SELECT 1"
 
 # schedreplay-db(5) covers the whole schema the replay writes
 missing=$(sqlite3 "$DB" "SELECT m.name || '.' || p.name FROM sqlite_schema m, pragma_table_info(m.name) p
