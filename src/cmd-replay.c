@@ -490,19 +490,17 @@ static void meta_task(struct meta *m, char *line)
 /*
  * The recorder writes its metadata through trace_marker before the first
  * scheduler event it cares about; read until "meta end" (or give up early
- * on traces without it).
+ * on traces without it), then back to the first event of *@tp (the trace
+ * is opened again where its reader cannot rewind).
  */
-static int read_meta(const char *path, const struct sr_trace_opts *opts, struct meta *m,
-		     char **cause)
+static int read_meta(const char *path, const struct sr_trace_opts *opts, struct sr_trace **tp,
+		     struct meta *m, char **cause)
 {
-	struct sr_trace *t = NULL;
+	struct sr_trace *t = *tp;
 	struct sr_event ev;
 	uint64_t n = 0;
 	int ret, scan_probes, meta_done = 0;
 
-	ret = sr_trace_open(path, opts, &t, cause);
-	if (ret < 0)
-		return ret;
 	/* a text trace cannot say up front that it holds the probe events */
 	scan_probes = !sr_trace_borrow_info(t)->has_probes;
 
@@ -550,8 +548,14 @@ static int read_meta(const char *path, const struct sr_trace_opts *opts, struct 
 				break;
 		}
 	}
+	if (ret < 0)
+		return ret;
+	ret = sr_trace_rewind(t, cause);
+	if (ret != -SR_E_UNSUPPORTED)
+		return ret < 0 ? ret : 0;
 	sr_trace_free(t);
-	return ret < 0 ? ret : 0;
+	*tp = NULL;
+	return sr_trace_open(path, opts, tp, cause);
 }
 
 /*
@@ -985,14 +989,14 @@ static int replay_exec(int argc, char **argv)
 			 rc.models[i]->name);
 	}
 
-	err = read_meta(path, &opts, &meta, &cause);
+	err = sr_trace_open(path, &opts, &t, &cause);
+	if (err < 0)
+		goto fail;
+	err = read_meta(path, &opts, &t, &meta, &cause);
 	if (err < 0)
 		goto fail;
 	if (meta.hz > 0 && !hz_given)
 		hz = meta.hz;
-	err = sr_trace_open(path, &opts, &t, &cause);
-	if (err < 0)
-		goto fail;
 	{
 		enum sr_sd_era era = !strcmp(rc.models[0]->name, "v4.15") ? SR_ERA_V4 :
 				     SR_ERA_MAINLINE;

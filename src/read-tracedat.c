@@ -1404,6 +1404,40 @@ static int dat_next(struct sr_trace *t, struct sr_event *ev, char **cause)
 	return decode(t, d, r, ev, cause);
 }
 
+static int dat_rewind(struct sr_trace *t, char **cause)
+{
+	struct dat_priv *d = t->priv;
+	int i, ret;
+
+	d->nheap = 0;
+	d->lost_pending = 0;
+	d->cur_cpu = -1;
+	if (d->direct) {
+		for (i = 0; i < d->nst; i++) {
+			ret = stream_start(d, &d->st[i], d->st[i].lay, cause);
+			if (ret < 0)
+				return ret;
+			if (ret > 0)
+				d->heap[d->nheap++] = i;
+		}
+	} else {
+		if (d->cur) {
+			tracecmd_free_record(d->cur);
+			d->cur = NULL;
+		}
+		for (i = 0; i < d->ncpus; i++) {
+			if (d->rec[i])
+				tracecmd_free_record(d->rec[i]);
+			d->rec[i] = tracecmd_read_cpu_first(d->in, i);
+			if (d->rec[i])
+				d->heap[d->nheap++] = i;
+		}
+	}
+	heap_build(d);
+	tep_last_msg[0] = '\0';
+	return 0;
+}
+
 static void dat_where(struct sr_trace *t, char *buf, size_t len)
 {
 	struct dat_priv *d = t->priv;
@@ -1448,6 +1482,7 @@ const struct sr_reader_ops sr_reader_tracedat = {
 	.probe	= dat_probe,
 	.open	= dat_open,
 	.next	= dat_next,
+	.rewind	= dat_rewind,
 	.where	= dat_where,
 	.close	= dat_close,
 };
