@@ -40,6 +40,9 @@
 #define ORIG_REASON	"(CASE WHEN xo.side_id IS NULL THEN eb.reason_id ELSE xo.reason_id END)"
 #define PATCH_REASON	"(CASE WHEN xp.side_id IS NULL THEN eb.reason_id ELSE xp.reason_id END)"
 
+/* the sets of inferred inputs whose text is kept (all of today's 8 bits) */
+#define INF_CACHE 256
+
 /* decisions per transaction */
 #define BATCH 50000
 
@@ -220,6 +223,8 @@ struct sr_store {
 	int nsides;
 	struct intern reasons;
 	long next_reason;
+	char inf_text[INF_CACHE][96];	/* decision.inferred by its bits, once made */
+	char inf_buf[128];
 	/* threads: open addressing on tid */
 	struct thread_row *threads;
 	size_t tcap, tn;
@@ -927,6 +932,14 @@ static int bind_text_or_null(sqlite3_stmt *st, int i, const char *v)
 	return sqlite3_bind_null(st, i);
 }
 
+/* text that stays put until the statement has run (a job's fields) */
+static int bind_static_or_null(sqlite3_stmt *st, int i, const char *v)
+{
+	if (v && *v)
+		return sqlite3_bind_text(st, i, v, -1, SQLITE_STATIC);
+	return sqlite3_bind_null(st, i);
+}
+
 static int step_done(struct sr_store *s, sqlite3_stmt *st, const char *what, char **cause)
 {
 	if (sqlite3_step(st) != SQLITE_DONE) {
@@ -1246,22 +1259,30 @@ static int decision_now(struct sr_store *s, const struct sr_decision *d,
 {
 	sqlite3_stmt *st = s->ins_dec;
 	long id = s->id_base + d->id;
-	char inf[128];
+	const char *inf;
 	int i, err;
 
-	inferred_text(d->inferred, inf, sizeof(inf));
+	/* the text of each set of inferred inputs is made once */
+	if (d->inferred < INF_CACHE) {
+		if (!s->inf_text[d->inferred][0])
+			inferred_text(d->inferred, s->inf_text[d->inferred], sizeof(s->inf_text[0]));
+		inf = s->inf_text[d->inferred];
+	} else {
+		inferred_text(d->inferred, s->inf_buf, sizeof(s->inf_buf));
+		inf = s->inf_buf;
+	}
 	sqlite3_bind_int64(st, 1, id);
 	sqlite3_bind_int64(st, 2, s->run_id);
 	sqlite3_bind_text(st, 3, sr_decision_kind_name(d->kind), -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 4, (sqlite3_int64)d->ts);
 	sqlite3_bind_int64(st, 5, (sqlite3_int64)d->done_ts);
 	sqlite3_bind_int(st, 6, d->pid);
-	bind_text_or_null(st, 7, d->comm);
+	bind_static_or_null(st, 7, d->comm);
 	if (d->waker > 0)
 		sqlite3_bind_int(st, 8, d->waker);
 	else
 		sqlite3_bind_int(st, 8, 0);
-	bind_text_or_null(st, 9, d->waker_comm);
+	bind_static_or_null(st, 9, d->waker_comm);
 	bind_cpu(st, 10, d->this_cpu);
 	bind_cpu(st, 11, d->prev_cpu);
 	bind_cpu(st, 12, d->actual_cpu);
@@ -1274,7 +1295,7 @@ static int decision_now(struct sr_store *s, const struct sr_decision *d,
 	sqlite3_bind_int(st, 16, d->waker_exiting);
 	bind_text_or_null(st, 17, (unsigned)d->skip < sizeof(skip_names) / sizeof(skip_names[0]) ?
 			  skip_names[d->skip] : "other");
-	bind_text_or_null(st, 18, inf);
+	bind_static_or_null(st, 18, inf);
 	sqlite3_bind_int(st, 19, d->this_nr);
 	sqlite3_bind_int(st, 20, d->prev_nr);
 	sqlite3_bind_int(st, 21, d->actual_nr);

@@ -59,6 +59,19 @@ done
 same "--no-header: only the rows" 3 "$(wc -l <"$TMP/t.txt")"
 ok "table: numbers right-aligned, text left" \
 	grep -q '^1  tests/fixtures/tracedat/numa/numa-6.12-forks.dat     trace.dat' "$TMP/t.txt"
+# the table streams: the widths come from the first 1000 rows, later rows
+# are printed as they come (a longer value widens only its own row), and
+# memory does not grow with the rows
+N="WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1002)"
+"$SR" sql -F table "$DB" "$N SELECT i, CASE WHEN i = 1001 THEN 'longer' ELSE 'x' END AS t, i AS j FROM n" >"$TMP/t.txt"
+same "table: the first block sets the widths" "   i  t     j" "$(head -n 1 "$TMP/t.txt")"
+same "table: a later row keeps them, a longer value widens its own row" \
+	"1001  longer  1001|1002  x  1002" "$(tail -n 2 "$TMP/t.txt" | paste -sd '|')"
+/usr/bin/time -f %M -o "$TMP/rss" "$SR" sql -F table "$DB" \
+	"WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000000) SELECT i, 'row ' || i AS t FROM n" >"$TMP/big.txt"
+same "table: two million rows, all printed" 2000002 "$(wc -l <"$TMP/big.txt")"
+ok "table: memory does not grow with the rows (peak $(cat "$TMP/rss") KiB < 64 MiB)" \
+	test "$(cat "$TMP/rss")" -lt 65536
 "$SR" sql "$DB" 'SELECT 1 AS n' >"$TMP/o"
 same "csv when stdout is not a terminal" "n
 1" "$(cat "$TMP/o")"
