@@ -426,6 +426,65 @@ int tui_col_find(const char *name)
 	return -1;
 }
 
+/* ---- the views' fixed queries --------------------------------------------------- */
+
+static const char *const fixed[TUI_Q__COUNT] = {
+	[TUI_Q_RUNS] =
+		"SELECT run_id, trace, kernel, model, patches, first_ts, last_ts, decisions, "
+		"events, migrations, lost_events, (SELECT count(*) FROM cpu c WHERE c.run_id "
+		"= run.run_id) FROM run ORDER BY run_id",
+	[TUI_Q_BASE_MODELS] =
+		"SELECT model FROM side WHERE run_id = ? AND variant = 'base' ORDER BY "
+		"side_id",
+	[TUI_Q_PATCHES] =
+		"SELECT patch FROM side WHERE run_id = ? AND patch IS NOT NULL GROUP BY "
+		"patch ORDER BY min(side_id)",
+	[TUI_Q_MAX_CPU] =
+		"SELECT max(cpu) FROM cpu WHERE run_id = ?",
+	[TUI_Q_CPUS] =
+		"SELECT cpu, core_id, llc_id, node FROM cpu WHERE run_id = ?",
+	[TUI_Q_NDIVERGENT] =
+		"SELECT count(*) FROM diverged x JOIN decision d USING (decision_id) WHERE "
+		"d.run_id = ?",
+	[TUI_Q_TIMELINE_DECISIONS] =
+		"SELECT ts, actual_cpu, kind FROM decision WHERE run_id = ? AND ts BETWEEN ? "
+		"AND ?",
+	[TUI_Q_TIMELINE_MIGRATIONS] =
+		"SELECT ts, orig_cpu, dest_cpu FROM migration WHERE run_id = ? AND ts "
+		"BETWEEN ? AND ?",
+	[TUI_Q_DETAIL_SIDES] =
+		"SELECT v.patch, v.model, v.variant, v.cpu FROM evaluation_v v WHERE "
+		"v.decision_id = ?1 AND v.patch IS NOT NULL ORDER BY v.patch IS NOT ?2, "
+		"v.model IS NOT ?3, v.side_id",
+	[TUI_Q_DETAIL_DECISION] =
+		"SELECT kind, ts, tid, comm, waker_tid, waker_comm, this_cpu, prev_cpu, "
+		"actual_cpu, kernel_cpu, sync, wake_flags, waker_exiting, skip, inferred, "
+		"this_nr, prev_nr, actual_nr, idle_cpus FROM decision WHERE decision_id = ?",
+	[TUI_Q_DETAIL_CPU_STATE] =
+		"SELECT cpu, nr_running, cfs_nr, curr_tid, curr_comm, idle, load, util FROM "
+		"cpu_state WHERE decision_id = ?",
+	[TUI_Q_DETAIL_REASONS] =
+		"SELECT model, patch, variant, cpu, reason FROM evaluation_v WHERE "
+		"decision_id = ? ORDER BY side_id",
+	[TUI_Q_NLLC] =
+		"SELECT count(DISTINCT llc_id) FROM cpu WHERE run_id = ?",
+	[TUI_Q_TOPOLOGY] =
+		"SELECT topology FROM run WHERE run_id = ?",
+	[TUI_Q_PATCH_SUMMARY] =
+		"SELECT patch, model, kind, decisions, divergent, original_exact, "
+		"patched_exact FROM patch_summary WHERE run_id = ? ORDER BY rowid",
+	[TUI_Q_FIDELITY] =
+		"SELECT s.model, f.kind, f.n, f.exact, f.same_llc, f.same_node, "
+		"f.baseline_exact FROM fidelity f JOIN side s USING (side_id) WHERE f.run_id "
+		"= ? AND f.path IS NULL AND s.variant = 'base' ORDER BY f.side_id, f.kind "
+		"DESC",
+};
+
+const char *tui_q(enum tui_q q)
+{
+	return (unsigned)q < TUI_Q__COUNT ? fixed[q] : "SELECT NULL WHERE 0";
+}
+
 /* ---- SQL ------------------------------------------------------------------ */
 
 void tui_sql_release(struct tui_sql *q)
