@@ -444,8 +444,9 @@ static const char *const fixed[TUI_Q__COUNT] = {
 	[TUI_Q_CPUS] =
 		"SELECT cpu, core_id, llc_id, node FROM cpu WHERE run_id = ?",
 	[TUI_Q_NDIVERGENT] =
-		"SELECT count(*) FROM diverged x JOIN decision d USING (decision_id) WHERE "
-		"d.run_id = ?",
+		/* CROSS JOIN: from the few divergent rows, not every decision of the run */
+		"SELECT count(*) FROM diverged x CROSS JOIN decision d ON d.decision_id = "
+		"x.decision_id WHERE d.run_id = ?",
 	[TUI_Q_TIMELINE_DECISIONS] =
 		"SELECT ts, actual_cpu, kind FROM decision WHERE run_id = ? AND ts BETWEEN ? "
 		"AND ?",
