@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Seed 000: Yihao Wu's "sched/fair: Again ignore percpu threads for
- * imbalance pulls" (Dec 2021, not merged; decision-model §6).
+ * imbalance pulls" (Dec 2021, not merged; schedreplay-models(7) §6).
  *
  * can_migrate_task() skips a per-CPU kernel thread before its affinity
  * test, silently: no LBF_SOME_PINNED, no LBF_DST_PINNED, and therefore no
@@ -25,12 +25,11 @@
  * objection: is_cpu_allowed() and hotplug use the predicate too); the
  * hint's effect on fork placement (find_idlest_group) is not modelled.
  */
-#include "schedreplay/balance.h"
 #include "schedreplay/patch.h"
-
 
 static int pinned_kthread(struct sr_lb_ctx *c, const struct sr_task *p)
 {
+	(void)c;
 	return p->kthread == 1 && p->bound_cpu >= 0;
 }
 

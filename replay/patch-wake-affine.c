@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Seed 004: Mel Gorman's "Reduce migrations due to load imbalance and
- * process exits" (v4.16-rc1; decision-model §5.8).
+ * process exits" (v4.16-rc1; schedreplay-models(7) §5.8).
  *
  *   1/4  pass this_cpu to wake_affine instead of looking it up      no decision changes
  *   2/4  compute prev_eff_load only when needed                     no decision changes
@@ -63,7 +63,7 @@ static int idle_exit_mel(struct sr_wake_ctx *c, int this_cpu, int prev_cpu, int 
 		sr_reason(c, "sync, waker alone, exiting, no shared LLC");
 		return prev_cpu;
 	}
-	return c->m->base->pol.wake_affine_idle(c, this_cpu, prev_cpu, sync);
+	return sr_base(c->m)->wake_affine_idle(c, this_cpu, prev_cpu, sync);
 }
 
 static void exit_unmasked(struct sr_model *m)

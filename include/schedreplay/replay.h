@@ -24,14 +24,14 @@ enum sr_task_state {
 	SR_TASK_DEAD,
 };
 
-/* inputs a trace cannot show (decision-model §9), as a bitmask of what
+/* inputs a trace cannot show (schedreplay-models(7) §9), as a bitmask of what
  * was inferred at a decision rather than observed */
 enum sr_inferred {
 	SR_INF_SYNC		= 1 << 0,	/* WF_SYNC: not traced */
 	SR_INF_EXITING		= 1 << 1,	/* PF_EXITING from sched_process_exit */
 	SR_INF_KTHREAD		= 1 << 2,	/* kernel thread from name / parent */
 	SR_INF_AFFINITY		= 1 << 3,	/* cpus_allowed from a per-CPU name, or
-						 * a CPU a balance was refused (§ inference) */
+						 * a CPU a balance was refused (schedreplay-replay(1), INFERENCE RULES) */
 	SR_INF_PELT_WARMUP	= 1 << 4,	/* a task's PELT began inside the trace */
 	SR_INF_TOPOLOGY		= 1 << 5,	/* topology is a preset or flat */
 	SR_INF_PREV_CPU		= 1 << 6,	/* no sched_waking: prev from the last run */
@@ -109,15 +109,34 @@ struct sr_rq {
 	int curr_cfs;			/* curr is a CFS task */
 };
 
-/* The read-only state a model sees at a decision. */
+struct sr_replay;
+
+/*
+ * The read-only state a model sees at a decision: everything a decision
+ * function may read, and nothing that leads back to whoever filled it (the
+ * replay engine, a test, a simulator).  The helpers sr_view_*() below
+ * (replay/view.c) compute from it alone.
+ */
 struct sr_view {
 	const struct sr_topology *topo;
 	const struct sr_rq *rq;		/* topo->ncpus entries */
-	uint64_t now;
-	int hz;
-	/* helpers the models share (replay/state.c) */
-	const struct sr_replay *r;
+	/*
+	 * per CPU, its CFS tasks (queued and running) in rq->cfs_tasks order:
+	 * cfs_head[cpu] the most recently run, following lb_next;
+	 * cfs_tail[cpu] the least recently run, following lb_prev (the end
+	 * detach_tasks() starts from).  NULL entries: none.
+	 */
+	const struct sr_task *const *cfs_head;
+	const struct sr_task *const *cfs_tail;
+	uint64_t now;			/* the decision's time, ns */
+	int hz;				/* CONFIG_HZ (jiffies, the nohz tick) */
 };
+
+/**
+ * sr_replay_view - a view of the engine's state as it is now (what the
+ * models see at a decision made now); valid until the next event is fed
+ */
+void sr_replay_view(const struct sr_replay *r, struct sr_view *v);
 
 enum sr_decision_kind {
 	SR_DEC_WAKEUP,
@@ -326,7 +345,7 @@ void sr_view_cpu_signal(const struct sr_view *v, int cpu, struct sr_pelt *out);
 int sr_view_idle_cpu(const struct sr_view *v, int cpu);
 int sr_view_allowed(const struct sr_view *v, const struct sr_task *p, int cpu);
 
-/* migration classes (decision-model §2.4) */
+/* migration classes (schedreplay-models(7) §2.4) */
 enum sr_migration_kind {
 	SR_MIG_WAKEUP,
 	SR_MIG_FORK,
