@@ -387,12 +387,14 @@ PAIRS=$((RUNS < 3 ? 3 : RUNS))
 SEED_PAIRS="-p exit-sync-mel -p exit-sync-peterz -p wake-affine-equal -p kthread-per-cpu \
 -p nohz-first -p newidle-bail"
 
-# one_run OUTFILE CMD...: run once with stdout to OUTFILE; sets W (wall s), K (peak KiB)
+# one_run OUTFILE CMD...: run once with stdout to OUTFILE; sets W (wall s),
+# C (CPU s, user + system) and K (peak KiB)
 one_run() {
-	local out=$1 status
+	local out=$1 status u s
 	shift
 	"$OUT/rusage" -o "$OUT/rusage.txt" "$@" >"$out" 2>"$OUT/stderr.txt"
-	read -r W _ _ K status <"$OUT/rusage.txt"
+	read -r W u s K status <"$OUT/rusage.txt"
+	C=$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.3f", u + s }')
 	if [ "$status" != 0 ]; then
 		note "'$*' failed (exit $status): $(tail -n 3 "$OUT/stderr.txt")"
 		return 1
@@ -411,24 +413,29 @@ stats() {
 # and B; sets RATIO (median of the pairs' B/A walls), SPREAD, A_S, B_S
 # (median walls), A_KB, B_KB (largest peaks)
 paired() {
-	local name=$1 i ra="" rb="" rr="" aw bw
+	local name=$1 i ra="" rb="" rr="" rc="" aw bw ac bc
 	local -n ca=$2 cb=$3
 	A_KB=0 B_KB=0
 	for ((i = 0; i < PAIRS; i++)); do
 		one_run /dev/null "${ca[@]}" || return 1
-		aw=$W
+		aw=$W ac=$C
 		[ "$K" -gt "$A_KB" ] && A_KB=$K
 		one_run /dev/null "${cb[@]}" || return 1
-		bw=$W
+		bw=$W bc=$C
 		[ "$K" -gt "$B_KB" ] && B_KB=$K
 		ra="$ra $aw" rb="$rb $bw"
 		rr="$rr $(awk -v a="$aw" -v b="$bw" 'BEGIN { printf "%.4f", b / a }')"
+		rc="$rc $(awk -v a="$ac" -v b="$bc" 'BEGIN { printf "%.4f", a > 0 ? b / a : 0 }')"
 	done
-	A_S=$(echo $ra | tr ' ' '\n' | stats | cut -d' ' -f1)
-	B_S=$(echo $rb | tr ' ' '\n' | stats | cut -d' ' -f1)
-	set -- $(echo $rr | tr ' ' '\n' | stats)
-	RATIO=$1 SPREAD=$2
-	printf '  %-58s %7s s vs %7s s: %5s %s\n' "$name" "$A_S" "$B_S" "$RATIO" "$SPREAD"
+	# shellcheck disable=SC2086
+	A_S=$(printf '%s\n' $ra | stats | cut -d' ' -f1)
+	# shellcheck disable=SC2086
+	B_S=$(printf '%s\n' $rb | stats | cut -d' ' -f1)
+	# shellcheck disable=SC2086
+	set -- $(printf '%s\n' $rr | stats) $(printf '%s\n' $rc | stats)
+	RATIO=$1 SPREAD=$2 CPU_RATIO=$3
+	printf '  %-56s %6s s vs %6s s: %5s %s (CPU time: %s %s)\n' "$name" "$A_S" "$B_S" \
+		"$RATIO" "$SPREAD" "$CPU_RATIO" "$4"
 }
 
 verdict() {	# verdict VALUE OP GOAL
