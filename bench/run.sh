@@ -425,7 +425,7 @@ paired() {
 		[ "$K" -gt "$B_KB" ] && B_KB=$K
 		ra="$ra $aw" rb="$rb $bw"
 		rr="$rr $(awk -v a="$aw" -v b="$bw" 'BEGIN { printf "%.4f", b / a }')"
-		rc="$rc $(awk -v a="$ac" -v b="$bc" 'BEGIN { printf "%.4f", a > 0 ? b / a : 0 }')"
+		rc="$rc $(awk -v a="$ac" -v b="$bc" 'BEGIN { printf "%.4f", (a > 0 ? b / a : 0) }')"
 	done
 	# shellcheck disable=SC2086
 	A_S=$(printf '%s\n' $ra | stats | cut -d' ' -f1)
