@@ -473,6 +473,18 @@ static int stream_next(struct dat_priv *d, struct dat_stream *s, char **cause)
 	s->rec.cpu = s->lay->cpu;
 	s->rec.data = ev;
 	s->rec.size = kbuffer_event_size(s->kb);
+	/* an event's length comes from the page: it must end inside the page */
+	if (s->rec.size < 0 || (unsigned char *)ev < s->buf + s->next - ps ||
+	    (unsigned char *)ev + s->rec.size > s->buf + s->next) {
+		char place[128];
+
+		stream_place(s, place, sizeof(place));
+		sr_cause_set(cause, "%s: the page at offset 0x%llx has an event of %d bytes that "
+			     "runs past its end", place, (unsigned long long)s->page_off,
+			     s->rec.size);
+		s->has = 0;
+		return -SR_E_CORRUPT;
+	}
 	s->rec.offset = s->page_off + (unsigned long long)kbuffer_curr_offset(s->kb);
 	s->rec.missed_events = kbuffer_missed_events(s->kb);
 	s->has = 1;
