@@ -863,7 +863,7 @@ struct sr_store *sr_store_create(const char *path, const struct sr_store_opts *o
 		 * page count (64 MiB of 4 KiB pages became 256 MiB of 16 KiB ones).
 		 */
 		snprintf(sql, sizeof(sql),
-			 "PRAGMA page_size=16384; PRAGMA cache_size=-65536; "
+			 "PRAGMA page_size=16384; PRAGMA cache_size=-16384; "
 			 "PRAGMA application_id=%d; PRAGMA user_version=%d;",
 			 SR_DB_APPLICATION_ID, SR_DB_SCHEMA_VERSION);
 		if (exec(s, sql, cause) || exec(s, schema, cause))
