@@ -496,6 +496,7 @@ goals() {
 			"$SR" sql -F table "$db" "$q" | head -n 1 >/dev/null
 			echo "$t0 $EPOCHREALTIME"; } | awk '{ printf "%.0f", ($2 - $1) * 1000 }')
 		one_run /dev/null "$SR" sql -F table "$db" "$q" || return 1
+		W=$(printf "%.2f" "$W")
 		echo "  sql -F table of the decision table: the first line after $first ms (and the" \
 			"pipe closed), the whole table in $W s, peak RSS $(fmt_mib "$K") MiB"
 	else
