@@ -861,14 +861,15 @@ static int replay_topology(const struct replay_args *a, const struct replay_ctx 
 {
 	int err;
 
-	err = sr_meta_read(a->path, &a->opts, &run->meta, cause);
+	/* opened once: the metadata scan rewinds it */
+	err = sr_trace_open(a->path, &a->opts, &run->t, cause);
+	if (err < 0)
+		return err;
+	err = sr_meta_read(a->path, &a->opts, &run->t, &run->meta, cause);
 	if (err < 0)
 		return err;
 	if (run->meta.hz > 0 && !a->hz_given)
 		run->hz = run->meta.hz;
-	err = sr_trace_open(a->path, &a->opts, &run->t, cause);
-	if (err < 0)
-		return err;
 	{
 		enum sr_sd_era era = rc->models[0]->sd_era;
 		const struct sr_trace_info *ti = sr_trace_borrow_info(run->t);

@@ -121,19 +121,17 @@ static void meta_task(struct sr_meta *m, char *line)
 /*
  * The recorder writes its metadata through trace_marker before the first
  * scheduler event it cares about; read until "meta end" (or give up early
- * on traces without it).
+ * on traces without it), then back to the first event of *@tp (the trace
+ * is opened again where its reader cannot rewind).
  */
-int sr_meta_read(const char *path, const struct sr_trace_opts *opts, struct sr_meta *m,
-		 char **cause)
+int sr_meta_read(const char *path, const struct sr_trace_opts *opts, struct sr_trace **tp,
+		 struct sr_meta *m, char **cause)
 {
-	struct sr_trace *t = NULL;
+	struct sr_trace *t = *tp;
 	struct sr_event ev;
 	uint64_t n = 0;
 	int ret, scan_probes, meta_done = 0;
 
-	ret = sr_trace_open(path, opts, &t, cause);
-	if (ret < 0)
-		return ret;
 	/* a text trace cannot say up front that it holds the probe events */
 	scan_probes = !sr_trace_borrow_info(t)->has_probes;
 
@@ -186,8 +184,14 @@ int sr_meta_read(const char *path, const struct sr_trace_opts *opts, struct sr_m
 				break;
 		}
 	}
+	if (ret < 0)
+		return ret;
+	ret = sr_trace_rewind(t, cause);
+	if (ret != -SR_E_UNSUPPORTED)
+		return ret < 0 ? ret : 0;
 	sr_trace_free(t);
-	return ret < 0 ? ret : 0;
+	*tp = NULL;
+	return sr_trace_open(path, opts, tp, cause);
 }
 
 void sr_meta_release(struct sr_meta *m)
