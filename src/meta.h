@@ -40,6 +40,7 @@ struct sr_meta {
 	int hz;
 	int found;
 	int probes;			/* select_rq events seen in the scanned part */
+	int balance_probes;		/* balance_rq events seen in the scanned part */
 	struct sr_meta_hint *hints;
 	size_t nhints, cap;
 };
