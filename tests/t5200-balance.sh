@@ -202,4 +202,29 @@ sed '/meta end/a\
 same "inferred affinity: a task seen on the balancing CPU is never pinned off it" 0 \
 	"$(q "$TMP/ai-seen.db" "SELECT count(*) FROM decision WHERE kind = 'newidle' AND inferred LIKE '%affinity%'")"
 
+# ---- the balance probes: a newly idle switch without load_balance is no decision
+nb="$S/newidle-balance-probes.txt"
+"$SR" replay -q -o "$TMP/nb.db" -t 1x2x1 "$nb" 2>"$TMP/e"
+same "balance probes: replays" 0 $?
+same "balance probes: the switch without load_balance is skip no_balance, the other a decision" \
+	"100002005000 no_balance
+100005005000 -" \
+	"$(q "$TMP/nb.db" "SELECT ts, coalesce(skip, '-') FROM decision WHERE kind = 'newidle' ORDER BY ts" | tr '|' ' ')"
+same "balance probes: the skipped one has no evaluation" 0 \
+	"$(q "$TMP/nb.db" "SELECT count(*) FROM evaluation e JOIN decision d USING (decision_id) WHERE d.skip = 'no_balance'")"
+same "balance probes: counted in the skipped table" 1 \
+	"$(q "$TMP/nb.db" "SELECT n FROM skipped WHERE reason = 'no_balance'")"
+"$SR" replay -t 1x2x1 "$nb" >"$TMP/nb.out" 2>&1
+ok "balance probes: --fidelity counts them and the levels tried" grep -q \
+	'^newidle: *balance probes: 1 newly idle switches without a load_balance, not decisions; load_balance at sd->level: 2: 1 (of 1 without a pull)$' \
+	"$TMP/nb.out"
+"$SR" replay -q -o "$TMP/nb-off.db" -t 1x2x1 --no-balance-probes "$nb" 2>"$TMP/e"
+same "--no-balance-probes: both switches are newidle decisions" "2 0" \
+	"$(q "$TMP/nb-off.db" "SELECT count(*), count(skip) FROM decision WHERE kind = 'newidle'" | tr '|' ' ')"
+# the probes only where the trace has them: without balance_rq lines nothing is skipped
+grep -v ' balance_rq: ' "$nb" >"$TMP/nb-none.txt"
+"$SR" replay -q -o "$TMP/nb-none.db" -t 1x2x1 "$TMP/nb-none.txt" 2>"$TMP/e"
+same "a trace without balance_rq events: no no_balance skips" "2 0" \
+	"$(q "$TMP/nb-none.db" "SELECT count(*), count(skip) FROM decision WHERE kind = 'newidle'" | tr '|' ' ')"
+
 test_done
