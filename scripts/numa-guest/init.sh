@@ -466,7 +466,8 @@ if [ "${SR_RECORDER:-trace-cmd}" = trace-cmd ] && [ -n "$SR_BALPROBES" ]; then
 	LB=$(balfunc sched_balance_rq load_balance)
 	c=$(balfield cpu) a=$(balfield avg_idle) s=$(balfield sd)
 	m=$(balfield max_newidle_lb_cost) l=$(balfield level)
-	NIF= LBF=
+	NIF=""
+	LBF=""
 	[ -n "$c" ] && NIF="$NIF cpu=+$c(%di):s32"
 	[ -n "$a" ] && NIF="$NIF avg_idle=+$a(%di):u64"
 	[ -n "$s" ] && [ -n "$m" ] && NIF="$NIF cost=+$m(+$s(%di)):u64"
