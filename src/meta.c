@@ -130,10 +130,11 @@ int sr_meta_read(const char *path, const struct sr_trace_opts *opts, struct sr_t
 	struct sr_trace *t = *tp;
 	struct sr_event ev;
 	uint64_t n = 0;
-	int ret, scan_probes, meta_done = 0;
+	int ret, scan_probes, scan_balance, meta_done = 0;
 
 	/* a text trace cannot say up front that it holds the probe events */
 	scan_probes = !sr_trace_borrow_info(t)->has_probes;
+	scan_balance = !sr_trace_borrow_info(t)->has_balance_probes;
 
 	while ((ret = sr_trace_next(t, &ev, cause)) > 0) {
 		const char *s = ev.text;
@@ -141,7 +142,13 @@ int sr_meta_read(const char *path, const struct sr_trace_opts *opts, struct sr_t
 		if (ev.kind == SR_EV_SELECT_RQ) {
 			m->probes = 1;
 			scan_probes = 0;
-			if (meta_done)
+			if (meta_done && !scan_balance)
+				break;
+		}
+		if (ev.kind == SR_EV_BALANCE_RQ && ev.lb_idle >= 0) {
+			m->balance_probes = 1;
+			scan_balance = 0;
+			if (meta_done && !scan_probes)
 				break;
 		}
 		if (++n > 50000 && (!m->found || meta_done))
@@ -178,9 +185,11 @@ int sr_meta_read(const char *path, const struct sr_trace_opts *opts, struct sr_t
 
 			sr_strlcpy(buf, s + 5, sizeof(buf));
 			meta_task(m, buf);
+		} else if (!strcmp(s, "balance-probes on")) {
+			m->balance_probes = 1;
 		} else if (!strncmp(s, "meta end", 8)) {
 			meta_done = 1;
-			if (!scan_probes)
+			if (!scan_probes && !scan_balance)
 				break;
 		}
 	}

@@ -41,6 +41,7 @@ struct sr_meta {
 	char kernel[64];		/* the "kernel RELEASE" line's release */
 	int found;
 	int probes;			/* select_rq events seen in the scanned part */
+	int balance_probes;		/* balance_rq events seen in the scanned part */
 	struct sr_meta_hint *hints;
 	size_t nhints, cap;
 };

@@ -716,6 +716,8 @@ static void fill_info(struct sr_trace *t, struct dat_priv *d)
 	info->has_waking = tep_find_event_by_name(d->tep, "sched", "sched_waking") != NULL;
 	info->has_probes = tep_find_event_by_name(d->tep, "schedreplay", "select_rq") != NULL &&
 			   tep_find_event_by_name(d->tep, "schedreplay", "select_rq_ret") != NULL;
+	info->has_balance_probes =
+		tep_find_event_by_name(d->tep, "schedreplay", "balance_rq") != NULL;
 }
 
 /*
@@ -978,6 +980,11 @@ static struct dat_type *lookup_type(struct dat_priv *d, int id)
 	case SR_EV_SETAFFINITY:
 		ty->f[F_PID] = field(e, "pid");
 		ty->f[F_STATE] = field(e, "mask");
+		break;
+	case SR_EV_BALANCE_RQ:
+		ty->f[F_TARGET] = field(e, "cpu");
+		ty->f[F_STATE] = field(e, "idle");
+		ty->f[F_PID] = field(e, "level");
 		break;
 	case SR_EV_SWITCH:
 		ty->f[F_COMM] = field(e, "prev_comm");
@@ -1273,6 +1280,15 @@ static int decode(struct sr_trace *t, struct dat_priv *d, struct tep_record *r,
 		if (need(ty, r, F_STATE, &v, "mask", cause))
 			return -SR_E_MISSING;
 		ev->cpumask = v;
+		break;
+	case SR_EV_BALANCE_RQ:
+		if (need(ty, r, F_STATE, &v, "idle", cause))
+			return -SR_E_MISSING;
+		ev->lb_idle = (int)v;
+		if (!num(ty, r, F_TARGET, &v))
+			ev->target_cpu = (int)v;
+		if (!num(ty, r, F_PID, &v))
+			ev->lb_level = (int)v;
 		break;
 	case SR_EV_OTHER:
 		if (ty->f[F_COMM])

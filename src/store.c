@@ -1183,6 +1183,7 @@ static const char *const skip_names[] = {
 	[SR_SKIP_UNKNOWN_TASK] = "unknown_task",
 	[SR_SKIP_NOT_FAIR] = "not_fair",
 	[SR_SKIP_NO_SELECT] = "no_select",
+	[SR_SKIP_NO_BALANCE] = "no_balance",
 };
 
 static void inferred_text(unsigned inf, char *buf, size_t len)

@@ -50,6 +50,7 @@ struct sr_trace_info {
 	enum sr_pstate_enc pstate_enc;	/* how numeric prev_state is read */
 	int has_waking;			/* the trace declares sched_waking */
 	int has_probes;			/* the trace declares schedreplay/select_rq(_ret) */
+	int has_balance_probes;		/* the trace declares schedreplay/balance_rq */
 };
 
 /**
