@@ -8,7 +8,8 @@
 # our own while bench/pingpong.c makes context switches, then saved with
 # trace-cmd extract (v7, zstd) and converted to v6 uncompressed; both files
 # are measured.  A second trace of ~1/4 the events shows whether peak memory
-# grows with trace length.  Everything generated goes to bench/out/ and is
+# grows with trace length (the first half of the events).  Everything
+# generated goes to bench/out/ and is
 # reused by the next run.  Needs root and tracefs to record; says SKIP
 # otherwise, unless BENCH_TRACE=FILE names a trace to use.
 #
@@ -22,6 +23,7 @@
 # or downloadable kernel, says SKIP otherwise; BENCH_GUEST=0 skips it).
 #
 # Environment: BENCH_TRACE=FILE (and BENCH_TRACE_SMALL=FILE), BENCH_RUNS=3,
+# BENCH_GOALS_ONLY=1 (stop after the goals of issue 13),
 # BENCH_BUFFER_MB=200 (per cpu), BENCH_OUT=bench/out, SR=./schedreplay, CC=cc,
 # BENCH_GUEST=1 and the BENCH_GUEST_* settings of bench/guest-overhead.sh.
 set -u
@@ -39,9 +41,10 @@ EVENTS="sched_switch sched_waking sched_wakeup sched_wakeup_new sched_migrate_ta
 sched_process_fork sched_process_exit sched_process_free"
 FULL_MIN=2000000	# events the full trace must hold
 FULL_WANT=2200000	# recording stops here
-SMALL_WANT=$((FULL_WANT / 4))
-SMALL_MIN=$((SMALL_WANT * 4 / 5))
-SMALL_MAX=$((FULL_MIN / 3))
+# half the full trace: the memory goal is stated for a trace that doubles
+SMALL_WANT=$((FULL_WANT / 2))
+SMALL_MIN=$((SMALL_WANT * 9 / 10))
+SMALL_MAX=$((FULL_MIN * 6 / 10))
 
 die() {
 	echo "bench: $*" >&2
@@ -194,8 +197,8 @@ if [ -n "${BENCH_TRACE:-}" ]; then
 	if [ -z "$SMALL" ]; then
 		# a prefix of the same trace: trace-cmd split keeps only the top
 		# buffer, so this works for traces that have their events there
-		SMALL=$OUT/$(basename "$FULL" .dat)-quarter.dat
-		trace-cmd split -i "$FULL" -o "$SMALL" -e $((n / 4)) >/dev/null 2>&1 &&
+		SMALL=$OUT/$(basename "$FULL" .dat)-half.dat
+		trace-cmd split -i "$FULL" -o "$SMALL" -e $((n / 2)) >/dev/null 2>&1 &&
 			mv "$SMALL.1" "$SMALL" 2>/dev/null
 		if [ "$(records "$SMALL")" -eq 0 ]; then
 			note "trace-cmd split cannot cut '$FULL' (events in a buffer instance):" \
@@ -372,6 +375,135 @@ streaming() {
 			" (ratio %.2f)\n", i, b, (b > 0 ? i / b : 0) }'
 }
 
+
+# --- the goals of issue 13, in one run ------------------------------------------
+#
+# Each comparison runs its two commands in turn, A B A B ..., RUNS pairs (at
+# least 3), so that a machine whose speed drifts (other work on it) slows
+# both alike; the figure is the median of the pairs' ratios, with the
+# smallest and largest ratio beside it.
+
+PAIRS=$((RUNS < 3 ? 3 : RUNS))
+SEED_PAIRS="-p exit-sync-mel -p exit-sync-peterz -p wake-affine-equal -p kthread-per-cpu \
+-p nohz-first -p newidle-bail"
+
+# one_run OUTFILE CMD...: run once with stdout to OUTFILE; sets W (wall s),
+# C (CPU s, user + system) and K (peak KiB)
+one_run() {
+	local out=$1 status u s
+	shift
+	"$OUT/rusage" -o "$OUT/rusage.txt" "$@" >"$out" 2>"$OUT/stderr.txt"
+	read -r W u s K status <"$OUT/rusage.txt"
+	C=$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.3f", u + s }')
+	if [ "$status" != 0 ]; then
+		note "'$*' failed (exit $status): $(tail -n 3 "$OUT/stderr.txt")"
+		return 1
+	fi
+}
+
+# median of the numbers on stdin, "min..max" after it
+stats() {
+	sort -g | awk '{ v[NR] = $1 } END {
+		if (!NR) { print "- (-..-)"; exit }
+		m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+		printf "%.2f (%.2f..%.2f)", m, v[1], v[NR] }'
+}
+
+# paired NAME A B: alternating runs of the commands in the arrays named A
+# and B; sets RATIO (median of the pairs' B/A walls), SPREAD, A_S, B_S
+# (median walls), A_KB, B_KB (largest peaks)
+paired() {
+	local name=$1 i ra="" rb="" rr="" rc="" aw bw ac bc
+	local -n ca=$2 cb=$3
+	A_KB=0 B_KB=0
+	for ((i = 0; i < PAIRS; i++)); do
+		one_run /dev/null "${ca[@]}" || return 1
+		aw=$W ac=$C
+		[ "$K" -gt "$A_KB" ] && A_KB=$K
+		one_run /dev/null "${cb[@]}" || return 1
+		bw=$W bc=$C
+		[ "$K" -gt "$B_KB" ] && B_KB=$K
+		ra="$ra $aw" rb="$rb $bw"
+		rr="$rr $(awk -v a="$aw" -v b="$bw" 'BEGIN { printf "%.4f", b / a }')"
+		rc="$rc $(awk -v a="$ac" -v b="$bc" 'BEGIN { printf "%.4f", (a > 0 ? b / a : 0) }')"
+	done
+	# shellcheck disable=SC2086
+	A_S=$(printf '%s\n' $ra | stats | cut -d' ' -f1)
+	# shellcheck disable=SC2086
+	B_S=$(printf '%s\n' $rb | stats | cut -d' ' -f1)
+	# shellcheck disable=SC2086
+	set -- $(printf '%s\n' $rr | stats) $(printf '%s\n' $rc | stats)
+	RATIO=$1 SPREAD=$2 CPU_RATIO=$3
+	printf '  %-56s %6s s vs %6s s: %5s %s (CPU time: %s %s)\n' "$name" "$A_S" "$B_S" \
+		"$RATIO" "$SPREAD" "$CPU_RATIO" "$4"
+}
+
+verdict() {	# verdict VALUE OP GOAL
+	awk -v v="$1" -v g="$3" -v op="$2" 'BEGIN {
+		ok = op == ">=" ? v + 0 >= g + 0 : v + 0 <= g + 0
+		printf "%s", ok ? "met" : "MISSED" }'
+}
+
+goals() {
+	local file=$1 db=$OUT/goal.db db1=$OUT/goal1.db r6 r1 b6 b1 k_small k_full
+	local -a rep6 rep1 tcr bare csv_sr csv_sq
+	# shellcheck disable=SC2206
+	rep6=("$SR" replay -q -f -o "$db" -m mainline $SEED_PAIRS "$file")
+	rep1=("$SR" replay -q -f -o "$db1" -m mainline "$file")
+	tcr=(trace-cmd report "$file")
+	bare=("$OUT/iterate" "$file")
+	echo
+	echo "== the goals of issue 13 on $(basename "$file") ($(records "$file") events; median of" \
+		"$PAIRS alternating pairs, ratio (min..max))"
+	paired "trace-cmd report / replay -o DB, mainline + 6 seed pairs" rep6 tcr || return 1
+	r6=$RATIO
+	paired "trace-cmd report / replay -o DB, mainline alone" rep1 tcr || return 1
+	r1=$RATIO
+	paired "replay -o DB (6 pairs) / bare libtracecmd iteration" bare rep6 || return 1
+	b6=$RATIO
+	paired "replay -o DB (mainline) / bare libtracecmd iteration" bare rep1 || return 1
+	b1=$RATIO
+	echo "  replay, 6 pairs:  trace-cmd report takes $r6 x as long (goal >= 5: $(verdict "$r6" ">=" 5))"
+	echo "  replay, mainline: trace-cmd report takes $r1 x as long (goal >= 8: $(verdict "$r1" ">=" 8))"
+	echo "  against the bare libtracecmd iteration: $b6 x (6 pairs), $b1 x (mainline)"
+
+	if [ -n "$SMALL" ]; then
+		# shellcheck disable=SC2086
+		one_run /dev/null "$SR" replay -q -f -o "$db" -m mainline $SEED_PAIRS "$SMALL" ||
+			return 1
+		k_small=$K
+		one_run /dev/null "${rep6[@]}" || return 1
+		k_full=$K
+		local g
+		g=$(awk -v a="$k_small" -v b="$k_full" 'BEGIN { printf "%.2f", b / a }')
+		echo "  peak RSS of replay -o DB (6 pairs): $(fmt_mib "$k_small") MiB on" \
+			"$(records "$SMALL") events, $(fmt_mib "$k_full") MiB on $(records "$file"):" \
+			"x$g (goal <= 1.25: $(verdict "$g" "<=" 1.25))"
+	else
+		echo "  no half-length trace: the memory goal is not measured"
+	fi
+
+	if command -v sqlite3 >/dev/null; then
+		local q="SELECT * FROM decision" rows first
+		rows=$(sqlite3 "$db" "SELECT count(*) FROM decision")
+		csv_sq=(sqlite3 -csv -header "$db" "$q")
+		csv_sr=("$SR" sql -F csv "$db" "$q")
+		paired "sql -F csv / sqlite3 -csv, the decision table ($rows rows)" csv_sq csv_sr ||
+			return 1
+		echo "  sql -F csv takes $RATIO x the time of sqlite3 -csv (goal <= 1.5:" \
+			"$(verdict "$RATIO" "<=" 1.5))"
+		first=$( { t0=$EPOCHREALTIME
+			"$SR" sql -F table "$db" "$q" | head -n 1 >/dev/null
+			echo "$t0 $EPOCHREALTIME"; } | awk '{ printf "%.0f", ($2 - $1) * 1000 }')
+		one_run /dev/null "$SR" sql -F table "$db" "$q" || return 1
+		W=$(printf "%.2f" "$W")
+		echo "  sql -F table of the decision table: the first line after $first ms (and the" \
+			"pipe closed), the whole table in $W s, peak RSS $(fmt_mib "$K") MiB"
+	else
+		echo "  no sqlite3 CLI: the export goals are not measured"
+	fi
+}
+
 echo "schedreplay bench: $(nproc) cpus, kernel $(uname -r), $("$SR" --version 2>/dev/null |
 	head -n 1), trace-cmd $(trace-cmd --version 2>/dev/null | awk 'NF { print $3; exit }')," \
 	"best wall time of $RUNS runs"
@@ -379,6 +511,8 @@ echo "schedreplay bench: $(nproc) cpus, kernel $(uname -r), $("$SR" --version 2>
 read -r load _ </proc/loadavg
 awk -v l="$load" -v n="$(nproc)" 'BEGIN { exit !(l + 0 > n / 2) }' &&
 	echo "note: load average $load on $(nproc) cpus: the timings below are noisy"
+goals "$FULL" || die "benchmark failed"
+[ "${BENCH_GOALS_ONLY:-0}" = 1 ] && exit 0
 bench_file v7 "$FULL" || die "benchmark failed"
 INFO7_S=$INFO_S INFO7_KB=$INFO_KB BARE7_S=$BARE_S BARE7_KB=$BARE_KB
 if [ -n "$FULL6" ]; then

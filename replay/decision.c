@@ -312,6 +312,15 @@ int sr_dec_lb_close(struct sr_replay *r, int cpu, int h, enum sr_decision_kind k
 	pd->d.done_ts = now;
 	pd->d.prev_nr = pd->d.prev_cpu >= 0 ? r->rq[pd->d.prev_cpu].nr_running : -1;
 	pd->d.actual_nr = pd->d.actual_cpu >= 0 ? r->rq[pd->d.actual_cpu].nr_running : -1;
+	if (pd->d.skip != SR_SKIP_NONE) {
+		/* not evaluated: no hints move, no refusal is inferred */
+		r->stats.skipped[pd->d.skip]++;
+		if (r->cb)
+			ret = r->cb(&pd->d, pd->ev[h], 0, r->cb_data);
+		free((void *)pd->d.snap);
+		pd->d.snap = NULL;
+		return ret;
+	}
 	/* each model's own group-imbalance hints move as its evaluation said */
 	for (i = 0; i < r->nmodels; i++) {
 		const struct sr_eval *e = &pd->ev[h][i];
@@ -450,6 +459,26 @@ int sr_dec_lb_newidle(struct sr_replay *r, struct sr_task *prev, int cpu, uint64
 	pd = lb_open(r, cpu, prev, now);
 	if (!pd)
 		return -SR_E_NOMEM;
+	/*
+	 * The balance probes show whether the kernel tried: with no
+	 * load_balance(CPU_NEWLY_IDLE) since the CPU's last switch, the
+	 * newidle balance returned before any level (rd overload,
+	 * avg_idle below max_newidle_lb_cost, ttwu_pending) or, with
+	 * NI_RANDOM (sched_balance_newidle() in 6.1.160+, 6.12.6x+, 6.19),
+	 * skipped every level on its dice.  Not a decision the models are
+	 * held to.
+	 */
+	if (r->balance_probes && !r->nib_levels[cpu]) {
+		pd->d.skip = SR_SKIP_NO_BALANCE;
+		return sr_dec_lb_close(r, cpu, 0, SR_DEC_NEWIDLE, now);
+	}
+	if (r->balance_probes) {
+		int l;
+
+		for (l = 0; l < 8; l++)
+			if (r->nib_levels[cpu] >> l & 1)
+				r->stats.newidle_level[l]++;
+	}
 	pd->gap_start = gap;
 	lb_newidle_input(r, &pd->in[0], cpu, SR_DEC_NEWIDLE);
 	pd->in[0].nr_sub += arrivals;

@@ -63,6 +63,10 @@ struct sr_replay {
 	long next_id;
 	uint64_t now;
 	int probes;
+	int balance_probes;		/* use the balance_rq probe events */
+	unsigned *nib_levels;		/* per cpu: 1 << sd->level of each newly idle
+					 * load_balance since its last switch (bit 31:
+					 * one without a level) */
 	int no_affinity;		/* the trace's masks are withheld */
 	struct sr_kgen kgen;		/* the recording kernel's generation */
 	int snapshots;

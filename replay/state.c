@@ -896,6 +896,7 @@ static int on_switch(struct sr_replay *r, const struct sr_event *ev)
 			return ret;
 	}
 	r->switch_ts[ev->cpu] = now;
+	r->nib_levels[ev->cpu] = 0;
 	if (prev)
 		prev->exec_start = now;
 	if (next)
@@ -1580,6 +1581,12 @@ static int feed(struct sr_replay *r, const struct sr_event *ev)
 		return r->probes ? on_select_rq_ret(r, ev) : 0;
 	case SR_EV_SETAFFINITY:
 		return on_setaffinity(r, ev);
+	case SR_EV_BALANCE_RQ:
+		/* load_balance(CPU_NEWLY_IDLE) runs on the newly idle CPU itself */
+		if (r->balance_probes && ev->lb_idle == SR_LB_IDLE_NEWLY)
+			r->nib_levels[ev->cpu] |= ev->lb_level >= 0 && ev->lb_level < 31 ?
+						  1u << ev->lb_level : 1u << 31;
+		return 0;
 	case SR_EV_EXIT: {
 		struct sr_task *t = task_get(r, ev->pid, ev->comm, ev->prio);
 
@@ -1674,11 +1681,12 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 	r->last_local = calloc(topo->ncpus, sizeof(*r->last_local));
 	r->nohz_last = calloc(topo->ncpus, sizeof(*r->nohz_last));
 	r->switch_ts = calloc(topo->ncpus, sizeof(*r->switch_ts));
+	r->nib_levels = calloc(topo->ncpus, sizeof(*r->nib_levels));
 	r->pull_gap = calloc(topo->ncpus, sizeof(*r->pull_gap));
 	if (!r->tasks || !r->rq || !r->idle || !r->pull || !r->await ||
 	    !r->selected || !r->fork_probe || !r->lb_head || !r->lb_tail || !r->lb_scratch ||
 	    !r->lbp || !r->last_local || !r->nohz_last ||
-	    !r->switch_ts || !r->pull_gap) {
+	    !r->switch_ts || !r->nib_levels || !r->pull_gap) {
 		sr_replay_free(r);
 		return NULL;
 	}
@@ -1757,6 +1765,7 @@ void sr_replay_free(struct sr_replay *r)
 	free(r->last_local);
 	free(r->nohz_last);
 	free(r->switch_ts);
+	free(r->nib_levels);
 	free(r->pull_gap);
 	free(r);
 }
@@ -1817,6 +1826,11 @@ void sr_replay_set_kernel(struct sr_replay *r, const struct sr_kgen *g)
 void sr_replay_use_probes(struct sr_replay *r, int on)
 {
 	r->probes = on;
+}
+
+void sr_replay_use_balance_probes(struct sr_replay *r, int on)
+{
+	r->balance_probes = on;
 }
 
 void sr_replay_ignore_affinity(struct sr_replay *r, int on)

@@ -677,7 +677,8 @@ static int info_exec(int argc, char **argv)
 		st.total++;
 		st.kind[ev.kind]++;
 		if ((ev.kind == SR_EV_OTHER || ev.kind == SR_EV_SELECT_RQ ||
-		     ev.kind == SR_EV_SELECT_RQ_RET || ev.kind == SR_EV_SETAFFINITY) &&
+		     ev.kind == SR_EV_SELECT_RQ_RET || ev.kind == SR_EV_SETAFFINITY ||
+		     ev.kind == SR_EV_BALANCE_RQ) &&
 		    count_other(&st, ev.name) < 0) {
 			ret = -SR_E_NOMEM;
 			break;

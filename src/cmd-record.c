@@ -57,6 +57,8 @@ static const char record_options[] =
 	"   -e, --event EVENT     also record EVENT: SYSTEM:EVENT, or SYSTEM for all its\n"
 	"                         events; shell globs match; repeatable\n"
 	"       --no-probes       do not add the select_rq kprobe events\n"
+	"       --balance-probes  also add kprobe events on the newidle balance and\n"
+	"                         load_balance (entry and return)\n"
 	"       --no-kallsyms     do not copy /proc/kallsyms into the file\n"
 	"   -h, --help            show this help\n"
 	"\n"
@@ -76,6 +78,7 @@ struct record_opts {
 	char **events;
 	int nevents;
 	int probes;
+	int balance_probes;
 	int kallsyms;
 	char **command;			/* NULL-terminated, or NULL */
 };
@@ -105,6 +108,7 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		{ "buffer",	required_argument,	NULL, 'b' },
 		{ "event",	required_argument,	NULL, 'e' },
 		{ "no-probes",	no_argument,		NULL, 'P' },
+		{ "balance-probes", no_argument,	NULL, 'B' },
 		{ "no-kallsyms", no_argument,		NULL, 'K' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -161,6 +165,9 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		}
 		case 'P':
 			o->probes = 0;
+			break;
+		case 'B':
+			o->balance_probes = 1;
 			break;
 		case 'K':
 			o->kallsyms = 0;
@@ -474,6 +481,8 @@ static int write_meta(struct sr_capture *c, const struct sr_lines *facts, size_t
 	}
 	snprintf(line, sizeof(line), "probes %s", sr_capture_probes(c));
 	mark(&m, line);
+	snprintf(line, sizeof(line), "balance-probes %s", sr_capture_balance_probes(c) ? "on" : "off");
+	mark(&m, line);
 	ntasks = m.failed ? 0 : sr_meta_tasks(mark, &m);
 	snprintf(line, sizeof(line), "meta end tasks %d lines %lu", ntasks < 0 ? 0 : ntasks,
 		 m.lines + 1);
@@ -679,6 +688,7 @@ static int record_exec(int argc, char **argv)
 	co.events = o.events;
 	co.nevents = o.nevents;
 	co.probes = o.probes;
+	co.balance_probes = o.balance_probes;
 	co.tmpdir = out.dir;
 	ret = sr_capture_new(&co, print_note, &c, &cause);
 	if (!ret)
@@ -799,7 +809,7 @@ out:
 
 const struct cmd_entry cmd_record = {
 	.name = "record",
-	.synopsis = "[-o FILE] [-d SECONDS] [-b KB] [-e EVENT]... [--no-probes] [--no-kallsyms] "
+	.synopsis = "[-o FILE] [-d SECONDS] [-b KB] [-e EVENT]... [--no-probes] [--balance-probes] [--no-kallsyms] "
 		    "[-- COMMAND [ARGS]]",
 	.summary = "capture scheduler events on this machine into a trace.dat",
 	.options = record_options,

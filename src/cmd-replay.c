@@ -616,6 +616,7 @@ static const char replay_options[] =
 	"   -B, --buffer NAME    trace.dat buffer instance to read\n"
 	"   -F, --format FMT     read TRACE as tracedat, ctf or text\n"
 	"       --no-probes      ignore the select_rq probe events (tracepoints only)\n"
+	"       --no-balance-probes  ignore the balance probe events\n"
 	"       --no-affinity    ignore the snapshot's masks and the setaffinity probe\n"
 	"                        (affinity as another recorder's trace leaves it)\n"
 	"   -q, --quiet          no progress line\n"
@@ -658,6 +659,7 @@ struct replay_args {
 	struct sr_trace_opts opts;
 	const char *out, *topo_spec, *path;
 	int force, append, hz, hz_given, fidelity, json, quiet, no_probes, no_affinity;
+	int no_balance_probes;
 	int lock_timeout_ms;
 	const char *kernel;		/* --kernel RELEASE, or NULL */
 	char models_text[256], patches_text[256];
@@ -670,7 +672,7 @@ struct replay_run {
 	struct sr_topology *topo;
 	struct sr_replay *r;
 	struct progress prog;
-	int hz, probes;
+	int hz, probes, balance_probes;
 	struct sr_kgen kgen;		/* the kernel generation modelled */
 	char kgen_text[256];		/* as sr_kgen_describe() says it */
 	uint64_t events, first_ts, last_ts;
@@ -704,6 +706,7 @@ static int replay_parse(int argc, char **argv, struct replay_args *a, struct rep
 		{ "format",	required_argument,	NULL, 'F' },
 		{ "quiet",	no_argument,		NULL, 'q' },
 		{ "no-probes",	no_argument,		NULL, 'P' },
+		{ "no-balance-probes", no_argument,	NULL, 'b' },
 		{ "lock-timeout", required_argument,	NULL, 'W' },
 		{ "no-affinity", no_argument,		NULL, 'N' },
 		{ "help",	no_argument,		NULL, 'h' },
@@ -812,6 +815,9 @@ static int replay_parse(int argc, char **argv, struct replay_args *a, struct rep
 		case 'P':
 			a->no_probes = 1;
 			break;
+		case 'b':
+			a->no_balance_probes = 1;
+			break;
 		case 'W':
 			a->lock_timeout_ms = parse_lock_timeout(optarg);
 			if (a->lock_timeout_ms < 0)
@@ -876,14 +882,15 @@ static int replay_topology(const struct replay_args *a, const struct replay_ctx 
 {
 	int err;
 
-	err = sr_meta_read(a->path, &a->opts, &run->meta, cause);
+	/* opened once: the metadata scan rewinds it */
+	err = sr_trace_open(a->path, &a->opts, &run->t, cause);
+	if (err < 0)
+		return err;
+	err = sr_meta_read(a->path, &a->opts, &run->t, &run->meta, cause);
 	if (err < 0)
 		return err;
 	if (run->meta.hz > 0 && !a->hz_given)
 		run->hz = run->meta.hz;
-	err = sr_trace_open(a->path, &a->opts, &run->t, cause);
-	if (err < 0)
-		return err;
 	{
 		enum sr_sd_era era = rc->models[0]->sd_era;
 		const struct sr_trace_info *ti = sr_trace_borrow_info(run->t);
@@ -929,6 +936,9 @@ static int replay_engine(const struct replay_args *a, struct replay_ctx *rc,
 		      !a->no_probes;
 	sr_replay_use_probes(run->r, run->probes);
 	sr_replay_set_kernel(run->r, &run->kgen);
+	run->balance_probes = (sr_trace_borrow_info(run->t)->has_balance_probes ||
+			       run->meta.balance_probes) && !a->no_balance_probes;
+	sr_replay_use_balance_probes(run->r, run->balance_probes);
 	sr_replay_ignore_affinity(run->r, a->no_affinity);
 	for (i = 0; i < (int)run->meta.nhints; i++) {
 		struct sr_meta_hint *h = &run->meta.hints[i];
@@ -1110,6 +1120,15 @@ static void print_fidelity(const struct replay_args *a, struct replay_ctx *rc,
 		       "eligible), %llu woken still queued (ttwu_runnable(): no placement)\n",
 		       (unsigned long long)st->delayed_sleeps,
 		       (unsigned long long)st->delayed_woken);
+	if (run->balance_probes) {
+		printf("newidle:    balance probes: %llu newly idle switches without a "
+		       "load_balance, not decisions; load_balance at sd->level:",
+		       (unsigned long long)st->skipped[SR_SKIP_NO_BALANCE]);
+		for (k = 0; k < 8; k++)
+			if (st->newidle_level[k])
+				printf(" %d: %llu", k, (unsigned long long)st->newidle_level[k]);
+		printf(" (of %llu without a pull)\n", (unsigned long long)st->decisions[SR_DEC_NEWIDLE]);
+	}
 	printf("reconciled:");
 	for (k = 0; k < SR_REC__COUNT; k++)
 		printf("%s %llu %s", k ? "," : "", (unsigned long long)st->reconciled[k],
@@ -1201,7 +1220,7 @@ static int replay_exec(int argc, char **argv)
 
 const struct cmd_entry cmd_replay = {
 	.name = "replay",
-	.synopsis = "[-o DB [-f | -a [--lock-timeout S]]] [-m MODEL]... [-p PATCH]... [--patch-file SO]... [--snapshots WHICH] [-t TOPOLOGY] [--hz N] [--kernel RELEASE] [-B NAME] [-F FMT] [--no-probes] [--no-affinity] [-q] [--fidelity | --json] TRACE",
+	.synopsis = "[-o DB [-f | -a [--lock-timeout S]]] [-m MODEL]... [-p PATCH]... [--patch-file SO]... [--snapshots WHICH] [-t TOPOLOGY] [--hz N] [--kernel RELEASE] [-B NAME] [-F FMT] [--no-probes] [--no-balance-probes] [--no-affinity] [-q] [--fidelity | --json] TRACE",
 	.summary = "re-evaluate every wakeup, fork and load-balance decision of a trace under "
 		   "scheduler models and patch pairs, and measure their fidelity",
 	.options = replay_options,

@@ -380,20 +380,44 @@ static int utf8_width(const char *s)
 	return w;
 }
 
+/* the rows whose widths set the columns; later rows are printed as they come */
+#define TABLE_BLOCK 1000
+
+static void print_cell(const char *t, int w, int width, int numeric, int first, int last)
+{
+	int pad = width - w;
+
+	if (pad < 0)
+		pad = 0;
+	if (numeric > 0)
+		printf("%s%*s%s", first ? "" : "  ", pad, "", t);
+	else
+		printf("%s%s%*s", first ? "" : "  ", t, last ? 0 : pad, "");
+}
+
+/*
+ * The table streams: the first TABLE_BLOCK rows are held to size the
+ * columns (and to tell the columns that hold only numbers), then printed,
+ * and every later row is printed as soon as SQLite gives it, in those
+ * widths (a longer value widens its own row only).  Memory stays at one
+ * block whatever the query returns.
+ */
 static int print_table(sqlite3_stmt *st, int header)
 {
 	int ncols = sqlite3_column_count(st), i, rc, ret = EXIT_OK;
-	size_t nrows = 0, cap = 0, r;
-	struct cell *cells = NULL;
+	size_t nrows = 0, r;
+	struct cell *cells;
 	int *width, *numeric;	/* numeric: 1 while every value is a number */
 
 	if (!ncols)
 		return sqlite3_step(st) == SQLITE_DONE ? EXIT_OK : step_error(st);
 	width = calloc((size_t)ncols, sizeof(*width));
 	numeric = calloc((size_t)ncols, sizeof(*numeric));
-	if (!width || !numeric) {
+	cells = calloc((size_t)TABLE_BLOCK * (size_t)ncols, sizeof(*cells));
+	if (!width || !numeric || !cells) {
 		free(width);
 		free(numeric);
+		free(cells);
 		sr_error("sql: out of memory");
 		return EXIT_FAIL;
 	}
@@ -401,25 +425,17 @@ static int print_table(sqlite3_stmt *st, int header)
 		width[i] = header ? utf8_width(sqlite3_column_name(st, i)) : 0;
 		numeric[i] = -1;	/* no value yet */
 	}
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (nrows == cap) {
-			size_t ncap = cap ? cap * 2 : 64;
-			struct cell *nc = realloc(cells, ncap * (size_t)ncols * sizeof(*nc));
-
-			if (!nc) {
-				sr_error("sql: out of memory");
-				ret = EXIT_FAIL;
-				break;
-			}
-			cells = nc;
-			cap = ncap;
-		}
+	while (nrows < TABLE_BLOCK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		for (i = 0; i < ncols; i++) {
 			struct cell *c = &cells[nrows * (size_t)ncols + (size_t)i];
 			int type = sqlite3_column_type(st, i);
 
 			c->text = sr_escape_dup((const char *)sqlite3_column_text(st, i));
-			c->width = c->text ? utf8_width(c->text) : 0;
+			if (!c->text) {
+				ret = EXIT_FAIL;
+				break;
+			}
+			c->width = utf8_width(c->text);
 			if (c->width > width[i])
 				width[i] = c->width;
 			if (type == SQLITE_INTEGER || type == SQLITE_FLOAT)
@@ -428,18 +444,18 @@ static int print_table(sqlite3_stmt *st, int header)
 				numeric[i] = 0;
 		}
 		nrows++;
+		if (ret != EXIT_OK)
+			break;
 	}
-	if (ret == EXIT_OK && rc != SQLITE_DONE)
+	if (ret != EXIT_OK) {
+		sr_error("sql: out of memory");
+	} else if (nrows < TABLE_BLOCK && rc != SQLITE_DONE) {
 		ret = step_error(st);
-	if (ret == EXIT_OK && header) {
+	} else if (header) {
 		for (i = 0; i < ncols; i++) {
 			const char *name = sqlite3_column_name(st, i);
-			int pad = width[i] - utf8_width(name);
 
-			if (numeric[i] > 0)
-				printf("%s%*s%s", i ? "  " : "", pad, "", name);
-			else
-				printf("%s%s%*s", i ? "  " : "", name, i + 1 < ncols ? pad : 0, "");
+			print_cell(name, utf8_width(name), width[i], numeric[i], !i, i + 1 == ncols);
 		}
 		fputc('\n', stdout);
 		for (i = 0; i < ncols; i++) {
@@ -452,21 +468,48 @@ static int print_table(sqlite3_stmt *st, int header)
 	for (r = 0; r < nrows; r++) {
 		for (i = 0; i < ncols; i++) {
 			struct cell *c = &cells[r * (size_t)ncols + (size_t)i];
-			const char *t = c->text ? c->text : "";
-			int pad = width[i] - c->width;
 
-			if (ret != EXIT_OK)
-				;
-			else if (numeric[i] > 0)
-				printf("%s%*s%s", i ? "  " : "", pad, "", t);
-			else
-				printf("%s%s%*s", i ? "  " : "", t, i + 1 < ncols ? pad : 0, "");
+			if (ret == EXIT_OK)
+				print_cell(c->text ? c->text : "", c->width, width[i], numeric[i], !i,
+					   i + 1 == ncols);
 			free(c->text);
 		}
 		if (ret == EXIT_OK)
 			fputc('\n', stdout);
 	}
 	free(cells);
+	/* the rest as it comes */
+	if (ret == EXIT_OK && nrows == TABLE_BLOCK) {
+		fflush(stdout);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			for (i = 0; i < ncols; i++) {
+				const char *v = (const char *)sqlite3_column_text(st, i);
+				char buf[256], *e = NULL;
+				const char *t;
+
+				if (!v)
+					t = "";
+				else if (!sr_escape_needed(v))
+					t = v;
+				else if (strlen(v) * 4 < sizeof(buf))
+					t = sr_escape_buf(buf, sizeof(buf), v);
+				else
+					t = e = sr_escape_dup(v);
+				if (!t) {
+					ret = EXIT_FAIL;
+					sr_error("sql: out of memory");
+					break;
+				}
+				print_cell(t, utf8_width(t), width[i], numeric[i], !i, i + 1 == ncols);
+				free(e);
+			}
+			if (ret != EXIT_OK)
+				break;
+			fputc('\n', stdout);
+		}
+		if (ret == EXIT_OK && rc != SQLITE_DONE)
+			ret = step_error(st);
+	}
 	free(width);
 	free(numeric);
 	return ret;

@@ -42,6 +42,7 @@ static const char *const kind_names[SR_EV__COUNT] = {
 	[SR_EV_SELECT_RQ]	= "select_rq",
 	[SR_EV_SELECT_RQ_RET]	= "select_rq_ret",
 	[SR_EV_SETAFFINITY]	= "setaffinity",
+	[SR_EV_BALANCE_RQ]	= "balance_rq",
 	[SR_EV_LOST]		= "lost",
 	[SR_EV_OTHER]		= "other",
 };
@@ -80,6 +81,8 @@ enum sr_event_kind sr_event_kind_from_name(const char *name)
 		return SR_EV_SELECT_RQ_RET;
 	if (!strcmp(name, "setaffinity"))
 		return SR_EV_SETAFFINITY;
+	if (!strcmp(name, "balance_rq"))
+		return SR_EV_BALANCE_RQ;
 	/* perf's CTF converter and "system:event" spellings */
 	if (!strncmp(name, "sched:", 6))
 		name += 6;
@@ -102,6 +105,7 @@ const char *sr_event_kind_tp(enum sr_event_kind kind)
 	case SR_EV_SELECT_RQ:
 	case SR_EV_SELECT_RQ_RET:
 	case SR_EV_SETAFFINITY:
+	case SR_EV_BALANCE_RQ:
 		return kind_names[kind];
 	case SR_EV_LOST:
 		return "lost events marker";
@@ -211,6 +215,8 @@ void sr_event_reset(struct sr_event *ev)
 	ev->target_cpu = SR_CPU_NONE;
 	ev->dest_cpu = SR_CPU_NONE;
 	ev->wake_flags = -1;
+	ev->lb_idle = -1;
+	ev->lb_level = -1;
 	ev->flips = -1;
 	ev->tload = ev->tutil = ev->trunnable = -1;
 	ev->prevload = -1;

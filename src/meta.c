@@ -121,21 +121,20 @@ static void meta_task(struct sr_meta *m, char *line)
 /*
  * The recorder writes its metadata through trace_marker before the first
  * scheduler event it cares about; read until "meta end" (or give up early
- * on traces without it).
+ * on traces without it), then back to the first event of *@tp (the trace
+ * is opened again where its reader cannot rewind).
  */
-int sr_meta_read(const char *path, const struct sr_trace_opts *opts, struct sr_meta *m,
-		 char **cause)
+int sr_meta_read(const char *path, const struct sr_trace_opts *opts, struct sr_trace **tp,
+		 struct sr_meta *m, char **cause)
 {
-	struct sr_trace *t = NULL;
+	struct sr_trace *t = *tp;
 	struct sr_event ev;
 	uint64_t n = 0;
-	int ret, scan_probes, meta_done = 0;
+	int ret, scan_probes, scan_balance, meta_done = 0;
 
-	ret = sr_trace_open(path, opts, &t, cause);
-	if (ret < 0)
-		return ret;
 	/* a text trace cannot say up front that it holds the probe events */
 	scan_probes = !sr_trace_borrow_info(t)->has_probes;
+	scan_balance = !sr_trace_borrow_info(t)->has_balance_probes;
 
 	while ((ret = sr_trace_next(t, &ev, cause)) > 0) {
 		const char *s = ev.text;
@@ -143,7 +142,13 @@ int sr_meta_read(const char *path, const struct sr_trace_opts *opts, struct sr_m
 		if (ev.kind == SR_EV_SELECT_RQ) {
 			m->probes = 1;
 			scan_probes = 0;
-			if (meta_done)
+			if (meta_done && !scan_balance)
+				break;
+		}
+		if (ev.kind == SR_EV_BALANCE_RQ && ev.lb_idle >= 0) {
+			m->balance_probes = 1;
+			scan_balance = 0;
+			if (meta_done && !scan_probes)
 				break;
 		}
 		if (++n > 50000 && (!m->found || meta_done))
@@ -180,14 +185,22 @@ int sr_meta_read(const char *path, const struct sr_trace_opts *opts, struct sr_m
 
 			sr_strlcpy(buf, s + 5, sizeof(buf));
 			meta_task(m, buf);
+		} else if (!strcmp(s, "balance-probes on")) {
+			m->balance_probes = 1;
 		} else if (!strncmp(s, "meta end", 8)) {
 			meta_done = 1;
-			if (!scan_probes)
+			if (!scan_probes && !scan_balance)
 				break;
 		}
 	}
+	if (ret < 0)
+		return ret;
+	ret = sr_trace_rewind(t, cause);
+	if (ret != -SR_E_UNSUPPORTED)
+		return ret < 0 ? ret : 0;
 	sr_trace_free(t);
-	return ret < 0 ? ret : 0;
+	*tp = NULL;
+	return sr_trace_open(path, opts, tp, cause);
 }
 
 void sr_meta_release(struct sr_meta *m)

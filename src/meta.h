@@ -41,18 +41,22 @@ struct sr_meta {
 	char kernel[64];		/* the "kernel RELEASE" line's release */
 	int found;
 	int probes;			/* select_rq events seen in the scanned part */
+	int balance_probes;		/* balance_rq events seen in the scanned part */
 	struct sr_meta_hint *hints;
 	size_t nhints, cap;
 };
 
 /**
- * sr_meta_read - scan the start of the trace at @path for the metadata
- * lines (until "meta end", or give up early on traces without them) and
- * for select_rq probe events, into @m (zeroed by the caller)
- * Return: 0, or a negative SR_E_* code with *@cause set.
+ * sr_meta_read - scan the start of the open trace *@tp (of @path) for the
+ * metadata lines (until "meta end", or give up early on traces without
+ * them) and for select_rq probe events, into @m (zeroed by the caller),
+ * then put the trace back at its first event: rewound, or where its reader
+ * cannot rewind, closed and opened again (*@tp replaced)
+ * Return: 0, or a negative SR_E_* code with *@cause set (*@tp, possibly
+ * NULL, is still the caller's to free).
  */
-int sr_meta_read(const char *path, const struct sr_trace_opts *opts, struct sr_meta *m,
-		 char **cause);
+int sr_meta_read(const char *path, const struct sr_trace_opts *opts, struct sr_trace **tp,
+		 struct sr_meta *m, char **cause);
 
 /* sr_meta_release - free what sr_meta_read() put in @m */
 void sr_meta_release(struct sr_meta *m);

@@ -1129,6 +1129,19 @@ static int parse_probe(const struct text_line *l, struct sr_event *ev, struct kv
 			return -1;
 		}
 	}
+	if (ev->kind == SR_EV_BALANCE_RQ) {
+		if (probe_field(b, e, "idle", &v) || v < INT_MIN || v > INT_MAX) {
+			err->what = "missing";
+			err->key = "idle";
+			return -1;
+		}
+		ev->lb_idle = (int)v;
+		if (!probe_field(b, e, "cpu", &v) && v >= 0 && v <= INT_MAX)
+			ev->target_cpu = (int)v;
+		if (!probe_field(b, e, "level", &v) && v >= 0 && v <= INT_MAX)
+			ev->lb_level = (int)v;
+		return 0;
+	}
 	if (ev->kind == SR_EV_SELECT_RQ) {
 		if (probe_field(b, e, "prev_cpu", &v) || v < INT_MIN || v > INT_MAX) {
 			err->what = "missing";
@@ -1244,6 +1257,7 @@ static int parse_body(struct text_priv *tp, const struct text_line *l, const cha
 	case SR_EV_SELECT_RQ:
 	case SR_EV_SELECT_RQ_RET:
 	case SR_EV_SETAFFINITY:
+	case SR_EV_BALANCE_RQ:
 		ret = parse_probe(l, ev, &err);
 		if (ret)
 			break;
@@ -1347,7 +1361,7 @@ static int read_record(struct sr_trace *t, struct sr_event *ev, char **cause)
 	if (nm->kind == SR_EV_WAKING)
 		t->info.has_waking = 1;
 	if (nm->kind == SR_EV_SELECT_RQ || nm->kind == SR_EV_SELECT_RQ_RET ||
-	    nm->kind == SR_EV_SETAFFINITY)
+	    nm->kind == SR_EV_SETAFFINITY || nm->kind == SR_EV_BALANCE_RQ)
 		ev->name = nm->name;
 	ret = parse_body(tp, &l, nm->name, ev, cause);
 	return ret < 0 ? ret : 1;

@@ -1,18 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * trace.dat reader (file versions 6 and 7, compressed or not) through
- * libtracecmd and libtraceevent.  Field positions come from each event's
- * format in the file; per-cpu streams are merged by timestamp with a small
- * heap so that the cost per event does not grow with the number of CPUs.
+ * trace.dat reader (file versions 6 and 7, compressed or not).  libtracecmd
+ * parses the headers and the event formats; the ring-buffer pages are read
+ * here, a block of pages (or one compressed chunk) per cpu at a time, and
+ * walked with libtraceevent's kbuffer, so that memory stays the same
+ * however long the trace is (libtracecmd 1.3 keeps every decompressed chunk
+ * of a cpu in memory, and every page it mapped).  Files whose timestamps
+ * libtracecmd corrects on reading (OFFSET, TSC2NSEC, TIME_SHIFT, GUEST
+ * options) are read through libtracecmd's own record iteration.  Field
+ * positions come from each event's format in the file; per-cpu streams are
+ * merged by timestamp with a small heap so that the cost per event does not
+ * grow with the number of CPUs.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <event-parse.h>
+#include <kbuffer.h>
 #include <trace-cmd/trace-cmd.h>
 
 #include "schedreplay/error.h"
@@ -90,6 +100,41 @@ static const int probe_slot[SR_PROBE_NFIELDS] = {
 /* the wakeup family's success field reuses F_DEST */
 #define F_SUCCESS F_DEST
 
+/* libtracecmd's decompressor (see tracedat-check.c for why it is declared here) */
+struct tracecmd_compression;
+struct tracecmd_msg_handle;
+struct tracecmd_compress_chunk {
+	unsigned int size;
+	unsigned int zsize;
+	off_t zoffset;
+	off_t offset;
+};
+struct tracecmd_compression *tracecmd_compress_alloc(const char *name, const char *version, int fd,
+						     struct tep_handle *tep,
+						     struct tracecmd_msg_handle *msg_handle)
+	__attribute__((weak));
+void tracecmd_compress_destroy(struct tracecmd_compression *handle) __attribute__((weak));
+int tracecmd_uncompress_chunk(struct tracecmd_compression *handle,
+			      struct tracecmd_compress_chunk *chunk, char *data) __attribute__((weak));
+
+/* uncompressed data is read this many pages at a time */
+#define PAGES_PER_READ 64
+
+/* one cpu's data, read page by page (the direct reader) */
+struct dat_stream {
+	const struct sr_tracedat_cpu *lay;
+	struct kbuffer *kb;
+	uint64_t pos, end;		/* the next bytes of the cpu data in the file */
+	uint64_t chunks;		/* compressed: chunks not read yet */
+	uint64_t chunk_no;		/* compressed: the chunk in buf, from 1 */
+	uint64_t data_off;		/* offset of buf[0] in the cpu's (uncompressed) data */
+	unsigned char *buf;		/* pages read */
+	size_t cap, len, next;		/* buf's size, bytes in it, the next page in it */
+	uint64_t page_off;		/* where the current page is (record offsets) */
+	int has;			/* rec holds the stream's next record */
+	struct tep_record rec;
+};
+
 struct dat_priv {
 	struct tracecmd_input *top;
 	struct tracecmd_input *in;	/* the buffer read: top or an instance */
@@ -107,6 +152,16 @@ struct dat_priv {
 	char text[4096];		/* the last print event's text */
 	int type_off, type_size;	/* common_type and common_pid, from the formats */
 	int pid_off, pid_size;
+	/* the direct reader: the layout, its streams (heap entries index them) */
+	int direct;
+	struct sr_tracedat_layout lay;
+	struct dat_stream *st;
+	int nst;
+	int fd;
+	struct tracecmd_compression *z;
+	int commit_size, big;
+	uint64_t lay_file_size;
+	char clock[64];			/* the buffer's clock (v7 instances) */
 };
 
 static int dat_probe(const char *path, int is_dir, const unsigned char *head, size_t len)
@@ -240,6 +295,362 @@ static int pick_buffer(struct sr_trace *t, struct dat_priv *d, const char *want,
 	return 0;
 }
 
+
+/* ---- the direct reader: ring-buffer pages through kbuffer ------------------- */
+
+static uint64_t file_num(const struct dat_priv *d, const unsigned char *p, int n)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		v |= (uint64_t)p[d->big ? n - 1 - i : i] << (8 * i);
+	return v;
+}
+
+static void stream_place(const struct dat_stream *s, char *buf, size_t len)
+{
+	if (s->lay->buffer[0])
+		snprintf(buf, len, "cpu %d data of buffer '%s'", s->lay->cpu, s->lay->buffer);
+	else
+		snprintf(buf, len, "cpu %d data", s->lay->cpu);
+}
+
+static int read_at(struct dat_priv *d, const struct dat_stream *s, void *buf, size_t n,
+		   uint64_t off, char **cause)
+{
+	char place[128];
+	size_t got = 0;
+	ssize_t r;
+
+	while (got < n) {
+		r = pread(d->fd, (char *)buf + got, n - got, (off_t)(off + got));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	if (got == n)
+		return 0;
+	stream_place(s, place, sizeof(place));
+	sr_cause_set(cause, "%s at offset 0x%llx: %s", place, (unsigned long long)(off + got),
+		     got < n && errno ? strerror(errno) : "the file ends early");
+	return -SR_E_IO;
+}
+
+static int stream_room(struct dat_stream *s, size_t n)
+{
+	unsigned char *nb;
+
+	if (s->cap >= n)
+		return 0;
+	nb = realloc(s->buf, n);
+	if (!nb)
+		return -SR_E_NOMEM;
+	s->buf = nb;
+	s->cap = n;
+	return 0;
+}
+
+/* the next pages of @s into its buffer: 1, 0 at the end of its data, <0 */
+static int stream_fill(struct dat_priv *d, struct dat_stream *s, char **cause)
+{
+	unsigned ps = s->lay->page_size;
+	unsigned char h[8];
+	char place[128];
+	uint64_t z, u;
+	int ret;
+
+	s->data_off += s->len;
+	s->len = s->next = 0;
+	if (!s->lay->zipped) {
+		uint64_t n = s->end - s->pos;
+
+		if (!n)
+			return 0;
+		if (n > (uint64_t)ps * PAGES_PER_READ)
+			n = (uint64_t)ps * PAGES_PER_READ;
+		ret = stream_room(s, (size_t)n);
+		if (!ret)
+			ret = read_at(d, s, s->buf, (size_t)n, s->pos, cause);
+		if (ret)
+			return ret;
+		s->pos += n;
+		s->len = (size_t)n;
+		return 1;
+	}
+	if (!s->chunks)
+		return 0;
+	ret = read_at(d, s, h, sizeof(h), s->pos, cause);
+	if (ret)
+		return ret;
+	z = file_num(d, h, 4);
+	u = file_num(d, h + 4, 4);
+	stream_place(s, place, sizeof(place));
+	/* sizes the structural check saw already; kept in bounds here too */
+	if (!z || !u || u % ps || u > (256u << 20) || z > s->end - s->pos) {
+		sr_cause_set(cause, "%s: chunk %llu at offset 0x%llx: sizes %llu and %llu are not "
+			     "those of a chunk of pages", place, (unsigned long long)s->chunk_no + 1,
+			     (unsigned long long)s->pos, (unsigned long long)z,
+			     (unsigned long long)u);
+		return -SR_E_CORRUPT;
+	}
+	ret = stream_room(s, (size_t)u);
+	if (ret)
+		return ret;
+	{
+		struct tracecmd_compress_chunk chunk = {
+			.size = (unsigned)u, .zsize = (unsigned)z, .zoffset = (off_t)s->pos,
+		};
+
+		if (tracecmd_uncompress_chunk(d->z, &chunk, (char *)s->buf) < 0) {
+			sr_cause_set(cause, "%s: chunk %llu at offset 0x%llx: %llu compressed bytes "
+				     "do not decompress to %llu bytes", place,
+				     (unsigned long long)s->chunk_no + 1, (unsigned long long)s->pos,
+				     (unsigned long long)z, (unsigned long long)u);
+			return -SR_E_CORRUPT;
+		}
+	}
+	s->pos += 8 + z;
+	s->chunks--;
+	s->chunk_no++;
+	s->len = (size_t)u;
+	return 1;
+}
+
+/* the next record of @s into s->rec: 1, 0 at the end of its data, <0 */
+static int stream_next(struct dat_priv *d, struct dat_stream *s, char **cause)
+{
+	unsigned ps = s->lay->page_size;
+	unsigned long long ts;
+	void *ev = NULL;
+	int ret;
+
+	if (s->has)
+		ev = kbuffer_next_event(s->kb, &ts);
+	while (!ev) {
+		unsigned char *page;
+
+		if (s->next + ps > s->len) {
+			ret = stream_fill(d, s, cause);
+			if (ret <= 0) {
+				s->has = 0;
+				return ret;
+			}
+			continue;
+		}
+		page = s->buf + s->next;
+		s->page_off = s->lay->off + s->data_off + s->next;
+		s->next += ps;
+		if (s->lay->zipped) {
+			const char *why;
+
+			/* decompressed pages were not checked before: kbuffer trusts them */
+			if (sr_tracedat_page_ok(page, ps, d->commit_size, d->big, &why) < 0) {
+				char place[128];
+
+				stream_place(s, place, sizeof(place));
+				sr_cause_set(cause, "%s: page %llu (in chunk %llu, before offset "
+					     "0x%llx): %s", place,
+					     (unsigned long long)((s->data_off + s->next) / ps - 1),
+					     (unsigned long long)s->chunk_no,
+					     (unsigned long long)s->pos, why);
+				return -SR_E_CORRUPT;
+			}
+		}
+		if (kbuffer_load_subbuffer(s->kb, page) < 0) {
+			char place[128];
+
+			stream_place(s, place, sizeof(place));
+			sr_cause_set(cause, "%s: the page at offset 0x%llx cannot be read", place,
+				     (unsigned long long)s->page_off);
+			return -SR_E_CORRUPT;
+		}
+		ev = kbuffer_read_event(s->kb, &ts);
+	}
+	s->rec.ts = ts;
+	s->rec.cpu = s->lay->cpu;
+	s->rec.data = ev;
+	s->rec.size = kbuffer_event_size(s->kb);
+	/* an event's length comes from the page: it must end inside the page */
+	if (s->rec.size < 0 || (unsigned char *)ev < s->buf + s->next - ps ||
+	    (unsigned char *)ev + s->rec.size > s->buf + s->next) {
+		char place[128];
+
+		stream_place(s, place, sizeof(place));
+		sr_cause_set(cause, "%s: the page at offset 0x%llx has an event of %d bytes that "
+			     "runs past its end", place, (unsigned long long)s->page_off,
+			     s->rec.size);
+		s->has = 0;
+		return -SR_E_CORRUPT;
+	}
+	s->rec.offset = s->page_off + (unsigned long long)kbuffer_curr_offset(s->kb);
+	s->rec.missed_events = kbuffer_missed_events(s->kb);
+	s->has = 1;
+	return 1;
+}
+
+static void stream_release(struct dat_stream *s)
+{
+	if (s->kb)
+		kbuffer_free(s->kb);
+	free(s->buf);
+	memset(s, 0, sizeof(*s));
+}
+
+/* @s at the start of its cpu's data, its first record read: 1, 0 if it has none, <0 */
+static int stream_start(struct dat_priv *d, struct dat_stream *s, const struct sr_tracedat_cpu *c,
+			char **cause)
+{
+	int ret;
+
+	if (!s->kb) {
+		s->kb = kbuffer_alloc(d->commit_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+				      d->big ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
+		if (!s->kb)
+			return -SR_E_NOMEM;
+		if (tep_is_old_format(d->tep))
+			kbuffer_set_old_format(s->kb);
+	}
+	s->lay = c;
+	s->pos = c->off;
+	s->end = c->off + c->size;
+	s->len = s->next = 0;
+	s->data_off = 0;
+	s->has = 0;
+	s->chunk_no = 0;
+	if (c->zipped) {
+		unsigned char b[4];
+
+		ret = read_at(d, s, b, sizeof(b), c->off, cause);
+		if (ret)
+			return ret;
+		s->chunks = file_num(d, b, 4);
+		s->pos += 4;
+		s->end += 4;	/* trace-cmd 3.x counts the size without the chunk count */
+		if (s->end > d->lay_file_size)
+			s->end = d->lay_file_size;
+	}
+	return stream_next(d, s, cause);
+}
+
+static int cpu_cmp(const void *a, const void *b)
+{
+	const struct sr_tracedat_cpu *x = *(const struct sr_tracedat_cpu *const *)a;
+	const struct sr_tracedat_cpu *y = *(const struct sr_tracedat_cpu *const *)b;
+
+	return (x->cpu > y->cpu) - (x->cpu < y->cpu);
+}
+
+/* does buffer @name hold a record?  1, 0, <0 */
+static int direct_has_data(struct dat_priv *d, const char *name, char **cause)
+{
+	struct dat_stream s = { 0 };
+	int i, ret = 0;
+
+	for (i = 0; i < d->lay.ncpu && !ret; i++)
+		if (!strcmp(d->lay.cpu[i].buffer, name))
+			ret = stream_start(d, &s, &d->lay.cpu[i], cause);
+	stream_release(&s);
+	return ret;
+}
+
+/* the streams of buffer @name, each at its first record, in cpu order */
+static int direct_streams(struct dat_priv *d, const char *name, char **cause)
+{
+	const struct sr_tracedat_cpu **list;
+	int i, n = 0, ret = 0;
+
+	list = calloc((size_t)d->lay.ncpu + 1, sizeof(*list));
+	d->st = calloc((size_t)d->lay.ncpu + 1, sizeof(*d->st));
+	d->rec = calloc((size_t)d->lay.ncpu + 1, sizeof(*d->rec));
+	d->heap = calloc((size_t)d->lay.ncpu + 1, sizeof(*d->heap));
+	if (!list || !d->st || !d->rec || !d->heap) {
+		free(list);
+		return -SR_E_NOMEM;
+	}
+	for (i = 0; i < d->lay.ncpu; i++)
+		if (!strcmp(d->lay.cpu[i].buffer, name))
+			list[n++] = &d->lay.cpu[i];
+	qsort(list, (size_t)n, sizeof(*list), cpu_cmp);
+	for (i = 0; i < n && ret >= 0; i++) {
+		if (list[i]->cpu >= d->ncpus) {
+			sr_cause_set(cause, "cpu %d data: the file declares %d CPUs", list[i]->cpu,
+				     d->ncpus);
+			ret = -SR_E_CORRUPT;
+			break;
+		}
+		ret = stream_start(d, &d->st[d->nst], list[i], cause);
+		d->rec[d->nst] = &d->st[d->nst].rec;
+		if (ret > 0)
+			d->heap[d->nheap++] = d->nst;
+		d->nst++;
+	}
+	free(list);
+	if (ret < 0)
+		return ret;
+	heap_build(d);
+	return 0;
+}
+
+/* the buffer to read, as pick_buffer() chooses it, from the layout */
+static int direct_pick(struct sr_trace *t, struct dat_priv *d, const char *want,
+		       const struct sr_tracedat_buffer **out, char **cause)
+{
+	const struct sr_tracedat_buffer *found = NULL, *top = NULL;
+	int i, with_data = 0, ret;
+
+	for (i = 0; i < d->lay.nbuf; i++)
+		if (!d->lay.buf[i].name[0])
+			top = &d->lay.buf[i];
+	if (want && *want) {
+		for (i = 0; i < d->lay.nbuf; i++)
+			if (d->lay.buf[i].name[0] && !strcmp(d->lay.buf[i].name, want))
+				found = &d->lay.buf[i];
+		if (!found) {
+			char list[256] = "";
+			size_t used = 0;
+			int n = 0;
+
+			for (i = 0; i < d->lay.nbuf && used < sizeof(list); i++)
+				if (d->lay.buf[i].name[0])
+					used += snprintf(list + used, sizeof(list) - used, "%s'%s'",
+							 n++ ? ", " : "", d->lay.buf[i].name);
+			sr_cause_set(cause, "no buffer instance '%s' (the file has %s%s)", want,
+				     n ? "" : "only the top buffer", list);
+			return -SR_E_USAGE;
+		}
+	} else {
+		ret = direct_has_data(d, "", cause);
+		if (ret < 0)
+			return ret;
+		for (i = 0; !ret && i < d->lay.nbuf; i++) {
+			int has;
+
+			if (!d->lay.buf[i].name[0])
+				continue;
+			has = direct_has_data(d, d->lay.buf[i].name, cause);
+			if (has < 0)
+				return has;
+			if (has) {
+				if (!found || !strcmp(d->lay.buf[i].name, "schedreplay"))
+					found = &d->lay.buf[i];
+				with_data++;
+			}
+		}
+		if (with_data > 1 && strcmp(found->name, "schedreplay")) {
+			sr_cause_set(cause, "events are in %d buffer instances and none in the top "
+				     "buffer: choose one with --buffer", with_data);
+			return -SR_E_USAGE;
+		}
+	}
+	if (found)
+		sr_strlcpy(t->info.buffer, found->name, sizeof(t->info.buffer));
+	*out = found ? found : top;
+	return 0;
+}
+
 static struct tep_format_field *field(struct tep_event *e, const char *name)
 {
 	return tep_find_field(e, name);
@@ -287,7 +698,7 @@ static void fill_info(struct sr_trace *t, struct dat_priv *d)
 			sr_strlcpy(info->kernel, rel, sizeof(info->kernel));
 		}
 	}
-	s = tracecmd_get_trace_clock ? tracecmd_get_trace_clock(d->in) : NULL;
+	s = d->clock[0] ? d->clock : tracecmd_get_trace_clock ? tracecmd_get_trace_clock(d->in) : NULL;
 	if (s && *s) {
 		/* the saved trace_clock file looks like "[local] global counter" */
 		const char *open = strchr(s, '['), *close = open ? strchr(open, ']') : NULL;
@@ -305,6 +716,8 @@ static void fill_info(struct sr_trace *t, struct dat_priv *d)
 	info->has_waking = tep_find_event_by_name(d->tep, "sched", "sched_waking") != NULL;
 	info->has_probes = tep_find_event_by_name(d->tep, "schedreplay", "select_rq") != NULL &&
 			   tep_find_event_by_name(d->tep, "schedreplay", "select_rq_ret") != NULL;
+	info->has_balance_probes =
+		tep_find_event_by_name(d->tep, "schedreplay", "balance_rq") != NULL;
 }
 
 /*
@@ -380,24 +793,97 @@ static int common_fields(struct dat_priv *d, char **cause)
 	return 0;
 }
 
+/* the rest of dat_open() for the direct reader: the buffer, the info, the streams */
+static int direct_open(struct sr_trace *t, struct dat_priv *d, const struct sr_trace_opts *opts,
+		       char **cause)
+{
+	const struct sr_tracedat_buffer *b = NULL;
+	struct stat st;
+	int i, ret;
+
+	d->in = d->top;
+	d->tep = tracecmd_get_tep(d->top);
+	d->big = tep_is_file_bigendian(d->tep);
+	d->commit_size = tep_get_header_page_size(d->tep);
+	if (d->commit_size != 4 && d->commit_size != 8)
+		d->commit_size = tep_get_long_size(d->tep) == 4 ? 4 : 8;
+	d->fd = open(t->info.path, O_RDONLY | O_CLOEXEC);
+	if (d->fd < 0 || fstat(d->fd, &st) < 0) {
+		sr_cause_set(cause, "cannot open: %s", strerror(errno));
+		return -SR_E_IO;
+	}
+	d->lay_file_size = (uint64_t)st.st_size;
+	if (d->lay.zname[0]) {
+		d->z = tracecmd_compress_alloc(d->lay.zname, d->lay.zver, d->fd, d->tep, NULL);
+		if (!d->z) {
+			sr_cause_set(cause, "the data is compressed with %s %s, which this "
+				     "libtracecmd cannot decompress", d->lay.zname, d->lay.zver);
+			return -SR_E_UNSUPPORTED;
+		}
+	}
+	ret = direct_pick(t, d, opts ? opts->buffer : NULL, &b, cause);
+	if (ret < 0)
+		return ret;
+	d->ncpus = handle_cpus(d->top);
+	if (b && b->name[0])
+		d->ncpus = b->ncpus;
+	for (i = 0; i < d->lay.ncpu; i++)
+		if (!strcmp(d->lay.cpu[i].buffer, b ? b->name : "") && d->lay.cpu[i].cpu >= d->ncpus)
+			d->ncpus = d->lay.cpu[i].cpu + 1;
+	if (d->ncpus <= 0 || d->ncpus > 8192) {
+		sr_cause_set(cause, "invalid cpu count %d in the header", d->ncpus);
+		return -SR_E_CORRUPT;
+	}
+	if (b && b->clock[0])
+		sr_strlcpy(d->clock, b->clock, sizeof(d->clock));
+	fill_info(t, d);
+	ret = common_fields(d, cause);
+	if (ret < 0)
+		return ret;
+	if (!sr_trace_cpu_stats(t, d->ncpus - 1))
+		return -SR_E_NOMEM;
+	ret = parse_cpustats(t, d);
+	if (ret < 0)
+		return ret;
+	ret = direct_streams(d, b ? b->name : "", cause);
+	d->cur_cpu = -1;
+	tep_last_msg[0] = '\0';
+	return ret;
+}
+
 static int dat_open(struct sr_trace *t, const struct sr_trace_opts *opts, char **cause)
 {
 	struct dat_priv *d;
 	struct stat st;
 	int cpu, ret;
 
-	/* libtracecmd trusts the file's offsets and sizes: check them first */
-	ret = sr_tracedat_check(t->info.path, cause);
-	if (ret < 0)
-		return ret;
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return -SR_E_NOMEM;
 	t->priv = d;
+	d->fd = -1;
+	/* libtracecmd trusts the file's offsets and sizes: check them first */
+	ret = sr_tracedat_check_layout(t->info.path, &d->lay, cause);
+	if (ret < 0)
+		return ret;
+	/* the pages are read here unless libtracecmd must correct the timestamps */
+	d->direct = !d->lay.ts_adjust && (!d->lay.zname[0] ||
+		    (tracecmd_compress_alloc && tracecmd_compress_destroy &&
+		     tracecmd_uncompress_chunk));
+	if (!d->direct) {
+		sr_tracedat_layout_free(&d->lay);
+		ret = sr_tracedat_check(t->info.path, cause);
+		if (ret < 0)
+			return ret;
+	}
 	tep_last_msg[0] = '\0';
 	tracecmd_set_loglevel(TEP_LOG_WARNING);
-	d->top = tracecmd_open(t->info.path, TRACECMD_FL_LOAD_NO_PLUGINS |
-			       TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+	if (d->direct)
+		d->top = tracecmd_open_head(t->info.path, TRACECMD_FL_LOAD_NO_PLUGINS |
+					    TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+	else
+		d->top = tracecmd_open(t->info.path, TRACECMD_FL_LOAD_NO_PLUGINS |
+				       TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
 	if (!d->top) {
 		if (stat(t->info.path, &st) == 0 && st.st_size < 4096)
 			sr_cause_set(cause, "not a valid trace.dat: headers end early (file is %lld "
@@ -409,6 +895,8 @@ static int dat_open(struct sr_trace *t, const struct sr_trace_opts *opts, char *
 				     "libtracecmd could not read the headers");
 		return -SR_E_CORRUPT;
 	}
+	if (d->direct)
+		return direct_open(t, d, opts, cause);
 	ret = pick_buffer(t, d, opts ? opts->buffer : NULL, cause);
 	if (ret < 0)
 		return ret;
@@ -492,6 +980,11 @@ static struct dat_type *lookup_type(struct dat_priv *d, int id)
 	case SR_EV_SETAFFINITY:
 		ty->f[F_PID] = field(e, "pid");
 		ty->f[F_STATE] = field(e, "mask");
+		break;
+	case SR_EV_BALANCE_RQ:
+		ty->f[F_TARGET] = field(e, "cpu");
+		ty->f[F_STATE] = field(e, "idle");
+		ty->f[F_PID] = field(e, "level");
 		break;
 	case SR_EV_SWITCH:
 		ty->f[F_COMM] = field(e, "prev_comm");
@@ -788,6 +1281,15 @@ static int decode(struct sr_trace *t, struct dat_priv *d, struct tep_record *r,
 			return -SR_E_MISSING;
 		ev->cpumask = v;
 		break;
+	case SR_EV_BALANCE_RQ:
+		if (need(ty, r, F_STATE, &v, "idle", cause))
+			return -SR_E_MISSING;
+		ev->lb_idle = (int)v;
+		if (!num(ty, r, F_TARGET, &v))
+			ev->target_cpu = (int)v;
+		if (!num(ty, r, F_PID, &v))
+			ev->lb_level = (int)v;
+		break;
 	case SR_EV_OTHER:
 		if (ty->f[F_COMM])
 			ev->text = get_text(d, ty->f[F_COMM], r);
@@ -828,12 +1330,59 @@ static int stream_failed(struct dat_priv *d, int cpu)
 	return ps > 0 && tracecmd_get_cursor(d->in, cpu) >= 2ULL * (unsigned long long)ps;
 }
 
+static int direct_next(struct sr_trace *t, struct dat_priv *d, struct sr_event *ev, char **cause)
+{
+	struct dat_stream *s;
+	struct tep_record *r;
+	int i, ret, more;
+
+	if (!d->nheap)
+		return 0;
+	i = d->heap[0];
+	s = &d->st[i];
+	r = &s->rec;
+	/* the ring buffer dropped events before this page: say so first */
+	if (r->missed_events && !d->lost_pending) {
+		d->lost_pending = 1;
+		sr_event_reset(ev);
+		ev->kind = SR_EV_LOST;
+		ev->ts = r->ts;
+		ev->cpu = r->cpu;
+		ev->lost = r->missed_events > 0 ? r->missed_events : -1;
+		d->off = r->offset;
+		d->cur_cpu = r->cpu;
+		return 1;
+	}
+	d->lost_pending = 0;
+	d->cur_cpu = r->cpu;
+	d->off = r->offset;
+	/* the record lives in the stream's pages: decode it before they move on */
+	ret = decode(t, d, r, ev, cause);
+	if (ret < 0)
+		return ret;
+	more = stream_next(d, s, cause);
+	if (more < 0)
+		return more;
+	if (more) {
+		if (d->nheap > 1 && (heap_less(d, d->heap[1], i) ||
+				     (d->nheap > 2 && heap_less(d, d->heap[2], i))))
+			heap_down(d, 0);
+	} else {
+		d->heap[0] = d->heap[--d->nheap];
+		if (d->nheap)
+			heap_down(d, 0);
+	}
+	return ret;
+}
+
 static int dat_next(struct sr_trace *t, struct sr_event *ev, char **cause)
 {
 	struct dat_priv *d = t->priv;
 	struct tep_record *r;
 	int cpu;
 
+	if (d->direct)
+		return direct_next(t, d, ev, cause);
 	if (d->cur) {
 		tracecmd_free_record(d->cur);
 		d->cur = NULL;
@@ -883,6 +1432,40 @@ static int dat_next(struct sr_trace *t, struct sr_event *ev, char **cause)
 	return decode(t, d, r, ev, cause);
 }
 
+static int dat_rewind(struct sr_trace *t, char **cause)
+{
+	struct dat_priv *d = t->priv;
+	int i, ret;
+
+	d->nheap = 0;
+	d->lost_pending = 0;
+	d->cur_cpu = -1;
+	if (d->direct) {
+		for (i = 0; i < d->nst; i++) {
+			ret = stream_start(d, &d->st[i], d->st[i].lay, cause);
+			if (ret < 0)
+				return ret;
+			if (ret > 0)
+				d->heap[d->nheap++] = i;
+		}
+	} else {
+		if (d->cur) {
+			tracecmd_free_record(d->cur);
+			d->cur = NULL;
+		}
+		for (i = 0; i < d->ncpus; i++) {
+			if (d->rec[i])
+				tracecmd_free_record(d->rec[i]);
+			d->rec[i] = tracecmd_read_cpu_first(d->in, i);
+			if (d->rec[i])
+				d->heap[d->nheap++] = i;
+		}
+	}
+	heap_build(d);
+	tep_last_msg[0] = '\0';
+	return 0;
+}
+
 static void dat_where(struct sr_trace *t, char *buf, size_t len)
 {
 	struct dat_priv *d = t->priv;
@@ -899,10 +1482,18 @@ static void dat_close(struct sr_trace *t)
 		return;
 	if (d->cur)
 		tracecmd_free_record(d->cur);
-	if (d->rec)
+	if (d->rec && !d->direct)
 		for (cpu = 0; cpu < d->ncpus; cpu++)
 			if (d->rec[cpu])
 				tracecmd_free_record(d->rec[cpu]);
+	for (cpu = 0; d->st && cpu < d->nst; cpu++)
+		stream_release(&d->st[cpu]);
+	free(d->st);
+	if (d->z)
+		tracecmd_compress_destroy(d->z);
+	if (d->fd >= 0)
+		close(d->fd);
+	sr_tracedat_layout_free(&d->lay);
 	if (d->in && d->in != d->top)
 		tracecmd_close(d->in);
 	if (d->top)
@@ -919,6 +1510,7 @@ const struct sr_reader_ops sr_reader_tracedat = {
 	.probe	= dat_probe,
 	.open	= dat_open,
 	.next	= dat_next,
+	.rewind	= dat_rewind,
 	.where	= dat_where,
 	.close	= dat_close,
 };

@@ -29,6 +29,8 @@ struct sr_reader_ops {
 	int (*open)(struct sr_trace *t, const struct sr_trace_opts *opts, char **cause);
 	/* 1 = event, 0 = end, <0 = -SR_E_* with a cause naming the place */
 	int (*next)(struct sr_trace *t, struct sr_event *ev, char **cause);
+	/* optional: back to the first event (0, or <0 with a cause) */
+	int (*rewind)(struct sr_trace *t, char **cause);
 	/* describe where the last event came from ("line 12", "cpu 3 offset 0x4000") */
 	void (*where)(struct sr_trace *t, char *buf, size_t len);
 	void (*close)(struct sr_trace *t);

@@ -82,7 +82,17 @@ static const char *const default_events[] = {
 #define AFFINITY_ARGS	"pid=%di:s32 mask=+0(%si):x64"
 #endif
 #define AFFINITY_FUNC	"sched_setaffinity"
-#define NPROBES		3
+/*
+ * The optional balance probes (--balance-probes, schedreplay-record(1)):
+ * the newidle balance, newidle_balance(struct rq *this_rq, struct rq_flags *)
+ * (sched_balance_newidle from 6.10, and in Debian's 6.1.192), and
+ * load_balance(int this_cpu, struct rq *this_rq, struct sched_domain *sd,
+ * enum cpu_idle_type idle, int *continue_balancing) (sched_balance_rq from
+ * 6.10), entry and return.  The struct fields are read at offsets from the
+ * kernel's BTF, so the same definitions work before and after 6.6.
+ */
+#define NPROBES		7
+#define BAL_FIRST	3		/* the balance probes are probe[3..6] */
 
 struct reader {
 	struct sr_capture *c;
@@ -112,6 +122,7 @@ struct sr_capture {
 	struct tracefs_dynevent *probe[NPROBES];
 	int own_probe[NPROBES];
 	int probe_pid;
+	int balance;			/* the balance probes were added */
 	char probes[160];
 	char clock[64];
 	pthread_t main;
@@ -214,9 +225,14 @@ static int take_lock(struct sr_capture *c, char **cause)
 
 /* ------------------------------------------------------------- probes ---- */
 
-static const char *const probe_name[NPROBES] = { "select_rq", "select_rq_ret", "setaffinity" };
+static const char *const probe_name[NPROBES] = {
+	"select_rq", "select_rq_ret", "setaffinity",
+	"newidle", "newidle_ret", "balance_rq", "balance_rq_ret",
+};
 static const enum tracefs_dynevent_type probe_type[NPROBES] = {
-	TRACEFS_DYNEVENT_KPROBE, TRACEFS_DYNEVENT_KRETPROBE, TRACEFS_DYNEVENT_KPROBE
+	TRACEFS_DYNEVENT_KPROBE, TRACEFS_DYNEVENT_KRETPROBE, TRACEFS_DYNEVENT_KPROBE,
+	TRACEFS_DYNEVENT_KPROBE, TRACEFS_DYNEVENT_KRETPROBE,
+	TRACEFS_DYNEVENT_KPROBE, TRACEFS_DYNEVENT_KRETPROBE,
 };
 
 /*
@@ -438,6 +454,125 @@ static void add_probes(struct sr_capture *c)
 #else
 	snprintf(c->probes, sizeof(c->probes), "off");
 	note(c, "the select_rq probes are supported on x86_64 only: recording without them");
+#endif
+}
+
+#if defined(__x86_64__)
+#define BAL_ARGS_MAX 192
+/*
+ * The balance probes' definitions: def[0..3] for newidle, newidle_ret,
+ * balance_rq, balance_rq_ret.  The fields behind a pointer come from the
+ * kernel's BTF; without it, the newidle probe has no fields (its cpu is the
+ * event's) and balance_rq no level.
+ */
+static void balance_args(char def[4][BAL_ARGS_MAX])
+{
+	static const char *const rq_mem[] = { "cpu", "avg_idle", "sd" };
+	static const char *const sd_mem[] = { "max_newidle_lb_cost", "level" };
+	struct sr_btf_field rq[3], sd[2];
+	int have_rq = !sr_btf_member(BTF_VMLINUX, "rq", rq_mem, rq, 3);
+	int have_sd = !sr_btf_member(BTF_VMLINUX, "sched_domain", sd_mem, sd, 2);
+	size_t o = 0;
+
+	def[0][0] = 0;
+	if (have_rq && rq[0].size == 4 && !rq[0].ptr)
+		o += (size_t)snprintf(def[0] + o, BAL_ARGS_MAX - o, "cpu=+0x%x(%%di):s32 ",
+				      rq[0].offset);
+	if (have_rq && rq[1].size == 8 && !rq[1].ptr)
+		o += (size_t)snprintf(def[0] + o, BAL_ARGS_MAX - o, "avg_idle=+0x%x(%%di):u64 ",
+				      rq[1].offset);
+	if (have_rq && have_sd && rq[2].ptr && sd[0].size == 8 && !sd[0].ptr)
+		o += (size_t)snprintf(def[0] + o, BAL_ARGS_MAX - o,
+				      "cost=+0x%x(+0x%x(%%di)):u64 ", sd[0].offset, rq[2].offset);
+	if (o)
+		def[0][o - 1] = 0;
+	snprintf(def[1], BAL_ARGS_MAX, "ret=$retval:s32");
+	if (have_sd && sd[1].size == 4 && !sd[1].ptr)
+		snprintf(def[2], BAL_ARGS_MAX, "cpu=%%di:s32 idle=%%cx:s32 level=+0x%x(%%dx):s32",
+			 sd[1].offset);
+	else
+		snprintf(def[2], BAL_ARGS_MAX, "cpu=%%di:s32 idle=%%cx:s32");
+	snprintf(def[3], BAL_ARGS_MAX, "moved=$retval:s32");
+}
+
+/* remove the balance probes this recorder added (after a partial failure) */
+static void destroy_balance_probes(struct sr_capture *c)
+{
+	int i;
+
+	for (i = NPROBES - 1; i >= BAL_FIRST; i--) {
+		if (!c->probe[i])
+			continue;
+		if (c->own_probe[i] && tracefs_dynevent_destroy(c->probe[i], false) < 0)
+			note(c, "cannot remove the probe event %s/%s: %s; remove it with: "
+			     "echo '-:%s/%s' >> %s/kprobe_events", PROBE_GROUP, probe_name[i],
+			     strerror(errno), PROBE_GROUP, probe_name[i], c->tracing_dir);
+		tracefs_dynevent_free(c->probe[i]);
+		c->probe[i] = NULL;
+		c->own_probe[i] = 0;
+	}
+}
+#endif
+
+/*
+ * --balance-probes: the newidle balance and load_balance, entry and
+ * return, on whichever name the kernel has (sched_balance_newidle and
+ * sched_balance_rq from 6.10; Debian's 6.1.192 has the first, not the
+ * second).  All four or none: a note says why none.
+ */
+static void add_balance_probes(struct sr_capture *c)
+{
+#if defined(__x86_64__)
+	static const char *const func[2][2] = {
+		{ "sched_balance_newidle", "newidle_balance" },
+		{ "sched_balance_rq", "load_balance" },
+	};
+	char def[4][BAL_ARGS_MAX], *kp = tpath(c, "kprobe_events");
+	const char *used[2] = { NULL, NULL };
+	struct stat st;
+	int i, k;
+
+	if (!kp || stat(kp, &st) < 0) {
+		free(kp);
+		note(c, "this kernel has no kprobe events: recording without the balance probes");
+		return;
+	}
+	free(kp);
+	balance_args(def);
+	for (i = BAL_FIRST; i < NPROBES; i++) {
+		int f = (i - BAL_FIRST) / 2, ret = probe_type[i] == TRACEFS_DYNEVENT_KRETPROBE;
+
+		c->probe[i] = probe_get(i);
+		if (c->probe[i])
+			continue;	/* defined by hand: use it, leave it */
+		for (k = 0; k < 2 && !c->probe[i]; k++) {
+			struct tracefs_dynevent *d;
+
+			if (used[f] && strcmp(used[f], func[f][k]))
+				continue;	/* the return probe goes where the entry went */
+			d = ret ? tracefs_kretprobe_alloc(PROBE_GROUP, probe_name[i], func[f][k],
+							  def[i - BAL_FIRST], 0)
+				: tracefs_kprobe_alloc(PROBE_GROUP, probe_name[i], func[f][k],
+						       def[i - BAL_FIRST][0] ? def[i - BAL_FIRST]
+									     : NULL);
+			if (d && tracefs_dynevent_create(d) == 0) {
+				c->probe[i] = d;
+				c->own_probe[i] = 1;
+				used[f] = func[f][k];
+			} else {
+				tracefs_dynevent_free(d);
+			}
+		}
+		if (!c->probe[i]) {
+			note(c, "cannot add a kprobe on %s or %s (%s): recording without the "
+			     "balance probes", func[f][0], func[f][1], strerror(errno ? errno : EINVAL));
+			destroy_balance_probes(c);
+			return;
+		}
+	}
+	c->balance = 1;
+#else
+	note(c, "the balance probes are supported on x86_64 only: recording without them");
 #endif
 }
 
@@ -852,6 +987,8 @@ int sr_capture_new(const struct sr_capture_opts *o, sr_capture_note_fn notefn,
 		add_probes(c);
 	else
 		snprintf(c->probes, sizeof(c->probes), "off");
+	if (o->balance_probes)
+		add_balance_probes(c);
 	ret = enable_probes(c, cause);
 	if (ret)
 		return ret;
@@ -1127,6 +1264,11 @@ const struct sr_lines *sr_capture_borrow_events(struct sr_capture *c)
 const char *sr_capture_probes(struct sr_capture *c)
 {
 	return c->probes[0] ? c->probes : "off";
+}
+
+int sr_capture_balance_probes(struct sr_capture *c)
+{
+	return c->balance;
 }
 
 const char *sr_capture_clock(struct sr_capture *c)

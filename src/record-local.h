@@ -130,6 +130,7 @@ struct sr_capture_opts {
 	char **events;			/* -e SYSTEM:EVENT, SYSTEM or globs */
 	int nevents;
 	int probes;			/* try the select_rq kprobes */
+	int balance_probes;		/* add the newidle/load_balance kprobes */
 	const char *tmpdir;		/* where the per-cpu page files go */
 };
 
@@ -203,6 +204,8 @@ int sr_capture_cleanup(struct sr_capture *c, char **cause);
 const struct sr_lines *sr_capture_borrow_events(struct sr_capture *c);
 /* the probes in use: 0 none, else a line saying which */
 const char *sr_capture_probes(struct sr_capture *c);
+/* 1 when the balance probes (--balance-probes) are in use */
+int sr_capture_balance_probes(struct sr_capture *c);
 /* the instance's trace_clock (selected), e.g. "local" */
 const char *sr_capture_clock(struct sr_capture *c);
 

@@ -36,6 +36,15 @@
 	"CREATE TABLE IF NOT EXISTS reconciled (" \
 	" run_id INTEGER NOT NULL, kind TEXT NOT NULL, n INTEGER NOT NULL);"
 
+/* a divergent decision's original and patched sides (the divergence view) */
+#define ORIG_CPU	"(CASE WHEN xo.side_id IS NULL THEN eb.cpu ELSE xo.cpu END)"
+#define PATCH_CPU	"(CASE WHEN xp.side_id IS NULL THEN eb.cpu ELSE xp.cpu END)"
+#define ORIG_REASON	"(CASE WHEN xo.side_id IS NULL THEN eb.reason_id ELSE xo.reason_id END)"
+#define PATCH_REASON	"(CASE WHEN xp.side_id IS NULL THEN eb.reason_id ELSE xp.reason_id END)"
+
+/* the sets of inferred inputs whose text is kept (all of today's 8 bits) */
+#define INF_CACHE 256
+
 /* decisions per transaction */
 #define BATCH 50000
 
@@ -60,7 +69,7 @@ static const char schema[] =
 	" PRIMARY KEY (run_id, tid)) WITHOUT ROWID;"
 	"CREATE TABLE side ("
 	" side_id INTEGER PRIMARY KEY, run_id INTEGER NOT NULL, model TEXT NOT NULL,"
-	" patch TEXT, variant TEXT NOT NULL);"
+	" patch TEXT, variant TEXT NOT NULL, base_side_id INTEGER NOT NULL, kinds TEXT NOT NULL);"
 	"CREATE TABLE reason ("
 	" reason_id INTEGER PRIMARY KEY, path TEXT NOT NULL, text TEXT NOT NULL UNIQUE);"
 	"CREATE TABLE decision ("
@@ -70,7 +79,9 @@ static const char schema[] =
 	" this_cpu INTEGER, prev_cpu INTEGER, actual_cpu INTEGER, kernel_cpu INTEGER,"
 	" sync INTEGER, wake_flags INTEGER, waker_exiting INTEGER, skip TEXT, inferred TEXT,"
 	" this_nr INTEGER, prev_nr INTEGER, actual_nr INTEGER, idle_cpus INTEGER);"
-	"CREATE TABLE evaluation ("
+	/* what is stored of the evaluations: every base side's, and a patch
+	 * side's only where it differs from its base side's (the view below) */
+	"CREATE TABLE eval_row ("
 	" decision_id INTEGER NOT NULL, side_id INTEGER NOT NULL, cpu INTEGER,"
 	" reason_id INTEGER, PRIMARY KEY (decision_id, side_id)) WITHOUT ROWID;"
 	"CREATE TABLE diverged ("
@@ -98,6 +109,17 @@ static const char schema[] =
 	" kind TEXT NOT NULL, decisions INTEGER, divergent INTEGER,"
 	" original_exact INTEGER, patched_exact INTEGER);"
 	/* the views users and the report start from */
+	/* every side's evaluation of every decision it evaluates: a patch side
+	 * without its own row answered what its base side answered */
+	"CREATE VIEW evaluation AS"
+	" SELECT b.decision_id AS decision_id, s.side_id AS side_id,"
+	" CASE WHEN x.side_id IS NULL THEN b.cpu ELSE x.cpu END AS cpu,"
+	" CASE WHEN x.side_id IS NULL THEN b.reason_id ELSE x.reason_id END AS reason_id"
+	" FROM eval_row b JOIN side s ON s.base_side_id = b.side_id"
+	" JOIN decision d ON d.decision_id = b.decision_id"
+	" LEFT JOIN eval_row x ON s.patch IS NOT NULL AND x.decision_id = b.decision_id"
+	"  AND x.side_id = s.side_id"
+	" WHERE s.patch IS NULL OR instr(',' || s.kinds || ',', ',' || d.kind || ',') > 0;"
 	"CREATE VIEW evaluation_v AS"
 	" SELECT e.decision_id, s.run_id, s.side_id, s.model, s.patch, s.variant, e.cpu,"
 	" r.path, r.text AS reason"
@@ -105,9 +127,10 @@ static const char schema[] =
 	"CREATE VIEW divergence AS"
 	" SELECT d.run_id, d.decision_id, so.patch, so.model, d.kind, d.ts, d.tid, d.comm,"
 	" d.waker_tid, d.waker_comm, d.this_cpu, d.prev_cpu, d.actual_cpu,"
-	" eo.cpu AS original_cpu, ep.cpu AS patched_cpu,"
+	" " ORIG_CPU " AS original_cpu, " PATCH_CPU " AS patched_cpu,"
 	" ro.text AS original_reason, rp.text AS patched_reason,"
-	" eo.cpu IS d.actual_cpu AS original_matches, ep.cpu IS d.actual_cpu AS patched_matches,"
+	" " ORIG_CPU " IS d.actual_cpu AS original_matches,"
+	" " PATCH_CPU " IS d.actual_cpu AS patched_matches,"
 	" co.llc_id IS NOT cprev.llc_id AS original_cross_llc,"
 	" co.node IS NOT cprev.node AS original_cross_node,"
 	" cp.llc_id IS NOT cprev.llc_id AS patched_cross_llc,"
@@ -115,16 +138,18 @@ static const char schema[] =
 	" d.sync, d.waker_exiting, d.inferred"
 	/* CROSS JOIN: start from the few divergent rows, not from every decision of a run */
 	" FROM diverged v CROSS JOIN decision d ON d.decision_id = v.decision_id"
-	" JOIN side so ON so.side_id = v.side_id"
-	" JOIN side sp ON sp.run_id = so.run_id AND sp.patch = so.patch AND sp.model = so.model"
-	"  AND sp.variant = 'patched'"
-	" JOIN evaluation eo ON eo.decision_id = d.decision_id AND eo.side_id = so.side_id"
-	" JOIN evaluation ep ON ep.decision_id = d.decision_id AND ep.side_id = sp.side_id"
-	" LEFT JOIN reason ro ON ro.reason_id = eo.reason_id"
-	" LEFT JOIN reason rp ON rp.reason_id = ep.reason_id"
+	" CROSS JOIN side so ON so.side_id = v.side_id"
+	" CROSS JOIN side sp ON sp.run_id = so.run_id AND sp.patch = so.patch"
+	"  AND sp.model = so.model AND sp.variant = 'patched'"
+	/* a side without its own row answered what its base side answered */
+	" JOIN eval_row eb ON eb.decision_id = d.decision_id AND eb.side_id = so.base_side_id"
+	" LEFT JOIN eval_row xo ON xo.decision_id = d.decision_id AND xo.side_id = so.side_id"
+	" LEFT JOIN eval_row xp ON xp.decision_id = d.decision_id AND xp.side_id = sp.side_id"
+	" LEFT JOIN reason ro ON ro.reason_id = " ORIG_REASON
+	" LEFT JOIN reason rp ON rp.reason_id = " PATCH_REASON
 	" LEFT JOIN cpu cprev ON cprev.run_id = d.run_id AND cprev.cpu = d.prev_cpu"
-	" LEFT JOIN cpu co ON co.run_id = d.run_id AND co.cpu = eo.cpu"
-	" LEFT JOIN cpu cp ON cp.run_id = d.run_id AND cp.cpu = ep.cpu;"
+	" LEFT JOIN cpu co ON co.run_id = d.run_id AND co.cpu = " ORIG_CPU
+	" LEFT JOIN cpu cp ON cp.run_id = d.run_id AND cp.cpu = " PATCH_CPU ";"
 	"CREATE VIEW migration_summary AS"
 	" SELECT run_id, class, count(*) AS n FROM migration GROUP BY run_id, class;";
 
@@ -152,11 +177,18 @@ struct thread_row {
 
 enum job_type { JOB_DECISION, JOB_DIVERGENT, JOB_CPU_STATE, JOB_MIGRATION, JOB_SLICE };
 
+/* one evaluation row to write: a base side's, or a patch side's that differs */
+struct job_eval {
+	int side;			/* index into the run's sides */
+	int cpu;
+	char reason[SR_REASON_LEN];
+};
+
 struct job {
 	enum job_type type;
 	struct sr_decision d;		/* DECISION, CPU_STATE (d.snap owned) */
 	int nevals;
-	struct sr_eval ev[SR_MAX_MODELS];
+	struct job_eval ev[SR_MAX_MODELS];
 	long id;			/* DIVERGENT */
 	int side;
 	struct sr_migration m;		/* MIGRATION */
@@ -192,9 +224,12 @@ struct sr_store {
 	const struct sr_model *const *sides;
 	long side_id[SR_MAX_MODELS];
 	unsigned touches[SR_MAX_MODELS];
+	int base_of[SR_MAX_MODELS];	/* a side's base side; itself for a base side */
 	int nsides;
 	struct reasons reasons;
 	long next_reason;
+	char inf_text[INF_CACHE][96];	/* decision.inferred by its bits, once made */
+	char inf_buf[128];
 	/* threads: open addressing on tid */
 	struct thread_row *threads;
 	size_t tcap, tn;
@@ -832,7 +867,7 @@ struct sr_store *sr_store_create(const char *path, const struct sr_store_opts *o
 		 * page count (64 MiB of 4 KiB pages became 256 MiB of 16 KiB ones).
 		 */
 		snprintf(sql, sizeof(sql),
-			 "PRAGMA page_size=16384; PRAGMA cache_size=-65536; "
+			 "PRAGMA page_size=16384; PRAGMA cache_size=-16384; "
 			 "PRAGMA application_id=%d; PRAGMA user_version=%d;",
 			 SR_DB_APPLICATION_ID, SR_DB_SCHEMA_VERSION);
 		if (exec(s, sql, cause) || exec(s, schema, cause) || exec(s, sr_slices_schema, cause))
@@ -848,7 +883,7 @@ struct sr_store *sr_store_create(const char *path, const struct sr_store_opts *o
 	if (sqlite3_prepare_v2(s->db, "INSERT INTO decision VALUES "
 			       "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 			       -1, &s->ins_dec, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(s->db, "INSERT INTO evaluation VALUES (?,?,?,?)", -1,
+	    sqlite3_prepare_v2(s->db, "INSERT INTO eval_row VALUES (?,?,?,?)", -1,
 			       &s->ins_eval, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(s->db, "INSERT INTO reason VALUES (?,?,?)", -1,
 			       &s->ins_reason, NULL) != SQLITE_OK ||
@@ -903,6 +938,14 @@ static int bind_text_or_null(sqlite3_stmt *st, int i, const char *v)
 	return sqlite3_bind_null(st, i);
 }
 
+/* text that stays put until the statement has run (a job's fields) */
+static int bind_static_or_null(sqlite3_stmt *st, int i, const char *v)
+{
+	if (v && *v)
+		return sqlite3_bind_text(st, i, v, -1, SQLITE_STATIC);
+	return sqlite3_bind_null(st, i);
+}
+
 static int step_done(struct sr_store *s, sqlite3_stmt *st, const char *what, char **cause)
 {
 	if (sqlite3_step(st) != SQLITE_DONE) {
@@ -933,6 +976,7 @@ int sr_store_begin_run(struct sr_store *s, const struct sr_run_info *ri,
 	char started[32];
 	time_t now = time(NULL);
 	struct tm tm;
+	long next_side;
 	int c;
 
 	if (nsides > SR_MAX_MODELS)
@@ -988,21 +1032,56 @@ int sr_store_begin_run(struct sr_store *s, const struct sr_run_info *ri,
 	}
 	sqlite3_finalize(st);
 
-	if (sqlite3_prepare_v2(s->db, "INSERT INTO side (run_id, model, patch, variant) "
-			       "VALUES (?,?,?,?)", -1, &st, NULL) != SQLITE_OK)
+	/* side ids are given here: a patch side names its base side's */
+	if (sqlite3_prepare_v2(s->db, "SELECT coalesce(max(side_id), 0) FROM side", -1, &st,
+			       NULL) != SQLITE_OK || sqlite3_step(st) != SQLITE_ROW) {
+		sqlite3_finalize(st);
+		return db_error(s, cause, "read side");
+	}
+	next_side = (long)sqlite3_column_int64(st, 0) + 1;
+	sqlite3_finalize(st);
+	if (sqlite3_prepare_v2(s->db, "INSERT INTO side (side_id, run_id, model, patch, variant, "
+			       "base_side_id, kinds) VALUES (?,?,?,?,?,?,?)", -1, &st,
+			       NULL) != SQLITE_OK)
 		return db_error(s, cause, "prepare");
+	for (c = 0; c < nsides; c++)
+		s->side_id[c] = next_side + c;
 	for (c = 0; c < nsides; c++) {
 		const struct sr_model *m = sides[c];
+		char kinds[256];
+		size_t o = 0;
+		int b, k;
 
-		sqlite3_bind_int64(st, 1, s->run_id);
-		sqlite3_bind_text(st, 2, m->base ? m->base->name : m->name, -1, SQLITE_STATIC);
-		bind_text_or_null(st, 3, m->patch);
-		sqlite3_bind_text(st, 4, m->variant ? m->variant : "base", -1, SQLITE_STATIC);
+		/* a patch side's base side is the side of the model it derives from */
+		s->base_of[c] = c;
+		for (b = 0; m->patch && b < nsides; b++)
+			if (!sides[b]->patch && sides[b] == m->base) {
+				s->base_of[c] = b;
+				break;
+			}
+		if (m->patch && s->base_of[c] == c) {
+			sqlite3_finalize(st);
+			sr_cause_set(cause, "internal error: patch side %s/%s has no base side",
+				     m->patch, m->variant ? m->variant : "?");
+			return -SR_E_USAGE;
+		}
+		kinds[0] = '\0';
+		for (k = 0; k < SR_DEC__COUNT; k++)
+			if (touches[c] & (1u << k))
+				o += (size_t)snprintf(kinds + o, o < sizeof(kinds) ? sizeof(kinds) - o : 0,
+						      "%s%s", o ? "," : "",
+						      sr_decision_kind_name((enum sr_decision_kind)k));
+		sqlite3_bind_int64(st, 1, s->side_id[c]);
+		sqlite3_bind_int64(st, 2, s->run_id);
+		sqlite3_bind_text(st, 3, m->base ? m->base->name : m->name, -1, SQLITE_STATIC);
+		bind_text_or_null(st, 4, m->patch);
+		sqlite3_bind_text(st, 5, m->variant ? m->variant : "base", -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 6, s->side_id[s->base_of[c]]);
+		sqlite3_bind_text(st, 7, kinds, -1, SQLITE_TRANSIENT);
 		if (step_done(s, st, "insert side", cause)) {
 			sqlite3_finalize(st);
 			return -SR_E_IO;
 		}
-		s->side_id[c] = (long)sqlite3_last_insert_rowid(s->db);
 	}
 	sqlite3_finalize(st);
 	s->next_reason = 0;
@@ -1108,6 +1187,7 @@ static const char *const skip_names[] = {
 	[SR_SKIP_UNKNOWN_TASK] = "unknown_task",
 	[SR_SKIP_NOT_FAIR] = "not_fair",
 	[SR_SKIP_NO_SELECT] = "no_select",
+	[SR_SKIP_NO_BALANCE] = "no_balance",
 };
 
 static void inferred_text(unsigned inf, char *buf, size_t len)
@@ -1144,26 +1224,34 @@ static int batch(struct sr_store *s, char **cause)
 }
 
 static int decision_now(struct sr_store *s, const struct sr_decision *d,
-			const struct sr_eval *evals, int nevals, char **cause)
+			const struct job_eval *evals, int nevals, char **cause)
 {
 	sqlite3_stmt *st = s->ins_dec;
 	long id = s->id_base + d->id;
-	char inf[128];
+	const char *inf;
 	int i, err;
 
-	inferred_text(d->inferred, inf, sizeof(inf));
+	/* the text of each set of inferred inputs is made once */
+	if (d->inferred < INF_CACHE) {
+		if (!s->inf_text[d->inferred][0])
+			inferred_text(d->inferred, s->inf_text[d->inferred], sizeof(s->inf_text[0]));
+		inf = s->inf_text[d->inferred];
+	} else {
+		inferred_text(d->inferred, s->inf_buf, sizeof(s->inf_buf));
+		inf = s->inf_buf;
+	}
 	sqlite3_bind_int64(st, 1, id);
 	sqlite3_bind_int64(st, 2, s->run_id);
 	sqlite3_bind_text(st, 3, sr_decision_kind_name(d->kind), -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 4, (sqlite3_int64)d->ts);
 	sqlite3_bind_int64(st, 5, (sqlite3_int64)d->done_ts);
 	sqlite3_bind_int(st, 6, d->pid);
-	bind_text_or_null(st, 7, d->comm);
+	bind_static_or_null(st, 7, d->comm);
 	if (d->waker > 0)
 		sqlite3_bind_int(st, 8, d->waker);
 	else
 		sqlite3_bind_int(st, 8, 0);
-	bind_text_or_null(st, 9, d->waker_comm);
+	bind_static_or_null(st, 9, d->waker_comm);
 	bind_cpu(st, 10, d->this_cpu);
 	bind_cpu(st, 11, d->prev_cpu);
 	bind_cpu(st, 12, d->actual_cpu);
@@ -1176,7 +1264,7 @@ static int decision_now(struct sr_store *s, const struct sr_decision *d,
 	sqlite3_bind_int(st, 16, d->waker_exiting);
 	bind_text_or_null(st, 17, (unsigned)d->skip < sizeof(skip_names) / sizeof(skip_names[0]) ?
 			  skip_names[d->skip] : "other");
-	bind_text_or_null(st, 18, inf);
+	bind_static_or_null(st, 18, inf);
 	sqlite3_bind_int(st, 19, d->this_nr);
 	sqlite3_bind_int(st, 20, d->prev_nr);
 	sqlite3_bind_int(st, 21, d->actual_nr);
@@ -1194,17 +1282,15 @@ static int decision_now(struct sr_store *s, const struct sr_decision *d,
 	if (err)
 		return err;
 
-	for (i = 0; i < nevals && i < s->nsides; i++) {
+	for (i = 0; i < nevals; i++) {
 		long rid;
 
-		if (!(s->touches[i] & (1u << d->kind)))
-			continue;
 		rid = reason_id(s, evals[i].reason, cause);
 		if (rid < 0)
 			return (int)rid;
 		st = s->ins_eval;
 		sqlite3_bind_int64(st, 1, id);
-		sqlite3_bind_int64(st, 2, s->side_id[i]);
+		sqlite3_bind_int64(st, 2, s->side_id[evals[i].side]);
 		bind_cpu(st, 3, evals[i].cpu);
 		sqlite3_bind_int64(st, 4, rid);
 		if (step_done(s, st, "insert evaluation", cause))
@@ -1445,23 +1531,50 @@ static struct job *job_new(struct sr_store *s, enum job_type type, char **cause,
 	return j;
 }
 
+/*
+ * The rows of eval_row for one decision: every base side's evaluation, and
+ * a patch side's where the pair evaluates the decision's kind and the side
+ * answered otherwise (another CPU or another reason) than its base side;
+ * the evaluation view gives the others their base side's row.  Return:
+ * the rows in @out.
+ */
+static int pick_evals(const struct sr_store *s, const struct sr_decision *d,
+		      const struct sr_eval *evals, int nevals, struct job_eval *out)
+{
+	int i, n = 0;
+
+	if (nevals > s->nsides)
+		nevals = s->nsides;
+	for (i = 0; i < nevals; i++) {
+		const struct sr_eval *e = &evals[i], *b = &evals[s->base_of[i]];
+
+		if (!(s->touches[i] & (1u << d->kind)))
+			continue;
+		if (s->base_of[i] != i && e->cpu == b->cpu && !strcmp(e->reason, b->reason))
+			continue;
+		out[n].side = i;
+		out[n].cpu = e->cpu;
+		sr_strlcpy(out[n].reason, e->reason, sizeof(out[n].reason));
+		n++;
+	}
+	return n;
+}
+
 int sr_store_decision(struct sr_store *s, const struct sr_decision *d,
 		      const struct sr_eval *evals, int nevals, char **cause)
 {
+	struct job_eval ev[SR_MAX_MODELS];
 	struct job *j;
 	int err;
 
 	if (!s->writer_on)
-		return decision_now(s, d, evals, nevals, cause);
+		return decision_now(s, d, ev, pick_evals(s, d, evals, nevals, ev), cause);
 	j = job_new(s, JOB_DECISION, cause, &err);
 	if (!j)
 		return err;
-	if (nevals > SR_MAX_MODELS)
-		nevals = SR_MAX_MODELS;
 	j->d = *d;
 	j->d.snap = NULL;
-	j->nevals = nevals;
-	memcpy(j->ev, evals, sizeof(*evals) * (size_t)nevals);
+	j->nevals = pick_evals(s, d, evals, nevals, j->ev);
 	s->fill->n++;
 	return 0;
 }
@@ -1839,16 +1952,16 @@ static const struct {
 	  " capacity FROM src.cpu" },
 	{ "thread", "INSERT INTO main.thread SELECT run_id + :r, tid, name, start_ts, end_ts,"
 	  " decisions, migrations FROM src.thread" },
-	{ "side", "INSERT INTO main.side SELECT side_id + :s, run_id + :r, model, patch, variant"
-	  " FROM src.side" },
+	{ "side", "INSERT INTO main.side SELECT side_id + :s, run_id + :r, model, patch, variant,"
+	  " base_side_id + :s, kinds FROM src.side" },
 	{ "reason", "INSERT OR IGNORE INTO main.reason (path, text) SELECT path, text"
 	  " FROM src.reason ORDER BY reason_id" },
 	{ "decision", "INSERT INTO main.decision SELECT decision_id + :d, run_id + :r, kind, ts,"
 	  " done_ts, tid, comm, waker_tid, waker_comm, this_cpu, prev_cpu, actual_cpu,"
 	  " kernel_cpu, sync, wake_flags, waker_exiting, skip, inferred, this_nr, prev_nr,"
 	  " actual_nr, idle_cpus FROM src.decision ORDER BY decision_id" },
-	{ "evaluation", "INSERT INTO main.evaluation SELECT e.decision_id + :d, e.side_id + :s,"
-	  " e.cpu, m.reason_id FROM src.evaluation e"
+	{ "eval_row", "INSERT INTO main.eval_row SELECT e.decision_id + :d, e.side_id + :s,"
+	  " e.cpu, m.reason_id FROM src.eval_row e"
 	  " LEFT JOIN src.reason r ON r.reason_id = e.reason_id"
 	  " LEFT JOIN main.reason m ON m.text = r.text" },
 	{ "diverged", "INSERT INTO main.diverged SELECT decision_id + :d, side_id + :s"

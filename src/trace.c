@@ -299,6 +299,31 @@ int sr_trace_next(struct sr_trace *t, struct sr_event *ev, char **cause)
 	return 1;
 }
 
+int sr_trace_rewind(struct sr_trace *t, char **cause)
+{
+	char *inner = NULL;
+	int i, ret;
+
+	if (!t->ops->rewind)
+		return -SR_E_UNSUPPORTED;
+	ret = t->ops->rewind(t, &inner);
+	if (ret < 0) {
+		t->failed = 1;
+		return wrap_cause(t, ret, cause, inner);
+	}
+	free(inner);
+	for (i = 0; i < t->info.ncpus; i++) {
+		t->info.cpu[i].events = 0;
+		t->info.cpu[i].lost = 0;
+		t->info.cpu[i].lost_markers = 0;
+	}
+	t->failed = 0;
+	t->have_last = 0;
+	t->last_ts = 0;
+	t->nevents = 0;
+	return 0;
+}
+
 void sr_trace_free(struct sr_trace *t)
 {
 	if (!t)

@@ -46,6 +46,7 @@
 #include <event-parse.h>
 
 #include "schedreplay/error.h"
+#include "schedreplay/event.h"
 #include "banned.h"
 
 /*
@@ -152,6 +153,9 @@ struct chk {
 	/* v7: options sections already walked, against loops */
 	uint64_t optsec[CHK_MAX_OPTSECS];
 	int noptsec;
+	/* the layout of the cpu data, when asked for (pages then unchecked) */
+	struct sr_tracedat_layout *lay;
+	char cur_buffer[64];		/* the buffer whose cpu data is walked */
 	/* v6: the top buffer's options */
 	uint32_t ncpus;
 	int trace_clock;
@@ -1137,7 +1141,7 @@ static int chunks(struct chk *c, const char *place, uint64_t off, uint64_t size,
 				   (unsigned long long)end);
 		else if (p + z > c->size)
 			ret = truncated(c, p, z, what);
-		else
+		else if (!c->lay)	/* a layout's reader checks the pages it decompresses */
 			ret = chunk_pages(c, place, what, p - 8, (uint32_t)z, (uint32_t)u, pages,
 					  page_size, &buf, &cap);
 		pages += u / page_size;
@@ -1154,14 +1158,64 @@ static int chunks(struct chk *c, const char *place, uint64_t off, uint64_t size,
 }
 
 /* the data of one cpu: [off, off + size) inside the file, and sane inside */
-static int cpu_data(struct chk *c, const char *place, uint64_t off, uint64_t size, int zipped,
-		    uint32_t page_size)
+/* remember where a cpu's data lies, for sr_tracedat_check_layout() */
+static int lay_add(struct chk *c, int cpu, uint64_t off, uint64_t size, int zipped,
+		   uint32_t page_size)
+{
+	struct sr_tracedat_layout *l = c->lay;
+	struct sr_tracedat_cpu *n;
+
+	if ((l->ncpu & (l->ncpu - 1)) == 0) {
+		n = realloc(l->cpu, (size_t)(l->ncpu ? l->ncpu * 2 : 8) * sizeof(*n));
+		if (!n)
+			return -SR_E_NOMEM;
+		l->cpu = n;
+	}
+	n = &l->cpu[l->ncpu++];
+	memset(n, 0, sizeof(*n));
+	memcpy(n->buffer, c->cur_buffer, sizeof(n->buffer));
+	n->cpu = cpu;
+	n->off = off;
+	n->size = size;
+	n->zipped = zipped;
+	n->page_size = page_size;
+	return 0;
+}
+
+static int lay_buffer(struct chk *c, const char *name, uint64_t ncpus, const char *clock)
+{
+	struct sr_tracedat_layout *l = c->lay;
+	struct sr_tracedat_buffer *n;
+
+	if (!l)
+		return 0;
+	if ((l->nbuf & (l->nbuf - 1)) == 0) {
+		n = realloc(l->buf, (size_t)(l->nbuf ? l->nbuf * 2 : 4) * sizeof(*n));
+		if (!n)
+			return -SR_E_NOMEM;
+		l->buf = n;
+	}
+	n = &l->buf[l->nbuf++];
+	memset(n, 0, sizeof(*n));
+	snprintf(n->name, sizeof(n->name), "%s", name);
+	snprintf(n->clock, sizeof(n->clock), "%s", clock);
+	n->ncpus = (int)ncpus;
+	return 0;
+}
+
+static int cpu_data(struct chk *c, const char *place, int cpu, uint64_t off, uint64_t size,
+		    int zipped, uint32_t page_size)
 {
 	struct chk_region save;
 	int ret;
 
 	if (!size)		/* libtracecmd ignores the offset of empty data */
 		return 0;
+	if (c->lay) {
+		ret = lay_add(c, cpu, off, size, zipped, page_size);
+		if (ret)
+			return ret;
+	}
 	if (off >= CHK_ABSURD || size >= CHK_ABSURD)
 		return fail(c, -SR_E_CORRUPT, "%s: offset 0x%llx and size %llu are implausible",
 			    place, (unsigned long long)off, (unsigned long long)size);
@@ -1362,6 +1416,9 @@ static int buffer_option_v7(struct chk *c, unsigned int id, const unsigned char 
 		return fail(c, -SR_E_CORRUPT, "%s: buffer '%s' has page size %llu (not a power of "
 			    "two from 1K to 1M)", place, shown, (unsigned long long)ps);
 	/* the top buffer is read with the file's page size, instances with their own */
+	snprintf(c->cur_buffer, sizeof(c->cur_buffer), "%s", (const char *)name);
+	if (lay_buffer(c, c->cur_buffer, ncpu, (const char *)clock))
+		return -SR_E_NOMEM;
 	return check_buffer_v7(c, shown, boff, *name ? (uint32_t)ps : c->page_size, d + p, ncpu);
 }
 
@@ -1395,6 +1452,10 @@ static int check_option(struct chk *c, int v7, unsigned int id, uint64_t off, ui
 	if (ret)
 		goto out;
 
+	/* options that make libtracecmd correct the timestamps it reads */
+	if (c->lay && (id == OPT_OFFSET || id == OPT_TSC2NSEC || id == OPT_TIME_SHIFT ||
+		       id == OPT_GUEST))
+		c->lay->ts_adjust = 1;
 	switch (id) {
 	case OPT_DONE:		/* v7 only: v6 ends at id 0 without a size */
 		if (len < 8) {
@@ -1555,6 +1616,9 @@ static int flyrecord_v6(struct chk *c, uint64_t *off, const char *bname, uint32_
 			    "\"flyrecord\"%s", place, (unsigned long long)*off,
 			    top ? ", \"options\" or \"latency\"" : " or \"options\"");
 	*off += 10;
+	ret = lay_buffer(c, c->cur_buffer, *ncpus, "");
+	if (ret)
+		return ret;
 	for (i = 0; i < *ncpus; i++) {
 		snprintf(place, sizeof(place), "cpu %llu data descriptor of %s",
 			 (unsigned long long)i, bname);
@@ -1564,7 +1628,7 @@ static int flyrecord_v6(struct chk *c, uint64_t *off, const char *bname, uint32_
 		if (ret)
 			return ret;
 		snprintf(place, sizeof(place), "cpu %llu data of %s", (unsigned long long)i, bname);
-		ret = cpu_data(c, place, coff, csize, 0, c->page_size);
+		ret = cpu_data(c, place, (int)i, coff, csize, 0, c->page_size);
 		if (ret)
 			return ret;
 	}
@@ -1616,6 +1680,7 @@ static int check_v6(struct chk *c, uint64_t off)
 		return fail(c, -SR_E_CORRUPT, "cpu count at offset 0x%llx: %llu (more than %d)",
 			    (unsigned long long)off - 4, (unsigned long long)v, CHK_MAX_CPUS);
 	c->ncpus = (uint32_t)v;
+	c->cur_buffer[0] = '\0';
 	ret = flyrecord_v6(c, &off, "the top buffer", &c->ncpus, 1);
 	if (ret)
 		return ret;
@@ -1629,6 +1694,7 @@ static int check_v6(struct chk *c, uint64_t off)
 		uint64_t boff = c->buffers[i].off;
 
 		snprintf(bname, sizeof(bname), "buffer '%s'", c->buffers[i].name);
+		memcpy(c->cur_buffer, c->buffers[i].name, sizeof(c->cur_buffer));
 		if (boff >= CHK_ABSURD)
 			return fail(c, -SR_E_CORRUPT, "%s: offset 0x%llx is implausible", bname,
 				    (unsigned long long)boff);
@@ -1799,7 +1865,7 @@ static int check_buffer_v7(struct chk *c, const char *bname, uint64_t boff, uint
 				    "twice", (unsigned long long)i, who, (unsigned long long)cpu);
 		seen[cpu / 8] |= (unsigned char)(1u << (cpu % 8));
 		snprintf(place, sizeof(place), "cpu %llu data of %s", (unsigned long long)cpu, who);
-		ret = cpu_data(c, place, coff, csize, zipped, page_size);
+		ret = cpu_data(c, place, (int)cpu, coff, csize, zipped, page_size);
 		if (ret)
 			return ret;
 	}
@@ -2005,10 +2071,12 @@ static int check_fd(struct chk *c)
 		return fail(c, -SR_E_CORRUPT, "page size at offset 0x%llx: %llu (not a power of two "
 			    "from 1K to 1M)", (unsigned long long)off - 4, (unsigned long long)v);
 	c->page_size = (uint32_t)v;
+	if (c->lay)
+		c->lay->version = (int)version;
 	return version == 6 ? check_v6(c, off) : check_v7(c, off);
 }
 
-int sr_tracedat_check(const char *path, char **cause)
+static int check_path(const char *path, struct sr_tracedat_layout *lay, char **cause)
 {
 	struct stat st;
 	struct chk *c;
@@ -2018,6 +2086,7 @@ int sr_tracedat_check(const char *path, char **cause)
 	if (!c)
 		return -SR_E_NOMEM;
 	c->cause = cause;
+	c->lay = lay;
 	c->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (c->fd < 0) {
 		ret = fail(c, -SR_E_IO, "cannot open: %s", strerror(errno));
@@ -2035,6 +2104,10 @@ int sr_tracedat_check(const char *path, char **cause)
 		ret = check_fd(c);
 		if (!ret)
 			ret = parse_formats_apart(c);
+		if (lay && c->compressed) {
+			sr_strlcpy(lay->zname, c->zname, sizeof(lay->zname));
+			sr_strlcpy(lay->zver, c->zver, sizeof(lay->zver));
+		}
 	}
 	if (c->z)
 		tracecmd_compress_destroy(c->z);
@@ -2046,4 +2119,44 @@ int sr_tracedat_check(const char *path, char **cause)
 	free(c->fmt);
 	free(c);
 	return ret;
+}
+
+int sr_tracedat_check(const char *path, char **cause)
+{
+	return check_path(path, NULL, cause);
+}
+
+int sr_tracedat_check_layout(const char *path, struct sr_tracedat_layout *lay, char **cause)
+{
+	memset(lay, 0, sizeof(*lay));
+	return check_path(path, lay, cause);
+}
+
+void sr_tracedat_layout_free(struct sr_tracedat_layout *lay)
+{
+	free(lay->cpu);
+	free(lay->buf);
+	memset(lay, 0, sizeof(*lay));
+}
+
+int sr_tracedat_page_ok(const unsigned char *page, unsigned page_size, int commit_size, int big,
+			const char **why)
+{
+	uint64_t flags = 0, commit, room;
+	int lsize = commit_size == 8 ? 8 : 4, i;
+
+	for (i = 0; i < lsize; i++)
+		flags |= (uint64_t)page[8 + (big ? lsize - 1 - i : i)] << (8 * i);
+	commit = flags & CHK_COMMIT_MASK;
+	room = page_size - 8 - (uint64_t)lsize;
+	if (commit > room) {
+		*why = "its commit is larger than the page's data";
+		return -1;
+	}
+	if ((flags & CHK_MISSING_EVENTS) && (flags & CHK_MISSING_STORED) &&
+	    commit + (uint64_t)lsize > room) {
+		*why = "its count of missing events lies outside the page";
+		return -1;
+	}
+	return 0;
 }

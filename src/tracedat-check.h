@@ -36,4 +36,57 @@
  */
 int sr_tracedat_check(const char *path, char **cause);
 
+/* where one cpu's data of one buffer lies in the file */
+struct sr_tracedat_cpu {
+	char buffer[64];		/* "" for the top buffer */
+	int cpu;
+	unsigned long long off, size;	/* in the file */
+	int zipped;			/* chunks of compressed pages */
+	unsigned page_size;
+};
+
+/* a buffer: the top one ("") or an instance */
+struct sr_tracedat_buffer {
+	char name[64];
+	int ncpus;			/* the cpus it declares */
+	char clock[64];			/* v7: its trace clock; "" for the top's */
+};
+
+/* what a page reader needs besides what libtracecmd parses (the event formats) */
+struct sr_tracedat_layout {
+	int version;			/* 6 or 7 */
+	char zname[64], zver[64];	/* the compression ("" for none) */
+	int ts_adjust;			/* OFFSET, TSC2NSEC, TIME_SHIFT or GUEST: timestamps
+					 * are corrected on reading */
+	struct sr_tracedat_cpu *cpu;
+	int ncpu;
+	struct sr_tracedat_buffer *buf;
+	int nbuf;
+};
+
+/**
+ * sr_tracedat_check_layout - the structural check, and the layout of the data
+ * @path: the file
+ * @lay: filled with where each buffer's cpu data lies (free with
+ *	 sr_tracedat_layout_free(), also after a failure)
+ * @cause: as for sr_tracedat_check()
+ *
+ * Checks what sr_tracedat_check() checks but the pages of compressed data
+ * (it does not decompress the chunks): a reader that takes the data from
+ * @lay checks each page it decompresses (sr_tracedat_page_ok()).
+ *
+ * Return: as sr_tracedat_check().
+ */
+int sr_tracedat_check_layout(const char *path, struct sr_tracedat_layout *lay, char **cause);
+void sr_tracedat_layout_free(struct sr_tracedat_layout *lay);
+
+/**
+ * sr_tracedat_page_ok - the checks of one page's header (see page_header_ok)
+ * @page: the page; @page_size: its size; @commit_size: of the header's commit
+ *	  field (4 or 8); @big: the file is big-endian
+ * Return: 0, or -1 with @why set to a static text.
+ */
+int sr_tracedat_page_ok(const unsigned char *page, unsigned page_size, int commit_size, int big,
+			const char **why);
+
 #endif

@@ -8,7 +8,8 @@
  * list of bound parameters: filter values never enter the SQL text.
  *
  *   tui-grid.c    the cell grid
- *   tui-query.c   filter language, SQL + parameters, SQL display
+ *   tui-query.c   filter language, SQL + parameters, SQL display, and
+ *                 every other statement the views run (tui_q())
  *   tui-view.c    the data of a run and the views (list, detail, summary,
  *                 help, sql) rendered into a grid
  *   tui-app.c     the browser's state and its keys
@@ -145,6 +146,33 @@ enum {
 	TUI_R_REASON_P, TUI_R_MODEL,		/* divergent */
 	TUI_R_BASE0 = TUI_R_REASON_P,		/* every decision */
 };
+
+/*
+ * The fixed queries of the views (tui-view.c): every statement the TUI runs
+ * is written here, in the query layer, the views only bind and read them.
+ */
+enum tui_q {
+	TUI_Q_RUNS,	/* the runs, in order: what the summary and the title show */
+	TUI_Q_BASE_MODELS,	/* a run's base models, in side order */
+	TUI_Q_PATCHES,	/* a run's patch pairs, in side order */
+	TUI_Q_MAX_CPU,	/* a run's highest CPU number */
+	TUI_Q_CPUS,	/* a run's topology */
+	TUI_Q_NDIVERGENT,	/* a run's divergent rows */
+	TUI_Q_TIMELINE_DECISIONS,	/* the detail's timeline: decisions in a window */
+	TUI_Q_TIMELINE_MIGRATIONS,	/* ... and migrations */
+	/* the patch sides of a decision, the list's pair (?2 patch, ?3 model) first */
+	TUI_Q_DETAIL_SIDES,
+	TUI_Q_DETAIL_DECISION,	/* one decision */
+	TUI_Q_DETAIL_CPU_STATE,	/* every CPU's state at a decision */
+	TUI_Q_DETAIL_REASONS,	/* every side's answer at a decision */
+	TUI_Q_NLLC,	/* a run's LLCs */
+	TUI_Q_TOPOLOGY,	/* where a run's topology came from */
+	TUI_Q_PATCH_SUMMARY,	/* a run's patch summary */
+	TUI_Q_FIDELITY,	/* a run's fidelity totals per base model */
+	TUI_Q__COUNT
+};
+/* Return: the SQL text of query @q (static) */
+const char *tui_q(enum tui_q q);
 
 void tui_sql_release(struct tui_sql *q);
 /* the rows of @q, @limit from @offset (@limit < 0: all of them) */

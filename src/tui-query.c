@@ -378,6 +378,21 @@ char *tui_filter_format(const struct tui_filter *f)
 
 /* ---- columns ------------------------------------------------------------- */
 
+/*
+ * A patch side's CPU and reason in the list of every decision.  The
+ * database stores a patch side's evaluation only where it differs from its
+ * base side's (schedreplay-db(5), eval_row): xo/xp is that row, if any;
+ * otherwise the side answered what the base model (eb0) answered, at the
+ * kinds its pair evaluates (so.kinds).
+ */
+#define SIDE_VAL(x, sd, col)							\
+	"(CASE WHEN " x ".side_id IS NOT NULL THEN " x "." col " WHEN eb0.side_id IS NOT NULL"	\
+	" AND instr(',' || " sd ".kinds || ',', ',' || d.kind || ',') THEN eb0." col " END)"
+#define EO_CPU		SIDE_VAL("xo", "so", "cpu")
+#define EP_CPU		SIDE_VAL("xp", "sp", "cpu")
+#define EO_REASON	SIDE_VAL("xo", "so", "reason_id")
+#define EP_REASON	SIDE_VAL("xp", "sp", "reason_id")
+
 static const struct {
 	const char *name;
 	const char *div;		/* ORDER BY term in the divergence list */
@@ -390,8 +405,8 @@ static const struct {
 	[TUI_COL_THIS]		= { "this",	"this_cpu",	"d.this_cpu" },
 	[TUI_COL_PREV]		= { "prev",	"prev_cpu",	"d.prev_cpu" },
 	[TUI_COL_ACTUAL]	= { "actual",	"actual_cpu",	"d.actual_cpu" },
-	[TUI_COL_ORIGINAL]	= { "original",	"original_cpu",	"eo.cpu" },
-	[TUI_COL_PATCHED]	= { "patched",	"patched_cpu",	"ep.cpu" },
+	[TUI_COL_ORIGINAL]	= { "original",	"original_cpu",	EO_CPU },
+	[TUI_COL_PATCHED]	= { "patched",	"patched_cpu",	EP_CPU },
 	[TUI_COL_PATCH]		= { "patch",	"patch",	"diverged" },
 	[TUI_COL_BASE]		= { "base",	"ts",		"eb0.cpu" },
 };
@@ -409,6 +424,66 @@ int tui_col_find(const char *name)
 		if (!strcmp(cols[i].name, name))
 			return i;
 	return -1;
+}
+
+/* ---- the views' fixed queries --------------------------------------------------- */
+
+static const char *const fixed[TUI_Q__COUNT] = {
+	[TUI_Q_RUNS] =
+		"SELECT run_id, trace, kernel, model, patches, first_ts, last_ts, decisions, "
+		"events, migrations, lost_events, (SELECT count(*) FROM cpu c WHERE c.run_id "
+		"= run.run_id) FROM run ORDER BY run_id",
+	[TUI_Q_BASE_MODELS] =
+		"SELECT model FROM side WHERE run_id = ? AND variant = 'base' ORDER BY "
+		"side_id",
+	[TUI_Q_PATCHES] =
+		"SELECT patch FROM side WHERE run_id = ? AND patch IS NOT NULL GROUP BY "
+		"patch ORDER BY min(side_id)",
+	[TUI_Q_MAX_CPU] =
+		"SELECT max(cpu) FROM cpu WHERE run_id = ?",
+	[TUI_Q_CPUS] =
+		"SELECT cpu, core_id, llc_id, node FROM cpu WHERE run_id = ?",
+	[TUI_Q_NDIVERGENT] =
+		/* CROSS JOIN: from the few divergent rows, not every decision of the run */
+		"SELECT count(*) FROM diverged x CROSS JOIN decision d ON d.decision_id = "
+		"x.decision_id WHERE d.run_id = ?",
+	[TUI_Q_TIMELINE_DECISIONS] =
+		"SELECT ts, actual_cpu, kind FROM decision WHERE run_id = ? AND ts BETWEEN ? "
+		"AND ?",
+	[TUI_Q_TIMELINE_MIGRATIONS] =
+		"SELECT ts, orig_cpu, dest_cpu FROM migration WHERE run_id = ? AND ts "
+		"BETWEEN ? AND ?",
+	[TUI_Q_DETAIL_SIDES] =
+		"SELECT v.patch, v.model, v.variant, v.cpu FROM evaluation_v v WHERE "
+		"v.decision_id = ?1 AND v.patch IS NOT NULL ORDER BY v.patch IS NOT ?2, "
+		"v.model IS NOT ?3, v.side_id",
+	[TUI_Q_DETAIL_DECISION] =
+		"SELECT kind, ts, tid, comm, waker_tid, waker_comm, this_cpu, prev_cpu, "
+		"actual_cpu, kernel_cpu, sync, wake_flags, waker_exiting, skip, inferred, "
+		"this_nr, prev_nr, actual_nr, idle_cpus FROM decision WHERE decision_id = ?",
+	[TUI_Q_DETAIL_CPU_STATE] =
+		"SELECT cpu, nr_running, cfs_nr, curr_tid, curr_comm, idle, load, util FROM "
+		"cpu_state WHERE decision_id = ?",
+	[TUI_Q_DETAIL_REASONS] =
+		"SELECT model, patch, variant, cpu, reason FROM evaluation_v WHERE "
+		"decision_id = ? ORDER BY side_id",
+	[TUI_Q_NLLC] =
+		"SELECT count(DISTINCT llc_id) FROM cpu WHERE run_id = ?",
+	[TUI_Q_TOPOLOGY] =
+		"SELECT topology FROM run WHERE run_id = ?",
+	[TUI_Q_PATCH_SUMMARY] =
+		"SELECT patch, model, kind, decisions, divergent, original_exact, "
+		"patched_exact FROM patch_summary WHERE run_id = ? ORDER BY rowid",
+	[TUI_Q_FIDELITY] =
+		"SELECT s.model, f.kind, f.n, f.exact, f.same_llc, f.same_node, "
+		"f.baseline_exact FROM fidelity f JOIN side s USING (side_id) WHERE f.run_id "
+		"= ? AND f.path IS NULL AND s.variant = 'base' ORDER BY f.side_id, f.kind "
+		"DESC",
+};
+
+const char *tui_q(enum tui_q q)
+{
+	return (unsigned)q < TUI_Q__COUNT ? fixed[q] : "SELECT NULL WHERE 0";
 }
 
 /* ---- SQL ------------------------------------------------------------------ */
@@ -490,17 +565,18 @@ static int all_joins(FILE *m, struct tui_sql *q, const struct tui_scope *sc,
 	int i, err = 0, nbase = sc->nbase > 0 ? sc->nbase : 1;
 
 	for (i = 0; i < nbase && i < TUI_MAX_BASE; i++) {
-		fprintf(m, "\n  LEFT JOIN evaluation eb%d ON eb%d.decision_id = d.decision_id"
+		fprintf(m, "\n  LEFT JOIN eval_row eb%d ON eb%d.decision_id = d.decision_id"
 			" AND eb%d.side_id = (SELECT side_id FROM side WHERE run_id = :run"
 			" AND variant = 'base' AND model = %s)", i, i, i, base_param[i]);
 		err |= add_text(q, base_param[i], sc->nbase ? sc->base[i] : "");
 	}
-	fputs("\n  LEFT JOIN evaluation eo ON eo.decision_id = d.decision_id AND eo.side_id ="
-	      " (SELECT side_id FROM side WHERE run_id = :run AND patch = :sides"
-	      " AND variant = 'original' AND model = :base0)"
-	      "\n  LEFT JOIN evaluation ep ON ep.decision_id = d.decision_id AND ep.side_id ="
-	      " (SELECT side_id FROM side WHERE run_id = :run AND patch = :sides"
-	      " AND variant = 'patched' AND model = :base0)", m);
+	fputs("\n  LEFT JOIN side so ON so.run_id = :run AND so.patch = :sides"
+	      " AND so.variant = 'original' AND so.model = :base0"
+	      "\n  LEFT JOIN side sp ON sp.run_id = :run AND sp.patch = :sides"
+	      " AND sp.variant = 'patched' AND sp.model = :base0"
+	      "\n  LEFT JOIN eval_row xo ON xo.decision_id = d.decision_id AND xo.side_id = so.side_id"
+	      "\n  LEFT JOIN eval_row xp ON xp.decision_id = d.decision_id AND xp.side_id = sp.side_id",
+	      m);
 	err |= add_text(q, ":sides", f->patch ? f->patch : sc->patch ? sc->patch : "");
 	return err;
 }
@@ -512,9 +588,9 @@ static void text_match(FILE *m, int all, const char *p)
 		fprintf(m, "instr(lower(d.comm), lower(%1$s))"
 			" OR instr(lower((SELECT text FROM reason WHERE reason_id = eb0.reason_id)),"
 			" lower(%1$s))"
-			" OR instr(lower((SELECT text FROM reason WHERE reason_id = eo.reason_id)),"
+			" OR instr(lower((SELECT text FROM reason WHERE reason_id = " EO_REASON ")),"
 			" lower(%1$s))"
-			" OR instr(lower((SELECT text FROM reason WHERE reason_id = ep.reason_id)),"
+			" OR instr(lower((SELECT text FROM reason WHERE reason_id = " EP_REASON ")),"
 			" lower(%1$s))", p);
 	else
 		fprintf(m, "instr(lower(comm), lower(%1$s))"
@@ -544,7 +620,7 @@ static int from_where(FILE *m, struct tui_sql *q, const struct tui_scope *sc,
 	}
 	err |= add_int(q, ":run", sc->run_id);
 	if (f->patch) {
-		fputs(all ? "\n  AND eo.cpu IS NOT NULL" : "\n  AND patch = :patch", m);
+		fputs(all ? "\n  AND " EO_CPU " IS NOT NULL" : "\n  AND patch = :patch", m);
 		if (!all)
 			err |= add_text(q, ":patch", f->patch);
 	}
@@ -562,7 +638,7 @@ static int from_where(FILE *m, struct tui_sql *q, const struct tui_scope *sc,
 	}
 	if (f->cpu >= 0) {
 		if (all) {
-			fputs("\n  AND :cpu IN (d.this_cpu, d.prev_cpu, d.actual_cpu, eo.cpu, ep.cpu", m);
+			fputs("\n  AND :cpu IN (d.this_cpu, d.prev_cpu, d.actual_cpu, " EO_CPU ", " EP_CPU, m);
 			for (i = 0; i < nbase && i < TUI_MAX_BASE; i++)
 				fprintf(m, ", eb%d.cpu", i);
 			fputc(')', m);
@@ -585,7 +661,7 @@ static int from_where(FILE *m, struct tui_sql *q, const struct tui_scope *sc,
 			/* the kernel's CPU, the base model's or a patch side's */
 			fprintf(m, "\n  AND %sEXISTS (SELECT 1 FROM cpu p JOIN cpu c ON c.run_id = p.run_id"
 				" WHERE p.run_id = d.run_id AND p.cpu = d.prev_cpu"
-				" AND c.cpu IN (d.actual_cpu, eb0.cpu, eo.cpu, ep.cpu) AND %s)",
+				" AND c.cpu IN (d.actual_cpu, eb0.cpu, " EO_CPU ", " EP_CPU ") AND %s)",
 				f->cross == TUI_CROSS_NONE ? "NOT " : "",
 				f->cross == TUI_CROSS_NODE ? "c.node IS NOT p.node" :
 				"(c.llc_id IS NOT p.llc_id OR c.node IS NOT p.node)");
@@ -634,7 +710,7 @@ static void select_cols(FILE *m, const struct tui_scope *sc, const struct tui_qu
 		return;
 	}
 	fputs("SELECT d.decision_id, d.ts, d.tid, d.comm, d.kind, d.this_cpu, d.prev_cpu,"
-	      " d.actual_cpu, eo.cpu AS original_cpu, ep.cpu AS patched_cpu,"
+	      " d.actual_cpu, " EO_CPU " AS original_cpu, " EP_CPU " AS patched_cpu,"
 	      "\n  (SELECT group_concat(DISTINCT xs.patch) FROM diverged x JOIN side xs"
 	      " USING (side_id) WHERE x.decision_id = d.decision_id) AS diverged,"
 	      "\n  (SELECT text FROM reason WHERE reason_id = eb0.reason_id) AS base_reason", m);

@@ -116,10 +116,7 @@ int tui_open(struct tui *t, sqlite3 *db, const char *path, char **cause)
 	t->detail_id = -1;
 	t->detail_window = 500000;
 	tui_filter_init(&t->filter);
-	if (sqlite3_prepare_v2(db, "SELECT run_id, trace, kernel, model, patches, first_ts, "
-			       "last_ts, decisions, events, migrations, lost_events, "
-			       "(SELECT count(*) FROM cpu c WHERE c.run_id = run.run_id) "
-			       "FROM run ORDER BY run_id", -1, &st, NULL) != SQLITE_OK) {
+	if (sqlite3_prepare_v2(db, tui_q(TUI_Q_RUNS), -1, &st, NULL) != SQLITE_OK) {
 		sr_cause_set(cause, "cannot read '%s': %s", path, sqlite3_errmsg(db));
 		return -1;
 	}
@@ -199,8 +196,7 @@ int tui_select_run(struct tui *t, int i)
 	memset(&t->scope, 0, sizeof(t->scope));
 	t->scope.run_id = r->run_id;
 	t->scope.first_ts = r->first_ts;
-	if (sqlite3_prepare_v2(t->db, "SELECT model FROM side WHERE run_id = ? AND variant = "
-			       "'base' ORDER BY side_id", -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(t->db, tui_q(TUI_Q_BASE_MODELS), -1, &st, NULL) != SQLITE_OK)
 		goto db;
 	sqlite3_bind_int64(st, 1, r->run_id);
 	while (sqlite3_step(st) == SQLITE_ROW && n < TUI_MAX_BASE) {
@@ -210,8 +206,7 @@ int tui_select_run(struct tui *t, int i)
 	}
 	sqlite3_finalize(st);
 	t->scope.nbase = n;
-	if (sqlite3_prepare_v2(t->db, "SELECT patch FROM side WHERE run_id = ? AND patch IS NOT "
-			       "NULL GROUP BY patch ORDER BY min(side_id)", -1, &st, NULL)
+	if (sqlite3_prepare_v2(t->db, tui_q(TUI_Q_PATCHES), -1, &st, NULL)
 	    != SQLITE_OK)
 		goto db;
 	sqlite3_bind_int64(st, 1, r->run_id);
@@ -225,7 +220,7 @@ int tui_select_run(struct tui *t, int i)
 	}
 	sqlite3_finalize(st);
 	t->scope.patch = t->npatches ? t->patch_names[0] : NULL;
-	maxcpu = (int)query_ll(t->db, "SELECT max(cpu) FROM cpu WHERE run_id = ?", r->run_id, -1);
+	maxcpu = (int)query_ll(t->db, tui_q(TUI_Q_MAX_CPU), r->run_id, -1);
 	t->ncpu = maxcpu + 1;
 	if (t->ncpu > 0) {
 		t->cpu_llc = malloc((size_t)t->ncpu * sizeof(int));
@@ -237,8 +232,7 @@ int tui_select_run(struct tui *t, int i)
 		}
 		for (n = 0; n < t->ncpu; n++)
 			t->cpu_llc[n] = t->cpu_node[n] = t->cpu_core[n] = -1;
-		if (sqlite3_prepare_v2(t->db, "SELECT cpu, core_id, llc_id, node FROM cpu WHERE "
-				       "run_id = ?", -1, &st, NULL) != SQLITE_OK)
+		if (sqlite3_prepare_v2(t->db, tui_q(TUI_Q_CPUS), -1, &st, NULL) != SQLITE_OK)
 			goto db;
 		sqlite3_bind_int64(st, 1, r->run_id);
 		while (sqlite3_step(st) == SQLITE_ROW) {
@@ -252,8 +246,7 @@ int tui_select_run(struct tui *t, int i)
 		}
 		sqlite3_finalize(st);
 	}
-	t->ndivergent = (long)query_ll(t->db, "SELECT count(*) FROM diverged x JOIN decision d "
-				       "USING (decision_id) WHERE d.run_id = ?", r->run_id, 0);
+	t->ndivergent = (long)query_ll(t->db, tui_q(TUI_Q_NDIVERGENT), r->run_id, 0);
 	if (!t->ndivergent) {
 		t->mode = TUI_ALL;
 		snprintf(t->notice, sizeof(t->notice), "no divergent decisions in run %ld: showing "
@@ -1118,8 +1111,7 @@ static void detail_timeline(struct tui *t, struct page *p, long long ts, int act
 			*x_ = *x_ == '.' || *x_ == (ch) ? (ch) : '#';			\
 		}								\
 	} while (0)
-	if (sqlite3_prepare_v2(t->db, "SELECT ts, actual_cpu, kind FROM decision WHERE run_id = ? "
-			       "AND ts BETWEEN ? AND ?", -1, &st, NULL) == SQLITE_OK) {
+	if (sqlite3_prepare_v2(t->db, tui_q(TUI_Q_TIMELINE_DECISIONS), -1, &st, NULL) == SQLITE_OK) {
 		sqlite3_bind_int64(st, 1, t->scope.run_id);
 		sqlite3_bind_int64(st, 2, from);
 		sqlite3_bind_int64(st, 3, to);
@@ -1131,8 +1123,7 @@ static void detail_timeline(struct tui *t, struct page *p, long long ts, int act
 		}
 	}
 	sqlite3_finalize(st);
-	if (sqlite3_prepare_v2(t->db, "SELECT ts, orig_cpu, dest_cpu FROM migration WHERE "
-			       "run_id = ? AND ts BETWEEN ? AND ?", -1, &st, NULL) == SQLITE_OK) {
+	if (sqlite3_prepare_v2(t->db, tui_q(TUI_Q_TIMELINE_MIGRATIONS), -1, &st, NULL) == SQLITE_OK) {
 		sqlite3_bind_int64(st, 1, t->scope.run_id);
 		sqlite3_bind_int64(st, 2, from);
 		sqlite3_bind_int64(st, 3, to);
@@ -1189,9 +1180,7 @@ static void detail_sides(struct tui *t, struct detail_sides *ds, int *orig, int 
 	sqlite3_stmt *st = NULL;
 
 	memset(ds, 0, sizeof(*ds));
-	if (sqlite3_prepare_v2(t->db, "SELECT v.patch, v.model, v.variant, v.cpu FROM evaluation_v v"
-			       " WHERE v.decision_id = ?1 AND v.patch IS NOT NULL"
-			       " ORDER BY v.patch IS NOT ?2, v.model IS NOT ?3, v.side_id", -1, &st,
+	if (sqlite3_prepare_v2(t->db, tui_q(TUI_Q_DETAIL_SIDES), -1, &st,
 			       NULL) != SQLITE_OK)
 		return;
 	sqlite3_bind_int64(st, 1, t->detail_id);
@@ -1235,10 +1224,7 @@ static void render_detail_page(struct tui *t, int cols)
 	char buf[64];
 
 	page_start(t, cols);
-	if (sqlite3_prepare_v2(t->db, "SELECT kind, ts, tid, comm, waker_tid, waker_comm, this_cpu,"
-			       " prev_cpu, actual_cpu, kernel_cpu, sync, wake_flags, waker_exiting,"
-			       " skip, inferred, this_nr, prev_nr, actual_nr, idle_cpus"
-			       " FROM decision WHERE decision_id = ?", -1, &st, NULL) != SQLITE_OK) {
+	if (sqlite3_prepare_v2(t->db, tui_q(TUI_Q_DETAIL_DECISION), -1, &st, NULL) != SQLITE_OK) {
 		set_error(t, "reading the decision");
 		return;
 	}
@@ -1314,8 +1300,7 @@ static void render_detail_page(struct tui *t, int cols)
 	/* every CPU's state */
 	if (t->ncpu > 0)
 		cs = calloc((size_t)t->ncpu, sizeof(*cs));
-	if (cs && sqlite3_prepare_v2(t->db, "SELECT cpu, nr_running, cfs_nr, curr_tid, curr_comm,"
-				     " idle, load, util FROM cpu_state WHERE decision_id = ?", -1,
+	if (cs && sqlite3_prepare_v2(t->db, tui_q(TUI_Q_DETAIL_CPU_STATE), -1,
 				     &st, NULL) == SQLITE_OK) {
 		sqlite3_bind_int64(st, 1, t->detail_id);
 		while (sqlite3_step(st) == SQLITE_ROW) {
@@ -1397,8 +1382,7 @@ static void render_detail_page(struct tui *t, int cols)
 	/* every side's reason */
 	line(&p, 0, 0, 0, "%s", "");
 	line(&p, 0, TUI_A_BOLD, 0, "reasons (every side evaluated at this decision)");
-	if (sqlite3_prepare_v2(t->db, "SELECT model, patch, variant, cpu, reason FROM evaluation_v"
-			       " WHERE decision_id = ? ORDER BY side_id", -1, &st, NULL)
+	if (sqlite3_prepare_v2(t->db, tui_q(TUI_Q_DETAIL_REASONS), -1, &st, NULL)
 	    == SQLITE_OK) {
 		int any = 0;
 
@@ -1459,14 +1443,14 @@ static void render_summary_page(struct tui *t, int cols)
 		if (t->cpu_node[i] + 1 > nodes)
 			nodes = t->cpu_node[i] + 1;
 	}
-	llcs = (int)query_ll(t->db, "SELECT count(DISTINCT llc_id) FROM cpu WHERE run_id = ?",
+	llcs = (int)query_ll(t->db, tui_q(TUI_Q_NLLC),
 			     r->run_id, 0);
 	line(&p, 0, TUI_A_BOLD, 0, "run %ld (%d of %d)", r->run_id, t->cur + 1, t->nruns);
 	line(&p, 2, 0, 0, "trace     %s", r->trace);
 	line(&p, 2, 0, 0, "kernel    %s", r->kernel[0] ? r->kernel : "(not recorded)");
 	line(&p, 2, 0, 0, "CPUs      %d (%d node%s, %d LLC%s)", r->ncpus, nodes,
 	     nodes == 1 ? "" : "s", llcs, llcs == 1 ? "" : "s");
-	if (sqlite3_prepare_v2(t->db, "SELECT topology FROM run WHERE run_id = ?", -1, &st,
+	if (sqlite3_prepare_v2(t->db, tui_q(TUI_Q_TOPOLOGY), -1, &st,
 			       NULL) == SQLITE_OK) {
 		sqlite3_bind_int64(st, 1, r->run_id);
 		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
@@ -1487,9 +1471,7 @@ static void render_summary_page(struct tui *t, int cols)
 	line(&p, 2, TUI_A_UNDERLINE, 0, "%-24s %-9s %-6s %9s %9s %7s %7s %7s", "patch", "model",
 	     "kind", "decisions", "divergent", "rate", "orig=A", "new=A");
 	any = 0;
-	if (sqlite3_prepare_v2(t->db, "SELECT patch, model, kind, decisions, divergent,"
-			       " original_exact, patched_exact FROM patch_summary WHERE run_id = ?"
-			       " ORDER BY rowid", -1, &st, NULL) == SQLITE_OK) {
+	if (sqlite3_prepare_v2(t->db, tui_q(TUI_Q_PATCH_SUMMARY), -1, &st, NULL) == SQLITE_OK) {
 		sqlite3_bind_int64(st, 1, r->run_id);
 		while (sqlite3_step(st) == SQLITE_ROW) {
 			long long n = sqlite3_column_int64(st, 3);
@@ -1518,10 +1500,7 @@ static void render_summary_page(struct tui *t, int cols)
 	line(&p, 0, TUI_A_BOLD, 0, "fidelity of the base models (the kernel's CPU = A)");
 	line(&p, 2, TUI_A_UNDERLINE, 0, "%-10s %-12s %9s %7s %8s %9s %9s", "model", "kind", "n",
 	     "exact", "same LLC", "same node", "baseline");
-	if (sqlite3_prepare_v2(t->db, "SELECT s.model, f.kind, f.n, f.exact, f.same_llc,"
-			       " f.same_node, f.baseline_exact FROM fidelity f JOIN side s"
-			       " USING (side_id) WHERE f.run_id = ? AND f.path IS NULL"
-			       " AND s.variant = 'base' ORDER BY f.side_id, f.kind DESC", -1, &st,
+	if (sqlite3_prepare_v2(t->db, tui_q(TUI_Q_FIDELITY), -1, &st,
 			       NULL) == SQLITE_OK) {
 		sqlite3_bind_int64(st, 1, r->run_id);
 		while (sqlite3_step(st) == SQLITE_ROW) {

@@ -75,6 +75,23 @@ fi
 
 [ "$n" -ge 20 ] && pass "the corpus has $n cases (at least 20)" || fail "the corpus has at least 20 cases" "$n"
 
+# a compressed chunk of cpu data that does not decompress, found while the
+# pages are read (the structural check reads only the chunk headers): one
+# line naming the chunk, exit 1, and replay writes no database
+f=$FIX/tracedat/succeed/live-6.18-top-v7.dat
+cp "$f" "$TMP/badchunk.dat"
+printf '\377\377\377\377\377\377\377\377' |
+	dd of="$TMP/badchunk.dat" bs=1 seek=$(($(stat -c %s "$f") - 20000)) conv=notrunc 2>/dev/null
+"$SR" info "$TMP/badchunk.dat" >"$TMP/o" 2>"$TMP/e1"
+same "a chunk of cpu data that does not decompress: exit 1" 1 $?
+same "... one line naming the chunk" \
+	"schedreplay: cannot read '$TMP/badchunk.dat': cpu 1 data: chunk 15 at offset 0x12eb0e: 2329 compressed bytes do not decompress to 40960 bytes" \
+	"$(cat "$TMP/e1")"
+"$SR" replay -q -o "$TMP/badchunk.db" "$TMP/badchunk.dat" >"$TMP/o" 2>"$TMP/e1"
+same "... replay exits 1" 1 $?
+ok "... and leaves no database, no temporary file" \
+	sh -c "! ls '$TMP' | grep -q '^badchunk.db'"
+
 "$SR" info "$TMP/does-not-exist.dat" >"$TMP/o" 2>"$TMP/e1"
 same "missing file exits 1" 1 $?
 same "missing file: one clear line" \

@@ -136,6 +136,30 @@ ok "-d 1: records about one second" grep -q '^schedreplay: recorded 1\.0[0-9]* s
 ok "-d 1: the file reads back" "$SR" info "$TMP/d.dat"
 same_state "-d"
 
+# ---- --balance-probes: recorded where the kernel has kprobes, else one warning
+"$SR" record --balance-probes -o "$TMP/bal.dat" -- sh -c "$LOAD" >/dev/null 2>"$TMP/rec.err"
+same "--balance-probes: exits 0" 0 $?
+ok "--balance-probes: the file reads back" "$SR" info "$TMP/bal.dat"
+if [ $HAVE_TC = 1 ]; then
+	trace-cmd report "$TMP/bal.dat" 2>/dev/null >"$TMP/bal.txt"
+	if [ -e $T/kprobe_events ]; then
+		ok "--balance-probes: metadata says on" \
+			grep -q 'schedreplay: balance-probes on$' "$TMP/bal.txt"
+		ok "--balance-probes: balance_rq events with a cpu and an idle type" \
+			grep -q ' balance_rq: .*cpu=[0-9]* idle=[0-9]' "$TMP/bal.txt"
+		ok "--balance-probes: balance_rq_ret events with the count moved" \
+			grep -q ' balance_rq_ret: .*moved=' "$TMP/bal.txt"
+	else
+		ok "--balance-probes: metadata says off" \
+			grep -q 'schedreplay: balance-probes off$' "$TMP/bal.txt"
+		same "--balance-probes: one warning where the kernel has no kprobe events" 1 \
+			"$(grep -c 'no kprobe events: recording without the balance probes' "$TMP/rec.err")"
+	fi
+else
+	skip "--balance-probes: metadata" "trace-cmd not installed"
+fi
+same_state "--balance-probes"
+
 # ---- until a signal, with the signal sent mid-recording
 for sig in INT TERM; do
 	rm -f "$TMP/s.dat"

@@ -202,4 +202,56 @@ sed '/meta end/a\
 same "inferred affinity: a task seen on the balancing CPU is never pinned off it" 0 \
 	"$(q "$TMP/ai-seen.db" "SELECT count(*) FROM decision WHERE kind = 'newidle' AND inferred LIKE '%affinity%'")"
 
+# ---- the balance probes: a newly idle switch without load_balance is no decision
+nb="$S/newidle-balance-probes.txt"
+"$SR" replay -q -o "$TMP/nb.db" -t 1x2x1 "$nb" 2>"$TMP/e"
+same "balance probes: replays" 0 $?
+same "balance probes: the switch without load_balance is skip no_balance, the other a decision" \
+	"100002005000 no_balance
+100005005000 -" \
+	"$(q "$TMP/nb.db" "SELECT ts, coalesce(skip, '-') FROM decision WHERE kind = 'newidle' ORDER BY ts" | tr '|' ' ')"
+same "balance probes: the skipped one has no evaluation" 0 \
+	"$(q "$TMP/nb.db" "SELECT count(*) FROM evaluation e JOIN decision d USING (decision_id) WHERE d.skip = 'no_balance'")"
+same "balance probes: counted in the skipped table" 1 \
+	"$(q "$TMP/nb.db" "SELECT n FROM skipped WHERE reason = 'no_balance'")"
+"$SR" replay -t 1x2x1 "$nb" >"$TMP/nb.out" 2>&1
+ok "balance probes: --fidelity counts them and the levels tried" grep -q \
+	'^newidle: *balance probes: 1 newly idle switches without a load_balance, not decisions; load_balance at sd->level: 2: 1 (of 1 without a pull)$' \
+	"$TMP/nb.out"
+"$SR" replay -q -o "$TMP/nb-off.db" -t 1x2x1 --no-balance-probes "$nb" 2>"$TMP/e"
+same "--no-balance-probes: both switches are newidle decisions" "2 0" \
+	"$(q "$TMP/nb-off.db" "SELECT count(*), count(skip) FROM decision WHERE kind = 'newidle'" | tr '|' ' ')"
+# the probes only where the trace has them: without balance_rq lines nothing is skipped
+grep -v ' balance_rq: ' "$nb" >"$TMP/nb-none.txt"
+"$SR" replay -q -o "$TMP/nb-none.db" -t 1x2x1 "$TMP/nb-none.txt" 2>"$TMP/e"
+same "a trace without balance_rq events: no no_balance skips" "2 0" \
+	"$(q "$TMP/nb-none.db" "SELECT count(*), count(skip) FROM decision WHERE kind = 'newidle'" | tr '|' ' ')"
+
+# a real recording (Debian 6.1.192 in the NUMA guest, trace-cmd with the balance
+# probes defined by init.sh): each newidle decision is skipped exactly where
+# trace-cmd report shows no load_balance(CPU_NEWLY_IDLE) on its CPU since the
+# CPU's previous switch (switches sharing a timestamp on a CPU left out)
+export LC_ALL=C
+nbr="$FIX/tracedat/numa/numa-6.1-messaging-balance"
+if command -v trace-cmd >/dev/null; then
+	"$SR" replay -q -o "$TMP/nbr.db" -t "$nbr.topo" "$nbr.dat" 2>"$TMP/e"
+	same "recorded balance probes: replays" 0 $?
+	trace-cmd report -t "$nbr.dat" 2>/dev/null | awk -f "$TEST_DIR/lib/newidle-tried.awk" |
+		awk '{ sub(/^0+/, "", $1); k = $1 "_" $2; n[k]++; v[k] = $3 } END { for (k in n) if (n[k] == 1) print k, v[k] }' |
+		sort >"$TMP/nbr.ref"
+	q "$TMP/nbr.db" "SELECT ts || '_' || this_cpu, skip IS NULL FROM decision WHERE kind = 'newidle'" |
+		tr '|' ' ' | sort >"$TMP/nbr.our"
+	join "$TMP/nbr.ref" "$TMP/nbr.our" >"$TMP/nbr.join"
+	ok "recorded balance probes: both kinds of newly idle switch are there" \
+		sh -c "grep -q ' 0 0\$' '$TMP/nbr.join' && grep -q ' 1 1\$' '$TMP/nbr.join'"
+	same "recorded balance probes: skipped exactly where the kernel called no load_balance" "" \
+		"$(awk '$2 != $3' "$TMP/nbr.join")"
+	trace-cmd report -t "$nbr.dat" 2>/dev/null | awk -f "$TEST_DIR/lib/newidle-tried.awk" |
+		awk '{ sub(/^0+/, "", $1); print $1 "_" $2 }' | sort -u >"$TMP/nbr.all"
+	same "recorded balance probes: every newidle decision is at a blocking switch of the trace" "" \
+		"$(cut -d' ' -f1 "$TMP/nbr.our" | join -v1 - "$TMP/nbr.all")"
+else
+	skip "recorded balance probes" "trace-cmd not installed"
+fi
+
 test_done

@@ -59,6 +59,19 @@ done
 same "--no-header: only the rows" 3 "$(wc -l <"$TMP/t.txt")"
 ok "table: numbers right-aligned, text left" \
 	grep -q '^1  tests/fixtures/tracedat/numa/numa-6.12-forks.dat     trace.dat' "$TMP/t.txt"
+# the table streams: the widths come from the first 1000 rows, later rows
+# are printed as they come (a longer value widens only its own row), and
+# memory does not grow with the rows
+N="WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1002)"
+"$SR" sql -F table "$DB" "$N SELECT i, CASE WHEN i = 1001 THEN 'longer' ELSE 'x' END AS t, i AS j FROM n" >"$TMP/t.txt"
+same "table: the first block sets the widths" "   i  t     j" "$(head -n 1 "$TMP/t.txt")"
+same "table: a later row keeps them, a longer value widens its own row" \
+	"1001  longer  1001|1002  x  1002" "$(tail -n 2 "$TMP/t.txt" | paste -sd '|')"
+/usr/bin/time -f %M -o "$TMP/rss" "$SR" sql -F table "$DB" \
+	"WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000000) SELECT i, 'row ' || i AS t FROM n" >"$TMP/big.txt"
+same "table: two million rows, all printed" 2000002 "$(wc -l <"$TMP/big.txt")"
+ok "table: memory does not grow with the rows (peak $(cat "$TMP/rss") KiB < 64 MiB)" \
+	test "$(cat "$TMP/rss")" -lt 65536
 "$SR" sql "$DB" 'SELECT 1 AS n' >"$TMP/o"
 same "csv when stdout is not a terminal" "n
 1" "$(cat "$TMP/o")"
@@ -104,7 +117,7 @@ same "and the write happened" 0 "$(sqlite3 "$TMP/w.db" 'SELECT count(*) FROM ski
 # two databases side by side
 "$SR" sql -F csv --no-header -A b="$TMP/w.db" "$DB" \
 	"SELECT (SELECT count(*) FROM main.skipped), (SELECT count(*) FROM b.skipped)" >"$TMP/o"
-same "--attach puts a second database beside the first" "18,0" "$(cat "$TMP/o")"
+same "--attach puts a second database beside the first" "21,0" "$(cat "$TMP/o")"
 
 # errors: one line, exit 1 for the query and the database, 2 for the command line
 err() {	# DESC STATUS MESSAGE sql-args...
@@ -165,14 +178,14 @@ sqlite3 "$TMP/foreign.db" "CREATE TABLE t (x)"
 err "a foreign SQLite database" 1 "schedreplay: '$TMP/foreign.db' is an SQLite database, but not one schedreplay wrote" \
 	"$TMP/foreign.db" "SELECT 1"
 sqlite3 "$TMP/v1.db" "CREATE TABLE decision (decision_id INTEGER PRIMARY KEY, ts INTEGER); PRAGMA user_version = 1"
-err "a schema-1 database" 1 "schedreplay: '$TMP/v1.db' is a schedreplay database of schema 1; this schedreplay reads schema 2: replay the trace again" \
+err "a schema-1 database" 1 "schedreplay: '$TMP/v1.db' is a schedreplay database of schema 1; this schedreplay reads schema 3: replay the trace again" \
 	"$TMP/v1.db" "SELECT 1"
-cp "$DB" "$TMP/v3.db"
-sqlite3 "$TMP/v3.db" "PRAGMA user_version = 3"
-err "a newer schema" 1 "schedreplay: '$TMP/v3.db' has database schema 3; this schedreplay reads schema 2: use a newer schedreplay" \
-	"$TMP/v3.db" "SELECT 1"
-err "--attach checks the other file too" 1 "schedreplay: '$TMP/v3.db' has database schema 3; this schedreplay reads schema 2: use a newer schedreplay" \
-	-A new="$TMP/v3.db" "$DB" "SELECT 1"
+cp "$DB" "$TMP/v4.db"
+sqlite3 "$TMP/v4.db" "PRAGMA user_version = 4"
+err "a newer schema" 1 "schedreplay: '$TMP/v4.db' has database schema 4; this schedreplay reads schema 3: use a newer schedreplay" \
+	"$TMP/v4.db" "SELECT 1"
+err "--attach checks the other file too" 1 "schedreplay: '$TMP/v4.db' has database schema 4; this schedreplay reads schema 3: use a newer schedreplay" \
+	-A new="$TMP/v4.db" "$DB" "SELECT 1"
 
 # schedreplay-db(5) covers the whole schema the replay writes
 missing=$(sqlite3 "$DB" "SELECT m.name || '.' || p.name FROM sqlite_schema m, pragma_table_info(m.name) p

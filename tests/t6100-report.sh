@@ -91,8 +91,8 @@ FROM decision d JOIN evaluation e ON e.decision_id = d.decision_id
 WHERE d.kind = 'balance_newidle' AND d.actual_cpu IS NOT NULL AND e.cpu IS d.actual_cpu
   AND e.side_id = (SELECT side_id FROM side WHERE patch = 'newidle-bail' AND variant = 'original')
 ORDER BY d.decision_id LIMIT 1;
-UPDATE evaluation SET cpu = ((SELECT cpu FROM pick) + 1) % 4
- WHERE decision_id = (SELECT id FROM pick) AND side_id = (SELECT sp FROM pick);
+INSERT OR REPLACE INTO eval_row SELECT id, sp, (cpu + 1) % 4,
+ (SELECT reason_id FROM evaluation e WHERE e.decision_id = id AND e.side_id = sp) FROM pick;
 INSERT INTO diverged SELECT id, so FROM pick;
 UPDATE patch_summary SET divergent = 1, original_exact = 1, patched_exact = 0
  WHERE patch = 'newidle-bail' AND kind = 'balance_newidle';"

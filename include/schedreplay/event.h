@@ -24,6 +24,7 @@ enum sr_event_kind {
 	SR_EV_SELECT_RQ,	/* schedreplay/select_rq kprobe: select_task_rq_fair entry */
 	SR_EV_SELECT_RQ_RET,	/* schedreplay/select_rq_ret: its return value */
 	SR_EV_SETAFFINITY,	/* schedreplay/setaffinity kprobe: sched_setaffinity entry */
+	SR_EV_BALANCE_RQ,	/* schedreplay/balance_rq kprobe: load_balance entry */
 	SR_EV_LOST,		/* lost / discarded events marker (count may be unknown) */
 	SR_EV_OTHER,		/* any other event, passed through by name */
 	SR_EV__COUNT
@@ -79,6 +80,9 @@ struct sr_event {
 	/* select_rq: prev_cpu's cpu_load() (its root cfs_rq's load_avg), -1 where absent */
 	long long prevload;
 	uint64_t cpumask;	/* setaffinity: the requested mask of CPUs 0-63 */
+	/* balance_rq: the enum cpu_idle_type value (2 CPU_NEWLY_IDLE), -1 absent */
+	int lb_idle;
+	int lb_level;		/* balance_rq: sd->level, -1 absent */
 
 	long long prev_state_raw;	/* switch: as recorded (letters are mapped) */
 	enum sr_prev_state prev_state;
@@ -92,6 +96,9 @@ struct sr_event {
 	 */
 	const char *text;
 };
+
+/* balance_rq's idle value for CPU_NEWLY_IDLE, the same in every kernel version */
+#define SR_LB_IDLE_NEWLY	2
 
 /**
  * sr_event_kind_name - stable name of an event kind

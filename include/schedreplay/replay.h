@@ -189,6 +189,7 @@ enum sr_skip {
 	SR_SKIP_UNKNOWN_TASK,	/* wakee's state unknown (before its first switch) */
 	SR_SKIP_NOT_FAIR,	/* RT/DL wakee: not select_task_rq_fair */
 	SR_SKIP_NO_SELECT,	/* the select_rq probe says select_task_rq_fair did not run */
+	SR_SKIP_NO_BALANCE,	/* newly idle: the balance probes show no load_balance */
 };
 
 /* one CPU as a model saw it at a decision (sr_replay_keep_snapshots) */
@@ -287,6 +288,16 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
  * TTWU 0x08, SYNC 0x10).
  */
 void sr_replay_use_probes(struct sr_replay *r, int on);
+
+/**
+ * sr_replay_use_balance_probes - the trace has the recorder's balance
+ * probes (schedreplay-record(1) --balance-probes): a newly idle switch at
+ * which the kernel called no load_balance(CPU_NEWLY_IDLE) is not a
+ * decision the models are held to (skip no_balance)
+ * @r:  the engine
+ * @on: 1 to use them (before the first event)
+ */
+void sr_replay_use_balance_probes(struct sr_replay *r, int on);
 
 /**
  * sr_replay_ignore_affinity - withhold what the recording says of affinity
@@ -427,6 +438,8 @@ struct sr_replay_stats {
 	uint64_t fork_no_select;	/* forks without select_rq in a probed trace */
 	uint64_t delayed_sleeps;	/* sleeps kept queued (6.12+ delayed dequeue) */
 	uint64_t delayed_woken;		/* of those, woken still queued (ttwu_runnable) */
+	/* newidle decisions (not skipped) at which load_balance ran at sd->level i */
+	uint64_t newidle_level[8];
 	uint64_t reconciled[SR_REC__COUNT];	/* by enum sr_reconcile */
 	uint64_t migrations[SR_MIG__COUNT];
 	uint64_t tasks_seen;

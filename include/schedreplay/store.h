@@ -22,7 +22,7 @@
 #include "schedreplay/replay.h"
 #include "schedreplay/trace.h"
 
-#define SR_DB_SCHEMA_VERSION 2
+#define SR_DB_SCHEMA_VERSION 3
 /* PRAGMA application_id: "SRPL" */
 #define SR_DB_APPLICATION_ID 0x5352504c
 /* how long an append waits for another writer's lock by default (ms) */

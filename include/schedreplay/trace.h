@@ -50,6 +50,7 @@ struct sr_trace_info {
 	enum sr_pstate_enc pstate_enc;	/* how numeric prev_state is read */
 	int has_waking;			/* the trace declares sched_waking */
 	int has_probes;			/* the trace declares schedreplay/select_rq(_ret) */
+	int has_balance_probes;		/* the trace declares schedreplay/balance_rq */
 };
 
 /**
@@ -74,6 +75,19 @@ int sr_trace_open(const char *path, const struct sr_trace_opts *opts,
  * After an error the trace must only be freed.
  */
 int sr_trace_next(struct sr_trace *t, struct sr_event *ev, char **cause);
+
+/**
+ * sr_trace_rewind - back to the first event, as if just opened
+ * @t: the trace; @cause: the reason of a failure
+ *
+ * Cheaper than closing and opening again: the headers and formats are not
+ * read a second time.  The per-cpu event counters start again from 0.
+ *
+ * Return: 0; -SR_E_UNSUPPORTED when the reader cannot (open the trace
+ * again); another -SR_E_* with @cause after which @t only takes
+ * sr_trace_free().
+ */
+int sr_trace_rewind(struct sr_trace *t, char **cause);
 
 /**
  * sr_trace_borrow_info - what the trace says about itself

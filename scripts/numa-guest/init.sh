@@ -16,6 +16,10 @@
 #   SR_FLIPSOFF  offset of task_struct->wakee_flips (empty: no flips field)
 #   SR_PELTOFF   "load=OFF util=OFF runnable=OFF": task_struct->se.avg.*_avg
 #   SR_PREVOFF   "C B A": prevload=+C(+B(+A(%di))), p->se.cfs_rq->rq->cfs.avg.load_avg
+#   SR_BALPROBES 1: also the balance probes (schedreplay record
+#                --balance-probes, or defined below for trace-cmd)
+#   SR_BALOFF    "cpu=OFF avg_idle=OFF sd=OFF max_newidle_lb_cost=OFF level=OFF"
+#                (struct rq and sched_domain members, for trace-cmd's probes)
 #   SR_BUFKB     record -b (KiB per CPU; empty: the recorder's default)
 #   SR_SCALE     load size multiplier, percent (100 = the default size)
 #   SR_TRACECMD_OPTS  extra trace-cmd record options (e.g. --file-version 6)
@@ -449,6 +453,41 @@ if [ "${SR_RECORDER:-trace-cmd}" = trace-cmd ]; then
 	sed 's/^/kprobe_events: /' $T/kprobe_events >>$F
 fi
 
+# ---- the four optional balance probes (schedreplay-record(1), "Balance
+# probes"), by hand for trace-cmd, on whichever names the kernel has
+if [ "${SR_RECORDER:-trace-cmd}" = trace-cmd ] && [ -n "$SR_BALPROBES" ]; then
+	balfunc() {	# balfunc NEW OLD: the name /proc/kallsyms has
+		if grep -q " $1\$" /proc/kallsyms; then echo "$1"; else echo "$2"; fi
+	}
+	balfield() {	# balfield MEMBER: its offset from SR_BALOFF
+		for kv in $SR_BALOFF; do [ "${kv%%=*}" = "$1" ] && echo "${kv#*=}"; done
+	}
+	NI=$(balfunc sched_balance_newidle newidle_balance)
+	LB=$(balfunc sched_balance_rq load_balance)
+	c=$(balfield cpu) a=$(balfield avg_idle) s=$(balfield sd)
+	m=$(balfield max_newidle_lb_cost) l=$(balfield level)
+	NIF=""
+	LBF=""
+	[ -n "$c" ] && NIF="$NIF cpu=+$c(%di):s32"
+	[ -n "$a" ] && NIF="$NIF avg_idle=+$a(%di):u64"
+	[ -n "$s" ] && [ -n "$m" ] && NIF="$NIF cost=+$m(+$s(%di)):u64"
+	[ -n "$l" ] && LBF=" level=+$l(%dx):s32"
+	{
+		echo "p:schedreplay/newidle $NI$NIF"
+		echo "r:schedreplay/newidle_ret $NI ret=\$retval:s32"
+		echo "p:schedreplay/balance_rq $LB cpu=%di:s32 idle=%cx:s32$LBF"
+		echo "r:schedreplay/balance_rq_ret $LB moved=\$retval:s32"
+	} >$O/kprobe_events-balance.in
+	while read -r ev; do
+		echo "$ev" >>$T/kprobe_events || {
+			cat $T/error_log >$O/kprobe-error.txt 2>/dev/null
+			fail "kprobe_events rejected: $ev"
+		}
+	done <$O/kprobe_events-balance.in
+	cp $T/kprobe_events $O/kprobe_events
+	sed 's/^/kprobe_events (balance): /' $O/kprobe_events-balance.in >>$F
+fi
+
 # ---- record one load
 log "recording load $SR_LOAD with ${SR_RECORDER:-trace-cmd}"
 cd /tmp
@@ -457,7 +496,7 @@ if [ "${SR_RECORDER:-trace-cmd}" = schedreplay ]; then
 	# tracefs as the recorder found it, to compare with what it leaves
 	ls $T/instances >$O/instances-before 2>&1
 	cat $T/kprobe_events >$O/kprobe_events-before 2>&1
-	schedreplay record ${SR_BUFKB:+-b $SR_BUFKB} -o $O/trace.dat \
+	schedreplay record ${SR_BUFKB:+-b $SR_BUFKB} ${SR_BALPROBES:+--balance-probes} -o $O/trace.dat \
 		-- /init --load "$SR_LOAD" >$O/record.log 2>&1
 	rc=$?
 	t1=$(cat /proc/uptime)

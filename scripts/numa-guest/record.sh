@@ -16,7 +16,7 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 CACHE=$HERE/cache
-KERNEL= LOAD= OUT= ACCEL=tcg KPKG= BUFKB=20000 SCALE=100 TCOPTS= NOPID=
+KERNEL= LOAD= OUT= ACCEL=tcg KPKG= BUFKB=20000 SCALE=100 TCOPTS= NOPID= BALPROBES=
 TIMEOUT=300 BOOT_TIMEOUT=120 RETRIES=4 NOINSTALL= RECORDER=trace-cmd CACHED= BENCH=
 CRASHFIRST=
 TOP=$(cd "$HERE/../.." && pwd)
@@ -39,6 +39,10 @@ usage: $0 --kernel 6.1|6.12 --load messaging|forks|pingpong|mix|busyloops|pinned
   --scale PERCENT     load size (default $SCALE)
   --trace-cmd-opts S  extra trace-cmd record options, e.g. "--file-version 6"
   --no-pid            do not add the pid and flips fields to the select_rq probe
+  --balance-probes    also record the balance probes (newidle, newidle_ret,
+                      balance_rq, balance_rq_ret: schedreplay-record(1));
+                      schedreplay record --balance-probes, or defined by
+                      init.sh for trace-cmd
   --cache DIR         where kernels and initramfs are kept (default $CACHE)
   --timeout S         kill QEMU after S seconds (default $TIMEOUT; $BOOT_TIMEOUT s to reach /init)
   --retries N         runs of QEMU per load when the guest hangs or oopses
@@ -97,6 +101,7 @@ while [ $# -gt 0 ]; do
 	--scale) SCALE=$2; shift 2 ;;
 	--trace-cmd-opts) TCOPTS=$2; shift 2 ;;
 	--no-pid) NOPID=1; shift ;;
+	--balance-probes) BALPROBES=1; shift ;;
 	--cache) CACHE=$2; shift 2 ;;
 	--timeout) TIMEOUT=$2; shift 2 ;;
 	--retries) RETRIES=$2; shift 2 ;;
@@ -233,7 +238,8 @@ HZ=$(sed -n 's/^CONFIG_HZ=//p' "$KCONFIG")
 # offsets from the kernel's own BTF (vmlinux extracted from the bzImage: xz
 # in 6.1, zstd in 6.12), with bpftool
 if [ -z "$NOPID" ] && { [ ! -f "$KDIR/.pidoff" ] || [ ! -f "$KDIR/.flipsoff" ] ||
-	[ ! -f "$KDIR/.peltoff" ] || [ ! -f "$KDIR/.prevoff" ]; }; then
+	[ ! -f "$KDIR/.peltoff" ] || [ ! -f "$KDIR/.prevoff" ] || [ ! -f "$KDIR/.baloff" ]; }; then
+	: >"$KDIR/.baloff"
 	: >"$KDIR/.pidoff"
 	: >"$KDIR/.flipsoff"
 	: >"$KDIR/.peltoff"
@@ -278,11 +284,18 @@ if [ -z "$NOPID" ] && { [ ! -f "$KDIR/.pidoff" ] || [ ! -f "$KDIR/.flipsoff" ] |
 	if [ -n "$se" ] && [ -n "$a" ] && [ -n "$b" ] && [ -n "$c" ] && [ -n "$d" ] && [ -n "$e" ]; then
 		printf '0x%x 0x%x 0x%x\n' $(((c + d + e) / 8)) $((b / 8)) $(((se + a) / 8)) >"$KDIR/.prevoff"
 	fi
+	# the balance probes' fields (trace-cmd mode): rq->cpu, ->avg_idle, ->sd,
+	# sched_domain->max_newidle_lb_cost, ->level, as "cpu=0x.. avg_idle=0x.. ..."
+	for sm in rq:cpu rq:avg_idle rq:sd sched_domain:max_newidle_lb_cost sched_domain:level; do
+		b=$(bits "${sm%%:*}" "${sm#*:}")
+		[ -n "$b" ] && [ $((b % 8)) = 0 ] && printf '%s=0x%x ' "${sm#*:}" $((b / 8)) >>"$KDIR/.baloff"
+	done
 	rm -f "$vml.btf"
 fi
-PIDOFF= FLIPSOFF= PELTOFF= PREVOFF=
+PIDOFF= FLIPSOFF= PELTOFF= PREVOFF= BALOFF=
 [ -z "$NOPID" ] && PIDOFF=$(cat "$KDIR/.pidoff") && FLIPSOFF=$(cat "$KDIR/.flipsoff") &&
 	PELTOFF=$(cat "$KDIR/.peltoff") && PREVOFF=$(cat "$KDIR/.prevoff")
+[ -z "$NOPID" ] && [ -n "$BALPROBES" ] && BALOFF=$(cat "$KDIR/.baloff")
 say "kernel $KREL, CONFIG_HZ=$HZ, task_struct->pid at ${PIDOFF:-(not used)}, ->wakee_flips at ${FLIPSOFF:-(not used)}, ->se.avg: ${PELTOFF:-(not used)}, prevload: ${PREVOFF:-(not used)}"
 
 # ---------------------------------------------------------- initramfs ----
@@ -418,6 +431,8 @@ SR_PIDOFF=$PIDOFF
 SR_FLIPSOFF=$FLIPSOFF
 SR_PELTOFF="$PELTOFF"
 SR_PREVOFF="$PREVOFF"
+SR_BALPROBES=$BALPROBES
+SR_BALOFF="$BALOFF"
 SR_BUFKB=$BUFKB
 SR_SCALE=$SCALE
 SR_TRACECMD_OPTS="$TCOPTS"

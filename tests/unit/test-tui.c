@@ -157,7 +157,7 @@ static void test_sql(void)
 
 	CHECK(!tui_filter_parse("cpu=2 cross=llc text=idle", &f, &cause), "join filters");
 	CHECK(!tui_sql_count(&s, &sc, &q), "count SQL with CPU and cross");
-	CHECK(strstr(s.text, "LEFT JOIN evaluation eo") && strstr(s.text, ":cpu IN (") &&
+	CHECK(strstr(s.text, "LEFT JOIN eval_row xo") && strstr(s.text, ":cpu IN (") &&
 	      strstr(s.text, "c.llc_id IS NOT p.llc_id"), "CPU and cross look at the evaluations");
 	tui_sql_release(&s);
 	CHECK(!tui_sql_search(&s, &sc, &q, evil, 5, -1), "search SQL");
