@@ -23,6 +23,7 @@
 
 #include "schedreplay/balance.h"
 #include "schedreplay/error.h"
+#include "schedreplay/runmetrics.h"
 #include "schedreplay/topology.h"
 #include "schedreplay/trace.h"
 #include "banned.h"
@@ -57,6 +58,8 @@ struct dpriv {
 	int *curr;		/* per CPU: task index running, -1 idle/unknown */
 	int ccap;
 	int have_t0;
+	struct sr_rm *rm;	/* the recorded run's figures, or NULL */
+	int rm_failed;		/* it ran out of memory */
 };
 
 #define HASH_EMPTY	(-2)
@@ -160,6 +163,12 @@ struct sr_demand *sr_demand_new(int use_waking)
 	p->use_waking = use_waking;
 	d->priv = p;
 	return d;
+}
+
+void sr_demand_set_metrics(struct sr_demand *d, struct sr_rm *rm)
+{
+	if (d->priv)
+		((struct dpriv *)d->priv)->rm = rm;
 }
 
 static void dpriv_free(struct dpriv *p)
@@ -351,8 +360,11 @@ static int task_running_since_start(struct sr_demand *d, int idx, int cpu)
 	s->since = d->t0;
 	s->acc_ts = d->t0;
 	s->acc_cpu = cpu;
-	if (cpu >= 0 && cpu < p->ccap && p->curr[cpu] < 0)
+	if (cpu >= 0 && cpu < p->ccap && p->curr[cpu] < 0) {
 		p->curr[cpu] = idx;
+		if (p->rm)
+			return sr_rm_switch(p->rm, d->t0, cpu, 0, idx);
+	}
 	return 0;
 }
 
@@ -397,7 +409,8 @@ static int flush_run(struct sr_demand *d, int idx, uint64_t ts)
 static void end_sleep(struct sr_demand *d, int idx, uint64_t ts, enum sr_dm_end how,
 		      int w, int wstep, unsigned flags)
 {
-	struct tstate *s = &((struct dpriv *)d->priv)->ts[idx];
+	struct dpriv *p = d->priv;
+	struct tstate *s = &p->ts[idx];
 	struct sr_dm_step *st = &d->task[idx].step[s->sleep_step];
 
 	st->end = (uint8_t)how;
@@ -419,6 +432,9 @@ static void end_sleep(struct sr_demand *d, int idx, uint64_t ts, enum sr_dm_end 
 	s->sleep_step = -1;
 	s->state = TS_RUNNABLE;
 	s->since = ts;
+	/* a latency sample, unless it runs at once without a wakeup seen */
+	if (p->rm && how != SR_DM_BY_UNKNOWN && sr_rm_wakeup(p->rm, ts, idx, 1))
+		p->rm_failed = 1;
 }
 
 /* a WAKE step of @w (running on @cpu) for @wakee; returns its index or a negative code */
@@ -448,9 +464,8 @@ static int waker_of(struct sr_demand *d, const struct sr_event *ev, int *w)
 	idx = task_get(d, ev->common_pid, NULL, -1, SR_DM_ORIGIN_RUNNING, ev->cpu);
 	if (idx < 0)
 		return idx;
-	task_running_since_start(d, idx, ev->cpu);
 	*w = idx;
-	return 0;
+	return task_running_since_start(d, idx, ev->cpu);
 }
 
 static int on_wake(struct sr_demand *d, const struct sr_event *ev, int fallback)
@@ -537,7 +552,24 @@ static int on_switch(struct sr_demand *d, const struct sr_event *ev)
 		prev = task_get(d, ev->pid, ev->comm, ev->prio, SR_DM_ORIGIN_RUNNING, cpu);
 		if (prev < 0)
 			return prev;
-		task_running_since_start(d, prev, cpu);
+		ret = task_running_since_start(d, prev, cpu);
+		if (ret)
+			return ret;
+	}
+	if (ev->pid2 > 0) {
+		next = task_get(d, ev->pid2, ev->comm2, ev->prio2, SR_DM_ORIGIN_RUNNABLE, cpu);
+		if (next < 0)
+			return next;
+	}
+	/* the figures first, so that a wakeup below finds the task off the CPU */
+	if (p->rm) {
+		ret = sr_rm_switch(p->rm, ev->ts, cpu, ev->prev_state != SR_PREV_BLOCKED &&
+				   ev->prev_state != SR_PREV_DEAD, next);
+		if (ret)
+			return ret;
+		if (prev >= 0 && ev->prev_state == SR_PREV_DEAD)
+			sr_rm_exit(p->rm, ev->ts, prev,
+				   d->task[prev].origin == SR_DM_ORIGIN_FORKED);
 	}
 	/* the CPU's current task by our count is not the one leaving: events were lost */
 	if (cur >= 0 && cur != prev && p->ts[cur].state == TS_RUNNING && p->ts[cur].cpu == cpu) {
@@ -600,10 +632,7 @@ static int on_switch(struct sr_demand *d, const struct sr_event *ev)
 		}
 		s->pend = 0;
 	}
-	if (ev->pid2 > 0) {
-		next = task_get(d, ev->pid2, ev->comm2, ev->prio2, SR_DM_ORIGIN_RUNNABLE, cpu);
-		if (next < 0)
-			return next;
+	if (next >= 0) {
 		s = &p->ts[next];
 		switch (s->state) {
 		case TS_UNKNOWN:
@@ -659,6 +688,11 @@ static int do_fork(struct sr_demand *d, int parent, int child_pid, const char *c
 	p->ts[c].state = TS_RUNNABLE;
 	p->ts[c].since = ts;
 	d->stats.forks++;
+	if (p->rm) {
+		ret = sr_rm_wakeup(p->rm, ts, c, 0);
+		if (ret)
+			return ret;
+	}
 	if (parent < 0) {
 		d->task[c].origin = SR_DM_ORIGIN_RUNNABLE;
 		return 0;
@@ -680,7 +714,7 @@ static int do_fork(struct sr_demand *d, int parent, int child_pid, const char *c
 
 static int on_fork(struct sr_demand *d, const struct sr_event *ev)
 {
-	int parent = -1;
+	int parent = -1, ret;
 
 	if (ev->pid2 <= 0)
 		return 0;
@@ -688,7 +722,9 @@ static int on_fork(struct sr_demand *d, const struct sr_event *ev)
 		parent = task_get(d, ev->pid, ev->comm, ev->prio, SR_DM_ORIGIN_RUNNING, ev->cpu);
 		if (parent < 0)
 			return parent;
-		task_running_since_start(d, parent, ev->cpu);
+		ret = task_running_since_start(d, parent, ev->cpu);
+		if (ret)
+			return ret;
 	}
 	return do_fork(d, parent, ev->pid2, ev->comm2[0] ? ev->comm2 : ev->comm,
 		       ev->prio2 >= 0 ? ev->prio2 : ev->prio, ev->cpu, ev->ts);
@@ -718,8 +754,11 @@ static int on_setaffinity(struct sr_demand *d, const struct sr_event *ev)
 	t = task_get(d, ev->pid, NULL, -1, SR_DM_ORIGIN_RUNNING, ev->cpu);
 	if (t < 0)
 		return t;
-	if (ev->pid == ev->common_pid)
-		task_running_since_start(d, t, ev->cpu);
+	if (ev->pid == ev->common_pid) {
+		ret = task_running_since_start(d, t, ev->cpu);
+		if (ret)
+			return ret;
+	}
 	p->ts[t].cur_mask = ev->cpumask;
 	if (!d->task[t].nsteps && !p->ts[t].acc) {
 		/* before it did anything: its mask from the start */
@@ -748,6 +787,8 @@ int sr_demand_feed(struct sr_demand *d, const struct sr_event *ev)
 	if (!p->have_t0) {
 		d->t0 = ev->ts;
 		p->have_t0 = 1;
+		if (p->rm)
+			sr_rm_start(p->rm, ev->ts);
 	}
 	if (ev->ts > d->t1)
 		d->t1 = ev->ts;
@@ -759,10 +800,14 @@ int sr_demand_feed(struct sr_demand *d, const struct sr_event *ev)
 	ret = cpu_slot(d, ev->cpu);
 	if (ret)
 		return ret;
+	if (p->rm_failed)
+		return -SR_E_NOMEM;
 	switch (ev->kind) {
 	case SR_EV_SWITCH:
 		return on_switch(d, ev);
 	case SR_EV_WAKING:
+		/* a text trace does not declare its events: the first waking tells */
+		p->use_waking = 1;
 		return on_wake(d, ev, 0);
 	case SR_EV_WAKEUP:
 		return on_wake(d, ev, p->use_waking);
@@ -829,7 +874,8 @@ int sr_demand_finish(struct sr_demand *d)
 	return 0;
 }
 
-int sr_demand_from_trace(const char *path, struct sr_demand **d_out, char **cause)
+int sr_demand_from_trace(const char *path, struct sr_rm *rm, struct sr_demand **d_out,
+			 char **cause)
 {
 	const struct sr_trace_info *info;
 	struct sr_trace *tr = NULL;
@@ -847,6 +893,7 @@ int sr_demand_from_trace(const char *path, struct sr_demand **d_out, char **caus
 		sr_trace_free(tr);
 		return -SR_E_NOMEM;
 	}
+	sr_demand_set_metrics(d, rm);
 	while ((ret = sr_trace_next(tr, &ev, cause)) > 0) {
 		ret = sr_demand_feed(d, &ev);
 		if (ret)

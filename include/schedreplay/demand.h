@@ -24,6 +24,8 @@
 
 #include "schedreplay/event.h"
 
+struct sr_rm;
+
 enum sr_dm_step_kind {
 	SR_DM_RUN,		/* @ns of CPU time */
 	SR_DM_WAKE,		/* wakes task @peer, ending its sleep step @peer_step;
@@ -128,6 +130,13 @@ struct sr_demand {
 struct sr_demand *sr_demand_new(int use_waking);
 
 /**
+ * sr_demand_set_metrics - also feed the recorded run's facts to @rm
+ * (schedreplay/runmetrics.h), task indices being the demand's; @rm stays
+ * the caller's and must outlive the extraction
+ */
+void sr_demand_set_metrics(struct sr_demand *d, struct sr_rm *rm);
+
+/**
  * sr_demand_feed - take one event (in global timestamp order)
  * Return: 0, or -SR_E_NOMEM (the demand must then only be freed).
  */
@@ -142,11 +151,13 @@ int sr_demand_finish(struct sr_demand *d);
 
 /**
  * sr_demand_from_trace - open @path, feed every event, finish
+ * @rm: the recorded run's figures are fed to it (sr_demand_set_metrics), may be NULL
  * @d_out: receives the demand
  * @cause: caller-freed message naming the file and the place, may be NULL
  * Return: 0, or a negated SR_E_* code.
  */
-int sr_demand_from_trace(const char *path, struct sr_demand **d_out, char **cause);
+int sr_demand_from_trace(const char *path, struct sr_rm *rm, struct sr_demand **d_out,
+			 char **cause);
 
 /**
  * sr_demand_find - the index of the last task with @pid, -1 if none

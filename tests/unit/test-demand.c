@@ -23,7 +23,7 @@ static struct sr_demand *load(const char *name)
 	int ret;
 
 	snprintf(path, sizeof(path), FIX "%s", name);
-	ret = sr_demand_from_trace(path, &d, &cause);
+	ret = sr_demand_from_trace(path, NULL, &d, &cause);
 	CHECK(ret == 0 && d, "%s: demand extracted (%s)", name, cause ? cause : "ok");
 	free(cause);
 	return d;
