@@ -450,7 +450,37 @@ static int add_wake(struct sr_demand *d, int w, int wakee, int cpu, uint64_t ts)
 		return -SR_E_NOMEM;
 	st->peer = wakee;
 	st->cpu = cpu;
+	if (((struct dpriv *)d->priv)->ts[w].exiting)
+		st->flags |= SR_DM_F_EXITING;
 	return (int)d->task[w].nsteps - 1;
+}
+
+/*
+ * select_task_rq_fair() entry (the recorder's probe) right after a
+ * sched_waking on the waker's CPU: its wake flags say whether the wakeup
+ * was WF_SYNC (WF_TTWU 0x08 and WF_SYNC 0x10, as replay reads them).
+ */
+static void on_select_rq(struct sr_demand *d, const struct sr_event *ev)
+{
+	struct sr_dm_task *w;
+	struct sr_dm_step *st;
+	int wi, t;
+
+	if (ev->wake_flags < 0 || !(ev->wake_flags & 0x08) || ev->common_pid <= 0)
+		return;
+	wi = hash_get(d->priv, ev->common_pid);
+	t = ev->pid > 0 ? hash_get(d->priv, ev->pid) : -1;
+	if (wi < 0 || t < 0)
+		return;
+	w = &d->task[wi];
+	if (!w->nsteps)
+		return;
+	st = &w->step[w->nsteps - 1];
+	if (st->kind != SR_DM_WAKE || st->peer != t || (st->flags & SR_DM_F_SYNC_KNOWN))
+		return;
+	st->flags |= SR_DM_F_SYNC_KNOWN;
+	if (ev->wake_flags & 0x10)
+		st->flags |= SR_DM_F_SYNC;
 }
 
 /* the waker of an event: a task index, -1 for none (idle), or a negative code - 2 */
@@ -749,12 +779,14 @@ static int on_setaffinity(struct sr_demand *d, const struct sr_event *ev)
 	struct sr_dm_step *st;
 	int t, ret;
 
-	if (ev->pid <= 0)
+	int pid = ev->pid > 0 ? ev->pid : ev->common_pid;	/* pid 0: the caller */
+
+	if (pid <= 0 || !ev->cpumask)
 		return 0;
-	t = task_get(d, ev->pid, NULL, -1, SR_DM_ORIGIN_RUNNING, ev->cpu);
+	t = task_get(d, pid, NULL, -1, SR_DM_ORIGIN_RUNNING, ev->cpu);
 	if (t < 0)
 		return t;
-	if (ev->pid == ev->common_pid) {
+	if (pid == ev->common_pid) {
 		ret = task_running_since_start(d, t, ev->cpu);
 		if (ret)
 			return ret;
@@ -824,6 +856,9 @@ int sr_demand_feed(struct sr_demand *d, const struct sr_event *ev)
 	}
 	case SR_EV_SETAFFINITY:
 		return on_setaffinity(d, ev);
+	case SR_EV_SELECT_RQ:
+		on_select_rq(d, ev);
+		return 0;
 	case SR_EV_LOST:
 		d->stats.lost_markers++;
 		return 0;
@@ -955,7 +990,9 @@ int sr_demand_write_text(const struct sr_demand *d, FILE *f)
 				fprintf(f, "run %" PRIu64 "\n", s->ns);
 				break;
 			case SR_DM_WAKE:
-				fprintf(f, "wake %d@%d\n", s->peer, s->peer_step);
+				fprintf(f, "wake %d@%d%s%s\n", s->peer, s->peer_step,
+					(s->flags & SR_DM_F_SYNC) ? " sync" : "",
+					(s->flags & SR_DM_F_EXITING) ? " exiting" : "");
 				break;
 			case SR_DM_FORK:
 				fprintf(f, "fork %d\n", s->peer);

@@ -63,6 +63,10 @@ struct sr_dm_step {
 #define SR_DM_F_EARLY	(1 << 0)	/* the wakeup came before the task had blocked
 					 * (its sched_waking raced the switch-out) */
 #define SR_DM_F_INITIAL	(1 << 1)	/* asleep from the trace start: length from there */
+/* SR_DM_WAKE flags */
+#define SR_DM_F_SYNC	(1 << 2)	/* WF_SYNC, as the select_rq probe read it */
+#define SR_DM_F_SYNC_KNOWN (1 << 3)	/* the probe gave the wake flags (else sync unknown) */
+#define SR_DM_F_EXITING	(1 << 4)	/* the waker had passed sched_process_exit */
 
 /* how a task came to be in the demand */
 enum sr_dm_origin {
