@@ -45,6 +45,7 @@ struct tstate {
 	int pend_step;		/* the waker's WAKE step, -1 none */
 	uint64_t pend_ts;
 	int exiting;
+	int woken;		/* RUNNABLE since a wakeup (not a preemption) */
 	uint64_t cur_mask;
 };
 
@@ -56,7 +57,10 @@ struct dpriv {
 	int *hkey, *hval;
 	size_t hcap, hn;
 	int *curr;		/* per CPU: task index running, -1 idle/unknown */
+	uint64_t *switch_ts;	/* per CPU: its last switch, UINT64_MAX none seen */
 	int ccap;
+	struct sr_hist idle_wake;	/* wakeup to switch-in on an idle CPU */
+	struct sr_hist preempt_wake;	/* wakeup to switch-in, preempting a busy CPU */
 	int have_t0;
 	struct sr_rm *rm;	/* the recorded run's figures, or NULL */
 	int rm_failed;		/* it ran out of memory */
@@ -179,6 +183,7 @@ static void dpriv_free(struct dpriv *p)
 	free(p->hkey);
 	free(p->hval);
 	free(p->curr);
+	free(p->switch_ts);
 	free(p);
 }
 
@@ -216,12 +221,20 @@ static int cpu_slot(struct sr_demand *d, int cpu)
 
 		while (ncap <= cpu)
 			ncap *= 2;
+		uint64_t *is;
+
 		n = realloc(p->curr, (size_t)ncap * sizeof(*n));
 		if (!n)
 			return -SR_E_NOMEM;
-		for (i = p->ccap; i < ncap; i++)
-			n[i] = -1;
 		p->curr = n;
+		is = realloc(p->switch_ts, (size_t)ncap * sizeof(*is));
+		if (!is)
+			return -SR_E_NOMEM;
+		p->switch_ts = is;
+		for (i = p->ccap; i < ncap; i++) {
+			n[i] = -1;
+			is[i] = UINT64_MAX;
+		}
 		p->ccap = ncap;
 	}
 	if (cpu >= d->ncpus)
@@ -432,6 +445,7 @@ static void end_sleep(struct sr_demand *d, int idx, uint64_t ts, enum sr_dm_end 
 	s->sleep_step = -1;
 	s->state = TS_RUNNABLE;
 	s->since = ts;
+	s->woken = how != SR_DM_BY_UNKNOWN;
 	/* a latency sample, unless it runs at once without a wakeup seen */
 	if (p->rm && how != SR_DM_BY_UNKNOWN && sr_rm_wakeup(p->rm, ts, idx, 1))
 		p->rm_failed = 1;
@@ -681,6 +695,16 @@ static int on_switch(struct sr_demand *d, const struct sr_event *ev)
 			break;
 		case TS_RUNNABLE:
 			d->task[next].wait_ns += ev->ts - s->since;
+			/*
+			 * woken onto this CPU while it was idle (or while one task
+			 * ran there, which it preempted), and it ran first
+			 */
+			if (s->woken && p->switch_ts[cpu] <= s->since) {
+				if (ev->pid == 0)
+					sr_hist_add(&p->idle_wake, ev->ts - s->since);
+				else if (ev->prev_state == SR_PREV_PREEMPTED)
+					sr_hist_add(&p->preempt_wake, ev->ts - s->since);
+			}
 			break;
 		case TS_DEAD:
 			d->stats.inconsistent++;
@@ -689,6 +713,7 @@ static int on_switch(struct sr_demand *d, const struct sr_event *ev)
 		s->state = TS_RUNNING;
 		s->cpu = cpu;
 		s->since = ev->ts;
+		s->woken = 0;
 		if (!s->acc_ts) {
 			s->acc_ts = ev->ts;
 			s->acc_cpu = cpu;
@@ -697,6 +722,7 @@ static int on_switch(struct sr_demand *d, const struct sr_event *ev)
 			d->task[next].first_cpu = cpu;
 	}
 	p->curr[cpu] = next;
+	p->switch_ts[cpu] = ev->ts;
 	return 0;
 }
 
@@ -874,6 +900,10 @@ int sr_demand_finish(struct sr_demand *d)
 
 	if (!p)
 		return 0;
+	d->idle_wake_samples = p->idle_wake.n;
+	d->idle_wake_ns = (uint64_t)(sr_hist_quantile(&p->idle_wake, 0.5) + 0.5);
+	d->preempt_wake_samples = p->preempt_wake.n;
+	d->preempt_wake_ns = (uint64_t)(sr_hist_quantile(&p->preempt_wake, 0.5) + 0.5);
 	for (i = 0; i < d->ntasks; i++) {
 		struct tstate *s = &p->ts[i];
 

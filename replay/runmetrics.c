@@ -15,7 +15,7 @@
 #include "banned.h"
 
 #define RM_SUB		32			/* buckets per octave */
-#define RM_BUCKETS	(64 * RM_SUB + 2)
+#define RM_BUCKETS	SR_HIST_BUCKETS
 
 enum { RM_SLEEP, RM_WAIT, RM_RUN };
 
@@ -40,10 +40,7 @@ struct sr_rm {
 	double iww_ns, iww_snap;
 	uint64_t end_snap;	/* the last workload exit, 0 none */
 	uint64_t migr, migr_llc, migr_node;
-	uint64_t hist[RM_BUCKETS];
-	uint64_t nlat;
-	double lat_sum;
-	uint64_t lat_max;
+	struct sr_hist lat;
 };
 
 static int bucket(uint64_t v)
@@ -59,6 +56,37 @@ static int bucket(uint64_t v)
 static double bucket_value(int b)
 {
 	return b ? exp2(((double)b - 1 + 0.5) / RM_SUB) : 0;
+}
+
+void sr_hist_add(struct sr_hist *h, uint64_t v)
+{
+	h->count[bucket(v)]++;
+	h->n++;
+	h->sum += (double)v;
+	if (v > h->max)
+		h->max = v;
+}
+
+double sr_hist_quantile(const struct sr_hist *h, double q)
+{
+	uint64_t want, acc = 0;
+	int b;
+
+	if (!h->n)
+		return 0;
+	want = (uint64_t)ceil(q * (double)h->n);
+	if (want < 1)
+		want = 1;
+	for (b = 0; b < RM_BUCKETS; b++) {
+		acc += h->count[b];
+		if (acc >= want) {
+			double v = bucket_value(b);
+
+			/* never past the largest sample */
+			return v > (double)h->max ? (double)h->max : v;
+		}
+	}
+	return (double)h->max;
 }
 
 struct sr_rm *sr_rm_new(const struct sr_topology *topo, int ntasks, uint64_t t0)
@@ -191,15 +219,8 @@ int sr_rm_switch(struct sr_rm *m, uint64_t ts, int cpu, int prev_runnable, int n
 		if (a->node != b->node)
 			m->migr_node++;
 	}
-	if (p->wake_ts && p->sample) {
-		uint64_t lat = ts > p->wake_ts ? ts - p->wake_ts : 0;
-
-		m->hist[bucket(lat)]++;
-		m->nlat++;
-		m->lat_sum += (double)lat;
-		if (lat > m->lat_max)
-			m->lat_max = lat;
-	}
+	if (p->wake_ts && p->sample)
+		sr_hist_add(&m->lat, ts > p->wake_ts ? ts - p->wake_ts : 0);
 	p->wake_ts = 0;
 	p->cpu = cpu;
 	set_state(m, p, RM_RUN);
@@ -238,24 +259,6 @@ void sr_rm_exit(struct sr_rm *m, uint64_t ts, int t, int workload)
 			(m->curr[cpu] >= 0 && ts > m->since[cpu] ? ts - m->since[cpu] : 0);
 }
 
-static double quantile(const struct sr_rm *m, double q)
-{
-	uint64_t want, acc = 0;
-	int b;
-
-	if (!m->nlat)
-		return 0;
-	want = (uint64_t)ceil(q * (double)m->nlat);
-	if (want < 1)
-		want = 1;
-	for (b = 0; b < RM_BUCKETS; b++) {
-		acc += m->hist[b];
-		if (acc >= want)
-			return bucket_value(b);
-	}
-	return (double)m->lat_max;
-}
-
 void sr_rm_finish(struct sr_rm *m, uint64_t t_end, struct sr_run_metrics *out)
 {
 	uint64_t end = m->end_snap ? m->end_snap : t_end;
@@ -277,11 +280,11 @@ void sr_rm_finish(struct sr_rm *m, uint64_t t_end, struct sr_run_metrics *out)
 	out->migrations = m->migr;
 	out->migrations_cross_llc = m->migr_llc;
 	out->migrations_cross_node = m->migr_node;
-	out->wakeups = m->nlat;
-	out->lat_p50_us = quantile(m, 0.50) / 1e3;
-	out->lat_p99_us = quantile(m, 0.99) / 1e3;
-	out->lat_mean_us = m->nlat ? m->lat_sum / (double)m->nlat / 1e3 : 0;
-	out->lat_max_us = (double)m->lat_max / 1e3;
+	out->wakeups = m->lat.n;
+	out->lat_p50_us = sr_hist_quantile(&m->lat, 0.50) / 1e3;
+	out->lat_p99_us = sr_hist_quantile(&m->lat, 0.99) / 1e3;
+	out->lat_mean_us = m->lat.n ? m->lat.sum / (double)m->lat.n / 1e3 : 0;
+	out->lat_max_us = (double)m->lat.max / 1e3;
 	out->nnodes = m->topo->nnodes < 64 ? m->topo->nnodes : 64;
 	for (node = 0; node < out->nnodes; node++) {
 		double busy = 0;

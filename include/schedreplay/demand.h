@@ -121,6 +121,17 @@ struct sr_demand {
 	struct sr_dm_task *task;	/* index order = order of first appearance */
 	int ncpus;			/* highest CPU seen + 1 */
 	uint64_t t0, t1;		/* first and last event time */
+	/*
+	 * The recorded machine's cost of a wakeup onto an idle CPU: the median
+	 * time from a task's wakeup to its switch-in on a CPU that was idle
+	 * throughout (IPI, idle exit, the switch), and how many such wakeups
+	 * the median is of (0: none, the cost is 0)
+	 */
+	uint64_t idle_wake_ns;
+	uint64_t idle_wake_samples;
+	/* the same for a wakeup that preempted the task running on its CPU */
+	uint64_t preempt_wake_ns;
+	uint64_t preempt_wake_samples;
 	struct sr_dm_stats stats;
 	void *priv;			/* extraction state; NULL after sr_demand_finish() */
 };

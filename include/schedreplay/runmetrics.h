@@ -17,6 +17,24 @@
 
 struct sr_rm;
 
+/* a log-scale histogram of nanosecond values (1/32 of an octave a bucket) */
+#define SR_HIST_BUCKETS (64 * 32 + 2)
+struct sr_hist {
+	uint64_t n;
+	double sum;
+	uint64_t max;
+	uint64_t count[SR_HIST_BUCKETS];
+};
+
+/* sr_hist_add - count @v (ns) */
+void sr_hist_add(struct sr_hist *h, uint64_t v);
+
+/**
+ * sr_hist_quantile - the value below which a share @q of the samples lie
+ * Return: the bucket's middle (within about 1 % of a sample), 0 with no samples.
+ */
+double sr_hist_quantile(const struct sr_hist *h, double q);
+
 struct sr_run_metrics {
 	double makespan_s;
 	uint64_t migrations;

@@ -113,6 +113,12 @@ static void test_pipe_pair(void)
 	CHECK_EQ(d->stats.early, 1, "one of them early");
 	CHECK_EQ(d->stats.by_timer, 0, "no timer");
 	CHECK_EQ(d->stats.inconsistent, 0, "nothing inconsistent");
+	/* wakeups onto a CPU idle since before them: 15, 20 and 10 us (the first
+	 * one's CPU had not switched yet in the trace, so it does not count) */
+	CHECK_EQ(d->idle_wake_samples, 3, "three wakeups onto an idle CPU");
+	CHECK(d->idle_wake_ns >= 14700 && d->idle_wake_ns <= 15300,
+	      "their median cost is about 15 us (%llu ns)", (unsigned long long)d->idle_wake_ns);
+	CHECK_EQ(d->preempt_wake_samples, 0, "no preempting wakeup");
 	sr_demand_free(d);
 }
 
