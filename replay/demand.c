@@ -196,6 +196,8 @@ void sr_demand_free(struct sr_demand *d)
 	for (i = 0; i < d->ntasks; i++)
 		free(d->task[i].step);
 	free(d->task);
+	free(d->idle_wake_hist);
+	free(d->preempt_wake_hist);
 	dpriv_free(d->priv);
 	free(d);
 }
@@ -904,6 +906,12 @@ int sr_demand_finish(struct sr_demand *d)
 	d->idle_wake_ns = (uint64_t)(sr_hist_quantile(&p->idle_wake, 0.5) + 0.5);
 	d->preempt_wake_samples = p->preempt_wake.n;
 	d->preempt_wake_ns = (uint64_t)(sr_hist_quantile(&p->preempt_wake, 0.5) + 0.5);
+	d->idle_wake_hist = malloc(sizeof(*d->idle_wake_hist));
+	d->preempt_wake_hist = malloc(sizeof(*d->preempt_wake_hist));
+	if (!d->idle_wake_hist || !d->preempt_wake_hist)
+		return -SR_E_NOMEM;
+	*d->idle_wake_hist = p->idle_wake;
+	*d->preempt_wake_hist = p->preempt_wake;
 	for (i = 0; i < d->ntasks; i++) {
 		struct tstate *s = &p->ts[i];
 

@@ -43,6 +43,8 @@ struct sr_rm {
 	struct sr_hist lat;
 };
 
+static double bucket_value(int b);
+
 static int bucket(uint64_t v)
 {
 	int b;
@@ -56,6 +58,28 @@ static int bucket(uint64_t v)
 static double bucket_value(int b)
 {
 	return b ? exp2(((double)b - 1 + 0.5) / RM_SUB) : 0;
+}
+
+uint64_t sr_hist_sample(const struct sr_hist *h, double u)
+{
+	uint64_t want, acc = 0;
+	double v;
+	int b;
+
+	if (!h->n)
+		return 0;
+	want = (uint64_t)(u * (double)h->n) + 1;
+	if (want > h->n)
+		want = h->n;
+	for (b = 0; b < RM_BUCKETS; b++) {
+		acc += h->count[b];
+		if (acc >= want)
+			break;
+	}
+	v = b < RM_BUCKETS ? bucket_value(b) : (double)h->max;
+	if (v > (double)h->max)
+		v = (double)h->max;
+	return (uint64_t)(v + 0.5);
 }
 
 void sr_hist_add(struct sr_hist *h, uint64_t v)

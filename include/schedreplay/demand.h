@@ -25,6 +25,7 @@
 #include "schedreplay/event.h"
 
 struct sr_rm;
+struct sr_hist;
 
 enum sr_dm_step_kind {
 	SR_DM_RUN,		/* @ns of CPU time */
@@ -132,6 +133,8 @@ struct sr_demand {
 	/* the same for a wakeup that preempted the task running on its CPU */
 	uint64_t preempt_wake_ns;
 	uint64_t preempt_wake_samples;
+	/* both distributions (schedreplay/runmetrics.h), NULL before sr_demand_finish() */
+	struct sr_hist *idle_wake_hist, *preempt_wake_hist;
 	struct sr_dm_stats stats;
 	void *priv;			/* extraction state; NULL after sr_demand_finish() */
 };

@@ -35,6 +35,13 @@ void sr_hist_add(struct sr_hist *h, uint64_t v);
  */
 double sr_hist_quantile(const struct sr_hist *h, double q);
 
+/**
+ * sr_hist_sample - the value at share @u (0 <= u < 1) of the samples, as
+ * sr_hist_quantile() but for drawing from the distribution with a uniform @u
+ * Return: ns, 0 with no samples.
+ */
+uint64_t sr_hist_sample(const struct sr_hist *h, double u);
+
 struct sr_run_metrics {
 	double makespan_s;
 	uint64_t migrations;

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the closed-loop simulator (replay/sim.c) on the
+ * hand-written traces of tests/fixtures/demand/: every task gets exactly
+ * its demand's CPU time, a wakeup edge orders the wakee's run after the
+ * waker's point, a timer sleep lasts its recorded length, a fork's child
+ * starts after the parent's fork point, the run is the same for the same
+ * seed, and the jitter changes it within its bound.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedreplay/demand.h"
+#include "schedreplay/model.h"
+#include "schedreplay/sim.h"
+#include "unit.h"
+
+#define FIX "tests/fixtures/demand/"
+#define MAXSL 256
+
+struct rec {
+	int n;
+	struct sr_sim_slice s[MAXSL];
+	int ndec;
+};
+
+static int on_slice(const struct sr_sim_slice *s, void *data)
+{
+	struct rec *r = data;
+
+	if (r->n < MAXSL)
+		r->s[r->n++] = *s;
+	return 0;
+}
+
+static int on_decision(const struct sr_decision *d, const struct sr_eval *e, void *data)
+{
+	struct rec *r = data;
+
+	(void)d;
+	(void)e;
+	r->ndec++;
+	return 0;
+}
+
+static struct sr_demand *load(const char *name)
+{
+	struct sr_demand *d = NULL;
+	char *cause = NULL;
+
+	if (sr_demand_from_trace(name, NULL, &d, &cause))
+		d = NULL;
+	CHECK(d != NULL, "%s: demand (%s)", name, cause ? cause : "ok");
+	free(cause);
+	return d;
+}
+
+static int run(const struct sr_demand *d, const struct sr_topology *t, double jitter,
+	       uint64_t seed, struct rec *r, struct sr_run_metrics *m, struct sr_sim_stats *st)
+{
+	struct sr_sim_opts o = {
+		.topo = t, .hz = 250, .model = sr_model_find("mainline"), .seed = seed,
+		.jitter = jitter, .slice = on_slice, .decision = on_decision, .data = r,
+	};
+	char *cause = NULL;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	ret = sr_sim_run(d, &o, m, st, &cause);
+	CHECK(ret == 0, "simulated (%s)", cause ? cause : "ok");
+	free(cause);
+	return ret;
+}
+
+static uint64_t cpu_time(const struct rec *r, int pid)
+{
+	uint64_t sum = 0;
+	int i;
+
+	for (i = 0; i < r->n; i++)
+		if (r->s[i].pid == pid)
+			sum += r->s[i].end - r->s[i].start;
+	return sum;
+}
+
+static uint64_t first_start(const struct rec *r, int pid)
+{
+	int i;
+
+	for (i = 0; i < r->n; i++)
+		if (r->s[i].pid == pid)
+			return r->s[i].start;
+	return 0;
+}
+
+static uint64_t demand_run(const struct sr_demand *d, int t)
+{
+	uint64_t sum = 0;
+	unsigned i;
+
+	for (i = 0; i < d->task[t].nsteps; i++)
+		if (d->task[t].step[i].kind == SR_DM_RUN)
+			sum += d->task[t].step[i].ns;
+	return sum;
+}
+
+static void test_pipe_pair(const struct sr_topology *t)
+{
+	struct sr_demand *d = load(FIX "pipe-pair.txt");
+	struct sr_run_metrics m, m2;
+	struct sr_sim_stats st;
+	struct rec r, r2;
+	int i;
+
+	if (!d || run(d, t, 0, 1, &r, &m, &st))
+		goto out;
+	for (i = 0; i < d->ntasks; i++)
+		CHECK_EQ(cpu_time(&r, d->task[i].pid), demand_run(d, i),
+			 "pipe pair: task %d gets its demand's CPU time", i);
+	/* pong's first run follows ping's first burst (100 us) and an idle wakeup's
+	 * cost drawn from the recorded ones (10, 15 and 20 us) */
+	CHECK(first_start(&r, 101) >= d->t0 + 100000 + 9000 &&
+	      first_start(&r, 101) <= d->t0 + 100000 + 21000,
+	      "pong runs after ping's wakeup point (at +%llu ns)",
+	      (unsigned long long)(first_start(&r, 101) - d->t0));
+	CHECK_EQ(st.stuck, 0, "nobody left waiting");
+	CHECK(st.decisions[SR_DEC_WAKEUP] >= 2, "the wakeups were placed by the model (%llu)",
+	      (unsigned long long)st.decisions[SR_DEC_WAKEUP]);
+	CHECK(r.ndec > 0, "decisions are reported");
+	if (run(d, t, 0, 1, &r2, &m2, &st))
+		goto out;
+	CHECK(r.n == r2.n && !memcmp(r.s, r2.s, (size_t)r.n * sizeof(r.s[0])),
+	      "the same options give the same run");
+	if (run(d, t, 0.01, 7, &r2, &m2, &st))
+		goto out;
+	for (i = 0; i < d->ntasks; i++) {
+		uint64_t want = demand_run(d, i), got = cpu_time(&r2, d->task[i].pid);
+
+		CHECK(got >= want * 99 / 100 - 10 && got <= want * 101 / 100 + 10,
+		      "with 1%% jitter task %d gets its time within 1%% (%llu of %llu)", i,
+		      (unsigned long long)got, (unsigned long long)want);
+	}
+out:
+	sr_demand_free(d);
+}
+
+static void test_fork_wait(const struct sr_topology *t)
+{
+	struct sr_demand *d = load(FIX "fork-wait.txt");
+	struct sr_run_metrics m;
+	struct sr_sim_stats st;
+	struct rec r;
+
+	if (!d || run(d, t, 0, 1, &r, &m, &st))
+		goto out;
+	CHECK_EQ(st.decisions[SR_DEC_FORK], 1, "one fork placement");
+	CHECK(first_start(&r, 201) >= d->t0 + 50000, "the child runs after the fork point");
+	CHECK_EQ(cpu_time(&r, 201), 460000, "the child's CPU time");
+	CHECK_EQ(cpu_time(&r, 200), 140000, "the parent's CPU time");
+	/* the parent's second burst follows the child's wakeup point (450 us into it) */
+	CHECK(m.makespan_s >= 460e-6 && m.makespan_s < 700e-6,
+	      "the makespan ends at the child's exit (%g s)", m.makespan_s);
+	CHECK_EQ(st.stuck, 0, "nobody left waiting");
+out:
+	sr_demand_free(d);
+}
+
+static void test_timer(const struct sr_topology *t)
+{
+	struct sr_demand *d = load(FIX "timer-sleeper.txt");
+	struct sr_run_metrics m;
+	struct sr_sim_stats st;
+	struct rec r;
+	int i, k = 0;
+	uint64_t start[3] = { 0 };
+
+	if (!d || run(d, t, 0, 1, &r, &m, &st))
+		goto out;
+	for (i = 0; i < r.n && k < 3; i++)
+		if (r.s[i].pid == 300)
+			start[k++] = r.s[i].start;
+	CHECK_EQ(k, 3, "three bursts of the sleeper");
+	/* each burst 100 us, each sleep 10 ms, and the wakeup cost in between */
+	CHECK(start[1] - start[0] >= 10100000 && start[1] - start[0] <= 10200000,
+	      "the timer sleep lasts its recorded 10 ms (%llu ns between bursts)",
+	      (unsigned long long)(start[1] - start[0]));
+	CHECK_EQ(st.decisions[SR_DEC_FORK], 0, "no fork");
+out:
+	sr_demand_free(d);
+}
+
+int main(void)
+{
+	struct sr_topology *t = sr_topology_new_flat(2, SR_ERA_MAINLINE);
+
+	sr_topology_build_domains(t);
+	test_pipe_pair(t);
+	test_fork_wait(t);
+	test_timer(t);
+	sr_topology_free(t);
+	return unit_done();
+}
