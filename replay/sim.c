@@ -658,6 +658,14 @@ static int place(struct sim *s, struct stask *p, enum sr_decision_kind kind, int
 	in.cur = cur;
 	memset(&e, 0, sizeof(e));
 	sr_model_select(s->o->model, &v, &in, &e);
+	if (s->o->shadow) {
+		struct sr_eval se;
+
+		memset(&se, 0, sizeof(se));
+		sr_model_select(s->o->shadow, &v, &in, &se);
+		if (se.cpu != e.cpu)
+			s->st.diverged[kind]++;
+	}
 	cpu = allowed(s, p, e.cpu) ? e.cpu : prev_cpu;
 	d.actual_cpu = cpu;
 	d.actual_nr = s->rq[cpu].nr_running;
@@ -750,8 +758,21 @@ static int balance_once(struct sim *s, enum sr_decision_kind kind, int cpu, enum
 	in.curr_leaving = leaving && curr;
 	fill_view(s, &v);
 	memset(&e, 0, sizeof(e));
-	if (sr_model_balance(s->o->model, &v, &in, s->scratch, &e))
+	if (s->o->shadow) {
+		struct sr_eval se;
+
+		/* before the side's own evaluation: the scratch is shared */
+		if (sr_model_balance(s->o->shadow, &v, &in, s->scratch, &se))
+			return -SR_E_NOMEM;
+		memset(&e, 0, sizeof(e));
+		if (sr_model_balance(s->o->model, &v, &in, s->scratch, &e))
+			return -SR_E_NOMEM;
+		if (se.cpu != e.cpu || se.src_cpu != e.src_cpu || se.task != e.task ||
+		    (se.lbf & SR_LBO_COMPARE) != (e.lbf & SR_LBO_COMPARE))
+			s->st.diverged[kind]++;
+	} else if (sr_model_balance(s->o->model, &v, &in, s->scratch, &e)) {
 		return -SR_E_NOMEM;
+	}
 	if (lbf)
 		*lbf = e.lbf;
 	for (i = 0; i < e.neffects; i++)

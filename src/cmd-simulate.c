@@ -38,6 +38,9 @@ struct side {
 	struct sr_run_metrics *run;	/* per run */
 	struct sr_run_metrics med, lo, hi;
 	struct sr_sim_stats st;		/* of the first run */
+	/* a pair's side: decisions where the other side chose otherwise, per run */
+	double *div;
+	double div_med, div_lo, div_hi;
 };
 
 static const char simulate_options[] =
@@ -106,10 +109,20 @@ static void summarize_u64(const struct sr_run_metrics *runs, int n, size_t off, 
 
 #define D(f) offsetof(struct sr_run_metrics, f)
 
+static void sorted_stats(double *v, int n, double *med, double *lo, double *hi)
+{
+	qsort(v, (size_t)n, sizeof(v[0]), cmp_double);
+	*lo = v[0];
+	*hi = v[n - 1];
+	*med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 static void side_summary(struct side *sd, int n)
 {
 	int k;
 
+	if (sd->patch)
+		sorted_stats(sd->div, n, &sd->div_med, &sd->div_lo, &sd->div_hi);
 	sd->med = sd->lo = sd->hi = sd->run[0];
 	summarize(sd->run, n, D(makespan_s), &sd->med.makespan_s, &sd->lo.makespan_s,
 		  &sd->hi.makespan_s);
@@ -152,6 +165,15 @@ static void json_metrics(const struct sr_run_metrics *m, FILE *f)
 	fprintf(f, "], \"idle_while_waiting_s\": %.6f", m->idle_while_waiting_s);
 }
 
+/* a pair side's divergent decisions (null for the base) */
+static void json_div(const struct side *sd, double v, FILE *f)
+{
+	if (sd->patch)
+		fprintf(f, ", \"divergent_decisions\": %.0f", v);
+	else
+		fprintf(f, ", \"divergent_decisions\": null");
+}
+
 static void print_json(const struct sr_run_metrics *rec, const struct side *sides, int nsides,
 		       int runs, FILE *f)
 {
@@ -171,11 +193,14 @@ static void print_json(const struct sr_run_metrics *rec, const struct side *side
 			fprintf(f, "null");
 		fprintf(f, ", \"variant\": \"%s\", ", sd->variant);
 		json_metrics(&sd->med, f);
+		json_div(sd, sd->div_med, f);
 		if (runs > 1) {
 			fprintf(f, ", \"spread\": {\"min\": {");
 			json_metrics(&sd->lo, f);
+			json_div(sd, sd->div_lo, f);
 			fprintf(f, "}, \"max\": {");
 			json_metrics(&sd->hi, f);
+			json_div(sd, sd->div_hi, f);
 			fprintf(f, "}}");
 		}
 		fprintf(f, "}");
@@ -254,6 +279,20 @@ static void print_table(const char *trace, const struct sr_demand *d,
 		    0, 1);
 	}
 	row("idle_while_waiting_s", rec, sides, nsides, runs, D(idle_while_waiting_s), 0, 3);
+	printf("%-24s %14s", "divergent_decisions", "");
+	for (i = 0; i < nsides; i++) {
+		char s[96];
+
+		if (!sides[i].patch)
+			snprintf(s, sizeof(s), "-");
+		else if (runs > 1)
+			snprintf(s, sizeof(s), "%.0f [%.0f..%.0f]", sides[i].div_med, sides[i].div_lo,
+				 sides[i].div_hi);
+		else
+			snprintf(s, sizeof(s), "%.0f", sides[i].div_med);
+		printf(" %*s", runs > 1 ? 30 : 14, s);
+	}
+	printf("\n");
 }
 
 static int export_demand(const struct sr_demand *d, const char *path, int kthreads)
@@ -459,7 +498,8 @@ static int simulate_exec(int argc, char **argv)
 		struct side *sd = &sides[i];
 
 		sd->run = calloc((size_t)runs, sizeof(*sd->run));
-		if (!sd->run) {
+		sd->div = calloc((size_t)runs, sizeof(*sd->div));
+		if (!sd->run || !sd->div) {
 			sr_error("simulate: %s", sr_strerror(-SR_E_NOMEM));
 			goto out;
 		}
@@ -470,14 +510,19 @@ static int simulate_exec(int argc, char **argv)
 				.model = sd->m,
 				.seed = seed + (uint64_t)r,
 				.jitter = JITTER,
+				/* a pair's other side, for the divergent decisions */
+				.shadow = !sd->patch ? NULL :
+					  !strcmp(sd->variant, "original") ? sides[i + 1].m : sides[i - 1].m,
 			};
 			struct sr_sim_stats st;
-			int err = sr_sim_run(d, &o, &sd->run[r], &st, &cause);
+			int err = sr_sim_run(d, &o, &sd->run[r], &st, &cause), k;
 
 			if (err) {
 				sr_error("%s", cause ? cause : sr_strerror(err));
 				goto out;
 			}
+			for (k = 0; k < SR_DEC__COUNT; k++)
+				sd->div[r] += (double)st.diverged[k];
 			if (!r)
 				sd->st = st;
 		}
@@ -493,6 +538,7 @@ out:
 	for (i = 0; i < nsides; i++) {
 		free(sides[i].owned);
 		free(sides[i].run);
+		free(sides[i].div);
 	}
 	sr_demand_free(d);
 	sr_rm_free(rm);

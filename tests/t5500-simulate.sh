@@ -41,17 +41,20 @@ import json, sys
 j = json.load(open(sys.argv[1]))
 keys = ["makespan_s", "migrations", "migrations_cross_llc", "migrations_cross_node",
         "wakeup_latency_us", "busy_pct_per_node", "idle_while_waiting_s"]
-def figures(o):
+def figures(o, side=True):
     assert all(k in o for k in keys), o.keys()
+    assert not side or "divergent_decisions" in o
     assert set(o["wakeup_latency_us"]) == {"p50", "p99", "mean", "max"}
     assert len(o["busy_pct_per_node"]) == 2
-figures(j["recorded"])
+figures(j["recorded"], False)
 assert j["runs"] == 3
 s = j["sides"]
 assert [(x["model"], x["patch"], x["variant"]) for x in s] == [
     ("mainline", None, "base"), ("mainline", "newidle-bail", "original"),
     ("mainline", "newidle-bail", "patched"), ("mainline", "wake-affine-equal", "original"),
     ("mainline", "wake-affine-equal", "patched")], s
+assert s[0]["divergent_decisions"] is None
+assert all(isinstance(x["divergent_decisions"], int) for x in s[1:])
 for x in s:
     figures(x)
     lo, hi = x["spread"]["min"], x["spread"]["max"]
@@ -77,6 +80,8 @@ fi
 "$SR" simulate -t "$F.topo" -p nohz-first "$F.dat" >"$TMP/t.txt" 2>&1
 ok "the table has the recorded column and one per side" \
 	grep -qE '^ +recorded +mainline +nohz-first:original +nohz-first:patched$' "$TMP/t.txt"
+ok "the table counts a pair's divergent decisions" \
+	grep -qE '^divergent_decisions +- +[0-9]+ +[0-9]+$' "$TMP/t.txt"
 ok "the table names every figure" sh -c "for r in makespan_s migrations migrations_cross_llc \
 	migrations_cross_node 'wakeup_latency_us p50' 'wakeup_latency_us p99' 'busy_pct node 1' \
 	idle_while_waiting_s; do grep -q \"^\$r \" '$TMP/t.txt' || exit 1; done"

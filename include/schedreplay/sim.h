@@ -38,6 +38,8 @@ struct sr_sim_opts {
 	const struct sr_topology *topo;
 	int hz;
 	const struct sr_model *model;	/* the side under test */
+	/* evaluated beside it at every decision, to count where they differ; may be NULL */
+	const struct sr_model *shadow;
 	uint64_t seed;			/* of the timing perturbation */
 	double jitter;			/* run bursts and timer sleeps times 1 +- jitter
 					 * (uniform); 0: none */
@@ -51,6 +53,7 @@ struct sr_sim_opts {
 struct sr_sim_stats {
 	uint64_t events;		/* simulator events processed */
 	uint64_t decisions[SR_DEC__COUNT];
+	uint64_t diverged[SR_DEC__COUNT];	/* the shadow model chose otherwise */
 	uint64_t pulls;			/* tasks moved by balancing */
 	uint64_t preemptions;		/* wakeup and tick preemptions */
 	uint64_t ticks;
