@@ -62,6 +62,9 @@ _schedreplay()
 	replay:-m | replay:--model | simulate:-m | simulate:--model)
 		COMPREPLY=($(compgen -W "$(_schedreplay_names replay --list-models)" -- "$cur"))
 		return 0 ;;
+	simulate:--fair)
+		COMPREPLY=($(compgen -W "cfs eevdf" -- "$cur"))
+		return 0 ;;
 	simulate:-p | simulate:--patch)
 		COMPREPLY=($(compgen -W "$(_schedreplay_names replay --list-patches)" -- "$cur"))
 		return 0 ;;

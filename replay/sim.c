@@ -34,6 +34,9 @@ struct stask {
 	unsigned step;			/* the step in progress */
 	uint64_t rem;			/* RUN: CPU ns left */
 	uint64_t vruntime;
+	uint64_t deadline;		/* EEVDF: the virtual deadline */
+	int64_t vlag;			/* EEVDF: lag kept over a sleep or a move */
+	int parity;			/* EEVDF: picked, deadline unchanged since (RUN_TO_PARITY) */
 	uint64_t exec_start;		/* update_curr()'s clock */
 	uint64_t sum_exec, prev_sum_exec;
 	uint64_t seq;			/* enqueue order: ties in the pick */
@@ -86,6 +89,8 @@ struct sim {
 	int err;
 	/* CFS tunables (ns), scaled as sched_init_granularity() does */
 	uint64_t latency, min_gran, wakeup_gran;
+	uint64_t base_slice;		/* EEVDF: sysctl_sched_base_slice, scaled alike */
+	int eevdf;
 };
 
 /* ---- randomness: xorshift64*, for the timing perturbation only -------------- */
@@ -331,6 +336,88 @@ static void update_min_vruntime(struct scpu *c)
 		c->min_vruntime = m;
 }
 
+/*
+ * EEVDF (6.6+, kernel/sched/fair.c): the weighted average vruntime V of the
+ * CFS tasks on a CPU (the running one included), eligibility (vruntime not
+ * past V), the lag kept over a dequeue, placement by lag, deadlines a
+ * slice's worth of vruntime ahead.
+ */
+static void avg_sums(const struct scpu *c, const struct stask *skip, __int128 *sum,
+		     uint64_t *load)
+{
+	int i;
+
+	*sum = 0;
+	*load = 0;
+	for (i = 0; i < c->nq; i++) {
+		const struct stask *p = c->q[i];
+
+		if (p->rt || p == skip)
+			continue;
+		*sum += (__int128)(int64_t)(p->vruntime - c->min_vruntime) * (__int128)p->t.weight;
+		*load += p->t.weight;
+	}
+}
+
+static uint64_t avg_vruntime(const struct scpu *c, const struct stask *skip)
+{
+	__int128 sum, avg;
+	uint64_t load;
+
+	avg_sums(c, skip, &sum, &load);
+	if (!load)
+		return c->min_vruntime;
+	/* rounded toward negative infinity, as avg_vruntime() does */
+	if (sum < 0)
+		sum -= (__int128)load - 1;
+	avg = sum / (__int128)load;
+	return c->min_vruntime + (uint64_t)(int64_t)avg;
+}
+
+static int eligible(const struct scpu *c, const struct stask *p)
+{
+	__int128 sum;
+	uint64_t load;
+
+	avg_sums(c, NULL, &sum, &load);
+	return sum >= (__int128)(int64_t)(p->vruntime - c->min_vruntime) * (__int128)load;
+}
+
+static uint64_t vslice(const struct sim *s, const struct stask *p)
+{
+	return s->base_slice * SR_NICE0_WEIGHT / (p->t.weight ? p->t.weight : 1);
+}
+
+/* update_entity_lag(): @p is still counted on @cpu */
+static void update_lag(struct sim *s, int cpu, struct stask *p)
+{
+	int64_t lag, limit;
+	uint64_t span = 2 * s->base_slice > s->tick_ns ? 2 * s->base_slice : s->tick_ns;
+
+	if (!s->eevdf || p->rt)
+		return;
+	lag = (int64_t)(avg_vruntime(&s->cpu[cpu], NULL) - p->vruntime);
+	limit = (int64_t)(span * SR_NICE0_WEIGHT / (p->t.weight ? p->t.weight : 1));
+	p->vlag = lag < -limit ? -limit : lag > limit ? limit : lag;
+}
+
+/* place_entity() with PLACE_LAG and PLACE_DEADLINE_INITIAL, before @p joins @cpu */
+static void place_eevdf(struct sim *s, int cpu, struct stask *p, int initial)
+{
+	const struct scpu *c = &s->cpu[cpu];
+	uint64_t v = avg_vruntime(c, p), vs = vslice(s, p), load;
+	__int128 sum, lag = 0;
+
+	avg_sums(c, p, &sum, &load);
+	if (load)
+		lag = (__int128)p->vlag * (__int128)(load + p->t.weight) / (__int128)load;
+	p->vruntime = v - (uint64_t)(int64_t)lag;
+	if (initial)
+		vs /= 2;
+	p->deadline = p->vruntime + vs;
+	p->parity = 0;
+}
+
 static int enqueue(struct sim *s, struct stask *p, int cpu)
 {
 	struct scpu *c = &s->cpu[cpu];
@@ -412,11 +499,13 @@ static int migrate_queued(struct sim *s, struct stask *p, int dst)
 {
 	int src = p->t.cpu;
 
+	update_lag(s, src, p);
 	dequeue(s, p, 0);
 	detach(s, p);
-	if (is_fair(p)) {
+	if (s->eevdf && is_fair(p))
+		place_eevdf(s, dst, p, 0);
+	else if (is_fair(p))
 		p->vruntime = p->vruntime - s->cpu[src].min_vruntime + s->cpu[dst].min_vruntime;
-	}
 	return enqueue(s, p, dst);
 }
 
@@ -457,6 +546,15 @@ static void update_curr(struct sim *s, int cpu)
 	if (is_fair(p)) {
 		p->vruntime += delta * SR_NICE0_WEIGHT / (p->t.weight ? p->t.weight : 1);
 		update_min_vruntime(c);
+		/* update_deadline(): the slice used up, a new one, and a pick */
+		if (s->eevdf && (int64_t)(p->vruntime - p->deadline) >= 0) {
+			p->deadline = p->vruntime + vslice(s, p);
+			p->parity = 0;
+			if (s->rq[cpu].cfs_nr > 1) {
+				s->st.preemptions++;
+				want_resched(s, cpu);
+			}
+		}
 	}
 }
 
@@ -471,11 +569,48 @@ static uint64_t sched_slice(const struct sim *s, int cpu, const struct stask *p)
 	return period * p->t.weight / rq->cfs_weight;
 }
 
+/* pick_eevdf(): RUN_TO_PARITY, else the eligible task of the earliest deadline */
+static struct stask *pick_eevdf(struct sim *s, int cpu)
+{
+	struct scpu *c = &s->cpu[cpu];
+	struct stask *curr = c->curr, *best = NULL;
+	int i;
+
+	if (curr && (curr->rt || (curr->st != ST_RUNNING && curr->st != ST_QUEUED) ||
+		     !eligible(c, curr)))
+		curr = NULL;
+	if (curr && curr->parity)
+		return curr;
+	for (i = 0; i < c->nq; i++) {
+		struct stask *p = c->q[i];
+
+		if (p->rt || !eligible(c, p))
+			continue;
+		if (!best || vr_before(p->deadline, best->deadline) ||
+		    (p->deadline == best->deadline && p->seq < best->seq))
+			best = p;
+	}
+	if (!best || (curr && vr_before(curr->deadline, best->deadline)))
+		best = curr;
+	return best;
+}
+
 static struct stask *pick(struct sim *s, int cpu)
 {
 	struct scpu *c = &s->cpu[cpu];
 	struct stask *best = NULL;
 	int i;
+
+	if (s->eevdf) {
+		for (i = 0; i < c->nq; i++)
+			if (c->q[i]->rt && (!best || c->q[i]->seq < best->seq))
+				best = c->q[i];
+		if (best)
+			return best;
+		best = pick_eevdf(s, cpu);
+		if (best)
+			return best;
+	}
 
 	for (i = 0; i < c->nq; i++) {
 		struct stask *p = c->q[i];
@@ -709,8 +844,10 @@ static void check_preempt(struct sim *s, int cpu, struct stask *p, int wake)
 	if (p->rt || curr->rt)
 		return;
 	update_curr(s, cpu);
+	/* EEVDF: preempt when the pick would be the wakee; CFS: the wakeup granularity */
 	gran = s->wakeup_gran * SR_NICE0_WEIGHT / (p->t.weight ? p->t.weight : 1);
-	if ((int64_t)(curr->vruntime - p->vruntime) > (int64_t)gran) {
+	if (s->eevdf ? pick_eevdf(s, cpu) == p :
+	    (int64_t)(curr->vruntime - p->vruntime) > (int64_t)gran) {
 		s->st.preemptions++;
 		/* the recorded machine's cost of a preempting wakeup (resched IPI, switch) */
 		cost = wake ? draw(s, s->d->preempt_wake_hist) : 0;
@@ -987,6 +1124,7 @@ static void block_curr(struct sim *s, int cpu, struct stask *p)
 {
 	int dead;
 
+	update_lag(s, cpu, p);
 	dequeue(s, p, 1);
 	sleep_wait(s, p);
 	dead = p->st == ST_DONE && p->step < p->dm->nsteps &&
@@ -1024,14 +1162,17 @@ static int do_wakeup(struct sim *s, struct stask *w, struct stask *p, int this_c
 	task_pelt(s, p);
 	if (cpu != p->t.cpu) {
 		detach(s, p);
-		if (is_fair(p) && p->t.cpu >= 0)
+		if (!s->eevdf && is_fair(p) && p->t.cpu >= 0)
 			p->vruntime = p->vruntime - s->cpu[p->t.cpu].min_vruntime +
 				      s->cpu[cpu].min_vruntime;
 	}
 	if (cpu != this_cpu)
 		p->t.remote_wakeup_ts = s->now;
-	/* place_entity() for a waking task: GENTLE_FAIR_SLEEPERS credit */
-	if (is_fair(p)) {
+	/* place_entity() for a waking task: its lag (EEVDF), or the
+	 * GENTLE_FAIR_SLEEPERS credit (CFS) */
+	if (s->eevdf && is_fair(p)) {
+		place_eevdf(s, cpu, p, 0);
+	} else if (is_fair(p)) {
 		uint64_t floor = s->cpu[cpu].min_vruntime - s->latency / 2;
 
 		if (vr_before(p->vruntime, floor))
@@ -1092,6 +1233,11 @@ static int fork_task(struct sim *s, struct stask *parent, struct stask *c)
 	c->vruntime = vr_before(mv, parent->vruntime) ? parent->vruntime : mv;
 	c->vruntime += sched_slice(s, pcpu, c) * SR_NICE0_WEIGHT / (c->t.weight ? c->t.weight : 1);
 	c->vruntime = c->vruntime - mv + s->cpu[cpu].min_vruntime;
+	if (s->eevdf) {
+		/* __sched_fork(): no lag; place_entity(ENQUEUE_INITIAL) */
+		c->vlag = 0;
+		place_eevdf(s, cpu, c, 1);
+	}
 	c->step = 0;
 	enter_step(s, c);
 	c->t.exec_start = 0;
@@ -1150,6 +1296,7 @@ static int schedule(struct sim *s, int cpu)
 		return 0;
 	}
 	if (next != prev) {
+		next->parity = 1;	/* set_next_entity(): protect its slice */
 		next->prev_sum_exec = next->sum_exec;
 		next->t.exec_start = s->now;
 		if (is_fair(next))
@@ -1234,8 +1381,8 @@ static int tick(struct sim *s, int cpu)
 	update_curr(s, cpu);
 	rq_pelt(s, cpu);
 	task_pelt(s, p);
-	/* check_preempt_tick() */
-	if (is_fair(p) && s->rq[cpu].cfs_nr > 1) {
+	/* check_preempt_tick() (CFS; EEVDF's deadline check is in update_curr()) */
+	if (!s->eevdf && is_fair(p) && s->rq[cpu].cfs_nr > 1) {
 		uint64_t ideal = sched_slice(s, cpu, p), ran = p->sum_exec - p->prev_sum_exec;
 
 		if (ran > ideal) {
@@ -1267,6 +1414,8 @@ static int sim_setup(struct sim *s)
 	s->latency = 6000000ULL * (uint64_t)factor;
 	s->min_gran = 750000ULL * (uint64_t)factor;
 	s->wakeup_gran = 1000000ULL * (uint64_t)factor;
+	s->base_slice = 750000ULL * (uint64_t)factor;
+	s->eevdf = s->o->eevdf;
 	s->tick_ns = 1000000000ULL / (uint64_t)s->o->hz;
 	s->rng = s->o->seed * 0x9E3779B97F4A7C15ULL + 0x2545F4914F6CDD1DULL;
 	if (!s->rng)
@@ -1347,6 +1496,7 @@ static int sim_setup(struct sim *s)
 		}
 		p->step = 0;
 		enter_step(s, p);
+		p->deadline = vslice(s, p);
 		ret = enqueue(s, p, p->t.cpu);
 		if (ret)
 			return ret;

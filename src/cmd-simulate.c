@@ -49,6 +49,8 @@ static const char simulate_options[] =
 	"   -t, --topology T   NODESxCORESxTHREADS or a topology file (default: a flat\n"
 	"                      machine of the trace's CPUs, with a warning)\n"
 	"       --hz N         CONFIG_HZ of the recording kernel (default 250)\n"
+	"       --fair RULES   the fair class's pick and preemption: cfs or eevdf\n"
+	"                      (default: eevdf for a recording of 6.6 or later)\n"
 	"       --runs N       simulate each side N times with perturbed timing (1-100,\n"
 	"                      default 1): medians, and the spread\n"
 	"       --seed S       seed of the timing perturbation (default 1)\n"
@@ -175,13 +177,14 @@ static void json_div(const struct side *sd, double v, FILE *f)
 }
 
 static void print_json(const struct sr_run_metrics *rec, const struct side *sides, int nsides,
-		       int runs, FILE *f)
+		       int runs, int eevdf, FILE *f)
 {
 	int i;
 
 	fprintf(f, "{\"recorded\": {");
 	json_metrics(rec, f);
-	fprintf(f, "}, \"runs\": %d, \"sides\": [", runs);
+	fprintf(f, "}, \"runs\": %d, \"fair\": \"%s\", \"sides\": [", runs,
+		eevdf ? "eevdf" : "cfs");
 	for (i = 0; i < nsides; i++) {
 		const struct side *sd = &sides[i];
 
@@ -241,13 +244,13 @@ static void row(const char *name, const struct sr_run_metrics *rec, const struct
 
 static void print_table(const char *trace, const struct sr_demand *d,
 			const struct sr_run_metrics *rec, const struct side *sides, int nsides,
-			int runs, const char *topo_src, int hz)
+			int runs, const char *topo_src, int hz, int eevdf)
 {
 	char label[96];
 	int i, k;
 
-	printf("simulate: '%s' on %s, HZ %d, %d tasks, %d run%s per side\n", trace, topo_src, hz,
-	       d->ntasks, runs, runs == 1 ? "" : "s");
+	printf("simulate: '%s' on %s, HZ %d, %s, %d tasks, %d run%s per side\n", trace, topo_src,
+	       hz, eevdf ? "EEVDF" : "CFS", d->ntasks, runs, runs == 1 ? "" : "s");
 	printf("demand: %llu bursts, %llu sleeps (%llu ended by a task, %llu timer, %llu unknown, "
 	       "%llu never), %llu forks, %llu exits; idle wakeup %.1f us, preempting wakeup %.1f us\n",
 	       (unsigned long long)d->stats.bursts, (unsigned long long)d->stats.sleeps,
@@ -325,6 +328,7 @@ static int simulate_exec(int argc, char **argv)
 		{ "json",		no_argument,		NULL, 'j' },
 		{ "export-demand",	required_argument,	NULL, 'e' },
 		{ "kthreads",		no_argument,		NULL, 'k' },
+		{ "fair",		required_argument,	NULL, 'f' },
 		{ "help",		no_argument,		NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -337,7 +341,9 @@ static int simulate_exec(int argc, char **argv)
 	struct sr_run_metrics rec;
 	const struct sr_model *base;
 	char *cause = NULL, *end;
-	int npatches = 0, nsides = 0, runs = 1, hz = 250, json = 0, kthreads = 0;
+	int npatches = 0, nsides = 0, runs = 1, hz = 250, json = 0, kthreads = 0, fair = -1;
+	int ncpus = 0;
+	char kernel[160];
 	int opt, ret = EXIT_FAIL, i, r;
 	unsigned long long seed = 1;
 
@@ -389,6 +395,13 @@ static int simulate_exec(int argc, char **argv)
 		case 'k':
 			kthreads = 1;
 			break;
+		case 'f':
+			if (!strcmp(optarg, "cfs") || !strcmp(optarg, "eevdf")) {
+				fair = !strcmp(optarg, "eevdf");
+				break;
+			}
+			sr_error("simulate: invalid --fair '%s' (cfs or eevdf)", optarg);
+			return EXIT_USAGE;
 		case 'h':
 			cmd_usage(&cmd_simulate, stdout);
 			return EXIT_OK;
@@ -422,20 +435,29 @@ static int simulate_exec(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
-	/* the demand, and the recorded run's figures on the same machine */
-	if (!topo) {
+	/* what the trace says of itself: its CPUs, its kernel's release */
+	{
+		const struct sr_trace_info *ti;
 		struct sr_trace *t;
-		int n;
 
 		ret = sr_trace_open(trace, NULL, &t, &cause);
 		if (ret) {
 			sr_error("%s", cause ? cause : sr_strerror(ret));
 			free(cause);
+			sr_topology_free(topo);
 			return EXIT_FAIL;
 		}
-		n = sr_trace_borrow_info(t)->ncpus;
+		ti = sr_trace_borrow_info(t);
+		ncpus = ti->ncpus;
+		sr_strlcpy(kernel, ti->kernel, sizeof(kernel));
 		sr_trace_free(t);
-		topo = sr_topology_new_flat(n > 0 ? n : 1, base->sd_era);
+	}
+	if (fair < 0)
+		fair = kernel[0] && sr_kernel_version_cmp(kernel, "6.6") >= 0;
+
+	/* the demand, and the recorded run's figures on the same machine */
+	if (!topo) {
+		topo = sr_topology_new_flat(ncpus > 0 ? ncpus : 1, base->sd_era);
 		if (!topo || sr_topology_build_domains(topo)) {
 			sr_error("simulate: %s", sr_strerror(-SR_E_NOMEM));
 			sr_topology_free(topo);
@@ -510,6 +532,7 @@ static int simulate_exec(int argc, char **argv)
 				.model = sd->m,
 				.seed = seed + (uint64_t)r,
 				.jitter = JITTER,
+				.eevdf = fair,
 				/* a pair's other side, for the divergent decisions */
 				.shadow = !sd->patch ? NULL :
 					  !strcmp(sd->variant, "original") ? sides[i + 1].m : sides[i - 1].m,
@@ -529,9 +552,9 @@ static int simulate_exec(int argc, char **argv)
 		side_summary(sd, runs);
 	}
 	if (json)
-		print_json(&rec, sides, nsides, runs, stdout);
+		print_json(&rec, sides, nsides, runs, fair, stdout);
 	else
-		print_table(trace, d, &rec, sides, nsides, runs, topo->source, hz);
+		print_table(trace, d, &rec, sides, nsides, runs, topo->source, hz, fair);
 	ret = EXIT_OK;
 out:
 	free(cause);
@@ -548,7 +571,7 @@ out:
 
 const struct cmd_entry cmd_simulate = {
 	.name = "simulate",
-	.synopsis = "[-m MODEL] [-p PATCH]... [-t TOPOLOGY] [--hz N] [--runs N] [--seed S] "
+	.synopsis = "[-m MODEL] [-p PATCH]... [-t TOPOLOGY] [--hz N] [--fair RULES] [--runs N] [--seed S] "
 		    "[--json] [--export-demand FILE [--kthreads]] TRACE",
 	.summary = "closed-loop what-if: re-run the recorded demand on a simulated machine under "
 		   "a model and patch sides, beside the recorded run",

@@ -47,7 +47,7 @@ def figures(o, side=True):
     assert set(o["wakeup_latency_us"]) == {"p50", "p99", "mean", "max"}
     assert len(o["busy_pct_per_node"]) == 2
 figures(j["recorded"], False)
-assert j["runs"] == 3
+assert j["runs"] == 3 and j["fair"] == "cfs"
 s = j["sides"]
 assert [(x["model"], x["patch"], x["variant"]) for x in s] == [
     ("mainline", None, "base"), ("mainline", "newidle-bail", "original"),
@@ -85,6 +85,19 @@ ok "the table counts a pair's divergent decisions" \
 ok "the table names every figure" sh -c "for r in makespan_s migrations migrations_cross_llc \
 	migrations_cross_node 'wakeup_latency_us p50' 'wakeup_latency_us p99' 'busy_pct node 1' \
 	idle_while_waiting_s; do grep -q \"^\$r \" '$TMP/t.txt' || exit 1; done"
+
+# the fair class's rules: by the recording's kernel, or --fair
+ok "a 6.1 recording is simulated with CFS" grep -q '"fair": "cfs"' "$TMP/numa-6.1-forks.json"
+ok "a 6.12 recording with EEVDF" grep -q '"fair": "eevdf"' "$TMP/numa-6.12-forks.json"
+F12=$N/numa-6.12-forks
+"$SR" simulate --json --fair cfs -t "$F12.topo" "$F12.dat" >"$TMP/cfs.json" 2>&1
+ok "--fair cfs overrides it" grep -q '"fair": "cfs"' "$TMP/cfs.json"
+ok "and the rules change the run" sh -c "! cmp -s '$TMP/cfs.json' '$TMP/numa-6.12-forks.json'"
+"$SR" simulate --fair bfs "$D/pipe-pair.txt" >/dev/null 2>"$TMP/e"
+same "--fair bfs: exit 2" 2 $?
+ok "--fair bfs: the choices" grep -q "invalid --fair 'bfs' (cfs or eevdf)" "$TMP/e"
+"$SR" simulate -t "$F.topo" "$F.dat" 2>&1 | head -n 1 >"$TMP/h.txt"
+ok "the table's first line names the rules" grep -q ', HZ 250, CFS, ' "$TMP/h.txt"
 
 # without -t: a flat machine, said loudly
 "$SR" simulate "$D/pipe-pair.txt" >"$TMP/flat.txt" 2>"$TMP/flat.err"

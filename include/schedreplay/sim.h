@@ -43,6 +43,7 @@ struct sr_sim_opts {
 	uint64_t seed;			/* of the timing perturbation */
 	double jitter;			/* run bursts and timer sleeps times 1 +- jitter
 					 * (uniform); 0: none */
+	int eevdf;			/* the fair class's rules: EEVDF (6.6+), else CFS */
 	/* each simulated decision with the model's evaluation (n = 1), may be NULL */
 	int (*decision)(const struct sr_decision *d, const struct sr_eval *e, void *data);
 	/* each slice, may be NULL */

@@ -55,12 +55,15 @@ static struct sr_demand *load(const char *name)
 	return d;
 }
 
+static int eevdf;
+
 static int run(const struct sr_demand *d, const struct sr_topology *t, double jitter,
 	       uint64_t seed, struct rec *r, struct sr_run_metrics *m, struct sr_sim_stats *st)
 {
 	struct sr_sim_opts o = {
 		.topo = t, .hz = 250, .model = sr_model_find("mainline"), .seed = seed,
 		.jitter = jitter, .slice = on_slice, .decision = on_decision, .data = r,
+		.eevdf = eevdf,
 	};
 	char *cause = NULL;
 	int ret;
@@ -189,14 +192,78 @@ out:
 	sr_demand_free(d);
 }
 
+/*
+ * Two CPU hogs queued on one CPU (1x1x1): under both rules they share it,
+ * EEVDF in base slices (2.25 ms at 1 CPU: 0.75 ms), CFS in sched_slice()
+ * periods; neither waits longer than a few slices.
+ */
+static void test_eevdf_share(const struct sr_topology *two)
+{
+	struct sr_topology *t = sr_topology_new_flat(1, SR_ERA_MAINLINE);
+	struct sr_demand *d = sr_demand_new(1);
+	struct sr_event ev;
+	struct sr_run_metrics m;
+	struct sr_sim_stats st;
+	struct rec r;
+	int i, maxgap[2] = { 0, 0 };
+
+	(void)two;
+	sr_topology_build_domains(t);
+	sr_event_reset(&ev);
+	ev.kind = SR_EV_SWITCH;
+	ev.cpu = 0;
+	ev.prio = ev.prio2 = 120;
+	/* hog 10 runs, hog 11 queued; both run 20 ms in all */
+	ev.ts = 1000000;
+	ev.pid = 0;
+	ev.pid2 = 10;
+	ev.prev_state = SR_PREV_RUNNABLE;
+	sr_demand_feed(d, &ev);
+	for (i = 0; i < 20; i++) {
+		ev.ts += 2000000;
+		ev.pid = i % 2 ? 11 : 10;
+		ev.pid2 = i % 2 ? 10 : 11;
+		ev.prev_state = SR_PREV_PREEMPTED;
+		sr_demand_feed(d, &ev);
+	}
+	sr_demand_finish(d);
+	for (eevdf = 0; eevdf < 2; eevdf++) {
+		uint64_t last_end[2] = { 0, 0 };
+
+		if (run(d, t, 0, 1, &r, &m, &st))
+			break;
+		CHECK_EQ(cpu_time(&r, 10) + cpu_time(&r, 11), 40000000,
+			 "%s: the hogs get their 40 ms", eevdf ? "EEVDF" : "CFS");
+		maxgap[0] = maxgap[1] = 0;
+		for (i = 0; i < r.n; i++) {
+			int h = r.s[i].pid == 11;
+
+			if (last_end[h] && (int)(r.s[i].start - last_end[h]) > maxgap[h])
+				maxgap[h] = (int)(r.s[i].start - last_end[h]);
+			last_end[h] = r.s[i].end;
+		}
+		CHECK(maxgap[0] > 0 && maxgap[0] <= 8000000 && maxgap[1] <= 8000000,
+		      "%s: they take turns, neither waits more than 8 ms (%d, %d ns)",
+		      eevdf ? "EEVDF" : "CFS", maxgap[0], maxgap[1]);
+		CHECK(st.preemptions > 2, "%s: by tick or deadline preemption (%llu)",
+		      eevdf ? "EEVDF" : "CFS", (unsigned long long)st.preemptions);
+	}
+	sr_demand_free(d);
+	sr_topology_free(t);
+}
+
 int main(void)
 {
 	struct sr_topology *t = sr_topology_new_flat(2, SR_ERA_MAINLINE);
 
 	sr_topology_build_domains(t);
-	test_pipe_pair(t);
-	test_fork_wait(t);
-	test_timer(t);
+	for (eevdf = 0; eevdf < 2; eevdf++) {
+		printf("# the fair class's rules: %s\n", eevdf ? "EEVDF" : "CFS");
+		test_pipe_pair(t);
+		test_fork_wait(t);
+		test_timer(t);
+	}
+	test_eevdf_share(t);
 	sr_topology_free(t);
 	return unit_done();
 }
