@@ -63,7 +63,7 @@ _schedreplay()
 		COMPREPLY=($(compgen -W "$(_schedreplay_names replay --list-models)" -- "$cur"))
 		return 0 ;;
 	simulate:--fair)
-		COMPREPLY=($(compgen -W "cfs eevdf" -- "$cur"))
+		COMPREPLY=($(compgen -W "cfs eevdf eevdf-delay" -- "$cur"))
 		return 0 ;;
 	simulate:-p | simulate:--patch)
 		COMPREPLY=($(compgen -W "$(_schedreplay_names replay --list-patches)" -- "$cur"))

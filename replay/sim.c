@@ -37,6 +37,7 @@ struct stask {
 	uint64_t deadline;		/* EEVDF: the virtual deadline */
 	int64_t vlag;			/* EEVDF: lag kept over a sleep or a move */
 	int parity;			/* EEVDF: picked, deadline unchanged since (RUN_TO_PARITY) */
+	int delayed;			/* 6.12 DELAY_DEQUEUE: asleep but still queued */
 	uint64_t exec_start;		/* update_curr()'s clock */
 	uint64_t sum_exec, prev_sum_exec;
 	uint64_t seq;			/* enqueue order: ties in the pick */
@@ -91,6 +92,7 @@ struct sim {
 	uint64_t latency, min_gran, wakeup_gran;
 	uint64_t base_slice;		/* EEVDF: sysctl_sched_base_slice, scaled alike */
 	int eevdf;
+	int delay;			/* 6.12: DELAY_DEQUEUE, DELAY_ZERO, PLACE_REL_DEADLINE */
 };
 
 /* ---- randomness: xorshift64*, for the timing perturbation only -------------- */
@@ -498,13 +500,17 @@ static void dequeue(struct sim *s, struct stask *p, int sleep)
 static int migrate_queued(struct sim *s, struct stask *p, int dst)
 {
 	int src = p->t.cpu;
+	int64_t rel = (int64_t)(p->deadline - p->vruntime);
 
 	update_lag(s, src, p);
 	dequeue(s, p, 0);
 	detach(s, p);
-	if (s->eevdf && is_fair(p))
+	if (s->eevdf && is_fair(p)) {
 		place_eevdf(s, dst, p, 0);
-	else if (is_fair(p))
+		/* PLACE_REL_DEADLINE (6.12): a move keeps the deadline relative */
+		if (s->delay)
+			p->deadline = p->vruntime + (uint64_t)rel;
+	} else if (is_fair(p))
 		p->vruntime = p->vruntime - s->cpu[src].min_vruntime + s->cpu[dst].min_vruntime;
 	return enqueue(s, p, dst);
 }
@@ -1122,8 +1128,22 @@ static void sleep_wait(struct sim *s, struct stask *p)
 /* @p leaves @cpu (it blocked, exited or finished): dequeue and account */
 static void block_curr(struct sim *s, int cpu, struct stask *p)
 {
+	const struct sr_dm_step *st = p->step < p->dm->nsteps ? &p->dm->step[p->step] : NULL;
 	int dead;
 
+	/*
+	 * DELAY_DEQUEUE (6.12): a task that sleeps while not eligible stays
+	 * queued until it is picked (then it leaves) or woken (then it stays,
+	 * with no placement).
+	 */
+	if (s->delay && is_fair(p) && st && st->kind == SR_DM_SLEEP &&
+	    !eligible(&s->cpu[cpu], p)) {
+		p->delayed = 1;
+		s->st.delayed++;
+		sleep_wait(s, p);
+		p->t.state = SR_TASK_QUEUED;
+		return;
+	}
 	update_lag(s, cpu, p);
 	dequeue(s, p, 1);
 	sleep_wait(s, p);
@@ -1135,6 +1155,46 @@ static void block_curr(struct sim *s, int cpu, struct stask *p)
 	}
 }
 
+/* a delayed task is picked: it leaves now (DEQUEUE_DELAYED; DELAY_ZERO clips its lag) */
+static void finish_delayed(struct sim *s, struct stask *p)
+{
+	update_lag(s, p->t.cpu, p);
+	if (p->vlag > 0)
+		p->vlag = 0;
+	p->delayed = 0;
+	p->st = ST_QUEUED;		/* for dequeue()'s PELT: it was on the queue */
+	dequeue(s, p, 1);
+	p->st = ST_SLEEP;
+	p->t.state = SR_TASK_BLOCKED;
+}
+
+/* the wakeup of a delayed task: requeue_delayed_entity(), where it is, no placement */
+static int wake_delayed(struct sim *s, struct stask *w, struct stask *p)
+{
+	struct sr_task *cur = w ? &w->t : NULL;
+	int cpu = p->t.cpu;
+
+	s->st.delayed_wakeups++;
+	p->step++;
+	enter_step(s, p);
+	record_wakee(s, cur, p->t.pid);
+	update_lag(s, cpu, p);
+	p->delayed = 0;
+	if (p->vlag > 0) {
+		/* DELAY_ZERO: placed again with no lag */
+		p->vlag = 0;
+		place_eevdf(s, cpu, p, 0);
+	}
+	p->st = ST_QUEUED;
+	p->t.state = SR_TASK_QUEUED;
+	p->seq = s->seq++;
+	p->t.last_wakeup_ts = s->now;
+	if (sr_rm_wakeup(s->rm, s->now, p->idx, 1))
+		return -SR_E_NOMEM;
+	check_preempt(s, cpu, p, 1);
+	return 0;
+}
+
 /* a task is runnable again after @p's sleep ended (waker @w, NULL: timer on @tcpu) */
 static int do_wakeup(struct sim *s, struct stask *w, struct stask *p, int this_cpu,
 		     unsigned flags)
@@ -1142,6 +1202,8 @@ static int do_wakeup(struct sim *s, struct stask *w, struct stask *p, int this_c
 	const struct sr_task *cur;
 	int prev = p->t.cpu >= 0 ? p->t.cpu : first_allowed(s, p), cpu, sync, exiting;
 
+	if (p->delayed)
+		return wake_delayed(s, w, p);
 	p->step++;
 	if (w) {
 		cur = &w->t;
@@ -1272,6 +1334,10 @@ static int schedule(struct sim *s, int cpu)
 		prev->t.exec_start = s->now;
 	}
 	next = pick(s, cpu);
+	while (next && next->delayed) {
+		finish_delayed(s, next);
+		next = pick(s, cpu);
+	}
 	if (!next && prev && !prev_runnable) {
 		/* newidle_balance(): the CPU runs out of work */
 		rq_pelt(s, cpu);
@@ -1279,6 +1345,10 @@ static int schedule(struct sim *s, int cpu)
 		if (ret < 0)
 			return ret;
 		next = pick(s, cpu);
+		while (next && next->delayed) {
+			finish_delayed(s, next);
+			next = pick(s, cpu);
+		}
 	}
 	rq_pelt(s, cpu);
 	if (prev && next != prev && sr_rm_switch(s->rm, s->now, cpu, prev_runnable,
@@ -1415,7 +1485,8 @@ static int sim_setup(struct sim *s)
 	s->min_gran = 750000ULL * (uint64_t)factor;
 	s->wakeup_gran = 1000000ULL * (uint64_t)factor;
 	s->base_slice = 750000ULL * (uint64_t)factor;
-	s->eevdf = s->o->eevdf;
+	s->eevdf = s->o->eevdf > 0;
+	s->delay = s->o->eevdf > 1;
 	s->tick_ns = 1000000000ULL / (uint64_t)s->o->hz;
 	s->rng = s->o->seed * 0x9E3779B97F4A7C15ULL + 0x2545F4914F6CDD1DULL;
 	if (!s->rng)

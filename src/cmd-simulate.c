@@ -30,6 +30,9 @@
 #define MAX_RUNS 100
 #define JITTER 0.01
 
+/* --fair: the fair class's rules, by kernel generation (struct sr_sim_opts.eevdf) */
+static const char *const fair_names[] = { "cfs", "eevdf", "eevdf-delay" };
+
 struct side {
 	const struct sr_model *m;
 	struct sr_model *owned;
@@ -49,8 +52,8 @@ static const char simulate_options[] =
 	"   -t, --topology T   NODESxCORESxTHREADS or a topology file (default: a flat\n"
 	"                      machine of the trace's CPUs, with a warning)\n"
 	"       --hz N         CONFIG_HZ of the recording kernel (default 250)\n"
-	"       --fair RULES   the fair class's pick and preemption: cfs or eevdf\n"
-	"                      (default: eevdf for a recording of 6.6 or later)\n"
+	"       --fair RULES   the fair class's rules: cfs, eevdf or eevdf-delay (default:\n"
+	"                      by the recording's kernel: before 6.6, to 6.11, 6.12 on)\n"
 	"       --runs N       simulate each side N times with perturbed timing (1-100,\n"
 	"                      default 1): medians, and the spread\n"
 	"       --seed S       seed of the timing perturbation (default 1)\n"
@@ -184,7 +187,7 @@ static void print_json(const struct sr_run_metrics *rec, const struct side *side
 	fprintf(f, "{\"recorded\": {");
 	json_metrics(rec, f);
 	fprintf(f, "}, \"runs\": %d, \"fair\": \"%s\", \"sides\": [", runs,
-		eevdf ? "eevdf" : "cfs");
+		fair_names[eevdf]);
 	for (i = 0; i < nsides; i++) {
 		const struct side *sd = &sides[i];
 
@@ -250,7 +253,7 @@ static void print_table(const char *trace, const struct sr_demand *d,
 	int i, k;
 
 	printf("simulate: '%s' on %s, HZ %d, %s, %d tasks, %d run%s per side\n", trace, topo_src,
-	       hz, eevdf ? "EEVDF" : "CFS", d->ntasks, runs, runs == 1 ? "" : "s");
+	       hz, fair_names[eevdf], d->ntasks, runs, runs == 1 ? "" : "s");
 	printf("demand: %llu bursts, %llu sleeps (%llu ended by a task, %llu timer, %llu unknown, "
 	       "%llu never), %llu forks, %llu exits; idle wakeup %.1f us, preempting wakeup %.1f us\n",
 	       (unsigned long long)d->stats.bursts, (unsigned long long)d->stats.sleeps,
@@ -396,11 +399,12 @@ static int simulate_exec(int argc, char **argv)
 			kthreads = 1;
 			break;
 		case 'f':
-			if (!strcmp(optarg, "cfs") || !strcmp(optarg, "eevdf")) {
-				fair = !strcmp(optarg, "eevdf");
+			for (fair = 0; fair < 3; fair++)
+				if (!strcmp(optarg, fair_names[fair]))
+					break;
+			if (fair < 3)
 				break;
-			}
-			sr_error("simulate: invalid --fair '%s' (cfs or eevdf)", optarg);
+			sr_error("simulate: invalid --fair '%s' (cfs, eevdf or eevdf-delay)", optarg);
 			return EXIT_USAGE;
 		case 'h':
 			cmd_usage(&cmd_simulate, stdout);
@@ -453,7 +457,8 @@ static int simulate_exec(int argc, char **argv)
 		sr_trace_free(t);
 	}
 	if (fair < 0)
-		fair = kernel[0] && sr_kernel_version_cmp(kernel, "6.6") >= 0;
+		fair = !kernel[0] || sr_kernel_version_cmp(kernel, "6.6") < 0 ? 0 :
+		       sr_kernel_version_cmp(kernel, "6.12") < 0 ? 1 : 2;
 
 	/* the demand, and the recorded run's figures on the same machine */
 	if (!topo) {

@@ -29,7 +29,7 @@ same "simulate's options come from its --help" \
 	"$("$SR" simulate --help | grep -oE -- '--[a-z][a-z-]*' | sort -u | paste -sd' ')" \
 	"$(complete_words simulate --)"
 same "simulate: models after -m" "mainline v4.15" "$(complete_words simulate -m "")"
-same "simulate: --fair values" "cfs eevdf" "$(complete_words simulate --fair "")"
+same "simulate: --fair values" "cfs eevdf eevdf-delay" "$(complete_words simulate --fair "")"
 same "simulate: patch pairs after -p" \
 	"$("$SR" replay --list-patches | awk '/^[^ ]/ {print $1}' | sort | paste -sd' ')" \
 	"$(complete_words simulate -p "")"

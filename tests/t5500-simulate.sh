@@ -88,16 +88,18 @@ ok "the table names every figure" sh -c "for r in makespan_s migrations migratio
 
 # the fair class's rules: by the recording's kernel, or --fair
 ok "a 6.1 recording is simulated with CFS" grep -q '"fair": "cfs"' "$TMP/numa-6.1-forks.json"
-ok "a 6.12 recording with EEVDF" grep -q '"fair": "eevdf"' "$TMP/numa-6.12-forks.json"
+ok "a 6.12 recording with EEVDF and its delayed dequeue" grep -q '"fair": "eevdf-delay"' "$TMP/numa-6.12-forks.json"
+"$SR" simulate --json --fair eevdf -t "$N/numa-6.12-forks.topo" "$N/numa-6.12-forks.dat" >"$TMP/ee.json" 2>&1
+ok "--fair eevdf: EEVDF without it, another run" sh -c "grep -q '\"fair\": \"eevdf\"' '$TMP/ee.json' && ! cmp -s '$TMP/ee.json' '$TMP/numa-6.12-forks.json'"
 F12=$N/numa-6.12-forks
 "$SR" simulate --json --fair cfs -t "$F12.topo" "$F12.dat" >"$TMP/cfs.json" 2>&1
 ok "--fair cfs overrides it" grep -q '"fair": "cfs"' "$TMP/cfs.json"
 ok "and the rules change the run" sh -c "! cmp -s '$TMP/cfs.json' '$TMP/numa-6.12-forks.json'"
 "$SR" simulate --fair bfs "$D/pipe-pair.txt" >/dev/null 2>"$TMP/e"
 same "--fair bfs: exit 2" 2 $?
-ok "--fair bfs: the choices" grep -q "invalid --fair 'bfs' (cfs or eevdf)" "$TMP/e"
+ok "--fair bfs: the choices" grep -q "invalid --fair 'bfs' (cfs, eevdf or eevdf-delay)" "$TMP/e"
 "$SR" simulate -t "$F.topo" "$F.dat" 2>&1 | head -n 1 >"$TMP/h.txt"
-ok "the table's first line names the rules" grep -q ', HZ 250, CFS, ' "$TMP/h.txt"
+ok "the table's first line names the rules" grep -q ', HZ 250, cfs, ' "$TMP/h.txt"
 
 # without -t: a flat machine, said loudly
 "$SR" simulate "$D/pipe-pair.txt" >"$TMP/flat.txt" 2>"$TMP/flat.err"

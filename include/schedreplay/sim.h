@@ -43,7 +43,8 @@ struct sr_sim_opts {
 	uint64_t seed;			/* of the timing perturbation */
 	double jitter;			/* run bursts and timer sleeps times 1 +- jitter
 					 * (uniform); 0: none */
-	int eevdf;			/* the fair class's rules: EEVDF (6.6+), else CFS */
+	int eevdf;			/* the fair class's rules: 0 CFS, 1 EEVDF (6.6+),
+					 * 2 EEVDF with 6.12's delayed dequeue */
 	/* each simulated decision with the model's evaluation (n = 1), may be NULL */
 	int (*decision)(const struct sr_decision *d, const struct sr_eval *e, void *data);
 	/* each slice, may be NULL */
@@ -58,6 +59,8 @@ struct sr_sim_stats {
 	uint64_t pulls;			/* tasks moved by balancing */
 	uint64_t preemptions;		/* wakeup and tick preemptions */
 	uint64_t ticks;
+	uint64_t delayed;		/* eevdf-delay: sleeps that stayed queued */
+	uint64_t delayed_wakeups;	/* wakeups of such a task: no placement */
 	uint64_t stuck;			/* tasks left waiting for a wakeup that never came */
 	uint64_t t_end;			/* when the last task finished (trace clock) */
 };

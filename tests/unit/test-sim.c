@@ -56,6 +56,7 @@ static struct sr_demand *load(const char *name)
 }
 
 static int eevdf;
+static const char *const rules[] = { "CFS", "EEVDF", "EEVDF, delayed dequeue" };
 
 static int run(const struct sr_demand *d, const struct sr_topology *t, double jitter,
 	       uint64_t seed, struct rec *r, struct sr_run_metrics *m, struct sr_sim_stats *st)
@@ -227,13 +228,13 @@ static void test_eevdf_share(const struct sr_topology *two)
 		sr_demand_feed(d, &ev);
 	}
 	sr_demand_finish(d);
-	for (eevdf = 0; eevdf < 2; eevdf++) {
+	for (eevdf = 0; eevdf < 3; eevdf++) {
 		uint64_t last_end[2] = { 0, 0 };
 
 		if (run(d, t, 0, 1, &r, &m, &st))
 			break;
 		CHECK_EQ(cpu_time(&r, 10) + cpu_time(&r, 11), 40000000,
-			 "%s: the hogs get their 40 ms", eevdf ? "EEVDF" : "CFS");
+			 "%s: the hogs get their 40 ms", rules[eevdf]);
 		maxgap[0] = maxgap[1] = 0;
 		for (i = 0; i < r.n; i++) {
 			int h = r.s[i].pid == 11;
@@ -244,9 +245,75 @@ static void test_eevdf_share(const struct sr_topology *two)
 		}
 		CHECK(maxgap[0] > 0 && maxgap[0] <= 8000000 && maxgap[1] <= 8000000,
 		      "%s: they take turns, neither waits more than 8 ms (%d, %d ns)",
-		      eevdf ? "EEVDF" : "CFS", maxgap[0], maxgap[1]);
+		      rules[eevdf], maxgap[0], maxgap[1]);
 		CHECK(st.preemptions > 2, "%s: by tick or deadline preemption (%llu)",
-		      eevdf ? "EEVDF" : "CFS", (unsigned long long)st.preemptions);
+		      rules[eevdf], (unsigned long long)st.preemptions);
+	}
+	sr_demand_free(d);
+	sr_topology_free(t);
+}
+
+static void ev_sw(struct sr_demand *d, uint64_t ts, int prev, int state, int next)
+{
+	struct sr_event ev;
+
+	sr_event_reset(&ev);
+	ev.kind = SR_EV_SWITCH;
+	ev.cpu = 0;
+	ev.ts = ts;
+	ev.pid = prev;
+	ev.pid2 = next;
+	ev.prio = ev.prio2 = 120;
+	ev.prev_state = state;
+	sr_demand_feed(d, &ev);
+}
+
+/*
+ * 6.12's delayed dequeue on one CPU: A runs 3 ms and sleeps ahead of B (not
+ * eligible), so it stays queued; B wakes it 1 ms later, where it is.
+ */
+static void test_delayed(void)
+{
+	struct sr_topology *t = sr_topology_new_flat(1, SR_ERA_MAINLINE);
+	struct sr_demand *d = sr_demand_new(1);
+	struct sr_run_metrics m;
+	struct sr_sim_stats st;
+	struct sr_event ev;
+	struct rec r;
+	int i;
+
+	sr_topology_build_domains(t);
+	ev_sw(d, 1000000, 0, SR_PREV_RUNNABLE, 20);
+	ev_sw(d, 4000000, 20, SR_PREV_BLOCKED, 21);
+	sr_event_reset(&ev);
+	ev.kind = SR_EV_WAKING;
+	ev.cpu = 0;
+	ev.ts = 5000000;
+	ev.common_pid = 21;
+	ev.pid = 20;
+	ev.prio = 120;
+	ev.target_cpu = 0;
+	sr_demand_feed(d, &ev);
+	ev_sw(d, 6000000, 21, SR_PREV_BLOCKED, 20);
+	ev_sw(d, 7000000, 20, SR_PREV_BLOCKED, 0);
+	sr_demand_finish(d);
+	for (eevdf = 1; eevdf < 3; eevdf++) {
+		uint64_t second = 0;
+		int seen = 0;
+
+		if (run(d, t, 0, 1, &r, &m, &st))
+			break;
+		CHECK_EQ(st.delayed, eevdf == 2 ? 1 : 0, "%s: A's sleep %s queued", rules[eevdf],
+			 eevdf == 2 ? "stays" : "does not stay");
+		CHECK_EQ(st.delayed_wakeups, eevdf == 2 ? 1 : 0, "%s: %s", rules[eevdf],
+			 eevdf == 2 ? "B wakes it while it is queued" : "no delayed wakeup");
+		for (i = 0; i < r.n; i++)
+			if (r.s[i].pid == 20 && seen++ == 1)
+				second = r.s[i].start;
+		CHECK(second >= 1000000 + 3000000 + 1000000, "%s: A runs again after B's wakeup point",
+		      rules[eevdf]);
+		CHECK_EQ(cpu_time(&r, 20) + cpu_time(&r, 21), 3000000 + 1000000 + 1000000 + 1000000,
+			 "%s: the CPU time", rules[eevdf]);
 	}
 	sr_demand_free(d);
 	sr_topology_free(t);
@@ -257,13 +324,14 @@ int main(void)
 	struct sr_topology *t = sr_topology_new_flat(2, SR_ERA_MAINLINE);
 
 	sr_topology_build_domains(t);
-	for (eevdf = 0; eevdf < 2; eevdf++) {
-		printf("# the fair class's rules: %s\n", eevdf ? "EEVDF" : "CFS");
+	for (eevdf = 0; eevdf < 3; eevdf++) {
+		printf("# the fair class's rules: %s\n", rules[eevdf]);
 		test_pipe_pair(t);
 		test_fork_wait(t);
 		test_timer(t);
 	}
 	test_eevdf_share(t);
+	test_delayed();
 	sr_topology_free(t);
 	return unit_done();
 }
