@@ -156,6 +156,20 @@ static void test_fork_wait(void)
 	CHECK_EQ(d->task[child].wait_ns, 10000, "the child waited 10 us to run first");
 	CHECK_EQ(d->stats.forks, 1, "one fork");
 	CHECK_EQ(d->stats.exits, 1, "one exit");
+	{
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&buf, &len);
+		int ret = sr_demand_write_text(d, m);
+
+		fclose(m);
+		CHECK(ret == 0 && buf && strstr(buf, "task 1 pid 201 comm sh prio 120 origin forked "
+						     "parent 0@1 run 460000 wait 10000 sleep 0\n"),
+		      "the text dump names the child, its parent's fork step and its times");
+		CHECK(buf && strstr(buf, "  3 sleep 440000 task 1@1\n"),
+		      "the text dump gives the parent's wait and what ended it");
+		free(buf);
+	}
 	sr_demand_free(d);
 }
 
