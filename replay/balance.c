@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The load-balance surrogate (decision-model §6-§8): load_balance() with
+ * The load-balance surrogate (schedreplay-models(7) §6-§8): load_balance() with
  * find_busiest_group / find_busiest_queue on the reconstructed runqueues,
  * detach_tasks() over each CPU's cfs_tasks list from its least recently
  * run end, can_migrate_task() with affinity and the per-CPU kthread test,
@@ -61,7 +61,7 @@ int sr_lb_nohz_idle(const struct sr_lb_ctx *c, int cpu)
 	const struct sr_rq *rq = &c->v->rq[cpu];
 	uint64_t tick = 1000000000ULL / (uint64_t)c->v->hz;
 
-	/* tickless after about one tick of idleness (§7.7) */
+	/* tickless after about one tick of idleness (schedreplay-models(7) §7.7) */
 	return sr_lb_idle_cpu(c, cpu) && (!rq->known || c->v->now >= rq->idle_stamp + tick);
 }
 
@@ -344,7 +344,7 @@ int sr_lb_task_hot(struct sr_lb_ctx *c, const struct sr_task *p)
 	return c->v->now < p->exec_start + MIGRATION_COST_NS;
 }
 
-/* can_migrate_task() at v5.16 (§6.2) with the model's kthread_is_per_cpu */
+/* can_migrate_task() at v5.16 (schedreplay-models(7) §6.2) with the model's kthread_is_per_cpu */
 int sr_lb_can_migrate_task(struct sr_lb_ctx *c, const struct sr_task *p, int src)
 {
 	struct sr_lb_env *env = c->env;
@@ -448,7 +448,7 @@ static int subset(const uint64_t *a, const uint64_t *b, size_t words)
 	return 1;
 }
 
-/* load_balance() at v5.16 (§6.4) */
+/* load_balance() at v5.16 (schedreplay-models(7) §6.4) */
 int sr_lb_load_balance(struct sr_lb_ctx *c, int dst, int level, int idle)
 {
 	const struct sr_topology *t = c->v->topo;
@@ -562,7 +562,10 @@ static int rd_overloaded(const struct sr_lb_ctx *c)
 	return 0;
 }
 
-/* newidle_balance() at v5.19 (§8.2); avg_idle and the lb cost are not seen */
+/*
+ * newidle_balance() at v5.19 (schedreplay-models(7) §8.2); avg_idle and the lb
+ * cost are not seen
+ */
 int sr_lb_newidle_balance(struct sr_lb_ctx *c, int cpu)
 {
 	const struct sr_cpu_topo *ct = &c->v->topo->cpu[cpu];

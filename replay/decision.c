@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The decision points (decision-model §2.4, §6-§8): opening a wakeup,
+ * The decision points (schedreplay-models(7) §2.4, §6-§8): opening a wakeup,
  * fork or balance decision with the state replay/state.c has rebuilt,
  * evaluating every model on a read-only view of that state (replay/fair.c,
  * replay/balance.c) and closing the decision when the trace shows what the

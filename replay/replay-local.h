@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The engine's internals, shared by state.c (applying events) and the
- * view helpers the models call.
+ * The engine's internals, shared by state.c (applying events) and
+ * decision.c (the decision points).  Nothing under the models (fair.c,
+ * balance.c, patch*.c) includes it: they see the engine's state only
+ * through struct sr_view.
  */
 #ifndef SCHEDREPLAY_REPLAY_LOCAL_H
 #define SCHEDREPLAY_REPLAY_LOCAL_H

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The replay state: per-CPU runqueues and per-task state rebuilt from the
- * event stream (decision-model §2.4), PELT kept for every task and every
- * CPU's root cfs_rq (§3.4), and the decision points: a wakeup placement at
+ * event stream (schedreplay-models(7) §2.4), PELT kept for every task and every
+ * CPU's root cfs_rq (schedreplay-models(7) §3.4), and the decision points: a wakeup placement at
  * each sched_waking of a sleeping CFS task, closed by its sched_wakeup; a
  * fork placement at each sched_wakeup_new; load-balance decisions at every
  * pull the trace shows, every newly-idle switch and every nohz idle-balance
- * pass (decision-model §6-§8, evaluated by replay/balance.c).  The engine
+ * pass (schedreplay-models(7) §6-§8, evaluated by replay/balance.c).  The engine
  * always applies what
  * the kernel actually did (open loop), so one trace gives one state
  * trajectory however many models are evaluated.
@@ -103,7 +103,7 @@ static int grow(struct sr_replay *r)
 
 /*
  * Per-CPU kernel threads are bound to the CPU in their name; kthreadd's
- * children are kernel threads (decision-model §6.6).  Both are inferences.
+ * children are kernel threads (schedreplay-models(7) §6.6).  Both are inferences.
  */
 static void infer_kthread(struct sr_task *t)
 {
@@ -186,7 +186,7 @@ static struct sr_task *task_get(struct sr_replay *r, int pid, const char *comm, 
 	return t;
 }
 
-/* ---- cfs_tasks: per-CPU lists, most recently run first (§2.4) ------------ */
+/* ---- cfs_tasks: per-CPU lists, most recently run first (schedreplay-models(7) §2.4) ---- */
 
 static void lb_unlink(struct sr_replay *r, struct sr_task *t)
 {
@@ -222,7 +222,7 @@ static void lb_link_head(struct sr_replay *r, struct sr_task *t, int cpu)
 /*
  * The kernel chose @cpu for the waking @t, from @waker_cpu: until its
  * sched_wakeup the wakeup is on @cpu's wakelist (rq->ttwu_pending) or
- * being activated there, and idle_cpu(@cpu) is false (decision-model
+ * being activated there, and idle_cpu(@cpu) is false (schedreplay-models(7)
  * §2.1).  A wakeup onto the waker's own CPU is activated at once.
  */
 static void ttwu_mark(struct sr_replay *r, struct sr_task *t, int cpu, int waker_cpu)
@@ -664,7 +664,7 @@ static int on_switch(struct sr_replay *r, const struct sr_event *ev)
 	    queue_proven_empty(r, ev->cpu, prev->pid, now, arrived_remote, r->last_local[ev->cpu],
 			       now))
 		r->stats.reconciled[SR_REC_IDLE_SWITCH]++;
-	/* newly idle: the blocking task leaves nothing to run (§8.4) */
+	/* newly idle: the blocking task leaves nothing to run (schedreplay-models(7) §8.4) */
 	if (prev && blocked && !pulled && rq->known && rq->curr == prev->pid &&
 	    on_rq(prev) && prev->cpu == ev->cpu) {
 		ret = sr_dec_lb_newidle(r, prev, ev->cpu, now);
@@ -736,7 +736,7 @@ static int on_waking(struct sr_replay *r, const struct sr_event *ev)
 	pd->d.waker_exiting = cur && cur->exiting;
 	if (cur && cur->exiting)
 		pd->d.inferred |= SR_INF_EXITING;
-	/* WF_SYNC is not in any tracepoint: assumed off (§9) */
+	/* WF_SYNC is not in any tracepoint: assumed off (schedreplay-models(7) §9) */
 	pd->d.sync = 0;
 	pd->d.inferred |= SR_INF_SYNC;
 	/* the wakee's flips, counted from the trace alone (history before it unknown) */

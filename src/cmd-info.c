@@ -120,27 +120,6 @@ static int cmp_other(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-static void print_json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\') {
-			fprintf(f, "\\%c", c);
-		} else if (c < 0x20 || c == 0x7f) {
-			fprintf(f, "\\u%04x", c);
-		} else if (c == 0xc2 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] <= 0x9f) {
-			/* a C1 control, which a terminal acts on as ESC does */
-			fprintf(f, "\\u%04x", (unsigned char)s[1]);
-			s++;
-		} else {
-			fputc(c, f);
-		}
-	}
-	fputc('"', f);
-}
-
 /* "LABEL text": text from the trace, escaped for the terminal */
 static void print_field(const char *label, const char *text)
 {
@@ -367,26 +346,26 @@ static void print_json(const struct sr_trace_info *info, struct info_state *st)
 	int c;
 
 	printf("{\n  \"file\": ");
-	print_json_string(stdout, info->path);
+	sr_json_string(info->path, stdout);
 	printf(",\n  \"reader\": ");
-	print_json_string(stdout, info->reader);
+	sr_json_string(info->reader, stdout);
 	printf(",\n  \"format\": ");
-	print_json_string(stdout, info->format);
+	sr_json_string(info->format, stdout);
 	printf(",\n  \"buffer\": ");
-	print_json_string(stdout, info->buffer);
+	sr_json_string(info->buffer, stdout);
 	printf(",\n  \"host\": ");
 	if (info->hostname[0])
-		print_json_string(stdout, info->hostname);
+		sr_json_string(info->hostname, stdout);
 	else
 		printf("null");
 	printf(",\n  \"kernel\": ");
 	if (info->kernel[0])
-		print_json_string(stdout, info->kernel);
+		sr_json_string(info->kernel, stdout);
 	else
 		printf("null");
 	printf(",\n  \"clock\": ");
 	if (info->clock[0])
-		print_json_string(stdout, info->clock);
+		sr_json_string(info->clock, stdout);
 	else
 		printf("null");
 	if (info->ncpus_declared > 0)
@@ -407,7 +386,7 @@ static void print_json(const struct sr_trace_info *info, struct info_state *st)
 		qsort(st->other, st->nother, sizeof(*st->other), cmp_other);
 	for (i = 0; i < st->nother; i++) {
 		printf(",\n    ");
-		print_json_string(stdout, st->other[i].name);
+		sr_json_string(st->other[i].name, stdout);
 		printf(": %llu", (unsigned long long)st->other[i].n);
 	}
 	printf("\n  },\n  \"has_sched_waking\": %s", info->has_waking ? "true" : "false");
@@ -549,7 +528,7 @@ static int info_db(const char *path, int json)
 	}
 	if (json) {
 		printf("{\n  \"file\": ");
-		print_json_string(stdout, path);
+		sr_json_string(path, stdout);
 		printf(",\n  \"format\": \"schedreplay database\",\n  \"schema\": %d,\n"
 		       "  \"runs\": [", SR_DB_SCHEMA_VERSION);
 	} else {

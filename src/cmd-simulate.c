@@ -23,6 +23,7 @@
 #include "schedreplay/sim.h"
 #include "schedreplay/topology.h"
 #include "schedreplay/trace.h"
+#include "meta.h"
 #include "banned.h"
 
 #define MAX_PATCHES 8
@@ -49,9 +50,10 @@ struct side {
 static const char simulate_options[] =
 	"   -m, --model MODEL  the base model: mainline (default) or v4.15\n"
 	"   -p, --patch PATCH  also simulate both sides of this patch pair (repeatable)\n"
-	"   -t, --topology T   NODESxCORESxTHREADS or a topology file (default: a flat\n"
-	"                      machine of the trace's CPUs, with a warning)\n"
-	"       --hz N         CONFIG_HZ of the recording kernel (default 250)\n"
+	"   -t, --topology T   NODESxCORESxTHREADS or a topology file (default: the\n"
+	"                      recording's metadata, else a flat machine, with a warning)\n"
+	"       --hz N         CONFIG_HZ of the recording kernel (default: the metadata's,\n"
+	"                      else 250)\n"
 	"       --fair RULES   the fair class's rules: cfs, eevdf or eevdf-delay (default:\n"
 	"                      by the recording's kernel: before 6.6, to 6.11, 6.12 on)\n"
 	"       --runs N       simulate each side N times with perturbed timing (1-100,\n"
@@ -301,6 +303,36 @@ static void print_table(const char *trace, const struct sr_demand *d,
 	printf("\n");
 }
 
+/*
+ * The recorder's task snapshot (schedreplay-record(1)): for the tasks that
+ * existed when the recording started, whether each is a kernel thread, the
+ * CPU it is bound to and its mask, where the trace itself did not tell.
+ */
+static void apply_hints(struct sr_demand *d, const struct sr_meta *meta, int ncpus)
+{
+	size_t i;
+
+	for (i = 0; i < meta->nhints; i++) {
+		const struct sr_meta_hint *h = &meta->hints[i];
+		int t = sr_demand_find(d, h->pid);
+		struct sr_dm_task *dt;
+
+		if (t < 0)
+			continue;
+		dt = &d->task[t];
+		if (dt->origin == SR_DM_ORIGIN_FORKED)
+			continue;
+		if (h->kthread >= 0)
+			dt->kthread = h->kthread;
+		if (h->bound >= 0 && h->bound < ncpus)
+			dt->bound_cpu = h->bound;
+		if (h->mask && !dt->mask_known) {
+			dt->mask = h->mask;
+			dt->mask_known = 1;
+		}
+	}
+}
+
 static int export_demand(const struct sr_demand *d, const char *path, int kthreads)
 {
 	FILE *f = fopen(path, "w");
@@ -345,12 +377,14 @@ static int simulate_exec(int argc, char **argv)
 	const struct sr_model *base;
 	char *cause = NULL, *end;
 	int npatches = 0, nsides = 0, runs = 1, hz = 250, json = 0, kthreads = 0, fair = -1;
-	int ncpus = 0;
+	int ncpus = 0, hz_given = 0;
 	char kernel[160];
+	struct sr_meta meta;
 	int opt, ret = EXIT_FAIL, i, r;
 	unsigned long long seed = 1;
 
 	memset(sides, 0, sizeof(sides));
+	memset(&meta, 0, sizeof(meta));
 	optind = 1;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "m:p:t:h", longopts, NULL)) != -1) {
@@ -369,6 +403,7 @@ static int simulate_exec(int argc, char **argv)
 			topo_spec = optarg;
 			break;
 		case 'z':
+			hz_given = 1;
 			hz = (int)strtol(optarg, &end, 10);
 			if (*end || hz < 10 || hz > 10000) {
 				sr_error("simulate: invalid HZ '%s' (10 to 10000)", optarg);
@@ -460,21 +495,46 @@ static int simulate_exec(int argc, char **argv)
 		fair = !kernel[0] || sr_kernel_version_cmp(kernel, "6.6") < 0 ? 0 :
 		       sr_kernel_version_cmp(kernel, "6.12") < 0 ? 1 : 2;
 
+	/* the recording's metadata (schedreplay record): HZ, the topology, the task snapshot */
+	r = sr_meta_read(trace, NULL, &meta, &cause);
+	if (r) {
+		sr_error("%s", cause ? cause : sr_strerror(r));
+		free(cause);
+		sr_topology_free(topo);
+		return EXIT_FAIL;
+	}
+	if (meta.hz > 0 && !hz_given)
+		hz = meta.hz;
+	if (!topo && meta.topo) {
+		FILE *f = fmemopen(meta.topo, meta.topo_len, "r");
+
+		topo = f ? sr_topology_new_stream(f, "recording", base->sd_era, &cause) : NULL;
+		if (f)
+			fclose(f);
+		if (!topo) {
+			sr_error("%s", cause ? cause : sr_strerror(-SR_E_NOMEM));
+			ret = EXIT_FAIL;
+			goto out;
+		}
+		snprintf(topo->source, sizeof(topo->source), "recording metadata");
+	}
+
 	/* the demand, and the recorded run's figures on the same machine */
 	if (!topo) {
 		topo = sr_topology_new_flat(ncpus > 0 ? ncpus : 1, base->sd_era);
 		if (!topo || sr_topology_build_domains(topo)) {
 			sr_error("simulate: %s", sr_strerror(-SR_E_NOMEM));
-			sr_topology_free(topo);
-			return EXIT_FAIL;
+			goto out;
 		}
 		snprintf(topo->source, sizeof(topo->source), "flat fallback");
-		sr_warn("simulate: no -t: simulating on a FLAT %d-CPU machine (one LLC, one node); "
-			"give the recording machine's topology", topo->ncpus);
+		sr_warn("simulate: '%s' carries no topology and no -t was given: simulating on a FLAT "
+			"%d-CPU machine (one LLC, one node); give the recording machine's topology",
+			trace, topo->ncpus);
 	} else if (sr_topology_build_domains(topo)) {
-		sr_error("simulate: the topology '%s' has too many levels or a bad node", topo_spec);
-		sr_topology_free(topo);
-		return EXIT_USAGE;
+		sr_error("simulate: the topology '%s' has too many levels or a bad node",
+			 topo->source);
+		ret = EXIT_USAGE;
+		goto out;
 	}
 	ret = EXIT_FAIL;
 	rm = sr_rm_new(topo, 64, 0);
@@ -494,6 +554,7 @@ static int simulate_exec(int argc, char **argv)
 		goto out;
 	}
 	sr_rm_finish(rm, d->t1, &rec);
+	apply_hints(d, &meta, topo->ncpus);
 	if (export) {
 		ret = export_demand(d, export, kthreads);
 		if (ret)
@@ -571,6 +632,7 @@ out:
 	sr_demand_free(d);
 	sr_rm_free(rm);
 	sr_topology_free(topo);
+	sr_meta_release(&meta);
 	return ret;
 }
 

@@ -106,6 +106,13 @@ ok "the table's first line names the rules" grep -q ', HZ 250, cfs, ' "$TMP/h.tx
 same "no topology: exit 0" 0 $?
 ok "no topology: a warning names the flat machine" grep -q 'FLAT 2-CPU machine' "$TMP/flat.err"
 
+# a trace of schedreplay record: its metadata's topology and HZ
+L=$FIX/tracedat/succeed/live-6.18-record-v6.dat
+"$SR" simulate "$L" >"$TMP/live.txt" 2>"$TMP/live.err"
+same "a recording with metadata: exit 0" 0 $?
+ok "it runs on the recording's topology" grep -q "on recording metadata, HZ 250," "$TMP/live.txt"
+ok "with no flat-machine warning" sh -c "! grep -q FLAT '$TMP/live.err'"
+
 # the rt-app export
 for n in pipe-pair fork-wait timer-sleeper; do
 	"$SR" simulate --export-demand "$TMP/$n.rtapp.json" "$D/$n.txt" >/dev/null 2>&1

@@ -24,14 +24,14 @@ enum sr_task_state {
 	SR_TASK_DEAD,
 };
 
-/* inputs a trace cannot show (decision-model §9), as a bitmask of what
+/* inputs a trace cannot show (schedreplay-models(7) §9), as a bitmask of what
  * was inferred at a decision rather than observed */
 enum sr_inferred {
 	SR_INF_SYNC		= 1 << 0,	/* WF_SYNC: not traced */
 	SR_INF_EXITING		= 1 << 1,	/* PF_EXITING from sched_process_exit */
 	SR_INF_KTHREAD		= 1 << 2,	/* kernel thread from name / parent */
 	SR_INF_AFFINITY		= 1 << 3,	/* cpus_allowed from a per-CPU name, or
-						 * a CPU a balance was refused (§ inference) */
+						 * a CPU a balance was refused (schedreplay-replay(1), INFERENCE RULES) */
 	SR_INF_PELT_WARMUP	= 1 << 4,	/* a task's PELT began inside the trace */
 	SR_INF_TOPOLOGY		= 1 << 5,	/* topology is a preset or flat */
 	SR_INF_PREV_CPU		= 1 << 6,	/* no sched_waking: prev from the last run */
@@ -115,7 +115,14 @@ struct sr_replay;
  * The read-only state a model sees at a decision: everything a decision
  * function may read, and nothing that leads back to whoever filled it (the
  * replay engine, a test, a simulator).  The helpers sr_view_*() below
- * (replay/view.c) compute from it alone.
+ * (replay/view.c) compute from it alone.  Whoever fills it provides, per
+ * CPU, the runqueue's curr, curr_cfs, nr_running, cfs_nr, cfs_weight,
+ * runnable_load, util_est, the root cfs_rq's PELT signal (cfs),
+ * idle_stamp, known and ttwu_pending; per task, pid, comm, prio, weight,
+ * pelt, wakee_flips, recent_used_cpu, kthread, bound_cpu or
+ * allowed/allowed_known, exec_start, aff_denied (0: nothing inferred) and
+ * the cfs_tasks links (lb_next, lb_prev); tests/unit/test-model.c fills
+ * one by hand.
  */
 struct sr_view {
 	const struct sr_topology *topo;
@@ -345,7 +352,7 @@ void sr_view_cpu_signal(const struct sr_view *v, int cpu, struct sr_pelt *out);
 int sr_view_idle_cpu(const struct sr_view *v, int cpu);
 int sr_view_allowed(const struct sr_view *v, const struct sr_task *p, int cpu);
 
-/* migration classes (decision-model §2.4) */
+/* migration classes (schedreplay-models(7) §2.4) */
 enum sr_migration_kind {
 	SR_MIG_WAKEUP,
 	SR_MIG_FORK,
