@@ -108,7 +108,7 @@ _schedreplay()
 	*:--export-demand)
 		_schedreplay_files "$cur"
 		return 0 ;;
-	*:-r | *:--run | *:--run2 | *:-n | *:--top | *:--reasons | *:--hz | *:-B | *:--buffer | \
+	*:-r | *:--run | *:--run2 | *:-n | *:--top | *:--reasons | *:--hz | *:--kernel | *:-B | *:--buffer | \
 	*:-d | *:--duration | *:-b | *:-e | *:--event | *:--size | *:--filter | *:--select | \
 	*:-P | *:--param | *:--runs | *:--seed)
 		return 0 ;;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "schedreplay/balance.h"
+#include "schedreplay/kgen.h"
 #include <stdlib.h>
 #include "banned.h"
 
@@ -227,6 +228,7 @@ void sr_lb_calculate_imbalance(struct sr_lb_ctx *c, struct sr_lb_sds *sds)
 	int child_prefer = level > 0 &&
 			   (t->cpu[env->dst_cpu].dom[level - 1].flags & SR_SD_PREFER_SIBLING);
 
+	env->flags &= ~SR_LBF_MIGRATE_LOAD;
 	if (busiest->type == SR_GROUP_IMBALANCED) {
 		imb = 1;
 	} else if (local->type == SR_GROUP_HAS_SPARE) {
@@ -253,6 +255,7 @@ void sr_lb_calculate_imbalance(struct sr_lb_ctx *c, struct sr_lb_sds *sds)
 		}
 	} else {
 		imb = 1;	/* migrate_load: one task at a time */
+		env->flags |= SR_LBF_MIGRATE_LOAD;
 	}
 	env->imbalance = imb;
 }
@@ -350,6 +353,16 @@ int sr_lb_can_migrate_task(struct sr_lb_ctx *c, const struct sr_task *p, int src
 	struct sr_lb_env *env = c->env;
 	int cpu;
 
+	/*
+	 * A delayed task (6.12+) is on cfs_tasks and may be moved; from 6.14
+	 * ("sched/fair: Do not try to migrate delayed dequeue task") only
+	 * when the balance migrates load
+	 */
+	if (p->delayed && sr_kgen_has(c->v->kgen, SR_KF_LB_SKIP_DELAYED) &&
+	    !(env->flags & SR_LBF_MIGRATE_LOAD)) {
+		sr_lb_reason(c, "delayed %d skipped", p->pid);
+		return 0;
+	}
 	if (c->pol->kthread_is_per_cpu(c, p)) {
 		sr_lb_reason(c, "per-cpu kthread %d skipped", p->pid);
 		return 0;
@@ -754,7 +767,13 @@ int sr_model_balance(const struct sr_model *m, const struct sr_view *v,
 	c.masks = scratch->masks;
 	for (cpu = 0; cpu < v->topo->ncpus; cpu++) {
 		c.nr[cpu] = v->rq[cpu].nr_running;
-		c.cfs[cpu] = v->rq[cpu].cfs_nr;
+		/*
+		 * sum_h_nr_running and find_busiest_queue() count
+		 * h_nr_queued, delayed tasks in, until 6.14 made them
+		 * h_nr_runnable (not in 6.12.y)
+		 */
+		c.cfs[cpu] = v->rq[cpu].cfs_nr - (sr_kgen_has(v->kgen, SR_KF_LB_RUNNABLE) ?
+						   v->rq[cpu].nr_delayed : 0);
 		c.load[cpu] = (long)v->rq[cpu].cfs_weight;
 	}
 	c.nr[in->cpu] -= in->nr_sub;

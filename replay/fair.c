@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "schedreplay/balance.h"
+#include "schedreplay/kgen.h"
 #include "schedreplay/model.h"
 #include "banned.h"
 
@@ -129,7 +130,13 @@ static int wake_affine_idle_mainline(struct sr_wake_ctx *c, int this_cpu, int pr
 		sr_reason(c, "this idle, shares LLC");
 		return idle(c, prev_cpu) ? prev_cpu : this_cpu;
 	}
-	if (sync && c->v->rq[this_cpu].nr_running == 1) {
+	/*
+	 * rq->nr_running counts delayed tasks (6.12); wake_affine_idle() leaves
+	 * them out from 6.16 and 6.12.37 ("Fixup wake_up_sync() vs DELAYED_DEQUEUE")
+	 */
+	if (sync && c->v->rq[this_cpu].nr_running -
+		    (sr_kgen_has(c->v->kgen, SR_KF_SYNC_NOT_DELAYED) ?
+		     c->v->rq[this_cpu].nr_delayed : 0) == 1) {
 		sr_reason(c, "sync, waker alone");
 		return this_cpu;
 	}

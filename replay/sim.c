@@ -681,6 +681,7 @@ static void fill_view(struct sim *s, struct sr_view *v)
 	v->cfs_tail = s->tail;
 	v->now = s->now;
 	v->hz = s->o->hz;
+	v->kgen = s->o->kgen;
 }
 
 static int allowed(const struct sim *s, const struct stask *p, int cpu)
@@ -1139,6 +1140,8 @@ static void block_curr(struct sim *s, int cpu, struct stask *p)
 	if (s->delay && is_fair(p) && st && st->kind == SR_DM_SLEEP &&
 	    !eligible(&s->cpu[cpu], p)) {
 		p->delayed = 1;
+		p->t.delayed = 1;
+		s->rq[cpu].nr_delayed++;
 		s->st.delayed++;
 		sleep_wait(s, p);
 		p->t.state = SR_TASK_QUEUED;
@@ -1162,6 +1165,9 @@ static void finish_delayed(struct sim *s, struct stask *p)
 	if (p->vlag > 0)
 		p->vlag = 0;
 	p->delayed = 0;
+	p->t.delayed = 0;
+	if (s->rq[p->t.cpu].nr_delayed > 0)
+		s->rq[p->t.cpu].nr_delayed--;
 	p->st = ST_QUEUED;		/* for dequeue()'s PELT: it was on the queue */
 	dequeue(s, p, 1);
 	p->st = ST_SLEEP;
@@ -1180,6 +1186,9 @@ static int wake_delayed(struct sim *s, struct stask *w, struct stask *p)
 	record_wakee(s, cur, p->t.pid);
 	update_lag(s, cpu, p);
 	p->delayed = 0;
+	p->t.delayed = 0;
+	if (s->rq[cpu].nr_delayed > 0)
+		s->rq[cpu].nr_delayed--;
 	if (p->vlag > 0) {
 		/* DELAY_ZERO: placed again with no lag */
 		p->vlag = 0;

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "schedreplay/error.h"
+#include "schedreplay/kgen.h"
 #include "schedreplay/store.h"
 #include "schedreplay/trace.h"
 #include "escape.h"
@@ -231,6 +232,14 @@ static void print_replay_text(const struct sr_trace_info *info, const struct inf
 	else
 		printf("  metadata   missing: not recorded by schedreplay record: CONFIG_HZ 250 is "
 		       "assumed (--hz)\n");
+	{
+		struct sr_kgen g;
+		char gen[256];
+
+		sr_kgen_parse(info->kernel, SR_KGEN_SRC_RECORDING, &g);
+		sr_kgen_describe(&g, gen, sizeof(gen));
+		printf("  generation %s\n", gen);
+	}
 	if (c->topo_cpus)
 		printf("  topology   %llu CPUs in the metadata%s: replay uses it\n",
 		       (unsigned long long)c->topo_cpus, c->domains ? ", with sched domains" : "");
@@ -266,10 +275,19 @@ static void print_replay_json(const struct sr_trace_info *info, const struct inf
 		printf("%d", c->hz);
 	else
 		printf("null");
-	printf(", \"topology_cpus\": %llu, \"setaffinity\": %llu, \"snapshot_tasks\": %llu}",
+	printf(", \"topology_cpus\": %llu, \"setaffinity\": %llu, \"snapshot_tasks\": %llu",
 	       (unsigned long long)c->topo_cpus, (unsigned long long)st->kind[SR_EV_SETAFFINITY],
 	       (unsigned long long)c->tasks);
-	(void)info;
+	{
+		struct sr_kgen g;
+		char gen[256];
+
+		sr_kgen_parse(info->kernel, SR_KGEN_SRC_RECORDING, &g);
+		sr_kgen_describe(&g, gen, sizeof(gen));
+		printf(", \"generation\": ");
+		sr_json_string(gen, stdout);
+	}
+	printf("}");
 }
 
 static void print_text(const struct sr_trace_info *info, struct info_state *st)
@@ -499,17 +517,21 @@ static int is_sqlite(const char *path)
  */
 static int info_db(const char *path, int json)
 {
-	static const char runs_sql[] =
-		"SELECT json_object('run', run_id, 'trace', trace, 'kernel', kernel, 'models', model,"
-		" 'patches', nullif(patches, ''), 'topology', topology, 'decisions', decisions,"
-		" 'divergent', (SELECT count(DISTINCT v.decision_id) FROM diverged v"
-		"  JOIN side s ON s.side_id = v.side_id WHERE s.run_id = r.run_id),"
-		" 'migrations', migrations),"
-		" run_id, trace, coalesce(kernel, '(not recorded)'), model,"
-		" coalesce(nullif(patches, ''), 'none'), coalesce(topology, '(not recorded)'),"
-		" decisions, (SELECT count(DISTINCT v.decision_id) FROM diverged v"
-		"  JOIN side s ON s.side_id = v.side_id WHERE s.run_id = r.run_id)"
-		" FROM run r ORDER BY run_id";
+	/* KGEN: run.kernel_gen, or NULL in a file written before it */
+#define RUNS_SQL(KGEN) \
+		"SELECT json_object('run', run_id, 'trace', trace, 'kernel', kernel," \
+		" 'generation', " KGEN ", 'models', model," \
+		" 'patches', nullif(patches, ''), 'topology', topology, 'decisions', decisions," \
+		" 'divergent', (SELECT count(DISTINCT v.decision_id) FROM diverged v" \
+		"  JOIN side s ON s.side_id = v.side_id WHERE s.run_id = r.run_id)," \
+		" 'migrations', migrations)," \
+		" run_id, trace, coalesce(kernel, '(not recorded)'), model," \
+		" coalesce(nullif(patches, ''), 'none'), coalesce(topology, '(not recorded)')," \
+		" decisions, (SELECT count(DISTINCT v.decision_id) FROM diverged v" \
+		"  JOIN side s ON s.side_id = v.side_id WHERE s.run_id = r.run_id)," \
+		" coalesce(" KGEN ", '(not recorded)')" \
+		" FROM run r ORDER BY run_id"
+	static const char runs_sql[] = RUNS_SQL("kernel_gen"), runs_old_sql[] = RUNS_SQL("NULL");
 	sqlite3_stmt *st = NULL;
 	char *cause = NULL;
 	sqlite3 *db = sr_db_open(path, 0, &cause);
@@ -521,7 +543,8 @@ static int info_db(const char *path, int json)
 		free(cause);
 		return EXIT_FAIL;
 	}
-	if (sqlite3_prepare_v2(db, runs_sql, -1, &st, NULL) != SQLITE_OK) {
+	if (sqlite3_prepare_v2(db, runs_sql, -1, &st, NULL) != SQLITE_OK &&
+	    sqlite3_prepare_v2(db, runs_old_sql, -1, &st, NULL) != SQLITE_OK) {
 		sr_error("cannot read '%s': %s", path, sqlite3_errmsg(db));
 		sqlite3_close(db);
 		return EXIT_FAIL;
@@ -543,6 +566,7 @@ static int info_db(const char *path, int json)
 			printf("run %lld:\n", (long long)sqlite3_column_int64(st, 1));
 			printf("  trace      %s\n", sqlite3_column_text(st, 2));
 			printf("  kernel     %s\n", sqlite3_column_text(st, 3));
+			printf("  generation %s\n", sqlite3_column_text(st, 9));
 			printf("  models     %s\n", sqlite3_column_text(st, 4));
 			printf("  patches    %s\n", sqlite3_column_text(st, 5));
 			printf("  topology   %s\n", sqlite3_column_text(st, 6));

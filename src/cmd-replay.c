@@ -17,6 +17,7 @@
 
 #include "schedreplay/error.h"
 #include "schedreplay/fidelity.h"
+#include "schedreplay/kgen.h"
 #include "schedreplay/model.h"
 #include "schedreplay/patch.h"
 #include "schedreplay/store.h"
@@ -531,7 +532,10 @@ static const char inference_rules[] =
 	"ttwu_pending: a wakeup whose waking ran on another CPU between the CPU's previous\n"
 	"  event and its switch to idle arrives during that newidle balance\n"
 	"tickless: an idle CPU idle for a tick (or never seen running) is nohz idle\n"
-	"per-cpu kthread: KTHREAD_IS_PER_CPU from smpboot and bound-kworker names\n";
+	"per-cpu kthread: KTHREAD_IS_PER_CPU from smpboot and bound-kworker names\n"
+	"delayed (6.12+): a CFS task sleeping while its EEVDF vruntime (replayed from\n"
+	"  the switches) is above V with another task queued stays queued until a pick:\n"
+	"  a switch to idle, or a switch or a tick once it is eligible\n";
 
 static void list_models(void)
 {
@@ -588,6 +592,10 @@ static const char replay_options[] =
 	"                        (default: what the recording says, else flat)\n"
 	"       --hz N           CONFIG_HZ of the recording kernel (default: what the\n"
 	"                        recording says, else 250)\n"
+	"       --kernel RELEASE model the recording kernel as this release (6.12.117,\n"
+	"                        6.1, ...): the generation whose scheduler behaviour the\n"
+	"                        engine and the models follow (default: the trace's\n"
+	"                        kernel release)\n"
 	"       --fidelity       print the fidelity table (default without -o)\n"
 	"       --json           print the fidelity table as JSON\n"
 	"   -B, --buffer NAME    trace.dat buffer instance to read\n"
@@ -636,6 +644,7 @@ struct replay_args {
 	const char *out, *topo_spec, *path;
 	int force, append, hz, hz_given, fidelity, json, quiet, no_probes, no_affinity;
 	int lock_timeout_ms;
+	const char *kernel;		/* --kernel RELEASE, or NULL */
 	char models_text[256], patches_text[256];
 };
 
@@ -647,6 +656,8 @@ struct replay_run {
 	struct sr_replay *r;
 	struct progress prog;
 	int hz, probes;
+	struct sr_kgen kgen;		/* the kernel generation modelled */
+	char kgen_text[256];		/* as sr_kgen_describe() says it */
 	uint64_t events, first_ts, last_ts;
 };
 
@@ -671,6 +682,7 @@ static int replay_parse(int argc, char **argv, struct replay_args *a, struct rep
 		{ "snapshots",	required_argument,	NULL, 'S' },
 		{ "topology",	required_argument,	NULL, 't' },
 		{ "hz",		required_argument,	NULL, 'z' },
+		{ "kernel",	required_argument,	NULL, 'Z' },
 		{ "fidelity",	no_argument,		NULL, 'I' },
 		{ "json",	no_argument,		NULL, 'j' },
 		{ "buffer",	required_argument,	NULL, 'B' },
@@ -747,6 +759,17 @@ static int replay_parse(int argc, char **argv, struct replay_args *a, struct rep
 		case 't':
 			a->topo_spec = optarg;
 			break;
+		case 'Z': {
+			struct sr_kgen g;
+
+			if (sr_kgen_parse(optarg, SR_KGEN_SRC_OPTION, &g) < 0) {
+				sr_error("replay: --kernel takes a kernel release such as 6.12.117 "
+					 "or 6.1, not '%s'", optarg);
+				return EXIT_USAGE;
+			}
+			a->kernel = optarg;
+			break;
+		}
 		case 'z':
 			a->hz = atoi(optarg);
 			a->hz_given = 1;
@@ -857,6 +880,16 @@ static int replay_topology(const struct replay_args *a, const struct replay_ctx 
 	}
 	if (a->out && a->append)
 		check_append_topology(a->out, run->topo);
+	/*
+	 * The kernel generation the engine and the models follow: --kernel,
+	 * else the trace's release (uname), else the recording's metadata
+	 */
+	if (a->kernel)
+		sr_kgen_parse(a->kernel, SR_KGEN_SRC_OPTION, &run->kgen);
+	else if (sr_kgen_parse(sr_trace_borrow_info(run->t)->kernel, SR_KGEN_SRC_RECORDING,
+			       &run->kgen) < 0)
+		sr_kgen_parse(run->meta.kernel, SR_KGEN_SRC_RECORDING, &run->kgen);
+	sr_kgen_describe(&run->kgen, run->kgen_text, sizeof(run->kgen_text));
 	return 0;
 }
 
@@ -880,6 +913,7 @@ static int replay_engine(const struct replay_args *a, struct replay_ctx *rc,
 	run->probes = (sr_trace_borrow_info(run->t)->has_probes || run->meta.probes) &&
 		      !a->no_probes;
 	sr_replay_use_probes(run->r, run->probes);
+	sr_replay_set_kernel(run->r, &run->kgen);
 	sr_replay_ignore_affinity(run->r, a->no_affinity);
 	for (i = 0; i < (int)run->meta.nhints; i++) {
 		struct sr_meta_hint *h = &run->meta.hints[i];
@@ -920,6 +954,7 @@ static int replay_run(const struct replay_args *a, struct replay_ctx *rc, struct
 			.models = a->models_text,
 			.patches = a->patches_text,
 			.topology = topo->source,
+			.kernel_gen = run->kgen_text,
 			.version = SR_VERSION,
 			.hz = run->hz,
 			.probes = run->probes,
@@ -1016,6 +1051,7 @@ static void print_fidelity(const struct replay_args *a, struct replay_ctx *rc,
 
 	printf("trace:      %s\n", a->path);
 	printf("topology:   %s\n", run->topo->source);
+	printf("kernel:     %s\n", run->kgen_text);
 	printf("events:     %llu\n", (unsigned long long)run->events);
 	if (!run->probes)
 		printf("probes:     none: WF_SYNC and skipped placements inferred\n");
@@ -1047,6 +1083,11 @@ static void print_fidelity(const struct replay_args *a, struct replay_ctx *rc,
 	       (unsigned long long)st->decisions[SR_DEC_LB_PERIODIC],
 	       (unsigned long long)st->decisions[SR_DEC_LB_NOHZ],
 	       (unsigned long long)st->decisions[SR_DEC_NEWIDLE]);
+	if (sr_kgen_has(&run->kgen, SR_KF_DELAY_DEQUEUE))
+		printf("delayed:    %llu sleeps kept queued (dequeue_entity(), 6.12+: not "
+		       "eligible), %llu woken still queued (ttwu_runnable(): no placement)\n",
+		       (unsigned long long)st->delayed_sleeps,
+		       (unsigned long long)st->delayed_woken);
 	printf("reconciled:");
 	for (k = 0; k < SR_REC__COUNT; k++)
 		printf("%s %llu %s", k ? "," : "", (unsigned long long)st->reconciled[k],
@@ -1137,7 +1178,7 @@ static int replay_exec(int argc, char **argv)
 
 const struct cmd_entry cmd_replay = {
 	.name = "replay",
-	.synopsis = "[-o DB [-f | -a [--lock-timeout S]]] [-m MODEL]... [-p PATCH]... [--patch-file SO]... [--snapshots WHICH] [-t TOPOLOGY] [--hz N] [-B NAME] [-F FMT] [--no-probes] [--no-affinity] [-q] [--fidelity | --json] TRACE",
+	.synopsis = "[-o DB [-f | -a [--lock-timeout S]]] [-m MODEL]... [-p PATCH]... [--patch-file SO]... [--snapshots WHICH] [-t TOPOLOGY] [--hz N] [--kernel RELEASE] [-B NAME] [-F FMT] [--no-probes] [--no-affinity] [-q] [--fidelity | --json] TRACE",
 	.summary = "re-evaluate every wakeup, fork and load-balance decision of a trace under "
 		   "scheduler models and patch pairs, and measure their fidelity",
 	.options = replay_options,

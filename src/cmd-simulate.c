@@ -17,6 +17,7 @@
 
 #include "schedreplay/demand.h"
 #include "schedreplay/error.h"
+#include "schedreplay/kgen.h"
 #include "schedreplay/model.h"
 #include "schedreplay/patch.h"
 #include "schedreplay/runmetrics.h"
@@ -380,6 +381,7 @@ static int simulate_exec(int argc, char **argv)
 	int ncpus = 0, hz_given = 0;
 	char kernel[160];
 	struct sr_meta meta;
+	struct sr_kgen kgen;
 	int opt, ret = EXIT_FAIL, i, r;
 	unsigned long long seed = 1;
 
@@ -491,9 +493,11 @@ static int simulate_exec(int argc, char **argv)
 		sr_strlcpy(kernel, ti->kernel, sizeof(kernel));
 		sr_trace_free(t);
 	}
+	/* the kernel generation (schedreplay/kgen.h): the models' behaviours, the rules */
+	sr_kgen_parse(kernel, SR_KGEN_SRC_RECORDING, &kgen);
 	if (fair < 0)
-		fair = !kernel[0] || sr_kernel_version_cmp(kernel, "6.6") < 0 ? 0 :
-		       sr_kernel_version_cmp(kernel, "6.12") < 0 ? 1 : 2;
+		fair = !sr_kgen_has(&kgen, SR_KF_EEVDF) ? 0 :
+		       !sr_kgen_has(&kgen, SR_KF_DELAY_DEQUEUE) ? 1 : 2;
 
 	/* the recording's metadata (schedreplay record): HZ, the topology, the task snapshot */
 	r = sr_meta_read(trace, NULL, &meta, &cause);
@@ -599,6 +603,7 @@ static int simulate_exec(int argc, char **argv)
 				.seed = seed + (uint64_t)r,
 				.jitter = JITTER,
 				.eevdf = fair,
+				.kgen = &kgen,
 				/* a pair's other side, for the divergent decisions */
 				.shadow = !sd->patch ? NULL :
 					  !strcmp(sd->variant, "original") ? sides[i + 1].m : sides[i - 1].m,

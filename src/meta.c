@@ -167,9 +167,14 @@ int sr_meta_read(const char *path, const struct sr_trace_opts *opts, struct sr_m
 			m->topo[m->topo_len] = '\0';
 		} else if (!strncmp(s, "kernel ", 7)) {
 			const char *hz = strstr(s, " hz ");
+			size_t l = strcspn(s + 7, " ");
 
 			if (hz)
 				m->hz = atoi(hz + 4);
+			if (l >= sizeof(m->kernel))
+				l = sizeof(m->kernel) - 1;
+			memcpy(m->kernel, s + 7, l);
+			m->kernel[l] = '\0';
 		} else if (!strncmp(s, "task ", 5)) {
 			char buf[1024];
 

@@ -38,6 +38,7 @@ struct sr_meta {
 	char *topo;			/* the topology lines, as a topology file */
 	size_t topo_len;
 	int hz;
+	char kernel[64];		/* the "kernel RELEASE" line's release */
 	int found;
 	int probes;			/* select_rq events seen in the scanned part */
 	struct sr_meta_hint *hints;

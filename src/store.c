@@ -47,7 +47,8 @@ static const char schema[] =
 	" model TEXT NOT NULL, patches TEXT, topology TEXT, tool_version TEXT,"
 	" hz INTEGER, probes INTEGER, inference TEXT, started TEXT,"
 	" events INTEGER, first_ts INTEGER, last_ts INTEGER, threads INTEGER,"
-	" decisions INTEGER, migrations INTEGER, lost_events INTEGER);"
+	" decisions INTEGER, migrations INTEGER, lost_events INTEGER,"
+	" kernel_gen TEXT);"
 	"CREATE TABLE cpu ("
 	" run_id INTEGER NOT NULL, cpu INTEGER NOT NULL, core_id INTEGER,"
 	" llc_id INTEGER, node INTEGER, package INTEGER, capacity INTEGER,"
@@ -942,7 +943,7 @@ int sr_store_begin_run(struct sr_store *s, const struct sr_run_info *ri,
 	s->run_id = next_run_id(s);
 	if (sqlite3_prepare_v2(s->db, "INSERT INTO run (run_id, trace, format, host, kernel, "
 			       "clock, model, patches, topology, tool_version, hz, probes, "
-			       "inference, started) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1, &st,
+			       "inference, started, kernel_gen) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1, &st,
 			       NULL) != SQLITE_OK)
 		return db_error(s, cause, "prepare");
 	sqlite3_bind_int64(st, 1, s->run_id);
@@ -959,6 +960,7 @@ int sr_store_begin_run(struct sr_store *s, const struct sr_run_info *ri,
 	sqlite3_bind_int(st, 12, ri->probes);
 	bind_text_or_null(st, 13, ri->inference);
 	bind_text_or_null(st, 14, started);
+	bind_text_or_null(st, 15, ri->kernel_gen);
 	c = step_done(s, st, "insert run", cause);
 	sqlite3_finalize(st);
 	if (c)
@@ -1794,9 +1796,13 @@ static int place_new(struct sr_store *s, char **cause)
 static const struct {
 	const char *table, *sql;
 } copy_sql[] = {
-	{ "run", "INSERT INTO main.run SELECT run_id + :r, trace, format, host, kernel, clock,"
+	{ "run", "INSERT INTO main.run (run_id, trace, format, host, kernel, clock, model,"
+	  " patches, topology, tool_version, hz, probes, inference, started, events, first_ts,"
+	  " last_ts, threads, decisions, migrations, lost_events, kernel_gen)"
+	  " SELECT run_id + :r, trace, format, host, kernel, clock,"
 	  " model, patches, topology, tool_version, hz, probes, inference, started, events,"
-	  " first_ts, last_ts, threads, decisions, migrations, lost_events FROM src.run" },
+	  " first_ts, last_ts, threads, decisions, migrations, lost_events, kernel_gen"
+	  " FROM src.run" },
 	{ "cpu", "INSERT INTO main.cpu SELECT run_id + :r, cpu, core_id, llc_id, node, package,"
 	  " capacity FROM src.cpu" },
 	{ "thread", "INSERT INTO main.thread SELECT run_id + :r, tid, name, start_ts, end_ts,"
@@ -1877,10 +1883,17 @@ static int copy_rows(struct sr_store *s, sqlite3 *db, int64_t r, int64_t sd, int
 		     char **cause)
 {
 	size_t i;
+	int qrc;
 
 	/* a file written before the reconciled table existed gets it here */
 	if (sqlite3_exec(db, RECONCILED_TABLE, NULL, NULL, NULL) != SQLITE_OK)
 		return dest_error(s, db, "reconciled", cause);
+	/* and one written before run.kernel_gen existed gets the column */
+	if (!query_int(db, "SELECT count(*) FROM pragma_table_info('run', 'main')"
+		       " WHERE name = 'kernel_gen'", &qrc) && qrc == SQLITE_OK &&
+	    sqlite3_exec(db, "ALTER TABLE main.run ADD COLUMN kernel_gen TEXT", NULL, NULL,
+			 NULL) != SQLITE_OK)
+		return dest_error(s, db, "run.kernel_gen", cause);
 	for (i = 0; i < NCOPY; i++) {
 		sqlite3_stmt *q = NULL;
 		int idx, rc;

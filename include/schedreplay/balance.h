@@ -29,6 +29,8 @@ enum sr_lbf {
 	SR_LBF_ALL_PINNED	= 1 << 0,
 	SR_LBF_DST_PINNED	= 1 << 1,
 	SR_LBF_SOME_PINNED	= 1 << 2,
+	/* calculate_imbalance() chose migrate_load (can_migrate_task(), 6.14+) */
+	SR_LBF_MIGRATE_LOAD	= 1 << 3,
 };
 
 /* what the engine hands one balance evaluation */

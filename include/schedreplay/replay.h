@@ -85,6 +85,12 @@ struct sr_task {
 	int waking_waker;
 	int ttwu_cpu;			/* the CPU its wakeup is queued for, -1 none */
 	uint64_t enqueue_ts;		/* when it last joined its CPU's queue */
+	/* EEVDF (6.6+): its vruntime while queued, the lag it keeps while not */
+	int64_t vruntime;
+	int64_t vlag;
+	uint64_t vr_start;		/* when it last began to run (update_curr()) */
+	int delayed;			/* 6.12+ sched_delayed: blocked, still queued */
+	int delay_next;			/* its blocking switch keeps it queued */
 	void *pending;			/* engine-private: its open decision, or NULL */
 	/* load balancing (replay/balance.c) */
 	uint64_t exec_start;		/* last switch in or out: task_hot() */
@@ -106,6 +112,9 @@ struct sr_rq {
 	uint64_t idle_stamp;		/* when it last went idle */
 	int known;			/* a sched_switch has been seen on it */
 	int ttwu_pending;		/* wakeups chosen for it, not yet activated */
+	int nr_delayed;			/* sched_delayed tasks, counted in nr_running
+					 * and cfs_nr (6.12+) */
+	int64_t vzero;			/* avg_vruntime() when it last had entities */
 	int curr_cfs;			/* curr is a CFS task */
 };
 
@@ -118,11 +127,12 @@ struct sr_replay;
  * (replay/view.c) compute from it alone.  Whoever fills it provides, per
  * CPU, the runqueue's curr, curr_cfs, nr_running, cfs_nr, cfs_weight,
  * runnable_load, util_est, the root cfs_rq's PELT signal (cfs),
- * idle_stamp, known and ttwu_pending; per task, pid, comm, prio, weight,
- * pelt, wakee_flips, recent_used_cpu, kthread, bound_cpu or
- * allowed/allowed_known, exec_start, aff_denied (0: nothing inferred) and
- * the cfs_tasks links (lb_next, lb_prev); tests/unit/test-model.c fills
- * one by hand.
+ * idle_stamp, known, ttwu_pending and nr_delayed (0 before 6.12); per
+ * task, pid, comm, prio, weight, pelt, wakee_flips, recent_used_cpu,
+ * kthread, bound_cpu or allowed/allowed_known, exec_start, aff_denied (0:
+ * nothing inferred), delayed (0 before 6.12) and the cfs_tasks links
+ * (lb_next, lb_prev); and kgen, the kernel generation (NULL: none of the
+ * later behaviours, as 6.1); tests/unit/test-model.c fills one by hand.
  */
 struct sr_view {
 	const struct sr_topology *topo;
@@ -137,6 +147,8 @@ struct sr_view {
 	const struct sr_task *const *cfs_tail;
 	uint64_t now;			/* the decision's time, ns */
 	int hz;				/* CONFIG_HZ (jiffies, the nohz tick) */
+	/* the recording kernel's generation (schedreplay/kgen.h); NULL: none */
+	const struct sr_kgen *kgen;
 };
 
 /**
@@ -396,6 +408,8 @@ enum sr_reconcile {
 	SR_REC_IDLE_SWITCH,	/* a newly idle switch to the idle task: the queue was empty */
 	SR_REC_PROBE,		/* select_rq ran: the task was on no queue, task_cpu() prev_cpu */
 	SR_REC_SWITCH,		/* a switch: prev ran on that CPU, next was queued there */
+	SR_REC_DELAYED,		/* 6.12+: select_rq ran for a task taken as delayed, or
+				 * did not for one taken as dequeued */
 	SR_REC__COUNT,
 };
 
@@ -411,11 +425,22 @@ struct sr_replay_stats {
 	uint64_t probe_pelt;		/* wakeups whose task PELT the probe gave */
 	uint64_t probe_prevload;	/* wakeups whose prev_cpu load the probe gave */
 	uint64_t fork_no_select;	/* forks without select_rq in a probed trace */
+	uint64_t delayed_sleeps;	/* sleeps kept queued (6.12+ delayed dequeue) */
+	uint64_t delayed_woken;		/* of those, woken still queued (ttwu_runnable) */
 	uint64_t reconciled[SR_REC__COUNT];	/* by enum sr_reconcile */
 	uint64_t migrations[SR_MIG__COUNT];
 	uint64_t tasks_seen;
 };
 
 const struct sr_replay_stats *sr_replay_borrow_stats(const struct sr_replay *r);
+
+struct sr_kgen;
+/**
+ * sr_replay_set_kernel - the recording kernel's generation (schedreplay/kgen.h),
+ * whose behaviours the engine's bookkeeping follows (delayed dequeue, EEVDF
+ * lag) and the models read through struct sr_view; before the first event.
+ * Without it: none of them (6.1).
+ */
+void sr_replay_set_kernel(struct sr_replay *r, const struct sr_kgen *g);
 
 #endif

@@ -26,6 +26,8 @@
 #include "schedreplay/runmetrics.h"
 #include "schedreplay/topology.h"
 
+struct sr_kgen;
+
 /* one simulated slice: @pid ran on @cpu from @start to @end (ns, the trace's clock) */
 struct sr_sim_slice {
 	int pid;
@@ -45,6 +47,8 @@ struct sr_sim_opts {
 					 * (uniform); 0: none */
 	int eevdf;			/* the fair class's rules: 0 CFS, 1 EEVDF (6.6+),
 					 * 2 EEVDF with 6.12's delayed dequeue */
+	/* the recording kernel's generation, for the models (schedreplay/kgen.h); may be NULL */
+	const struct sr_kgen *kgen;
 	/* each simulated decision with the model's evaluation (n = 1), may be NULL */
 	int (*decision)(const struct sr_decision *d, const struct sr_eval *e, void *data);
 	/* each slice, may be NULL */
