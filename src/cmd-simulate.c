@@ -500,7 +500,14 @@ static int simulate_exec(int argc, char **argv)
 		       !sr_kgen_has(&kgen, SR_KF_DELAY_DEQUEUE) ? 1 : 2;
 
 	/* the recording's metadata (schedreplay record): HZ, the topology, the task snapshot */
-	r = sr_meta_read(trace, NULL, &meta, &cause);
+	{
+		struct sr_trace *mt = NULL;
+
+		r = sr_trace_open(trace, NULL, &mt, &cause);
+		if (!r)
+			r = sr_meta_read(trace, NULL, &mt, &meta, &cause);
+		sr_trace_free(mt);
+	}
 	if (r) {
 		sr_error("%s", cause ? cause : sr_strerror(r));
 		free(cause);
