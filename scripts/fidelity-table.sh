@@ -16,11 +16,12 @@
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-SRBIN=$HERE/../schedreplay MODEL=mainline MIN=30 WORK= KEEP= VARIANTS=
+SRBIN=$HERE/../schedreplay MODEL=mainline MIN=30 WORK= KEEP= VARIANTS= RENDER=
 
 usage() {
 	cat <<EOF
 usage: $0 [options] LIST
+       $0 [--model NAME] [--min N] --render DIR
   --schedreplay PATH  the binary to measure (default: the repository's)
   --model NAME        base model (default mainline)
   --min N             goals are checked on cells with n >= N (default 30)
@@ -31,6 +32,8 @@ usage: $0 [options] LIST
                       "tracepoints only" for no-probes
   --work DIR          keep each replay's JSON, database and log in DIR
                       (default: a temporary folder, removed at the end)
+  --render DIR        print the tables again from a --work DIR, without
+                      replaying (LIST is not read)
   -h, --help          this help
 
 LIST: one recording a line, "SET PATH [REPLAY-OPTION...]" (SET: tune or
@@ -49,27 +52,35 @@ while [ $# -gt 0 ]; do
 	--min) MIN=$2; shift 2 ;;
 	--variants) VARIANTS=$2; shift 2 ;;
 	--work) WORK=$2; KEEP=1; shift 2 ;;
+	--render) WORK=$2; KEEP=1; RENDER=1; shift 2 ;;
 	-h | --help) usage 0 ;;
 	-*) usage ;;
 	*) break ;;
 	esac
 done
-[ $# = 1 ] || usage
-LIST=$1
-[ -r "$LIST" ] || { echo "fidelity-table: cannot read the list '$LIST'" >&2; exit 1; }
+if [ -n "$RENDER" ]; then
+	[ $# = 0 ] || usage
+	[ -f "$WORK/runs.tsv" ] || { echo "fidelity-table: '$WORK' has no runs.tsv" >&2; exit 1; }
+	LIST=
+else
+	[ $# = 1 ] || usage
+	LIST=$1
+	[ -r "$LIST" ] || { echo "fidelity-table: cannot read the list '$LIST'" >&2; exit 1; }
+fi
 [ -x "$SRBIN" ] || { echo "fidelity-table: no schedreplay binary at '$SRBIN'" >&2; exit 1; }
 command -v python3 >/dev/null || { echo "fidelity-table: needs python3" >&2; exit 1; }
 case $MIN in '' | *[!0-9]*) usage ;; esac
 for v in ${VARIANTS//,/ }; do
 	case $v in no-affinity | no-probes) ;; *) usage ;; esac
 done
-LISTDIR=$(cd "$(dirname "$LIST")" && pwd)
 if [ -z "$WORK" ]; then
 	WORK=$(mktemp -d "${TMPDIR:-/tmp}/fidelity-table.XXXXXX")
 	trap 'rm -rf "$WORK"' EXIT
 fi
 mkdir -p "$WORK"
 
+if [ -z "$RENDER" ]; then
+LISTDIR=$(cd "$(dirname "$LIST")" && pwd)
 # every pair that has decisions to evaluate, and where each one stands in
 # kernel history
 "$SRBIN" replay --list-patches >"$WORK/patches.txt"
@@ -103,6 +114,7 @@ run() {
 }
 
 : >"$WORK/runs.tsv"
+echo "$SRBIN" >"$WORK/binary"
 n=0
 while read -r set path opts; do
 	case $set in '' | '#'*) continue ;; esac
@@ -118,8 +130,9 @@ while read -r set path opts; do
 		n=$((n + 1)); run "r$n" "$set" "$path" "$v" $opts "${vo[@]}" || exit 1
 	done
 done <"$LIST"
+fi
 
-python3 - "$WORK" "$MODEL" "$MIN" "$SRBIN" <<'EOF'
+python3 - "$WORK" "$MODEL" "$MIN" "$(cat "$WORK/binary")" <<'EOF'
 import json, os, re, sys
 
 work, model, nmin, srbin = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
@@ -171,14 +184,11 @@ for line in open(os.path.join(work, "runs.tsv")):
     fid = json.load(open(os.path.join(work, rid + ".json")))
     div = json.load(open(os.path.join(work, rid + ".div.json")))
     rp = info["replay"]
-    if variant == "no-probes" or not rp.get("select_rq"):
-        rec = "tracepoints only"
-    elif rp.get("metadata_lines"):
-        rec = "schedreplay record"
-    else:
-        rec = "trace-cmd + select_rq"
-    if variant == "no-affinity":
-        rec += ", no affinity"
+    probes = bool(rp.get("select_rq")) and variant != "no-probes"
+    rec = "schedreplay record" if rp.get("metadata_lines") else "trace-cmd"
+    rec += " + select_rq" if probes else ", tracepoints only"
+    if variant != "as-recorded":
+        rec += " (" + variant + ")"
     cells = {}
     for r in fid:
         if r["model"] == model and r["reason"] is None and r["kind"] in KINDS:
@@ -189,7 +199,7 @@ for line in open(os.path.join(work, "runs.tsv")):
     runs.append(dict(set=set_, name=os.path.basename(trace).rsplit(".", 1)[0],
                      variant=variant, rec=rec, kernel=info.get("kernel") or "?",
                      cells=cells, div=div, topo=topo,
-                     goals="tracepoints" if rec.startswith("tracepoints") else "probes"))
+                     goals="probes" if probes else "tracepoints"))
 
 def cell(c, goals, kind):
     """text, verdict (None: not checked, True/False)"""
@@ -261,8 +271,8 @@ def direction(sel, label):
             if d["model"] != model or not d["divergent"]:
                 continue
             side = contained(d["patch"], r["kernel"])
-            key = (d["patch"], d["kind"], r["kernel"].split("-")[0].rsplit(".", 1)[0]
-                   if r["kernel"].count(".") > 1 else r["kernel"])
+            series = re.match(r"\d+\.\d+", r["kernel"])
+            key = (d["patch"], d["kind"], series[0] if series else r["kernel"], r["variant"])
             a = agg.setdefault(key, [0, 0, 0, side])
             a[0] += d["divergent"]
             a[1] += d["original_matches"]
@@ -276,8 +286,8 @@ def direction(sel, label):
         print(l)
     if not lines:
         print("  (no divergent decisions)")
-    print("  pooled over the traces of each kernel series:")
-    for (p, k, kern), (dv, o, pa, side) in sorted(agg.items()):
+    print("  pooled over the traces of each kernel series (and variant):")
+    for (p, k, kern, var), (dv, o, pa, side) in sorted(agg.items()):
         if side is None:
             verdict = "neither side is this kernel"
         else:
@@ -290,8 +300,8 @@ def direction(sel, label):
             else:
                 verdict = "** contained %s side %d vs %d" % (
                     "patched" if side else "original", inn, out)
-        print("  %-18s %-16s %-8s div %5d  orig=kern %5d  patch=kern %5d  %s"
-              % (p, k, kern, dv, o, pa, verdict))
+        print("  %-18s %-16s %-6s %-12s div %5d  orig=kern %5d  patch=kern %5d  %s"
+              % (p, k, kern, var, dv, o, pa, verdict))
     print()
 
 print("schedreplay: %s" % srbin)
