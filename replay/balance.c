@@ -5,10 +5,10 @@
  * detach_tasks() over each CPU's cfs_tasks list from its least recently
  * run end, can_migrate_task() with affinity and the per-CPU kthread test,
  * the LBF_ALL_PINNED redo, the parent-group imbalance hint, should_we_balance,
- * newidle_balance, rebalance_domains and the nohz idle-balance pass; and
- * the era forms the base models use where they leave a balance function
- * NULL.  Loads are counted in tasks (see include/schedreplay/balance.h);
- * balance intervals, nr_balance_failed, avg_idle and active balancing are
+ * newidle_balance, rebalance_domains and the nohz idle-balance pass, each
+ * a member of struct sr_policy that a pair can replace, and the forms of
+ * older kernels the v4.15 model uses.  Loads are counted in tasks (see
+ * include/schedreplay/balance.h); balance intervals, nr_balance_failed, avg_idle and active balancing are
  * not modelled: every level is due, no task is cache-hot by failure count.
  */
 #include <stdarg.h>
@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "schedreplay/balance.h"
-#include "replay-local.h"
+#include <stdlib.h>
 #include "banned.h"
 
 /* sysctl_sched_migration_cost: task_hot() below it */
@@ -157,16 +157,11 @@ static const uint64_t *group_span(const struct sr_lb_ctx *c, int level, int cpu,
 	return sr_topology_group_span(c->v->topo, level, cpu, one);
 }
 
-enum { G_HAS_SPARE, G_FULLY_BUSY, G_IMBALANCED, G_OVERLOADED };
 static const char *const gnames[] = { "has spare", "fully busy", "imbalanced", "overloaded" };
 
-struct sg {
-	int first, weight, nr, cfs, idle, type;
-	long load;			/* queued weight per CPU of the group */
-};
-
 /* update_sg_lb_stats() + group_classify(), counting tasks */
-static void sg_stats(struct sr_lb_ctx *c, const uint64_t *span, int level, struct sg *g)
+void sr_lb_update_sg_lb_stats(struct sr_lb_ctx *c, const uint64_t *span, int level,
+			      struct sr_lb_sg *g)
 {
 	const struct sr_topology *t = c->v->topo;
 	int cpu;
@@ -190,18 +185,20 @@ static void sg_stats(struct sr_lb_ctx *c, const uint64_t *span, int level, struc
 	if (g->weight)
 		g->load /= g->weight;
 	if (g->nr > g->weight)
-		g->type = G_OVERLOADED;
+		g->type = SR_GROUP_OVERLOADED;
 	else if (imb_get(c, imb_index(c, level, span)))
-		g->type = G_IMBALANCED;
+		g->type = SR_GROUP_IMBALANCED;
 	else if (g->nr < g->weight)
-		g->type = G_HAS_SPARE;
+		g->type = SR_GROUP_HAS_SPARE;
 	else
-		g->type = G_FULLY_BUSY;
+		g->type = SR_GROUP_FULLY_BUSY;
 }
 
 /* update_sd_pick_busiest() */
-static int busier(const struct sg *g, const struct sg *b)
+int sr_lb_update_sd_pick_busiest(struct sr_lb_ctx *c, const struct sr_lb_sg *g,
+				 const struct sr_lb_sg *b)
 {
+	(void)c;
 	if (!g->cfs)
 		return 0;
 	if (b->first < 0 || g->type > b->type)
@@ -209,36 +206,70 @@ static int busier(const struct sg *g, const struct sg *b)
 	if (g->type < b->type)
 		return 0;
 	switch (g->type) {
-	case G_OVERLOADED:
-	case G_FULLY_BUSY:
+	case SR_GROUP_OVERLOADED:
+	case SR_GROUP_FULLY_BUSY:
 		return g->load > b->load;
-	case G_IMBALANCED:
+	case SR_GROUP_IMBALANCED:
 		return 0;		/* the first one found */
 	default:
 		return g->idle < b->idle || (g->idle == b->idle && g->nr > b->nr);
 	}
 }
 
+/* calculate_imbalance(), in tasks */
+void sr_lb_calculate_imbalance(struct sr_lb_ctx *c, struct sr_lb_sds *sds)
+{
+	struct sr_lb_env *env = c->env;
+	const struct sr_topology *t = c->v->topo;
+	const struct sr_domain *sd = env->sd;
+	const struct sr_lb_sg *local = &sds->local, *busiest = &sds->busiest;
+	int imb, level = env->level;
+	int child_prefer = level > 0 &&
+			   (t->cpu[env->dst_cpu].dom[level - 1].flags & SR_SD_PREFER_SIBLING);
 
-/*
- * find_busiest_group() + calculate_imbalance() (in tasks) +
- * find_busiest_queue(): the CPU to pull from, or -1 when balanced
- */
-static int find_busiest(struct sr_lb_ctx *c)
+	if (busiest->type == SR_GROUP_IMBALANCED) {
+		imb = 1;
+	} else if (local->type == SR_GROUP_HAS_SPARE) {
+		if (busiest->type > SR_GROUP_FULLY_BUSY && !(sd->flags & SR_SD_SHARE_LLC)) {
+			/* migrate_util: fill local's spare capacity */
+			imb = local->idle > 0 ? local->idle : (env->idle != SR_LB_NOT_IDLE);
+		} else {
+			if (busiest->weight == 1 || child_prefer) {
+				/* sibling_imbalance() with equal cores */
+				imb = busiest->nr - local->nr + 1;
+				if (imb <= 1 && local->nr == 0 && busiest->nr > 1)
+					imb = 2;
+			} else {
+				imb = local->idle - busiest->idle;
+				if (imb < 0)
+					imb = 0;
+			}
+			/* adjust_numa_imbalance(): a small imbalance between nodes */
+			if ((sd->flags & SR_SD_NUMA) &&
+			    local->nr + 1 < sr_topology_imb_numa_nr(t, env->dst_cpu, level) &&
+			    imb <= 2)
+				imb = 0;
+			imb >>= 1;
+		}
+	} else {
+		imb = 1;	/* migrate_load: one task at a time */
+	}
+	env->imbalance = imb;
+}
+
+/* find_busiest_group(): the busiest group of env's domain, if worth a pull */
+int sr_lb_find_busiest_group(struct sr_lb_ctx *c, struct sr_lb_sds *sds)
 {
 	struct sr_lb_env *env = c->env;
 	const struct sr_topology *t = c->v->topo;
 	const struct sr_domain *sd = env->sd;
 	uint64_t *one = c->masks + 2 * mask_words(c), *other = c->masks + 3 * mask_words(c);
-	struct sg local, busiest, g;
-	const uint64_t *bspan;
-	int gcpu, cpu, best = -1, best_nr = 0, imb = 0, level = env->level;
-	int child_prefer = level > 0 &&
-			   (t->cpu[env->dst_cpu].dom[level - 1].flags & SR_SD_PREFER_SIBLING);
+	struct sr_lb_sg *local = &sds->local, *busiest = &sds->busiest, g;
+	int gcpu, cpu, level = env->level;
 
-	sg_stats(c, group_span(c, level, env->dst_cpu, one), level, &local);
-	memset(&busiest, 0, sizeof(busiest));
-	busiest.first = -1;
+	c->pol->update_sg_lb_stats(c, group_span(c, level, env->dst_cpu, one), level, local);
+	memset(busiest, 0, sizeof(*busiest));
+	busiest->first = -1;
 	for (gcpu = 0; gcpu < t->ncpus; gcpu++) {
 		const uint64_t *span;
 
@@ -253,61 +284,47 @@ static int find_busiest(struct sr_lb_ctx *c)
 				break;
 		if (cpu < gcpu)
 			continue;
-		sg_stats(c, span, level, &g);
-		if (busier(&g, &busiest))
-			busiest = g;
+		c->pol->update_sg_lb_stats(c, span, level, &g);
+		if (c->pol->update_sd_pick_busiest(c, &g, busiest))
+			*busiest = g;
 	}
-	if (busiest.first < 0) {
+	if (busiest->first < 0) {
 		sr_lb_reason(c, "%s: no busiest", sd->name);
-		return -1;
+		return 0;
 	}
-	if (busiest.type == G_IMBALANCED) {
-		imb = 1;
-	} else {
-		if (local.type > busiest.type)
+	if (busiest->type != SR_GROUP_IMBALANCED) {
+		if (local->type > busiest->type)
 			goto balanced;
-		if (local.type == G_OVERLOADED) {
-			if (local.load >= busiest.load ||
-			    100 * busiest.load <= (long)sd->imbalance_pct * local.load)
+		if (local->type == SR_GROUP_OVERLOADED) {
+			if (local->load >= busiest->load ||
+			    100 * busiest->load <= (long)sd->imbalance_pct * local->load)
 				goto balanced;
-		} else if (busiest.type != G_OVERLOADED) {
+		} else if (busiest->type != SR_GROUP_OVERLOADED) {
 			if (env->idle == SR_LB_NOT_IDLE)
 				goto balanced;
-			if (busiest.weight > 1 && local.idle <= busiest.idle + 1)
+			if (busiest->weight > 1 && local->idle <= busiest->idle + 1)
 				goto balanced;
-			if (busiest.cfs == 1)
+			if (busiest->cfs == 1)
 				goto balanced;
-		}
-		if (local.type == G_HAS_SPARE) {
-			if (busiest.type > G_FULLY_BUSY && !(sd->flags & SR_SD_SHARE_LLC)) {
-				/* migrate_util: fill local's spare capacity */
-				imb = local.idle > 0 ? local.idle : (env->idle != SR_LB_NOT_IDLE);
-			} else {
-				if (busiest.weight == 1 || child_prefer) {
-					/* sibling_imbalance() with equal cores */
-					imb = busiest.nr - local.nr + 1;
-					if (imb <= 1 && local.nr == 0 && busiest.nr > 1)
-						imb = 2;
-				} else {
-					imb = local.idle - busiest.idle;
-					if (imb < 0)
-						imb = 0;
-				}
-				/* adjust_numa_imbalance(): a small imbalance between nodes */
-				if ((sd->flags & SR_SD_NUMA) &&
-				    local.nr + 1 < sr_topology_imb_numa_nr(t, env->dst_cpu, level) && imb <= 2)
-					imb = 0;
-				imb >>= 1;
-			}
-		} else {
-			imb = 1;	/* migrate_load: one task at a time */
 		}
 	}
-	if (imb <= 0)
-		goto balanced;
-	/* find_busiest_queue(): the most CFS tasks (migrate_task) */
-	bspan = group_span(c, level, busiest.first, other);
-	for (cpu = 0; cpu < t->ncpus; cpu++) {
+	c->pol->calculate_imbalance(c, sds);
+	if (env->imbalance > 0)
+		return 1;
+balanced:
+	sr_lb_reason(c, "%s: balanced", sd->name);
+	return 0;
+}
+
+/* find_busiest_queue(): the most CFS tasks (migrate_task) */
+int sr_lb_find_busiest_queue(struct sr_lb_ctx *c, const struct sr_lb_sg *busiest)
+{
+	struct sr_lb_env *env = c->env;
+	const uint64_t *bspan = group_span(c, env->level, busiest->first,
+					   c->masks + 3 * mask_words(c));
+	int cpu, best = -1, best_nr = 0;
+
+	for (cpu = 0; cpu < c->v->topo->ncpus; cpu++) {
 		if (!sr_cpumask_test(bspan, cpu) || !sr_cpumask_test(env->cpus, cpu))
 			continue;
 		if (c->cfs[cpu] > best_nr) {
@@ -315,20 +332,12 @@ static int find_busiest(struct sr_lb_ctx *c)
 			best = cpu;
 		}
 	}
-	if (best < 0)
-		goto balanced;
-	env->imbalance = imb;
-	sr_lb_reason(c, "%s: busiest cpu %d (nr %d, %s)", sd->name, best, c->nr[best],
-		     gnames[busiest.type]);
 	return best;
-balanced:
-	sr_lb_reason(c, "%s: balanced", sd->name);
-	return -1;
 }
 
 /* ---- can_migrate_task / detach_tasks ------------------------------------------- */
 
-static int task_hot(struct sr_lb_ctx *c, const struct sr_task *p)
+int sr_lb_task_hot(struct sr_lb_ctx *c, const struct sr_task *p)
 {
 	if (p->prio < 100 || (c->env->sd->flags & SR_SD_SHARE_CPUCAPACITY) || !p->exec_start)
 		return 0;
@@ -336,7 +345,7 @@ static int task_hot(struct sr_lb_ctx *c, const struct sr_task *p)
 }
 
 /* can_migrate_task() at v5.16 (§6.2) with the model's kthread_is_per_cpu */
-static int can_migrate_task(struct sr_lb_ctx *c, const struct sr_task *p, int src)
+int sr_lb_can_migrate_task(struct sr_lb_ctx *c, const struct sr_task *p, int src)
 {
 	struct sr_lb_env *env = c->env;
 	int cpu;
@@ -361,20 +370,19 @@ static int can_migrate_task(struct sr_lb_ctx *c, const struct sr_task *p, int sr
 	env->flags &= ~SR_LBF_ALL_PINNED;
 	if (c->v->rq[src].curr == p->pid)
 		return 0;
-	if (task_hot(c, p))
+	if (c->pol->task_hot(c, p))
 		return 0;
 	return 1;
 }
 
 /* detach_tasks() from the least recently run end of src's cfs_tasks */
-static int detach_tasks(struct sr_lb_ctx *c, int src)
+int sr_lb_detach_tasks(struct sr_lb_ctx *c, int src)
 {
 	struct sr_lb_env *env = c->env;
-	const struct sr_replay *r = c->v->r;
 	const struct sr_task *p;
 	int loop = 0, loop_max = c->nr[src] < 32 ? c->nr[src] : 32, detached = 0;
 
-	for (p = r->lb_tail[src]; p; p = p->lb_prev) {
+	for (p = c->v->cfs_tail ? c->v->cfs_tail[src] : NULL; p; p = p->lb_prev) {
 		if (moved_away(c, p->pid))
 			continue;
 		if (env->idle != SR_LB_NOT_IDLE && c->nr[src] <= 1)
@@ -441,7 +449,7 @@ static int subset(const uint64_t *a, const uint64_t *b, size_t words)
 }
 
 /* load_balance() at v5.16 (§6.4) */
-static int load_balance(struct sr_lb_ctx *c, int dst, int level, int idle)
+int sr_lb_load_balance(struct sr_lb_ctx *c, int dst, int level, int idle)
 {
 	const struct sr_topology *t = c->v->topo;
 	const struct sr_domain *sd = &t->cpu[dst].dom[level];
@@ -457,7 +465,8 @@ static int load_balance(struct sr_lb_ctx *c, int dst, int level, int idle)
 		.dst_grpmask = grp,
 	};
 	struct sr_lb_env *saved = c->env;
-	int parent = level + 1 < t->cpu[dst].ndomains, moved = 0, src, hint = -1, n;
+	struct sr_lb_sds sds;
+	int parent = level + 1 < t->cpu[dst].ndomains, moved = 0, src, hint = -1, n, found;
 
 	memcpy(cpus, sd->span, words * sizeof(uint64_t));
 	memcpy(grp, group_span(c, level, dst, c->masks + 2 * words), words * sizeof(uint64_t));
@@ -470,14 +479,21 @@ redo:
 		goto out_balanced;
 	}
 	env.rounds++;
-	src = find_busiest(c);
+	found = c->pol->find_busiest_group(c, &sds);
+	src = found ? c->pol->find_busiest_queue(c, &sds.busiest) : -1;
 	c->rounds++;
-	if (src < 0)
+	if (!found)
 		goto out_balanced;
+	if (src < 0) {
+		sr_lb_reason(c, "%s: balanced", sd->name);
+		goto out_balanced;
+	}
+	sr_lb_reason(c, "%s: busiest cpu %d (nr %d, %s)", sd->name, src, c->nr[src],
+		     gnames[sds.busiest.type]);
 	env.flags |= SR_LBF_ALL_PINNED;
 	if (c->nr[src] > 1) {
 more_balance:
-		n = detach_tasks(c, src);
+		n = c->pol->detach_tasks(c, src);
 		moved += n;
 		if (!n && !(env.flags & SR_LBF_ALL_PINNED))
 			sr_lb_reason(c, "none movable");
@@ -520,7 +536,7 @@ out_all_pinned:
 
 /* ---- the callers: rebalance_domains, newidle_balance, the nohz pass ------------- */
 
-int sr_lb_rebalance_domains(struct sr_lb_ctx *c, int cpu, enum sr_lb_idle idle)
+int sr_lb_rebalance_domains(struct sr_lb_ctx *c, int cpu, int idle)
 {
 	const struct sr_cpu_topo *ct = &c->v->topo->cpu[cpu];
 	int level, pulled;
@@ -547,7 +563,7 @@ static int rd_overloaded(const struct sr_lb_ctx *c)
 }
 
 /* newidle_balance() at v5.19 (§8.2); avg_idle and the lb cost are not seen */
-static int newidle_balance(struct sr_lb_ctx *c, int cpu)
+int sr_lb_newidle_balance(struct sr_lb_ctx *c, int cpu)
 {
 	const struct sr_cpu_topo *ct = &c->v->topo->cpu[cpu];
 	int level, pulled;
@@ -576,7 +592,7 @@ int sr_lb_nohz_balance_cpu(struct sr_lb_ctx *c, int cpu)
 	int pulled;
 
 	sr_lb_reason(c, "for %d", cpu);
-	pulled = sr_lb_rebalance_domains(c, cpu, SR_LB_IDLE);
+	pulled = c->pol->rebalance_domains(c, cpu, SR_LB_IDLE);
 	/* the CPUs that pull nothing leave no tokens: the path stays readable */
 	if (!pulled && len < SR_REASON_LEN)
 		c->out->reason[len] = '\0';
@@ -584,7 +600,7 @@ int sr_lb_nohz_balance_cpu(struct sr_lb_ctx *c, int cpu)
 }
 
 /* mainline _nohz_idle_balance(): from ilb + 1 round, the ILB itself last */
-static int idle_balance_softirq_mainline(struct sr_lb_ctx *c, int ilb)
+int sr_lb_nohz_idle_balance(struct sr_lb_ctx *c, int ilb)
 {
 	int n = c->v->topo->ncpus, i;
 
@@ -599,75 +615,140 @@ static int idle_balance_softirq_mainline(struct sr_lb_ctx *c, int ilb)
 	return 0;
 }
 
+/* v4.x nohz_idle_balance(): the other idle CPUs, ascending from CPU 0 */
+int sr_lb_nohz_idle_balance_v4(struct sr_lb_ctx *c, int ilb)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < c->v->topo->ncpus; cpu++) {
+		if (cpu == ilb || !sr_lb_nohz_idle(c, cpu))
+			continue;
+		if (sr_lb_nohz_balance_cpu(c, cpu))
+			return 1;
+	}
+	return 0;
+}
+
+/* mainline run_rebalance_domains() on a kick: the pass balances the ILB too */
+int sr_lb_run_rebalance_domains(struct sr_lb_ctx *c, int ilb)
+{
+	return c->pol->nohz_idle_balance(c, ilb);
+}
+
+/* v4.1 (d4573c3e1c99) run_rebalance_domains(): the nohz pass, then the ILB */
+int sr_lb_run_rebalance_domains_v41(struct sr_lb_ctx *c, int ilb)
+{
+	if (c->pol->nohz_idle_balance(c, ilb))
+		return 1;
+	return sr_lb_nohz_balance_cpu(c, ilb);
+}
 
 /* mainline: KTHREAD_IS_PER_CPU, seen through smpboot and bound-kworker names */
 int sr_lb_kthread_per_cpu_name(struct sr_lb_ctx *c, const struct sr_task *p)
 {
+	(void)c;
 	return p->kthread == 1 && sr_lb_per_cpu_name(p->comm);
 }
 
 /* before v5.11 (2f5f4cce496e) can_migrate_task() had no kthread test */
-static int kthread_is_per_cpu_none(struct sr_lb_ctx *c, const struct sr_task *p)
+int sr_lb_kthread_per_cpu_none(struct sr_lb_ctx *c, const struct sr_task *p)
 {
+	(void)c;
+	(void)p;
 	return 0;
 }
 
-static const struct sr_policy lb_mainline = {
-	.kthread_is_per_cpu = sr_lb_kthread_per_cpu_name,
-	.can_migrate_task = can_migrate_task,
-	.should_we_balance = sr_lb_swb_bail,	/* seed 003, merged in 6.0 */
-	.load_balance = load_balance,
-	.newidle_balance = newidle_balance,
-	.idle_balance_softirq = idle_balance_softirq_mainline,
-};
-
-static const struct sr_policy lb_v4 = {
-	.kthread_is_per_cpu = kthread_is_per_cpu_none,
-	.can_migrate_task = can_migrate_task,
-	.should_we_balance = sr_lb_swb_always,
-	.load_balance = load_balance,
-	.newidle_balance = newidle_balance,
-	.idle_balance_softirq = sr_lb_nohz_first,	/* seed 002, v4.1 */
-};
-
-const struct sr_policy *sr_balance_policy(const struct sr_model *m, struct sr_policy *buf)
+/* should_we_balance() before 6.0: a newly idle CPU always balances */
+int sr_lb_should_we_balance_v5(struct sr_lb_ctx *c)
 {
-	const char *base = m->base ? m->base->name : m->name;
-	const struct sr_policy *d = !strcmp(base, "v4.15") ? &lb_v4 : &lb_mainline;
+	struct sr_lb_env *env = c->env;
 
-	*buf = m->pol;
-#define FILL(f) do { if (!buf->f) buf->f = d->f; } while (0)
-	FILL(kthread_is_per_cpu);
-	FILL(can_migrate_task);
-	FILL(should_we_balance);
-	FILL(load_balance);
-	FILL(newidle_balance);
-	FILL(idle_balance_softirq);
-#undef FILL
-	return buf;
+	if (!sr_cpumask_test(env->cpus, env->dst_cpu))
+		return 0;
+	if (env->idle == SR_LB_NEWLY_IDLE)
+		return 1;
+	return sr_lb_should_we_balance_busy(c);
 }
 
-void sr_model_balance(const struct sr_model *m, const struct sr_view *v,
-		      const struct sr_lb_input *in, struct sr_eval *out)
+/* should_we_balance() since 6.0 (792b9f65a568): a newly idle CPU that has
+ * work (a task, a pending wakeup) bails */
+int sr_lb_should_we_balance_v60(struct sr_lb_ctx *c)
 {
-	const struct sr_replay *r = v->r;
-	struct sr_policy pol;
+	struct sr_lb_env *env = c->env;
+
+	if (sr_cpumask_test(env->cpus, env->dst_cpu) && env->idle == SR_LB_NEWLY_IDLE &&
+	    (sr_lb_nr_running(c, env->dst_cpu) > 0 || sr_lb_ttwu_pending(c, env->dst_cpu))) {
+		sr_lb_reason(c, "bail: %s", sr_lb_nr_running(c, env->dst_cpu) > 0 ?
+			     "nr_running" : "ttwu_pending");
+		c->out->lbf |= SR_LBO_BAIL;
+		return 0;
+	}
+	return sr_lb_should_we_balance_v5(c);
+}
+
+struct sr_lb_scratch {
+	int ncpus;
+	int *nr, *cfs;
+	long *load;
+	uint64_t *masks;
+};
+
+struct sr_lb_scratch *sr_lb_scratch_new(int ncpus)
+{
+	struct sr_lb_scratch *s = calloc(1, sizeof(*s));
+	size_t n = ncpus > 0 ? (size_t)ncpus : 1;
+
+	if (!s)
+		return NULL;
+	s->ncpus = (int)n;
+	s->nr = calloc(n, sizeof(*s->nr));
+	s->cfs = calloc(n, sizeof(*s->cfs));
+	s->load = calloc(n, sizeof(*s->load));
+	s->masks = calloc(4 * ((n + 63) / 64), sizeof(*s->masks));
+	if (!s->nr || !s->cfs || !s->load || !s->masks) {
+		sr_lb_scratch_free(s);
+		return NULL;
+	}
+	return s;
+}
+
+void sr_lb_scratch_free(struct sr_lb_scratch *s)
+{
+	if (!s)
+		return;
+	free(s->nr);
+	free(s->cfs);
+	free(s->load);
+	free(s->masks);
+	free(s);
+}
+
+int sr_model_balance(const struct sr_model *m, const struct sr_view *v,
+		     const struct sr_lb_input *in, struct sr_lb_scratch *scratch,
+		     struct sr_eval *out)
+{
+	struct sr_lb_scratch *own = NULL;
 	struct sr_lb_ctx c = {
 		.v = v,
 		.m = m,
-		.pol = sr_balance_policy(m, &pol),
+		.pol = &m->pol,
 		.in = in,
 		.out = out,
-		.nr = r->lb_nr,
-		.cfs = r->lb_cfs,
-		.load = r->lb_load,
-		.masks = r->lb_masks,
 	};
 	int cpu;
 
 	memset(out, 0, sizeof(*out));
 	out->cpu = -1;
 	out->src_cpu = -1;
+	if (!scratch || scratch->ncpus < v->topo->ncpus) {
+		scratch = own = sr_lb_scratch_new(v->topo->ncpus);
+		if (!own)
+			return -1;
+	}
+	c.nr = scratch->nr;
+	c.cfs = scratch->cfs;
+	c.load = scratch->load;
+	c.masks = scratch->masks;
 	for (cpu = 0; cpu < v->topo->ncpus; cpu++) {
 		c.nr[cpu] = v->rq[cpu].nr_running;
 		c.cfs[cpu] = v->rq[cpu].cfs_nr;
@@ -691,13 +772,15 @@ void sr_model_balance(const struct sr_model *m, const struct sr_view *v,
 		break;
 	case SR_DEC_LB_NOHZ:
 		sr_lb_reason(&c, "nohz ilb %d", in->cpu);
-		c.pol->idle_balance_softirq(&c, in->cpu);
+		c.pol->run_rebalance_domains(&c, in->cpu);
 		break;
 	default:
 		sr_lb_reason(&c, in->idle == SR_LB_IDLE ? "periodic, idle" : "periodic, busy");
-		sr_lb_rebalance_domains(&c, in->cpu, in->idle);
+		c.pol->rebalance_domains(&c, in->cpu, in->idle);
 		break;
 	}
 	if (out->cpu < 0)
 		sr_lb_reason(&c, "no pull");
+	sr_lb_scratch_free(own);
+	return 0;
 }

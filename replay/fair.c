@@ -12,8 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "schedreplay/balance.h"
 #include "schedreplay/model.h"
-#include "replay-local.h"
 #include "banned.h"
 
 void sr_eval_vreason(struct sr_eval *out, const char *fmt, va_list ap)
@@ -56,6 +56,11 @@ static int allowed(const struct sr_wake_ctx *c, int cpu)
 	return sr_view_allowed(c->v, c->p, cpu);
 }
 
+int sr_ctx_allowed(const struct sr_wake_ctx *c, int cpu)
+{
+	return allowed(c, cpu);
+}
+
 static int share_cache(const struct sr_wake_ctx *c, int a, int b)
 {
 	return sr_cpus_share_cache(c->v->topo, a, b);
@@ -69,6 +74,11 @@ int sr_ctx_share_cache(const struct sr_wake_ctx *c, int a, int b)
 static long load_of(const struct sr_wake_ctx *c, int cpu)
 {
 	return sr_view_cpu_load(c->v, cpu, c->m->runnable_load);
+}
+
+long sr_ctx_cpu_load(const struct sr_wake_ctx *c, int cpu)
+{
+	return load_of(c, cpu);
 }
 
 static long task_h_load(const struct sr_task *t)
@@ -87,6 +97,11 @@ static const struct sr_domain *llc_domain(const struct sr_wake_ctx *c, int cpu)
 		if (ct->dom[i].flags & SR_SD_SHARE_LLC)
 			llc = &ct->dom[i];
 	return llc;
+}
+
+const struct sr_domain *sr_ctx_llc(const struct sr_wake_ctx *c, int cpu)
+{
+	return llc_domain(c, cpu);
 }
 
 /* ---- wake_wide (§5.2) --------------------------------------------------------- */
@@ -251,14 +266,14 @@ static int idle_smt(struct sr_wake_ctx *c, const struct sr_domain *llc, int cpu)
 	return SR_NONE;
 }
 
-/* select_idle_cpu(): wrap over LLC ∩ allowed from target + 1 */
-static int scan_llc(struct sr_wake_ctx *c, const struct sr_domain *llc, int target,
-		    int want_core, int nr)
+/* the scan of select_idle_cpu() / select_idle_core(): wrap over LLC ∩ allowed from @first */
+int sr_scan_llc(struct sr_wake_ctx *c, const struct sr_domain *llc, int first, int want_core,
+		int nr)
 {
 	int n = c->v->topo->ncpus, i, idle_cpu = SR_NONE;
 
-	for (i = 1; i <= n; i++) {
-		int cpu = (target + i) % n;
+	for (i = 0; i < n; i++) {
+		int cpu = (first + i) % n;
 
 		if (!sr_cpumask_test(llc->span, cpu) || !allowed(c, cpu))
 			continue;
@@ -328,22 +343,36 @@ static int sis_mainline(struct sr_wake_ctx *c, int prev, int target)
 			}
 		}
 	}
-	if (has_idle_core) {
-		i = scan_llc(c, llc, target, 1, -1);
-	} else {
-		int nr = sis_util_budget(c, llc) + 1;
-
-		if (nr == 1) {
-			sr_reason(c, "sis: llc overloaded, no scan");
-			i = SR_NONE;
-		} else {
-			i = scan_llc(c, llc, target, 0, nr);
-		}
-	}
+	i = c->m->pol.select_idle_cpu(c, llc, target, has_idle_core);
 	if (i != SR_NONE)
 		return i;
 	sr_reason(c, "sis: target");
 	return target;
+}
+
+/* select_idle_cpu() with SIS_UTIL (v5.20+): idle cores first, else a budget */
+static int select_idle_cpu_mainline(struct sr_wake_ctx *c, const struct sr_domain *llc,
+				    int target, int has_idle_core)
+{
+	int nr;
+
+	if (has_idle_core)
+		return sr_scan_llc(c, llc, target + 1, 1, -1);
+	nr = sis_util_budget(c, llc) + 1;
+	if (nr == 1) {
+		sr_reason(c, "sis: llc overloaded, no scan");
+		return SR_NONE;
+	}
+	return sr_scan_llc(c, llc, target + 1, 0, nr);
+}
+
+/* v4.15 select_idle_cpu() (SIS_PROP): avg_idle and scan cost are not
+ * observable: a full scan from target */
+static int select_idle_cpu_v415(struct sr_wake_ctx *c, const struct sr_domain *llc,
+				int target, int has_idle_core)
+{
+	(void)has_idle_core;
+	return sr_scan_llc(c, llc, target, 0, -1);
 }
 
 static int sis_v415(struct sr_wake_ctx *c, int prev, int target)
@@ -365,12 +394,12 @@ static int sis_v415(struct sr_wake_ctx *c, int prev, int target)
 		return target;
 	}
 	if (c->v->topo->smt) {
-		i = scan_llc(c, llc, target - 1, 1, -1);
+		/* select_idle_core() */
+		i = sr_scan_llc(c, llc, target, 1, -1);
 		if (i != SR_NONE && core_idle(c, i))
 			return i;
 	}
-	/* SIS_PROP: avg_idle and scan cost are not observable: a full scan */
-	i = scan_llc(c, llc, target - 1, 0, -1);
+	i = c->m->pol.select_idle_cpu(c, llc, target, 0);
 	if (i != SR_NONE)
 		return i;
 	sr_reason(c, "sis: target");
@@ -475,12 +504,110 @@ static int idlest_cpu_in(struct sr_wake_ctx *c, const uint64_t *span, int fallba
 	return best_load != SR_NONE ? best_load : fallback;
 }
 
-static int find_idlest_cpu(struct sr_wake_ctx *c, int level, int this_cpu, int prev_cpu,
-			   int mainline)
+/*
+ * find_idlest_group(): the other groups of @cpu's domain at @level, each
+ * counted once at its lowest CPU, against the local one; @mainline: the
+ * 5.10+ classes (update_pick_idlest), else v4.15's runnable load margins
+ */
+static int idlest_group(struct sr_wake_ctx *c, int level, int cpu, int mainline)
 {
 	const struct sr_topology *t = c->v->topo;
 	/* 8192 CPUs at most (trace.c): two masks on the stack */
 	uint64_t single[128], other[128];
+	const struct sr_domain *sd = &t->cpu[cpu].dom[level];
+	const uint64_t *local_span = sr_topology_group_span(t, level, cpu, single);
+	struct group_stats local, best, gs;
+	int gcpu, best_first = SR_NONE, go;
+
+	group_stats(c, local_span, sd->imbalance_pct, &local);
+	memset(&best, 0, sizeof(best));
+	/* every other group of sd, each counted once at its lowest CPU */
+	for (gcpu = 0; gcpu < t->ncpus; gcpu++) {
+		const uint64_t *span;
+		int g, seen = 0;
+
+		if (!sr_cpumask_test(sd->span, gcpu) || sr_cpumask_test(local_span, gcpu))
+			continue;
+		span = sr_topology_group_span(t, level, gcpu, other);
+		for (g = 0; g < gcpu && !seen; g++)
+			seen = sr_cpumask_test(span, g) && sr_cpumask_test(sd->span, g);
+		if (seen)
+			continue;
+		group_stats(c, span, sd->imbalance_pct, &gs);
+		if (!mainline) {
+			/* v4.15: the least runnable load, avg_load within the margin */
+			long imb = SR_NICE0_WEIGHT * (sd->imbalance_pct - 100) / 100;
+			long scale = 100 + (sd->imbalance_pct - 100) / 2;
+
+			if (best_first == SR_NONE || gs.rload < best.rload - imb ||
+			    (gs.rload < best.rload + imb && 100 * best.aload > scale * gs.aload)) {
+				best = gs;
+				best_first = gcpu;
+			}
+			continue;
+		}
+		/* update_pick_idlest() */
+		if (best_first == SR_NONE || gs.type < best.type ||
+		    (gs.type == best.type && (gs.type == GROUP_HAS_SPARE ?
+		     (gs.idle_cpus > best.idle_cpus ||
+		      (gs.idle_cpus == best.idle_cpus && gs.util < best.util)) :
+		     gs.avg_load < best.avg_load))) {
+			best = gs;
+			best_first = gcpu;
+		}
+	}
+	go = 0;
+	if (best_first != SR_NONE) {
+		if (!mainline) {
+			/* v4.15 find_idlest_group(), fork: stay local unless the
+			 * idlest group is lighter beyond the imbalance margins */
+			long imb = SR_NICE0_WEIGHT * (sd->imbalance_pct - 100) / 100;
+			long scale = 100 + (sd->imbalance_pct - 100) / 2;
+
+			go = !(best.rload > local.rload + imb) &&
+			     !(local.rload < best.rload + imb &&
+			       100 * local.aload < scale * best.aload);
+		} else if (local.type != best.type) {
+			/* sched_balance_find_dst_group(): the lower class wins */
+			go = best.type < local.type;
+		} else if (local.type == GROUP_HAS_SPARE) {
+			int imb = abs(local.idle_cpus - best.idle_cpus);
+
+			go = best.idle_cpus > local.idle_cpus;
+			/* NUMA: keep a lightly loaded local node (adjust_numa_imbalance) */
+			if (go && (sd->flags & SR_SD_NUMA) &&
+			    local.nr + 1 <= sr_topology_imb_numa_nr(t, cpu, level) && imb <= 2)
+				go = 0;
+		} else {
+			long imb = SR_NICE0_WEIGHT * (sd->imbalance_pct - 100) / 100;
+
+			go = 1;
+			if ((sd->flags & SR_SD_NUMA) && best.avg_load + imb >= local.avg_load)
+				go = 0;
+			if (best.avg_load >= local.avg_load + imb)
+				go = 0;
+			if (100 * local.avg_load <= (long)sd->imbalance_pct * best.avg_load)
+				go = 0;
+		}
+	}
+	return go ? best_first : SR_NONE;
+}
+
+static int find_idlest_group_mainline(struct sr_wake_ctx *c, int level, int cpu)
+{
+	return idlest_group(c, level, cpu, 1);
+}
+
+static int find_idlest_group_v415(struct sr_wake_ctx *c, int level, int cpu)
+{
+	return idlest_group(c, level, cpu, 0);
+}
+
+/* find_idlest_cpu(): down the domains from @level, into the idlest group */
+static int find_idlest_cpu(struct sr_wake_ctx *c, int level, int this_cpu, int prev_cpu)
+{
+	const struct sr_topology *t = c->v->topo;
+	uint64_t one[128];
 	int cpu = this_cpu;
 
 	(void)prev_cpu;
@@ -488,87 +615,16 @@ static int find_idlest_cpu(struct sr_wake_ctx *c, int level, int this_cpu, int p
 		cpu = c->p->bound_cpu;
 	while (level >= 0) {
 		const struct sr_domain *sd = &t->cpu[cpu].dom[level];
-		const uint64_t *local_span = sr_topology_group_span(t, level, cpu, single);
-		struct group_stats local, best, gs;
-		int gcpu, best_first = SR_NONE, new_cpu = SR_NONE, go;
+		int group = c->m->pol.find_idlest_group(c, level, cpu), new_cpu = SR_NONE;
 
-		group_stats(c, local_span, sd->imbalance_pct, &local);
-		memset(&best, 0, sizeof(best));
-		/* every other group of sd, each counted once at its lowest CPU */
-		for (gcpu = 0; gcpu < t->ncpus; gcpu++) {
-			const uint64_t *span;
-			int g, seen = 0;
-
-			if (!sr_cpumask_test(sd->span, gcpu) || sr_cpumask_test(local_span, gcpu))
-				continue;
-			span = sr_topology_group_span(t, level, gcpu, other);
-			for (g = 0; g < gcpu && !seen; g++)
-				seen = sr_cpumask_test(span, g) && sr_cpumask_test(sd->span, g);
-			if (seen)
-				continue;
-			group_stats(c, span, sd->imbalance_pct, &gs);
-			if (!mainline) {
-				/* v4.15: the least runnable load, avg_load within the margin */
-				long imb = SR_NICE0_WEIGHT * (sd->imbalance_pct - 100) / 100;
-				long scale = 100 + (sd->imbalance_pct - 100) / 2;
-
-				if (best_first == SR_NONE || gs.rload < best.rload - imb ||
-				    (gs.rload < best.rload + imb && 100 * best.aload > scale * gs.aload)) {
-					best = gs;
-					best_first = gcpu;
-				}
-				continue;
-			}
-			/* update_pick_idlest() */
-			if (best_first == SR_NONE || gs.type < best.type ||
-			    (gs.type == best.type && (gs.type == GROUP_HAS_SPARE ?
-			     (gs.idle_cpus > best.idle_cpus ||
-			      (gs.idle_cpus == best.idle_cpus && gs.util < best.util)) :
-			     gs.avg_load < best.avg_load))) {
-				best = gs;
-				best_first = gcpu;
-			}
-		}
-		go = 0;
-		if (best_first != SR_NONE) {
-			if (!mainline) {
-				/* v4.15 find_idlest_group(), fork: stay local unless the
-				 * idlest group is lighter beyond the imbalance margins */
-				long imb = SR_NICE0_WEIGHT * (sd->imbalance_pct - 100) / 100;
-				long scale = 100 + (sd->imbalance_pct - 100) / 2;
-
-				go = !(best.rload > local.rload + imb) &&
-				     !(local.rload < best.rload + imb &&
-				       100 * local.aload < scale * best.aload);
-			} else if (local.type != best.type) {
-				/* sched_balance_find_dst_group(): the lower class wins */
-				go = best.type < local.type;
-			} else if (local.type == GROUP_HAS_SPARE) {
-				int imb = abs(local.idle_cpus - best.idle_cpus);
-
-				go = best.idle_cpus > local.idle_cpus;
-				/* NUMA: keep a lightly loaded local node (adjust_numa_imbalance) */
-				if (go && (sd->flags & SR_SD_NUMA) &&
-				    local.nr + 1 <= sr_topology_imb_numa_nr(t, cpu, level) && imb <= 2)
-					go = 0;
-			} else {
-				long imb = SR_NICE0_WEIGHT * (sd->imbalance_pct - 100) / 100;
-
-				go = 1;
-				if ((sd->flags & SR_SD_NUMA) && best.avg_load + imb >= local.avg_load)
-					go = 0;
-				if (best.avg_load >= local.avg_load + imb)
-					go = 0;
-				if (100 * local.avg_load <= (long)sd->imbalance_pct * best.avg_load)
-					go = 0;
-			}
-		}
-		if (go)
-			new_cpu = idlest_cpu_in(c, sr_topology_group_span(t, level, best_first, other), SR_NONE);
+		if (group != SR_NONE)
+			new_cpu = c->m->pol.find_idlest_group_cpu(c,
+					sr_topology_group_span(t, level, group, one), SR_NONE);
 		if (new_cpu == SR_NONE) {
 			sr_reason(c, "%s: local", sd->name);
 			if (level == 0)
-				return idlest_cpu_in(c, local_span, cpu);
+				return c->m->pol.find_idlest_group_cpu(c,
+						sr_topology_group_span(t, level, cpu, one), cpu);
 			level--;
 			continue;
 		}
@@ -577,16 +633,6 @@ static int find_idlest_cpu(struct sr_wake_ctx *c, int level, int this_cpu, int p
 		level--;
 	}
 	return cpu;
-}
-
-static int find_idlest_mainline(struct sr_wake_ctx *c, int level, int this_cpu, int prev_cpu)
-{
-	return find_idlest_cpu(c, level, this_cpu, prev_cpu, 1);
-}
-
-static int find_idlest_v415(struct sr_wake_ctx *c, int level, int this_cpu, int prev_cpu)
-{
-	return find_idlest_cpu(c, level, this_cpu, prev_cpu, 0);
 }
 
 /* ---- select_task_rq_fair (§5.1) -------------------------------------------------- */
@@ -638,6 +684,20 @@ static int select_task_rq_fair(struct sr_wake_ctx *c)
 	return new_cpu;
 }
 
+/* the load-balance members (replay/balance.c) all generations share */
+#define SR_LB_COMMON_POL						\
+	.task_hot = sr_lb_task_hot,					\
+	.can_migrate_task = sr_lb_can_migrate_task,			\
+	.detach_tasks = sr_lb_detach_tasks,				\
+	.update_sg_lb_stats = sr_lb_update_sg_lb_stats,			\
+	.update_sd_pick_busiest = sr_lb_update_sd_pick_busiest,		\
+	.find_busiest_group = sr_lb_find_busiest_group,			\
+	.calculate_imbalance = sr_lb_calculate_imbalance,		\
+	.find_busiest_queue = sr_lb_find_busiest_queue,			\
+	.load_balance = sr_lb_load_balance,				\
+	.rebalance_domains = sr_lb_rebalance_domains,			\
+	.newidle_balance = sr_lb_newidle_balance
+
 static const struct sr_model models[] = {
 	{
 		.name = "mainline",
@@ -648,6 +708,7 @@ static const struct sr_model models[] = {
 		.recent_used_cpu = 1,
 		.mask_exiting_sync = 1,
 		.util_est = 1,
+		.sd_era = SR_ERA_MAINLINE,
 		.pol = {
 			.select_task_rq = select_task_rq_fair,
 			.wake_wide = wake_wide,
@@ -655,7 +716,17 @@ static const struct sr_model models[] = {
 			.wake_affine_weight = wake_affine_weight_mainline,
 			.wake_affine = wake_affine,
 			.select_idle_sibling = sis_mainline,
-			.find_idlest_cpu = find_idlest_mainline,
+			.select_idle_cpu = select_idle_cpu_mainline,
+			.find_idlest_cpu = find_idlest_cpu,
+			.find_idlest_group = find_idlest_group_mainline,
+			.find_idlest_group_cpu = idlest_cpu_in,
+			SR_LB_COMMON_POL,
+			.kthread_is_per_cpu = sr_lb_kthread_per_cpu_name,
+			/* since 6.0 (seed 003) a newly idle CPU with work bails */
+			.should_we_balance = sr_lb_should_we_balance_v60,
+			/* from ilb + 1 round, the ILB last, inside the pass */
+			.nohz_idle_balance = sr_lb_nohz_idle_balance,
+			.run_rebalance_domains = sr_lb_run_rebalance_domains,
 		},
 	},
 	{
@@ -666,6 +737,7 @@ static const struct sr_model models[] = {
 		.runnable_load = 1,
 		.recent_used_cpu = 0,
 		.mask_exiting_sync = 0,
+		.sd_era = SR_ERA_V4,
 		.pol = {
 			.select_task_rq = select_task_rq_fair,
 			.wake_wide = wake_wide,
@@ -673,7 +745,18 @@ static const struct sr_model models[] = {
 			.wake_affine_weight = wake_affine_weight_v415,
 			.wake_affine = wake_affine,	/* v4.15's bool: this when true, same CPUs */
 			.select_idle_sibling = sis_v415,
-			.find_idlest_cpu = find_idlest_v415,
+			.select_idle_cpu = select_idle_cpu_v415,
+			.find_idlest_cpu = find_idlest_cpu,
+			.find_idlest_group = find_idlest_group_v415,
+			.find_idlest_group_cpu = idlest_cpu_in,
+			SR_LB_COMMON_POL,
+			/* before v5.11 (2f5f4cce496e) can_migrate_task() had no kthread test */
+			.kthread_is_per_cpu = sr_lb_kthread_per_cpu_none,
+			/* before 6.0 (seed 003) a newly idle CPU always went on */
+			.should_we_balance = sr_lb_should_we_balance_v5,
+			/* v4.1 (seed 002) to v5.x: the idle CPUs from CPU 0, then the ILB */
+			.nohz_idle_balance = sr_lb_nohz_idle_balance_v4,
+			.run_rebalance_domains = sr_lb_run_rebalance_domains_v41,
 		},
 	},
 };
@@ -698,21 +781,19 @@ const struct sr_model *sr_model_at(int i)
 	return i >= 0 && i < sr_model_count() ? &models[i] : NULL;
 }
 
-void sr_model_evaluate(const struct sr_model *m, const struct sr_view *v,
-		       const struct sr_decision *d, const struct sr_task *p,
-		       const struct sr_task *cur, struct sr_eval *out)
+void sr_model_select(const struct sr_model *m, const struct sr_view *v,
+		     const struct sr_wake_input *in, struct sr_eval *out)
 {
 	struct sr_wake_ctx c = {
 		.v = v,
 		.m = m,
-		.d = d,
-		.p = p,
-		.cur = cur,
-		.this_cpu = d->this_cpu,
-		.prev_cpu = d->prev_cpu,
-		.sync = d->sync,
-		.exiting = d->waker_exiting,
-		.fork = d->kind == SR_DEC_FORK,
+		.p = in->p,
+		.cur = in->cur,
+		.this_cpu = in->this_cpu,
+		.prev_cpu = in->prev_cpu,
+		.sync = in->sync,
+		.exiting = in->exiting,
+		.fork = in->fork,
 		.out = out,
 	};
 

@@ -25,12 +25,11 @@
  * objection: is_cpu_allowed() and hotplug use the predicate too); the
  * hint's effect on fork placement (find_idlest_group) is not modelled.
  */
-#include "schedreplay/balance.h"
 #include "schedreplay/patch.h"
-
 
 static int pinned_kthread(struct sr_lb_ctx *c, const struct sr_task *p)
 {
+	(void)c;
 	return p->kthread == 1 && p->bound_cpu >= 0;
 }
 

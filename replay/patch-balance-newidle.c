@@ -19,43 +19,39 @@
  * remote wakeup was enqueued on the CPU in that gap; the arrival shows
  * after the first find_busiest round.  Both sides run the outer
  * newidle_balance() loop, which stops between domains once work arrived.
+ * Each side handles the newly idle case and leaves the rest (the busy
+ * CPUs' first-idle-CPU rule) to the base model's should_we_balance().
  */
-#include "schedreplay/balance.h"
 #include "schedreplay/patch.h"
 
-int sr_lb_swb_always(struct sr_lb_ctx *c)
+static int swb_original(struct sr_lb_ctx *c)
 {
-	struct sr_lb_env *env = c->env;
-
-	if (!sr_cpumask_test(env->cpus, env->dst_cpu))
-		return 0;
-	if (env->idle == SR_LB_NEWLY_IDLE)
+	if (c->env->idle == SR_LB_NEWLY_IDLE && sr_cpumask_test(c->env->cpus, c->env->dst_cpu))
 		return 1;
-	return sr_lb_should_we_balance_busy(c);
+	return sr_base(c->m)->should_we_balance(c);
 }
 
-int sr_lb_swb_bail(struct sr_lb_ctx *c)
+static int swb_patched(struct sr_lb_ctx *c)
 {
-	struct sr_lb_env *env = c->env;
+	int dst = c->env->dst_cpu;
 
-	if (sr_cpumask_test(env->cpus, env->dst_cpu) && env->idle == SR_LB_NEWLY_IDLE &&
-	    (sr_lb_nr_running(c, env->dst_cpu) > 0 || sr_lb_ttwu_pending(c, env->dst_cpu))) {
-		sr_lb_reason(c, "bail: %s", sr_lb_nr_running(c, env->dst_cpu) > 0 ?
-			     "nr_running" : "ttwu_pending");
+	if (c->env->idle == SR_LB_NEWLY_IDLE && sr_cpumask_test(c->env->cpus, dst) &&
+	    (sr_lb_nr_running(c, dst) > 0 || sr_lb_ttwu_pending(c, dst))) {
+		sr_lb_reason(c, "bail: %s", sr_lb_nr_running(c, dst) > 0 ? "nr_running" : "ttwu_pending");
 		c->out->lbf |= SR_LBO_BAIL;
 		return 0;
 	}
-	return sr_lb_swb_always(c);
+	return sr_base(c->m)->should_we_balance(c);
 }
 
 static void newidle_original(struct sr_model *m)
 {
-	m->pol.should_we_balance = sr_lb_swb_always;
+	m->pol.should_we_balance = swb_original;
 }
 
 static void newidle_patched(struct sr_model *m)
 {
-	m->pol.should_we_balance = sr_lb_swb_bail;
+	m->pol.should_we_balance = swb_patched;
 }
 
 static const struct sr_patch newidle_bail = {

@@ -20,48 +20,30 @@
  * and balance intervals are not traced: a CPU idle for a tick is taken as
  * tickless and every level as due.
  */
-#include "schedreplay/balance.h"
 #include "schedreplay/patch.h"
 
-static int ilb_first(struct sr_lb_ctx *c, int ilb)
+/* v4.0: the ILB balances itself first and abandons the pass once it pulled */
+static int rrd_v40(struct sr_lb_ctx *c, int ilb)
 {
-	int cpu;
-
 	if (sr_lb_nohz_balance_cpu(c, ilb)) {
 		sr_lb_reason(c, "ilb pulled: nohz pass abandoned");
 		c->out->lbf |= SR_LBO_ABORT;
 		return 1;
 	}
-	for (cpu = 0; cpu < c->v->topo->ncpus; cpu++) {
-		if (cpu == ilb || !sr_lb_nohz_idle(c, cpu))
-			continue;
-		if (sr_lb_nohz_balance_cpu(c, cpu))
-			return 1;
-	}
-	return 0;
+	return c->pol->nohz_idle_balance(c, ilb);
 }
 
-int sr_lb_nohz_first(struct sr_lb_ctx *c, int ilb)
-{
-	int cpu;
-
-	for (cpu = 0; cpu < c->v->topo->ncpus; cpu++) {
-		if (cpu == ilb || !sr_lb_nohz_idle(c, cpu))
-			continue;
-		if (sr_lb_nohz_balance_cpu(c, cpu))
-			return 1;
-	}
-	return sr_lb_nohz_balance_cpu(c, ilb);
-}
-
+/* both sides walk the idle CPUs as v4.x did, from CPU 0, whatever the base */
 static void nohz_original(struct sr_model *m)
 {
-	m->pol.idle_balance_softirq = ilb_first;
+	m->pol.nohz_idle_balance = sr_lb_nohz_idle_balance_v4;
+	m->pol.run_rebalance_domains = rrd_v40;
 }
 
 static void nohz_patched(struct sr_model *m)
 {
-	m->pol.idle_balance_softirq = sr_lb_nohz_first;
+	m->pol.nohz_idle_balance = sr_lb_nohz_idle_balance_v4;
+	m->pol.run_rebalance_domains = sr_lb_run_rebalance_domains_v41;
 }
 
 static const struct sr_patch nohz_first_pair = {

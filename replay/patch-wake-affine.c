@@ -63,7 +63,7 @@ static int idle_exit_mel(struct sr_wake_ctx *c, int this_cpu, int prev_cpu, int 
 		sr_reason(c, "sync, waker alone, exiting, no shared LLC");
 		return prev_cpu;
 	}
-	return c->m->base->pol.wake_affine_idle(c, this_cpu, prev_cpu, sync);
+	return sr_base(c->m)->wake_affine_idle(c, this_cpu, prev_cpu, sync);
 }
 
 static void exit_unmasked(struct sr_model *m)

@@ -7,7 +7,6 @@
 #include "schedreplay/patch.h"
 
 #include <dlfcn.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,21 +19,17 @@
 static const struct sr_patch *list[MAX_PATCHES];
 static int nlist;
 
-void sr_patch_register(const struct sr_patch *p)
+/* what the last refused pair was built with, for sr_patch_load's message */
+static int refused_abi;
+
+void sr_patch_register_layout(const struct sr_patch *p, unsigned long layout)
 {
 	int i, j;
 
 	if (!p || !p->name || nlist == MAX_PATCHES || sr_patch_find(p->name))
 		return;
-	if (p->abi == 1) {
-		/* the shorter struct of ABI 1: a copy with the later members NULL */
-		struct sr_patch *c = calloc(1, sizeof(*c));
-
-		if (!c)
-			return;
-		memcpy(c, p, offsetof(struct sr_patch, merged));
-		p = c;
-	} else if (p->abi != SR_PATCH_ABI) {
+	if (p->abi != SR_PATCH_ABI || layout != SR_PATCH_LAYOUT) {
+		refused_abi = p->abi ? p->abi : -1;
 		return;
 	}
 	/* keep the list sorted by name: --list-patches and tests see one order */
@@ -44,6 +39,12 @@ void sr_patch_register(const struct sr_patch *p)
 		list[j] = list[j - 1];
 	list[i] = p;
 	nlist++;
+}
+
+/* what pairs built before ABI 3 call: they are refused (the policy changed) */
+void sr_patch_register(const struct sr_patch *p)
+{
+	refused_abi = p && p->abi ? p->abi : -1;
 }
 
 const struct sr_patch *sr_patch_find(const char *name)
@@ -71,6 +72,7 @@ int sr_patch_load(const char *path, char **cause)
 	int before = nlist;
 	void *h;
 
+	refused_abi = 0;
 	/* a path without a slash would be looked up in the library path */
 	if (!strchr(path, '/')) {
 		sr_cause_set(cause, "cannot load patch file '%s': give a path (./%s)", path, path);
@@ -81,9 +83,16 @@ int sr_patch_load(const char *path, char **cause)
 		sr_cause_set(cause, "cannot load patch file '%s': %s", path, dlerror());
 		return -1;
 	}
+	if (nlist == before && refused_abi) {
+		sr_cause_set(cause, "patch file '%s' was built against other schedreplay "
+			     "headers (ABI %d, or other structure sizes; this is ABI %d): rebuild "
+			     "it (schedreplay-pairs(7))", path, refused_abi, SR_PATCH_ABI);
+		dlclose(h);
+		return -1;
+	}
 	if (nlist == before) {
-		sr_cause_set(cause, "patch file '%s' registers no pair of ABI 1 or %d "
-			     "(SR_PATCH_REGISTER)", path, SR_PATCH_ABI);
+		sr_cause_set(cause, "patch file '%s' registers no pair (SR_PATCH_REGISTER)",
+			     path);
 		dlclose(h);
 		return -1;
 	}

@@ -74,9 +74,7 @@ struct sr_replay {
 	unsigned touches[SR_MAX_MODELS];	/* 1 << kind the model is evaluated at */
 	struct sr_task **lb_head, **lb_tail;	/* per cpu: cfs_tasks, MRU first */
 	unsigned char *lb_imb[SR_MAX_MODELS];	/* per model: sgc->imbalance */
-	int *lb_nr, *lb_cfs;			/* balance scratch (balance.c) */
-	long *lb_load;
-	uint64_t *lb_masks;
+	struct sr_lb_scratch *lb_scratch;	/* the models' balance scratch */
 	struct sr_lb_pending **lbp;		/* per cpu, allocated when first used */
 	uint64_t *last_local;			/* per cpu: ts of its last event */
 	uint64_t *nohz_last;			/* per cpu: its last nohz migration */
@@ -85,7 +83,89 @@ struct sr_replay {
 	long nwaking;				/* tasks between waking and wakeup */
 };
 
-/* the length of comm's per-CPU kthread name prefix ("ksoftirqd/"), or 0 */
-size_t sr_per_cpu_prefix(const char *comm);
+
+#define BALANCE_KINDS ((1u << SR_DEC_LB_PERIODIC) | (1u << SR_DEC_LB_NEWIDLE) | \
+		       (1u << SR_DEC_LB_NOHZ) | (1u << SR_DEC_NEWIDLE))
+
+/*
+ * Inferred affinity (schedreplay-replay(1), INFERENCE RULES): where the
+ * trace does not tell a task's mask, a task a newly idle balance would have
+ * pulled, while the kernel pulled nothing, was refused (aff_refused);
+ * AFF_REFUSALS refusals on the same CPU, over more than a tick, pin it to
+ * the CPUs it was seen on since its mask may last have changed, for newly
+ * idle balances only (balance.c).  Seeing it queued or running on a CPU allows that
+ * CPU again; a migration it makes itself (setaffinity, exec) or the stopper
+ * makes for it starts afresh.
+ */
+#define AFF_REFUSALS 3
+
+/* ---- the task table and task predicates (state.c and decision.c) ---- */
+
+static inline size_t slot_of(size_t cap, int pid)
+{
+	return ((unsigned)pid * 2654435761u) & (cap - 1);
+}
+
+static inline struct sr_task **task_slot(const struct sr_replay *r, int pid)
+{
+	size_t i = slot_of(r->cap, pid);
+
+	while (r->tasks[i] && r->tasks[i]->pid != pid)
+		i = (i + 1) & (r->cap - 1);
+	return &r->tasks[i];
+}
+
+/* a CPU number the per-CPU state has */
+static inline int cpu_in(const struct sr_replay *r, int cpu)
+{
+	return cpu >= 0 && cpu < r->topo->ncpus;
+}
+
+static inline int aff_unknown(const struct sr_task *t)
+{
+	return !t->aff_observed && !t->allowed_known && t->bound_cpu < 0;
+}
+
+static inline int is_fair(const struct sr_task *t)
+{
+	return t->prio >= 100;
+}
+
+static inline int on_rq(const struct sr_task *t)
+{
+	return t->state == SR_TASK_RUNNING || t->state == SR_TASK_QUEUED;
+}
+
+/*
+ * The decision points (replay/decision.c): state.c calls these, they call
+ * the models and never state.c.
+ */
+void sr_dec_pending_free(struct sr_pending *pd);
+/* a wakeup or fork decision for @p, not yet evaluated */
+struct sr_pending *sr_dec_open(struct sr_replay *r, struct sr_task *p,
+			       enum sr_decision_kind kind, uint64_t now);
+/* the decision's this_nr, prev_nr and idle_cpus with the state as it is */
+void sr_dec_snapshot(struct sr_replay *r, struct sr_decision *d, const struct sr_task *p,
+		     uint64_t now);
+/* evaluate every model on the state as it is now */
+void sr_dec_evaluate(struct sr_replay *r, struct sr_pending *pd, const struct sr_task *p,
+		     const struct sr_task *cur, uint64_t now);
+/* the kernel chose @actual: hand the decision to the callback and free it */
+int sr_dec_close(struct sr_replay *r, struct sr_pending *pd, int actual, uint64_t now);
+/* the open balance decision of @cpu: hypothesis @h held, its kind is @kind */
+int sr_dec_lb_close(struct sr_replay *r, int cpu, int h, enum sr_decision_kind kind,
+		    uint64_t now);
+/* a newidle decision still waiting for a remote wakeup: none came */
+int sr_dec_lb_close_newidle(struct sr_replay *r, int cpu, uint64_t now);
+/* a pull by @cpu (the migration emitted on the destination) */
+int sr_dec_lb_open_pull(struct sr_replay *r, const struct sr_task *p, int orig, int cpu,
+			uint64_t now);
+/* a nohz pass on the idle @ilb, its first pull @orig -> @dest: evaluated and closed */
+int sr_dec_lb_nohz(struct sr_replay *r, const struct sr_task *p, int ilb, int orig, int dest,
+		   uint64_t now);
+/* a newly idle switch on @cpu away from the blocking @prev */
+int sr_dec_lb_newidle(struct sr_replay *r, struct sr_task *prev, int cpu, uint64_t now);
+/* a wakeup lands on @cpu: does it settle an open newidle decision there? */
+int sr_dec_lb_wakeup_lands(struct sr_replay *r, const struct sr_task *p, int cpu, uint64_t now);
 
 #endif

@@ -69,24 +69,7 @@ const char *sr_reconcile_name(enum sr_reconcile k)
 	return name_of(rec_names, SR_REC__COUNT, k);
 }
 
-#define BALANCE_KINDS ((1u << SR_DEC_LB_PERIODIC) | (1u << SR_DEC_LB_NEWIDLE) | \
-		       (1u << SR_DEC_LB_NOHZ) | (1u << SR_DEC_NEWIDLE))
-
 /* ---- the task table ---------------------------------------------------- */
-
-static size_t slot_of(size_t cap, int pid)
-{
-	return ((unsigned)pid * 2654435761u) & (cap - 1);
-}
-
-static struct sr_task **task_slot(const struct sr_replay *r, int pid)
-{
-	size_t i = slot_of(r->cap, pid);
-
-	while (r->tasks[i] && r->tasks[i]->pid != pid)
-		i = (i + 1) & (r->cap - 1);
-	return &r->tasks[i];
-}
 
 const struct sr_task *sr_replay_task(const struct sr_replay *r, int pid)
 {
@@ -142,18 +125,6 @@ static void infer_kthread(struct sr_task *t)
 	t->inferred |= SR_INF_AFFINITY;
 }
 
-/*
- * Inferred affinity (schedreplay-replay(1), INFERENCE RULES): where the
- * trace does not tell a task's mask, a task a newly idle balance would have
- * pulled, while the kernel pulled nothing, was refused (aff_refused);
- * AFF_REFUSALS refusals on the same CPU, over more than a tick, pin it to
- * the CPUs it was seen on since its mask may last have changed, for newly
- * idle balances only (balance.c).  Seeing it queued or running on a CPU allows that
- * CPU again; a migration it makes itself (setaffinity, exec) or the stopper
- * makes for it starts afresh.
- */
-#define AFF_REFUSALS 3
-
 static void aff_seen(struct sr_task *t, int cpu)
 {
 	if (cpu < 0 || cpu >= 64)
@@ -169,11 +140,6 @@ static void aff_reset(struct sr_task *t, int cpu)
 	t->aff_denied = 0;
 	t->aff_refusals = 0;
 	aff_seen(t, cpu);
-}
-
-static int aff_unknown(const struct sr_task *t)
-{
-	return !t->aff_observed && !t->allowed_known && t->bound_cpu < 0;
 }
 
 static struct sr_task *task_get(struct sr_replay *r, int pid, const char *comm, int prio)
@@ -218,13 +184,6 @@ static struct sr_task *task_get(struct sr_replay *r, int pid, const char *comm, 
 		t->weight = sr_prio_to_weight(prio);
 	}
 	return t;
-}
-
-static void pending_free(struct sr_pending *pd)
-{
-	if (pd)
-		free((void *)pd->d.snap);
-	free(pd);
 }
 
 /* ---- cfs_tasks: per-CPU lists, most recently run first (§2.4) ------------ */
@@ -307,7 +266,7 @@ static void task_remove(struct sr_replay *r, int pid)
 	}
 	if (t->waking && r->nwaking > 0)
 		r->nwaking--;
-	pending_free(t->pending);
+	sr_dec_pending_free(t->pending);
 	free(t);
 	*slot = NULL;
 	r->ntasks--;
@@ -322,11 +281,6 @@ static void task_remove(struct sr_replay *r, int pid)
 }
 
 /* ---- PELT bookkeeping ---------------------------------------------------- */
-
-static int is_fair(const struct sr_task *t)
-{
-	return t->prio >= 100;
-}
 
 /* bring cpu's root cfs_rq signal to @now with what it held since */
 static void rq_pelt_update(struct sr_replay *r, int cpu, uint64_t now)
@@ -488,11 +442,6 @@ static void dequeue(struct sr_replay *r, struct sr_task *t, uint64_t now)
 	}
 }
 
-static int on_rq(const struct sr_task *t)
-{
-	return t->state == SR_TASK_RUNNING || t->state == SR_TASK_QUEUED;
-}
-
 /*
  * Make @t queued or running on @cpu, whatever we believed before: a task
  * first seen in a sched_switch was already there (trace start), and a
@@ -572,8 +521,6 @@ static int arrived_since(const struct sr_task *t, uint64_t a, uint64_t b)
 	return t->enqueue_ts >= a;
 }
 
-/* ---- decisions ------------------------------------------------------------ */
-
 static void record_wakee(struct sr_replay *r, struct sr_task *cur, int wakee, uint64_t now)
 {
 	uint64_t jiffies = now / (1000000000ULL / (uint64_t)r->hz);
@@ -590,375 +537,13 @@ static void record_wakee(struct sr_replay *r, struct sr_task *cur, int wakee, ui
 	}
 }
 
-static void fill_view(struct sr_replay *r, struct sr_view *v, uint64_t now)
-{
-	v->topo = r->topo;
-	v->rq = r->rq;
-	v->now = now;
-	v->hz = r->hz;
-	v->r = r;
-}
-
-/* a CPU number the per-CPU state has */
-static inline int cpu_in(const struct sr_replay *r, int cpu)
-{
-	return cpu >= 0 && cpu < r->topo->ncpus;
-}
-
-static void snapshot(struct sr_replay *r, struct sr_decision *d, const struct sr_task *p,
-		     uint64_t now)
-{
-	struct sr_view v;
-	int c;
-
-	fill_view(r, &v, now);
-	d->this_nr = cpu_in(r, d->this_cpu) ? r->rq[d->this_cpu].nr_running : -1;
-	d->prev_nr = cpu_in(r, d->prev_cpu) ? r->rq[d->prev_cpu].nr_running : -1;
-	d->idle_cpus = 0;
-	for (c = 0; c < r->topo->ncpus; c++)
-		if (sr_view_allowed(&v, p, c) && sr_view_idle_cpu(&v, c))
-			d->idle_cpus++;
-}
-
-static struct sr_pending *open_decision(struct sr_replay *r, struct sr_task *p,
-					enum sr_decision_kind kind, uint64_t now)
-{
-	struct sr_pending *pd = calloc(1, sizeof(*pd));
-
-	if (!pd)
-		return NULL;
-	pd->d.id = r->next_id++;
-	pd->d.kind = kind;
-	pd->d.ts = now;
-	pd->d.pid = p->pid;
-	memcpy(pd->d.comm, p->comm, SR_COMM_LEN);
-	pd->d.actual_cpu = -1;
-	pd->d.kernel_cpu = -1;
-	pd->d.wake_flags = -1;
-	pd->d.waker = -1;
-	if (r->topo->source[0] && strncmp(r->topo->source, "recording", 9))
-		pd->d.inferred |= SR_INF_TOPOLOGY;
-	if (!p->pelt_valid)
-		pd->d.inferred |= SR_INF_PELT_WARMUP;
-	return pd;
-}
-
-/* every CPU as the models see it now, for the database's cpu_state */
-static void keep_snapshot(struct sr_replay *r, struct sr_decision *d, const struct sr_view *v)
-{
-	struct sr_cpu_snap *sn;
-	struct sr_pelt sig;
-	unsigned long cap;
-	int c;
-
-	free((void *)d->snap);
-	d->snap = sn = calloc((size_t)r->topo->ncpus, sizeof(*sn));
-	if (!sn)
-		return;
-	for (c = 0; c < r->topo->ncpus; c++) {
-		const struct sr_rq *rq = &r->rq[c];
-		const struct sr_task *t = rq->curr > 0 ? sr_replay_task(r, rq->curr) : NULL;
-
-		sn[c].nr_running = rq->nr_running;
-		sn[c].cfs_nr = rq->cfs_nr;
-		sn[c].curr = rq->curr;
-		if (t)
-			memcpy(sn[c].curr_comm, t->comm, SR_COMM_LEN);
-		sn[c].idle = sr_view_idle_cpu(v, c);
-		/* one decay of the CPU's signal for both (sr_view_cpu_load/util each decay) */
-		sr_view_cpu_signal(v, c, &sig);
-		cap = r->topo->cpu[c].capacity > 0 ? (unsigned long)r->topo->cpu[c].capacity :
-						     SR_SCHED_CAPACITY;
-		sn[c].load = (long)sig.load_avg;
-		sn[c].util = sig.util_avg > cap ? cap : sig.util_avg;
-	}
-}
-
-static void evaluate(struct sr_replay *r, struct sr_pending *pd, const struct sr_task *p,
-		     const struct sr_task *cur, uint64_t now)
-{
-	struct sr_view v;
-	int i;
-
-	fill_view(r, &v, now);
-	snapshot(r, &pd->d, p, now);
-	if (pd->d.skip != SR_SKIP_NONE)
-		return;
-	if (r->snapshots)
-		keep_snapshot(r, &pd->d, &v);
-	for (i = 0; i < r->nmodels; i++)
-		sr_model_evaluate(r->models[i], &v, &pd->d, p, cur, &pd->ev[i]);
-}
-
-static int close_decision(struct sr_replay *r, struct sr_pending *pd, int actual, uint64_t now)
-{
-	int ret = 0, c;
-
-	for (c = 0; r->probes && c < r->topo->ncpus; c++)
-		if (r->selected[c] == pd)
-			r->selected[c] = NULL;
-
-	pd->d.actual_cpu = actual;
-	pd->d.done_ts = now;
-	pd->d.actual_nr = actual >= 0 ? r->rq[actual].nr_running : -1;
-	if (pd->d.skip == SR_SKIP_NONE)
-		r->stats.decisions[pd->d.kind]++;
-	else
-		r->stats.skipped[pd->d.skip]++;
-	if (r->cb)
-		ret = r->cb(&pd->d, pd->ev, pd->d.skip == SR_SKIP_NONE ? r->nmodels : 0,
-			    r->cb_data);
-	pending_free(pd);
-	return ret;
-}
-
-
-/* ---- load-balance decisions (replay/balance.c evaluates them) ------------------ */
-
-static struct sr_lb_pending *lb_pending(struct sr_replay *r, int cpu)
-{
-	struct sr_lb_pending *pd = r->lbp[cpu];
-	int h;
-
-	if (pd)
-		return pd;
-	pd = calloc(1, sizeof(*pd));
-	if (!pd)
-		return NULL;
-	for (h = 0; h < 2; h++) {
-		pd->ev[h] = calloc((size_t)(r->nmodels ? r->nmodels : 1), sizeof(struct sr_eval));
-		if (!pd->ev[h]) {
-			free(pd->ev[0]);
-			free(pd);
-			return NULL;
-		}
-	}
-	r->lbp[cpu] = pd;
-	return pd;
-}
-
-/* evaluate every model that looks at balancing under hypothesis @h */
-static void lb_evaluate(struct sr_replay *r, struct sr_lb_pending *pd, int h, uint64_t now)
-{
-	struct sr_view v;
-	int i;
-
-	fill_view(r, &v, now);
-	for (i = 0; i < r->nmodels; i++) {
-		struct sr_eval *e = &pd->ev[h][i];
-
-		if (!(r->touches[i] & BALANCE_KINDS)) {
-			memset(e, 0, sizeof(*e));
-			e->cpu = e->src_cpu = -1;
-			continue;
-		}
-		pd->in[h].sgc_imb = r->lb_imb[i];
-		sr_model_balance(r->models[i], &v, &pd->in[h], e);
-	}
-}
-
-/*
- * open a balance decision on @cpu (the balancing CPU) with the state as it
- * is now, before the event that shows it is applied
- */
-static struct sr_lb_pending *lb_open(struct sr_replay *r, int cpu, const struct sr_task *p,
-				     uint64_t now)
-{
-	struct sr_lb_pending *pd = lb_pending(r, cpu);
-	struct sr_view v;
-
-	if (!pd)
-		return NULL;
-	memset(&pd->d, 0, sizeof(pd->d));
-	memset(pd->in, 0, sizeof(pd->in));
-	pd->open = 1;
-	pd->nhyp = 1;
-	pd->d.id = r->next_id++;
-	pd->d.ts = now;
-	pd->d.this_cpu = cpu;
-	pd->d.prev_cpu = -1;
-	pd->d.actual_cpu = -1;
-	pd->d.kernel_cpu = -1;
-	pd->d.wake_flags = -1;
-	pd->d.waker = -1;
-	if (p) {
-		pd->d.pid = p->pid;
-		memcpy(pd->d.comm, p->comm, SR_COMM_LEN);
-	}
-	if (r->topo->source[0] && strncmp(r->topo->source, "recording", 9))
-		pd->d.inferred |= SR_INF_TOPOLOGY;
-	/* this_nr and the idle CPUs (p NULL: all allowed) */
-	snapshot(r, &pd->d, NULL, now);
-	fill_view(r, &v, now);
-	if (r->snapshots)
-		keep_snapshot(r, &pd->d, &v);
-	return pd;
-}
-
-/*
- * A newly idle balance after which the kernel pulled nothing: each task a
- * model would have pulled to the balancing CPU was refused there.  In the
- * kernel (can_migrate_task() at v6.1 and v6.12) a newly idle CPU skips a
- * task whose cpus_ptr lacks it (LBF_SOME_PINNED, no new_dst_cpu) and goes
- * on with the next one; what makes a pull fail repeatedly is the mask.
- */
-static void aff_refused(struct sr_replay *r, const struct sr_lb_pending *pd, int h)
-{
-	uint64_t online = r->topo->ncpus >= 64 ? ~0ULL : (1ULL << r->topo->ncpus) - 1;
-	uint64_t tick = 1000000000ULL / (uint64_t)r->hz;
-	int i, j;
-
-	for (i = 0; i < r->nmodels; i++) {
-		const struct sr_eval *e = &pd->ev[h][i];
-		struct sr_task *t;
-
-		if (e->cpu < 0 || e->cpu >= 64 || e->task <= 0)
-			continue;
-		for (j = 0; j < i; j++)
-			if (pd->ev[h][j].task == e->task)
-				break;
-		if (j < i)
-			continue;
-		t = (struct sr_task *)sr_replay_task(r, e->task);
-		if (!t || !aff_unknown(t) || (t->seen_cpus >> e->cpu & 1))
-			continue;
-		/* a task that never ran may not be runnable yet (fork); one that
-		 * ran or left since the balance was not refused by it */
-		if (!t->exec_start || t->state != SR_TASK_QUEUED || t->cpu != e->src_cpu)
-			continue;
-		/* seen on two CPUs since its mask last changed: not pinned to one */
-		if (t->seen_cpus & (t->seen_cpus - 1))
-			continue;
-		if (!t->aff_refusals || t->aff_cpu != t->cpu) {
-			t->aff_refusals = 0;
-			t->aff_cpu = t->cpu;
-			t->aff_first = pd->d.ts;
-		}
-		/* balanced over more than a tick: not only the newidle cost bail */
-		if (++t->aff_refusals >= AFF_REFUSALS && pd->d.ts - t->aff_first >= tick) {
-			/* pinned to where it was seen since its mask last changed */
-			t->aff_denied = ~t->seen_cpus & online;
-			t->inferred |= SR_INF_AFFINITY;
-		}
-	}
-}
-
-/* the kernel's outcome is known: hypothesis @h holds */
-static int lb_close(struct sr_replay *r, int cpu, int h, enum sr_decision_kind kind, uint64_t now)
-{
-	struct sr_lb_pending *pd = r->lbp[cpu];
-	int i, j, ret = 0;
-
-	if (!pd || !pd->open)
-		return 0;
-	pd->open = 0;
-	if (h >= pd->nhyp)
-		h = 0;
-	pd->d.kind = kind;
-	pd->d.done_ts = now;
-	pd->d.prev_nr = pd->d.prev_cpu >= 0 ? r->rq[pd->d.prev_cpu].nr_running : -1;
-	pd->d.actual_nr = pd->d.actual_cpu >= 0 ? r->rq[pd->d.actual_cpu].nr_running : -1;
-	/* each model's own group-imbalance hints move as its evaluation said */
-	for (i = 0; i < r->nmodels; i++) {
-		const struct sr_eval *e = &pd->ev[h][i];
-
-		for (j = 0; j < e->neffects; j++)
-			r->lb_imb[i][e->effect[j] >> 1] = (unsigned char)(e->effect[j] & 1);
-	}
-	for (i = 0; i < r->nmodels; i++)
-		if (pd->ev[h][i].lbf & SR_LBO_INF_AFFINITY)
-			pd->d.inferred |= SR_INF_AFFINITY;
-	if (kind == SR_DEC_NEWIDLE)
-		aff_refused(r, pd, h);
-	r->stats.decisions[kind]++;
-	if (r->cb)
-		ret = r->cb(&pd->d, pd->ev[h], r->nmodels, r->cb_data);
-	free((void *)pd->d.snap);
-	pd->d.snap = NULL;
-	return ret;
-}
-
-/* a newidle decision still waiting for a remote wakeup: none came */
-static int lb_close_newidle(struct sr_replay *r, int cpu, uint64_t now)
-{
-	struct sr_lb_pending *pd = r->lbp[cpu];
-
-	if (!pd || !pd->open || pd->in[0].kind != SR_DEC_NEWIDLE)
-		return 0;
-	return lb_close(r, cpu, 0, SR_DEC_NEWIDLE, now);
-}
-
-/* the input for a newly idle @cpu whose curr is blocking */
-static void lb_newidle_input(struct sr_replay *r, struct sr_lb_input *in, int cpu,
-			     enum sr_decision_kind kind)
-{
-	const struct sr_task *curr = r->rq[cpu].curr > 0 ? sr_replay_task(r, r->rq[cpu].curr) : NULL;
-
-	in->kind = kind;
-	in->cpu = cpu;
-	in->idle = SR_LB_NEWLY_IDLE;
-	in->curr_leaving = 1;
-	if (curr && on_rq(curr) && curr->cpu == cpu) {
-		in->nr_sub = 1;
-		if (is_fair(curr)) {
-			in->cfs_sub = 1;
-			in->load_sub = (long)curr->weight;
-		}
-	}
-}
-
-/*
- * A pull by @cpu (sched_migrate_task emitted on the destination): a
- * newidle balance if the puller then switches from a task that blocked
- * to the pulled one, else periodic; a busy puller is evaluated both ways
- * and settled at its next switch (settle_pull).
- */
-static int lb_open_pull(struct sr_replay *r, const struct sr_task *p, int orig, int cpu,
-			uint64_t now)
-{
-	struct sr_lb_pending *pd = lb_open(r, cpu, p, now);
-	int busy = r->rq[cpu].curr > 0;
-
-	if (!pd)
-		return -SR_E_NOMEM;
-	pd->d.prev_cpu = orig;
-	pd->d.actual_cpu = cpu;
-	if (busy) {
-		lb_newidle_input(r, &pd->in[0], cpu, SR_DEC_LB_NEWIDLE);
-		/*
-		 * Newidle, the puller's queue was empty: pick_next_task_fair()
-		 * balances only when the CFS queue is (6.1: !sched_fair_runnable,
-		 * 6.12: pick_task_fair() found cfs_rq->nr_running 0), and
-		 * should_we_balance() (6.0+) lets a newly idle CPU pull only
-		 * with nr_running 0 and no ttwu_pending.  What else the engine
-		 * has queued there is not there (settle_pull takes it off).
-		 */
-		pd->in[0].nr_sub = r->rq[cpu].nr_running;
-		pd->in[0].cfs_sub = r->rq[cpu].cfs_nr;
-		pd->in[0].load_sub = (long)r->rq[cpu].cfs_weight;
-		pd->in[1].kind = SR_DEC_LB_PERIODIC;
-		pd->in[1].cpu = cpu;
-		pd->in[1].idle = SR_LB_NOT_IDLE;
-		pd->nhyp = 2;
-	} else {
-		pd->in[0].kind = SR_DEC_LB_PERIODIC;
-		pd->in[0].cpu = cpu;
-		pd->in[0].idle = SR_LB_IDLE;
-	}
-	lb_evaluate(r, pd, 0, now);
-	if (pd->nhyp == 2)
-		lb_evaluate(r, pd, 1, now);
-	return 0;
-}
-
 static int settle_pull(struct sr_replay *r, int cpu, int next, int prev_blocked, uint64_t now);
 
 /* a nohz idle-balance pass on the idle @ilb, seen at its first pull for another CPU */
-static int lb_nohz(struct sr_replay *r, const struct sr_task *p, int ilb, int orig, int dest,
-		   uint64_t now)
+static int nohz_pass(struct sr_replay *r, const struct sr_task *p, int ilb, int orig, int dest,
+		     uint64_t now)
 {
 	uint64_t tick = 1000000000ULL / (uint64_t)r->hz;
-	struct sr_lb_pending *pd;
 	int ret;
 
 	if (r->nohz_last[ilb] && r->nohz_last[ilb] >= r->switch_ts[ilb] &&
@@ -968,79 +553,13 @@ static int lb_nohz(struct sr_replay *r, const struct sr_task *p, int ilb, int or
 		return 0;
 	}
 	r->nohz_last[ilb] = now;
-	ret = lb_close_newidle(r, ilb, now);
+	ret = sr_dec_lb_close_newidle(r, ilb, now);
 	/* a pull of its own still unsettled (no switch since): periodic, as in on_migrate */
 	if (!ret)
 		ret = settle_pull(r, ilb, -1, 0, now);
 	if (ret)
 		return ret;
-	pd = lb_open(r, ilb, p, now);
-	if (!pd)
-		return -SR_E_NOMEM;
-	pd->d.prev_cpu = orig;
-	pd->d.actual_cpu = dest;
-	pd->in[0].kind = SR_DEC_LB_NOHZ;
-	pd->in[0].cpu = ilb;
-	pd->in[0].idle = SR_LB_IDLE;
-	lb_evaluate(r, pd, 0, now);
-	return lb_close(r, ilb, 0, SR_DEC_LB_NOHZ, now);
-}
-
-/*
- * A newly idle switch on @cpu (prev blocked, nothing else to run): the
- * kernel ran newidle_balance and pulled nothing.  Wakeups for @cpu from
- * other CPUs that landed between the CPU's previous event and now are
- * taken as arriving during the balance; so is the blocking task's own
- * wakeup; a remote wakeup still in flight is settled when it lands.
- */
-static int lb_newidle(struct sr_replay *r, struct sr_task *prev, int cpu, uint64_t now)
-{
-	const struct sr_task *t;
-	struct sr_lb_pending *pd;
-	int others = r->rq[cpu].nr_running - 1, arrivals = 0, fair_arrivals = 0, known;
-	long arrived_load = 0;
-	uint64_t gap = r->last_local[cpu];
-
-	for (t = r->lb_head[cpu]; t; t = t->lb_next)
-		if (t != prev && t->remote_wakeup_ts > gap && t->remote_wakeup_ts <= now &&
-		    t->state == SR_TASK_QUEUED) {
-			arrivals++;
-			fair_arrivals++;
-			arrived_load += (long)t->weight;
-		}
-	if (others - arrivals > 0)
-		return 0;
-	pd = lb_open(r, cpu, prev, now);
-	if (!pd)
-		return -SR_E_NOMEM;
-	pd->gap_start = gap;
-	lb_newidle_input(r, &pd->in[0], cpu, SR_DEC_NEWIDLE);
-	pd->in[0].nr_sub += arrivals;
-	pd->in[0].cfs_sub += fair_arrivals;
-	pd->in[0].load_sub += arrived_load;
-	known = arrivals > 0 || (prev->waking && prev->waking_cpu != cpu);
-	pd->in[0].arrival = known;
-	lb_evaluate(r, pd, 0, now);
-	if (known || r->nwaking <= 0)
-		return lb_close(r, cpu, 0, SR_DEC_NEWIDLE, now);
-	pd->in[1] = pd->in[0];
-	pd->in[1].arrival = 1;
-	pd->nhyp = 2;
-	lb_evaluate(r, pd, 1, now);
-	return 0;
-}
-
-/* a wakeup lands on @cpu: does it settle an open newidle decision there? */
-static int lb_wakeup_lands(struct sr_replay *r, const struct sr_task *p, int cpu, uint64_t now)
-{
-	struct sr_lb_pending *pd = r->lbp[cpu];
-
-	if (!pd || !pd->open || pd->in[0].kind != SR_DEC_NEWIDLE)
-		return 0;
-	if (p->waking && p->waking_cpu != cpu && p->waking_ts >= pd->gap_start &&
-	    p->waking_ts <= pd->d.ts)
-		return lb_close(r, cpu, 1, SR_DEC_NEWIDLE, now);
-	return 0;
+	return sr_dec_lb_nohz(r, p, ilb, orig, dest, now);
 }
 
 /* ---- event handlers --------------------------------------------------------- */
@@ -1073,8 +592,8 @@ static int settle_pull(struct sr_replay *r, int cpu, int next, int prev_blocked,
 		return ret;
 	/* the pull's balance decision: hypothesis 0 newidle (busy puller), 1 periodic */
 	if (m.kind == SR_MIG_LB_NEWIDLE)
-		return lb_close(r, cpu, 0, SR_DEC_LB_NEWIDLE, now);
-	return lb_close(r, cpu, r->lbp[cpu] && r->lbp[cpu]->nhyp == 2 ? 1 : 0,
+		return sr_dec_lb_close(r, cpu, 0, SR_DEC_LB_NEWIDLE, now);
+	return sr_dec_lb_close(r, cpu, r->lbp[cpu] && r->lbp[cpu]->nhyp == 2 ? 1 : 0,
 			SR_DEC_LB_PERIODIC, now);
 }
 
@@ -1125,7 +644,7 @@ static int on_switch(struct sr_replay *r, const struct sr_event *ev)
 
 	if ((ev->pid > 0 && !prev) || (ev->pid2 > 0 && !next))
 		return -SR_E_NOMEM;
-	ret = lb_close_newidle(r, ev->cpu, now);
+	ret = sr_dec_lb_close_newidle(r, ev->cpu, now);
 	if (ret)
 		return ret;
 	pulled = r->pull[ev->cpu].pid > 0 && blocked && ev->pid2 == r->pull[ev->cpu].pid &&
@@ -1148,7 +667,7 @@ static int on_switch(struct sr_replay *r, const struct sr_event *ev)
 	/* newly idle: the blocking task leaves nothing to run (§8.4) */
 	if (prev && blocked && !pulled && rq->known && rq->curr == prev->pid &&
 	    on_rq(prev) && prev->cpu == ev->cpu) {
-		ret = lb_newidle(r, prev, ev->cpu, now);
+		ret = sr_dec_lb_newidle(r, prev, ev->cpu, now);
 		if (ret)
 			return ret;
 	}
@@ -1206,7 +725,7 @@ static int on_waking(struct sr_replay *r, const struct sr_event *ev)
 		/* a second waking before the wakeup: keep the first decision */
 		return 0;
 	}
-	pd = open_decision(r, p, SR_DEC_WAKEUP, now);
+	pd = sr_dec_open(r, p, SR_DEC_WAKEUP, now);
 	if (!pd)
 		return -SR_E_NOMEM;
 	pd->d.this_cpu = ev->cpu;
@@ -1246,9 +765,9 @@ static int on_waking(struct sr_replay *r, const struct sr_event *ev)
 	if (r->probes) {
 		/* evaluated when select_rq shows the kernel placing it */
 		r->await[ev->cpu] = p;
-		snapshot(r, &pd->d, p, now);
+		sr_dec_snapshot(r, &pd->d, p, now);
 	} else {
-		evaluate(r, pd, p, pd->cur, now);
+		sr_dec_evaluate(r, pd, p, pd->cur, now);
 	}
 	p->pending = pd;
 	if (!p->waking)
@@ -1282,7 +801,7 @@ static int on_wakeup(struct sr_replay *r, const struct sr_event *ev)
 		return -SR_E_NOMEM;
 	if (cpu < 0 || cpu >= r->topo->ncpus)
 		return 0;
-	ret = lb_wakeup_lands(r, p, cpu, now);
+	ret = sr_dec_lb_wakeup_lands(r, p, cpu, now);
 	if (ret)
 		return ret;
 	if (p->waking && p->waking_cpu != cpu)
@@ -1303,7 +822,7 @@ static int on_wakeup(struct sr_replay *r, const struct sr_event *ev)
 		/* mainline select_idle_sibling() leaves prev in recent_used_cpu */
 		if (pd->d.skip == SR_SKIP_NONE && pd->d.prev_cpu >= 0)
 			p->recent_used_cpu = pd->d.prev_cpu;
-		ret = close_decision(r, pd, cpu, now);
+		ret = sr_dec_close(r, pd, cpu, now);
 	} else {
 		/* no sched_waking (kernel < 4.3, or not recorded): no decision */
 	}
@@ -1411,7 +930,7 @@ static int on_wakeup_new(struct sr_replay *r, const struct sr_event *ev)
 		r->fork_probe[ev->cpu].valid = 0;
 		return 0;
 	}
-	pd = open_decision(r, p, SR_DEC_FORK, now);
+	pd = sr_dec_open(r, p, SR_DEC_FORK, now);
 	if (!pd)
 		return -SR_E_NOMEM;
 	pd->d.inferred &= ~SR_INF_PELT_WARMUP;
@@ -1437,14 +956,14 @@ static int on_wakeup_new(struct sr_replay *r, const struct sr_event *ev)
 		pd->d.skip = SR_SKIP_NO_SELECT;
 		r->stats.fork_no_select++;
 	}
-	evaluate(r, pd, p, parent, now);
+	sr_dec_evaluate(r, pd, p, parent, now);
 	/* wake_up_new_task(): recent_used_cpu = task_cpu(p), before the selection */
 	p->recent_used_cpu = pd->d.prev_cpu;
 	p->pelt_valid = 1;
 	p->state = SR_TASK_BLOCKED;
 	p->cpu = -1;
 	activate(r, p, cpu, now);
-	return close_decision(r, pd, cpu, now);
+	return sr_dec_close(r, pd, cpu, now);
 }
 
 static int on_migrate(struct sr_replay *r, const struct sr_event *ev)
@@ -1491,15 +1010,15 @@ static int on_migrate(struct sr_replay *r, const struct sr_event *ev)
 		/* a pull by dest: newidle or periodic, told at its next switch */
 		ret = settle_pull(r, dest, -1, 0, now);
 		if (!ret)
-			ret = lb_close_newidle(r, dest, now);
+			ret = sr_dec_lb_close_newidle(r, dest, now);
 		if (!ret)
-			ret = lb_open_pull(r, p, orig, dest, now);
+			ret = sr_dec_lb_open_pull(r, p, orig, dest, now);
 		r->pull[dest] = m;
 		r->pull_gap[dest] = r->last_local[dest];
 		deferred = 1;
 	} else if (e != orig && r->rq[e].curr == 0) {
 		m.kind = SR_MIG_LB_NOHZ;
-		ret = lb_nohz(r, p, e, orig, dest, now);
+		ret = nohz_pass(r, p, e, orig, dest, now);
 	} else if (e == orig) {
 		m.kind = SR_MIG_ACTIVE;
 		/* the stopper also moves a task off a CPU a new mask took from it */
@@ -1703,7 +1222,7 @@ static int on_select_rq(struct sr_replay *r, const struct sr_event *ev)
 	 */
 	probe_prevload(r, pd->d.prev_cpu, ev, now);
 	record_wakee(r, (struct sr_task *)pd->cur, p->pid, now);
-	evaluate(r, pd, p, pd->cur, now);
+	sr_dec_evaluate(r, pd, p, pd->cur, now);
 	r->selected[ev->cpu] = pd;
 	return 0;
 }
@@ -1828,14 +1347,14 @@ int sr_replay_finish(struct sr_replay *r)
 		struct sr_task *t = r->tasks[i];
 
 		if (t && t->pending) {
-			pending_free(t->pending);
+			sr_dec_pending_free(t->pending);
 			t->pending = NULL;
 		}
 	}
 	for (i = 0; i < (size_t)r->topo->ncpus && !ret; i++) {
 		ret = settle_pull(r, (int)i, -1, 0, r->now);
 		if (!ret && r->lbp[i] && r->lbp[i]->open)
-			ret = lb_close(r, (int)i, 0, r->lbp[i]->in[0].kind, r->now);
+			ret = sr_dec_lb_close(r, (int)i, 0, r->lbp[i]->in[0].kind, r->now);
 	}
 	return ret;
 }
@@ -1862,18 +1381,15 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 	r->fork_probe = calloc(topo->ncpus, sizeof(*r->fork_probe));
 	r->lb_head = calloc(topo->ncpus, sizeof(*r->lb_head));
 	r->lb_tail = calloc(topo->ncpus, sizeof(*r->lb_tail));
-	r->lb_nr = calloc(topo->ncpus, sizeof(*r->lb_nr));
-	r->lb_cfs = calloc(topo->ncpus, sizeof(*r->lb_cfs));
-	r->lb_load = calloc(topo->ncpus, sizeof(*r->lb_load));
-	r->lb_masks = calloc(4 * (((size_t)topo->ncpus + 63) / 64), sizeof(*r->lb_masks));
+	r->lb_scratch = sr_lb_scratch_new(topo->ncpus);
 	r->lbp = calloc(topo->ncpus, sizeof(*r->lbp));
 	r->last_local = calloc(topo->ncpus, sizeof(*r->last_local));
 	r->nohz_last = calloc(topo->ncpus, sizeof(*r->nohz_last));
 	r->switch_ts = calloc(topo->ncpus, sizeof(*r->switch_ts));
 	r->pull_gap = calloc(topo->ncpus, sizeof(*r->pull_gap));
 	if (!r->tasks || !r->rq || !r->idle || !r->pull || !r->await ||
-	    !r->selected || !r->fork_probe || !r->lb_head || !r->lb_tail || !r->lb_nr || !r->lb_cfs ||
-	    !r->lb_load || !r->lb_masks || !r->lbp || !r->last_local || !r->nohz_last ||
+	    !r->selected || !r->fork_probe || !r->lb_head || !r->lb_tail || !r->lb_scratch ||
+	    !r->lbp || !r->last_local || !r->nohz_last ||
 	    !r->switch_ts || !r->pull_gap) {
 		sr_replay_free(r);
 		return NULL;
@@ -1927,7 +1443,7 @@ void sr_replay_free(struct sr_replay *r)
 	if (r->tasks)
 		for (i = 0; i < r->cap; i++)
 			if (r->tasks[i]) {
-				pending_free(r->tasks[i]->pending);
+				sr_dec_pending_free(r->tasks[i]->pending);
 				free(r->tasks[i]);
 			}
 	free(r->tasks);
@@ -1939,10 +1455,7 @@ void sr_replay_free(struct sr_replay *r)
 	free(r->fork_probe);
 	free(r->lb_head);
 	free(r->lb_tail);
-	free(r->lb_nr);
-	free(r->lb_cfs);
-	free(r->lb_load);
-	free(r->lb_masks);
+	sr_lb_scratch_free(r->lb_scratch);
 	for (i = 0; r->lbp && i < (size_t)r->topo->ncpus; i++)
 		if (r->lbp[i]) {
 			free((void *)r->lbp[i]->d.snap);
@@ -2016,58 +1529,4 @@ void sr_replay_use_probes(struct sr_replay *r, int on)
 void sr_replay_ignore_affinity(struct sr_replay *r, int on)
 {
 	r->no_affinity = on;
-}
-
-/* ---- the view the models read -------------------------------------------- */
-
-int sr_view_idle_cpu(const struct sr_view *v, int cpu)
-{
-	const struct sr_rq *rq = &v->rq[cpu];
-
-	/* a CPU never seen switching is taken as idle: it had nothing to do */
-	return (rq->curr == 0 || (rq->curr < 0 && !rq->known)) && rq->nr_running == 0 &&
-	       !rq->ttwu_pending;
-}
-
-void sr_view_cpu_signal(const struct sr_view *v, int cpu, struct sr_pelt *out)
-{
-	const struct sr_rq *rq = &v->rq[cpu];
-
-	/* decay to the decision time on a copy: models never change state */
-	*out = rq->cfs;
-	if (out->last_update && v->now > out->last_update)
-		sr_pelt_update(out, v->now, rq->cfs_weight, rq->cfs_nr, rq->curr_cfs, 1);
-}
-
-long sr_view_cpu_load(const struct sr_view *v, int cpu, int runnable_only)
-{
-	struct sr_pelt s;
-
-	if (runnable_only)
-		return v->rq[cpu].runnable_load;
-	sr_view_cpu_signal(v, cpu, &s);
-	return (long)s.load_avg;
-}
-
-unsigned long sr_view_cpu_util(const struct sr_view *v, int cpu, int util_est)
-{
-	struct sr_pelt s;
-	unsigned long util, cap = v->topo->cpu[cpu].capacity > 0 ?
-				  (unsigned long)v->topo->cpu[cpu].capacity : SR_SCHED_CAPACITY;
-
-	sr_view_cpu_signal(v, cpu, &s);
-	util = s.util_avg;
-	if (util_est && v->rq[cpu].util_est > util)
-		util = v->rq[cpu].util_est;
-	return util > cap ? cap : util;
-}
-
-int sr_view_allowed(const struct sr_view *v, const struct sr_task *p, int cpu)
-{
-	(void)v;
-	if (!p)
-		return 1;
-	if (p->allowed_known && cpu < 64)
-		return (int)(p->allowed >> cpu & 1);
-	return p->bound_cpu < 0 || p->bound_cpu == cpu;
 }

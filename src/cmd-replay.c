@@ -994,8 +994,7 @@ static int replay_exec(int argc, char **argv)
 	if (err < 0)
 		goto fail;
 	{
-		enum sr_sd_era era = !strcmp(rc.models[0]->name, "v4.15") ? SR_ERA_V4 :
-				     SR_ERA_MAINLINE;
+		enum sr_sd_era era = rc.models[0]->sd_era;
 		const struct sr_trace_info *ti = sr_trace_borrow_info(t);
 
 		topo = load_topology(path, &opts, topo_spec, &meta, era, ti, &err, &cause);

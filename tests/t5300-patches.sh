@@ -70,6 +70,29 @@ if command -v "$CC" >/dev/null 2>&1; then
 	"$SR" replay -q --patch-file "$TMP/stay.so" -p stay-on-prev -t 2x2x1 "$SC/004-equal-load.txt" >"$TMP/so.out" 2>&1
 	same "--patch-file: the loaded pair is evaluated" 0 $?
 	ok "--patch-file: its row is printed" grep -q '^stay-on-prev *mainline *wakeup *1 ' "$TMP/so.out"
+	# the example pair of schedreplay-pairs(7): one line of wake_wide changed
+	ok "the wake_wide example builds" \
+		"$CC" -shared -fPIC -I"$TOP/include" -o "$TMP/ww.so" "$FIX/patch-file/wake-wide-double.c"
+	N="$FIX/tracedat/numa/numa-6.1-messaging"
+	"$SR" replay -q -f -o "$TMP/ww.db" --patch-file "$TMP/ww.so" -p wake-wide-double \
+		-t "$N.topo" "$N.dat" >/dev/null 2>"$TMP/ww.err"
+	same "--patch-file: the wake_wide pair is evaluated" 0 $?
+	set -- $(sqlite3 -separator ' ' "$TMP/ww.db" "SELECT count(*), \
+		sum(original_reason LIKE 'wake_wide >%' AND patched_reason LIKE 'not wide >%') \
+		FROM divergence WHERE patch = 'wake-wide-double'")
+	ok "the wake_wide pair diverges on the messaging trace ($1 decisions)" test "${1:-0}" -gt 0
+	same "every divergence is a wakeup wake_wide sent wide that the patched side kept affine" \
+		"$1" "$2"
+	same "its original side is the base model at every decision" 0 \
+		"$(sqlite3 "$TMP/ww.db" "SELECT count(*) FROM evaluation_v o JOIN evaluation_v b \
+		USING (decision_id) WHERE o.patch = 'wake-wide-double' AND o.variant = 'original' \
+		AND b.patch IS NULL AND (o.cpu IS NOT b.cpu OR o.reason IS NOT b.reason)")"
+	# a pair built against other headers is refused, with a message
+	sed 's/\.abi = SR_PATCH_ABI/.abi = 2/' "$FIX/patch-file/stay-on-prev.c" >"$TMP/old.c"
+	"$CC" -shared -fPIC -I"$TOP/include" -o "$TMP/old.so" "$TMP/old.c"
+	"$SR" replay --patch-file "$TMP/old.so" --list-patches >/dev/null 2>"$TMP/e"
+	same "a pair of another ABI is refused" 2 $?
+	ok "and told to rebuild" grep -q "built against other schedreplay headers (ABI 2.*rebuild" "$TMP/e"
 else
 	skip "a pair builds as a shared object" "no C compiler"
 fi

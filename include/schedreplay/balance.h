@@ -60,6 +60,30 @@ struct sr_lb_env {
 	const uint64_t *dst_grpmask;
 };
 
+/* group_type, as the surrogate classifies groups (by tasks) */
+enum sr_lb_group_type {
+	SR_GROUP_HAS_SPARE,
+	SR_GROUP_FULLY_BUSY,
+	SR_GROUP_IMBALANCED,		/* a child domain's pinned tasks (sgc->imbalance) */
+	SR_GROUP_OVERLOADED,
+};
+
+/* struct sg_lb_stats of one group */
+struct sr_lb_sg {
+	int first;			/* its first CPU, -1: no group */
+	int weight;			/* CPUs */
+	int nr, cfs;			/* tasks, CFS tasks (env->cpus only) */
+	int idle;			/* idle CPUs */
+	enum sr_lb_group_type type;
+	long load;			/* queued CFS weight per CPU */
+};
+
+/* struct sd_lb_stats: the local group and the busiest found */
+struct sr_lb_sds {
+	struct sr_lb_sg local;
+	struct sr_lb_sg busiest;
+};
+
 struct sr_lb_moved {
 	int pid, from, to;
 };
@@ -69,7 +93,7 @@ struct sr_lb_moved {
 struct sr_lb_ctx {
 	const struct sr_view *v;
 	const struct sr_model *m;
-	const struct sr_policy *pol;	/* m's functions, NULL ones filled in */
+	const struct sr_policy *pol;	/* &m->pol */
 	const struct sr_lb_input *in;
 	struct sr_eval *out;
 	struct sr_lb_env *env;		/* the load_balance() running, or NULL */
@@ -84,12 +108,24 @@ struct sr_lb_ctx {
 	struct sr_lb_moved moved[SR_LB_MAX_MOVED];
 };
 
-/* sr_model_balance - evaluate @m's balance functions at one decision */
-void sr_model_balance(const struct sr_model *m, const struct sr_view *v,
-		      const struct sr_lb_input *in, struct sr_eval *out);
+/*
+ * The room one balance evaluation works in (per-CPU task counts and loads
+ * as its pulls change them, four cpumasks), for views of up to @ncpus
+ * CPUs: made once by whoever makes the views, reused by every evaluation.
+ */
+struct sr_lb_scratch;
+struct sr_lb_scratch *sr_lb_scratch_new(int ncpus);
+void sr_lb_scratch_free(struct sr_lb_scratch *s);
 
-/* the base model's function where @m leaves a balance pointer NULL */
-const struct sr_policy *sr_balance_policy(const struct sr_model *m, struct sr_policy *buf);
+/**
+ * sr_model_balance - evaluate @m's balance functions at one decision
+ * @scratch: from sr_lb_scratch_new() for at least the view's CPUs; NULL:
+ *	one is made for this call
+ * Return: 0, or -1 when out of memory (@out then says no pull).
+ */
+int sr_model_balance(const struct sr_model *m, const struct sr_view *v,
+		     const struct sr_lb_input *in, struct sr_lb_scratch *scratch,
+		     struct sr_eval *out);
 
 /* append a reason token (printf format) */
 void sr_lb_reason(struct sr_lb_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -100,6 +136,8 @@ int sr_lb_ttwu_pending(const struct sr_lb_ctx *c, int cpu);
 int sr_lb_idle_cpu(const struct sr_lb_ctx *c, int cpu);
 /* p is allowed on cpu (snapshot or name-inferred affinity) */
 int sr_lb_allowed(const struct sr_lb_ctx *c, const struct sr_task *p, int cpu);
+/* the length of comm's per-CPU kthread name prefix ("ksoftirqd/"), or 0 */
+size_t sr_per_cpu_prefix(const char *comm);
 /* the smpboot / bound-kworker name rule of decision-model §6.6 */
 int sr_lb_per_cpu_name(const char *comm);
 /* mainline's kthread_is_per_cpu(): a kernel thread with a per-CPU name (above) */
@@ -111,20 +149,34 @@ int sr_lb_kthread_per_cpu_name(struct sr_lb_ctx *c, const struct sr_task *p);
 int sr_lb_should_we_balance_busy(struct sr_lb_ctx *c);
 
 /*
- * The two sides of the seed pairs the base models use as they are
- * (replay/patch-balance-newidle.c, replay/patch-balance-nohz.c): newly idle
- * should_we_balance() always 1 (before 6.0) or bailing once work arrived
- * (6.0+); the v4.1 nohz order (other idle CPUs first, the ILB last).
+ * The base models' balance functions (struct sr_policy's members), for a
+ * pair to put in place or call; the _vN forms are older kernels'.
  */
-int sr_lb_swb_always(struct sr_lb_ctx *c);
-int sr_lb_swb_bail(struct sr_lb_ctx *c);
-int sr_lb_nohz_first(struct sr_lb_ctx *c, int ilb);
-
+int sr_lb_kthread_per_cpu_none(struct sr_lb_ctx *c, const struct sr_task *p);
+int sr_lb_task_hot(struct sr_lb_ctx *c, const struct sr_task *p);
+int sr_lb_can_migrate_task(struct sr_lb_ctx *c, const struct sr_task *p, int src);
+int sr_lb_detach_tasks(struct sr_lb_ctx *c, int src);
+int sr_lb_should_we_balance_v5(struct sr_lb_ctx *c);
+int sr_lb_should_we_balance_v60(struct sr_lb_ctx *c);
+void sr_lb_update_sg_lb_stats(struct sr_lb_ctx *c, const uint64_t *span, int level,
+			      struct sr_lb_sg *sg);
+int sr_lb_update_sd_pick_busiest(struct sr_lb_ctx *c, const struct sr_lb_sg *sg,
+				 const struct sr_lb_sg *busiest);
+int sr_lb_find_busiest_group(struct sr_lb_ctx *c, struct sr_lb_sds *sds);
+void sr_lb_calculate_imbalance(struct sr_lb_ctx *c, struct sr_lb_sds *sds);
+int sr_lb_find_busiest_queue(struct sr_lb_ctx *c, const struct sr_lb_sg *busiest);
+int sr_lb_load_balance(struct sr_lb_ctx *c, int dst, int level, int idle);
 /*
  * rebalance_domains(cpu, idle) as the surrogate runs it: every level is
  * taken as due; stops at the first level that pulls.  Return: tasks pulled.
  */
-int sr_lb_rebalance_domains(struct sr_lb_ctx *c, int cpu, enum sr_lb_idle idle);
+int sr_lb_rebalance_domains(struct sr_lb_ctx *c, int cpu, int idle);
+int sr_lb_newidle_balance(struct sr_lb_ctx *c, int cpu);
+int sr_lb_nohz_idle_balance(struct sr_lb_ctx *c, int ilb);
+int sr_lb_nohz_idle_balance_v4(struct sr_lb_ctx *c, int ilb);
+int sr_lb_run_rebalance_domains(struct sr_lb_ctx *c, int ilb);
+int sr_lb_run_rebalance_domains_v41(struct sr_lb_ctx *c, int ilb);
+
 /* the idle CPUs a nohz pass visits: idle and tickless (idle >= 1 tick) */
 int sr_lb_nohz_idle(const struct sr_lb_ctx *c, int cpu);
 /*

@@ -1,9 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Models: a base model is a set of decision functions (struct sr_policy);
- * a patch replaces one of them.  Each function reads the engine's state
- * through struct sr_view, never changes it, and appends short tokens to the
- * reason path of the evaluation (" > " between them).
+ * Models: a base model is a set of decision functions (struct sr_policy),
+ * one member for each function of the kernel's decision paths, and the
+ * data in which kernel generations differ (struct sr_model); a patch pair
+ * replaces members in a copy of a base model.  The members call each other
+ * through the model (c->m->pol.x, c->pol->x), never directly, so that a
+ * member a pair replaces is the one every caller reaches, as in a patched
+ * kernel; a pair's member can call the base model's own form of any
+ * member with sr_base().  Each function reads the machine through struct
+ * sr_view (include/schedreplay/replay.h), never changes it, and appends
+ * short tokens to the reason path of the evaluation (" > " between them).
  */
 #ifndef SCHEDREPLAY_MODEL_H
 #define SCHEDREPLAY_MODEL_H
@@ -15,12 +21,27 @@
 #define SR_NONE (-1)	/* the kernel's "no verdict" (nr_cpumask_bits) */
 
 struct sr_lb_ctx;
+struct sr_lb_sg;
+struct sr_lb_sds;
+
+/*
+ * What one select_task_rq_fair() call is asked: filled by the engine from
+ * a decision (replay/decision.c), or by a simulator or a test.
+ */
+struct sr_wake_input {
+	int fork;			/* fork placement (SD_BALANCE_FORK), else wakeup */
+	int this_cpu;			/* where the waker (the parent) runs */
+	int prev_cpu;			/* task_cpu(p) */
+	int sync;			/* WF_SYNC as the caller saw it */
+	int exiting;			/* current has PF_EXITING */
+	const struct sr_task *p;	/* wakee / new task */
+	const struct sr_task *cur;	/* waker (NULL: idle task or unknown) */
+};
 
 /* everything one select_task_rq_fair evaluation reads */
 struct sr_wake_ctx {
 	const struct sr_view *v;
 	const struct sr_model *m;
-	const struct sr_decision *d;
 	const struct sr_task *p;	/* wakee / new task */
 	const struct sr_task *cur;	/* waker (NULL: idle task or unknown) */
 	int this_cpu;
@@ -31,52 +52,98 @@ struct sr_wake_ctx {
 	struct sr_eval *out;
 };
 
+/*
+ * The decision functions, named after the kernel's (kernel/sched/fair.c;
+ * in 6.x several carry a sched_balance_ prefix).  Every member is set in
+ * a base model; CPUs are returned as a CPU number or SR_NONE.
+ */
 struct sr_policy {
-	/* top level: select_task_rq_fair(); returns the chosen CPU */
+	/* ---- wakeup and fork placement (replay/fair.c) ---- */
+	/* select_task_rq_fair(): the CPU chosen */
 	int (*select_task_rq)(struct sr_wake_ctx *c);
+	/* wake_wide(): 1 to leave the affine path (waker/wakee flips) */
 	int (*wake_wide)(struct sr_wake_ctx *c);
-	/* return a CPU or SR_NONE */
+	/* wake_affine(): this_cpu or prev_cpu */
+	int (*wake_affine)(struct sr_wake_ctx *c, const struct sr_domain *sd, int this_cpu,
+			   int prev_cpu, int sync);
+	/* wake_affine_idle() and wake_affine_weight(): a CPU or SR_NONE */
 	int (*wake_affine_idle)(struct sr_wake_ctx *c, int this_cpu, int prev_cpu, int sync);
 	int (*wake_affine_weight)(struct sr_wake_ctx *c, const struct sr_domain *sd,
 				  int this_cpu, int prev_cpu, int sync);
-	int (*wake_affine)(struct sr_wake_ctx *c, const struct sr_domain *sd, int this_cpu,
-			   int prev_cpu, int sync);
+	/* select_idle_sibling(): the CPU to wake on, target when none is idle */
 	int (*select_idle_sibling)(struct sr_wake_ctx *c, int prev, int target);
+	/* select_idle_cpu(): the LLC scan from target (an idle core first when
+	 * @has_idle_core); SR_NONE when none is found */
+	int (*select_idle_cpu)(struct sr_wake_ctx *c, const struct sr_domain *llc, int target,
+			       int has_idle_core);
+	/* find_idlest_cpu() (sched_balance_find_dst_cpu): the slow path from
+	 * domain @level down */
 	int (*find_idlest_cpu)(struct sr_wake_ctx *c, int level, int this_cpu, int prev_cpu);
+	/* find_idlest_group() (sched_balance_find_dst_group) at @level of
+	 * @cpu's domains: the first CPU of the group to go to, or SR_NONE to
+	 * stay in the local group */
+	int (*find_idlest_group)(struct sr_wake_ctx *c, int level, int cpu);
+	/* find_idlest_group_cpu(): the idlest allowed CPU of @span, else @fallback */
+	int (*find_idlest_group_cpu)(struct sr_wake_ctx *c, const uint64_t *span, int fallback);
 
-	/*
-	 * Load balancing (replay/balance.c, include/schedreplay/balance.h).
-	 * NULL: the base model's era form (sr_balance_policy()), so that the
-	 * base models in fair.c need not name them and a patch side sets
-	 * only the one it changes.
-	 */
-	/* the per-CPU kthread test can_migrate_task() makes first (§6.1) */
+	/* ---- load balancing (replay/balance.c, include/schedreplay/balance.h) ---- */
+	/* kthread_is_per_cpu(), the test can_migrate_task() makes first (§6.1) */
 	int (*kthread_is_per_cpu)(struct sr_lb_ctx *c, const struct sr_task *p);
-	/* can_migrate_task(): 1 to move p from env's busiest CPU */
+	/* task_hot(): 1 when p ran too recently to move */
+	int (*task_hot)(struct sr_lb_ctx *c, const struct sr_task *p);
+	/* can_migrate_task(): 1 to move p from @src to env's dst_cpu */
 	int (*can_migrate_task)(struct sr_lb_ctx *c, const struct sr_task *p, int src);
+	/* detach_tasks(): tasks moved from @src to env's dst_cpu */
+	int (*detach_tasks)(struct sr_lb_ctx *c, int src);
 	/* should_we_balance(): 0 ends this load_balance() (§8.1) */
 	int (*should_we_balance)(struct sr_lb_ctx *c);
+	/* update_sg_lb_stats() + group_classify() of the group @span at @level */
+	void (*update_sg_lb_stats)(struct sr_lb_ctx *c, const uint64_t *span, int level,
+				   struct sr_lb_sg *sg);
+	/* update_sd_pick_busiest(): 1 when @sg is busier than @busiest */
+	int (*update_sd_pick_busiest)(struct sr_lb_ctx *c, const struct sr_lb_sg *sg,
+				      const struct sr_lb_sg *busiest);
+	/* find_busiest_group(): 1 with sds->busiest and env's imbalance set, 0 balanced */
+	int (*find_busiest_group)(struct sr_lb_ctx *c, struct sr_lb_sds *sds);
+	/* calculate_imbalance(): sets env's imbalance (tasks) */
+	void (*calculate_imbalance)(struct sr_lb_ctx *c, struct sr_lb_sds *sds);
+	/* find_busiest_queue(): the CPU of @busiest to pull from, or -1 */
+	int (*find_busiest_queue)(struct sr_lb_ctx *c, const struct sr_lb_sg *busiest);
 	/* load_balance(dst, level, idle: enum sr_lb_idle): tasks pulled (§6.4) */
 	int (*load_balance)(struct sr_lb_ctx *c, int dst, int level, int idle);
-	/* newidle_balance(cpu) (§8.2): tasks pulled */
+	/* rebalance_domains(cpu, idle): tasks pulled, every level due */
+	int (*rebalance_domains)(struct sr_lb_ctx *c, int cpu, int idle);
+	/* newidle_balance() (sched_balance_newidle) (§8.2): tasks pulled */
 	int (*newidle_balance)(struct sr_lb_ctx *c, int cpu);
-	/* run_rebalance_domains() on a kicked ILB: its own and the nohz pass (§7) */
-	int (*idle_balance_softirq)(struct sr_lb_ctx *c, int ilb);
+	/* nohz_idle_balance() on the kicked @ilb: the other tickless idle CPUs
+	 * (mainline: and the ILB itself last) (§7); 1 once one pulled */
+	int (*nohz_idle_balance)(struct sr_lb_ctx *c, int ilb);
+	/* run_rebalance_domains() on the kicked @ilb: the nohz pass and the
+	 * ILB's own balance, in the generation's order; 1 once one pulled */
+	int (*run_rebalance_domains)(struct sr_lb_ctx *c, int ilb);
 };
 
 struct sr_model {
 	const char *name;
 	const char *summary;
+	/* what kernel generations differ in besides functions */
 	int runnable_load;		/* LOAD() = runnable_load_avg (v4.15..5.6) */
 	int recent_used_cpu;		/* the kernel has recent_used_cpu (v4.16+) */
 	int mask_exiting_sync;		/* sync := sync && !PF_EXITING (change 1(d), v4.17+) */
 	int util_est;			/* cpu_util() = max(util_avg, util_est) (v4.17+) */
+	enum sr_sd_era sd_era;		/* the sched-domain parameters of its kernels */
 	struct sr_policy pol;
 	/* a patch side (struct sr_patch): the base model it derives from */
 	const struct sr_model *base;
 	const char *patch;		/* NULL for a base model */
 	const char *variant;		/* "original" or "patched" */
 };
+
+/* the base model's own functions (@m's, for a base model) */
+static inline const struct sr_policy *sr_base(const struct sr_model *m)
+{
+	return m->base ? &m->base->pol : &m->pol;
+}
 
 /**
  * sr_model_find - a base model by name ("mainline", "v4.15")
@@ -87,21 +154,33 @@ int sr_model_count(void);
 const struct sr_model *sr_model_at(int i);
 
 /**
- * sr_model_evaluate - run @m on decision @d with the engine's state
+ * sr_model_select - run @m's select_task_rq_fair for @in on the machine @v;
+ * the CPU chosen and the reason path go into @out
  */
-void sr_model_evaluate(const struct sr_model *m, const struct sr_view *v,
-		       const struct sr_decision *d, const struct sr_task *p,
-		       const struct sr_task *cur, struct sr_eval *out);
+void sr_model_select(const struct sr_model *m, const struct sr_view *v,
+		     const struct sr_wake_input *in, struct sr_eval *out);
 
 /* helpers the decision functions of base models and patches share */
 int sr_ctx_idle(const struct sr_wake_ctx *c, int cpu);
+int sr_ctx_allowed(const struct sr_wake_ctx *c, int cpu);
 int sr_ctx_share_cache(const struct sr_wake_ctx *c, int a, int b);
+/* the load the model's generation compares (cpu_load, or weighted_cpuload) */
+long sr_ctx_cpu_load(const struct sr_wake_ctx *c, int cpu);
+/* the sched domain of @cpu that spans its LLC, or NULL */
+const struct sr_domain *sr_ctx_llc(const struct sr_wake_ctx *c, int cpu);
 /*
  * the wake_affine_weight comparison (§5.5): @strict is `<` (else `<=`),
  * @sync_bias adds 1 to prev's side on sync wakeups (change 1(c))
  */
 int sr_affine_weight(struct sr_wake_ctx *c, const struct sr_domain *sd, int this_cpu,
 		     int prev_cpu, int sync, int strict, int sync_bias);
+/*
+ * the LLC scan of select_idle_cpu()/select_idle_core(): @llc ∩ allowed,
+ * wrapping from @first; @want_core: the first idle core, else the first
+ * idle CPU seen; otherwise the first idle CPU within @nr CPUs (-1: all)
+ */
+int sr_scan_llc(struct sr_wake_ctx *c, const struct sr_domain *llc, int first, int want_core,
+		int nr);
 
 /* append a token to an evaluation's reason path, " > " between tokens */
 void sr_eval_vreason(struct sr_eval *out, const char *fmt, va_list ap);

@@ -6,20 +6,43 @@
  * where they differ is a divergence.
  *
  * Adding a pair takes one new file under replay/ (or a shared object
- * loaded with --patch-file): define a struct sr_patch whose two apply
- * functions replace what the patch changes in a copy of the base model,
- * and register it with SR_PATCH_REGISTER().  The side functions read the
- * engine's state through the model's view, like every decision function,
- * and append reason tokens with sr_reason().  A side that leaves the copy
- * as it is (NULL apply) is the base model's own function.
+ * loaded with --patch-file; schedreplay-pairs(7)): define a struct
+ * sr_patch whose two apply functions replace the members of struct
+ * sr_policy the patch changes in a copy of the base model, and register it
+ * with SR_PATCH_REGISTER().  A replaced member reads the machine through
+ * the view, like every decision function, appends reason tokens with
+ * sr_reason() / sr_lb_reason(), and can hand over to the base model's own
+ * form of any member: sr_base(c->m)->wake_wide(c).  A side that leaves the
+ * copy as it is (NULL apply) is the base model.
  */
 #ifndef SCHEDREPLAY_PATCH_H
 #define SCHEDREPLAY_PATCH_H
 
+#include "schedreplay/balance.h"
 #include "schedreplay/model.h"
 
-/* 2 added merged and replaced; a pair of ABI 1 still loads, with both NULL */
-#define SR_PATCH_ABI 2
+/*
+ * The version of everything a pair sees: struct sr_patch, the model and
+ * its policy, the contexts, the view and what it holds (runqueues, tasks,
+ * topology, PELT), the evaluation.  3: the policy follows the kernel's
+ * call graph (ABI 1 and 2 pairs are refused: rebuild them).  Besides the
+ * number, SR_PATCH_REGISTER() passes the sizes of those structures as the
+ * pair was compiled (SR_PATCH_LAYOUT); a pair built against other headers
+ * is refused even when the number agrees.
+ */
+#define SR_PATCH_ABI 3
+
+#define SR_PATCH_LAYOUT							\
+	((unsigned long)sizeof(struct sr_patch) +			\
+	 3UL * sizeof(struct sr_model) + 5UL * sizeof(struct sr_policy) +	\
+	 7UL * sizeof(struct sr_wake_ctx) + 11UL * sizeof(struct sr_wake_input) + \
+	 13UL * sizeof(struct sr_lb_ctx) + 17UL * sizeof(struct sr_lb_env) +	\
+	 19UL * sizeof(struct sr_lb_input) + 23UL * sizeof(struct sr_lb_sg) +	\
+	 29UL * sizeof(struct sr_lb_sds) + 31UL * sizeof(struct sr_view) +	\
+	 37UL * sizeof(struct sr_rq) + 41UL * sizeof(struct sr_task) +		\
+	 43UL * sizeof(struct sr_eval) + 47UL * sizeof(struct sr_topology) +	\
+	 53UL * sizeof(struct sr_cpu_topo) + 59UL * sizeof(struct sr_domain) +	\
+	 61UL * sizeof(struct sr_pelt) + 67UL * sizeof(struct sr_decision))
 
 /* which decisions a patch can change */
 enum sr_patch_scope {
@@ -48,13 +71,19 @@ struct sr_patch {
 	const char *replaced;
 };
 
-/* add @p to the list (from a constructor; see SR_PATCH_REGISTER) */
+/*
+ * add @p to the list (from a constructor; see SR_PATCH_REGISTER), unless
+ * its abi or the @layout it was compiled with is not this library's
+ */
+void sr_patch_register_layout(const struct sr_patch *p, unsigned long layout);
+
+/* the registration of pairs built before ABI 3: refuses them, for the message */
 void sr_patch_register(const struct sr_patch *p);
 
 #define SR_PATCH_REGISTER(p)                                                   \
 	static void __attribute__((constructor)) sr_patch_register_##p(void) \
 	{                                                                      \
-		sr_patch_register(&(p));                                       \
+		sr_patch_register_layout(&(p), SR_PATCH_LAYOUT);              \
 	}
 
 const struct sr_patch *sr_patch_find(const char *name);

@@ -109,15 +109,34 @@ struct sr_rq {
 	int curr_cfs;			/* curr is a CFS task */
 };
 
-/* The read-only state a model sees at a decision. */
+struct sr_replay;
+
+/*
+ * The read-only state a model sees at a decision: everything a decision
+ * function may read, and nothing that leads back to whoever filled it (the
+ * replay engine, a test, a simulator).  The helpers sr_view_*() below
+ * (replay/view.c) compute from it alone.
+ */
 struct sr_view {
 	const struct sr_topology *topo;
 	const struct sr_rq *rq;		/* topo->ncpus entries */
-	uint64_t now;
-	int hz;
-	/* helpers the models share (replay/state.c) */
-	const struct sr_replay *r;
+	/*
+	 * per CPU, its CFS tasks (queued and running) in rq->cfs_tasks order:
+	 * cfs_head[cpu] the most recently run, following lb_next;
+	 * cfs_tail[cpu] the least recently run, following lb_prev (the end
+	 * detach_tasks() starts from).  NULL entries: none.
+	 */
+	const struct sr_task *const *cfs_head;
+	const struct sr_task *const *cfs_tail;
+	uint64_t now;			/* the decision's time, ns */
+	int hz;				/* CONFIG_HZ (jiffies, the nohz tick) */
 };
+
+/**
+ * sr_replay_view - a view of the engine's state as it is now (what the
+ * models see at a decision made now); valid until the next event is fed
+ */
+void sr_replay_view(const struct sr_replay *r, struct sr_view *v);
 
 enum sr_decision_kind {
 	SR_DEC_WAKEUP,

@@ -15,7 +15,6 @@
 #include "schedreplay/model.h"
 #include "schedreplay/fidelity.h"
 #include "schedreplay/patch.h"
-#include "../../replay/replay-local.h"
 #include "unit.h"
 
 static struct sr_decision last;
@@ -93,8 +92,8 @@ int main(void)
 	const struct sr_model *models[2] = { mainline, v415 };
 	const struct sr_patch *p;
 	struct sr_model *orig, *patched;
-	struct sr_policy pm, pv, po, pp;
 	struct sr_replay *r;
+	struct sr_view v;
 
 	CHECK(t && t->ncpus == 4, "preset 1x4x1 has 4 cpus");
 
@@ -105,21 +104,20 @@ int main(void)
 	CHECK(sr_lb_per_cpu_name("ksoftirqd/3") && sr_lb_per_cpu_name("kworker/2:1H") &&
 	      !sr_lb_per_cpu_name("kworker/u8:2") && !sr_lb_per_cpu_name("kworker/R-mm_pe") &&
 	      !sr_lb_per_cpu_name("irq/45-foo"), "per-CPU names: smpboot and bound kworkers only");
-	sr_balance_policy(mainline, &pm);
-	sr_balance_policy(v415, &pv);
-	CHECK(pm.should_we_balance && pv.should_we_balance &&
-	      pm.should_we_balance != pv.should_we_balance,
+	CHECK(mainline->pol.should_we_balance && v415->pol.should_we_balance &&
+	      mainline->pol.should_we_balance != v415->pol.should_we_balance,
 	      "mainline and v4.15 have different should_we_balance (003 merged in 5.19)");
-	CHECK(pm.idle_balance_softirq != pv.idle_balance_softirq,
+	CHECK(mainline->pol.nohz_idle_balance != v415->pol.nohz_idle_balance,
 	      "mainline's nohz pass wraps from ilb + 1, v4.x's starts at CPU 0");
+	CHECK(mainline->sd_era == SR_ERA_MAINLINE && v415->sd_era == SR_ERA_V4,
+	      "each base model names its sched-domain era");
 	p = sr_patch_find("newidle-bail");
 	CHECK(p && p->scope == SR_SCOPE_BALANCE, "newidle-bail is a balance pair");
 	orig = sr_patch_side(p, mainline, 0);
 	patched = sr_patch_side(p, mainline, 1);
-	sr_balance_policy(orig, &po);
-	sr_balance_policy(patched, &pp);
-	CHECK(po.should_we_balance != pp.should_we_balance &&
-	      po.load_balance == pm.load_balance,
+	CHECK(orig->pol.should_we_balance != patched->pol.should_we_balance &&
+	      orig->pol.load_balance == mainline->pol.load_balance &&
+	      orig->base == mainline && sr_base(orig) == &mainline->pol,
 	      "a side replaces only should_we_balance, the rest is the base's");
 	free(orig);
 	free(patched);
@@ -132,8 +130,9 @@ int main(void)
 	r = sr_replay_new(t, 250, models, 2);
 	sr_replay_set_callback(r, cb, NULL);
 	three_on_cpu0(r);
-	CHECK(r->lb_head[0] && r->lb_head[0]->pid == 10 && r->lb_tail[0] &&
-	      r->lb_tail[0]->pid == 30 && r->lb_head[0]->lb_next->pid == 20,
+	sr_replay_view(r, &v);
+	CHECK(v.cfs_head[0] && v.cfs_head[0]->pid == 10 && v.cfs_tail[0] &&
+	      v.cfs_tail[0]->pid == 30 && v.cfs_head[0]->lb_next->pid == 20,
 	      "cfs_tasks of cpu 0: a, b, c");
 	CHECK_EQ(nbalance, 0, "preemptions are no balance decisions");
 
@@ -150,7 +149,8 @@ int main(void)
 	      "mainline pulls c from 0 to 1: %s", last_ev[0].reason);
 	CHECK(has(last_ev[0].reason, "newidle > MC: busiest cpu 0 (nr 3, overloaded)"),
 	      "reason: %s", last_ev[0].reason);
-	CHECK(r->lb_head[1] && r->lb_head[1]->pid == 30 && r->lb_tail[0]->pid == 20,
+	sr_replay_view(r, &v);
+	CHECK(v.cfs_head[1] && v.cfs_head[1]->pid == 30 && v.cfs_tail[0]->pid == 20,
 	      "c moved to cpu 1's list, b is cpu 0's tail");
 
 	/* 3. a pull by an idle cpu is periodic (idle balance) */

@@ -1,0 +1,469 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The decision points (decision-model §2.4, §6-§8): opening a wakeup,
+ * fork or balance decision with the state replay/state.c has rebuilt,
+ * evaluating every model on a read-only view of that state (replay/fair.c,
+ * replay/balance.c) and closing the decision when the trace shows what the
+ * kernel did.  Called by state.c only; calls the models, never state.c:
+ * it reads the engine's tables (replay-local.h) and changes only the
+ * decisions, the per-model balance hints and what a closed balance
+ * decision teaches of a task's affinity (aff_refused).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedreplay/error.h"
+#include "replay-local.h"
+#include "banned.h"
+
+void sr_dec_pending_free(struct sr_pending *pd)
+{
+	if (pd)
+		free((void *)pd->d.snap);
+	free(pd);
+}
+
+static void fill_view(const struct sr_replay *r, struct sr_view *v, uint64_t now)
+{
+	v->topo = r->topo;
+	v->rq = r->rq;
+	v->cfs_head = (const struct sr_task *const *)r->lb_head;
+	v->cfs_tail = (const struct sr_task *const *)r->lb_tail;
+	v->now = now;
+	v->hz = r->hz;
+}
+
+void sr_replay_view(const struct sr_replay *r, struct sr_view *v)
+{
+	fill_view(r, v, r->now);
+}
+
+void sr_dec_snapshot(struct sr_replay *r, struct sr_decision *d, const struct sr_task *p,
+		     uint64_t now)
+{
+	struct sr_view v;
+	int c;
+
+	fill_view(r, &v, now);
+	d->this_nr = cpu_in(r, d->this_cpu) ? r->rq[d->this_cpu].nr_running : -1;
+	d->prev_nr = cpu_in(r, d->prev_cpu) ? r->rq[d->prev_cpu].nr_running : -1;
+	d->idle_cpus = 0;
+	for (c = 0; c < r->topo->ncpus; c++)
+		if (sr_view_allowed(&v, p, c) && sr_view_idle_cpu(&v, c))
+			d->idle_cpus++;
+}
+
+struct sr_pending *sr_dec_open(struct sr_replay *r, struct sr_task *p,
+					enum sr_decision_kind kind, uint64_t now)
+{
+	struct sr_pending *pd = calloc(1, sizeof(*pd));
+
+	if (!pd)
+		return NULL;
+	pd->d.id = r->next_id++;
+	pd->d.kind = kind;
+	pd->d.ts = now;
+	pd->d.pid = p->pid;
+	memcpy(pd->d.comm, p->comm, SR_COMM_LEN);
+	pd->d.actual_cpu = -1;
+	pd->d.kernel_cpu = -1;
+	pd->d.wake_flags = -1;
+	pd->d.waker = -1;
+	if (r->topo->source[0] && strncmp(r->topo->source, "recording", 9))
+		pd->d.inferred |= SR_INF_TOPOLOGY;
+	if (!p->pelt_valid)
+		pd->d.inferred |= SR_INF_PELT_WARMUP;
+	return pd;
+}
+
+/* every CPU as the models see it now, for the database's cpu_state */
+static void keep_snapshot(struct sr_replay *r, struct sr_decision *d, const struct sr_view *v)
+{
+	struct sr_cpu_snap *sn;
+	struct sr_pelt sig;
+	unsigned long cap;
+	int c;
+
+	free((void *)d->snap);
+	d->snap = sn = calloc((size_t)r->topo->ncpus, sizeof(*sn));
+	if (!sn)
+		return;
+	for (c = 0; c < r->topo->ncpus; c++) {
+		const struct sr_rq *rq = &r->rq[c];
+		const struct sr_task *t = rq->curr > 0 ? *task_slot(r, rq->curr) : NULL;
+
+		sn[c].nr_running = rq->nr_running;
+		sn[c].cfs_nr = rq->cfs_nr;
+		sn[c].curr = rq->curr;
+		if (t)
+			memcpy(sn[c].curr_comm, t->comm, SR_COMM_LEN);
+		sn[c].idle = sr_view_idle_cpu(v, c);
+		/* one decay of the CPU's signal for both (sr_view_cpu_load/util each decay) */
+		sr_view_cpu_signal(v, c, &sig);
+		cap = r->topo->cpu[c].capacity > 0 ? (unsigned long)r->topo->cpu[c].capacity :
+						     SR_SCHED_CAPACITY;
+		sn[c].load = (long)sig.load_avg;
+		sn[c].util = sig.util_avg > cap ? cap : sig.util_avg;
+	}
+}
+
+void sr_dec_evaluate(struct sr_replay *r, struct sr_pending *pd, const struct sr_task *p,
+		     const struct sr_task *cur, uint64_t now)
+{
+	struct sr_wake_input in;
+	struct sr_view v;
+	int i;
+
+	fill_view(r, &v, now);
+	sr_dec_snapshot(r, &pd->d, p, now);
+	if (pd->d.skip != SR_SKIP_NONE)
+		return;
+	if (r->snapshots)
+		keep_snapshot(r, &pd->d, &v);
+	in.fork = pd->d.kind == SR_DEC_FORK;
+	in.this_cpu = pd->d.this_cpu;
+	in.prev_cpu = pd->d.prev_cpu;
+	in.sync = pd->d.sync;
+	in.exiting = pd->d.waker_exiting;
+	in.p = p;
+	in.cur = cur;
+	for (i = 0; i < r->nmodels; i++)
+		sr_model_select(r->models[i], &v, &in, &pd->ev[i]);
+}
+
+int sr_dec_close(struct sr_replay *r, struct sr_pending *pd, int actual, uint64_t now)
+{
+	int ret = 0, c;
+
+	for (c = 0; r->probes && c < r->topo->ncpus; c++)
+		if (r->selected[c] == pd)
+			r->selected[c] = NULL;
+
+	pd->d.actual_cpu = actual;
+	pd->d.done_ts = now;
+	pd->d.actual_nr = actual >= 0 ? r->rq[actual].nr_running : -1;
+	if (pd->d.skip == SR_SKIP_NONE)
+		r->stats.decisions[pd->d.kind]++;
+	else
+		r->stats.skipped[pd->d.skip]++;
+	if (r->cb)
+		ret = r->cb(&pd->d, pd->ev, pd->d.skip == SR_SKIP_NONE ? r->nmodels : 0,
+			    r->cb_data);
+	sr_dec_pending_free(pd);
+	return ret;
+}
+
+
+/* ---- load-balance decisions (replay/balance.c evaluates them) ------------------ */
+
+static struct sr_lb_pending *lb_pending(struct sr_replay *r, int cpu)
+{
+	struct sr_lb_pending *pd = r->lbp[cpu];
+	int h;
+
+	if (pd)
+		return pd;
+	pd = calloc(1, sizeof(*pd));
+	if (!pd)
+		return NULL;
+	for (h = 0; h < 2; h++) {
+		pd->ev[h] = calloc((size_t)(r->nmodels ? r->nmodels : 1), sizeof(struct sr_eval));
+		if (!pd->ev[h]) {
+			free(pd->ev[0]);
+			free(pd);
+			return NULL;
+		}
+	}
+	r->lbp[cpu] = pd;
+	return pd;
+}
+
+/* evaluate every model that looks at balancing under hypothesis @h */
+static void lb_evaluate(struct sr_replay *r, struct sr_lb_pending *pd, int h, uint64_t now)
+{
+	struct sr_view v;
+	int i;
+
+	fill_view(r, &v, now);
+	for (i = 0; i < r->nmodels; i++) {
+		struct sr_eval *e = &pd->ev[h][i];
+
+		if (!(r->touches[i] & BALANCE_KINDS)) {
+			memset(e, 0, sizeof(*e));
+			e->cpu = e->src_cpu = -1;
+			continue;
+		}
+		pd->in[h].sgc_imb = r->lb_imb[i];
+		sr_model_balance(r->models[i], &v, &pd->in[h], r->lb_scratch, e);
+	}
+}
+
+/*
+ * open a balance decision on @cpu (the balancing CPU) with the state as it
+ * is now, before the event that shows it is applied
+ */
+static struct sr_lb_pending *lb_open(struct sr_replay *r, int cpu, const struct sr_task *p,
+				     uint64_t now)
+{
+	struct sr_lb_pending *pd = lb_pending(r, cpu);
+	struct sr_view v;
+
+	if (!pd)
+		return NULL;
+	memset(&pd->d, 0, sizeof(pd->d));
+	memset(pd->in, 0, sizeof(pd->in));
+	pd->open = 1;
+	pd->nhyp = 1;
+	pd->d.id = r->next_id++;
+	pd->d.ts = now;
+	pd->d.this_cpu = cpu;
+	pd->d.prev_cpu = -1;
+	pd->d.actual_cpu = -1;
+	pd->d.kernel_cpu = -1;
+	pd->d.wake_flags = -1;
+	pd->d.waker = -1;
+	if (p) {
+		pd->d.pid = p->pid;
+		memcpy(pd->d.comm, p->comm, SR_COMM_LEN);
+	}
+	if (r->topo->source[0] && strncmp(r->topo->source, "recording", 9))
+		pd->d.inferred |= SR_INF_TOPOLOGY;
+	/* this_nr and the idle CPUs (p NULL: all allowed) */
+	sr_dec_snapshot(r, &pd->d, NULL, now);
+	fill_view(r, &v, now);
+	if (r->snapshots)
+		keep_snapshot(r, &pd->d, &v);
+	return pd;
+}
+
+/*
+ * A newly idle balance after which the kernel pulled nothing: each task a
+ * model would have pulled to the balancing CPU was refused there.  In the
+ * kernel (can_migrate_task() at v6.1 and v6.12) a newly idle CPU skips a
+ * task whose cpus_ptr lacks it (LBF_SOME_PINNED, no new_dst_cpu) and goes
+ * on with the next one; what makes a pull fail repeatedly is the mask.
+ */
+static void aff_refused(struct sr_replay *r, const struct sr_lb_pending *pd, int h)
+{
+	uint64_t online = r->topo->ncpus >= 64 ? ~0ULL : (1ULL << r->topo->ncpus) - 1;
+	uint64_t tick = 1000000000ULL / (uint64_t)r->hz;
+	int i, j;
+
+	for (i = 0; i < r->nmodels; i++) {
+		const struct sr_eval *e = &pd->ev[h][i];
+		struct sr_task *t;
+
+		if (e->cpu < 0 || e->cpu >= 64 || e->task <= 0)
+			continue;
+		for (j = 0; j < i; j++)
+			if (pd->ev[h][j].task == e->task)
+				break;
+		if (j < i)
+			continue;
+		t = (struct sr_task *)*task_slot(r, e->task);
+		if (!t || !aff_unknown(t) || (t->seen_cpus >> e->cpu & 1))
+			continue;
+		/* a task that never ran may not be runnable yet (fork); one that
+		 * ran or left since the balance was not refused by it */
+		if (!t->exec_start || t->state != SR_TASK_QUEUED || t->cpu != e->src_cpu)
+			continue;
+		/* seen on two CPUs since its mask last changed: not pinned to one */
+		if (t->seen_cpus & (t->seen_cpus - 1))
+			continue;
+		if (!t->aff_refusals || t->aff_cpu != t->cpu) {
+			t->aff_refusals = 0;
+			t->aff_cpu = t->cpu;
+			t->aff_first = pd->d.ts;
+		}
+		/* balanced over more than a tick: not only the newidle cost bail */
+		if (++t->aff_refusals >= AFF_REFUSALS && pd->d.ts - t->aff_first >= tick) {
+			/* pinned to where it was seen since its mask last changed */
+			t->aff_denied = ~t->seen_cpus & online;
+			t->inferred |= SR_INF_AFFINITY;
+		}
+	}
+}
+
+/* the kernel's outcome is known: hypothesis @h holds */
+int sr_dec_lb_close(struct sr_replay *r, int cpu, int h, enum sr_decision_kind kind, uint64_t now)
+{
+	struct sr_lb_pending *pd = r->lbp[cpu];
+	int i, j, ret = 0;
+
+	if (!pd || !pd->open)
+		return 0;
+	pd->open = 0;
+	if (h >= pd->nhyp)
+		h = 0;
+	pd->d.kind = kind;
+	pd->d.done_ts = now;
+	pd->d.prev_nr = pd->d.prev_cpu >= 0 ? r->rq[pd->d.prev_cpu].nr_running : -1;
+	pd->d.actual_nr = pd->d.actual_cpu >= 0 ? r->rq[pd->d.actual_cpu].nr_running : -1;
+	/* each model's own group-imbalance hints move as its evaluation said */
+	for (i = 0; i < r->nmodels; i++) {
+		const struct sr_eval *e = &pd->ev[h][i];
+
+		for (j = 0; j < e->neffects; j++)
+			r->lb_imb[i][e->effect[j] >> 1] = (unsigned char)(e->effect[j] & 1);
+	}
+	for (i = 0; i < r->nmodels; i++)
+		if (pd->ev[h][i].lbf & SR_LBO_INF_AFFINITY)
+			pd->d.inferred |= SR_INF_AFFINITY;
+	if (kind == SR_DEC_NEWIDLE)
+		aff_refused(r, pd, h);
+	r->stats.decisions[kind]++;
+	if (r->cb)
+		ret = r->cb(&pd->d, pd->ev[h], r->nmodels, r->cb_data);
+	free((void *)pd->d.snap);
+	pd->d.snap = NULL;
+	return ret;
+}
+
+/* a newidle decision still waiting for a remote wakeup: none came */
+int sr_dec_lb_close_newidle(struct sr_replay *r, int cpu, uint64_t now)
+{
+	struct sr_lb_pending *pd = r->lbp[cpu];
+
+	if (!pd || !pd->open || pd->in[0].kind != SR_DEC_NEWIDLE)
+		return 0;
+	return sr_dec_lb_close(r, cpu, 0, SR_DEC_NEWIDLE, now);
+}
+
+/* the input for a newly idle @cpu whose curr is blocking */
+static void lb_newidle_input(struct sr_replay *r, struct sr_lb_input *in, int cpu,
+			     enum sr_decision_kind kind)
+{
+	const struct sr_task *curr = r->rq[cpu].curr > 0 ? *task_slot(r, r->rq[cpu].curr) : NULL;
+
+	in->kind = kind;
+	in->cpu = cpu;
+	in->idle = SR_LB_NEWLY_IDLE;
+	in->curr_leaving = 1;
+	if (curr && on_rq(curr) && curr->cpu == cpu) {
+		in->nr_sub = 1;
+		if (is_fair(curr)) {
+			in->cfs_sub = 1;
+			in->load_sub = (long)curr->weight;
+		}
+	}
+}
+
+/*
+ * A pull by @cpu (sched_migrate_task emitted on the destination): a
+ * newidle balance if the puller then switches from a task that blocked
+ * to the pulled one, else periodic; a busy puller is evaluated both ways
+ * and settled at its next switch (settle_pull).
+ */
+int sr_dec_lb_open_pull(struct sr_replay *r, const struct sr_task *p, int orig, int cpu,
+			uint64_t now)
+{
+	struct sr_lb_pending *pd = lb_open(r, cpu, p, now);
+	int busy = r->rq[cpu].curr > 0;
+
+	if (!pd)
+		return -SR_E_NOMEM;
+	pd->d.prev_cpu = orig;
+	pd->d.actual_cpu = cpu;
+	if (busy) {
+		lb_newidle_input(r, &pd->in[0], cpu, SR_DEC_LB_NEWIDLE);
+		/*
+		 * Newidle, the puller's queue was empty: pick_next_task_fair()
+		 * balances only when the CFS queue is (6.1: !sched_fair_runnable,
+		 * 6.12: pick_task_fair() found cfs_rq->nr_running 0), and
+		 * should_we_balance() (6.0+) lets a newly idle CPU pull only
+		 * with nr_running 0 and no ttwu_pending.  What else the engine
+		 * has queued there is not there (settle_pull takes it off).
+		 */
+		pd->in[0].nr_sub = r->rq[cpu].nr_running;
+		pd->in[0].cfs_sub = r->rq[cpu].cfs_nr;
+		pd->in[0].load_sub = (long)r->rq[cpu].cfs_weight;
+		pd->in[1].kind = SR_DEC_LB_PERIODIC;
+		pd->in[1].cpu = cpu;
+		pd->in[1].idle = SR_LB_NOT_IDLE;
+		pd->nhyp = 2;
+	} else {
+		pd->in[0].kind = SR_DEC_LB_PERIODIC;
+		pd->in[0].cpu = cpu;
+		pd->in[0].idle = SR_LB_IDLE;
+	}
+	lb_evaluate(r, pd, 0, now);
+	if (pd->nhyp == 2)
+		lb_evaluate(r, pd, 1, now);
+	return 0;
+}
+
+/* a nohz idle-balance pass on the idle @ilb, seen at its first pull for another CPU */
+int sr_dec_lb_nohz(struct sr_replay *r, const struct sr_task *p, int ilb, int orig, int dest,
+		   uint64_t now)
+{
+	struct sr_lb_pending *pd;
+
+	pd = lb_open(r, ilb, p, now);
+	if (!pd)
+		return -SR_E_NOMEM;
+	pd->d.prev_cpu = orig;
+	pd->d.actual_cpu = dest;
+	pd->in[0].kind = SR_DEC_LB_NOHZ;
+	pd->in[0].cpu = ilb;
+	pd->in[0].idle = SR_LB_IDLE;
+	lb_evaluate(r, pd, 0, now);
+	return sr_dec_lb_close(r, ilb, 0, SR_DEC_LB_NOHZ, now);
+}
+
+/*
+ * A newly idle switch on @cpu (prev blocked, nothing else to run): the
+ * kernel ran newidle_balance and pulled nothing.  Wakeups for @cpu from
+ * other CPUs that landed between the CPU's previous event and now are
+ * taken as arriving during the balance; so is the blocking task's own
+ * wakeup; a remote wakeup still in flight is settled when it lands.
+ */
+int sr_dec_lb_newidle(struct sr_replay *r, struct sr_task *prev, int cpu, uint64_t now)
+{
+	const struct sr_task *t;
+	struct sr_lb_pending *pd;
+	int others = r->rq[cpu].nr_running - 1, arrivals = 0, fair_arrivals = 0, known;
+	long arrived_load = 0;
+	uint64_t gap = r->last_local[cpu];
+
+	for (t = r->lb_head[cpu]; t; t = t->lb_next)
+		if (t != prev && t->remote_wakeup_ts > gap && t->remote_wakeup_ts <= now &&
+		    t->state == SR_TASK_QUEUED) {
+			arrivals++;
+			fair_arrivals++;
+			arrived_load += (long)t->weight;
+		}
+	if (others - arrivals > 0)
+		return 0;
+	pd = lb_open(r, cpu, prev, now);
+	if (!pd)
+		return -SR_E_NOMEM;
+	pd->gap_start = gap;
+	lb_newidle_input(r, &pd->in[0], cpu, SR_DEC_NEWIDLE);
+	pd->in[0].nr_sub += arrivals;
+	pd->in[0].cfs_sub += fair_arrivals;
+	pd->in[0].load_sub += arrived_load;
+	known = arrivals > 0 || (prev->waking && prev->waking_cpu != cpu);
+	pd->in[0].arrival = known;
+	lb_evaluate(r, pd, 0, now);
+	if (known || r->nwaking <= 0)
+		return sr_dec_lb_close(r, cpu, 0, SR_DEC_NEWIDLE, now);
+	pd->in[1] = pd->in[0];
+	pd->in[1].arrival = 1;
+	pd->nhyp = 2;
+	lb_evaluate(r, pd, 1, now);
+	return 0;
+}
+
+/* a wakeup lands on @cpu: does it settle an open newidle decision there? */
+int sr_dec_lb_wakeup_lands(struct sr_replay *r, const struct sr_task *p, int cpu, uint64_t now)
+{
+	struct sr_lb_pending *pd = r->lbp[cpu];
+
+	if (!pd || !pd->open || pd->in[0].kind != SR_DEC_NEWIDLE)
+		return 0;
+	if (p->waking && p->waking_cpu != cpu && p->waking_ts >= pd->gap_start &&
+	    p->waking_ts <= pd->d.ts)
+		return sr_dec_lb_close(r, cpu, 1, SR_DEC_NEWIDLE, now);
+	return 0;
+}
+

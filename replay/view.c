@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The view a model reads (struct sr_view, include/schedreplay/replay.h):
+ * what the helpers below compute from its runqueues and topology alone.
+ * Nothing here knows the engine; a view filled by hand (tests/unit) or by
+ * a simulator gives the same answers as one the engine fills.
+ */
+#include "schedreplay/replay.h"
+#include "banned.h"
+
+int sr_view_idle_cpu(const struct sr_view *v, int cpu)
+{
+	const struct sr_rq *rq = &v->rq[cpu];
+
+	/* a CPU never seen switching is taken as idle: it had nothing to do */
+	return (rq->curr == 0 || (rq->curr < 0 && !rq->known)) && rq->nr_running == 0 &&
+	       !rq->ttwu_pending;
+}
+
+void sr_view_cpu_signal(const struct sr_view *v, int cpu, struct sr_pelt *out)
+{
+	const struct sr_rq *rq = &v->rq[cpu];
+
+	/* decay to the decision time on a copy: models never change state */
+	*out = rq->cfs;
+	if (out->last_update && v->now > out->last_update)
+		sr_pelt_update(out, v->now, rq->cfs_weight, rq->cfs_nr, rq->curr_cfs, 1);
+}
+
+long sr_view_cpu_load(const struct sr_view *v, int cpu, int runnable_only)
+{
+	struct sr_pelt s;
+
+	if (runnable_only)
+		return v->rq[cpu].runnable_load;
+	sr_view_cpu_signal(v, cpu, &s);
+	return (long)s.load_avg;
+}
+
+unsigned long sr_view_cpu_util(const struct sr_view *v, int cpu, int util_est)
+{
+	struct sr_pelt s;
+	unsigned long util, cap = v->topo->cpu[cpu].capacity > 0 ?
+				  (unsigned long)v->topo->cpu[cpu].capacity : SR_SCHED_CAPACITY;
+
+	sr_view_cpu_signal(v, cpu, &s);
+	util = s.util_avg;
+	if (util_est && v->rq[cpu].util_est > util)
+		util = v->rq[cpu].util_est;
+	return util > cap ? cap : util;
+}
+
+int sr_view_allowed(const struct sr_view *v, const struct sr_task *p, int cpu)
+{
+	(void)v;
+	if (!p)
+		return 1;
+	if (p->allowed_known && cpu < 64)
+		return (int)(p->allowed >> cpu & 1);
+	return p->bound_cpu < 0 || p->bound_cpu == cpu;
+}
