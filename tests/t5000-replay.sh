@@ -355,7 +355,7 @@ ok "replay says the probes carried the wakee's PELT" sh -c \
 fp="$FIX/scenario/fork-probe.txt"
 ok "a trace with fork probes replays" "$SR" replay -q -o "$TMP/fp.db" -t 2x2x1 "$fp"
 same "the unprobed fork is not a placement, the probed one has the probe's fields" \
-	"401|no_select|||3|3 402||3|4|3|3" \
+	"401|no_select|||3|3 402||0|4|3|0" \
 	"$(sqlite3 "$TMP/fp.db" "SELECT tid, skip, kernel_cpu, wake_flags, prev_cpu, actual_cpu FROM decision WHERE kind = 'fork' ORDER BY tid" | paste -sd' ')"
 same "only the probed fork is evaluated" 402 \
 	"$(sqlite3 "$TMP/fp.db" "SELECT tid FROM evaluation_v JOIN decision USING (decision_id) WHERE kind = 'fork'")"
@@ -366,4 +366,18 @@ grep -v ' select_rq' "$fp" >"$TMP/fp-noprobe.txt"
 same "without any probe both forks are placements, prev_cpu from the fork event" \
 	"401|||3 402|||2" \
 	"$(sqlite3 "$TMP/fpn.db" "SELECT tid, skip, kernel_cpu, prev_cpu FROM decision WHERE kind = 'fork' ORDER BY tid" | paste -sd' ')"
+# fork placement across nodes (fork-numa-spare.txt): with spare CPUs on both
+# nodes and the parent running on node 1, imb_numa_nr is 1 on a 2-CPU node
+# (build_sched_domains(), before degeneration), so the node with more idle
+# CPUs takes the child, its most recently idle CPU; node 1 keeps the child
+# when node 0 has no idle CPU
+fn="$FIX/scenario/fork-numa-spare.txt"
+"$SR" replay -q -o "$TMP/fn.db" -t 2x2x1 "$fn" >/dev/null 2>&1
+same "fork across nodes: mainline picks the kernel's CPU for both children" "401|1|1 402|3|3" \
+	"$(sqlite3 "$TMP/fn.db" "SELECT d.tid, d.kernel_cpu, e.cpu FROM decision d JOIN evaluation_v e
+		USING (decision_id) WHERE d.kind = 'fork' AND e.model = 'mainline' ORDER BY d.tid" | paste -sd' ')"
+same "fork across nodes: the first child leaves the parent's node at the NUMA level" \
+	"fork > NUMA: idlest group, cpu 1 > MC: local" \
+	"$(sqlite3 "$TMP/fn.db" "SELECT e.reason FROM decision d JOIN evaluation_v e USING (decision_id)
+		WHERE d.kind = 'fork' AND d.tid = 401 AND e.model = 'mainline'")"
 test_done
