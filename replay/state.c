@@ -127,6 +127,9 @@ static void infer_kthread(struct sr_task *t)
 
 static void aff_seen(struct sr_task *t, int cpu)
 {
+	/* pinned by a fork's evidence (aff_fork), seen elsewhere: not pinned there */
+	if (cpu >= 0 && cpu != t->fork_pin - 1)
+		t->fork_pin = 0;
 	if (cpu < 0 || cpu >= 64)
 		return;
 	t->seen_cpus |= 1ULL << cpu;
@@ -916,6 +919,48 @@ static int fork_probe_take(struct sr_replay *r, struct sr_pending *pd, struct sr
 	return 1;
 }
 
+/*
+ * Inferred affinity from forks (traces without the parent's mask; see
+ * schedreplay-replay(1), INFERENCE RULES).  wake_up_new_task() calls
+ * select_task_rq() (kernel/sched/core.c, 6.1 and 6.12), which runs
+ * select_task_rq_fair() only for a child allowed more than one CPU and
+ * otherwise takes cpumask_any(p->cpus_ptr), the child's one CPU; and
+ * select_task_rq_fair()'s fork path (find_idlest_group() /
+ * sched_balance_find_dst_group() down to the LLC level) never keeps the
+ * child on the parent's CPU, busy with the parent, while another CPU of
+ * that LLC is idle.  A child put there is taken for pinned with its parent
+ * (children inherit cpus_allowed): the parent's later forks are no
+ * placements (skip "bound", inferred affinity) until the parent is seen on
+ * another CPU, a probe shows select_task_rq_fair() running for it or its
+ * child, or a child lands elsewhere.  Forks only: a mask widened later
+ * does not show in the trace, and the parent's wakeups and balances are
+ * evaluated as before.
+ */
+static void aff_fork(struct sr_replay *r, struct sr_task *parent, struct sr_task *child,
+		     int pcpu, int cpu, int probed)
+{
+	int c;
+
+	/* a child placed by select_task_rq_fair() (its probe), or elsewhere */
+	if (parent->fork_pin && (probed || cpu != parent->fork_pin - 1)) {
+		parent->fork_pin = child->fork_pin = 0;
+		return;
+	}
+	if (probed || parent->fork_pin || cpu != pcpu || parent->cpu != pcpu ||
+	    parent->kthread == 1 || !aff_unknown(parent) || !aff_unknown(child))
+		return;
+	for (c = 0; c < r->topo->ncpus; c++) {
+		const struct sr_rq *rq = &r->rq[c];
+
+		if (c != pcpu && sr_cpus_share_cache(r->topo, c, pcpu) && rq->known &&
+		    rq->curr == 0 && rq->nr_running == 0 && !rq->ttwu_pending)
+			break;
+	}
+	if (c == r->topo->ncpus)
+		return;
+	parent->fork_pin = child->fork_pin = pcpu + 1;
+}
+
 static int on_wakeup_new(struct sr_replay *r, const struct sr_event *ev)
 {
 	struct sr_task *p = task_get(r, ev->pid, ev->comm, ev->prio);
@@ -944,6 +989,10 @@ static int on_wakeup_new(struct sr_replay *r, const struct sr_event *ev)
 		pd->d.skip = SR_SKIP_NOT_FAIR;
 	else if (p->bound_cpu >= 0)
 		pd->d.skip = SR_SKIP_BOUND;
+	else if (p->fork_pin)
+		pd->d.skip = SR_SKIP_BOUND;
+	if (p->fork_pin)
+		pd->d.inferred |= SR_INF_AFFINITY;
 	sr_pelt_init_task(&p->pelt, now, p->weight);
 	probed = r->probes && fork_probe_take(r, pd, p, ev);
 	if (r->probes && !probed && pd->d.skip == SR_SKIP_NONE) {
@@ -957,6 +1006,8 @@ static int on_wakeup_new(struct sr_replay *r, const struct sr_event *ev)
 		r->stats.fork_no_select++;
 	}
 	sr_dec_evaluate(r, pd, p, parent, now);
+	if (parent)
+		aff_fork(r, parent, p, ev->cpu, cpu, probed);
 	/* wake_up_new_task(): recent_used_cpu = task_cpu(p), before the selection */
 	p->recent_used_cpu = pd->d.prev_cpu;
 	p->pelt_valid = 1;
@@ -1086,6 +1137,7 @@ static int on_fork(struct sr_replay *r, const struct sr_event *ev)
 		/* what was seen or inferred of the parent's mask holds for the child */
 		child->aff_observed = parent->aff_observed;
 		child->aff_denied = parent->aff_denied;
+		child->fork_pin = parent->fork_pin;
 		if (parent->pid == 2) {
 			child->kthread = 1;
 			child->inferred |= SR_INF_KTHREAD;
@@ -1201,6 +1253,8 @@ static int on_select_rq(struct sr_replay *r, const struct sr_event *ev)
 	}
 	/* the kernel ran the fair placement: whatever our heuristics said */
 	pd->d.skip = SR_SKIP_NONE;
+	/* and so the task may run on more than one CPU (aff_fork) */
+	p->fork_pin = 0;
 	if (probe_proves(r, p, pd->d.prev_cpu, now))
 		r->stats.reconciled[SR_REC_PROBE]++;
 	/* the probe read p->wakee_flips as wake_wide() will */

@@ -380,4 +380,17 @@ same "fork across nodes: the first child leaves the parent's node at the NUMA le
 	"fork > NUMA: idlest group, cpu 1 > MC: local" \
 	"$(sqlite3 "$TMP/fn.db" "SELECT e.reason FROM decision d JOIN evaluation_v e USING (decision_id)
 		WHERE d.kind = 'fork' AND d.tid = 401 AND e.model = 'mainline'")"
+# inferred affinity from forks (fork-pinned.txt, no probes, no masks): a
+# child put on its parent's busy CPU while a CPU of that LLC idles shows a
+# pinned parent, whose next fork is no placement, until a child lands
+# elsewhere
+fk="$FIX/scenario/fork-pinned.txt"
+"$SR" replay -q -o "$TMP/fk.db" -t 2x2x1 "$fk" >/dev/null 2>&1
+same "forks of a parent inferred pinned are no placements, until a child lands elsewhere" \
+	"401|-|0 402|bound|1 403|bound|1 404|-|0" \
+	"$(sqlite3 "$TMP/fk.db" "SELECT tid, coalesce(skip, '-'), coalesce(inferred, '') LIKE '%affinity%'
+		FROM decision WHERE kind = 'fork' ORDER BY tid" | paste -sd' ')"
+same "only the unpinned parent's forks are evaluated" "401 404" \
+	"$(sqlite3 "$TMP/fk.db" "SELECT DISTINCT d.tid FROM decision d JOIN evaluation_v e USING (decision_id)
+		WHERE d.kind = 'fork' ORDER BY d.tid" | paste -sd' ')"
 test_done
