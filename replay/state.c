@@ -1017,6 +1017,28 @@ static int on_wakeup_new(struct sr_replay *r, const struct sr_event *ev)
 	return sr_dec_close(r, pd, cpu, now);
 }
 
+/*
+ * Inferred affinity from a stopper migration (schedreplay-replay(1),
+ * INFERENCE RULES): the stopper moves a running task for
+ * migration_cpu_stop() after sched_setaffinity() took its CPU away (to any
+ * CPU of the new mask: cpumask_any_and_distribute()), after sched_exec()
+ * chose an idler CPU (select_task_rq(), SD_BALANCE_EXEC), or for
+ * active_load_balance_cpu_stop() towards the less loaded CPU whose balance
+ * failed (6.1 and 6.12).  A move onto a CPU with at least one CFS task and
+ * at least as many as the CPU left had (the task included) is none of the
+ * last two: the task is taken for pinned there in newly idle balances, as
+ * the refusal rule (aff_refused) would conclude, and undone the same ways.
+ */
+static void aff_stopper(struct sr_replay *r, struct sr_task *p, int orig, int dest)
+{
+	uint64_t online = r->topo->ncpus >= 64 ? ~0ULL : (1ULL << r->topo->ncpus) - 1;
+
+	if (dest >= 64 || r->rq[dest].cfs_nr < 1 || r->rq[dest].cfs_nr < r->rq[orig].cfs_nr)
+		return;
+	p->aff_denied = ~(1ULL << dest) & online;
+	p->inferred |= SR_INF_AFFINITY;
+}
+
 static int on_migrate(struct sr_replay *r, const struct sr_event *ev)
 {
 	struct sr_task *p = task_get(r, ev->pid, ev->comm, ev->prio);
@@ -1055,8 +1077,10 @@ static int on_migrate(struct sr_replay *r, const struct sr_event *ev)
 		   !strncmp(sr_replay_task(r, ev->common_pid)->comm, "migration/", 10))) {
 		m.kind = SR_MIG_ACTIVE;
 		/* the stopper also moves a task off a CPU a new mask took from it */
-		if (aff_unknown(p))
+		if (aff_unknown(p)) {
 			aff_reset(p, dest);
+			aff_stopper(r, p, orig, dest);
+		}
 	} else if (e == dest) {
 		/* a pull by dest: newidle or periodic, told at its next switch */
 		ret = settle_pull(r, dest, -1, 0, now);

@@ -393,4 +393,15 @@ same "forks of a parent inferred pinned are no placements, until a child lands e
 same "only the unpinned parent's forks are evaluated" "401 404" \
 	"$(sqlite3 "$TMP/fk.db" "SELECT DISTINCT d.tid FROM decision d JOIN evaluation_v e USING (decision_id)
 		WHERE d.kind = 'fork' ORDER BY d.tid" | paste -sd' ')"
+# inferred affinity from a stopper migration (affinity-stopper.txt): the
+# stopper moves H onto a CPU as loaded as the one it left (no sched_exec, no
+# active balance: a new mask), so a newly idle CPU does not pull it there
+as="$FIX/scenario/affinity-stopper.txt"
+"$SR" replay -q -o "$TMP/ast.db" -t 2x2x1 "$as" >/dev/null 2>&1
+same "a task the stopper moved onto an equally loaded CPU is not pulled by a newly idle CPU" \
+	"0" "$(sqlite3 "$TMP/ast.db" "SELECT count(*) FROM decision d JOIN evaluation_v e USING (decision_id)
+		WHERE d.kind IN ('newidle', 'balance_newidle') AND e.cpu IS NOT NULL")"
+same "... and that balance is marked inferred affinity" "1" \
+	"$(sqlite3 "$TMP/ast.db" "SELECT count(*) > 0 FROM decision WHERE kind = 'newidle' AND
+		inferred LIKE '%affinity%' AND ts > 1005000000")"
 test_done
