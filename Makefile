@@ -16,6 +16,10 @@ BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 DATADIR ?= $(PREFIX)/share/schedreplay
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+INCLUDEDIR ?= $(PREFIX)/include
+# headers only, no library: the arch-independent pkg-config directory
+PKGCONFIGDIR ?= $(PREFIX)/share/pkgconfig
+DOCDIR ?= $(PREFIX)/share/doc/schedreplay
 
 CC ?= cc
 CFLAGS ?= -O2 -g
@@ -75,6 +79,10 @@ LIB_OBJS = $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRCS)) $(BUILD)/sql-reports.o
 # the canned queries of "schedreplay sql", compiled into the binary
 REPORT_SQL = $(sort $(wildcard reports/*.sql))
 MAIN_OBJ = $(BUILD)/src/main.o
+# what a --patch-file pair includes (schedreplay-pairs(7)), installed by make install
+PAIR_HEADERS = $(addprefix include/schedreplay/,patch.h balance.h model.h replay.h event.h \
+		 pelt.h topology.h)
+
 UNIT_SRCS = $(wildcard tests/unit/*.c)
 UNIT_BINS = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 
@@ -161,12 +169,21 @@ fuzz:
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
-		$(DESTDIR)$(DATADIR)/reports $(DESTDIR)$(BASHCOMPDIR)
+		$(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(DATADIR)/reports $(DESTDIR)$(BASHCOMPDIR)
 	install -m 755 schedreplay $(DESTDIR)$(BINDIR)/schedreplay
 	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 man/*.5 $(DESTDIR)$(MANDIR)/man5/
+	install -m 644 man/*.7 $(DESTDIR)$(MANDIR)/man7/
 	install -m 644 $(REPORT_SQL) $(DESTDIR)$(DATADIR)/reports/
 	install -m 644 completion/schedreplay.bash $(DESTDIR)$(BASHCOMPDIR)/schedreplay
+	install -d $(DESTDIR)$(INCLUDEDIR)/schedreplay $(DESTDIR)$(PKGCONFIGDIR) \
+		$(DESTDIR)$(DOCDIR)/examples
+	install -m 644 $(PAIR_HEADERS) $(DESTDIR)$(INCLUDEDIR)/schedreplay/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+		-e "s|@VERSION@|$$(cat VERSION)|" \
+		-e "s|@ABI@|$$(sed -n 's/^#define SR_PATCH_ABI \([0-9]*\)$$/\1/p' include/schedreplay/patch.h)|" \
+		include/schedreplay.pc.in >$(DESTDIR)$(PKGCONFIGDIR)/schedreplay.pc
+	install -m 644 tests/fixtures/patch-file/wake-wide-double.c $(DESTDIR)$(DOCDIR)/examples/
 
 clean:
 	rm -rf build build-san build-fuzz schedreplay

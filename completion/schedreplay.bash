@@ -101,7 +101,7 @@ _schedreplay()
 	*:-o | *:--output | *:-t | *:--topology | *:--patch-file | *:-A | *:--attach)
 		_schedreplay_files "$cur"
 		return 0 ;;
-	*:-r | *:--run | *:--run2 | *:-n | *:--top | *:--reasons | *:--hz | *:-B | *:--buffer | \
+	*:-r | *:--run | *:--run2 | *:-n | *:--top | *:--reasons | *:--hz | *:--kernel | *:-B | *:--buffer | \
 	*:-d | *:--duration | *:-b | *:-e | *:--event | *:--size | *:--filter | *:--select | \
 	*:-P | *:--param)
 		return 0 ;;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The load-balance surrogate (decision-model §6-§8): load_balance() with
+ * The load-balance surrogate (schedreplay-models(7) §6-§8): load_balance() with
  * find_busiest_group / find_busiest_queue on the reconstructed runqueues,
  * detach_tasks() over each CPU's cfs_tasks list from its least recently
  * run end, can_migrate_task() with affinity and the per-CPU kthread test,
@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "schedreplay/balance.h"
+#include "schedreplay/kgen.h"
 #include <stdlib.h>
 #include "banned.h"
 
@@ -61,7 +62,7 @@ int sr_lb_nohz_idle(const struct sr_lb_ctx *c, int cpu)
 	const struct sr_rq *rq = &c->v->rq[cpu];
 	uint64_t tick = 1000000000ULL / (uint64_t)c->v->hz;
 
-	/* tickless after about one tick of idleness (§7.7) */
+	/* tickless after about one tick of idleness (schedreplay-models(7) §7.7) */
 	return sr_lb_idle_cpu(c, cpu) && (!rq->known || c->v->now >= rq->idle_stamp + tick);
 }
 
@@ -227,6 +228,7 @@ void sr_lb_calculate_imbalance(struct sr_lb_ctx *c, struct sr_lb_sds *sds)
 	int child_prefer = level > 0 &&
 			   (t->cpu[env->dst_cpu].dom[level - 1].flags & SR_SD_PREFER_SIBLING);
 
+	env->flags &= ~SR_LBF_MIGRATE_LOAD;
 	if (busiest->type == SR_GROUP_IMBALANCED) {
 		imb = 1;
 	} else if (local->type == SR_GROUP_HAS_SPARE) {
@@ -258,6 +260,7 @@ void sr_lb_calculate_imbalance(struct sr_lb_ctx *c, struct sr_lb_sds *sds)
 		}
 	} else {
 		imb = 1;	/* migrate_load: one task at a time */
+		env->flags |= SR_LBF_MIGRATE_LOAD;
 	}
 	env->imbalance = imb;
 }
@@ -349,12 +352,22 @@ int sr_lb_task_hot(struct sr_lb_ctx *c, const struct sr_task *p)
 	return c->v->now < p->exec_start + MIGRATION_COST_NS;
 }
 
-/* can_migrate_task() at v5.16 (§6.2) with the model's kthread_is_per_cpu */
+/* can_migrate_task() at v5.16 (schedreplay-models(7) §6.2) with the model's kthread_is_per_cpu */
 int sr_lb_can_migrate_task(struct sr_lb_ctx *c, const struct sr_task *p, int src)
 {
 	struct sr_lb_env *env = c->env;
 	int cpu;
 
+	/*
+	 * A delayed task (6.12+) is on cfs_tasks and may be moved; from 6.14
+	 * ("sched/fair: Do not try to migrate delayed dequeue task") only
+	 * when the balance migrates load
+	 */
+	if (p->delayed && sr_kgen_has(c->v->kgen, SR_KF_LB_SKIP_DELAYED) &&
+	    !(env->flags & SR_LBF_MIGRATE_LOAD)) {
+		sr_lb_reason(c, "delayed %d skipped", p->pid);
+		return 0;
+	}
 	if (c->pol->kthread_is_per_cpu(c, p)) {
 		sr_lb_reason(c, "per-cpu kthread %d skipped", p->pid);
 		return 0;
@@ -453,7 +466,7 @@ static int subset(const uint64_t *a, const uint64_t *b, size_t words)
 	return 1;
 }
 
-/* load_balance() at v5.16 (§6.4) */
+/* load_balance() at v5.16 (schedreplay-models(7) §6.4) */
 int sr_lb_load_balance(struct sr_lb_ctx *c, int dst, int level, int idle)
 {
 	const struct sr_topology *t = c->v->topo;
@@ -567,7 +580,10 @@ static int rd_overloaded(const struct sr_lb_ctx *c)
 	return 0;
 }
 
-/* newidle_balance() at v5.19 (§8.2); avg_idle and the lb cost are not seen */
+/*
+ * newidle_balance() at v5.19 (schedreplay-models(7) §8.2); avg_idle and the lb
+ * cost are not seen
+ */
 int sr_lb_newidle_balance(struct sr_lb_ctx *c, int cpu)
 {
 	const struct sr_cpu_topo *ct = &c->v->topo->cpu[cpu];
@@ -756,7 +772,13 @@ int sr_model_balance(const struct sr_model *m, const struct sr_view *v,
 	c.masks = scratch->masks;
 	for (cpu = 0; cpu < v->topo->ncpus; cpu++) {
 		c.nr[cpu] = v->rq[cpu].nr_running;
-		c.cfs[cpu] = v->rq[cpu].cfs_nr;
+		/*
+		 * sum_h_nr_running and find_busiest_queue() count
+		 * h_nr_queued, delayed tasks in, until 6.14 made them
+		 * h_nr_runnable (not in 6.12.y)
+		 */
+		c.cfs[cpu] = v->rq[cpu].cfs_nr - (sr_kgen_has(v->kgen, SR_KF_LB_RUNNABLE) ?
+						   v->rq[cpu].nr_delayed : 0);
 		c.load[cpu] = (long)v->rq[cpu].cfs_weight;
 	}
 	c.nr[in->cpu] -= in->nr_sub;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The decision points (decision-model §2.4, §6-§8): opening a wakeup,
+ * The decision points (schedreplay-models(7) §2.4, §6-§8): opening a wakeup,
  * fork or balance decision with the state replay/state.c has rebuilt,
  * evaluating every model on a read-only view of that state (replay/fair.c,
  * replay/balance.c) and closing the decision when the trace shows what the
@@ -25,12 +25,22 @@ void sr_dec_pending_free(struct sr_pending *pd)
 
 static void fill_view(const struct sr_replay *r, struct sr_view *v, uint64_t now)
 {
+	v->kgen = &r->kgen;
 	v->topo = r->topo;
 	v->rq = r->rq;
 	v->cfs_head = (const struct sr_task *const *)r->lb_head;
 	v->cfs_tail = (const struct sr_task *const *)r->lb_tail;
 	v->now = now;
 	v->hz = r->hz;
+}
+
+/* before a decision reads the state: the picks the trace does not show (6.12+) */
+static void settle_delayed(struct sr_replay *r, uint64_t now)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < r->topo->ncpus; cpu++)
+		sr_state_delay_expire(r, cpu, now);
 }
 
 void sr_replay_view(const struct sr_replay *r, struct sr_view *v)
@@ -114,6 +124,7 @@ void sr_dec_evaluate(struct sr_replay *r, struct sr_pending *pd, const struct sr
 	struct sr_view v;
 	int i;
 
+	settle_delayed(r, now);
 	fill_view(r, &v, now);
 	sr_dec_snapshot(r, &pd->d, p, now);
 	if (pd->d.skip != SR_SKIP_NONE)
@@ -184,6 +195,7 @@ static void lb_evaluate(struct sr_replay *r, struct sr_lb_pending *pd, int h, ui
 	struct sr_view v;
 	int i;
 
+	settle_delayed(r, now);
 	fill_view(r, &v, now);
 	for (i = 0; i < r->nmodels; i++) {
 		struct sr_eval *e = &pd->ev[h][i];
@@ -229,6 +241,7 @@ static struct sr_lb_pending *lb_open(struct sr_replay *r, int cpu, const struct 
 	if (r->topo->source[0] && strncmp(r->topo->source, "recording", 9))
 		pd->d.inferred |= SR_INF_TOPOLOGY;
 	/* this_nr and the idle CPUs (p NULL: all allowed) */
+	settle_delayed(r, now);
 	sr_dec_snapshot(r, &pd->d, NULL, now);
 	fill_view(r, &v, now);
 	if (r->snapshots)

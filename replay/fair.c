@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * CFS placement decision functions (decision-model §5) for the base models:
+ * CFS placement decision functions (schedreplay-models(7) §5) for the base models:
  * "mainline" (select_task_rq_fair as of 2025: wake_wide, wake_affine idle
  * then weight on cpu_load, select_idle_sibling with prev / target /
  * recent_used_cpu, idle cores, SIS_UTIL; fork slow path) and "v4.15" (bool
@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "schedreplay/balance.h"
+#include "schedreplay/kgen.h"
 #include "schedreplay/model.h"
 #include "banned.h"
 
@@ -83,7 +84,7 @@ long sr_ctx_cpu_load(const struct sr_wake_ctx *c, int cpu)
 
 static long task_h_load(const struct sr_task *t)
 {
-	/* flat hierarchy (§3.4): the task's own, possibly stale, load_avg */
+	/* flat hierarchy (schedreplay-models(7) §3.4): the task's own, possibly stale, load_avg */
 	return t ? (long)t->pelt.load_avg : 0;
 }
 
@@ -104,7 +105,7 @@ const struct sr_domain *sr_ctx_llc(const struct sr_wake_ctx *c, int cpu)
 	return llc_domain(c, cpu);
 }
 
-/* ---- wake_wide (§5.2) --------------------------------------------------------- */
+/* ---- wake_wide (schedreplay-models(7) §5.2) --------------------------------------- */
 
 static int wake_wide(struct sr_wake_ctx *c)
 {
@@ -121,7 +122,7 @@ static int wake_wide(struct sr_wake_ctx *c)
 	return slave >= factor && master >= slave * factor;
 }
 
-/* ---- wake_affine (§5.3 - §5.5) ------------------------------------------------ */
+/* ---- wake_affine (schedreplay-models(7) §5.3 - §5.5) ------------------------------ */
 
 static int wake_affine_idle_mainline(struct sr_wake_ctx *c, int this_cpu, int prev_cpu, int sync)
 {
@@ -129,7 +130,13 @@ static int wake_affine_idle_mainline(struct sr_wake_ctx *c, int this_cpu, int pr
 		sr_reason(c, "this idle, shares LLC");
 		return idle(c, prev_cpu) ? prev_cpu : this_cpu;
 	}
-	if (sync && c->v->rq[this_cpu].nr_running == 1) {
+	/*
+	 * rq->nr_running counts delayed tasks (6.12); wake_affine_idle() leaves
+	 * them out from 6.16 and 6.12.37 ("Fixup wake_up_sync() vs DELAYED_DEQUEUE")
+	 */
+	if (sync && c->v->rq[this_cpu].nr_running -
+		    (sr_kgen_has(c->v->kgen, SR_KF_SYNC_NOT_DELAYED) ?
+		     c->v->rq[this_cpu].nr_delayed : 0) == 1) {
 		sr_reason(c, "sync, waker alone");
 		return this_cpu;
 	}
@@ -222,7 +229,7 @@ static int wake_affine(struct sr_wake_ctx *c, const struct sr_domain *sd, int th
 	return this_cpu;
 }
 
-/* ---- select_idle_sibling (§5.6) ------------------------------------------------ */
+/* ---- select_idle_sibling (schedreplay-models(7) §5.6) ----------------------------- */
 
 /* SIS_UTIL's scan budget from the LLC's utilisation (update_idle_cpu_scan) */
 static int sis_util_budget(struct sr_wake_ctx *c, const struct sr_domain *llc)
@@ -406,7 +413,7 @@ static int sis_v415(struct sr_wake_ctx *c, int prev, int target)
 	return target;
 }
 
-/* ---- the slow path (§5.7) ------------------------------------------------------ */
+/* ---- the slow path (schedreplay-models(7) §5.7) ----------------------------------- */
 
 enum group_type { GROUP_HAS_SPARE, GROUP_FULLY_BUSY, GROUP_OVERLOADED };
 
@@ -647,7 +654,7 @@ static int find_idlest_cpu(struct sr_wake_ctx *c, int level, int this_cpu, int p
 	return cpu;
 }
 
-/* ---- select_task_rq_fair (§5.1) -------------------------------------------------- */
+/* ---- select_task_rq_fair (schedreplay-models(7) §5.1) ----------------------------- */
 
 static int select_task_rq_fair(struct sr_wake_ctx *c)
 {

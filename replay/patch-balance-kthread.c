@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Seed 000: Yihao Wu's "sched/fair: Again ignore percpu threads for
- * imbalance pulls" (Dec 2021, not merged; decision-model §6).
+ * imbalance pulls" (Dec 2021, not merged; schedreplay-models(7) §6).
  *
  * can_migrate_task() skips a per-CPU kernel thread before its affinity
  * test, silently: no LBF_SOME_PINNED, no LBF_DST_PINNED, and therefore no

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Seed 003: Josh Don's "sched: Allow newidle balancing to bail out of
- * load_balance" (v5.19/6.0, 792b9f65a568; decision-model §8).
+ * load_balance" (v5.19/6.0, 792b9f65a568; schedreplay-models(7) §8).
  *
  * should_we_balance() for a newly idle CPU:
  *

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Seed 002: Preeti U Murthy's "sched: Improve load balancing in the
- * presence of idle CPUs" (v4.1, d4573c3e1c99; decision-model §7).
+ * presence of idle CPUs" (v4.1, d4573c3e1c99; schedreplay-models(7) §7).
  *
  * run_rebalance_domains() on an idle CPU kicked to do the nohz idle
  * balance (the ILB):

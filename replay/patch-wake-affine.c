@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Seed 004: Mel Gorman's "Reduce migrations due to load imbalance and
- * process exits" (v4.16-rc1; decision-model §5.8).
+ * process exits" (v4.16-rc1; schedreplay-models(7) §5.8).
  *
  *   1/4  pass this_cpu to wake_affine instead of looking it up      no decision changes
  *   2/4  compute prev_eff_load only when needed                     no decision changes

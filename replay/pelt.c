@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * PELT signals in the kernel's own integer arithmetic (kernel/sched/pelt.c,
- * decision-model §3), so that a replayed load_avg, runnable_avg or util_avg
+ * schedreplay-models(7) §3), so that a replayed load_avg, runnable_avg or util_avg
  * truncates exactly where the kernel's does.  The y^n table is generated
  * once at run time the way Documentation/scheduler/sched-pelt.c generates
  * the kernel's sched-pelt.h, rather than copied.

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The engine's internals, shared by state.c (applying events) and the
- * view helpers the models call.
+ * The engine's internals, shared by state.c (applying events) and
+ * decision.c (the decision points).  Nothing under the models (fair.c,
+ * balance.c, patch*.c) includes it: they see the engine's state only
+ * through struct sr_view.
  */
 #ifndef SCHEDREPLAY_REPLAY_LOCAL_H
 #define SCHEDREPLAY_REPLAY_LOCAL_H
 
 #include "schedreplay/balance.h"
+#include "schedreplay/kgen.h"
 #include "schedreplay/model.h"
 #include "schedreplay/replay.h"
 
@@ -24,6 +27,7 @@ struct sr_fork_probe {
 struct sr_pending {
 	struct sr_decision d;
 	int selected;			/* the select_rq probe bound to it */
+	int delay_guess;		/* no probe: skipped as delayed unless the wakeup moves it */
 	const struct sr_task *cur;	/* the waker, for a deferred evaluation */
 	struct sr_eval ev[SR_MAX_MODELS];
 };
@@ -60,6 +64,7 @@ struct sr_replay {
 	uint64_t now;
 	int probes;
 	int no_affinity;		/* the trace's masks are withheld */
+	struct sr_kgen kgen;		/* the recording kernel's generation */
 	int snapshots;
 	struct sr_task **await;		/* per cpu: the wakee whose select_rq comes next */
 	struct sr_pending **selected;	/* per cpu: the decision select_rq_ret answers */
@@ -141,6 +146,13 @@ static inline int on_rq(const struct sr_task *t)
  * the models and never state.c.
  */
 void sr_dec_pending_free(struct sr_pending *pd);
+
+/*
+ * 6.12+: the delayed tasks of @cpu a pick the trace does not show has
+ * dequeued by @now (replay/state.c); the decision points run it on every
+ * CPU before a view is taken
+ */
+void sr_state_delay_expire(struct sr_replay *r, int cpu, uint64_t now);
 /* a wakeup or fork decision for @p, not yet evaluated */
 struct sr_pending *sr_dec_open(struct sr_replay *r, struct sr_task *p,
 			       enum sr_decision_kind kind, uint64_t now);

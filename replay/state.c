@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The replay state: per-CPU runqueues and per-task state rebuilt from the
- * event stream (decision-model §2.4), PELT kept for every task and every
- * CPU's root cfs_rq (§3.4), and the decision points: a wakeup placement at
+ * event stream (schedreplay-models(7) §2.4), PELT kept for every task and every
+ * CPU's root cfs_rq (schedreplay-models(7) §3.4), and the decision points: a wakeup placement at
  * each sched_waking of a sleeping CFS task, closed by its sched_wakeup; a
  * fork placement at each sched_wakeup_new; load-balance decisions at every
  * pull the trace shows, every newly-idle switch and every nohz idle-balance
- * pass (decision-model §6-§8, evaluated by replay/balance.c).  The engine
+ * pass (schedreplay-models(7) §6-§8, evaluated by replay/balance.c).  The engine
  * always applies what
  * the kernel actually did (open loop), so one trace gives one state
  * trajectory however many models are evaluated.
@@ -62,6 +62,7 @@ static const char *const rec_names[SR_REC__COUNT] = {
 	[SR_REC_IDLE_SWITCH]	= "idle_switch",
 	[SR_REC_PROBE]		= "probe",
 	[SR_REC_SWITCH]		= "switch",
+	[SR_REC_DELAYED]	= "delayed",
 };
 
 const char *sr_reconcile_name(enum sr_reconcile k)
@@ -103,7 +104,7 @@ static int grow(struct sr_replay *r)
 
 /*
  * Per-CPU kernel threads are bound to the CPU in their name; kthreadd's
- * children are kernel threads (decision-model §6.6).  Both are inferences.
+ * children are kernel threads (schedreplay-models(7) §6.6).  Both are inferences.
  */
 static void infer_kthread(struct sr_task *t)
 {
@@ -189,7 +190,7 @@ static struct sr_task *task_get(struct sr_replay *r, int pid, const char *comm, 
 	return t;
 }
 
-/* ---- cfs_tasks: per-CPU lists, most recently run first (§2.4) ------------ */
+/* ---- cfs_tasks: per-CPU lists, most recently run first (schedreplay-models(7) §2.4) ---- */
 
 static void lb_unlink(struct sr_replay *r, struct sr_task *t)
 {
@@ -225,7 +226,7 @@ static void lb_link_head(struct sr_replay *r, struct sr_task *t, int cpu)
 /*
  * The kernel chose @cpu for the waking @t, from @waker_cpu: until its
  * sched_wakeup the wakeup is on @cpu's wakelist (rq->ttwu_pending) or
- * being activated there, and idle_cpu(@cpu) is false (decision-model
+ * being activated there, and idle_cpu(@cpu) is false (schedreplay-models(7)
  * §2.1).  A wakeup onto the waker's own CPU is activated at once.
  */
 static void ttwu_mark(struct sr_replay *r, struct sr_task *t, int cpu, int waker_cpu)
@@ -294,7 +295,14 @@ static void rq_pelt_update(struct sr_replay *r, int cpu, uint64_t now)
 		rq->cfs.last_update = now;
 		return;
 	}
-	sr_pelt_update(&rq->cfs, now, rq->cfs_weight, rq->cfs_nr, rq->curr_cfs, 1);
+	/*
+	 * __update_load_avg_cfs_rq(): delayed tasks keep their weight in
+	 * load.weight; the runnable sum leaves them out from 6.13 and 6.12.7
+	 * ("More PELT vs DELAYED_DEQUEUE": h_nr_queued - h_nr_delayed)
+	 */
+	sr_pelt_update(&rq->cfs, now, rq->cfs_weight,
+		       rq->cfs_nr - (sr_kgen_has(&r->kgen, SR_KF_DELAYED_NOT_RUNNABLE) ?
+				     rq->nr_delayed : 0), rq->curr_cfs, 1);
 }
 
 /* a task's own signal over its last interval (RUNNING/QUEUED/BLOCKED) */
@@ -306,8 +314,12 @@ static void task_pelt_update(struct sr_task *t, uint64_t now)
 		t->pelt.last_update = now;
 		return;
 	}
-	/* __update_load_avg_se(): new averages clear UTIL_AVG_UNCHANGED */
-	if (sr_pelt_update(&t->pelt, now, on_rq, on_rq, t->state == SR_TASK_RUNNING, t->weight))
+	/*
+	 * __update_load_avg_se(): new averages clear UTIL_AVG_UNCHANGED; a
+	 * delayed task is on the queue but not runnable (se_runnable(), 6.12)
+	 */
+	if (sr_pelt_update(&t->pelt, now, on_rq, on_rq && !t->delayed,
+			   t->state == SR_TASK_RUNNING, t->weight))
 		t->util_est_unchanged = 0;
 }
 
@@ -388,6 +400,89 @@ static void detach(struct sr_replay *r, struct sr_task *t)
 	t->attached = 0;
 }
 
+/* ---- EEVDF virtual time (6.6+) --------------------------------------------- */
+
+static int on_rq(const struct sr_task *t);
+
+static int eevdf(const struct sr_replay *r)
+{
+	return sr_kgen_has(&r->kgen, SR_KF_EEVDF);
+}
+
+/* calc_delta_fair(): @ns of running as @t's virtual time */
+static int64_t vdelta(const struct sr_task *t, uint64_t ns)
+{
+	return (int64_t)(ns * SR_NICE0_WEIGHT / (t->weight ? t->weight : SR_NICE0_WEIGHT));
+}
+
+/* @t's vruntime at @now: update_curr() of the running task, not stored */
+static int64_t vr_now(const struct sr_replay *r, const struct sr_task *t, uint64_t now)
+{
+	int64_t v = t->vruntime;
+
+	if (t->state == SR_TASK_RUNNING && t->cpu >= 0 && r->rq[t->cpu].curr == t->pid &&
+	    t->vr_start && now > t->vr_start)
+		v += vdelta(t, now - t->vr_start);
+	return v;
+}
+
+/*
+ * avg_vruntime() (fair.c, 6.6+): the load-weighted mean vruntime V of
+ * @cpu's queued CFS entities, curr and delayed ones included; the last V
+ * while the queue is empty (zero_vruntime).  @load: their weight.
+ */
+static int64_t avg_vruntime(struct sr_replay *r, int cpu, uint64_t now, unsigned long *load)
+{
+	struct sr_rq *rq = &r->rq[cpu];
+	const struct sr_task *t;
+	__int128 sum = 0;
+	unsigned long w = 0;
+
+	for (t = r->lb_head[cpu]; t; t = t->lb_next) {
+		if (!on_rq(t) || t->cpu != cpu)
+			continue;
+		sum += (__int128)t->weight * vr_now(r, t, now);
+		w += t->weight;
+	}
+	if (load)
+		*load = w;
+	if (w)
+		rq->vzero = (int64_t)(sum / (__int128)w);
+	return rq->vzero;
+}
+
+/*
+ * update_entity_lag() (6.6 to 6.18.0): the lag @t takes off the queue,
+ * V - vruntime clamped to max(2 * slice, TICK_NSEC) of its time, the slice
+ * sysctl_sched_base_slice (0.75 ms) x (1 + ilog2(min(ncpus, 8)))
+ */
+static void save_lag(struct sr_replay *r, struct sr_task *t, int64_t v_avg)
+{
+	uint64_t tick = 1000000000ULL / (uint64_t)r->hz, slice;
+	int n = r->topo->ncpus < 8 ? r->topo->ncpus : 8, factor = 1;
+	int64_t lag = v_avg - t->vruntime, lim;
+
+	while (n >>= 1)
+		factor++;
+	slice = 750000ULL * (uint64_t)factor;
+	lim = vdelta(t, 2 * slice > tick ? 2 * slice : tick);
+	t->vlag = lag > lim ? lim : lag < -lim ? -lim : lag;
+}
+
+/*
+ * place_entity() with PLACE_LAG (6.6+): the kept lag below V, scaled by
+ * the queue's load with @t added; on an empty queue V itself
+ */
+static void place_entity(struct sr_replay *r, struct sr_task *t, int cpu, uint64_t now)
+{
+	unsigned long w;
+	int64_t v_avg = avg_vruntime(r, cpu, now, &w), lag = 0;
+
+	if (w && t->vlag)
+		lag = t->vlag * (int64_t)(w + t->weight) / (int64_t)w;
+	t->vruntime = v_avg - lag;
+}
+
 /* ---- runqueue membership ----------------------------------------------- */
 
 static void enqueue(struct sr_replay *r, struct sr_task *t, int cpu, uint64_t now)
@@ -398,6 +493,8 @@ static void enqueue(struct sr_replay *r, struct sr_task *t, int cpu, uint64_t no
 	rq->nr_running++;
 	t->enqueue_ts = now;
 	if (is_fair(t)) {
+		if (eevdf(r))
+			place_entity(r, t, cpu, now);
 		rq->cfs_nr++;
 		rq->cfs_weight += t->weight;
 		rq->runnable_load += (long)t->pelt.load_avg;
@@ -424,6 +521,17 @@ static void dequeue(struct sr_replay *r, struct sr_task *t, uint64_t now)
 		return;
 	rq = &r->rq[t->cpu];
 	rq_pelt_update(r, t->cpu, now);
+	if (eevdf(r) && is_fair(t) && t->lb_cpu == t->cpu) {
+		save_lag(r, t, avg_vruntime(r, t->cpu, now, NULL));
+		/* finish_delayed_dequeue_entity(): DELAY_ZERO clips a positive lag */
+		if (t->delayed && t->vlag > 0)
+			t->vlag = 0;
+	}
+	if (t->delayed) {
+		t->delayed = 0;
+		if (rq->nr_delayed > 0)
+			rq->nr_delayed--;
+	}
 	lb_unlink(r, t);
 	if (rq->nr_running > 0)
 		rq->nr_running--;
@@ -495,8 +603,9 @@ static int queue_proven_empty(struct sr_replay *r, int cpu, int keep, uint64_t n
 	for (t = r->lb_head[cpu]; t; t = next) {
 		next = t->lb_next;
 		if (t->pid != keep && t->state == SR_TASK_QUEUED && !arrived(t, a, b)) {
+			/* a delayed task leaves at the pick before: no contradiction */
+			n += !t->delayed;
 			take_off(r, t, now);
-			n++;
 		}
 	}
 	/* RT and DL tasks are on no cfs_tasks list */
@@ -636,6 +745,120 @@ static void switch_proves(struct sr_replay *r, const struct sr_event *ev, struct
 		r->stats.reconciled[SR_REC_SWITCH]++;
 }
 
+/* ---- delayed dequeue (6.12+) ---------------------------------------------- */
+
+/* the delayed @t leaves its queue (pick_next_entity() -> dequeue_entities()) */
+static void delay_leave(struct sr_replay *r, struct sr_task *t, uint64_t now)
+{
+	task_pelt_update(t, now);
+	dequeue(r, t, now);
+	t->state = SR_TASK_BLOCKED;
+}
+
+/*
+ * Delayed dequeue (6.12+ DELAY_DEQUEUE), at a switch on @cpu from @prev to
+ * @next, before the engine applies it.  The kernel's order: __schedule()
+ * blocks prev, and dequeue_entity() keeps a task that is not eligible
+ * (entity_eligible(): its vruntime above V) queued as sched_delayed, unless
+ * its state is special (T, t, P: DEQUEUE_SPECIAL); then the pick
+ * (pick_next_entity()) dequeues every delayed task it picks, without a
+ * tracepoint.  A pick that finds only delayed tasks takes them all and the
+ * CPU goes idle, or newly idle balances; so a switch to idle or to a task a
+ * newidle balance pulled drains the CPU (and prev, were it ineligible,
+ * would be drained with it), and another CFS pick reaches the delayed
+ * tasks that are eligible by then.  A pick of an RT or DL task never
+ * reaches the fair class.
+ */
+static void delay_switch(struct sr_replay *r, const struct sr_event *ev, struct sr_task *prev,
+			 const struct sr_task *next, int pulled, uint64_t now)
+{
+	struct sr_rq *rq = &r->rq[ev->cpu];
+	struct sr_task *t, *tn;
+	int cpu = ev->cpu, others = 0, sleeps, all;
+	int64_t v_avg;
+
+	if (prev && prev->state == SR_TASK_RUNNING && prev->cpu == cpu && is_fair(prev)) {
+		/* update_curr() */
+		prev->vruntime = vr_now(r, prev, now);
+		prev->vr_start = now;
+	}
+	if (prev)
+		prev->delay_next = 0;
+	if (!sr_kgen_has(&r->kgen, SR_KF_DELAY_DEQUEUE) || (next && !is_fair(next)))
+		return;
+	/* S, D or I (TASK_REPORT bits 0x01, 0x02, 0x80); T 0x04, t 0x08, P 0x40 are special */
+	sleeps = prev && is_fair(prev) && ev->prev_state == SR_PREV_BLOCKED &&
+		 !(ev->prev_state_raw & (0x04 | 0x08 | 0x40)) && on_rq(prev) &&
+		 prev->cpu == cpu && rq->curr == prev->pid;
+	for (t = r->lb_head[cpu]; t; t = t->lb_next)
+		if (t != prev && on_rq(t) && t->cpu == cpu && !t->delayed &&
+		    !(pulled && next && t->pid == next->pid))
+			others++;
+	all = !next || !others;
+	if (sleeps && !all && prev->vruntime > avg_vruntime(r, cpu, now, NULL))
+		prev->delay_next = 1;
+	if (!rq->nr_delayed)
+		return;
+	v_avg = avg_vruntime(r, cpu, now, NULL);
+	for (t = r->lb_head[cpu]; t; t = tn) {
+		tn = t->lb_next;
+		if (t->delayed && t->cpu == cpu && (all || t->vruntime <= v_avg))
+			delay_leave(r, t, now);
+	}
+}
+
+/*
+ * The picks the trace does not show: the tick after curr's slice ends
+ * picks again (pick_eevdf()), and a delayed task eligible by then leaves.
+ * Taken as: eligible for one tick of @cpu's virtual time (V grows by
+ * NICE_0_LOAD / load.weight per ns of running).
+ */
+void sr_state_delay_expire(struct sr_replay *r, int cpu, uint64_t now)
+{
+	struct sr_rq *rq = &r->rq[cpu];
+	struct sr_task *t, *tn;
+	unsigned long w;
+	int64_t v_avg, tick;
+
+	if (!rq->nr_delayed)
+		return;
+	v_avg = avg_vruntime(r, cpu, now, &w);
+	if (!w)
+		return;
+	tick = (int64_t)(1000000000ULL / (uint64_t)r->hz * SR_NICE0_WEIGHT / w);
+	for (t = r->lb_head[cpu]; t; t = tn) {
+		tn = t->lb_next;
+		if (t->delayed && t->cpu == cpu && v_avg - t->vruntime >= tick)
+			delay_leave(r, t, now);
+	}
+}
+
+/*
+ * ttwu_runnable() -> enqueue_task(ENQUEUE_DELAYED) -> requeue_delayed_entity()
+ * (6.12): the woken delayed task is runnable again where it is, its util_est
+ * back in the queue's; DELAY_ZERO drops a positive lag (vruntime = V)
+ */
+static void delay_wake(struct sr_replay *r, struct sr_task *p, uint64_t now)
+{
+	struct sr_rq *rq = &r->rq[p->cpu];
+	int64_t v_avg;
+
+	rq_pelt_update(r, p->cpu, now);
+	task_pelt_update(p, now);
+	p->delayed = 0;
+	if (rq->nr_delayed > 0)
+		rq->nr_delayed--;
+	v_avg = avg_vruntime(r, p->cpu, now, NULL);
+	if (v_avg > p->vruntime)
+		p->vruntime = v_avg;
+	if (!p->util_est_queued) {
+		rq->util_est += p->util_est;
+		p->util_est_queued = 1;
+	}
+	p->enqueue_ts = now;
+	r->stats.delayed_woken++;
+}
+
 static int on_switch(struct sr_replay *r, const struct sr_event *ev)
 {
 	struct sr_rq *rq = &r->rq[ev->cpu];
@@ -656,6 +879,7 @@ static int on_switch(struct sr_replay *r, const struct sr_event *ev)
 	if (ret)
 		return ret;
 	switch_proves(r, ev, prev, next, now);
+	delay_switch(r, ev, prev, next, pulled, now);
 	/*
 	 * A blocking task's switch to the idle task: pick_next_task() found
 	 * nothing runnable (after the newidle balance), so what the engine
@@ -667,7 +891,7 @@ static int on_switch(struct sr_replay *r, const struct sr_event *ev)
 	    queue_proven_empty(r, ev->cpu, prev->pid, now, arrived_remote, r->last_local[ev->cpu],
 			       now))
 		r->stats.reconciled[SR_REC_IDLE_SWITCH]++;
-	/* newly idle: the blocking task leaves nothing to run (§8.4) */
+	/* newly idle: the blocking task leaves nothing to run (schedreplay-models(7) §8.4) */
 	if (prev && blocked && !pulled && rq->known && rq->curr == prev->pid &&
 	    on_rq(prev) && prev->cpu == ev->cpu) {
 		ret = sr_dec_lb_newidle(r, prev, ev->cpu, now);
@@ -687,6 +911,19 @@ static int on_switch(struct sr_replay *r, const struct sr_event *ev)
 		if (ev->prev_state == SR_PREV_RUNNABLE || ev->prev_state == SR_PREV_PREEMPTED ||
 		    ev->prev_state == SR_PREV_UNKNOWN) {
 			prev->state = SR_TASK_QUEUED;
+		} else if (prev->delay_next) {
+			/* sched_delayed: still queued, its weight in load.weight */
+			prev->delay_next = 0;
+			prev->delayed = 1;
+			rq->nr_delayed++;
+			prev->state = SR_TASK_QUEUED;
+			/* dequeue_task_fair() still runs util_est_dequeue() and _update() */
+			if (prev->util_est_queued) {
+				rq->util_est = sub_clamp(rq->util_est, prev->util_est);
+				prev->util_est_queued = 0;
+			}
+			util_est_update(prev, r->topo);
+			r->stats.delayed_sleeps++;
 		} else {
 			dequeue(r, prev, now);
 			/* DEQUEUE_SLEEP: a new util_est sample */
@@ -705,6 +942,7 @@ static int on_switch(struct sr_replay *r, const struct sr_event *ev)
 		if (next->lb_cpu == ev->cpu)
 			lb_link_head(r, next, ev->cpu);
 		next->state = SR_TASK_RUNNING;
+		next->vr_start = now;
 		rq->curr = next->pid;
 		rq->curr_cfs = is_fair(next);
 	} else {
@@ -739,12 +977,23 @@ static int on_waking(struct sr_replay *r, const struct sr_event *ev)
 	pd->d.waker_exiting = cur && cur->exiting;
 	if (cur && cur->exiting)
 		pd->d.inferred |= SR_INF_EXITING;
-	/* WF_SYNC is not in any tracepoint: assumed off (§9) */
+	/* WF_SYNC is not in any tracepoint: assumed off (schedreplay-models(7) §9) */
 	pd->d.sync = 0;
 	pd->d.inferred |= SR_INF_SYNC;
 	/* the wakee's flips, counted from the trace alone (history before it unknown) */
 	pd->d.inferred |= SR_INF_FLIPS;
 
+	/*
+	 * 6.12+ without the probe: a wakee the engine holds as delayed wakes
+	 * through ttwu_runnable(), no placement; but a wakeup that moves it
+	 * proves select_task_rq() ran, a pick having dequeued it before.  So
+	 * the models see it dequeued, and the decision is skipped as runnable
+	 * unless the wakeup moves it (on_wakeup(), on_migrate())
+	 */
+	if (!r->probes && p->delayed && ev->target_cpu == p->cpu && p->bound_cpu < 0) {
+		delay_leave(r, p, now);
+		pd->delay_guess = 1;
+	}
 	if (ev->target_cpu < 0 || ev->target_cpu >= r->topo->ncpus)
 		pd->d.skip = SR_SKIP_UNKNOWN_TASK;
 	else if (on_rq(p))
@@ -756,7 +1005,7 @@ static int on_waking(struct sr_replay *r, const struct sr_event *ev)
 	if (p->bound_cpu >= 0)
 		pd->d.inferred |= SR_INF_AFFINITY;
 
-	if (pd->d.skip == SR_SKIP_NONE && !r->probes) {
+	if (pd->d.skip == SR_SKIP_NONE && !r->probes && !pd->delay_guess) {
 		/* select_task_rq_fair() runs record_wakee() on current first */
 		record_wakee(r, cur ? cur : &r->idle[ev->cpu], p->pid, now);
 		/* the wakee's sleep, for the models' view of prev */
@@ -771,6 +1020,10 @@ static int on_waking(struct sr_replay *r, const struct sr_event *ev)
 		sr_dec_snapshot(r, &pd->d, p, now);
 	} else {
 		sr_dec_evaluate(r, pd, p, pd->cur, now);
+		if (pd->delay_guess && pd->d.skip == SR_SKIP_NONE)
+			pd->d.skip = SR_SKIP_RUNNABLE;
+		else
+			pd->delay_guess = 0;
 	}
 	p->pending = pd;
 	if (!p->waking)
@@ -817,10 +1070,24 @@ static int on_wakeup(struct sr_replay *r, const struct sr_event *ev)
 
 		p->pending = NULL;
 		if (r->probes && !pd->selected) {
+			/* ttwu_runnable(): a task the engine had dequeued was delayed (6.12+) */
+			if (pd->d.skip == SR_SKIP_NONE &&
+			    sr_kgen_has(&r->kgen, SR_KF_DELAY_DEQUEUE) &&
+			    p->state == SR_TASK_BLOCKED && p->cpu == cpu)
+				r->stats.reconciled[SR_REC_DELAYED]++;
 			if (pd->d.skip == SR_SKIP_NONE)
 				pd->d.skip = SR_SKIP_NO_SELECT;
 			if (r->await[pd->d.this_cpu] == p)
 				r->await[pd->d.this_cpu] = NULL;
+		}
+		if (pd->delay_guess) {
+			if (cpu != pd->d.prev_cpu) {
+				/* it moved: select_task_rq() ran, it was not delayed */
+				pd->d.skip = SR_SKIP_NONE;
+				r->stats.reconciled[SR_REC_DELAYED]++;
+			} else {
+				r->stats.delayed_woken++;
+			}
 		}
 		/* mainline select_idle_sibling() leaves prev in recent_used_cpu */
 		if (pd->d.skip == SR_SKIP_NONE && pd->d.prev_cpu >= 0)
@@ -830,7 +1097,12 @@ static int on_wakeup(struct sr_replay *r, const struct sr_event *ev)
 		/* no sched_waking (kernel < 4.3, or not recorded): no decision */
 	}
 	p->waking = 0;
-	if (!on_rq(p) || p->cpu != cpu) {
+	if (p->delayed && p->cpu == cpu) {
+		delay_wake(r, p, now);
+	} else if (!on_rq(p) || p->cpu != cpu) {
+		/* taken as delayed, but placed elsewhere: a pick had dequeued it */
+		if (p->delayed)
+			r->stats.reconciled[SR_REC_DELAYED]++;
 		if (on_rq(p))
 			dequeue(r, p, now);
 		activate(r, p, cpu, now);
@@ -1107,7 +1379,16 @@ static int on_migrate(struct sr_replay *r, const struct sr_event *ev)
 	if (!deferred)
 		ret = emit_migration(r, &m);
 
-	if (on_rq(p)) {
+	if (p->delayed) {
+		/*
+		 * A balance moved a delayed task (can_migrate_task() has no
+		 * sched_delayed test before 6.14): it is sched_delayed on dest,
+		 * whose next pick dequeues it
+		 */
+		delay_leave(r, p, now);
+		detach(r, p);
+		p->cpu = dest;
+	} else if (on_rq(p)) {
 		int was_running = p->state == SR_TASK_RUNNING;
 
 		if (p->cpu >= 0)
@@ -1279,6 +1560,11 @@ static int on_select_rq(struct sr_replay *r, const struct sr_event *ev)
 	pd->d.skip = SR_SKIP_NONE;
 	/* and so the task may run on more than one CPU (aff_fork) */
 	p->fork_pin = 0;
+	if (p->delayed) {
+		/* select_task_rq(): the task had left, at a pick the trace does not show */
+		r->stats.reconciled[SR_REC_DELAYED]++;
+		delay_leave(r, p, now);
+	}
 	if (probe_proves(r, p, pd->d.prev_cpu, now))
 		r->stats.reconciled[SR_REC_PROBE]++;
 	/* the probe read p->wakee_flips as wake_wide() will */
@@ -1351,6 +1637,8 @@ static int on_select_rq_ret(struct sr_replay *r, const struct sr_event *ev)
 
 static int feed(struct sr_replay *r, const struct sr_event *ev)
 {
+	if (ev->cpu >= 0 && ev->cpu < r->topo->ncpus)
+		sr_state_delay_expire(r, ev->cpu, ev->ts);
 	switch (ev->kind) {
 	case SR_EV_SWITCH:
 		return on_switch(r, ev);
@@ -1597,6 +1885,11 @@ int sr_replay_hint_affinity(struct sr_replay *r, int pid, uint64_t mask)
 	t->aff_observed = 1;
 	t->inferred &= ~SR_INF_AFFINITY;
 	return 0;
+}
+
+void sr_replay_set_kernel(struct sr_replay *r, const struct sr_kgen *g)
+{
+	r->kgen = *g;
 }
 
 void sr_replay_use_probes(struct sr_replay *r, int on)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * CPU topologies (preset, flat, topology file) and the sched-domain
- * hierarchy the kernel would build on them (decision-model §2.3, §4).
+ * hierarchy the kernel would build on them (schedreplay-models(7) §2.3, §4).
  *
  * TOPOLOGY FILE FORMAT (schedreplay-replay(1))
  *
@@ -75,7 +75,7 @@
  * built above the first one that spans every CPU, and a parent whose span
  * does not contain its child's is widened to it.  sd_init() then gives
  * each level the era's flags, imbalance_pct, cache_nice_tries and
- * busy_factor (§4.2).
+ * busy_factor (schedreplay-models(7) §4.2).
  *
  * Degeneration is simplified from cpu_attach_domain(): a level whose span
  * equals the span of the level kept below it is dropped (the lower name
@@ -787,7 +787,7 @@ int sr_topology_write(const struct sr_topology *t, FILE *f)
 
 /* ---- sched domains ---- */
 
-/* sd_init(): the era's defaults, then what the level's flags imply (§4.2) */
+/* sd_init(): the era's defaults, then what the level's flags imply (schedreplay-models(7) §4.2) */
 static void sd_init(struct sr_domain *d, enum level_kind kind, int distance, enum sr_sd_era era)
 {
 	static const char *const names[] = { "SMT", "MC", "PKG", "NODE", "NUMA" };

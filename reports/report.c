@@ -19,8 +19,8 @@
 #include "banned.h"
 
 enum query {
-	Q_RUNS, Q_HEADER, Q_PATCH, Q_PATCH_MIG, Q_FIDELITY, Q_RECONCILED, Q_REASONS, Q_MIGRATION,
-	Q_TASKS, Q_CPUS,
+	Q_RUNS, Q_HEADER, Q_KGEN, Q_PATCH, Q_PATCH_MIG, Q_FIDELITY, Q_RECONCILED, Q_REASONS,
+	Q_MIGRATION, Q_TASKS, Q_CPUS,
 	Q__COUNT
 };
 
@@ -40,6 +40,9 @@ static const struct {
 		" WHERE k.run_id = r.run_id) AS evaluated,"
 		" r.migrations, r.lost_events, r.topology"
 		" FROM run r WHERE r.run_id = :run" },
+	/* a query of its own: files written before run.kernel_gen lack the column */
+	[Q_KGEN] = { "kernel_generation",
+		"SELECT kernel_gen FROM run WHERE run_id = :run" },
 	/* the mig columns come from the canned query "migrations" (Q_PATCH_MIG) */
 	[Q_PATCH] = { "patch_pairs",
 		"SELECT patch, model, kind, decisions, divergent, original_exact, patched_exact"
@@ -384,7 +387,26 @@ int sr_report_runs(sqlite3 *db, const char *file, long **runs, char **cause)
 
 /* ---- filling the tables --------------------------------------------------- */
 
-static int add_header(struct sr_report *r, int src, sqlite3_stmt *st)
+/* the header's kernel generation: "(not recorded)" in a file from before it */
+static int add_kgen(struct sr_report *r, int src, sqlite3 *db, long run)
+{
+	static const char *const key[] = { "generation" };
+	sqlite3_stmt *st = NULL;
+	struct sr_cell *c = row_cells(&r->header, src, key);
+	int err;
+
+	if (!c)
+		return -SR_E_NOMEM;
+	if (prepare(db, "", Q_KGEN, NULL, run, &st, NULL) || sqlite3_step(st) != SQLITE_ROW ||
+	    sqlite3_column_type(st, 0) == SQLITE_NULL)
+		err = cell_text(c, "(not recorded)");
+	else
+		err = cell_text(c, col_text(st, 0));
+	sqlite3_finalize(st);
+	return err;
+}
+
+static int add_header(struct sr_report *r, int src, sqlite3_stmt *st, sqlite3 *db, long run)
 {
 	static const char *const text_fields[] = { "trace", "kernel", "host" };
 	static const char *const count_fields[] = { "CPUs", "LLCs", "nodes" };
@@ -400,6 +422,9 @@ static int add_header(struct sr_report *r, int src, sqlite3_stmt *st)
 		c = row_cells(&r->header, src, key);
 		if (!c || cell_text(c, sqlite3_column_type(st, i) == SQLITE_NULL ?
 				    "(not recorded)" : col_text(st, i)))
+			return -SR_E_NOMEM;
+		/* the generation the replay modelled, under the trace's release */
+		if (i == 1 && add_kgen(r, src, db, run))
 			return -SR_E_NOMEM;
 	}
 	for (i = 0; i < 3; i++) {
@@ -743,7 +768,8 @@ int sr_report_add(struct sr_report *r, sqlite3 *db, const char *file, long run,
 		sr_cause_set(cause, "'%s' has no run %ld", file, run);
 		return -SR_E_USAGE;
 	}
-	err = rc == SQLITE_ROW ? add_header(r, src, st) : step_error(db, file, Q_HEADER, rc, cause);
+	err = rc == SQLITE_ROW ? add_header(r, src, st, db, run) :
+				 step_error(db, file, Q_HEADER, rc, cause);
 	sqlite3_finalize(st);
 	if (err)
 		return err;

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "schedreplay/error.h"
+#include "schedreplay/kgen.h"
 #include "schedreplay/store.h"
 #include "schedreplay/trace.h"
 #include "escape.h"
@@ -118,27 +119,6 @@ static int cmp_other(const void *a, const void *b)
 	if (x->n != y->n)
 		return x->n < y->n ? 1 : -1;
 	return strcmp(x->name, y->name);
-}
-
-static void print_json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\') {
-			fprintf(f, "\\%c", c);
-		} else if (c < 0x20 || c == 0x7f) {
-			fprintf(f, "\\u%04x", c);
-		} else if (c == 0xc2 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] <= 0x9f) {
-			/* a C1 control, which a terminal acts on as ESC does */
-			fprintf(f, "\\u%04x", (unsigned char)s[1]);
-			s++;
-		} else {
-			fputc(c, f);
-		}
-	}
-	fputc('"', f);
 }
 
 /* "LABEL text": text from the trace, escaped for the terminal */
@@ -252,6 +232,14 @@ static void print_replay_text(const struct sr_trace_info *info, const struct inf
 	else
 		printf("  metadata   missing: not recorded by schedreplay record: CONFIG_HZ 250 is "
 		       "assumed (--hz)\n");
+	{
+		struct sr_kgen g;
+		char gen[256];
+
+		sr_kgen_parse(info->kernel, SR_KGEN_SRC_RECORDING, &g);
+		sr_kgen_describe(&g, gen, sizeof(gen));
+		printf("  generation %s\n", gen);
+	}
 	if (c->topo_cpus)
 		printf("  topology   %llu CPUs in the metadata%s: replay uses it\n",
 		       (unsigned long long)c->topo_cpus, c->domains ? ", with sched domains" : "");
@@ -287,10 +275,19 @@ static void print_replay_json(const struct sr_trace_info *info, const struct inf
 		printf("%d", c->hz);
 	else
 		printf("null");
-	printf(", \"topology_cpus\": %llu, \"setaffinity\": %llu, \"snapshot_tasks\": %llu}",
+	printf(", \"topology_cpus\": %llu, \"setaffinity\": %llu, \"snapshot_tasks\": %llu",
 	       (unsigned long long)c->topo_cpus, (unsigned long long)st->kind[SR_EV_SETAFFINITY],
 	       (unsigned long long)c->tasks);
-	(void)info;
+	{
+		struct sr_kgen g;
+		char gen[256];
+
+		sr_kgen_parse(info->kernel, SR_KGEN_SRC_RECORDING, &g);
+		sr_kgen_describe(&g, gen, sizeof(gen));
+		printf(", \"generation\": ");
+		sr_json_string(gen, stdout);
+	}
+	printf("}");
 }
 
 static void print_text(const struct sr_trace_info *info, struct info_state *st)
@@ -367,26 +364,26 @@ static void print_json(const struct sr_trace_info *info, struct info_state *st)
 	int c;
 
 	printf("{\n  \"file\": ");
-	print_json_string(stdout, info->path);
+	sr_json_string(info->path, stdout);
 	printf(",\n  \"reader\": ");
-	print_json_string(stdout, info->reader);
+	sr_json_string(info->reader, stdout);
 	printf(",\n  \"format\": ");
-	print_json_string(stdout, info->format);
+	sr_json_string(info->format, stdout);
 	printf(",\n  \"buffer\": ");
-	print_json_string(stdout, info->buffer);
+	sr_json_string(info->buffer, stdout);
 	printf(",\n  \"host\": ");
 	if (info->hostname[0])
-		print_json_string(stdout, info->hostname);
+		sr_json_string(info->hostname, stdout);
 	else
 		printf("null");
 	printf(",\n  \"kernel\": ");
 	if (info->kernel[0])
-		print_json_string(stdout, info->kernel);
+		sr_json_string(info->kernel, stdout);
 	else
 		printf("null");
 	printf(",\n  \"clock\": ");
 	if (info->clock[0])
-		print_json_string(stdout, info->clock);
+		sr_json_string(info->clock, stdout);
 	else
 		printf("null");
 	if (info->ncpus_declared > 0)
@@ -407,7 +404,7 @@ static void print_json(const struct sr_trace_info *info, struct info_state *st)
 		qsort(st->other, st->nother, sizeof(*st->other), cmp_other);
 	for (i = 0; i < st->nother; i++) {
 		printf(",\n    ");
-		print_json_string(stdout, st->other[i].name);
+		sr_json_string(st->other[i].name, stdout);
 		printf(": %llu", (unsigned long long)st->other[i].n);
 	}
 	printf("\n  },\n  \"has_sched_waking\": %s", info->has_waking ? "true" : "false");
@@ -520,17 +517,21 @@ static int is_sqlite(const char *path)
  */
 static int info_db(const char *path, int json)
 {
-	static const char runs_sql[] =
-		"SELECT json_object('run', run_id, 'trace', trace, 'kernel', kernel, 'models', model,"
-		" 'patches', nullif(patches, ''), 'topology', topology, 'decisions', decisions,"
-		" 'divergent', (SELECT count(DISTINCT v.decision_id) FROM diverged v"
-		"  JOIN side s ON s.side_id = v.side_id WHERE s.run_id = r.run_id),"
-		" 'migrations', migrations),"
-		" run_id, trace, coalesce(kernel, '(not recorded)'), model,"
-		" coalesce(nullif(patches, ''), 'none'), coalesce(topology, '(not recorded)'),"
-		" decisions, (SELECT count(DISTINCT v.decision_id) FROM diverged v"
-		"  JOIN side s ON s.side_id = v.side_id WHERE s.run_id = r.run_id)"
-		" FROM run r ORDER BY run_id";
+	/* KGEN: run.kernel_gen, or NULL in a file written before it */
+#define RUNS_SQL(KGEN) \
+		"SELECT json_object('run', run_id, 'trace', trace, 'kernel', kernel," \
+		" 'generation', " KGEN ", 'models', model," \
+		" 'patches', nullif(patches, ''), 'topology', topology, 'decisions', decisions," \
+		" 'divergent', (SELECT count(DISTINCT v.decision_id) FROM diverged v" \
+		"  JOIN side s ON s.side_id = v.side_id WHERE s.run_id = r.run_id)," \
+		" 'migrations', migrations)," \
+		" run_id, trace, coalesce(kernel, '(not recorded)'), model," \
+		" coalesce(nullif(patches, ''), 'none'), coalesce(topology, '(not recorded)')," \
+		" decisions, (SELECT count(DISTINCT v.decision_id) FROM diverged v" \
+		"  JOIN side s ON s.side_id = v.side_id WHERE s.run_id = r.run_id)," \
+		" coalesce(" KGEN ", '(not recorded)')" \
+		" FROM run r ORDER BY run_id"
+	static const char runs_sql[] = RUNS_SQL("kernel_gen"), runs_old_sql[] = RUNS_SQL("NULL");
 	sqlite3_stmt *st = NULL;
 	char *cause = NULL;
 	sqlite3 *db = sr_db_open(path, 0, &cause);
@@ -542,14 +543,15 @@ static int info_db(const char *path, int json)
 		free(cause);
 		return EXIT_FAIL;
 	}
-	if (sqlite3_prepare_v2(db, runs_sql, -1, &st, NULL) != SQLITE_OK) {
+	if (sqlite3_prepare_v2(db, runs_sql, -1, &st, NULL) != SQLITE_OK &&
+	    sqlite3_prepare_v2(db, runs_old_sql, -1, &st, NULL) != SQLITE_OK) {
 		sr_error("cannot read '%s': %s", path, sqlite3_errmsg(db));
 		sqlite3_close(db);
 		return EXIT_FAIL;
 	}
 	if (json) {
 		printf("{\n  \"file\": ");
-		print_json_string(stdout, path);
+		sr_json_string(path, stdout);
 		printf(",\n  \"format\": \"schedreplay database\",\n  \"schema\": %d,\n"
 		       "  \"runs\": [", SR_DB_SCHEMA_VERSION);
 	} else {
@@ -564,6 +566,7 @@ static int info_db(const char *path, int json)
 			printf("run %lld:\n", (long long)sqlite3_column_int64(st, 1));
 			printf("  trace      %s\n", sqlite3_column_text(st, 2));
 			printf("  kernel     %s\n", sqlite3_column_text(st, 3));
+			printf("  generation %s\n", sqlite3_column_text(st, 9));
 			printf("  models     %s\n", sqlite3_column_text(st, 4));
 			printf("  patches    %s\n", sqlite3_column_text(st, 5));
 			printf("  topology   %s\n", sqlite3_column_text(st, 6));

@@ -17,10 +17,12 @@
 
 #include "schedreplay/error.h"
 #include "schedreplay/fidelity.h"
+#include "schedreplay/kgen.h"
 #include "schedreplay/model.h"
 #include "schedreplay/patch.h"
 #include "schedreplay/store.h"
 #include "schedreplay/trace.h"
+#include "meta.h"
 #include "version.h"
 #include "banned.h"
 
@@ -387,173 +389,6 @@ static int count_cpus(const char *path, const struct sr_trace_opts *opts, char *
 	return ret < 0 ? ret : max + 1;
 }
 
-/* what the recording's metadata lines (schedreplay-record(1)) tell replay */
-struct meta {
-	char *topo;			/* the topology lines, as a topology file */
-	size_t topo_len;
-	int hz;
-	int found;
-	int probes;			/* select_rq events seen in the scanned part */
-	struct hint {
-		int pid, tgid, kthread, bound;
-		uint64_t mask;		/* Cpus_allowed_list, CPUs 0-63; 0 unknown */
-		char comm[SR_COMM_LEN];
-	} *hints;
-	size_t nhints, cap;
-};
-
-/* undo the recorder's \xHH escapes, in place */
-static void unescape(char *s)
-{
-	char *o = s;
-
-	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] == 'x' && s[2] && s[3]) {
-			char hex[3] = { s[2], s[3], 0 };
-
-			*o++ = (char)strtol(hex, NULL, 16);
-			s += 3;
-		} else {
-			*o++ = *s;
-		}
-	}
-	*o = '\0';
-}
-
-/* "0-3,8" as a mask of CPUs 0-63 (CPUs above are left out); 0 if unreadable */
-static uint64_t cpu_list_mask(const char *s)
-{
-	uint64_t mask = 0;
-
-	while (*s) {
-		char *end;
-		long a = strtol(s, &end, 10), b = a, c;
-
-		if (end == s || a < 0)
-			return 0;
-		s = end;
-		if (*s == '-') {
-			b = strtol(s + 1, &end, 10);
-			if (end == s + 1 || b < a)
-				return 0;
-			s = end;
-		}
-		for (c = a; c <= b && c < 64; c++)
-			mask |= 1ULL << c;
-		if (*s == ',')
-			s++;
-		else if (*s)
-			return 0;
-	}
-	return mask;
-}
-
-static void meta_task(struct meta *m, char *line)
-{
-	struct hint h = { .pid = -1, .tgid = -1, .kthread = -1, .bound = -1 };
-	char *save = NULL, *k, *v;
-
-	for (k = strtok_r(line, " ", &save); k; k = strtok_r(NULL, " ", &save)) {
-		v = strtok_r(NULL, " ", &save);
-		if (!v)
-			break;
-		if (!strcmp(k, "pid"))
-			h.pid = atoi(v);
-		else if (!strcmp(k, "tgid"))
-			h.tgid = atoi(v);
-		else if (!strcmp(k, "kthread"))
-			h.kthread = atoi(v);
-		else if (!strcmp(k, "cpus")) {
-			h.mask = cpu_list_mask(v);
-			if (!strpbrk(v, ",-"))
-				h.bound = atoi(v);
-		}
-		else if (!strcmp(k, "comm")) {
-			unescape(v);
-			sr_strlcpy(h.comm, v, sizeof(h.comm));
-		}
-	}
-	if (h.pid <= 0)
-		return;
-	if (m->nhints == m->cap) {
-		size_t ncap = m->cap ? m->cap * 2 : 256;
-		struct hint *nh = realloc(m->hints, ncap * sizeof(*nh));
-
-		if (!nh)
-			return;
-		m->hints = nh;
-		m->cap = ncap;
-	}
-	m->hints[m->nhints++] = h;
-}
-
-/*
- * The recorder writes its metadata through trace_marker before the first
- * scheduler event it cares about; read until "meta end" (or give up early
- * on traces without it).
- */
-static int read_meta(const char *path, const struct sr_trace_opts *opts, struct meta *m,
-		     char **cause)
-{
-	struct sr_trace *t = NULL;
-	struct sr_event ev;
-	uint64_t n = 0;
-	int ret, scan_probes, meta_done = 0;
-
-	ret = sr_trace_open(path, opts, &t, cause);
-	if (ret < 0)
-		return ret;
-	/* a text trace cannot say up front that it holds the probe events */
-	scan_probes = !sr_trace_borrow_info(t)->has_probes;
-
-	while ((ret = sr_trace_next(t, &ev, cause)) > 0) {
-		const char *s = ev.text;
-
-		if (ev.kind == SR_EV_SELECT_RQ) {
-			m->probes = 1;
-			scan_probes = 0;
-			if (meta_done)
-				break;
-		}
-		if (++n > 50000 && (!m->found || meta_done))
-			break;
-		if (!s || strncmp(s, "schedreplay: ", 13))
-			continue;
-		s += 13;
-		m->found = 1;
-		if (!strncmp(s, "topology ", 9)) {
-			size_t l = strlen(s + 9);
-			char *nt = realloc(m->topo, m->topo_len + l + 2);
-
-			if (!nt) {
-				ret = -SR_E_NOMEM;
-				break;
-			}
-			m->topo = nt;
-			memcpy(m->topo + m->topo_len, s + 9, l);
-			m->topo_len += l;
-			m->topo[m->topo_len++] = '\n';
-			m->topo[m->topo_len] = '\0';
-		} else if (!strncmp(s, "kernel ", 7)) {
-			const char *hz = strstr(s, " hz ");
-
-			if (hz)
-				m->hz = atoi(hz + 4);
-		} else if (!strncmp(s, "task ", 5)) {
-			char buf[1024];
-
-			sr_strlcpy(buf, s + 5, sizeof(buf));
-			meta_task(m, buf);
-		} else if (!strncmp(s, "meta end", 8)) {
-			meta_done = 1;
-			if (!scan_probes)
-				break;
-		}
-	}
-	sr_trace_free(t);
-	return ret < 0 ? ret : 0;
-}
-
 /*
  * The topology the replay runs on, and where it comes from (run.topology):
  * -t NODESxCORESxTHREADS or -t FILE, else the recording's metadata, else a
@@ -561,7 +396,7 @@ static int read_meta(const char *path, const struct sr_trace_opts *opts, struct 
  * nothing.  A -t whose CPU count is not the trace's is refused.
  */
 static struct sr_topology *load_topology(const char *path, const struct sr_trace_opts *opts,
-					 const char *spec, const struct meta *meta,
+					 const char *spec, const struct sr_meta *meta,
 					 enum sr_sd_era era, const struct sr_trace_info *ti,
 					 int *err, char **cause)
 {
@@ -697,7 +532,10 @@ static const char inference_rules[] =
 	"ttwu_pending: a wakeup whose waking ran on another CPU between the CPU's previous\n"
 	"  event and its switch to idle arrives during that newidle balance\n"
 	"tickless: an idle CPU idle for a tick (or never seen running) is nohz idle\n"
-	"per-cpu kthread: KTHREAD_IS_PER_CPU from smpboot and bound-kworker names\n";
+	"per-cpu kthread: KTHREAD_IS_PER_CPU from smpboot and bound-kworker names\n"
+	"delayed (6.12+): a CFS task sleeping while its EEVDF vruntime (replayed from\n"
+	"  the switches) is above V with another task queued stays queued until a pick:\n"
+	"  a switch to idle, or a switch or a tick once it is eligible\n";
 
 static void list_models(void)
 {
@@ -754,6 +592,10 @@ static const char replay_options[] =
 	"                        (default: what the recording says, else flat)\n"
 	"       --hz N           CONFIG_HZ of the recording kernel (default: what the\n"
 	"                        recording says, else 250)\n"
+	"       --kernel RELEASE model the recording kernel as this release (6.12.117,\n"
+	"                        6.1, ...): the generation whose scheduler behaviour the\n"
+	"                        engine and the models follow (default: the trace's\n"
+	"                        kernel release)\n"
 	"       --fidelity       print the fidelity table (default without -o)\n"
 	"       --json           print the fidelity table as JSON\n"
 	"   -B, --buffer NAME    trace.dat buffer instance to read\n"
@@ -796,7 +638,37 @@ static int check_output_options(const char *out, int force, int append, int fide
 	return 0;
 }
 
-static int replay_exec(int argc, char **argv)
+/* the command line, as replay_parse() leaves it */
+struct replay_args {
+	struct sr_trace_opts opts;
+	const char *out, *topo_spec, *path;
+	int force, append, hz, hz_given, fidelity, json, quiet, no_probes, no_affinity;
+	int lock_timeout_ms;
+	const char *kernel;		/* --kernel RELEASE, or NULL */
+	char models_text[256], patches_text[256];
+};
+
+/* what one run holds, from the trace's metadata to the engine; replay_release() frees it */
+struct replay_run {
+	struct sr_meta meta;
+	struct sr_trace *t;
+	struct sr_topology *topo;
+	struct sr_replay *r;
+	struct progress prog;
+	int hz, probes;
+	struct sr_kgen kgen;		/* the kernel generation modelled */
+	char kgen_text[256];		/* as sr_kgen_describe() says it */
+	uint64_t events, first_ts, last_ts;
+};
+
+/* replay_run()'s return when a signal ended the run */
+#define REPLAY_INTERRUPTED 1
+
+/*
+ * The options into @a, the models and patch pairs into @rc.  Return: -1 to
+ * go on, else the EXIT_* code to exit with (help, a list, a usage error).
+ */
+static int replay_parse(int argc, char **argv, struct replay_args *a, struct replay_ctx *rc)
 {
 	static const struct option longopts[] = {
 		{ "output",	required_argument,	NULL, 'o' },
@@ -810,6 +682,7 @@ static int replay_exec(int argc, char **argv)
 		{ "snapshots",	required_argument,	NULL, 'S' },
 		{ "topology",	required_argument,	NULL, 't' },
 		{ "hz",		required_argument,	NULL, 'z' },
+		{ "kernel",	required_argument,	NULL, 'Z' },
 		{ "fidelity",	no_argument,		NULL, 'I' },
 		{ "json",	no_argument,		NULL, 'j' },
 		{ "buffer",	required_argument,	NULL, 'B' },
@@ -821,25 +694,8 @@ static int replay_exec(int argc, char **argv)
 		{ "help",	no_argument,		NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct sr_trace_opts opts = { 0 };
-	struct replay_ctx rc = { .snapshots = SNAP_DIVERGENT };
-	struct meta meta = { 0 };
-	int hz_given = 0;
-	struct sr_topology *topo = NULL;
-	struct sr_replay *r = NULL;
-	struct sr_trace *t = NULL;
-	const char *out = NULL, *topo_spec = NULL, *path;
-	char models_text[256] = "";
-	int force = 0, append = 0, hz = 250, fidelity = 0, json = 0, quiet = 0, no_probes = 0;
-	int lock_timeout_ms = SR_DB_LOCK_TIMEOUT_MS;
-	struct progress prog = { 0 };
-	int no_affinity = 0;
 	const char *patch_names[MAX_PATCHES];
-	char patches_text[256] = "";
-	int npatch_names = 0, list_p = 0, probes = 0;
-	int opt, ret = EXIT_FAIL, err, i;
-	uint64_t events = 0, first_ts = 0, last_ts = 0;
-	struct sr_event ev;
+	int npatch_names = 0, list_p = 0, opt, i;
 	char *cause = NULL;
 
 	optind = 1;
@@ -847,13 +703,13 @@ static int replay_exec(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "o:fam:p:t:B:F:qh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'o':
-			out = optarg;
+			a->out = optarg;
 			break;
 		case 'f':
-			force = 1;
+			a->force = 1;
 			break;
 		case 'a':
-			append = 1;
+			a->append = 1;
 			break;
 		case 'p':
 			if (npatch_names == MAX_PATCHES) {
@@ -867,11 +723,11 @@ static int replay_exec(int argc, char **argv)
 			break;
 		case 'S':
 			if (!strcmp(optarg, "none"))
-				rc.snapshots = SNAP_NONE;
+				rc->snapshots = SNAP_NONE;
 			else if (!strcmp(optarg, "divergent"))
-				rc.snapshots = SNAP_DIVERGENT;
+				rc->snapshots = SNAP_DIVERGENT;
 			else if (!strcmp(optarg, "all"))
-				rc.snapshots = SNAP_ALL;
+				rc->snapshots = SNAP_ALL;
 			else {
 				sr_error("replay: --snapshots takes none, divergent or all, not '%s'",
 					 optarg);
@@ -886,57 +742,68 @@ static int replay_exec(int argc, char **argv)
 			}
 			break;
 		case 'm':
-			if (rc.nmodels == SR_MAX_MODELS) {
+			if (rc->nmodels == SR_MAX_MODELS) {
 				sr_error("replay: at most %d models", SR_MAX_MODELS);
 				return EXIT_USAGE;
 			}
-			rc.models[rc.nmodels] = sr_model_find(optarg);
-			if (!rc.models[rc.nmodels]) {
+			rc->models[rc->nmodels] = sr_model_find(optarg);
+			if (!rc->models[rc->nmodels]) {
 				sr_error("replay: unknown model '%s' (see --list-models)", optarg);
 				return EXIT_USAGE;
 			}
-			rc.nmodels++;
+			rc->nmodels++;
 			break;
 		case 'L':
 			list_models();
 			return EXIT_OK;
 		case 't':
-			topo_spec = optarg;
+			a->topo_spec = optarg;
 			break;
+		case 'Z': {
+			struct sr_kgen g;
+
+			if (sr_kgen_parse(optarg, SR_KGEN_SRC_OPTION, &g) < 0) {
+				sr_error("replay: --kernel takes a kernel release such as 6.12.117 "
+					 "or 6.1, not '%s'", optarg);
+				return EXIT_USAGE;
+			}
+			a->kernel = optarg;
+			break;
+		}
 		case 'z':
-			hz = atoi(optarg);
-			hz_given = 1;
-			if (hz < 10 || hz > 10000) {
+			a->hz = atoi(optarg);
+			a->hz_given = 1;
+			if (a->hz < 10 || a->hz > 10000) {
 				sr_error("replay: --hz takes a CONFIG_HZ value such as 250, not '%s'",
 					 optarg);
 				return EXIT_USAGE;
 			}
 			break;
 		case 'I':
-			fidelity = 1;
+			a->fidelity = 1;
 			break;
 		case 'j':
-			json = 1;
+			a->json = 1;
 			break;
 		case 'B':
-			opts.buffer = optarg;
+			a->opts.buffer = optarg;
 			break;
 		case 'F':
-			opts.format = optarg;
+			a->opts.format = optarg;
 			break;
 		case 'q':
-			quiet = 1;
+			a->quiet = 1;
 			break;
 		case 'P':
-			no_probes = 1;
+			a->no_probes = 1;
 			break;
 		case 'W':
-			lock_timeout_ms = parse_lock_timeout(optarg);
-			if (lock_timeout_ms < 0)
+			a->lock_timeout_ms = parse_lock_timeout(optarg);
+			if (a->lock_timeout_ms < 0)
 				return EXIT_USAGE;
 			break;
 		case 'N':
-			no_affinity = 1;
+			a->no_affinity = 1;
 			break;
 		case 'h':
 			cmd_usage(&cmd_replay, stdout);
@@ -951,7 +818,7 @@ static int replay_exec(int argc, char **argv)
 	}
 	for (i = 0; i < npatch_names; i++) {
 		const struct sr_patch *p = sr_patch_find(patch_names[i]);
-		size_t l = strlen(patches_text);
+		size_t l = strlen(a->patches_text);
 
 		if (!p) {
 			sr_error("replay: unknown patch '%s' (see --list-patches)", patch_names[i]);
@@ -962,265 +829,356 @@ static int replay_exec(int argc, char **argv)
 				 p->name, p->seed);
 			return EXIT_USAGE;
 		}
-		rc.patches[rc.npatches++] = p;
-		snprintf(patches_text + l, sizeof(patches_text) - l, "%s%s", i ? "," : "",
+		rc->patches[rc->npatches++] = p;
+		snprintf(a->patches_text + l, sizeof(a->patches_text) - l, "%s%s", i ? "," : "",
 			 p->name);
 	}
-	if (check_output_options(out, force, append, fidelity, json))
+	if (check_output_options(a->out, a->force, a->append, a->fidelity, a->json))
 		return EXIT_USAGE;
 	if (cmd_one_trace(&cmd_replay, argc, optind))
 		return EXIT_USAGE;
-	path = argv[optind];
-	if (!rc.nmodels)
-		rc.models[rc.nmodels++] = sr_model_find("mainline");
-	err = build_sides(&rc, &cause);
-	if (err < 0)
-		goto fail;
-	if (!out)
-		fidelity = 1;
-	for (i = 0; i < rc.nmodels; i++) {
-		size_t l = strlen(models_text);
+	a->path = argv[optind];
+	if (!rc->nmodels)
+		rc->models[rc->nmodels++] = sr_model_find("mainline");
+	if (!a->out)
+		a->fidelity = 1;
+	for (i = 0; i < rc->nmodels; i++) {
+		size_t l = strlen(a->models_text);
 
-		snprintf(models_text + l, sizeof(models_text) - l, "%s%s", i ? "," : "",
-			 rc.models[i]->name);
+		snprintf(a->models_text + l, sizeof(a->models_text) - l, "%s%s", i ? "," : "",
+			 rc->models[i]->name);
 	}
+	return -1;
+}
 
-	err = read_meta(path, &opts, &meta, &cause);
+/*
+ * The recording's metadata (HZ, the topology, the task hints), the trace
+ * opened for the run, and the topology it runs on.  Return: 0 or a negative
+ * SR_E_* code with *@cause set.
+ */
+static int replay_topology(const struct replay_args *a, const struct replay_ctx *rc,
+			   struct replay_run *run, char **cause)
+{
+	int err;
+
+	err = sr_meta_read(a->path, &a->opts, &run->meta, cause);
 	if (err < 0)
-		goto fail;
-	if (meta.hz > 0 && !hz_given)
-		hz = meta.hz;
-	err = sr_trace_open(path, &opts, &t, &cause);
+		return err;
+	if (run->meta.hz > 0 && !a->hz_given)
+		run->hz = run->meta.hz;
+	err = sr_trace_open(a->path, &a->opts, &run->t, cause);
 	if (err < 0)
-		goto fail;
+		return err;
 	{
-		enum sr_sd_era era = rc.models[0]->sd_era;
-		const struct sr_trace_info *ti = sr_trace_borrow_info(t);
+		enum sr_sd_era era = rc->models[0]->sd_era;
+		const struct sr_trace_info *ti = sr_trace_borrow_info(run->t);
 
-		topo = load_topology(path, &opts, topo_spec, &meta, era, ti, &err, &cause);
-		if (!topo)
-			goto fail;
+		run->topo = load_topology(a->path, &a->opts, a->topo_spec, &run->meta, era, ti,
+					  &err, cause);
+		if (!run->topo)
+			return err;
 	}
-	if (out && append)
-		check_append_topology(out, topo);
+	if (a->out && a->append)
+		check_append_topology(a->out, run->topo);
+	/*
+	 * The kernel generation the engine and the models follow: --kernel,
+	 * else the trace's release (uname), else the recording's metadata
+	 */
+	if (a->kernel)
+		sr_kgen_parse(a->kernel, SR_KGEN_SRC_OPTION, &run->kgen);
+	else if (sr_kgen_parse(sr_trace_borrow_info(run->t)->kernel, SR_KGEN_SRC_RECORDING,
+			       &run->kgen) < 0)
+		sr_kgen_parse(run->meta.kernel, SR_KGEN_SRC_RECORDING, &run->kgen);
+	sr_kgen_describe(&run->kgen, run->kgen_text, sizeof(run->kgen_text));
+	return 0;
+}
 
-	rc.fid = sr_fidelity_new(topo);
-	r = sr_replay_new(topo, hz, rc.sides, rc.nsides);
-	if (!rc.fid || !r) {
-		err = -SR_E_NOMEM;
-		goto fail;
-	}
-	sr_replay_set_callback(r, on_decision, &rc);
-	sr_replay_set_touches(r, rc.touches);
-	sr_replay_set_migration_callback(r, on_migration, &rc);
-	sr_replay_keep_snapshots(r, out && (rc.snapshots == SNAP_ALL ||
-					    (rc.snapshots == SNAP_DIVERGENT && rc.npatches)));
-	probes = (sr_trace_borrow_info(t)->has_probes || meta.probes) && !no_probes;
-	sr_replay_use_probes(r, probes);
-	sr_replay_ignore_affinity(r, no_affinity);
-	for (i = 0; i < (int)meta.nhints; i++) {
-		struct hint *h = &meta.hints[i];
+/* the engine for @run: its callbacks, the probes and the task hints.  Return: 0 or -SR_E_NOMEM */
+static int replay_engine(const struct replay_args *a, struct replay_ctx *rc,
+			 struct replay_run *run)
+{
+	const struct sr_topology *topo = run->topo;
+	int i;
+
+	rc->fid = sr_fidelity_new(topo);
+	run->r = sr_replay_new(topo, run->hz, rc->sides, rc->nsides);
+	if (!rc->fid || !run->r)
+		return -SR_E_NOMEM;
+	sr_replay_set_callback(run->r, on_decision, rc);
+	sr_replay_set_touches(run->r, rc->touches);
+	sr_replay_set_migration_callback(run->r, on_migration, rc);
+	sr_replay_keep_snapshots(run->r, a->out && (rc->snapshots == SNAP_ALL ||
+						    (rc->snapshots == SNAP_DIVERGENT &&
+						     rc->npatches)));
+	run->probes = (sr_trace_borrow_info(run->t)->has_probes || run->meta.probes) &&
+		      !a->no_probes;
+	sr_replay_use_probes(run->r, run->probes);
+	sr_replay_set_kernel(run->r, &run->kgen);
+	sr_replay_ignore_affinity(run->r, a->no_affinity);
+	for (i = 0; i < (int)run->meta.nhints; i++) {
+		struct sr_meta_hint *h = &run->meta.hints[i];
 
 		if (h->bound >= topo->ncpus)
 			h->bound = -1;
-		if (sr_replay_hint_task(r, h->pid, h->tgid, h->comm, h->kthread, h->bound) < 0 ||
-		    (h->mask && sr_replay_hint_affinity(r, h->pid, h->mask) < 0)) {
-			err = -SR_E_NOMEM;
-			goto fail;
-		}
+		if (sr_replay_hint_task(run->r, h->pid, h->tgid, h->comm, h->kthread, h->bound) < 0 ||
+		    (h->mask && sr_replay_hint_affinity(run->r, h->pid, h->mask) < 0))
+			return -SR_E_NOMEM;
 	}
+	return 0;
+}
+
+/*
+ * The run: the engine, the database's run opened, every event fed, the last
+ * decisions closed and the database committed.  Return: 0,
+ * REPLAY_INTERRUPTED, or a negative SR_E_* code (*@cause set, or NULL for
+ * out of memory).
+ */
+static int replay_run(const struct replay_args *a, struct replay_ctx *rc, struct replay_run *run,
+		      char **cause)
+{
+	const struct sr_topology *topo;
+	struct sr_event ev;
+	int err;
+
+	err = replay_engine(a, rc, run);
+	if (err < 0)
+		return err;
+	topo = run->topo;
 	/* before the temporary file exists: a signal must not leave it behind */
 	catch_signals();
-	progress_start(&prog, path, !quiet && isatty(STDERR_FILENO));
-	if (out) {
+	progress_start(&run->prog, a->path, !a->quiet && isatty(STDERR_FILENO));
+	if (a->out) {
 		struct sr_run_info ri = {
-			.trace = path,
-			.tinfo = sr_trace_borrow_info(t),
-			.models = models_text,
-			.patches = patches_text,
+			.trace = a->path,
+			.tinfo = sr_trace_borrow_info(run->t),
+			.models = a->models_text,
+			.patches = a->patches_text,
 			.topology = topo->source,
+			.kernel_gen = run->kgen_text,
 			.version = SR_VERSION,
-			.hz = hz,
-			.probes = probes,
+			.hz = run->hz,
+			.probes = run->probes,
 			.inference = inference_rules,
 		};
 
 		struct sr_store_opts so = {
-			.force = force,
-			.append = append,
-			.lock_timeout_ms = lock_timeout_ms,
+			.force = a->force,
+			.append = a->append,
+			.lock_timeout_ms = a->lock_timeout_ms,
 			.cancel = &interrupted,
 			.notice = store_notice,
-			.notice_data = &prog,
+			.notice_data = &run->prog,
 		};
 
-		rc.store = sr_store_create(out, &so, &cause);
-		if (!rc.store) {
-			err = interrupted ? -SR_E_INTR : -SR_E_IO;
-			goto fail;
-		}
-		err = sr_store_begin_run(rc.store, &ri, topo, rc.sides, rc.touches, rc.nsides,
-					 &cause);
+		rc->store = sr_store_create(a->out, &so, cause);
+		if (!rc->store)
+			return interrupted ? -SR_E_INTR : -SR_E_IO;
+		err = sr_store_begin_run(rc->store, &ri, topo, rc->sides, rc->touches, rc->nsides,
+					 cause);
 		if (err < 0)
-			goto fail;
+			return err;
 	}
 
-	while (!interrupted && (err = sr_trace_next(t, &ev, &cause)) > 0) {
+	while (!interrupted && (err = sr_trace_next(run->t, &ev, cause)) > 0) {
 		if (ev.cpu >= topo->ncpus) {
-			sr_cause_set(&cause, "event on cpu %d, but the topology has %d CPUs",
+			sr_cause_set(cause, "event on cpu %d, but the topology has %d CPUs",
 				     ev.cpu, topo->ncpus);
 			err = -SR_E_USAGE;
 			break;
 		}
-		if (!events)
-			first_ts = ev.ts;
-		last_ts = ev.ts;
-		err = sr_replay_feed(r, &ev);
+		if (!run->events)
+			run->first_ts = ev.ts;
+		run->last_ts = ev.ts;
+		err = sr_replay_feed(run->r, &ev);
 		if (err) {
-			if (rc.cause) {
-				cause = rc.cause;
-				rc.cause = NULL;
+			if (rc->cause) {
+				*cause = rc->cause;
+				rc->cause = NULL;
 			}
 			break;
 		}
-		events++;
-		progress_update(&prog, events);
+		run->events++;
+		progress_update(&run->prog, run->events);
 	}
 	if (interrupted)
-		goto interrupted;
+		return REPLAY_INTERRUPTED;
 	if (err < 0)
-		goto fail;
-	progress_phase(&prog, "the last decisions");
-	err = sr_replay_finish(r);
-	if (err && rc.cause) {
+		return err;
+	progress_phase(&run->prog, "the last decisions");
+	err = sr_replay_finish(run->r);
+	if (err && rc->cause) {
 		/* a callback's error (the store's) while the last decisions closed */
-		free(cause);
-		cause = rc.cause;
-		rc.cause = NULL;
+		free(*cause);
+		*cause = rc->cause;
+		rc->cause = NULL;
 	}
 	if (err < 0)
-		goto fail;
-	if (rc.store) {
+		return err;
+	if (rc->store) {
 		struct sr_patch_summary ps[SR_MAX_MODELS / 2 * SR_DEC__COUNT];
-		int nps = summaries(&rc, ps);
+		int nps = summaries(rc, ps);
 
 		if (interrupted)
-			goto interrupted;
-		progress_phase(&prog, append ? "writing the run, then appending it" :
+			return REPLAY_INTERRUPTED;
+		progress_phase(&run->prog, a->append ? "writing the run, then appending it" :
 			       "writing the database and its indexes");
-		err = sr_store_finish_run(rc.store, sr_trace_borrow_info(t),
-					  sr_replay_borrow_stats(r), rc.fid, ps, nps, events,
-					  first_ts, last_ts, &cause);
+		err = sr_store_finish_run(rc->store, sr_trace_borrow_info(run->t),
+					  sr_replay_borrow_stats(run->r), rc->fid, ps, nps,
+					  run->events, run->first_ts, run->last_ts, cause);
 		if (!err)
-			err = sr_store_commit(rc.store, &cause);
+			err = sr_store_commit(rc->store, cause);
 		if (err == -SR_E_INTR || (err < 0 && interrupted))
-			goto interrupted;
+			return REPLAY_INTERRUPTED;
 		if (err < 0)
-			goto fail;
+			return err;
 		/* committed: from here on a signal changes nothing */
-		progress_end(&prog);
-		if (!quiet)
-			print_written(&rc, stderr);
+		progress_end(&run->prog);
+		if (!a->quiet)
+			print_written(rc, stderr);
 	} else if (interrupted) {
-		goto interrupted;
+		return REPLAY_INTERRUPTED;
 	}
-	progress_end(&prog);
-	if (!sr_trace_borrow_info(t)->has_waking)
+	return 0;
+}
+
+/* the fidelity table (--fidelity, the default without -o) with what the run saw */
+static void print_fidelity(const struct replay_args *a, struct replay_ctx *rc,
+			   const struct replay_run *run)
+{
+	const struct sr_replay_stats *st = sr_replay_borrow_stats(run->r);
+	uint64_t mig = 0;
+	int k;
+
+	printf("trace:      %s\n", a->path);
+	printf("topology:   %s\n", run->topo->source);
+	printf("kernel:     %s\n", run->kgen_text);
+	printf("events:     %llu\n", (unsigned long long)run->events);
+	if (!run->probes)
+		printf("probes:     none: WF_SYNC and skipped placements inferred\n");
+	else
+		printf("probes:     select_rq: wake flags%s%s%s and placement from the kernel\n",
+		       st->probe_flips ? ", wakee flips" : "",
+		       st->probe_pelt ? ", the wakee's PELT" : "",
+		       st->probe_prevload ? ", prev_cpu's load" : "");
+	printf("decisions:  %llu wakeup, %llu fork placements; not placements: "
+	       "%llu runnable, %llu bound, %llu not fair, %llu unknown, %llu without "
+	       "select_rq\n",
+	       (unsigned long long)st->decisions[SR_DEC_WAKEUP],
+	       (unsigned long long)st->decisions[SR_DEC_FORK],
+	       (unsigned long long)st->skipped[SR_SKIP_RUNNABLE],
+	       (unsigned long long)st->skipped[SR_SKIP_BOUND],
+	       (unsigned long long)st->skipped[SR_SKIP_NOT_FAIR],
+	       (unsigned long long)st->skipped[SR_SKIP_UNKNOWN_TASK],
+	       (unsigned long long)st->skipped[SR_SKIP_NO_SELECT]);
+	if (st->fork_no_select)
+		printf("forks:      %llu without select_rq, not placements: select_task_rq() "
+		       "takes cpumask_any() for a child with one allowed CPU or migration "
+		       "disabled (core.c, 6.1/6.12)\n",
+		       (unsigned long long)st->fork_no_select);
+	printf("balance:    %llu pulls by the puller (%llu newidle, %llu periodic), %llu nohz "
+	       "passes, %llu newly idle without a pull\n",
+	       (unsigned long long)(st->decisions[SR_DEC_LB_NEWIDLE] +
+				    st->decisions[SR_DEC_LB_PERIODIC]),
+	       (unsigned long long)st->decisions[SR_DEC_LB_NEWIDLE],
+	       (unsigned long long)st->decisions[SR_DEC_LB_PERIODIC],
+	       (unsigned long long)st->decisions[SR_DEC_LB_NOHZ],
+	       (unsigned long long)st->decisions[SR_DEC_NEWIDLE]);
+	if (sr_kgen_has(&run->kgen, SR_KF_DELAY_DEQUEUE))
+		printf("delayed:    %llu sleeps kept queued (dequeue_entity(), 6.12+: not "
+		       "eligible), %llu woken still queued (ttwu_runnable(): no placement)\n",
+		       (unsigned long long)st->delayed_sleeps,
+		       (unsigned long long)st->delayed_woken);
+	printf("reconciled:");
+	for (k = 0; k < SR_REC__COUNT; k++)
+		printf("%s %llu %s", k ? "," : "", (unsigned long long)st->reconciled[k],
+		       sr_reconcile_name(k));
+	printf(" (the engine's state contradicted by the trace, which it then followed)\n");
+	for (k = 0; k < SR_MIG__COUNT; k++)
+		mig += st->migrations[k];
+	printf("migrations: %llu:", (unsigned long long)mig);
+	for (k = 0; k < SR_MIG__COUNT; k++)
+		if (st->migrations[k])
+			printf(" %s %llu", sr_migration_kind_name(k),
+			       (unsigned long long)st->migrations[k]);
+	printf(" (unexplained %.1f%%)\n",
+	       mig ? 100.0 * (double)st->migrations[SR_MIG_UNEXPLAINED] / (double)mig : 0.0);
+	sr_fidelity_print(rc->fid, stdout, 8);
+	print_patches(rc, stdout);
+}
+
+/* after a run: the warning a trace without sched_waking needs, then the table asked for */
+static void replay_print(const struct replay_args *a, struct replay_ctx *rc,
+			 const struct replay_run *run)
+{
+	if (!sr_trace_borrow_info(run->t)->has_waking)
 		sr_warn("replay: '%s' has no sched_waking events: 0 wakeup decisions (a wakeup "
 			"decision starts at sched_waking, where the kernel chooses the CPU; "
-			"sched_wakeup only shows where the task went); see 'schedreplay info'", path);
-	if (json) {
-		sr_fidelity_print_json(rc.fid, stdout);
-	} else if (fidelity) {
-		const struct sr_replay_stats *st = sr_replay_borrow_stats(r);
-		uint64_t mig = 0;
-		int k;
+			"sched_wakeup only shows where the task went); see 'schedreplay info'",
+			a->path);
+	if (a->json)
+		sr_fidelity_print_json(rc->fid, stdout);
+	else if (a->fidelity)
+		print_fidelity(a, rc, run);
+}
 
-		printf("trace:      %s\n", path);
-		printf("topology:   %s\n", topo->source);
-		printf("events:     %llu\n", (unsigned long long)events);
-		if (!probes)
-			printf("probes:     none: WF_SYNC and skipped placements inferred\n");
+static void replay_release(struct replay_ctx *rc, struct replay_run *run)
+{
+	free(rc->cause);
+	sr_store_free(rc->store);
+	sr_replay_free(run->r);
+	sr_fidelity_free(rc->fid);
+	free_sides(rc);
+	sr_topology_free(run->topo);
+	sr_trace_free(run->t);
+	sr_meta_release(&run->meta);
+}
+
+static int replay_exec(int argc, char **argv)
+{
+	struct replay_args a = { .hz = 250, .lock_timeout_ms = SR_DB_LOCK_TIMEOUT_MS };
+	struct replay_ctx rc = { .snapshots = SNAP_DIVERGENT };
+	struct replay_run run = { 0 };
+	char *cause = NULL;
+	int ret, err;
+
+	ret = replay_parse(argc, argv, &a, &rc);
+	if (ret >= 0)
+		return ret;
+	run.hz = a.hz;
+	err = build_sides(&rc, &cause);
+	if (!err)
+		err = replay_topology(&a, &rc, &run, &cause);
+	if (!err)
+		err = replay_run(&a, &rc, &run, &cause);
+	if (err == REPLAY_INTERRUPTED) {
+		progress_end(&run.prog);
+		if (a.out)
+			sr_error("replay: interrupted, nothing written to '%s'", a.out);
 		else
-			printf("probes:     select_rq: wake flags%s%s%s and placement from the kernel\n",
-			       st->probe_flips ? ", wakee flips" : "",
-			       st->probe_pelt ? ", the wakee's PELT" : "",
-			       st->probe_prevload ? ", prev_cpu's load" : "");
-		printf("decisions:  %llu wakeup, %llu fork placements; not placements: "
-		       "%llu runnable, %llu bound, %llu not fair, %llu unknown, %llu without "
-		       "select_rq\n",
-		       (unsigned long long)st->decisions[SR_DEC_WAKEUP],
-		       (unsigned long long)st->decisions[SR_DEC_FORK],
-		       (unsigned long long)st->skipped[SR_SKIP_RUNNABLE],
-		       (unsigned long long)st->skipped[SR_SKIP_BOUND],
-		       (unsigned long long)st->skipped[SR_SKIP_NOT_FAIR],
-		       (unsigned long long)st->skipped[SR_SKIP_UNKNOWN_TASK],
-		       (unsigned long long)st->skipped[SR_SKIP_NO_SELECT]);
-		if (st->fork_no_select)
-			printf("forks:      %llu without select_rq, not placements: select_task_rq() "
-			       "takes cpumask_any() for a child with one allowed CPU or migration "
-			       "disabled (core.c, 6.1/6.12)\n",
-			       (unsigned long long)st->fork_no_select);
-		printf("balance:    %llu pulls by the puller (%llu newidle, %llu periodic), %llu nohz "
-		       "passes, %llu newly idle without a pull\n",
-		       (unsigned long long)(st->decisions[SR_DEC_LB_NEWIDLE] +
-					    st->decisions[SR_DEC_LB_PERIODIC]),
-		       (unsigned long long)st->decisions[SR_DEC_LB_NEWIDLE],
-		       (unsigned long long)st->decisions[SR_DEC_LB_PERIODIC],
-		       (unsigned long long)st->decisions[SR_DEC_LB_NOHZ],
-		       (unsigned long long)st->decisions[SR_DEC_NEWIDLE]);
-		printf("reconciled:");
-		for (k = 0; k < SR_REC__COUNT; k++)
-			printf("%s %llu %s", k ? "," : "", (unsigned long long)st->reconciled[k],
-			       sr_reconcile_name(k));
-		printf(" (the engine's state contradicted by the trace, which it then followed)\n");
-		for (k = 0; k < SR_MIG__COUNT; k++)
-			mig += st->migrations[k];
-		printf("migrations: %llu:", (unsigned long long)mig);
-		for (k = 0; k < SR_MIG__COUNT; k++)
-			if (st->migrations[k])
-				printf(" %s %llu", sr_migration_kind_name(k),
-				       (unsigned long long)st->migrations[k]);
-		printf(" (unexplained %.1f%%)\n",
-		       mig ? 100.0 * (double)st->migrations[SR_MIG_UNEXPLAINED] / (double)mig : 0.0);
-		sr_fidelity_print(rc.fid, stdout, 8);
-		print_patches(&rc, stdout);
+			sr_error("replay: interrupted");
+		ret = 128 + (interrupted ? interrupted : SIGINT);
+	} else if (err < 0) {
+		progress_end(&run.prog);
+		if (!cause && err == -SR_E_NOMEM)
+			sr_error("replay: out of memory after %llu events of '%s'%s",
+				 (unsigned long long)run.events, a.path,
+				 a.out ? "; nothing written" : "");
+		else
+			sr_error("%s", cause ? cause : sr_strerror(err));
+		ret = err == -SR_E_USAGE ? EXIT_USAGE : EXIT_FAIL;
+	} else {
+		progress_end(&run.prog);
+		replay_print(&a, &rc, &run);
+		ret = EXIT_OK;
 	}
-	ret = EXIT_OK;
-	goto out;
-interrupted:
-	progress_end(&prog);
-	if (out)
-		sr_error("replay: interrupted, nothing written to '%s'", out);
-	else
-		sr_error("replay: interrupted");
-	ret = 128 + (interrupted ? interrupted : SIGINT);
-	goto out;
-fail:
-	progress_end(&prog);
-	if (!cause && err == -SR_E_NOMEM)
-		sr_error("replay: out of memory after %llu events of '%s'%s",
-			 (unsigned long long)events, path, out ? "; nothing written" : "");
-	else
-		sr_error("%s", cause ? cause : sr_strerror(err));
-	ret = err == -SR_E_USAGE ? EXIT_USAGE : EXIT_FAIL;
-out:
 	free(cause);
-	free(rc.cause);
-	sr_store_free(rc.store);
-	sr_replay_free(r);
-	sr_fidelity_free(rc.fid);
-	free_sides(&rc);
-	sr_topology_free(topo);
-	sr_trace_free(t);
-	free(meta.topo);
-	free(meta.hints);
+	replay_release(&rc, &run);
 	return ret;
 }
 
 const struct cmd_entry cmd_replay = {
 	.name = "replay",
-	.synopsis = "[-o DB [-f | -a [--lock-timeout S]]] [-m MODEL]... [-p PATCH]... [--patch-file SO]... [--snapshots WHICH] [-t TOPOLOGY] [--hz N] [-B NAME] [-F FMT] [--no-probes] [--no-affinity] [-q] [--fidelity | --json] TRACE",
+	.synopsis = "[-o DB [-f | -a [--lock-timeout S]]] [-m MODEL]... [-p PATCH]... [--patch-file SO]... [--snapshots WHICH] [-t TOPOLOGY] [--hz N] [--kernel RELEASE] [-B NAME] [-F FMT] [--no-probes] [--no-affinity] [-q] [--fidelity | --json] TRACE",
 	.summary = "re-evaluate every wakeup, fork and load-balance decision of a trace under "
 		   "scheduler models and patch pairs, and measure their fidelity",
 	.options = replay_options,

@@ -146,6 +146,27 @@ void sr_json_fputs(const char *json, FILE *f)
 	fwrite(run, 1, (size_t)(p - run), f);
 }
 
+void sr_json_string(const char *s, FILE *f)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+
+	fputc('"', f);
+	for (; *p; p++) {
+		if (*p == '"' || *p == '\\') {
+			fprintf(f, "\\%c", *p);
+		} else if (*p < 0x20 || *p == 0x7f) {
+			fprintf(f, "\\u%04x", *p);
+		} else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+			/* a C1 control, which a terminal acts on as ESC does */
+			fprintf(f, "\\u%04x", p[1]);
+			p++;
+		} else {
+			fputc(*p, f);
+		}
+	}
+	fputc('"', f);
+}
+
 /* one CSV field: @s escaped, then quoted when RFC 4180 or a blank at an end asks */
 static void csv_text(FILE *out, const char *s)
 {

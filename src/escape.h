@@ -52,6 +52,15 @@ void sr_escape_fputs(const char *s, FILE *f);
 void sr_json_fputs(const char *json, FILE *f);
 
 /*
+ * sr_json_string - write @s (NULL is taken as "") to @f as a JSON string:
+ * quoted, with '"' and '\\' escaped, C0 controls and DEL as \u00XX and the
+ * C1 controls (UTF-8 U+0080..U+009F) as \u0080..\u009f, the rest as it is.
+ * The one JSON string writer of the tree (SQLite's json_object() makes the
+ * rest; sr_json_fputs() makes its controls safe).
+ */
+void sr_json_string(const char *s, FILE *f);
+
+/*
  * sr_csv_write - every row of @st as CSV, a header line of the column names
  * first when @header; NULL is an empty field, an empty text "", a blob
  * X'HEX', lines end in LF.  Return: the rows written, or -1 when a step

@@ -2,7 +2,7 @@
 /*
  * Names of normalized events and the decoding of sched_switch's prev_state,
  * whose encoding changed with kernel 4.14 and differs between ftrace and
- * LTTng (decision-model §1.1).
+ * LTTng (schedreplay-models(7) §1.1).
  */
 #include "schedreplay/event.h"
 

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "schedreplay/error.h"
+#include "strtab.h"
 #include "banned.h"
 
 #define TEXT_BUF_INIT	(256 * 1024)
@@ -37,10 +38,9 @@ enum text_flavor {
 	TEXT_TRACECMD,	/* "version = 6" / "cpus=N" */
 };
 
+/* what the reader keeps of an event name, by its number in text_priv.names */
 struct text_name {
-	const char *name;	/* interned; NULL = free slot */
-	size_t len;
-	uint32_t hash;
+	const char *name;	/* interned (sr_intern) */
 	enum sr_event_kind kind;
 };
 
@@ -71,9 +71,10 @@ struct text_priv {
 	int last_digits;
 	int have_ts;
 
-	struct text_name *names;	/* open addressing, power-of-two size */
-	size_t names_cap;
-	size_t nnames;
+	struct sr_strtab names;		/* the event names seen */
+	struct text_name *name_info;	/* by name number */
+	size_t name_info_cap;
+	size_t nnames;			/* names.n */
 
 	char mark[1024];		/* the text of the last trace_marker write */
 };
@@ -682,67 +683,31 @@ static int plugin_wake(const char *s, const char *e, struct kv_out *o)
 
 /* ---- event names ----------------------------------------------------- */
 
-static uint32_t name_hash(const char *s, size_t n)
-{
-	uint32_t h = 2166136261u;
-
-	while (n--)
-		h = (h ^ (unsigned char)*s++) * 16777619u;
-	return h;
-}
-
-static int names_grow(struct text_priv *tp)
-{
-	size_t cap = tp->names_cap ? tp->names_cap * 2 : 64, i;
-	struct text_name *t = calloc(cap, sizeof(*t));
-
-	if (!t)
-		return -1;
-	for (i = 0; i < tp->names_cap; i++) {
-		struct text_name *n = &tp->names[i];
-		size_t j;
-
-		if (!n->name)
-			continue;
-		for (j = n->hash & (cap - 1); t[j].name; j = (j + 1) & (cap - 1))
-			;
-		t[j] = *n;
-	}
-	free(tp->names);
-	tp->names = t;
-	tp->names_cap = cap;
-	return 0;
-}
-
 /* Return: the cached name, or NULL on allocation failure or too many names. */
 static const struct text_name *name_lookup(struct text_priv *tp, const char *s, size_t len)
 {
-	uint32_t h = name_hash(s, len);
-	char tmp[TEXT_NAME_MAX + 1];
 	struct text_name *n;
-	size_t j;
+	long i = sr_strtab_find(&tp->names, s, len);
 
-	if (tp->names_cap) {
-		for (j = h & (tp->names_cap - 1); tp->names[j].name;
-		     j = (j + 1) & (tp->names_cap - 1)) {
-			n = &tp->names[j];
-			if (n->hash == h && n->len == len && !memcmp(n->name, s, len))
-				return n;
-		}
-	}
+	if (i >= 0)
+		return &tp->name_info[i];
 	if (tp->nnames >= TEXT_MAX_NAMES)
 		return NULL;
-	if ((tp->nnames + 1) * 2 > tp->names_cap && names_grow(tp))
+	if (tp->nnames == tp->name_info_cap) {
+		size_t cap = tp->name_info_cap ? tp->name_info_cap * 2 : 64;
+		struct text_name *ni = realloc(tp->name_info, cap * sizeof(*ni));
+
+		if (!ni)
+			return NULL;
+		tp->name_info = ni;
+		tp->name_info_cap = cap;
+	}
+	i = sr_strtab_add(&tp->names, s, len, NULL);
+	if (i < 0)
 		return NULL;
-	memcpy(tmp, s, len);
-	tmp[len] = '\0';
-	for (j = h & (tp->names_cap - 1); tp->names[j].name; j = (j + 1) & (tp->names_cap - 1))
-		;
-	n = &tp->names[j];
-	n->name = sr_intern(tmp);
-	n->len = len;
-	n->hash = h;
-	n->kind = sr_event_kind_from_name(tmp);
+	n = &tp->name_info[i];
+	n->name = sr_intern(sr_strtab_str(&tp->names, i));
+	n->kind = sr_event_kind_from_name(n->name);
 	tp->nnames++;
 	return n;
 }
@@ -958,7 +923,8 @@ static void text_close(struct sr_trace *t)
 	if (tp->fd >= 0)
 		close(tp->fd);
 	free(tp->buf);
-	free(tp->names);
+	sr_strtab_release(&tp->names);
+	free(tp->name_info);
 	free(tp);
 	t->priv = NULL;
 }

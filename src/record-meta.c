@@ -14,6 +14,7 @@
  * '!'..'~' and the backslash are written as \xHH.
  */
 #include "record-local.h"
+#include "meta.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -89,28 +90,6 @@ static char *read_line(const char *fmt, ...)
 	if (s)
 		s[strcspn(s, "\n")] = '\0';
 	return s;
-}
-
-/* @s with every byte that is not '!'..'~', and '\', as \xHH; caller frees */
-static char *escape(const char *s)
-{
-	size_t n = strlen(s), i, o = 0;
-	char *r = malloc(n * 4 + 1);
-
-	if (!r)
-		return NULL;
-	for (i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c <= ' ' || c > '~' || c == '\\') {
-			snprintf(r + o, 5, "\\x%02x", c);
-			o += 4;
-		} else {
-			r[o++] = (char)c;
-		}
-	}
-	r[o] = '\0';
-	return r;
 }
 
 /*
@@ -691,7 +670,7 @@ static void proc_info_read(int pid, struct proc_info *pi)
 					v1 = c2 + 1;
 		}
 		if (v1 || v2)
-			pi->cgroup = escape(v1 ? v1 : v2);
+			pi->cgroup = sr_meta_escape(v1 ? v1 : v2);
 		free(all);
 	}
 }
@@ -718,7 +697,7 @@ static int task_line(int pid, int tid, const struct proc_info *pi,
 		return 0;
 	}
 	*close = '\0';
-	comm = escape(p + 1);
+	comm = sr_meta_escape(p + 1);
 	/* fields 3.. after the comm; field 3 is the state letter */
 	for (p = close + 2; *p && nf < 45;) {
 		f[nf] = nf == 0 ? (long)(unsigned char)*p : strtol(p, NULL, 10);

@@ -27,6 +27,7 @@
 #include "schedreplay/error.h"
 #include "schedreplay/event.h"
 #include "schedreplay/model.h"
+#include "strtab.h"
 #include "banned.h"
 
 /* IF NOT EXISTS: an append also creates it in a file written before it existed */
@@ -46,7 +47,8 @@ static const char schema[] =
 	" model TEXT NOT NULL, patches TEXT, topology TEXT, tool_version TEXT,"
 	" hz INTEGER, probes INTEGER, inference TEXT, started TEXT,"
 	" events INTEGER, first_ts INTEGER, last_ts INTEGER, threads INTEGER,"
-	" decisions INTEGER, migrations INTEGER, lost_events INTEGER);"
+	" decisions INTEGER, migrations INTEGER, lost_events INTEGER,"
+	" kernel_gen TEXT);"
 	"CREATE TABLE cpu ("
 	" run_id INTEGER NOT NULL, cpu INTEGER NOT NULL, core_id INTEGER,"
 	" llc_id INTEGER, node INTEGER, package INTEGER, capacity INTEGER,"
@@ -133,11 +135,11 @@ static const char indexes[] =
 	"CREATE INDEX IF NOT EXISTS migration_run ON migration (run_id, ts);"
 	"CREATE INDEX IF NOT EXISTS side_run ON side (run_id, patch);";
 
-/* a small string → id table for the reason texts */
-struct intern {
-	char **text;
+/* the reason texts met so far and the reason_id of each, by its number in the table */
+struct reasons {
+	struct sr_strtab text;
 	long *id;
-	size_t n, cap;
+	size_t cap;
 };
 
 struct thread_row {
@@ -188,7 +190,7 @@ struct sr_store {
 	long side_id[SR_MAX_MODELS];
 	unsigned touches[SR_MAX_MODELS];
 	int nsides;
-	struct intern reasons;
+	struct reasons reasons;
 	long next_reason;
 	/* threads: open addressing on tid */
 	struct thread_row *threads;
@@ -941,7 +943,7 @@ int sr_store_begin_run(struct sr_store *s, const struct sr_run_info *ri,
 	s->run_id = next_run_id(s);
 	if (sqlite3_prepare_v2(s->db, "INSERT INTO run (run_id, trace, format, host, kernel, "
 			       "clock, model, patches, topology, tool_version, hz, probes, "
-			       "inference, started) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1, &st,
+			       "inference, started, kernel_gen) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1, &st,
 			       NULL) != SQLITE_OK)
 		return db_error(s, cause, "prepare");
 	sqlite3_bind_int64(st, 1, s->run_id);
@@ -958,6 +960,7 @@ int sr_store_begin_run(struct sr_store *s, const struct sr_run_info *ri,
 	sqlite3_bind_int(st, 12, ri->probes);
 	bind_text_or_null(st, 13, ri->inference);
 	bind_text_or_null(st, 14, started);
+	bind_text_or_null(st, 15, ri->kernel_gen);
 	c = step_done(s, st, "insert run", cause);
 	sqlite3_finalize(st);
 	if (c)
@@ -1008,67 +1011,28 @@ int sr_store_begin_run(struct sr_store *s, const struct sr_run_info *ri,
 
 /* ---- reasons: interned (a few thousand distinct texts in millions of rows) ---- */
 
-static size_t str_hash(const char *s)
-{
-	size_t h = 5381;
-
-	for (; *s; s++)
-		h = h * 33 + (unsigned char)*s;
-	return h * 0x9e3779b97f4a7c15ULL;
-}
-
-/* the open-addressing index over in->text, rebuilt when it grows */
-static size_t *ihash;
-static size_t ihcap;
-
 static long reason_id(struct sr_store *s, const char *text, char **cause)
 {
-	struct intern *in = &s->reasons;
-	size_t j, i;
+	struct reasons *in = &s->reasons;
+	size_t len = strlen(text);
 	char path[SR_REASON_LEN];
+	long i = sr_strtab_find(&in->text, text, len);
 
-	if (!ihash || in->n * 2 >= ihcap) {
-		size_t cap = ihcap ? ihcap * 2 : 4096;
-		size_t *nh;
-
-		/* appending loads every reason of the file at once */
-		while (in->n * 2 >= cap)
-			cap *= 2;
-		nh = calloc(cap, sizeof(*nh));
-		if (!nh)
-			return -SR_E_NOMEM;
-		for (i = 0; i < in->n; i++) {
-			j = str_hash(in->text[i]) & (cap - 1);
-			while (nh[j])
-				j = (j + 1) & (cap - 1);
-			nh[j] = i + 1;
-		}
-		free(ihash);
-		ihash = nh;
-		ihcap = cap;
-	}
-	for (j = str_hash(text) & (ihcap - 1); ihash[j]; j = (j + 1) & (ihcap - 1))
-		if (!strcmp(in->text[ihash[j] - 1], text))
-			return in->id[ihash[j] - 1];
-	if (in->n == in->cap) {
+	if (i >= 0)
+		return in->id[i];
+	if (in->text.n == in->cap) {
 		size_t cap = in->cap ? in->cap * 2 : 1024;
-		char **t = realloc(in->text, cap * sizeof(*t));
-		long *id;
+		long *id = realloc(in->id, cap * sizeof(*id));
 
-		if (!t)
-			return -SR_E_NOMEM;
-		in->text = t;
-		id = realloc(in->id, cap * sizeof(*id));
 		if (!id)
 			return -SR_E_NOMEM;
 		in->id = id;
 		in->cap = cap;
 	}
-	in->text[in->n] = strdup(text);
-	if (!in->text[in->n])
+	i = sr_strtab_add(&in->text, text, len, NULL);
+	if (i < 0)
 		return -SR_E_NOMEM;
-	in->id[in->n] = ++s->next_reason;
-	ihash[j] = ++in->n;
+	in->id[i] = ++s->next_reason;
 	sr_reason_normalize(text, path, sizeof(path));
 	sqlite3_bind_int64(s->ins_reason, 1, s->next_reason);
 	sqlite3_bind_text(s->ins_reason, 2, path, -1, SQLITE_TRANSIENT);
@@ -1832,9 +1796,13 @@ static int place_new(struct sr_store *s, char **cause)
 static const struct {
 	const char *table, *sql;
 } copy_sql[] = {
-	{ "run", "INSERT INTO main.run SELECT run_id + :r, trace, format, host, kernel, clock,"
+	{ "run", "INSERT INTO main.run (run_id, trace, format, host, kernel, clock, model,"
+	  " patches, topology, tool_version, hz, probes, inference, started, events, first_ts,"
+	  " last_ts, threads, decisions, migrations, lost_events, kernel_gen)"
+	  " SELECT run_id + :r, trace, format, host, kernel, clock,"
 	  " model, patches, topology, tool_version, hz, probes, inference, started, events,"
-	  " first_ts, last_ts, threads, decisions, migrations, lost_events FROM src.run" },
+	  " first_ts, last_ts, threads, decisions, migrations, lost_events, kernel_gen"
+	  " FROM src.run" },
 	{ "cpu", "INSERT INTO main.cpu SELECT run_id + :r, cpu, core_id, llc_id, node, package,"
 	  " capacity FROM src.cpu" },
 	{ "thread", "INSERT INTO main.thread SELECT run_id + :r, tid, name, start_ts, end_ts,"
@@ -1915,10 +1883,17 @@ static int copy_rows(struct sr_store *s, sqlite3 *db, int64_t r, int64_t sd, int
 		     char **cause)
 {
 	size_t i;
+	int qrc;
 
 	/* a file written before the reconciled table existed gets it here */
 	if (sqlite3_exec(db, RECONCILED_TABLE, NULL, NULL, NULL) != SQLITE_OK)
 		return dest_error(s, db, "reconciled", cause);
+	/* and one written before run.kernel_gen existed gets the column */
+	if (!query_int(db, "SELECT count(*) FROM pragma_table_info('run', 'main')"
+		       " WHERE name = 'kernel_gen'", &qrc) && qrc == SQLITE_OK &&
+	    sqlite3_exec(db, "ALTER TABLE main.run ADD COLUMN kernel_gen TEXT", NULL, NULL,
+			 NULL) != SQLITE_OK)
+		return dest_error(s, db, "run.kernel_gen", cause);
 	for (i = 0; i < NCOPY; i++) {
 		sqlite3_stmt *q = NULL;
 		int idx, rc;
@@ -2092,8 +2067,6 @@ int sr_store_commit(struct sr_store *s, char **cause)
 
 void sr_store_free(struct sr_store *s)
 {
-	size_t i;
-
 	if (!s)
 		return;
 	/* an interrupted replay: let the writer finish its block, then drop all */
@@ -2114,13 +2087,8 @@ void sr_store_free(struct sr_store *s)
 	if (s->tmp_fd >= 0)
 		close(s->tmp_fd);
 	watch_close(s);
-	for (i = 0; i < s->reasons.n; i++)
-		free(s->reasons.text[i]);
-	free(s->reasons.text);
+	sr_strtab_release(&s->reasons.text);
 	free(s->reasons.id);
-	free(ihash);
-	ihash = NULL;
-	ihcap = 0;
 	free(s->threads);
 	free(s->tmp);
 	free(s->path);

@@ -16,6 +16,7 @@
 
 #include "schedreplay/error.h"
 #include "reader-local.h"
+#include "strtab.h"
 #include "banned.h"
 
 static const struct sr_reader_ops *const readers[] = {
@@ -24,31 +25,14 @@ static const struct sr_reader_ops *const readers[] = {
 	&sr_reader_text,
 };
 
-struct intern_node {
-	struct intern_node *next;
-	char s[];
-};
-
 const char *sr_intern(const char *s)
 {
-	static struct intern_node *table[256];
-	unsigned h = 5381;
-	struct intern_node *n;
-	size_t len = strlen(s);
-	const char *p;
+	static struct sr_strtab names;
+	long i = sr_strtab_add(&names, s, strlen(s), NULL);
 
-	for (p = s; *p; p++)
-		h = h * 33 + (unsigned char)*p;
-	for (n = table[h & 255]; n; n = n->next)
-		if (!strcmp(n->s, s))
-			return n->s;
-	n = malloc(sizeof(*n) + len + 1);
-	if (!n)
+	if (i < 0)
 		abort();
-	memcpy(n->s, s, len + 1);
-	n->next = table[h & 255];
-	table[h & 255] = n;
-	return n->s;
+	return sr_strtab_str(&names, i);
 }
 
 struct sr_cpu_stats *sr_trace_cpu_stats(struct sr_trace *t, int cpu)

@@ -111,8 +111,8 @@ same "003: mainline (the patch merged) bails at every one" 6 \
 db="$TMP/rec.db"
 "$SR" replay -q -o "$db" -t 2x2x1 "$S/reconcile.txt" 2>"$TMP/e"
 same "reconcile: replays" 0 $?
-same "reconcile: each fact contradicted the engine once" \
-	"newidle_pull 1|idle_switch 1|probe 1|switch 1" \
+same "reconcile: each fact contradicted the engine once (no delayed dequeue: 6.1)" \
+	"newidle_pull 1|idle_switch 1|probe 1|switch 1|delayed 0" \
 	"$(q "$db" "SELECT kind, n FROM reconciled ORDER BY rowid" | tr '|' ' ' | paste -sd'|')"
 same "reconcile: the newidle pull is taken on an empty queue: B pulled from CPU 1, as the kernel did" \
 	"0 620 1 0 newidle > MC: busiest cpu 1 (nr 2, overloaded) > pull 620 from 1 to 0" \

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The load-balance surrogate (replay/balance.c, decision-model §6-§8):
+ * The load-balance surrogate (replay/balance.c, schedreplay-models(7) §6-§8):
  * what one balance evaluation reads (struct sr_lb_input, from the engine),
  * the state of one load_balance() call (struct sr_lb_env) and the helpers
  * the balance functions of base models and patch pairs share.  Loads are
@@ -29,6 +29,8 @@ enum sr_lbf {
 	SR_LBF_ALL_PINNED	= 1 << 0,
 	SR_LBF_DST_PINNED	= 1 << 1,
 	SR_LBF_SOME_PINNED	= 1 << 2,
+	/* calculate_imbalance() chose migrate_load (can_migrate_task(), 6.14+) */
+	SR_LBF_MIGRATE_LOAD	= 1 << 3,
 };
 
 /* what the engine hands one balance evaluation */
@@ -138,12 +140,12 @@ int sr_lb_idle_cpu(const struct sr_lb_ctx *c, int cpu);
 int sr_lb_allowed(const struct sr_lb_ctx *c, const struct sr_task *p, int cpu);
 /* the length of comm's per-CPU kthread name prefix ("ksoftirqd/"), or 0 */
 size_t sr_per_cpu_prefix(const char *comm);
-/* the smpboot / bound-kworker name rule of decision-model §6.6 */
+/* the smpboot / bound-kworker name rule of schedreplay-models(7) §6.6 */
 int sr_lb_per_cpu_name(const char *comm);
 /* mainline's kthread_is_per_cpu(): a kernel thread with a per-CPU name (above) */
 int sr_lb_kthread_per_cpu_name(struct sr_lb_ctx *c, const struct sr_task *p);
 /*
- * should_we_balance() past its newly-idle case (§8.1): the first idle CPU
+ * should_we_balance() past its newly-idle case (schedreplay-models(7) §8.1): the first idle CPU
  * of the local group balances, else the group's first CPU
  */
 int sr_lb_should_we_balance_busy(struct sr_lb_ctx *c);

@@ -87,7 +87,7 @@ struct sr_policy {
 	int (*find_idlest_group_cpu)(struct sr_wake_ctx *c, const uint64_t *span, int fallback);
 
 	/* ---- load balancing (replay/balance.c, include/schedreplay/balance.h) ---- */
-	/* kthread_is_per_cpu(), the test can_migrate_task() makes first (§6.1) */
+	/* kthread_is_per_cpu(), the test can_migrate_task() makes first (schedreplay-models(7) §6.1) */
 	int (*kthread_is_per_cpu)(struct sr_lb_ctx *c, const struct sr_task *p);
 	/* task_hot(): 1 when p ran too recently to move */
 	int (*task_hot)(struct sr_lb_ctx *c, const struct sr_task *p);
@@ -95,7 +95,7 @@ struct sr_policy {
 	int (*can_migrate_task)(struct sr_lb_ctx *c, const struct sr_task *p, int src);
 	/* detach_tasks(): tasks moved from @src to env's dst_cpu */
 	int (*detach_tasks)(struct sr_lb_ctx *c, int src);
-	/* should_we_balance(): 0 ends this load_balance() (§8.1) */
+	/* should_we_balance(): 0 ends this load_balance() (schedreplay-models(7) §8.1) */
 	int (*should_we_balance)(struct sr_lb_ctx *c);
 	/* update_sg_lb_stats() + group_classify() of the group @span at @level */
 	void (*update_sg_lb_stats)(struct sr_lb_ctx *c, const uint64_t *span, int level,
@@ -109,14 +109,14 @@ struct sr_policy {
 	void (*calculate_imbalance)(struct sr_lb_ctx *c, struct sr_lb_sds *sds);
 	/* find_busiest_queue(): the CPU of @busiest to pull from, or -1 */
 	int (*find_busiest_queue)(struct sr_lb_ctx *c, const struct sr_lb_sg *busiest);
-	/* load_balance(dst, level, idle: enum sr_lb_idle): tasks pulled (§6.4) */
+	/* load_balance(dst, level, idle: enum sr_lb_idle): tasks pulled (schedreplay-models(7) §6.4) */
 	int (*load_balance)(struct sr_lb_ctx *c, int dst, int level, int idle);
 	/* rebalance_domains(cpu, idle): tasks pulled, every level due */
 	int (*rebalance_domains)(struct sr_lb_ctx *c, int cpu, int idle);
-	/* newidle_balance() (sched_balance_newidle) (§8.2): tasks pulled */
+	/* newidle_balance() (sched_balance_newidle) (schedreplay-models(7) §8.2): tasks pulled */
 	int (*newidle_balance)(struct sr_lb_ctx *c, int cpu);
 	/* nohz_idle_balance() on the kicked @ilb: the other tickless idle CPUs
-	 * (mainline: and the ILB itself last) (§7); 1 once one pulled */
+	 * (mainline: and the ILB itself last) (schedreplay-models(7) §7); 1 once one pulled */
 	int (*nohz_idle_balance)(struct sr_lb_ctx *c, int ilb);
 	/* run_rebalance_domains() on the kicked @ilb: the nohz pass and the
 	 * ILB's own balance, in the generation's order; 1 once one pulled */
@@ -169,7 +169,7 @@ long sr_ctx_cpu_load(const struct sr_wake_ctx *c, int cpu);
 /* the sched domain of @cpu that spans its LLC, or NULL */
 const struct sr_domain *sr_ctx_llc(const struct sr_wake_ctx *c, int cpu);
 /*
- * the wake_affine_weight comparison (§5.5): @strict is `<` (else `<=`),
+ * the wake_affine_weight comparison (schedreplay-models(7) §5.5): @strict is `<` (else `<=`),
  * @sync_bias adds 1 to prev's side on sync wakeups (change 1(c))
  */
 int sr_affine_weight(struct sr_wake_ctx *c, const struct sr_domain *sd, int this_cpu,

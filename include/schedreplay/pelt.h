@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * PELT (per-entity load tracking) in the kernel's own integer arithmetic
- * (decision-model §3): geometric series with y^32 = 1/2 over 1024-unit
+ * (schedreplay-models(7) §3): geometric series with y^32 = 1/2 over 1024-unit
  * periods of the pelt clock (ns >> 10), so that reconstructed load_avg,
  * runnable_avg and util_avg round as the kernel's do.
  */

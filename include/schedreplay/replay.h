@@ -24,14 +24,14 @@ enum sr_task_state {
 	SR_TASK_DEAD,
 };
 
-/* inputs a trace cannot show (decision-model §9), as a bitmask of what
+/* inputs a trace cannot show (schedreplay-models(7) §9), as a bitmask of what
  * was inferred at a decision rather than observed */
 enum sr_inferred {
 	SR_INF_SYNC		= 1 << 0,	/* WF_SYNC: not traced */
 	SR_INF_EXITING		= 1 << 1,	/* PF_EXITING from sched_process_exit */
 	SR_INF_KTHREAD		= 1 << 2,	/* kernel thread from name / parent */
 	SR_INF_AFFINITY		= 1 << 3,	/* cpus_allowed from a per-CPU name, or
-						 * a CPU a balance was refused (§ inference) */
+						 * a CPU a balance was refused (schedreplay-replay(1), INFERENCE RULES) */
 	SR_INF_PELT_WARMUP	= 1 << 4,	/* a task's PELT began inside the trace */
 	SR_INF_TOPOLOGY		= 1 << 5,	/* topology is a preset or flat */
 	SR_INF_PREV_CPU		= 1 << 6,	/* no sched_waking: prev from the last run */
@@ -87,6 +87,12 @@ struct sr_task {
 	int waking_waker;
 	int ttwu_cpu;			/* the CPU its wakeup is queued for, -1 none */
 	uint64_t enqueue_ts;		/* when it last joined its CPU's queue */
+	/* EEVDF (6.6+): its vruntime while queued, the lag it keeps while not */
+	int64_t vruntime;
+	int64_t vlag;
+	uint64_t vr_start;		/* when it last began to run (update_curr()) */
+	int delayed;			/* 6.12+ sched_delayed: blocked, still queued */
+	int delay_next;			/* its blocking switch keeps it queued */
 	void *pending;			/* engine-private: its open decision, or NULL */
 	/* load balancing (replay/balance.c) */
 	uint64_t exec_start;		/* last switch in or out: task_hot() */
@@ -108,6 +114,9 @@ struct sr_rq {
 	uint64_t idle_stamp;		/* when it last went idle */
 	int known;			/* a sched_switch has been seen on it */
 	int ttwu_pending;		/* wakeups chosen for it, not yet activated */
+	int nr_delayed;			/* sched_delayed tasks, counted in nr_running
+					 * and cfs_nr (6.12+) */
+	int64_t vzero;			/* avg_vruntime() when it last had entities */
 	int curr_cfs;			/* curr is a CFS task */
 };
 
@@ -117,7 +126,15 @@ struct sr_replay;
  * The read-only state a model sees at a decision: everything a decision
  * function may read, and nothing that leads back to whoever filled it (the
  * replay engine, a test, a simulator).  The helpers sr_view_*() below
- * (replay/view.c) compute from it alone.
+ * (replay/view.c) compute from it alone.  Whoever fills it provides, per
+ * CPU, the runqueue's curr, curr_cfs, nr_running, cfs_nr, cfs_weight,
+ * runnable_load, util_est, the root cfs_rq's PELT signal (cfs),
+ * idle_stamp, known, ttwu_pending and nr_delayed (0 before 6.12); per
+ * task, pid, comm, prio, weight, pelt, wakee_flips, recent_used_cpu,
+ * kthread, bound_cpu or allowed/allowed_known, exec_start, aff_denied (0:
+ * nothing inferred), delayed (0 before 6.12) and the cfs_tasks links
+ * (lb_next, lb_prev); and kgen, the kernel generation (NULL: none of the
+ * later behaviours, as 6.1); tests/unit/test-model.c fills one by hand.
  */
 struct sr_view {
 	const struct sr_topology *topo;
@@ -132,6 +149,8 @@ struct sr_view {
 	const struct sr_task *const *cfs_tail;
 	uint64_t now;			/* the decision's time, ns */
 	int hz;				/* CONFIG_HZ (jiffies, the nohz tick) */
+	/* the recording kernel's generation (schedreplay/kgen.h); NULL: none */
+	const struct sr_kgen *kgen;
 };
 
 /**
@@ -347,7 +366,7 @@ void sr_view_cpu_signal(const struct sr_view *v, int cpu, struct sr_pelt *out);
 int sr_view_idle_cpu(const struct sr_view *v, int cpu);
 int sr_view_allowed(const struct sr_view *v, const struct sr_task *p, int cpu);
 
-/* migration classes (decision-model §2.4) */
+/* migration classes (schedreplay-models(7) §2.4) */
 enum sr_migration_kind {
 	SR_MIG_WAKEUP,
 	SR_MIG_FORK,
@@ -391,6 +410,8 @@ enum sr_reconcile {
 	SR_REC_IDLE_SWITCH,	/* a newly idle switch to the idle task: the queue was empty */
 	SR_REC_PROBE,		/* select_rq ran: the task was on no queue, task_cpu() prev_cpu */
 	SR_REC_SWITCH,		/* a switch: prev ran on that CPU, next was queued there */
+	SR_REC_DELAYED,		/* 6.12+: select_rq ran for a task taken as delayed, or
+				 * did not for one taken as dequeued */
 	SR_REC__COUNT,
 };
 
@@ -406,11 +427,22 @@ struct sr_replay_stats {
 	uint64_t probe_pelt;		/* wakeups whose task PELT the probe gave */
 	uint64_t probe_prevload;	/* wakeups whose prev_cpu load the probe gave */
 	uint64_t fork_no_select;	/* forks without select_rq in a probed trace */
+	uint64_t delayed_sleeps;	/* sleeps kept queued (6.12+ delayed dequeue) */
+	uint64_t delayed_woken;		/* of those, woken still queued (ttwu_runnable) */
 	uint64_t reconciled[SR_REC__COUNT];	/* by enum sr_reconcile */
 	uint64_t migrations[SR_MIG__COUNT];
 	uint64_t tasks_seen;
 };
 
 const struct sr_replay_stats *sr_replay_borrow_stats(const struct sr_replay *r);
+
+struct sr_kgen;
+/**
+ * sr_replay_set_kernel - the recording kernel's generation (schedreplay/kgen.h),
+ * whose behaviours the engine's bookkeeping follows (delayed dequeue, EEVDF
+ * lag) and the models read through struct sr_view; before the first event.
+ * Without it: none of them (6.1).
+ */
+void sr_replay_set_kernel(struct sr_replay *r, const struct sr_kgen *g);
 
 #endif

@@ -37,6 +37,7 @@ struct sr_run_info {
 	const char *models;		/* base models, comma-separated */
 	const char *patches;		/* comma-separated, or NULL */
 	const char *topology;
+	const char *kernel_gen;		/* the kernel generation (sr_kgen_describe) */
 	const char *version;
 	int hz;
 	int probes;			/* the select_rq probes were used */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * CPU topology and the sched-domain hierarchy a replay evaluates decision
- * functions against (decision-model §2.3, §4).  Built from a preset
+ * functions against (schedreplay-models(7) §2.3, §4).  Built from a preset
  * ("2x26x2": nodes x cores per node x threads per core), from a topology
  * file (man schedreplay-replay(1)), from the recording's metadata, or flat.
  */
@@ -14,7 +14,7 @@
 #define SR_MAX_DOMAIN_LEVELS 8
 #define SR_TOPOLOGY_MAX_CPUS 8192
 
-/* domain flags by name, not the kernel's bit values (which move: §4.3) */
+/* domain flags by name, not the kernel's bit values (which move: schedreplay-models(7) §4.3) */
 enum sr_sd_flag {
 	SR_SD_BALANCE_NEWIDLE	= 1 << 0,
 	SR_SD_BALANCE_EXEC	= 1 << 1,
@@ -30,7 +30,7 @@ enum sr_sd_flag {
 	SR_SD_CLUSTER		= 1 << 11,
 };
 
-/* kernel era of the domain defaults (§4.2) */
+/* kernel era of the domain defaults (schedreplay-models(7) §4.2) */
 enum sr_sd_era {
 	SR_ERA_V4,		/* 4.16-4.19: imbalance 125, busy_factor 32 */
 	SR_ERA_MAINLINE,	/* 5.10+: imbalance 117, busy_factor 16 */
@@ -110,7 +110,7 @@ int sr_topology_write(const struct sr_topology *t, FILE *f);
 /**
  * sr_topology_build_domains - (re)build every CPU's domain list from
  * core/llc/node/distance with the era's sd_init defaults, dropping
- * degenerate levels (§4.1, §4.2); also sets @t->smt and every llc_id
+ * degenerate levels (schedreplay-models(7) §4.1, §4.2); also sets @t->smt and every llc_id
  * Return: 0; -SR_E_USAGE if a CPU's node is not 0..nnodes-1,
  * -SR_E_UNSUPPORTED if more than SR_MAX_DOMAIN_LEVELS levels survive,
  * -SR_E_NOMEM (on error no CPU has domains).

@@ -5,7 +5,7 @@
 # (POSIX awk; mawk is enough.)  nodes= maps CPUs to NUMA nodes, for the
 # cross-node counts.
 #
-# Pairing of the schedreplay probes (decision-model §9b):
+# Pairing of the schedreplay probes (schedreplay-models(7) §9b):
 #   select_rq (entry: prev_cpu, wake_flags[, pid]) and select_rq_ret (cpu) on
 #   the same CPU make one placement decision.  The task is the pid field when
 #   recorded, else: for WF_TTWU the last sched_waking on that CPU, for

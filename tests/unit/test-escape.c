@@ -103,9 +103,37 @@ static void test_csv(void)
 	sqlite3_close(db);
 }
 
+/* sr_json_string() through a memory stream */
+static void same_json(const char *in, const char *want, const char *what)
+{
+	char *got = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&got, &len);
+
+	if (f) {
+		sr_json_string(in, f);
+		fclose(f);
+	}
+	CHECK(got && !strcmp(got, want), "json: %s: got '%s', want '%s'", what,
+	      got ? got : "(null)", want);
+	free(got);
+}
+
+static void test_json_string(void)
+{
+	same_json("hackbench", "\"hackbench\"", "text is quoted");
+	same_json("a\"b\\c", "\"a\\\"b\\\\c\"", "quote and backslash");
+	same_json("\x1b[2J\n", "\"\\u001b[2J\\u000a\"", "C0 controls as \\u00XX");
+	same_json("\x7f", "\"\\u007f\"", "DEL");
+	same_json("\xc2\x9b" "1m", "\"\\u009b1m\"", "a C1 control");
+	same_json("caf\xc3\xa9", "\"caf\xc3\xa9\"", "UTF-8 is kept");
+	same_json(NULL, "\"\"", "NULL is the empty string");
+}
+
 int main(void)
 {
 	test_escape();
+	test_json_string();
 	test_csv();
 	return unit_done();
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests for event names and prev_state decoding across the kernel
- * eras seen in the fixtures (decision-model §1.1, fixtures README).
+ * eras seen in the fixtures (schedreplay-models(7) §1.1, fixtures README).
  */
 #include <string.h>
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests for the PELT arithmetic (decision-model §3).  Exact values are
+ * Unit tests for the PELT arithmetic (schedreplay-models(7) §3).  Exact values are
  * derived by hand from the kernel's integer formulas (noted beside each) or
  * from a separate integer model built on the kernel's published sched-pelt.h
  * table; a brute-force floating-point series, weighting the time spent in

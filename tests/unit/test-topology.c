@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests for topologies and their sched-domain hierarchies
- * (decision-model §2.3, §4): presets with x86 numbering, flat, the
+ * (schedreplay-models(7) §2.3, §4): presets with x86 numbering, flat, the
  * topology file format with its fixtures and errors, degeneration, the
  * era defaults and the write/read round trip.  Run from the repo top.
  */

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The kernel generation a replay models: the recording kernel's release
+ * (the trace's uname, or the recording's metadata), or --kernel, turned
+ * into the scheduler behaviours that changed between 6.1, 6.6, 6.12 and
+ * 6.18 (SR_KF_*).  Each behaviour is data: the mainline release that
+ * brought it and the stable releases it was backported to, so that
+ * "6.12.117" and "6.12.0" are different kernels for the engine and the
+ * models, as they are for the decision code.
+ */
+#ifndef SCHEDREPLAY_KGEN_H
+#define SCHEDREPLAY_KGEN_H
+
+#include <stddef.h>
+
+/* where the generation comes from */
+enum sr_kgen_source {
+	SR_KGEN_SRC_NONE,	/* the trace names no kernel release */
+	SR_KGEN_SRC_RECORDING,	/* the trace's uname or the recording's metadata */
+	SR_KGEN_SRC_OPTION,	/* replay --kernel */
+};
+
+/* scheduler behaviours the engine and the models follow by generation */
+enum sr_kfeat {
+	/* v6.6 "sched/fair: Implement an EEVDF-like scheduling policy" */
+	SR_KF_EEVDF,
+	/* v6.12 "sched/fair: Implement delayed dequeue": dequeue_entity() of a
+	 * task blocking while not eligible leaves it queued (sched_delayed) */
+	SR_KF_DELAY_DEQUEUE,
+	/* v6.13, 6.12.7 "sched/eevdf: More PELT vs DELAYED_DEQUEUE": the
+	 * cfs_rq's runnable signal leaves delayed tasks out (h_nr_delayed) */
+	SR_KF_DELAYED_NOT_RUNNABLE,
+	/* v6.16, 6.12.37 "sched/fair: Fixup wake_up_sync() vs DELAYED_DEQUEUE":
+	 * wake_affine_idle()'s sync test is nr_running - delayed == 1 */
+	SR_KF_SYNC_NOT_DELAYED,
+	/* v6.14 "sched/fair: Use the new cfs_rq.h_nr_runnable": the balancer's
+	 * sum_h_nr_running and find_busiest_queue() leave delayed tasks out */
+	SR_KF_LB_RUNNABLE,
+	/* v6.14 "sched/fair: Do not try to migrate delayed dequeue task":
+	 * can_migrate_task() refuses a delayed task unless migrate_load */
+	SR_KF_LB_SKIP_DELAYED,
+	SR_KF__COUNT
+};
+
+struct sr_kgen {
+	int major, minor;		/* 0.0: unknown */
+	int sublevel;			/* -1: the release does not say (Debian's
+					 * "6.1.0-57-amd64" ABI names) */
+	char release[64];		/* as the trace or the option gave it */
+	enum sr_kgen_source source;
+	unsigned feat;			/* 1 << SR_KF_* */
+};
+
+/**
+ * sr_kgen_parse - the generation of a kernel release string
+ * @release: "6.12.117+deb12-amd64", "6.1.0-57-amd64", "6.18.44", "6.6" ...
+ * @src: where @release comes from
+ * @out: filled; on failure a generation with no behaviours and source NONE
+ *
+ * A Debian ABI release ("X.Y.0-N-flavour") carries no stable sublevel; it is
+ * taken as the newest stable release of X.Y (Debian ships it updated), so
+ * that every backport listed for X.Y applies.
+ * Return: 0, or -1 when @release has no MAJOR.MINOR at its start.
+ */
+int sr_kgen_parse(const char *release, enum sr_kgen_source src, struct sr_kgen *out);
+
+/* 1 when @g's kernel has behaviour @f */
+int sr_kgen_has(const struct sr_kgen *g, enum sr_kfeat f);
+
+/* a behaviour's short name ("delayed dequeue") */
+const char *sr_kfeat_name(enum sr_kfeat f);
+
+/* where @s comes from, in words ("the recording's uname") */
+const char *sr_kgen_source_name(enum sr_kgen_source s);
+
+/**
+ * sr_kgen_describe - one line for the user and the database
+ *
+ * "6.12.117 (recording): EEVDF, delayed dequeue, ..." or, unknown,
+ * "unknown (the trace names no kernel release): modelled as 6.1".
+ */
+void sr_kgen_describe(const struct sr_kgen *g, char *buf, size_t len);
+
+#endif

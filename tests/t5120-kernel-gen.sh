@@ -1,0 +1,124 @@
+#!/bin/bash
+# The kernel generation (schedreplay-replay(1), KERNEL GENERATION): taken
+# from the trace's kernel release or --kernel, stored in run.kernel_gen and
+# shown by replay --fidelity, report and info; and the 6.12 behaviours the
+# engine and the models follow by it (delayed dequeue: dequeue_entity(),
+# pick_next_entity(), ttwu_runnable(), cpu_load(); wake_affine_idle()'s
+# sync test from 6.12.37; can_migrate_task() and delayed tasks before and
+# after 6.14), each on a constructed scenario against an older generation.
+. "$(dirname "$0")/test-lib.sh"
+
+command -v sqlite3 >/dev/null || skip_all "sqlite3 not installed (make deps)"
+
+N="$FIX/tracedat/numa"
+S="$FIX/scenario"
+
+# --- where the generation comes from --------------------------------------
+kline() { "$SR" replay -q --fidelity "$@" 2>/dev/null | sed -n 's/^kernel: *//p'; }
+same "6.12 trace: the generation from its uname" \
+	"6.12.117 (recording 6.12.117+deb12-amd64): EEVDF, delayed dequeue, runnable signal without delayed tasks, sync wake_affine without delayed tasks" \
+	"$(kline -t "$N/numa-6.12-pingpong.topo" "$N/numa-6.12-pingpong.dat")"
+same "6.1 trace (Debian ABI release): 6.1.y, no later behaviour" \
+	"6.1.y (recording 6.1.0-57-amd64; sublevel not in the release: newest stable assumed): CFS, no delayed dequeue" \
+	"$(kline -t "$N/numa-6.1-pingpong.topo" "$N/numa-6.1-pingpong.dat")"
+same "--kernel overrides the trace's release" \
+	"6.12.0 (--kernel 6.12.0): EEVDF, delayed dequeue" \
+	"$(kline --kernel 6.12.0 -t "$N/numa-6.1-pingpong.topo" "$N/numa-6.1-pingpong.dat")"
+case "$(kline -t 2x2x1 "$S/delayed-dequeue.txt")" in
+unknown*) pass "a trace without a release: unknown, modelled as 6.1" ;;
+*) fail "a trace without a release: unknown, modelled as 6.1" ;;
+esac
+"$SR" replay -q --kernel linux "$S/delayed-dequeue.txt" >/dev/null 2>"$TMP/e"
+same "a bad --kernel exits 2" 2 $?
+ok "and says what it takes" grep -q "^schedreplay: replay: --kernel takes a kernel release such as 6.12.117 or 6.1, not 'linux'" "$TMP/e"
+
+# --- stored, reported, described ------------------------------------------
+"$SR" replay -q -o "$TMP/g.db" -t "$N/numa-6.12-pingpong.topo" "$N/numa-6.12-pingpong.dat" 2>/dev/null
+same "run.kernel_gen holds it" \
+	"6.12.117 (recording 6.12.117+deb12-amd64): EEVDF, delayed dequeue, runnable signal without delayed tasks, sync wake_affine without delayed tasks" \
+	"$(sqlite3 "$TMP/g.db" "SELECT kernel_gen FROM run")"
+ok "report shows it" sh -c "'$SR' report '$TMP/g.db' | grep -q '^  generation   6.12.117 (recording'"
+ok "info on the database shows it" sh -c "'$SR' info '$TMP/g.db' | grep -q '^  generation 6.12.117 (recording'"
+ok "info on the trace shows what replay will model" \
+	sh -c "'$SR' info '$N/numa-6.12-pingpong.dat' | grep -q '^  generation 6.12.117 (recording'"
+# a database written before the column: report and info say so, an append adds it
+sqlite3 "$TMP/g.db" "CREATE TABLE r2 AS SELECT * FROM run; DROP TABLE run;
+	CREATE TABLE run AS SELECT run_id, trace, format, host, kernel, clock, model, patches,
+	topology, tool_version, hz, probes, inference, started, events, first_ts, last_ts,
+	threads, decisions, migrations, lost_events FROM r2; DROP TABLE r2"
+ok "report on an older file: (not recorded)" sh -c "'$SR' report '$TMP/g.db' | grep -q '^  generation   (not recorded)'"
+ok "info on an older file: (not recorded)" sh -c "'$SR' info '$TMP/g.db' | grep -q '^  generation (not recorded)'"
+ok "an append to an older file" "$SR" replay -q -a -o "$TMP/g.db" -t "$N/numa-6.1-pingpong.topo" "$N/numa-6.1-pingpong.dat"
+same "adds the column, old runs NULL" "1| 2|6.1.y" \
+	"$(sqlite3 "$TMP/g.db" "SELECT run_id, substr(coalesce(kernel_gen, ''), 1, 5) FROM run ORDER BY run_id" | paste -sd' ')"
+
+# --- delayed dequeue (6.12): the trace-only scenario -----------------------
+dd="$S/delayed-dequeue.txt"
+for k in 6.12.117 6.1; do
+	"$SR" replay -q -o "$TMP/dd-$k.db" -t 2x2x1 --kernel "$k" "$dd" 2>/dev/null
+done
+same "6.12: the wakeup of the delayed A is no placement (ttwu_runnable)" "runnable" \
+	"$(sqlite3 "$TMP/dd-6.12.117.db" "SELECT skip FROM decision WHERE kind = 'wakeup' AND tid = 600")"
+same "6.1: the same wakeup is a placement" "" \
+	"$(sqlite3 "$TMP/dd-6.1.db" "SELECT skip FROM decision WHERE kind = 'wakeup' AND tid = 600")"
+prevload() {
+	sqlite3 "$1" "SELECT reason FROM evaluation_v JOIN decision USING (decision_id)
+		WHERE kind = 'wakeup' AND tid = 900" | sed -n 's/.*weight: this [0-9]* [<>=]* prev \([0-9]*\).*/\1/p'
+}
+p612=$(prevload "$TMP/dd-6.12.117.db")
+p61=$(prevload "$TMP/dd-6.1.db")
+if [ -n "$p612" ] && [ -n "$p61" ] && [ "$p612" -gt "$p61" ]; then
+	pass "6.12: cpu_load(prev) holds the delayed task's load, growing ($p612 > $p61)"
+else
+	fail "6.12: cpu_load(prev) holds the delayed task's load, growing" "6.12 '$p612', 6.1 '$p61'"
+fi
+"$SR" replay -q --fidelity -t 2x2x1 --kernel 6.12.117 "$dd" >"$TMP/f612" 2>/dev/null
+ok "--fidelity counts the delayed sleeps and the one woken still queued" \
+	grep -q '^delayed: *2 sleeps kept queued (dequeue_entity(), 6.12+: not eligible), 1 woken still queued' "$TMP/f612"
+ok "the idle switch drains the delayed C: no contradiction" \
+	grep -q '^reconciled: 0 newidle_pull, 0 idle_switch, 0 probe, 0 switch, 0 delayed' "$TMP/f612"
+same "and C's later wakeup is a placement" "" \
+	"$(sqlite3 "$TMP/dd-6.12.117.db" "SELECT skip FROM decision WHERE kind = 'wakeup' AND tid = 800")"
+"$SR" replay -q --fidelity -t 2x2x1 --kernel 6.1 "$dd" >"$TMP/f61" 2>/dev/null
+ok "6.1 has no delayed line" sh -c "! grep -q '^delayed:' '$TMP/f61'"
+
+# --- a wakeup that moves a task held as delayed: select_task_rq() ran -------
+dm="$S/delayed-moved.txt"
+"$SR" replay -q -o "$TMP/dm.db" -t 2x2x1 --kernel 6.12.117 "$dm" 2>/dev/null
+same "without the probe, a moved wakeup of a task held as delayed is a placement, counted" \
+	"0|1|1 delayed 1" \
+	"$(sqlite3 "$TMP/dm.db" "SELECT (SELECT prev_cpu || '|' || actual_cpu || '|' ||
+		(SELECT count(*) FROM evaluation e WHERE e.decision_id = d.decision_id)
+		FROM decision d WHERE tid = 600 AND kind = 'wakeup' AND skip IS NULL) || ' ' ||
+		kind || ' ' || n FROM reconciled WHERE kind = 'delayed'")"
+
+# --- wake_affine_idle()'s sync test (6.12.37 / 6.16), with the probe ---------
+ds="$S/delayed-sync.txt"
+for k in 6.12.117 6.12.0; do
+	"$SR" replay -q -o "$TMP/ds-$k.db" -t 2x2x1 --kernel "$k" "$ds" 2>/dev/null
+done
+sync_of() {
+	sqlite3 "$1" "SELECT e.cpu || ' ' || (e.reason LIKE '%sync, waker alone%') FROM evaluation_v e
+		JOIN decision USING (decision_id) WHERE kind = 'wakeup' AND tid = 620"
+}
+same "6.12.117: the waker is alone but for a delayed task: this_cpu, as the kernel" "0 1" \
+	"$(sync_of "$TMP/ds-6.12.117.db")"
+same "6.12.0: the delayed task counts in nr_running: not alone" "1 0" "$(sync_of "$TMP/ds-6.12.0.db")"
+same "the unprobed wakeup of the delayed A agrees with the engine (runnable, no contradiction)" \
+	"runnable 0" \
+	"$(sqlite3 "$TMP/ds-6.12.117.db" "SELECT (SELECT skip FROM decision WHERE tid = 600 AND kind = 'wakeup') || ' ' || n FROM reconciled WHERE kind = 'delayed'")"
+
+# --- a balance and a delayed task (can_migrate_task, 6.12 and 6.14+) --------
+dp="$S/delayed-pull.txt"
+for k in 6.12.117 6.18 6.1; do
+	"$SR" replay -q -o "$TMP/dp-$k.db" -t 2x2x1 --kernel "$k" "$dp" 2>/dev/null
+done
+pull_of() {
+	sqlite3 "$1" "SELECT coalesce(e.cpu, 'none') FROM evaluation_v e JOIN decision USING (decision_id)
+		WHERE kind = 'balance_periodic'"
+}
+same "6.12: the idle balance pulls the delayed A, as the kernel did" 1 "$(pull_of "$TMP/dp-6.12.117.db")"
+same "6.18: a migrate_task balance leaves the delayed A" none "$(pull_of "$TMP/dp-6.18.db")"
+same "6.1: A has left the queue: nothing to pull" none "$(pull_of "$TMP/dp-6.1.db")"
+
+test_done

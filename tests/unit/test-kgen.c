@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0
+/* the kernel generation of a release string (src/kgen.c) */
+#include <string.h>
+
+#include "schedreplay/kgen.h"
+#include "unit.h"
+
+int main(void)
+{
+	struct sr_kgen g;
+	char buf[512];
+
+	CHECK_EQ(sr_kgen_parse("6.12.117+deb12-amd64", SR_KGEN_SRC_RECORDING, &g), 0,
+		 "Debian 6.12 release parses");
+	CHECK(g.major == 6 && g.minor == 12 && g.sublevel == 117, "6.12.117");
+	CHECK(sr_kgen_has(&g, SR_KF_EEVDF), "6.12 has EEVDF");
+	CHECK(sr_kgen_has(&g, SR_KF_DELAY_DEQUEUE), "6.12 has delayed dequeue");
+	CHECK(sr_kgen_has(&g, SR_KF_DELAYED_NOT_RUNNABLE), "6.12.117 has 6.12.7's h_nr_delayed");
+	CHECK(sr_kgen_has(&g, SR_KF_SYNC_NOT_DELAYED), "6.12.117 has 6.12.37's sync fix");
+	CHECK(!sr_kgen_has(&g, SR_KF_LB_RUNNABLE), "6.12.117: balancer still counts delayed");
+	CHECK(!sr_kgen_has(&g, SR_KF_LB_SKIP_DELAYED), "6.12.117: can_migrate_task moves delayed");
+
+	CHECK_EQ(sr_kgen_parse("6.12.0", SR_KGEN_SRC_OPTION, &g), 0, "6.12.0 parses");
+	CHECK(sr_kgen_has(&g, SR_KF_DELAY_DEQUEUE) && !sr_kgen_has(&g, SR_KF_DELAYED_NOT_RUNNABLE) &&
+	      !sr_kgen_has(&g, SR_KF_SYNC_NOT_DELAYED), "6.12.0: delayed dequeue, no fixes yet");
+	CHECK_EQ(sr_kgen_parse("6.12.36", SR_KGEN_SRC_OPTION, &g), 0, "6.12.36 parses");
+	CHECK(sr_kgen_has(&g, SR_KF_DELAYED_NOT_RUNNABLE) && !sr_kgen_has(&g, SR_KF_SYNC_NOT_DELAYED),
+	      "6.12.36: h_nr_delayed, not the sync fix");
+
+	CHECK_EQ(sr_kgen_parse("6.1.0-57-amd64", SR_KGEN_SRC_RECORDING, &g), 0, "Debian 6.1 ABI name");
+	CHECK(g.major == 6 && g.minor == 1 && g.sublevel == -1, "6.1.y, sublevel unknown");
+	CHECK(!g.feat, "6.1: none of the later behaviours");
+	sr_kgen_describe(&g, buf, sizeof(buf));
+	CHECK(strstr(buf, "6.1.y") && strstr(buf, "CFS"), "described: %s", buf);
+
+	CHECK_EQ(sr_kgen_parse("6.18.44", SR_KGEN_SRC_RECORDING, &g), 0, "6.18.44");
+	CHECK_EQ(g.feat, (1u << SR_KF__COUNT) - 1, "6.18 has every behaviour");
+	CHECK_EQ(sr_kgen_parse("6.6", SR_KGEN_SRC_OPTION, &g), 0, "6.6 without sublevel");
+	CHECK_EQ(g.feat, 1u << SR_KF_EEVDF, "6.6: EEVDF only");
+	CHECK_EQ(sr_kgen_parse("v6.13-rc1", SR_KGEN_SRC_OPTION, &g), 0, "v6.13-rc1");
+	CHECK(sr_kgen_has(&g, SR_KF_DELAYED_NOT_RUNNABLE), "6.13 has h_nr_delayed");
+
+	CHECK_EQ(sr_kgen_parse("", SR_KGEN_SRC_RECORDING, &g), -1, "empty refused");
+	CHECK_EQ(sr_kgen_parse("linux", SR_KGEN_SRC_OPTION, &g), -1, "word refused");
+	CHECK_EQ(sr_kgen_parse("6", SR_KGEN_SRC_OPTION, &g), -1, "no minor refused");
+	CHECK_EQ(sr_kgen_parse("6.12x", SR_KGEN_SRC_OPTION, &g), -1, "trailing junk refused");
+	CHECK(!g.feat && !g.major, "a refused release has no behaviours");
+	sr_kgen_describe(&g, buf, sizeof(buf));
+	CHECK(strstr(buf, "unknown") != NULL, "unknown described: %s", buf);
+	CHECK_EQ(sr_kgen_parse(NULL, SR_KGEN_SRC_RECORDING, &g), -1, "NULL refused");
+	return unit_done();
+}
