@@ -59,8 +59,14 @@ _schedreplay()
 
 	# the value of the option before the cursor
 	case $cmd:$prev in
-	replay:-m | replay:--model)
+	replay:-m | replay:--model | simulate:-m | simulate:--model)
 		COMPREPLY=($(compgen -W "$(_schedreplay_names replay --list-models)" -- "$cur"))
+		return 0 ;;
+	simulate:--fair)
+		COMPREPLY=($(compgen -W "cfs eevdf eevdf-delay" -- "$cur"))
+		return 0 ;;
+	simulate:-p | simulate:--patch)
+		COMPREPLY=($(compgen -W "$(_schedreplay_names replay --list-patches)" -- "$cur"))
 		return 0 ;;
 	replay:-p | replay:--patch)
 		COMPREPLY=($(compgen -W "$(_schedreplay_names replay "${extra[@]}" --list-patches)" \
@@ -100,12 +106,13 @@ _schedreplay()
 		return 0 ;;
 	export:-r | export:--run | export:--from | export:--to)
 		return 0 ;;
-	*:-o | *:--output | *:-t | *:--topology | *:--patch-file | *:-A | *:--attach)
+	*:-o | *:--output | *:-t | *:--topology | *:--patch-file | *:-A | *:--attach | \
+	*:--export-demand)
 		_schedreplay_files "$cur"
 		return 0 ;;
 	*:-r | *:--run | *:--run2 | *:-n | *:--top | *:--reasons | *:--hz | *:--kernel | *:-B | *:--buffer | \
 	*:-d | *:--duration | *:-b | *:-e | *:--event | *:--size | *:--filter | *:--select | \
-	*:-P | *:--param)
+	*:-P | *:--param | *:--runs | *:--seed)
 		return 0 ;;
 	esac
 	if [[ $cur == -* ]]; then

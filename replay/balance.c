@@ -246,9 +246,14 @@ void sr_lb_calculate_imbalance(struct sr_lb_ctx *c, struct sr_lb_sds *sds)
 				if (imb < 0)
 					imb = 0;
 			}
-			/* adjust_numa_imbalance(): a small imbalance between nodes */
+			/*
+			 * adjust_numa_imbalance(imb, local sum_nr_running + 1,
+			 * sd->imb_numa_nr) in calculate_imbalance() (6.1, 6.12): a
+			 * small imbalance between nodes stays while the local node
+			 * would run at most imb_numa_nr tasks
+			 */
 			if ((sd->flags & SR_SD_NUMA) &&
-			    local->nr + 1 < sr_topology_imb_numa_nr(t, env->dst_cpu, level) &&
+			    local->nr + 1 <= sr_topology_imb_numa_nr(t, env->dst_cpu, level) &&
 			    imb <= 2)
 				imb = 0;
 			imb >>= 1;

@@ -663,10 +663,22 @@ static int idlest_group(struct sr_wake_ctx *c, int level, int cpu, int mainline)
 			int imb = abs(local.idle_cpus - best.idle_cpus);
 
 			go = best.idle_cpus > local.idle_cpus;
-			/* NUMA: keep a lightly loaded local node (adjust_numa_imbalance) */
-			if (go && (sd->flags & SR_SD_NUMA) &&
-			    local.nr + 1 <= sr_topology_imb_numa_nr(t, cpu, level) && imb <= 2)
-				go = 0;
+			/*
+			 * NUMA (find_idlest_group() at 6.1, sched_balance_find_dst_group()
+			 * at 6.12): keep a lightly loaded local node when
+			 * adjust_numa_imbalance(imb, local sum_nr_running + 1,
+			 * imb_numa_nr) is 0, imb_numa_nr capped by the local CPUs
+			 * the task may use (p->nr_cpus_allowed != NR_CPUS holds for
+			 * every task: NR_CPUS is the Kconfig maximum)
+			 */
+			if (go && (sd->flags & SR_SD_NUMA)) {
+				int nr = sr_topology_imb_numa_nr(t, cpu, level), ok = 0, i;
+
+				for (i = 0; i < t->ncpus && ok < nr; i++)
+					ok += sr_cpumask_test(local_span, i) && allowed(c, i);
+				if (local.nr + 1 <= ok && imb <= 2)
+					go = 0;
+			}
 		} else {
 			long imb = SR_NICE0_WEIGHT * (sd->imbalance_pct - 100) / 100;
 

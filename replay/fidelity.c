@@ -306,46 +306,6 @@ void sr_fidelity_print(const struct sr_fidelity *f, FILE *out, int max_reasons)
 	}
 }
 
-static void json_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(out, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(out, "\\u%04x", (unsigned char)*s);
-		else
-			fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
-void sr_fidelity_print_json(const struct sr_fidelity *f, FILE *out)
-{
-	const struct sr_fidelity_row *rows;
-	int n = sr_fidelity_rows(f, &rows), i;
-
-	fprintf(out, "[");
-	for (i = 0; i < n; i++) {
-		const struct sr_fidelity_row *r = &rows[i];
-
-		fprintf(out, "%s\n  {\"model\": ", i ? "," : "");
-		json_str(out, r->model);
-		fprintf(out, ", \"kind\": ");
-		json_str(out, r->kind);
-		fprintf(out, ", \"reason\": ");
-		if (r->reason[0])
-			json_str(out, r->reason);
-		else
-			fprintf(out, "null");
-		fprintf(out, ", \"n\": %llu, \"exact_pct\": %.2f, \"same_llc_pct\": %.2f, "
-			"\"same_node_pct\": %.2f, \"baseline_exact_pct\": %.2f}",
-			(unsigned long long)r->n, pct(r->exact, r->n), pct(r->same_llc, r->n),
-			pct(r->same_node, r->n), pct(r->baseline_exact, r->n));
-	}
-	fprintf(out, "\n]\n");
-}
-
 int sr_fidelity_check(const char *kind, uint64_t n, uint64_t exact, uint64_t baseline_exact,
 		      char *buf, size_t len)
 {

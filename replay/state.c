@@ -128,6 +128,9 @@ static void infer_kthread(struct sr_task *t)
 
 static void aff_seen(struct sr_task *t, int cpu)
 {
+	/* pinned by a fork's evidence (aff_fork), seen elsewhere: not pinned there */
+	if (cpu >= 0 && cpu != t->fork_pin - 1)
+		t->fork_pin = 0;
 	if (cpu < 0 || cpu >= 64)
 		return;
 	t->seen_cpus |= 1ULL << cpu;
@@ -1189,6 +1192,48 @@ static int fork_probe_take(struct sr_replay *r, struct sr_pending *pd, struct sr
 	return 1;
 }
 
+/*
+ * Inferred affinity from forks (traces without the parent's mask; see
+ * schedreplay-replay(1), INFERENCE RULES).  wake_up_new_task() calls
+ * select_task_rq() (kernel/sched/core.c, 6.1 and 6.12), which runs
+ * select_task_rq_fair() only for a child allowed more than one CPU and
+ * otherwise takes cpumask_any(p->cpus_ptr), the child's one CPU; and
+ * select_task_rq_fair()'s fork path (find_idlest_group() /
+ * sched_balance_find_dst_group() down to the LLC level) never keeps the
+ * child on the parent's CPU, busy with the parent, while another CPU of
+ * that LLC is idle.  A child put there is taken for pinned with its parent
+ * (children inherit cpus_allowed): the parent's later forks are no
+ * placements (skip "bound", inferred affinity) until the parent is seen on
+ * another CPU, a probe shows select_task_rq_fair() running for it or its
+ * child, or a child lands elsewhere.  Forks only: a mask widened later
+ * does not show in the trace, and the parent's wakeups and balances are
+ * evaluated as before.
+ */
+static void aff_fork(struct sr_replay *r, struct sr_task *parent, struct sr_task *child,
+		     int pcpu, int cpu, int probed)
+{
+	int c;
+
+	/* a child placed by select_task_rq_fair() (its probe), or elsewhere */
+	if (parent->fork_pin && (probed || cpu != parent->fork_pin - 1)) {
+		parent->fork_pin = child->fork_pin = 0;
+		return;
+	}
+	if (probed || parent->fork_pin || cpu != pcpu || parent->cpu != pcpu ||
+	    parent->kthread == 1 || !aff_unknown(parent) || !aff_unknown(child))
+		return;
+	for (c = 0; c < r->topo->ncpus; c++) {
+		const struct sr_rq *rq = &r->rq[c];
+
+		if (c != pcpu && sr_cpus_share_cache(r->topo, c, pcpu) && rq->known &&
+		    rq->curr == 0 && rq->nr_running == 0 && !rq->ttwu_pending)
+			break;
+	}
+	if (c == r->topo->ncpus)
+		return;
+	parent->fork_pin = child->fork_pin = pcpu + 1;
+}
+
 static int on_wakeup_new(struct sr_replay *r, const struct sr_event *ev)
 {
 	struct sr_task *p = task_get(r, ev->pid, ev->comm, ev->prio);
@@ -1217,6 +1262,10 @@ static int on_wakeup_new(struct sr_replay *r, const struct sr_event *ev)
 		pd->d.skip = SR_SKIP_NOT_FAIR;
 	else if (p->bound_cpu >= 0)
 		pd->d.skip = SR_SKIP_BOUND;
+	else if (p->fork_pin)
+		pd->d.skip = SR_SKIP_BOUND;
+	if (p->fork_pin)
+		pd->d.inferred |= SR_INF_AFFINITY;
 	sr_pelt_init_task(&p->pelt, now, p->weight);
 	probed = r->probes && fork_probe_take(r, pd, p, ev);
 	if (r->probes && !probed && pd->d.skip == SR_SKIP_NONE) {
@@ -1230,6 +1279,8 @@ static int on_wakeup_new(struct sr_replay *r, const struct sr_event *ev)
 		r->stats.fork_no_select++;
 	}
 	sr_dec_evaluate(r, pd, p, parent, now);
+	if (parent)
+		aff_fork(r, parent, p, ev->cpu, cpu, probed);
 	/* wake_up_new_task(): recent_used_cpu = task_cpu(p), before the selection */
 	p->recent_used_cpu = pd->d.prev_cpu;
 	p->pelt_valid = 1;
@@ -1237,6 +1288,28 @@ static int on_wakeup_new(struct sr_replay *r, const struct sr_event *ev)
 	p->cpu = -1;
 	activate(r, p, cpu, now);
 	return sr_dec_close(r, pd, cpu, now);
+}
+
+/*
+ * Inferred affinity from a stopper migration (schedreplay-replay(1),
+ * INFERENCE RULES): the stopper moves a running task for
+ * migration_cpu_stop() after sched_setaffinity() took its CPU away (to any
+ * CPU of the new mask: cpumask_any_and_distribute()), after sched_exec()
+ * chose an idler CPU (select_task_rq(), SD_BALANCE_EXEC), or for
+ * active_load_balance_cpu_stop() towards the less loaded CPU whose balance
+ * failed (6.1 and 6.12).  A move onto a CPU with at least one CFS task and
+ * at least as many as the CPU left had (the task included) is none of the
+ * last two: the task is taken for pinned there in newly idle balances, as
+ * the refusal rule (aff_refused) would conclude, and undone the same ways.
+ */
+static void aff_stopper(struct sr_replay *r, struct sr_task *p, int orig, int dest)
+{
+	uint64_t online = r->topo->ncpus >= 64 ? ~0ULL : (1ULL << r->topo->ncpus) - 1;
+
+	if (dest >= 64 || r->rq[dest].cfs_nr < 1 || r->rq[dest].cfs_nr < r->rq[orig].cfs_nr)
+		return;
+	p->aff_denied = ~(1ULL << dest) & online;
+	p->inferred |= SR_INF_AFFINITY;
 }
 
 static int on_migrate(struct sr_replay *r, const struct sr_event *ev)
@@ -1277,8 +1350,10 @@ static int on_migrate(struct sr_replay *r, const struct sr_event *ev)
 		   !strncmp(sr_replay_task(r, ev->common_pid)->comm, "migration/", 10))) {
 		m.kind = SR_MIG_ACTIVE;
 		/* the stopper also moves a task off a CPU a new mask took from it */
-		if (aff_unknown(p))
+		if (aff_unknown(p)) {
 			aff_reset(p, dest);
+			aff_stopper(r, p, orig, dest);
+		}
 	} else if (e == dest) {
 		/* a pull by dest: newidle or periodic, told at its next switch */
 		ret = settle_pull(r, dest, -1, 0, now);
@@ -1368,6 +1443,7 @@ static int on_fork(struct sr_replay *r, const struct sr_event *ev)
 		/* what was seen or inferred of the parent's mask holds for the child */
 		child->aff_observed = parent->aff_observed;
 		child->aff_denied = parent->aff_denied;
+		child->fork_pin = parent->fork_pin;
 		if (parent->pid == 2) {
 			child->kthread = 1;
 			child->inferred |= SR_INF_KTHREAD;
@@ -1483,6 +1559,8 @@ static int on_select_rq(struct sr_replay *r, const struct sr_event *ev)
 	}
 	/* the kernel ran the fair placement: whatever our heuristics said */
 	pd->d.skip = SR_SKIP_NONE;
+	/* and so the task may run on more than one CPU (aff_fork) */
+	p->fork_pin = 0;
 	if (p->delayed) {
 		/* select_task_rq(): the task had left, at a pick the trace does not show */
 		r->stats.reconciled[SR_REC_DELAYED]++;

@@ -90,7 +90,15 @@
  * child is done; sd_degenerate()'s single-group test is not needed
  * because a bottom level of more than one CPU has one group per CPU.
  * Asymmetric capacities (SD_ASYM_CPUCAPACITY and what it changes) are not
- * modelled.  Finally llc_id is set, as update_top_cache_domain() does, to
+ * modelled.  imb_numa_nr is set as build_sched_domains() sets it (6.1 and
+ * 6.12, identical but for the SD_SHARE_LLC rename), before degeneration,
+ * on every level built: the first level without SD_SHARE_LLC above one
+ * with it gets imb = nr_llcs (its span over the child's) or, with one LLC,
+ * its weight / 8, at least 1; every later level gets imb times its weight
+ * over the weight of the first SD_NUMA level above that one (at least 1),
+ * levels below it 0.  So a node that is one LLC (PKG spans the node, then
+ * degenerates) gives 1 on a node of up to 15 CPUs, whatever the NUMA
+ * level's own span.  Finally llc_id is set, as update_top_cache_domain() does, to
  * the first CPU of the highest level with SD_SHARE_LLC (the CPU itself if
  * none), and sr_topology_llc_size() is that level's weight.
  */
@@ -893,7 +901,46 @@ struct build {
 	int nlv;
 	uint64_t *cand;		/* nlv spans, scratch */
 	struct sr_domain *keep;	/* nlv domains, scratch */
+	int *imb;		/* 3 x nlv: imb_numa_nr, weights, flags; scratch */
 };
+
+/*
+ * sd->imb_numa_nr of the @built levels of b->cand, before degeneration:
+ * build_sched_domains() at v6.1 and v6.12 (see the top of the file)
+ */
+static void imb_numa_nr(struct build *b, int built)
+{
+	struct sr_domain d;
+	int *weight = b->imb + b->nlv, *flags = b->imb + 2 * b->nlv;
+	int k, j, imb = 0, imb_span = 1;
+
+	for (k = 0; k < built; k++) {
+		sd_init(&d, b->lv[k].kind, b->lv[k].distance, b->t->era);
+		flags[k] = (int)d.flags;
+		weight[k] = mask_weight(b->cand + (size_t)k * b->words, b->words);
+	}
+	for (k = 0; k < built; k++) {
+		if (!(flags[k] & SR_SD_SHARE_LLC) && k && (flags[k - 1] & SR_SD_SHARE_LLC)) {
+			int nr_llcs = weight[k] / weight[k - 1];
+
+			imb = nr_llcs == 1 ? weight[k] >> 3 : nr_llcs;
+			if (imb < 1)
+				imb = 1;
+			b->imb[k] = imb;
+			/* the span of the first NUMA domain above */
+			imb_span = weight[k];
+			for (j = k + 1; j < built; j++)
+				if (flags[j] & SR_SD_NUMA) {
+					imb_span = weight[j];
+					break;
+				}
+		} else {
+			int factor = weight[k] / imb_span;
+
+			b->imb[k] = imb * (factor > 1 ? factor : 1);
+		}
+	}
+}
 
 /* one CPU's domains, from the spans already set in b->lv[] */
 static int build_cpu(struct build *b, int cpu)
@@ -916,12 +963,14 @@ static int build_cpu(struct build *b, int cpu)
 			break;
 	}
 
+	imb_numa_nr(b, built);
 	/* degeneration, simplified: see the top of the file */
 	for (k = 0; k < built; k++) {
 		uint64_t *m = b->cand + (size_t)k * b->words;
 		struct sr_domain *d = &b->keep[nkeep];
 
 		sd_init(d, b->lv[k].kind, b->lv[k].distance, b->t->era);
+		d->imb_numa_nr = b->imb[k];
 		if (nkeep && !memcmp(m, b->keep[nkeep - 1].span, bytes)) {
 			if (b->t->era == SR_ERA_MAINLINE && (d->flags & SR_SD_PREFER_SIBLING))
 				b->keep[nkeep - 1].flags |= SR_SD_PREFER_SIBLING;
@@ -998,7 +1047,8 @@ int sr_topology_build_domains(struct sr_topology *t)
 	b.lv = calloc(4 + ndist, sizeof(*b.lv));
 	b.keep = calloc(4 + ndist, sizeof(*b.keep));
 	b.cand = calloc((size_t)(4 + ndist) * words, sizeof(uint64_t));
-	if (!b.lv || !b.keep || !b.cand)
+	b.imb = calloc(3 * (size_t)(4 + ndist), sizeof(*b.imb));
+	if (!b.lv || !b.keep || !b.cand || !b.imb)
 		goto out;
 	b.lv[b.nlv++].kind = LV_SMT;
 	b.lv[b.nlv++].kind = LV_MC;
@@ -1054,6 +1104,7 @@ out:
 	free(b.lv);
 	free(b.keep);
 	free(b.cand);
+	free(b.imb);
 	return err;
 }
 
@@ -1085,12 +1136,7 @@ void sr_topology_free(struct sr_topology *t)
 
 int sr_topology_imb_numa_nr(const struct sr_topology *t, int cpu, int level)
 {
-	const struct sr_domain *sd = &t->cpu[cpu].dom[level];
-	int child = level > 0 ? t->cpu[cpu].dom[level - 1].span_weight : 1;
-	int nr_llcs = child > 0 ? sd->span_weight / child : 1;
-	int imb = nr_llcs > 1 ? nr_llcs : sd->span_weight >> 3;
-
-	return imb > 1 ? imb : 1;
+	return t->cpu[cpu].dom[level].imb_numa_nr;
 }
 
 const uint64_t *sr_topology_group_span(const struct sr_topology *t, int level, int cpu,

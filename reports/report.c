@@ -20,8 +20,9 @@
 #include "banned.h"
 
 enum query {
-	Q_RUNS, Q_HEADER, Q_KGEN, Q_PATCH, Q_PATCH_MIG, Q_FIDELITY, Q_REASONS, Q_MIGRATION, Q_TASKS,
-	Q_CPUS, Q_LATENCY, Q__COUNT
+	Q_RUNS, Q_HEADER, Q_KGEN, Q_PATCH, Q_PATCH_MIG, Q_FIDELITY, Q_RECONCILED, Q_REASONS,
+	Q_MIGRATION, Q_TASKS, Q_CPUS, Q_LATENCY,
+	Q__COUNT
 };
 
 /* a statement of its own, or (sql NULL) the canned query reports/CANNED.sql */
@@ -55,6 +56,8 @@ static const struct {
 		" ORDER BY s.side_id, CASE f.kind WHEN 'wakeup' THEN 1 WHEN 'wakeup_moved' THEN 2"
 		" WHEN 'wakeup_kept' THEN 3 WHEN 'fork' THEN 4 WHEN 'fork_idle' THEN 5"
 		" WHEN 'fork_busy' THEN 6 ELSE 7 END, f.kind" },
+	[Q_RECONCILED] = { "reconciled",
+		"SELECT kind, n FROM reconciled WHERE run_id = :run ORDER BY rowid" },
 	[Q_REASONS] = { "wakeup_moved_reasons",
 		"SELECT model, path, n, exact FROM ("
 		" SELECT s.side_id, s.model, f.path, f.n, f.exact,"
@@ -121,6 +124,10 @@ static const char *const fid_json[] = {
 	"n", "exact_pct", "same_llc_pct", "same_node_pct", "baseline_exact_pct",
 };
 
+static const char *const rec_keys[] = { "kind" };
+static const char *const rec_cols[] = { "n", "per-decision%" };
+static const char *const rec_json[] = { "n", "decisions_pct" };
+
 static const char *const reason_keys[] = { "model", "path" };
 static const char *const reason_cols[] = { "n", "exact%" };
 static const char *const reason_json[] = { "n", "exact_pct" };
@@ -167,6 +174,11 @@ struct sr_report *sr_report_new(void)
 		"adds/avoids, x: crossing LLC/node, as sql -Q migrations";
 	declare(&r->fidelity, "fidelity", "fidelity per base model", fid_keys, N(fid_keys),
 		fid_cols, fid_json, N(fid_cols));
+	declare(&r->reconciled, "reconciled", "engine state reconciled with the trace", rec_keys,
+		N(rec_keys), rec_cols, rec_json, N(rec_cols));
+	r->reconciled.def = "n: how often the trace proved a fact the engine's state contradicted "
+		"(newidle_pull, idle_switch, probe, switch; replay(1)) and the engine took the "
+		"trace's word; per-decision: n per 100 decisions of the run; as the reconciled table";
 	declare(&r->reasons, "wakeup_moved_reasons", "top reason paths of wakeup_moved",
 		reason_keys, N(reason_keys), reason_cols, reason_json, N(reason_cols));
 	r->reasons.key_last = 1;
@@ -194,8 +206,8 @@ struct sr_report *sr_report_new(void)
 const struct sr_report_table *sr_report_table_at(const struct sr_report *r, int i)
 {
 	const struct sr_report_table *const all[] = {
-		&r->header, &r->patch, &r->fidelity, &r->reasons, &r->migration, &r->tasks,
-		&r->cpus, &r->latency,
+		&r->header, &r->patch, &r->fidelity, &r->reconciled, &r->reasons, &r->migration,
+		&r->tasks, &r->cpus, &r->latency,
 	};
 
 	return i >= 0 && i < N(all) ? all[i] : NULL;
@@ -666,6 +678,49 @@ static int note_flat(struct sr_report *r, int src)
 			"by construction and say nothing; replay -t gives one");
 }
 
+/* each kind of reconciliation per 100 decisions, and their sum */
+static int add_reconciled(struct sr_report *r, int src, sqlite3_stmt *st, int *rc)
+{
+	struct sr_report_table *t = &r->reconciled;
+	long long total = 0, dec = r->src[src].decisions;
+	const char *key[1];
+	struct sr_cell *c;
+
+	while ((*rc = sqlite3_step(st)) == SQLITE_ROW) {
+		key[0] = col_text(st, 0);
+		c = row_cells(t, src, key);
+		if (!c)
+			return -SR_E_NOMEM;
+		cell_int(&c[0], sqlite3_column_int64(st, 1));
+		cell_pct(&c[1], c[0].i, dec);
+		total += c[0].i;
+	}
+	if (*rc != SQLITE_DONE || !t->nrows)
+		return 0;
+	key[0] = "all";
+	c = row_cells(t, src, key);
+	if (!c)
+		return -SR_E_NOMEM;
+	cell_int(&c[0], total);
+	cell_pct(&c[1], total, dec);
+	return 0;
+}
+
+/* a file written before the reconciled table existed: no table, no rows */
+static int has_table(sqlite3 *db, const char *name)
+{
+	sqlite3_stmt *st = NULL;
+	int found = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+			       -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+		found = sqlite3_step(st) == SQLITE_ROW;
+	}
+	sqlite3_finalize(st);
+	return found;
+}
+
 /* the classes with their share of all migrations, "unexplained" always listed */
 static int add_migrations(struct sr_report *r, int src, sqlite3_stmt *st, int *rc)
 {
@@ -716,6 +771,8 @@ static int fill(struct sr_report *r, int src, sqlite3 *db, const char *file, enu
 		return err;
 	if (q == Q_MIGRATION) {
 		err = add_migrations(r, src, st, &rc);
+	} else if (q == Q_RECONCILED) {
+		err = add_reconciled(r, src, st, &rc);
 	} else {
 		while ((rc = sqlite3_step(st)) == SQLITE_ROW)
 			if ((err = add(r, src, st)))
@@ -763,6 +820,8 @@ int sr_report_add(struct sr_report *r, sqlite3 *db, const char *file, long run,
 	    (err = fill(r, src, db, file, Q_PATCH_MIG, o, run, add_patch_mig, cause)) ||
 	    (err = fill(r, src, db, file, Q_FIDELITY, o, run, add_fidelity, cause)) ||
 	    (err = note_flat(r, src)) ||
+	    (has_table(db, "reconciled") &&
+	     (err = fill(r, src, db, file, Q_RECONCILED, o, run, NULL, cause))) ||
 	    (err = fill(r, src, db, file, Q_REASONS, o, run, add_reason, cause)) ||
 	    (err = fill(r, src, db, file, Q_MIGRATION, o, run, NULL, cause)) ||
 	    (err = fill(r, src, db, file, Q_TASKS, o, run, add_task, cause)) ||

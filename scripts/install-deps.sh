@@ -11,9 +11,10 @@ set -e
 
 BUILD_PKGS="gcc make pkg-config libtraceevent-dev libtracefs-dev libtracecmd-dev \
 libbabeltrace2-dev libsqlite3-dev libncurses-dev"
-# test tools: reference decoders, the TUI driver, fuzzing and leak checking
+# test tools: reference decoders, the TUI driver, fuzzing and leak checking,
+# rt-app (parses the workloads "simulate --export-demand" writes)
 TEST_PKGS="trace-cmd babeltrace2 sqlite3 tmux clang libclang-rt-14-dev valgrind \
-qemu-system-x86 busybox-static cpio xz-utils zstd bpftool"
+qemu-system-x86 busybox-static cpio xz-utils zstd bpftool rt-app"
 
 # missing PACKAGE...: the ones dpkg does not have installed
 missing() {

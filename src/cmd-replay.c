@@ -23,6 +23,7 @@
 #include "schedreplay/slices.h"
 #include "schedreplay/store.h"
 #include "schedreplay/trace.h"
+#include "escape.h"
 #include "meta.h"
 #include "version.h"
 #include "banned.h"
@@ -1147,6 +1148,40 @@ static void print_fidelity(const struct replay_args *a, struct replay_ctx *rc,
 	print_patches(rc, stdout);
 }
 
+/* a share in percent, 0 of nothing */
+static double fid_pct(uint64_t a, uint64_t n)
+{
+	return n ? 100.0 * (double)a / (double)n : 0.0;
+}
+
+/* --json: the fidelity rows as a JSON array, strings through the one JSON writer */
+static void print_fidelity_json(const struct sr_fidelity *f, FILE *out)
+{
+	const struct sr_fidelity_row *rows;
+	int n = sr_fidelity_rows(f, &rows), i;
+
+	fprintf(out, "[");
+	for (i = 0; i < n; i++) {
+		const struct sr_fidelity_row *r = &rows[i];
+
+		fprintf(out, "%s\n  {\"model\": ", i ? "," : "");
+		sr_json_string(r->model, out);
+		fprintf(out, ", \"kind\": ");
+		sr_json_string(r->kind, out);
+		fprintf(out, ", \"reason\": ");
+		if (r->reason[0])
+			sr_json_string(r->reason, out);
+		else
+			fprintf(out, "null");
+		fprintf(out, ", \"n\": %llu, \"exact_pct\": %.2f, \"same_llc_pct\": %.2f, "
+			"\"same_node_pct\": %.2f, \"baseline_exact_pct\": %.2f}",
+			(unsigned long long)r->n, fid_pct(r->exact, r->n),
+			fid_pct(r->same_llc, r->n), fid_pct(r->same_node, r->n),
+			fid_pct(r->baseline_exact, r->n));
+	}
+	fprintf(out, "\n]\n");
+}
+
 /* after a run: the warning a trace without sched_waking needs, then the table asked for */
 static void replay_print(const struct replay_args *a, struct replay_ctx *rc,
 			 const struct replay_run *run)
@@ -1157,7 +1192,7 @@ static void replay_print(const struct replay_args *a, struct replay_ctx *rc,
 			"sched_wakeup only shows where the task went); see 'schedreplay info'",
 			a->path);
 	if (a->json)
-		sr_fidelity_print_json(rc->fid, stdout);
+		print_fidelity_json(rc->fid, stdout);
 	else if (a->fidelity)
 		print_fidelity(a, rc, run);
 }

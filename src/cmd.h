@@ -33,6 +33,7 @@ extern const struct cmd_entry cmd_sql;
 extern const struct cmd_entry cmd_export;
 extern const struct cmd_entry cmd_help;
 extern const struct cmd_entry cmd_tui;
+extern const struct cmd_entry cmd_simulate;
 
 /* cmd.c */
 extern const char *sr_progname;

@@ -14,7 +14,7 @@ ok "no command lists the commands" grep -q '^   info ' "$TMP/e"
 "$SR" frobnicate >"$TMP/o" 2>"$TMP/e"
 same "unknown command exits 2" 2 $?
 same "unknown command lists the candidates" \
-	"schedreplay: unknown command 'frobnicate', expected one of: record replay report tui sql export info help" \
+	"schedreplay: unknown command 'frobnicate', expected one of: record replay simulate report tui sql export info help" \
 	"$(cat "$TMP/e")"
 
 "$SR" re x >"$TMP/o" 2>"$TMP/e"
@@ -36,7 +36,7 @@ same "unknown -F reader exits 2" 2 $?
 
 "$SR" --help >"$TMP/o" 2>&1
 same "--help exits 0" 0 $?
-ok "help lists every command" sh -c "for c in record replay report tui sql export info help; do grep -q \"^   \$c \" '$TMP/o' || exit 1; done"
+ok "help lists every command" sh -c "for c in record replay simulate report tui sql export info help; do grep -q \"^   \$c \" '$TMP/o' || exit 1; done"
 "$SR" help info >"$TMP/h1"
 "$SR" info --help >"$TMP/h2"
 ok "'help info' equals 'info --help'" cmp -s "$TMP/h1" "$TMP/h2"
@@ -69,7 +69,7 @@ same "after --, an argument that looks like an option is an argument" \
 	"schedreplay: cannot open '-x': No such file or directory" \
 	"$("$SR" info -- -x 2>&1 | head -n 1)"
 # every built command has a page
-for c in record info replay report sql tui; do
+for c in record info replay simulate report sql tui; do
 	ok "$c has a man page" test -f "$TOP/man/schedreplay-$c.1"
 done
 # every option of a command's --help is in its man page's OPTIONS, and the
@@ -84,7 +84,7 @@ man_opts() {
 		sed 's/\\-/-/g' | grep -oE -- '(^|[ "])--?[A-Za-z0-9][a-z0-9-]*' |
 		grep -oE -- '--?[A-Za-z0-9][a-z0-9-]*' | sort -u
 }
-for c in record info replay report sql tui; do
+for c in record info replay simulate report sql tui; do
 	h=$(help_opts "$c")
 	m=$(man_opts "$TOP/man/schedreplay-$c.1")
 	ok "$c --help lists options" test -n "$h"

@@ -19,12 +19,20 @@ complete_words() {
 }
 cd "$TMP" || exit 1
 ok "the script loads and registers itself" bash -c ". '$COMP' && complete -p schedreplay | grep -q '_schedreplay schedreplay'"
-same "commands" "export help info record replay report sql tui" "$(complete_words "")"
+same "commands" "export help info record replay report simulate sql tui" "$(complete_words "")"
 same "a command prefix" "record replay report" "$(complete_words re)"
 same "replay's options come from its --help" \
 	"$("$SR" replay --help | grep -oE -- '--[a-z][a-z-]*' | sort -u | paste -sd' ')" \
 	"$(complete_words replay --)"
 same "models from --list-models" "mainline v4.15" "$(complete_words replay -m "")"
+same "simulate's options come from its --help" \
+	"$("$SR" simulate --help | grep -oE -- '--[a-z][a-z-]*' | sort -u | paste -sd' ')" \
+	"$(complete_words simulate --)"
+same "simulate: models after -m" "mainline v4.15" "$(complete_words simulate -m "")"
+same "simulate: --fair values" "cfs eevdf eevdf-delay" "$(complete_words simulate --fair "")"
+same "simulate: patch pairs after -p" \
+	"$("$SR" replay --list-patches | awk '/^[^ ]/ {print $1}' | sort | paste -sd' ')" \
+	"$(complete_words simulate -p "")"
 same "patch pairs from --list-patches" "exit-sync-mel exit-sync-peterz" \
 	"$(complete_words replay -o x.db --patch exit)"
 same "every patch pair" "$("$SR" replay --list-patches | awk '/^[^ ]/ {print $1}' | sort | paste -sd' ')" \
@@ -41,6 +49,8 @@ same "help takes a command" "record replay report" "$(complete_words help re)"
 touch trace.dat run.db
 same "a file where a TRACE goes" "trace.dat" "$(complete_words replay -q tr)"
 same "a file after -o" "run.db" "$(complete_words replay -o ru)"
+same "simulate: a file after --export-demand" "trace.dat" "$(complete_words simulate --export-demand tr)"
+same "simulate: nothing after --runs" "" "$(complete_words simulate --runs "")"
 same "nothing after an option that takes a number" "" "$(complete_words report --top "")"
 # a --patch-file earlier on the line adds its pairs
 if command -v cc >/dev/null && cc -shared -fPIC -I"$TOP/include" -o "$TMP/stay.so" \

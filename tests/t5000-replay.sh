@@ -355,7 +355,7 @@ ok "replay says the probes carried the wakee's PELT" sh -c \
 fp="$FIX/scenario/fork-probe.txt"
 ok "a trace with fork probes replays" "$SR" replay -q -o "$TMP/fp.db" -t 2x2x1 "$fp"
 same "the unprobed fork is not a placement, the probed one has the probe's fields" \
-	"401|no_select|||3|3 402||3|4|3|3" \
+	"401|no_select|||3|3 402||0|4|3|0" \
 	"$(sqlite3 "$TMP/fp.db" "SELECT tid, skip, kernel_cpu, wake_flags, prev_cpu, actual_cpu FROM decision WHERE kind = 'fork' ORDER BY tid" | paste -sd' ')"
 same "only the probed fork is evaluated" 402 \
 	"$(sqlite3 "$TMP/fp.db" "SELECT tid FROM evaluation_v JOIN decision USING (decision_id) WHERE kind = 'fork'")"
@@ -366,4 +366,42 @@ grep -v ' select_rq' "$fp" >"$TMP/fp-noprobe.txt"
 same "without any probe both forks are placements, prev_cpu from the fork event" \
 	"401|||3 402|||2" \
 	"$(sqlite3 "$TMP/fpn.db" "SELECT tid, skip, kernel_cpu, prev_cpu FROM decision WHERE kind = 'fork' ORDER BY tid" | paste -sd' ')"
+# fork placement across nodes (fork-numa-spare.txt): with spare CPUs on both
+# nodes and the parent running on node 1, imb_numa_nr is 1 on a 2-CPU node
+# (build_sched_domains(), before degeneration), so the node with more idle
+# CPUs takes the child, its most recently idle CPU; node 1 keeps the child
+# when node 0 has no idle CPU
+fn="$FIX/scenario/fork-numa-spare.txt"
+"$SR" replay -q -o "$TMP/fn.db" -t 2x2x1 "$fn" >/dev/null 2>&1
+same "fork across nodes: mainline picks the kernel's CPU for both children" "401|1|1 402|3|3" \
+	"$(sqlite3 "$TMP/fn.db" "SELECT d.tid, d.kernel_cpu, e.cpu FROM decision d JOIN evaluation_v e
+		USING (decision_id) WHERE d.kind = 'fork' AND e.model = 'mainline' ORDER BY d.tid" | paste -sd' ')"
+same "fork across nodes: the first child leaves the parent's node at the NUMA level" \
+	"fork > NUMA: idlest group, cpu 1 > MC: local" \
+	"$(sqlite3 "$TMP/fn.db" "SELECT e.reason FROM decision d JOIN evaluation_v e USING (decision_id)
+		WHERE d.kind = 'fork' AND d.tid = 401 AND e.model = 'mainline'")"
+# inferred affinity from forks (fork-pinned.txt, no probes, no masks): a
+# child put on its parent's busy CPU while a CPU of that LLC idles shows a
+# pinned parent, whose next fork is no placement, until a child lands
+# elsewhere
+fk="$FIX/scenario/fork-pinned.txt"
+"$SR" replay -q -o "$TMP/fk.db" -t 2x2x1 "$fk" >/dev/null 2>&1
+same "forks of a parent inferred pinned are no placements, until a child lands elsewhere" \
+	"401|-|0 402|bound|1 403|bound|1 404|-|0" \
+	"$(sqlite3 "$TMP/fk.db" "SELECT tid, coalesce(skip, '-'), coalesce(inferred, '') LIKE '%affinity%'
+		FROM decision WHERE kind = 'fork' ORDER BY tid" | paste -sd' ')"
+same "only the unpinned parent's forks are evaluated" "401 404" \
+	"$(sqlite3 "$TMP/fk.db" "SELECT DISTINCT d.tid FROM decision d JOIN evaluation_v e USING (decision_id)
+		WHERE d.kind = 'fork' ORDER BY d.tid" | paste -sd' ')"
+# inferred affinity from a stopper migration (affinity-stopper.txt): the
+# stopper moves H onto a CPU as loaded as the one it left (no sched_exec, no
+# active balance: a new mask), so a newly idle CPU does not pull it there
+as="$FIX/scenario/affinity-stopper.txt"
+"$SR" replay -q -o "$TMP/ast.db" -t 2x2x1 "$as" >/dev/null 2>&1
+same "a task the stopper moved onto an equally loaded CPU is not pulled by a newly idle CPU" \
+	"0" "$(sqlite3 "$TMP/ast.db" "SELECT count(*) FROM decision d JOIN evaluation_v e USING (decision_id)
+		WHERE d.kind IN ('newidle', 'balance_newidle') AND e.cpu IS NOT NULL")"
+same "... and that balance is marked inferred affinity" "1" \
+	"$(sqlite3 "$TMP/ast.db" "SELECT count(*) > 0 FROM decision WHERE kind = 'newidle' AND
+		inferred LIKE '%affinity%' AND ts > 1005000000")"
 test_done

@@ -47,7 +47,27 @@ same "fidelity n of v4.15 wakeups is the wakeup placements" \
 	"$(awk '$1 == "v4.15" && $2 == "wakeup" { print $3 }' "$TMP/pp.txt")"
 same "all migrations are the migration table's" \
 	"$(q pingpong.db "SELECT count(*) FROM migration WHERE run_id = 1")" \
-	"$(awk '$1 == "all" { print $2 }' "$TMP/pp.txt")"
+	"$(awk '/^migrations by class/ { m = 1 } m && $1 == "all" { print $2; exit }' "$TMP/pp.txt")"
+# the reconciled table: each kind and the sum as the database has them, the
+# JSON the same; a file written before the table existed reports none
+same "reconciled: every kind and the sum are the reconciled table's" \
+	"$(q pingpong.db "SELECT kind || ' ' || n FROM reconciled WHERE run_id = 1 ORDER BY rowid;
+		SELECT 'all ' || sum(n) FROM reconciled WHERE run_id = 1")" \
+	"$(awk '/^engine state reconciled/ { m = 1; next } m && /^$/ { exit }
+		m && NF == 3 && $2 ~ /^[0-9]+$/ { print $1, $2 }' "$TMP/pp.txt")"
+"$SR" report --json pingpong.db >"$TMP/pp.json"
+same "reconciled in JSON: the sum of the kinds" \
+	"$(q pingpong.db "SELECT sum(n) FROM reconciled WHERE run_id = 1")" \
+	"$(sqlite3 :memory: "SELECT j.value -> 'values' -> 0 ->> 'n' FROM
+		json_each(readfile('$TMP/pp.json') -> 'reports' -> 0 -> 'reconciled') j
+		WHERE j.value ->> 'kind' = 'all'")"
+cp pingpong.db old.db
+sqlite3 old.db "DROP TABLE reconciled"
+"$SR" report old.db >"$TMP/old.txt" 2>&1
+same "a file without the reconciled table: report works" 0 $?
+same "a file without the reconciled table: the table says none" "none" \
+	"$(awk '/^engine state reconciled/ { m = 1; next } m && /^$/ { exit } m { l = $1 } END { print l }' "$TMP/old.txt")"
+rm -f old.db
 # the report's top tables and patch migrations are the canned queries' rows
 "$SR" report --json --run 1 two-runs.db >"$TMP/tr.json"
 for t in top_tasks:top-tasks:tid top_cpus:top-cpus:cpu; do

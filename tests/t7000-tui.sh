@@ -229,9 +229,12 @@ tm() {
 }
 trap 'tm kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
 # wait_for PATTERN: poll the screen (20 s at most: a loaded CI machine is slow)
+# Waits end at the first sight of what they wait for; the bound is only
+# for a TUI that never gets there, and it is long because a loaded 2-core
+# machine has taken over 20 s to bring up a first screen
 wait_for() {
 	local i
-	for i in $(seq 200); do
+	for i in $(seq 600); do
 		tm capture-pane -p -J -t t >"$TMP/screen" 2>/dev/null
 		grep -q -- "$1" "$TMP/screen" && return 0
 		sleep 0.1
@@ -240,7 +243,7 @@ wait_for() {
 }
 wait_file() {
 	local i
-	for i in $(seq 200); do
+	for i in $(seq 600); do
 		[ -s "$1" ] && return 0
 		sleep 0.1
 	done
@@ -327,7 +330,7 @@ sane "the terminal is as before after Esc and q"
 stop
 
 start "$DB"
-wait_for 'task/pid' >/dev/null
+ok "the TUI is up before SIGTERM" wait_for 'task/pid'
 # the TUI is a descendant of the pane's process, how deep depends on the
 # user's shell (bash runs a lone -c command in place, dash forks it): walk
 # down to the process whose command is schedreplay

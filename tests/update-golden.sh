@@ -4,7 +4,9 @@
 # committed real traces.  Run on purpose only, after a change to the engine,
 # the models or the queries, and read the diff: it is what the change did.
 # tests/t5100-fidelity-golden.sh and tests/t6000-sql.sh hold the code to
-# these files.  "update-golden.sh fidelity", "update-golden.sh sql" or
+# these files.  "update-golden.sh fidelity", "update-golden.sh sql",
+# "update-golden.sh simulate" (golden/simulate/ and the rt-app exports of
+# tests/fixtures/demand/, held by tests/t5500-simulate.sh) or
 # "update-golden.sh tui" makes one set only.
 set -e
 cd "$(dirname "$0")/.."
@@ -31,6 +33,19 @@ if [ "${1:-all}" = all ] || [ "$1" = sql ]; then
 	echo "wrote $(ls "$out"/sql/* | wc -l) files in $out/sql"
 fi
 [ "${1:-all}" = sql ] && exit 0
+
+if [ "${1:-all}" = all ] || [ "$1" = simulate ]; then
+	mkdir -p "$out/simulate"
+	for f in tests/fixtures/tracedat/numa/*.dat; do
+		"$SR" simulate --json -t "${f%.dat}.topo" "$f" >"$out/simulate/$(basename "$f" .dat).json"
+	done
+	for n in pipe-pair fork-wait timer-sleeper; do
+		"$SR" simulate --export-demand "tests/fixtures/demand/$n.rtapp.json" \
+			"tests/fixtures/demand/$n.txt" >/dev/null 2>&1
+	done
+	echo "wrote $(ls "$out"/simulate/* | wc -l) files in $out/simulate and 3 rt-app exports"
+fi
+[ "${1:-all}" = simulate ] && exit 0
 
 if [ "${1:-all}" != tui ]; then
 	for f in tests/fixtures/tracedat/numa/*.dat; do

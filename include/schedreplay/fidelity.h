@@ -48,6 +48,5 @@ int sr_fidelity_check(const char *kind, uint64_t n, uint64_t exact, uint64_t bas
 		      char *buf, size_t len);
 
 void sr_fidelity_print(const struct sr_fidelity *f, FILE *out, int max_reasons);
-void sr_fidelity_print_json(const struct sr_fidelity *f, FILE *out);
 
 #endif

@@ -77,6 +77,8 @@ struct sr_task {
 	unsigned aff_refusals;		/* newidle balances that left it on aff_cpu */
 	int aff_cpu;			/* where it was when first refused */
 	uint64_t aff_first;		/* when it was first refused there */
+	int fork_pin;			/* 1 + the CPU its forks are inferred pinned to,
+					 * 0 none (state.c, aff_fork) */
 	uint64_t last_wakeup_ts;
 	/* a sched_waking seen, sched_wakeup not yet */
 	int waking;

@@ -79,6 +79,7 @@ struct sr_report {
 	struct sr_report_table header;
 	struct sr_report_table patch;		/* per patch pair, model and kind */
 	struct sr_report_table fidelity;	/* per base model and kind */
+	struct sr_report_table reconciled;	/* per kind of reconciliation */
 	struct sr_report_table reasons;		/* top reason paths of wakeup_moved */
 	struct sr_report_table migration;	/* per class */
 	struct sr_report_table tasks;		/* top tasks by divergent decisions */

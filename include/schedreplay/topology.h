@@ -43,6 +43,7 @@ struct sr_domain {
 	int cache_nice_tries;
 	int busy_factor;
 	int span_weight;
+	int imb_numa_nr;	/* as build_sched_domains() sets it (topology.c) */
 	uint64_t *span;		/* cpumask of ncpus bits (words = (ncpus + 63) / 64) */
 };
 

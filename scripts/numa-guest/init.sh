@@ -11,7 +11,10 @@
 #   /dev/vda; powers off.
 # Settings come from /etc/sr.conf (a second cpio archive made by record.sh):
 #   SR_RECORDER  trace-cmd (default) | schedreplay
-#   SR_LOAD      messaging | forks | pingpong | mix
+#   SR_LOAD      messaging | forks | pingpong | mix | busyloops | pinnedhogs |
+#                forkpin | pphogs | spread
+#   SR_HOGS, SR_PINCPU, SR_CHILDCPUS, SR_ALLCPUS, SR_PPCPUS, SR_HOGCPUS,
+#   SR_STARTCPU, SR_GROUPS, SR_FDS: the loads' variables (record.sh --set)
 #   SR_PIDOFF    offset of task_struct->pid in bytes (empty: no pid field)
 #   SR_FLIPSOFF  offset of task_struct->wakee_flips (empty: no flips field)
 #   SR_PELTOFF   "load=OFF util=OFF runnable=OFF": task_struct->se.avg.*_avg
@@ -29,7 +32,7 @@
 #                SR_BUFKB for both), rounds in rotating order; /out/bench.txt
 #                has one line per run, the files are /out/<tool>-<run>.dat
 # "$0 --run FUNCTION [ARGS]" runs one of the load's helpers (hog, pp_ping,
-# pp_pong) in a new shell, so that "taskset -c CPUS $0 --run ..." starts it
+# pp_pong, forkpin_parent) in a new shell, so that "taskset -c CPUS $0 --run ..." starts it
 # with its affinity already set.
 
 export PATH=/bin:/sbin:/usr/bin:/usr/sbin
@@ -260,10 +263,85 @@ load_mix() {
 	wait $h 2>/dev/null
 }
 
+# forkpin (issue 11 item 2): a parent pinned to CPU SR_PINCPU (default 2, on
+# node 1) forks N short children, each of which sets its own affinity to
+# SR_CHILDCPUS (default 0-1, node 0) with taskset and exits; then the parent
+# allows itself every CPU and does it N times again.  A child of the pinned
+# parent inherits the single-CPU mask, so select_task_rq() never calls
+# select_task_rq_fair() for it; a child of the unpinned parent is placed by
+# sched_balance_find_dst_group() / find_idlest_group() across the nodes.
+forkpin_parent() {	# forkpin_parent N CHILDCPUS ALLCPUS
+	for phase in pinned unpinned; do
+		i=0
+		while [ $i -lt "$1" ]; do
+			taskset -c "$2" /bin/true
+			i=$((i + 1))
+		done
+		[ $phase = pinned ] && taskset -p -c "$3" $$ >/dev/null
+	done
+}
+load_forkpin() {
+	N=$(sc 250)
+	taskset -c "${SR_PINCPU:-2}" "$0" --run forkpin_parent "$N" \
+		"${SR_CHILDCPUS:-0-1}" "${SR_ALLCPUS:-0-$(($(nproc) - 1))}"
+}
+
+# pphogs (issue 11 item 3): a FIFO ping-pong of R lines with both ends allowed
+# on SR_PPCPUS (default 0-1, node 0) from their start, while SR_HOGS busy loops
+# (default 4) are pinned round-robin to the CPUs of SR_HOGCPUS (default
+# "2 3"): a newly idle CPU of node 0 sees node 1 overloaded with tasks it may
+# not pull.
+load_pphogs() {
+	R=$(sc 600)
+	rm -f /tmp/pp.ab /tmp/pp.ba
+	mkfifo /tmp/pp.ab /tmp/pp.ba
+	hs= k=0
+	while [ $k -lt "${SR_HOGS:-4}" ]; do
+		for cpu in ${SR_HOGCPUS:-2 3}; do
+			[ $k -lt "${SR_HOGS:-4}" ] || break
+			taskset -c "$cpu" "$0" --run hog & hs="$hs $!"
+			k=$((k + 1))
+		done
+	done
+	taskset -c "${SR_PPCPUS:-0-1}" "$0" --run pp_ping "$R" & a=$!
+	taskset -c "${SR_PPCPUS:-0-1}" "$0" --run pp_pong & b=$!
+	wait $a $b
+	# shellcheck disable=SC2086
+	kill $hs
+	# shellcheck disable=SC2086
+	wait $hs 2>/dev/null
+}
+
+# spread (issue 11): SR_HOGS busy loops (default 4) started on one CPU
+# (SR_STARTCPU, default 0; taskset before exec, so their forks are not
+# placed), then allowed every CPU at once: the periodic and newly idle
+# balances must spread them over both nodes.  T percent of one second each
+# round, two rounds.
+load_spread() {
+	T=$(sc 100)
+	for round in 1 2; do
+		hs= k=0
+		while [ $k -lt "${SR_HOGS:-4}" ]; do
+			taskset -c "${SR_STARTCPU:-0}" "$0" --run hog & hs="$hs $!"
+			k=$((k + 1))
+		done
+		sleep 0.2
+		for h in $hs; do
+			taskset -p -c "${SR_ALLCPUS:-0-$(($(nproc) - 1))}" $h >/dev/null
+		done
+		sleep $((T / 100)).$((T % 100))
+		# shellcheck disable=SC2086
+		kill $hs
+		# shellcheck disable=SC2086
+		wait $hs 2>/dev/null
+		sleep 0.2
+	done
+}
+
 if [ "$1" = --run ]; then
 	[ -f /etc/sr.conf ] && . /etc/sr.conf
 	case $2 in
-	hog | pp_ping | pp_pong) f=$2; shift 2; "$f" "$@" ;;
+	hog | pp_ping | pp_pong | forkpin_parent) f=$2; shift 2; "$f" "$@" ;;
 	*) echo "unknown helper $2" >&2; exit 1 ;;
 	esac
 	exit 0
@@ -282,7 +360,7 @@ fi
 if [ "$1" = --load ]; then
 	[ -f /etc/sr.conf ] && . /etc/sr.conf
 	case $2 in
-	messaging | forks | pingpong | mix | busyloops | pinnedhogs) "load_$2" ;;
+	messaging | forks | pingpong | mix | busyloops | pinnedhogs | forkpin | pphogs | spread) "load_$2" ;;
 	*) echo "unknown load $2" >&2; exit 1 ;;
 	esac
 	exit 0

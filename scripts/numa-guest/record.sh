@@ -7,7 +7,7 @@
 # "schedreplay record" (--recorder schedreplay).  See README.md in this folder.
 #
 #   scripts/numa-guest/record.sh --kernel 6.1|6.12 \
-#       --load messaging|forks|pingpong|mix|busyloops|pinnedhogs|all --out DIR [options]
+#       --load messaging|forks|pingpong|mix|busyloops|pinnedhogs|forkpin|pphogs|spread|all --out DIR [options]
 #
 # Writes, per load, DIR/numa-<K>-<load>.dat (the recorder's output),
 # .topo (schedreplay topology file), .facts.txt (topology facts, kprobe
@@ -18,13 +18,13 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 CACHE=$HERE/cache
 KERNEL= LOAD= OUT= ACCEL=tcg KPKG= BUFKB=20000 SCALE=100 TCOPTS= NOPID= BALPROBES=
 TIMEOUT=300 BOOT_TIMEOUT=120 RETRIES=4 NOINSTALL= RECORDER=trace-cmd CACHED= BENCH=
-CRASHFIRST=
+CRASHFIRST= SETS=
 TOP=$(cd "$HERE/../.." && pwd)
 SRBIN=$TOP/schedreplay BUFSET=
 
 usage() {
 	cat <<EOF
-usage: $0 --kernel 6.1|6.12 --load messaging|forks|pingpong|mix|busyloops|pinnedhogs|all --out DIR
+usage: $0 --kernel 6.1|6.12 --load messaging|forks|pingpong|mix|busyloops|pinnedhogs|forkpin|pphogs|spread|all --out DIR
   --recorder R        trace-cmd (default: trace-cmd record, probes defined by
                       init.sh) or schedreplay (schedreplay record, which adds
                       the probes itself)
@@ -37,6 +37,9 @@ usage: $0 --kernel 6.1|6.12 --load messaging|forks|pingpong|mix|busyloops|pinned
   --buffer KB         record -b, per CPU (default $BUFKB for trace-cmd, the
                       recorder's own default for schedreplay)
   --scale PERCENT     load size (default $SCALE)
+  --set NAME=VALUE    a load variable for init.sh (SR_HOGS, SR_PINCPU,
+                      SR_CHILDCPUS, SR_PPCPUS, SR_HOGCPUS, SR_STARTCPU,
+                      SR_GROUPS, SR_FDS; README.md), repeatable
   --trace-cmd-opts S  extra trace-cmd record options, e.g. "--file-version 6"
   --no-pid            do not add the pid and flips fields to the select_rq probe
   --balance-probes    also record the balance probes (newidle, newidle_ret,
@@ -99,6 +102,15 @@ while [ $# -gt 0 ]; do
 	--accel) ACCEL=$2; shift 2 ;;
 	--buffer) BUFKB=$2; BUFSET=1; shift 2 ;;
 	--scale) SCALE=$2; shift 2 ;;
+	--set)
+		case ${2:-} in
+		SR_HOGS=* | SR_PINCPU=* | SR_CHILDCPUS=* | SR_ALLCPUS=* | SR_PPCPUS=* | \
+		SR_HOGCPUS=* | SR_STARTCPU=* | SR_GROUPS=* | SR_FDS=*) ;;
+		*) die "--set takes NAME=VALUE with a load variable (see --help), not '${2:-}'" ;;
+		esac
+		case ${2#*=} in *[!0-9,\ -]* | '') die "--set ${2%%=*}: the value must be numbers, ',', '-' or spaces" ;; esac
+		SETS="$SETS${2%%=*}=\"${2#*=}\"
+"; shift 2 ;;
 	--trace-cmd-opts) TCOPTS=$2; shift 2 ;;
 	--no-pid) NOPID=1; shift ;;
 	--balance-probes) BALPROBES=1; shift ;;
@@ -114,7 +126,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 case $KERNEL in 6.1 | 6.12) ;; *) usage ;; esac
-case $LOAD in messaging | forks | pingpong | mix | busyloops | pinnedhogs) LOADS=$LOAD ;; all) LOADS="messaging forks pingpong" ;; *) usage ;; esac
+case $LOAD in messaging | forks | pingpong | mix | busyloops | pinnedhogs | forkpin | pphogs | spread) LOADS=$LOAD ;; all) LOADS="messaging forks pingpong" ;; *) usage ;; esac
 [ -n "$OUT" ] || usage
 case $ACCEL in tcg | kvm) ;; *) usage ;; esac
 case $RECORDER in trace-cmd | schedreplay) ;; *) usage ;; esac
@@ -438,6 +450,7 @@ SR_SCALE=$SCALE
 SR_TRACECMD_OPTS="$TCOPTS"
 SR_RECORDER=$RECORDER
 SR_BENCH=$BENCH
+$SETS
 EOF
 	(cd "$w/conf" && find . | cpio -o -H newc --quiet | gzip -n) >"$w/conf.cpio.gz"
 	cat "$INITRD" "$w/conf.cpio.gz" >"$w/initrd.gz"
@@ -575,7 +588,7 @@ EOF
 			echo "host: $(qemu-system-x86_64 --version | head -1); trace-cmd $(dpkg-query -W -f='${Version}' trace-cmd) (guest copy of the host binary)"
 			echo "trace-cmd record: -b $BUFKB $TCOPTS -e sched:{switch,waking,wakeup,wakeup_new,migrate_task,process_fork,process_exit,process_free} -e schedreplay"
 		fi
-		echo "load: $load (scale $SCALE%); wall time of the QEMU run: ${secs} s ($ACCEL, attempt $ATTEMPTS)"
+		echo "load: $load (scale $SCALE%${SETS:+; $(echo $SETS)}); wall time of the QEMU run: ${secs} s ($ACCEL, attempt $ATTEMPTS)"
 		echo
 		echo "## guest facts"
 		cat "$w/res/facts.txt"

@@ -494,6 +494,54 @@ static void test_file_syntax(void)
 	free(cause);
 }
 
+/* sd->imb_numa_nr of @cpu's domain @lvl (named @name), as the kernel sets it */
+static void check_imb(const struct sr_topology *t, const char *what, int cpu, int lvl,
+		      const char *name, int imb)
+{
+	CHECK(t && lvl < t->cpu[cpu].ndomains && !strcmp(t->cpu[cpu].dom[lvl].name, name),
+	      "%s: cpu %d level %d is %s", what, cpu, lvl, name);
+	if (t && lvl < t->cpu[cpu].ndomains)
+		CHECK_EQ(sr_topology_imb_numa_nr(t, cpu, lvl), imb, "%s: %s imb_numa_nr", what,
+			 name);
+}
+
+/*
+ * imb_numa_nr as build_sched_domains() (6.1, 6.12) sets it before the
+ * domains degenerate: the first level above the LLC without it (PKG, the
+ * node) gives nr_llcs, or its weight / 8 with one LLC, at least 1; each
+ * later level multiplies that by its weight over the first NUMA level's.
+ */
+static void test_imb_numa_nr(void)
+{
+	struct sr_topology *t;
+	char *cause = NULL;
+
+	/* 2 CPUs a node, one LLC: PKG {2} gives max(1, 2 >> 3) = 1 */
+	t = sr_topology_new_preset("2x2x1", SR_ERA_MAINLINE, NULL);
+	check_imb(t, "2x2x1", 3, 1, "NUMA", 1);
+	sr_topology_free(t);
+	/* 52 CPUs a node, one LLC: 52 >> 3 = 6 */
+	t = sr_topology_new_preset("2x26x2", SR_ERA_MAINLINE, NULL);
+	check_imb(t, "2x26x2", 0, 2, "NUMA", 6);
+	sr_topology_free(t);
+	/* two LLCs of 8 CPUs a node: PKG (kept) gives nr_llcs = 2, NUMA 2 * 32 / 32 */
+	t = load_text("cpu 0-7 llc 0 node 0\ncpu 8-15 llc 1 node 0\n"
+		      "cpu 16-23 llc 2 node 1\ncpu 24-31 llc 3 node 1\n", SR_ERA_MAINLINE, &cause);
+	CHECK(t, "two LLCs a node: %s", cause ? cause : "loaded");
+	check_imb(t, "2 LLCs a node", 0, 1, "PKG", 2);
+	check_imb(t, "2 LLCs a node", 0, 2, "NUMA", 2);
+	sr_topology_free(t);
+	free(cause);
+	cause = NULL;
+	/* 4 nodes of 2, distances 20 and 30: 1, then 1 * 8 / 4 = 2 */
+	t = sr_topology_new_file("tests/fixtures/scenario/4node.topo", SR_ERA_MAINLINE, &cause);
+	CHECK(t, "4node.topo: %s", cause ? cause : "loaded");
+	check_imb(t, "4node", 0, 1, "NUMA", 1);
+	check_imb(t, "4node", 0, 2, "NUMA", 2);
+	sr_topology_free(t);
+	free(cause);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir)) {
@@ -505,6 +553,7 @@ int main(void)
 	test_small_presets();
 	test_fixtures();
 	test_file_syntax();
+	test_imb_numa_nr();
 	rmdir(tmpdir);
 	return unit_done();
 }

@@ -1,0 +1,1058 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Demand extraction: from the normalized event stream to each task's run
+ * bursts, sleeps and the edges that end them (schedreplay/demand.h).
+ *
+ * A task's state is tracked from sched_switch (running, queued, asleep,
+ * dead); its CPU time accumulates while it runs and becomes a RUN step
+ * only at a point that matters to another task (a wakeup it makes, a fork)
+ * or when it blocks, so preemptions and migrations inside a burst leave no
+ * trace in the demand.  A sleep ends at the sched_waking of the task (the
+ * waker's context; sched_wakeup when the trace has no sched_waking): a
+ * waker that is a task gives a dependency edge to the point of the waker's
+ * own execution, the idle task (pid 0) a timer or interrupt with the
+ * recorded length.  The state here is per task and per CPU; only the steps
+ * grow with the trace.
+ */
+#include "schedreplay/demand.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedreplay/balance.h"
+#include "schedreplay/error.h"
+#include "schedreplay/runmetrics.h"
+#include "schedreplay/topology.h"
+#include "schedreplay/trace.h"
+#include "banned.h"
+
+enum ts_state { TS_UNKNOWN, TS_RUNNING, TS_RUNNABLE, TS_SLEEPING, TS_DEAD };
+
+/* extraction state of one task, parallel to sr_demand.task */
+struct tstate {
+	enum ts_state state;
+	int cpu;		/* RUNNING: where */
+	uint64_t since;		/* when the state began (RUNNING: the slice's start) */
+	uint64_t acc;		/* CPU time of the burst not yet in a RUN step */
+	uint64_t acc_ts;	/* the burst's first slice, 0 = no burst open */
+	int acc_cpu;
+	int sleep_step;		/* SLEEPING: the open SLEEP step */
+	/* a sched_waking seen while it still ran (it had not switched out yet) */
+	int pend;		/* 1: pending */
+	int pend_waker;		/* task index, -1 for no task */
+	int pend_step;		/* the waker's WAKE step, -1 none */
+	uint64_t pend_ts;
+	int exiting;
+	int woken;		/* RUNNABLE since a wakeup (not a preemption) */
+	uint64_t cur_mask;
+};
+
+struct dpriv {
+	int use_waking;
+	struct tstate *ts;	/* ntasks entries (capacity tcap) */
+	int tcap;
+	/* pid -> task index of the pid's current incarnation (open addressing) */
+	int *hkey, *hval;
+	size_t hcap, hn;
+	int *curr;		/* per CPU: task index running, -1 idle/unknown */
+	uint64_t *switch_ts;	/* per CPU: its last switch, UINT64_MAX none seen */
+	int ccap;
+	struct sr_hist idle_wake;	/* wakeup to switch-in on an idle CPU */
+	struct sr_hist preempt_wake;	/* wakeup to switch-in, preempting a busy CPU */
+	int have_t0;
+	struct sr_rm *rm;	/* the recorded run's figures, or NULL */
+	int rm_failed;		/* it ran out of memory */
+};
+
+#define HASH_EMPTY	(-2)
+
+static uint32_t hash_pid(int pid)
+{
+	return (uint32_t)pid * 2654435761u;
+}
+
+static int hash_grow(struct dpriv *p)
+{
+	size_t ncap = p->hcap ? p->hcap * 2 : 1024, i;
+	int *nk = malloc(ncap * sizeof(*nk)), *nv = malloc(ncap * sizeof(*nv));
+
+	if (!nk || !nv) {
+		free(nk);
+		free(nv);
+		return -SR_E_NOMEM;
+	}
+	for (i = 0; i < ncap; i++)
+		nk[i] = HASH_EMPTY;
+	for (i = 0; i < p->hcap; i++) {
+		size_t j;
+
+		if (p->hkey[i] == HASH_EMPTY)
+			continue;
+		j = hash_pid(p->hkey[i]) & (ncap - 1);
+		while (nk[j] != HASH_EMPTY)
+			j = (j + 1) & (ncap - 1);
+		nk[j] = p->hkey[i];
+		nv[j] = p->hval[i];
+	}
+	free(p->hkey);
+	free(p->hval);
+	p->hkey = nk;
+	p->hval = nv;
+	p->hcap = ncap;
+	return 0;
+}
+
+/* the slot of @pid, or of the empty slot where it would go */
+static size_t hash_slot(const struct dpriv *p, int pid)
+{
+	size_t j = hash_pid(pid) & (p->hcap - 1);
+
+	while (p->hkey[j] != HASH_EMPTY && p->hkey[j] != pid)
+		j = (j + 1) & (p->hcap - 1);
+	return j;
+}
+
+static int hash_get(const struct dpriv *p, int pid)
+{
+	size_t j;
+
+	if (!p->hcap)
+		return -1;
+	j = hash_slot(p, pid);
+	return p->hkey[j] == pid ? p->hval[j] : -1;
+}
+
+/* entries are never removed: a new incarnation of a pid overwrites it */
+static int hash_put(struct dpriv *p, int pid, int idx)
+{
+	size_t j;
+
+	if ((p->hn + 1) * 2 > p->hcap) {
+		int ret = hash_grow(p);
+
+		if (ret)
+			return ret;
+	}
+	j = hash_slot(p, pid);
+	if (p->hkey[j] == HASH_EMPTY)
+		p->hn++;
+	p->hkey[j] = pid;
+	p->hval[j] = idx;
+	return 0;
+}
+
+const char *sr_dm_end_name(enum sr_dm_end e)
+{
+	switch (e) {
+	case SR_DM_BY_TASK:	return "task";
+	case SR_DM_BY_TIMER:	return "timer";
+	case SR_DM_BY_UNKNOWN:	return "unknown";
+	case SR_DM_NEVER:	return "never";
+	}
+	return "?";
+}
+
+struct sr_demand *sr_demand_new(int use_waking)
+{
+	struct sr_demand *d = calloc(1, sizeof(*d));
+	struct dpriv *p = calloc(1, sizeof(*p));
+
+	if (!d || !p) {
+		free(d);
+		free(p);
+		return NULL;
+	}
+	p->use_waking = use_waking;
+	d->priv = p;
+	return d;
+}
+
+void sr_demand_set_metrics(struct sr_demand *d, struct sr_rm *rm)
+{
+	if (d->priv)
+		((struct dpriv *)d->priv)->rm = rm;
+}
+
+static void dpriv_free(struct dpriv *p)
+{
+	if (!p)
+		return;
+	free(p->ts);
+	free(p->hkey);
+	free(p->hval);
+	free(p->curr);
+	free(p->switch_ts);
+	free(p);
+}
+
+void sr_demand_free(struct sr_demand *d)
+{
+	int i;
+
+	if (!d)
+		return;
+	for (i = 0; i < d->ntasks; i++)
+		free(d->task[i].step);
+	free(d->task);
+	free(d->idle_wake_hist);
+	free(d->preempt_wake_hist);
+	dpriv_free(d->priv);
+	free(d);
+}
+
+int sr_demand_find(const struct sr_demand *d, int pid)
+{
+	int i;
+
+	if (d->priv)
+		return hash_get(d->priv, pid);
+	for (i = d->ntasks - 1; i >= 0; i--)
+		if (d->task[i].pid == pid)
+			return i;
+	return -1;
+}
+
+static int cpu_slot(struct sr_demand *d, int cpu)
+{
+	struct dpriv *p = d->priv;
+
+	if (cpu >= p->ccap) {
+		int ncap = p->ccap ? p->ccap : 8, i, *n;
+
+		while (ncap <= cpu)
+			ncap *= 2;
+		uint64_t *is;
+
+		n = realloc(p->curr, (size_t)ncap * sizeof(*n));
+		if (!n)
+			return -SR_E_NOMEM;
+		p->curr = n;
+		is = realloc(p->switch_ts, (size_t)ncap * sizeof(*is));
+		if (!is)
+			return -SR_E_NOMEM;
+		p->switch_ts = is;
+		for (i = p->ccap; i < ncap; i++) {
+			n[i] = -1;
+			is[i] = UINT64_MAX;
+		}
+		p->ccap = ncap;
+	}
+	if (cpu >= d->ncpus)
+		d->ncpus = cpu + 1;
+	return 0;
+}
+
+/* a kernel thread by its name: the per-CPU ones, the kworker pools, kthreadd */
+static int kthread_name(const char *comm, int *bound)
+{
+	static const char *const names[] = {
+		"kworker/", "kthreadd", "rcu_", "kswapd", "kcompactd", "khugepaged", "ksmd",
+		"jbd2/", "kauditd", "oom_reaper", "writeback", "watchdogd", "irq/",
+	};
+	size_t i;
+
+	*bound = -1;
+	if (sr_lb_per_cpu_name(comm)) {
+		const char *s = strchr(comm, '/');
+		char *end;
+		long cpu;
+
+		if (s) {
+			cpu = strtol(s + 1, &end, 10);
+			if (end != s + 1 && (*end == '\0' || *end == ':' || *end == '-') &&
+			    cpu >= 0 && cpu < 64)
+				*bound = (int)cpu;
+		}
+		return 1;
+	}
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strncmp(comm, names[i], strlen(names[i])))
+			return 1;
+	return 0;
+}
+
+static struct sr_dm_step *step_add(struct sr_dm_task *t, enum sr_dm_step_kind kind, uint64_t ts)
+{
+	struct sr_dm_step *s;
+
+	if (t->nsteps == t->cap) {
+		unsigned ncap = t->cap ? t->cap * 2 : 8;
+		struct sr_dm_step *n = realloc(t->step, ncap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		t->step = n;
+		t->cap = ncap;
+	}
+	s = &t->step[t->nsteps++];
+	memset(s, 0, sizeof(*s));
+	s->kind = (uint8_t)kind;
+	s->ts = ts;
+	s->peer = -1;
+	s->peer_step = -1;
+	s->cpu = -1;
+	return s;
+}
+
+/* a new task for @pid (a new incarnation if the pid was known) */
+static int task_new(struct sr_demand *d, int pid, const char *comm, int prio,
+		    enum sr_dm_origin origin, uint64_t ts, int cpu)
+{
+	struct dpriv *p = d->priv;
+	struct sr_dm_task *t;
+	struct tstate *s;
+	int idx = d->ntasks, ret;
+
+	if (idx == p->tcap) {
+		int ncap = p->tcap ? p->tcap * 2 : 64;
+		struct sr_dm_task *nt = realloc(d->task, (size_t)ncap * sizeof(*nt));
+
+		if (!nt)
+			return -SR_E_NOMEM;
+		d->task = nt;
+		s = realloc(p->ts, (size_t)ncap * sizeof(*s));
+		if (!s)
+			return -SR_E_NOMEM;
+		p->ts = s;
+		p->tcap = ncap;
+	}
+	ret = hash_put(p, pid, idx);
+	if (ret)
+		return ret;
+	t = &d->task[idx];
+	memset(t, 0, sizeof(*t));
+	t->pid = pid;
+	t->prio = prio;
+	sr_strlcpy(t->comm, comm, sizeof(t->comm));
+	t->origin = origin;
+	t->parent = -1;
+	t->parent_step = -1;
+	t->first_cpu = cpu;
+	t->kthread = kthread_name(t->comm, &t->bound_cpu) || pid == 2;
+	t->mask = ~0ULL;
+	t->first_ts = ts;
+	s = &p->ts[idx];
+	memset(s, 0, sizeof(*s));
+	s->state = TS_UNKNOWN;
+	s->cpu = -1;
+	s->acc_cpu = -1;
+	s->sleep_step = -1;
+	s->pend_waker = -1;
+	s->pend_step = -1;
+	s->cur_mask = ~0ULL;
+	d->ntasks++;
+	return idx;
+}
+
+/* the task of @pid, created as seen at the trace start when unknown */
+static int task_get(struct sr_demand *d, int pid, const char *comm, int prio,
+		    enum sr_dm_origin origin, int cpu)
+{
+	int idx = hash_get(d->priv, pid);
+
+	if (idx >= 0) {
+		if (comm && comm[0])
+			sr_strlcpy(d->task[idx].comm, comm, sizeof(d->task[idx].comm));
+		if (prio >= 0)
+			d->task[idx].prio = prio;
+		return idx;
+	}
+	return task_new(d, pid, comm ? comm : "", prio, origin, d->t0, cpu);
+}
+
+/* a task first seen running: its burst began at the trace start */
+static int task_running_since_start(struct sr_demand *d, int idx, int cpu)
+{
+	struct dpriv *p = d->priv;
+	struct tstate *s = &p->ts[idx];
+
+	if (s->state != TS_UNKNOWN)
+		return 0;
+	s->state = TS_RUNNING;
+	s->cpu = cpu;
+	s->since = d->t0;
+	s->acc_ts = d->t0;
+	s->acc_cpu = cpu;
+	if (cpu >= 0 && cpu < p->ccap && p->curr[cpu] < 0) {
+		p->curr[cpu] = idx;
+		if (p->rm)
+			return sr_rm_switch(p->rm, d->t0, cpu, 0, idx);
+	}
+	return 0;
+}
+
+/* bring a running task's CPU time up to @ts */
+static void account(struct sr_demand *d, int idx, uint64_t ts)
+{
+	struct tstate *s = &((struct dpriv *)d->priv)->ts[idx];
+
+	if (s->state != TS_RUNNING || ts < s->since)
+		return;
+	s->acc += ts - s->since;
+	d->task[idx].run_ns += ts - s->since;
+	s->since = ts;
+}
+
+/* close the open burst into a RUN step (nothing if it has no CPU time) */
+static int flush_run(struct sr_demand *d, int idx, uint64_t ts)
+{
+	struct tstate *s = &((struct dpriv *)d->priv)->ts[idx];
+	struct sr_dm_step *st;
+
+	account(d, idx, ts);
+	if (!s->acc) {
+		if (s->state != TS_RUNNING)
+			s->acc_ts = 0;
+		return 0;
+	}
+	st = step_add(&d->task[idx], SR_DM_RUN, s->acc_ts ? s->acc_ts : ts);
+	if (!st)
+		return -SR_E_NOMEM;
+	st->ns = s->acc;
+	st->cpu = s->acc_cpu;
+	d->stats.bursts++;
+	s->acc = 0;
+	/* a running task's next burst starts now, on this CPU */
+	s->acc_ts = s->state == TS_RUNNING ? ts : 0;
+	s->acc_cpu = s->state == TS_RUNNING ? s->cpu : -1;
+	return 0;
+}
+
+/* end the open sleep of @idx at @ts: by task @w's WAKE step @wstep, or not a task */
+static void end_sleep(struct sr_demand *d, int idx, uint64_t ts, enum sr_dm_end how,
+		      int w, int wstep, unsigned flags)
+{
+	struct dpriv *p = d->priv;
+	struct tstate *s = &p->ts[idx];
+	struct sr_dm_step *st = &d->task[idx].step[s->sleep_step];
+
+	st->end = (uint8_t)how;
+	st->flags |= (uint16_t)flags;
+	st->ns = ts > st->ts ? ts - st->ts : 0;
+	if (how == SR_DM_BY_TASK) {
+		st->peer = w;
+		st->peer_step = wstep;
+		d->task[w].step[wstep].peer_step = s->sleep_step;
+		d->stats.by_task++;
+		if (flags & SR_DM_F_EARLY)
+			d->stats.early++;
+	} else if (how == SR_DM_BY_TIMER) {
+		d->stats.by_timer++;
+	} else if (how == SR_DM_BY_UNKNOWN) {
+		d->stats.by_unknown++;
+	}
+	d->task[idx].sleep_ns += st->ns;
+	s->sleep_step = -1;
+	s->state = TS_RUNNABLE;
+	s->since = ts;
+	s->woken = how != SR_DM_BY_UNKNOWN;
+	/* a latency sample, unless it runs at once without a wakeup seen */
+	if (p->rm && how != SR_DM_BY_UNKNOWN && sr_rm_wakeup(p->rm, ts, idx, 1))
+		p->rm_failed = 1;
+}
+
+/* a WAKE step of @w (running on @cpu) for @wakee; returns its index or a negative code */
+static int add_wake(struct sr_demand *d, int w, int wakee, int cpu, uint64_t ts)
+{
+	struct sr_dm_step *st;
+	int ret = flush_run(d, w, ts);
+
+	if (ret)
+		return ret;
+	st = step_add(&d->task[w], SR_DM_WAKE, ts);
+	if (!st)
+		return -SR_E_NOMEM;
+	st->peer = wakee;
+	st->cpu = cpu;
+	if (((struct dpriv *)d->priv)->ts[w].exiting)
+		st->flags |= SR_DM_F_EXITING;
+	return (int)d->task[w].nsteps - 1;
+}
+
+/*
+ * select_task_rq_fair() entry (the recorder's probe) right after a
+ * sched_waking on the waker's CPU: its wake flags say whether the wakeup
+ * was WF_SYNC (WF_TTWU 0x08 and WF_SYNC 0x10, as replay reads them).
+ */
+static void on_select_rq(struct sr_demand *d, const struct sr_event *ev)
+{
+	struct sr_dm_task *w;
+	struct sr_dm_step *st;
+	int wi, t;
+
+	if (ev->wake_flags < 0 || !(ev->wake_flags & 0x08) || ev->common_pid <= 0)
+		return;
+	wi = hash_get(d->priv, ev->common_pid);
+	t = ev->pid > 0 ? hash_get(d->priv, ev->pid) : -1;
+	if (wi < 0 || t < 0)
+		return;
+	w = &d->task[wi];
+	if (!w->nsteps)
+		return;
+	st = &w->step[w->nsteps - 1];
+	if (st->kind != SR_DM_WAKE || st->peer != t || (st->flags & SR_DM_F_SYNC_KNOWN))
+		return;
+	st->flags |= SR_DM_F_SYNC_KNOWN;
+	if (ev->wake_flags & 0x10)
+		st->flags |= SR_DM_F_SYNC;
+}
+
+/* the waker of an event: a task index, -1 for none (idle), or a negative code - 2 */
+static int waker_of(struct sr_demand *d, const struct sr_event *ev, int *w)
+{
+	int idx;
+
+	*w = -1;
+	if (ev->common_pid <= 0)
+		return 0;
+	idx = task_get(d, ev->common_pid, NULL, -1, SR_DM_ORIGIN_RUNNING, ev->cpu);
+	if (idx < 0)
+		return idx;
+	*w = idx;
+	return task_running_since_start(d, idx, ev->cpu);
+}
+
+static int on_wake(struct sr_demand *d, const struct sr_event *ev, int fallback)
+{
+	struct dpriv *p = d->priv;
+	struct tstate *s;
+	int t, w, ret, ws;
+
+	if (ev->pid <= 0)
+		return 0;
+	if (ev->kind == SR_EV_WAKEUP && ev->success == 0)
+		return 0;
+	t = hash_get(p, ev->pid);
+	if (t < 0) {
+		struct sr_dm_step *st;
+
+		/* asleep since the trace start */
+		t = task_new(d, ev->pid, ev->comm, ev->prio, SR_DM_ORIGIN_SLEEPING, d->t0,
+			     ev->target_cpu);
+		if (t < 0)
+			return t;
+		st = step_add(&d->task[t], SR_DM_SLEEP, d->t0);
+		if (!st)
+			return -SR_E_NOMEM;
+		st->flags = SR_DM_F_INITIAL;
+		st->end = SR_DM_NEVER;
+		p->ts[t].state = TS_SLEEPING;
+		p->ts[t].sleep_step = 0;
+		p->ts[t].since = d->t0;
+		d->stats.sleeps++;
+	}
+	s = &p->ts[t];
+	if (fallback) {
+		/* a sched_wakeup whose sched_waking was not seen (lost) */
+		if (s->state == TS_SLEEPING)
+			end_sleep(d, t, ev->ts, SR_DM_BY_UNKNOWN, -1, -1, 0);
+		return 0;
+	}
+	ret = waker_of(d, ev, &w);
+	if (ret)
+		return ret;
+	if (w == t)
+		w = -1;
+	if (s->state == TS_SLEEPING) {
+		if (w < 0) {
+			end_sleep(d, t, ev->ts, SR_DM_BY_TIMER, -1, -1, 0);
+			return 0;
+		}
+		ws = add_wake(d, w, t, ev->cpu, ev->ts);
+		if (ws < 0)
+			return ws;
+		end_sleep(d, t, ev->ts, SR_DM_BY_TASK, w, ws, 0);
+		return 0;
+	}
+	d->stats.redundant_wakes++;
+	if (s->state == TS_RUNNING && !s->pend) {
+		/*
+		 * The waking may precede the wakee's own switch-out on its CPU
+		 * (try_to_wake_up() traces before it waits for on_cpu): keep it,
+		 * and let a blocking switch that follows end at once.
+		 */
+		s->pend = 1;
+		s->pend_ts = ev->ts;
+		s->pend_waker = w;
+		s->pend_step = -1;
+		if (w >= 0) {
+			ws = add_wake(d, w, t, ev->cpu, ev->ts);
+			if (ws < 0)
+				return ws;
+			s->pend_step = ws;
+		}
+	}
+	return 0;
+}
+
+static int on_switch(struct sr_demand *d, const struct sr_event *ev)
+{
+	struct dpriv *p = d->priv;
+	int cpu = ev->cpu, prev = -1, next = -1, ret, cur;
+	struct tstate *s;
+
+	cur = p->curr[cpu];
+	if (ev->pid > 0) {
+		prev = task_get(d, ev->pid, ev->comm, ev->prio, SR_DM_ORIGIN_RUNNING, cpu);
+		if (prev < 0)
+			return prev;
+		ret = task_running_since_start(d, prev, cpu);
+		if (ret)
+			return ret;
+	}
+	if (ev->pid2 > 0) {
+		next = task_get(d, ev->pid2, ev->comm2, ev->prio2, SR_DM_ORIGIN_RUNNABLE, cpu);
+		if (next < 0)
+			return next;
+	}
+	/* the figures first, so that a wakeup below finds the task off the CPU */
+	if (p->rm) {
+		ret = sr_rm_switch(p->rm, ev->ts, cpu, ev->prev_state != SR_PREV_BLOCKED &&
+				   ev->prev_state != SR_PREV_DEAD, next);
+		if (ret)
+			return ret;
+		if (prev >= 0 && ev->prev_state == SR_PREV_DEAD)
+			sr_rm_exit(p->rm, ev->ts, prev,
+				   d->task[prev].origin == SR_DM_ORIGIN_FORKED);
+	}
+	/* the CPU's current task by our count is not the one leaving: events were lost */
+	if (cur >= 0 && cur != prev && p->ts[cur].state == TS_RUNNING && p->ts[cur].cpu == cpu) {
+		d->stats.inconsistent++;
+		account(d, cur, ev->ts);
+		p->ts[cur].state = TS_RUNNABLE;
+		p->ts[cur].since = ev->ts;
+	}
+	if (prev >= 0) {
+		s = &p->ts[prev];
+		if (s->state != TS_RUNNING || s->cpu != cpu) {
+			d->stats.inconsistent++;
+			if (s->state == TS_RUNNING)
+				account(d, prev, ev->ts);
+			else if (s->state == TS_SLEEPING)
+				end_sleep(d, prev, ev->ts, SR_DM_BY_UNKNOWN, -1, -1, 0);
+			s->state = TS_RUNNING;
+			s->cpu = cpu;
+			s->since = ev->ts;
+		}
+		account(d, prev, ev->ts);
+		switch (ev->prev_state) {
+		case SR_PREV_BLOCKED: {
+			struct sr_dm_step *st;
+
+			ret = flush_run(d, prev, ev->ts);
+			if (ret)
+				return ret;
+			s->state = TS_SLEEPING;
+			s->since = ev->ts;
+			st = step_add(&d->task[prev], SR_DM_SLEEP, ev->ts);
+			if (!st)
+				return -SR_E_NOMEM;
+			st->end = SR_DM_NEVER;
+			st->cpu = cpu;
+			s->sleep_step = (int)d->task[prev].nsteps - 1;
+			d->stats.sleeps++;
+			if (s->pend) {
+				d->stats.redundant_wakes--;
+				end_sleep(d, prev, ev->ts,
+					  s->pend_waker >= 0 ? SR_DM_BY_TASK : SR_DM_BY_TIMER,
+					  s->pend_waker, s->pend_step, SR_DM_F_EARLY);
+			}
+			break;
+		}
+		case SR_PREV_DEAD:
+			ret = flush_run(d, prev, ev->ts);
+			if (ret)
+				return ret;
+			if (!step_add(&d->task[prev], SR_DM_EXIT, ev->ts))
+				return -SR_E_NOMEM;
+			s->state = TS_DEAD;
+			d->task[prev].exit_ts = ev->ts;
+			d->stats.exits++;
+			break;
+		default:
+			s->state = TS_RUNNABLE;
+			s->since = ev->ts;
+			break;
+		}
+		s->pend = 0;
+	}
+	if (next >= 0) {
+		s = &p->ts[next];
+		switch (s->state) {
+		case TS_UNKNOWN:
+			s->since = d->t0;
+			d->task[next].wait_ns += ev->ts - d->t0;
+			break;
+		case TS_SLEEPING:
+			/* it runs again without a wakeup seen */
+			end_sleep(d, next, ev->ts, SR_DM_BY_UNKNOWN, -1, -1, 0);
+			break;
+		case TS_RUNNING:
+			d->stats.inconsistent++;
+			account(d, next, ev->ts);
+			if (s->cpu >= 0 && s->cpu < p->ccap && p->curr[s->cpu] == next)
+				p->curr[s->cpu] = -1;
+			break;
+		case TS_RUNNABLE:
+			d->task[next].wait_ns += ev->ts - s->since;
+			/*
+			 * woken onto this CPU while it was idle (or while one task
+			 * ran there, which it preempted), and it ran first
+			 */
+			if (s->woken && p->switch_ts[cpu] <= s->since) {
+				if (ev->pid == 0)
+					sr_hist_add(&p->idle_wake, ev->ts - s->since);
+				else if (ev->prev_state == SR_PREV_PREEMPTED)
+					sr_hist_add(&p->preempt_wake, ev->ts - s->since);
+			}
+			break;
+		case TS_DEAD:
+			d->stats.inconsistent++;
+			break;
+		}
+		s->state = TS_RUNNING;
+		s->cpu = cpu;
+		s->since = ev->ts;
+		s->woken = 0;
+		if (!s->acc_ts) {
+			s->acc_ts = ev->ts;
+			s->acc_cpu = cpu;
+		}
+		if (d->task[next].first_cpu < 0)
+			d->task[next].first_cpu = cpu;
+	}
+	p->curr[cpu] = next;
+	p->switch_ts[cpu] = ev->ts;
+	return 0;
+}
+
+static int do_fork(struct sr_demand *d, int parent, int child_pid, const char *comm, int prio,
+		   int cpu, uint64_t ts)
+{
+	struct dpriv *p = d->priv;
+	struct sr_dm_step *st;
+	int c, ret;
+
+	if (parent >= 0) {
+		ret = flush_run(d, parent, ts);
+		if (ret)
+			return ret;
+	}
+	c = task_new(d, child_pid, comm, prio, SR_DM_ORIGIN_FORKED, ts, -1);
+	if (c < 0)
+		return c;
+	p->ts[c].state = TS_RUNNABLE;
+	p->ts[c].since = ts;
+	d->stats.forks++;
+	if (p->rm) {
+		ret = sr_rm_wakeup(p->rm, ts, c, 0);
+		if (ret)
+			return ret;
+	}
+	if (parent < 0) {
+		d->task[c].origin = SR_DM_ORIGIN_RUNNABLE;
+		return 0;
+	}
+	st = step_add(&d->task[parent], SR_DM_FORK, ts);
+	if (!st)
+		return -SR_E_NOMEM;
+	st->peer = c;
+	st->cpu = cpu;
+	d->task[c].parent = parent;
+	d->task[c].parent_step = (int)d->task[parent].nsteps - 1;
+	d->task[c].mask = p->ts[parent].cur_mask;
+	d->task[c].mask_known = d->task[parent].mask_known;
+	p->ts[c].cur_mask = p->ts[parent].cur_mask;
+	if (d->task[parent].kthread)
+		d->task[c].kthread = 1;
+	return 0;
+}
+
+static int on_fork(struct sr_demand *d, const struct sr_event *ev)
+{
+	int parent = -1, ret;
+
+	if (ev->pid2 <= 0)
+		return 0;
+	if (ev->pid > 0) {
+		parent = task_get(d, ev->pid, ev->comm, ev->prio, SR_DM_ORIGIN_RUNNING, ev->cpu);
+		if (parent < 0)
+			return parent;
+		ret = task_running_since_start(d, parent, ev->cpu);
+		if (ret)
+			return ret;
+	}
+	return do_fork(d, parent, ev->pid2, ev->comm2[0] ? ev->comm2 : ev->comm,
+		       ev->prio2 >= 0 ? ev->prio2 : ev->prio, ev->cpu, ev->ts);
+}
+
+static int on_wakeup_new(struct sr_demand *d, const struct sr_event *ev)
+{
+	int parent = -1, ret;
+
+	if (ev->pid <= 0 || hash_get(d->priv, ev->pid) >= 0)
+		return 0;
+	/* no sched_process_fork seen: the forking task is the one current */
+	ret = waker_of(d, ev, &parent);
+	if (ret)
+		return ret;
+	return do_fork(d, parent, ev->pid, ev->comm, ev->prio, ev->cpu, ev->ts);
+}
+
+static int on_setaffinity(struct sr_demand *d, const struct sr_event *ev)
+{
+	struct dpriv *p = d->priv;
+	struct sr_dm_step *st;
+	int t, ret;
+
+	int pid = ev->pid > 0 ? ev->pid : ev->common_pid;	/* pid 0: the caller */
+
+	if (pid <= 0 || !ev->cpumask)
+		return 0;
+	t = task_get(d, pid, NULL, -1, SR_DM_ORIGIN_RUNNING, ev->cpu);
+	if (t < 0)
+		return t;
+	if (pid == ev->common_pid) {
+		ret = task_running_since_start(d, t, ev->cpu);
+		if (ret)
+			return ret;
+	}
+	p->ts[t].cur_mask = ev->cpumask;
+	if (!d->task[t].nsteps && !p->ts[t].acc) {
+		/* before it did anything: its mask from the start */
+		d->task[t].mask = ev->cpumask;
+		d->task[t].mask_known = 1;
+		return 0;
+	}
+	ret = flush_run(d, t, ev->ts);
+	if (ret)
+		return ret;
+	st = step_add(&d->task[t], SR_DM_AFFINITY, ev->ts);
+	if (!st)
+		return -SR_E_NOMEM;
+	st->mask = ev->cpumask;
+	st->cpu = ev->cpu;
+	return 0;
+}
+
+int sr_demand_feed(struct sr_demand *d, const struct sr_event *ev)
+{
+	struct dpriv *p = d->priv;
+	int ret;
+
+	if (!p)
+		return -SR_E_USAGE;
+	if (!p->have_t0) {
+		d->t0 = ev->ts;
+		p->have_t0 = 1;
+		if (p->rm)
+			sr_rm_start(p->rm, ev->ts);
+	}
+	if (ev->ts > d->t1)
+		d->t1 = ev->ts;
+	d->stats.events++;
+	if (ev->cpu < 0 || ev->cpu >= SR_TOPOLOGY_MAX_CPUS) {
+		d->stats.inconsistent++;
+		return 0;
+	}
+	ret = cpu_slot(d, ev->cpu);
+	if (ret)
+		return ret;
+	if (p->rm_failed)
+		return -SR_E_NOMEM;
+	switch (ev->kind) {
+	case SR_EV_SWITCH:
+		return on_switch(d, ev);
+	case SR_EV_WAKING:
+		/* a text trace does not declare its events: the first waking tells */
+		p->use_waking = 1;
+		return on_wake(d, ev, 0);
+	case SR_EV_WAKEUP:
+		return on_wake(d, ev, p->use_waking);
+	case SR_EV_WAKEUP_NEW:
+		return on_wakeup_new(d, ev);
+	case SR_EV_FORK:
+		return on_fork(d, ev);
+	case SR_EV_EXIT: {
+		int t = ev->pid > 0 ? hash_get(p, ev->pid) : -1;
+
+		if (t >= 0)
+			p->ts[t].exiting = 1;
+		return 0;
+	}
+	case SR_EV_SETAFFINITY:
+		return on_setaffinity(d, ev);
+	case SR_EV_SELECT_RQ:
+		on_select_rq(d, ev);
+		return 0;
+	case SR_EV_LOST:
+		d->stats.lost_markers++;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+int sr_demand_finish(struct sr_demand *d)
+{
+	struct dpriv *p = d->priv;
+	int i, ret;
+
+	if (!p)
+		return 0;
+	d->idle_wake_samples = p->idle_wake.n;
+	d->idle_wake_ns = (uint64_t)(sr_hist_quantile(&p->idle_wake, 0.5) + 0.5);
+	d->preempt_wake_samples = p->preempt_wake.n;
+	d->preempt_wake_ns = (uint64_t)(sr_hist_quantile(&p->preempt_wake, 0.5) + 0.5);
+	d->idle_wake_hist = malloc(sizeof(*d->idle_wake_hist));
+	d->preempt_wake_hist = malloc(sizeof(*d->preempt_wake_hist));
+	if (!d->idle_wake_hist || !d->preempt_wake_hist)
+		return -SR_E_NOMEM;
+	*d->idle_wake_hist = p->idle_wake;
+	*d->preempt_wake_hist = p->preempt_wake;
+	for (i = 0; i < d->ntasks; i++) {
+		struct tstate *s = &p->ts[i];
+
+		switch (s->state) {
+		case TS_RUNNING:
+		case TS_RUNNABLE:
+			if (s->state == TS_RUNNABLE)
+				d->task[i].wait_ns += d->t1 - s->since;
+			ret = flush_run(d, i, d->t1);
+			if (ret)
+				return ret;
+			break;
+		case TS_SLEEPING: {
+			struct sr_dm_step *st = &d->task[i].step[s->sleep_step];
+
+			st->ns = d->t1 - st->ts;
+			d->task[i].sleep_ns += st->ns;
+			d->stats.never++;
+			break;
+		}
+		default:
+			break;
+		}
+		if (s->exiting && s->state != TS_DEAD) {
+			if (!step_add(&d->task[i], SR_DM_EXIT, d->t1))
+				return -SR_E_NOMEM;
+			d->task[i].exit_ts = d->t1;
+			d->stats.exits++;
+		}
+	}
+	dpriv_free(p);
+	d->priv = NULL;
+	return 0;
+}
+
+int sr_demand_from_trace(const char *path, struct sr_rm *rm, struct sr_demand **d_out,
+			 char **cause)
+{
+	const struct sr_trace_info *info;
+	struct sr_trace *tr = NULL;
+	struct sr_demand *d;
+	struct sr_event ev;
+	int ret;
+
+	*d_out = NULL;
+	ret = sr_trace_open(path, NULL, &tr, cause);
+	if (ret)
+		return ret;
+	info = sr_trace_borrow_info(tr);
+	d = sr_demand_new(info->has_waking);
+	if (!d) {
+		sr_trace_free(tr);
+		return -SR_E_NOMEM;
+	}
+	sr_demand_set_metrics(d, rm);
+	while ((ret = sr_trace_next(tr, &ev, cause)) > 0) {
+		ret = sr_demand_feed(d, &ev);
+		if (ret)
+			break;
+	}
+	if (!ret)
+		ret = sr_demand_finish(d);
+	sr_trace_free(tr);
+	if (ret) {
+		if (ret == -SR_E_NOMEM && cause && !*cause)
+			sr_cause_set(cause, "cannot extract the demand of '%s': %s", path,
+				     sr_strerror(ret));
+		sr_demand_free(d);
+		return ret;
+	}
+	*d_out = d;
+	return 0;
+}
+
+static const char *origin_name(enum sr_dm_origin o)
+{
+	switch (o) {
+	case SR_DM_ORIGIN_RUNNING:	return "running";
+	case SR_DM_ORIGIN_RUNNABLE:	return "runnable";
+	case SR_DM_ORIGIN_SLEEPING:	return "sleeping";
+	case SR_DM_ORIGIN_FORKED:	return "forked";
+	}
+	return "?";
+}
+
+int sr_demand_write_text(const struct sr_demand *d, FILE *f)
+{
+	int i;
+	unsigned j;
+
+	fprintf(f, "demand: %d tasks, %d cpus, span %" PRIu64 " ns\n", d->ntasks, d->ncpus,
+		d->t1 - d->t0);
+	for (i = 0; i < d->ntasks; i++) {
+		const struct sr_dm_task *t = &d->task[i];
+
+		fprintf(f, "task %d pid %d comm %s prio %d origin %s", i, t->pid, t->comm, t->prio,
+			origin_name(t->origin));
+		if (t->parent >= 0)
+			fprintf(f, " parent %d@%d", t->parent, t->parent_step);
+		if (t->kthread)
+			fprintf(f, " kthread");
+		if (t->bound_cpu >= 0)
+			fprintf(f, " bound %d", t->bound_cpu);
+		if (t->mask_known)
+			fprintf(f, " mask %#" PRIx64, t->mask);
+		fprintf(f, " run %" PRIu64 " wait %" PRIu64 " sleep %" PRIu64 "\n",
+			t->run_ns, t->wait_ns, t->sleep_ns);
+		for (j = 0; j < t->nsteps; j++) {
+			const struct sr_dm_step *s = &t->step[j];
+
+			fprintf(f, "  %u ", j);
+			switch (s->kind) {
+			case SR_DM_RUN:
+				fprintf(f, "run %" PRIu64 "\n", s->ns);
+				break;
+			case SR_DM_WAKE:
+				fprintf(f, "wake %d@%d%s%s\n", s->peer, s->peer_step,
+					(s->flags & SR_DM_F_SYNC) ? " sync" : "",
+					(s->flags & SR_DM_F_EXITING) ? " exiting" : "");
+				break;
+			case SR_DM_FORK:
+				fprintf(f, "fork %d\n", s->peer);
+				break;
+			case SR_DM_AFFINITY:
+				fprintf(f, "affinity %#" PRIx64 "\n", s->mask);
+				break;
+			case SR_DM_SLEEP:
+				fprintf(f, "sleep %" PRIu64 " %s", s->ns, sr_dm_end_name(s->end));
+				if (s->end == SR_DM_BY_TASK)
+					fprintf(f, " %d@%d", s->peer, s->peer_step);
+				if (s->flags & SR_DM_F_EARLY)
+					fprintf(f, " early");
+				if (s->flags & SR_DM_F_INITIAL)
+					fprintf(f, " initial");
+				fprintf(f, "\n");
+				break;
+			case SR_DM_EXIT:
+				fprintf(f, "exit\n");
+				break;
+			}
+		}
+	}
+	return ferror(f) ? -SR_E_IO : 0;
+}

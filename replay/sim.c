@@ -1,0 +1,1699 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The closed-loop simulator (schedreplay/sim.h): a discrete-event run of a
+ * recorded demand on a simulated machine.  Each task executes its demand's
+ * steps in order: a run burst needs that much CPU time on whatever CPU the
+ * task gets; a wakeup or a fork happens when the task reaches that point of
+ * its own execution; a sleep ends when its waker reaches the matching point
+ * (a wakeup that comes first is kept, so the sleep does not block) or when
+ * its recorded length has passed (timers, interrupts).  Placement and
+ * balancing are the model's: the simulator fills a struct sr_view from its
+ * own runqueues and tasks and applies what sr_model_evaluate() and
+ * sr_model_balance() decide.  Everything runs on the trace's clock from the
+ * recording's first event, and a run is a function of the demand, the
+ * options and the seed.
+ */
+#include "schedreplay/sim.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedreplay/balance.h"
+#include "schedreplay/error.h"
+#include "schedreplay/pelt.h"
+#include "schedreplay/replay.h"
+#include "banned.h"
+
+enum { ST_NEW, ST_SLEEP, ST_QUEUED, ST_RUNNING, ST_DONE };
+
+struct stask {
+	struct sr_task t;		/* what the models read */
+	int idx;
+	const struct sr_dm_task *dm;
+	int st;
+	unsigned step;			/* the step in progress */
+	uint64_t rem;			/* RUN: CPU ns left */
+	uint64_t vruntime;
+	uint64_t deadline;		/* EEVDF: the virtual deadline */
+	int64_t vlag;			/* EEVDF: lag kept over a sleep or a move */
+	int parity;			/* EEVDF: picked, deadline unchanged since (RUN_TO_PARITY) */
+	int delayed;			/* 6.12 DELAY_DEQUEUE: asleep but still queued */
+	uint64_t exec_start;		/* update_curr()'s clock */
+	uint64_t sum_exec, prev_sum_exec;
+	uint64_t seq;			/* enqueue order: ties in the pick */
+	uint64_t timer_gen;
+	unsigned char *prewoken;	/* per step: woken before it got there */
+	int rt;
+};
+
+struct scpu {
+	struct stask **q;		/* runnable tasks here, the running one included */
+	int nq, qcap;
+	struct stask *curr;
+	uint64_t min_vruntime;
+	uint64_t run_gen;
+	int tick_armed;
+	uint64_t next_balance;
+	uint64_t slice_start;
+	int resched;
+	int waking;			/* leaving idle for a wakeup (EV_IDLE_EXIT due) */
+};
+
+enum { EV_RUN_END, EV_TIMER, EV_TICK, EV_IDLE_EXIT, EV_PREEMPT };
+
+struct sev {
+	uint64_t t, seq, gen;
+	int kind, a;
+};
+
+struct sim {
+	const struct sr_demand *d;
+	const struct sr_sim_opts *o;
+	const struct sr_topology *topo;
+	int ncpus;
+	uint64_t now, tick_ns, seq, rng;
+	struct stask *task;
+	struct scpu *cpu;
+	struct sr_rq *rq;
+	const struct sr_task **head, **tail;
+	struct sr_task *idle;		/* per CPU: the idle task, a timer's waker */
+	struct sev *heap;
+	size_t nheap, hcap;
+	int *resched;			/* CPUs to reschedule before time moves */
+	int nresched;
+	unsigned char *sgc_imb;
+	struct sr_lb_scratch *scratch;
+	struct sr_rm *rm;
+	struct sr_sim_stats st;
+	uint64_t nohz_next;
+	long next_id;
+	int err;
+	/* CFS tunables (ns), scaled as sched_init_granularity() does */
+	uint64_t latency, min_gran, wakeup_gran;
+	uint64_t base_slice;		/* EEVDF: sysctl_sched_base_slice, scaled alike */
+	int eevdf;
+	int delay;			/* 6.12: DELAY_DEQUEUE, DELAY_ZERO, PLACE_REL_DEADLINE */
+};
+
+/* ---- randomness: xorshift64*, for the timing perturbation only -------------- */
+
+static uint64_t rnd(struct sim *s)
+{
+	s->rng ^= s->rng >> 12;
+	s->rng ^= s->rng << 25;
+	s->rng ^= s->rng >> 27;
+	return s->rng * 2685821657736338717ULL;
+}
+
+static double uniform(struct sim *s)
+{
+	return (double)(rnd(s) >> 11) / (double)(1ULL << 53);
+}
+
+/* a cost drawn from the recorded machine's distribution (none: 0) */
+static uint64_t draw(struct sim *s, const struct sr_hist *h)
+{
+	return h && h->n ? sr_hist_sample(h, uniform(s)) : 0;
+}
+
+static uint64_t perturb(struct sim *s, uint64_t ns)
+{
+	double u, f;
+
+	if (s->o->jitter <= 0 || !ns)
+		return ns;
+	u = (double)(rnd(s) >> 11) / (double)(1ULL << 53) * 2 - 1;
+	f = 1 + s->o->jitter * u;
+	return (uint64_t)((double)ns * f + 0.5);
+}
+
+/* ---- the event queue: a binary heap by (time, sequence) ---------------------- */
+
+static int ev_less(const struct sev *a, const struct sev *b)
+{
+	return a->t < b->t || (a->t == b->t && a->seq < b->seq);
+}
+
+static void ev_push(struct sim *s, uint64_t t, int kind, int a, uint64_t gen)
+{
+	struct sev e = { .t = t, .seq = s->seq++, .gen = gen, .kind = kind, .a = a };
+	size_t i;
+
+	if (s->nheap == s->hcap) {
+		size_t ncap = s->hcap ? s->hcap * 2 : 256;
+		struct sev *n = realloc(s->heap, ncap * sizeof(*n));
+
+		if (!n) {
+			s->err = -SR_E_NOMEM;
+			return;
+		}
+		s->heap = n;
+		s->hcap = ncap;
+	}
+	i = s->nheap++;
+	while (i > 0 && ev_less(&e, &s->heap[(i - 1) / 2])) {
+		s->heap[i] = s->heap[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	s->heap[i] = e;
+}
+
+static struct sev ev_pop(struct sim *s)
+{
+	struct sev top = s->heap[0], last = s->heap[--s->nheap];
+	size_t i = 0;
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+
+		if (c >= s->nheap)
+			break;
+		if (c + 1 < s->nheap && ev_less(&s->heap[c + 1], &s->heap[c]))
+			c++;
+		if (!ev_less(&s->heap[c], &last))
+			break;
+		s->heap[i] = s->heap[c];
+		i = c;
+	}
+	if (s->nheap)
+		s->heap[i] = last;
+	return top;
+}
+
+/* ---- PELT and runqueue bookkeeping (as replay/state.c keeps them) ------------ */
+
+static int is_fair(const struct stask *p)
+{
+	return !p->rt;
+}
+
+static void rq_pelt(struct sim *s, int cpu)
+{
+	struct sr_rq *rq = &s->rq[cpu];
+
+	if (!rq->cfs.last_update) {
+		rq->cfs.last_update = s->now;
+		return;
+	}
+	sr_pelt_update(&rq->cfs, s->now, rq->cfs_weight, (unsigned long)rq->cfs_nr, rq->curr_cfs, 1);
+}
+
+static void task_pelt(struct sim *s, struct stask *p)
+{
+	int on_rq = p->st == ST_QUEUED || p->st == ST_RUNNING;
+
+	if (!p->t.pelt.last_update) {
+		p->t.pelt.last_update = s->now;
+		return;
+	}
+	if (sr_pelt_update(&p->t.pelt, s->now, (unsigned long)on_rq, (unsigned long)on_rq,
+			   p->st == ST_RUNNING, p->t.weight))
+		p->t.util_est_unchanged = 0;
+}
+
+static unsigned long sub_clamp(unsigned long a, unsigned long b)
+{
+	return a > b ? a - b : 0;
+}
+
+static void attach(struct sim *s, struct stask *p, int cpu)
+{
+	struct sr_pelt *c = &s->rq[cpu].cfs;
+
+	if (p->t.attached)
+		return;
+	c->load_avg += p->t.pelt.load_avg;
+	c->util_avg += p->t.pelt.util_avg;
+	c->runnable_avg += p->t.pelt.runnable_avg;
+	c->load_sum += p->t.pelt.load_sum * p->t.weight;
+	c->util_sum += p->t.pelt.util_sum;
+	c->runnable_sum += p->t.pelt.runnable_sum;
+	p->t.attached = 1;
+}
+
+static void detach(struct sim *s, struct stask *p)
+{
+	struct sr_pelt *c;
+
+	if (!p->t.attached || p->t.cpu < 0)
+		return;
+	rq_pelt(s, p->t.cpu);
+	c = &s->rq[p->t.cpu].cfs;
+	c->load_avg = sub_clamp(c->load_avg, p->t.pelt.load_avg);
+	c->util_avg = sub_clamp(c->util_avg, p->t.pelt.util_avg);
+	c->runnable_avg = sub_clamp(c->runnable_avg, p->t.pelt.runnable_avg);
+	c->load_sum = c->load_sum > p->t.pelt.load_sum * p->t.weight ?
+		      c->load_sum - p->t.pelt.load_sum * p->t.weight : 0;
+	c->util_sum = c->util_sum > p->t.pelt.util_sum ? c->util_sum - p->t.pelt.util_sum : 0;
+	c->runnable_sum = c->runnable_sum > p->t.pelt.runnable_sum ?
+			  c->runnable_sum - p->t.pelt.runnable_sum : 0;
+	p->t.attached = 0;
+}
+
+#define UTIL_EST_MARGIN (SR_SCHED_CAPACITY / 100)
+
+/* util_est_update() at a dequeue for sleep (v6.8+ form, as replay/state.c) */
+static void util_est_update(struct sim *s, struct stask *p)
+{
+	unsigned long ewma = p->t.util_est, dq = p->t.pelt.util_avg, diff;
+	int cap = p->t.cpu >= 0 ? s->topo->cpu[p->t.cpu].capacity : 0;
+
+	if (p->t.util_est_unchanged)
+		return;
+	if (ewma <= dq) {
+		ewma = dq;
+	} else {
+		diff = ewma - dq;
+		if (diff >= UTIL_EST_MARGIN) {
+			if (cap > 0 && dq > (unsigned long)cap)
+				return;
+			if (dq + UTIL_EST_MARGIN >= p->t.pelt.runnable_avg)
+				ewma = ((ewma << 2) - diff) >> 2;
+		}
+	}
+	p->t.util_est = ewma;
+	p->t.util_est_unchanged = 1;
+}
+
+/* cfs_tasks order: the head is the most recently run */
+static void lb_unlink(struct sim *s, struct stask *p)
+{
+	struct sr_task *t = &p->t;
+	int c = t->lb_cpu;
+
+	if (c < 0)
+		return;
+	if (t->lb_prev)
+		t->lb_prev->lb_next = t->lb_next;
+	else
+		s->head[c] = t->lb_next;
+	if (t->lb_next)
+		t->lb_next->lb_prev = t->lb_prev;
+	else
+		s->tail[c] = t->lb_prev;
+	t->lb_next = t->lb_prev = NULL;
+	t->lb_cpu = -1;
+}
+
+static void lb_link_head(struct sim *s, struct stask *p, int c)
+{
+	struct sr_task *t = &p->t;
+
+	lb_unlink(s, p);
+	t->lb_cpu = c;
+	t->lb_prev = NULL;
+	t->lb_next = (struct sr_task *)s->head[c];
+	if (s->head[c])
+		((struct sr_task *)s->head[c])->lb_prev = t;
+	else
+		s->tail[c] = t;
+	s->head[c] = t;
+}
+
+/* vruntimes wrap: compare them as the kernel does, by the signed difference */
+static int vr_before(uint64_t a, uint64_t b)
+{
+	return (int64_t)(a - b) < 0;
+}
+
+/* the smallest vruntime of the CFS tasks on @c but @skip; 0 if none */
+static int min_vr_of(const struct scpu *c, const struct stask *skip, uint64_t *out)
+{
+	int i, found = 0;
+
+	for (i = 0; i < c->nq; i++)
+		if (!c->q[i]->rt && c->q[i] != skip &&
+		    (!found || vr_before(c->q[i]->vruntime, *out))) {
+			*out = c->q[i]->vruntime;
+			found = 1;
+		}
+	return found;
+}
+
+static void update_min_vruntime(struct scpu *c)
+{
+	uint64_t m;
+
+	if (min_vr_of(c, NULL, &m) && vr_before(c->min_vruntime, m))
+		c->min_vruntime = m;
+}
+
+/*
+ * EEVDF (6.6+, kernel/sched/fair.c): the weighted average vruntime V of the
+ * CFS tasks on a CPU (the running one included), eligibility (vruntime not
+ * past V), the lag kept over a dequeue, placement by lag, deadlines a
+ * slice's worth of vruntime ahead.
+ */
+static void avg_sums(const struct scpu *c, const struct stask *skip, __int128 *sum,
+		     uint64_t *load)
+{
+	int i;
+
+	*sum = 0;
+	*load = 0;
+	for (i = 0; i < c->nq; i++) {
+		const struct stask *p = c->q[i];
+
+		if (p->rt || p == skip)
+			continue;
+		*sum += (__int128)(int64_t)(p->vruntime - c->min_vruntime) * (__int128)p->t.weight;
+		*load += p->t.weight;
+	}
+}
+
+static uint64_t avg_vruntime(const struct scpu *c, const struct stask *skip)
+{
+	__int128 sum, avg;
+	uint64_t load;
+
+	avg_sums(c, skip, &sum, &load);
+	if (!load)
+		return c->min_vruntime;
+	/* rounded toward negative infinity, as avg_vruntime() does */
+	if (sum < 0)
+		sum -= (__int128)load - 1;
+	avg = sum / (__int128)load;
+	return c->min_vruntime + (uint64_t)(int64_t)avg;
+}
+
+static int eligible(const struct scpu *c, const struct stask *p)
+{
+	__int128 sum;
+	uint64_t load;
+
+	avg_sums(c, NULL, &sum, &load);
+	return sum >= (__int128)(int64_t)(p->vruntime - c->min_vruntime) * (__int128)load;
+}
+
+static uint64_t vslice(const struct sim *s, const struct stask *p)
+{
+	return s->base_slice * SR_NICE0_WEIGHT / (p->t.weight ? p->t.weight : 1);
+}
+
+/* update_entity_lag(): @p is still counted on @cpu */
+static void update_lag(struct sim *s, int cpu, struct stask *p)
+{
+	int64_t lag, limit;
+	uint64_t span = 2 * s->base_slice > s->tick_ns ? 2 * s->base_slice : s->tick_ns;
+
+	if (!s->eevdf || p->rt)
+		return;
+	lag = (int64_t)(avg_vruntime(&s->cpu[cpu], NULL) - p->vruntime);
+	limit = (int64_t)(span * SR_NICE0_WEIGHT / (p->t.weight ? p->t.weight : 1));
+	p->vlag = lag < -limit ? -limit : lag > limit ? limit : lag;
+}
+
+/* place_entity() with PLACE_LAG and PLACE_DEADLINE_INITIAL, before @p joins @cpu */
+static void place_eevdf(struct sim *s, int cpu, struct stask *p, int initial)
+{
+	const struct scpu *c = &s->cpu[cpu];
+	uint64_t v = avg_vruntime(c, p), vs = vslice(s, p), load;
+	__int128 sum, lag = 0;
+
+	avg_sums(c, p, &sum, &load);
+	if (load)
+		lag = (__int128)p->vlag * (__int128)(load + p->t.weight) / (__int128)load;
+	p->vruntime = v - (uint64_t)(int64_t)lag;
+	if (initial)
+		vs /= 2;
+	p->deadline = p->vruntime + vs;
+	p->parity = 0;
+}
+
+static int enqueue(struct sim *s, struct stask *p, int cpu)
+{
+	struct scpu *c = &s->cpu[cpu];
+	struct sr_rq *rq = &s->rq[cpu];
+
+	if (c->nq == c->qcap) {
+		int ncap = c->qcap ? c->qcap * 2 : 8;
+		struct stask **n = realloc(c->q, (size_t)ncap * sizeof(*n));
+
+		if (!n)
+			return -SR_E_NOMEM;
+		c->q = n;
+		c->qcap = ncap;
+	}
+	rq_pelt(s, cpu);
+	task_pelt(s, p);
+	c->q[c->nq++] = p;
+	p->seq = s->seq++;
+	p->st = ST_QUEUED;
+	p->t.state = SR_TASK_QUEUED;
+	p->t.cpu = cpu;
+	p->t.enqueue_ts = s->now;
+	rq->nr_running++;
+	if (is_fair(p)) {
+		rq->cfs_nr++;
+		rq->cfs_weight += p->t.weight;
+		rq->runnable_load += (long)p->t.pelt.load_avg;
+		p->t.queued_load = (int)p->t.pelt.load_avg;
+		if (!p->t.util_est_queued) {
+			rq->util_est += p->t.util_est;
+			p->t.util_est_queued = 1;
+		}
+		attach(s, p, cpu);
+		lb_link_head(s, p, cpu);
+	} else {
+		rq->rt_nr++;
+	}
+	return 0;
+}
+
+/* off its runqueue; @sleep: a dequeue for sleep (a util_est sample) */
+static void dequeue(struct sim *s, struct stask *p, int sleep)
+{
+	int cpu = p->t.cpu, i;
+	struct scpu *c = &s->cpu[cpu];
+	struct sr_rq *rq = &s->rq[cpu];
+
+	rq_pelt(s, cpu);
+	task_pelt(s, p);
+	for (i = 0; i < c->nq; i++)
+		if (c->q[i] == p) {
+			c->q[i] = c->q[--c->nq];
+			break;
+		}
+	lb_unlink(s, p);
+	if (rq->nr_running > 0)
+		rq->nr_running--;
+	if (is_fair(p)) {
+		if (rq->cfs_nr > 0)
+			rq->cfs_nr--;
+		rq->cfs_weight = sub_clamp(rq->cfs_weight, p->t.weight);
+		rq->runnable_load -= p->t.queued_load;
+		if (rq->runnable_load < 0)
+			rq->runnable_load = 0;
+		p->t.queued_load = 0;
+	} else if (rq->rt_nr > 0) {
+		rq->rt_nr--;
+	}
+	if (p->t.util_est_queued) {
+		rq->util_est = sub_clamp(rq->util_est, p->t.util_est);
+		p->t.util_est_queued = 0;
+	}
+	if (sleep && is_fair(p))
+		util_est_update(s, p);
+}
+
+/* a queued (not running) task moves to @dst: PELT and vruntime follow */
+static int migrate_queued(struct sim *s, struct stask *p, int dst)
+{
+	int src = p->t.cpu;
+	int64_t rel = (int64_t)(p->deadline - p->vruntime);
+
+	update_lag(s, src, p);
+	dequeue(s, p, 0);
+	detach(s, p);
+	if (s->eevdf && is_fair(p)) {
+		place_eevdf(s, dst, p, 0);
+		/* PLACE_REL_DEADLINE (6.12): a move keeps the deadline relative */
+		if (s->delay)
+			p->deadline = p->vruntime + (uint64_t)rel;
+	} else if (is_fair(p))
+		p->vruntime = p->vruntime - s->cpu[src].min_vruntime + s->cpu[dst].min_vruntime;
+	return enqueue(s, p, dst);
+}
+
+static void want_resched(struct sim *s, int cpu)
+{
+	if (s->cpu[cpu].resched)
+		return;
+	s->cpu[cpu].resched = 1;
+	s->resched[s->nresched++] = cpu;
+}
+
+/* ---- CFS: update_curr, the pick, preemption -------------------------------- */
+
+static uint64_t cap_scale(const struct sim *s, int cpu, uint64_t ns, int to_cpu_time)
+{
+	int cap = s->topo->cpu[cpu].capacity;
+
+	if (cap <= 0 || cap == SR_SCHED_CAPACITY)
+		return ns;
+	/* a CPU of lower capacity needs longer for the same work */
+	return to_cpu_time ? ns * (uint64_t)cap / SR_SCHED_CAPACITY :
+			     ns * SR_SCHED_CAPACITY / (uint64_t)cap;
+}
+
+static void update_curr(struct sim *s, int cpu)
+{
+	struct scpu *c = &s->cpu[cpu];
+	struct stask *p = c->curr;
+	uint64_t delta, work;
+
+	if (!p || s->now <= p->exec_start)
+		return;
+	delta = s->now - p->exec_start;
+	p->exec_start = s->now;
+	p->sum_exec += delta;
+	work = cap_scale(s, cpu, delta, 1);
+	p->rem = p->rem > work ? p->rem - work : 0;
+	if (is_fair(p)) {
+		p->vruntime += delta * SR_NICE0_WEIGHT / (p->t.weight ? p->t.weight : 1);
+		update_min_vruntime(c);
+		/* update_deadline(): the slice used up, a new one, and a pick */
+		if (s->eevdf && (int64_t)(p->vruntime - p->deadline) >= 0) {
+			p->deadline = p->vruntime + vslice(s, p);
+			p->parity = 0;
+			if (s->rq[cpu].cfs_nr > 1) {
+				s->st.preemptions++;
+				want_resched(s, cpu);
+			}
+		}
+	}
+}
+
+static uint64_t sched_slice(const struct sim *s, int cpu, const struct stask *p)
+{
+	const struct sr_rq *rq = &s->rq[cpu];
+	uint64_t nr = (uint64_t)rq->cfs_nr, period;
+
+	period = nr > 8 ? nr * s->min_gran : s->latency;
+	if (!rq->cfs_weight)
+		return period;
+	return period * p->t.weight / rq->cfs_weight;
+}
+
+/* pick_eevdf(): RUN_TO_PARITY, else the eligible task of the earliest deadline */
+static struct stask *pick_eevdf(struct sim *s, int cpu)
+{
+	struct scpu *c = &s->cpu[cpu];
+	struct stask *curr = c->curr, *best = NULL;
+	int i;
+
+	if (curr && (curr->rt || (curr->st != ST_RUNNING && curr->st != ST_QUEUED) ||
+		     !eligible(c, curr)))
+		curr = NULL;
+	if (curr && curr->parity)
+		return curr;
+	for (i = 0; i < c->nq; i++) {
+		struct stask *p = c->q[i];
+
+		if (p->rt || !eligible(c, p))
+			continue;
+		if (!best || vr_before(p->deadline, best->deadline) ||
+		    (p->deadline == best->deadline && p->seq < best->seq))
+			best = p;
+	}
+	if (!best || (curr && vr_before(curr->deadline, best->deadline)))
+		best = curr;
+	return best;
+}
+
+static struct stask *pick(struct sim *s, int cpu)
+{
+	struct scpu *c = &s->cpu[cpu];
+	struct stask *best = NULL;
+	int i;
+
+	if (s->eevdf) {
+		for (i = 0; i < c->nq; i++)
+			if (c->q[i]->rt && (!best || c->q[i]->seq < best->seq))
+				best = c->q[i];
+		if (best)
+			return best;
+		best = pick_eevdf(s, cpu);
+		if (best)
+			return best;
+	}
+
+	for (i = 0; i < c->nq; i++) {
+		struct stask *p = c->q[i];
+
+		if (!best) {
+			best = p;
+		} else if (p->rt != best->rt) {
+			if (p->rt)
+				best = p;
+		} else if (p->rt ? p->seq < best->seq :
+			   (vr_before(p->vruntime, best->vruntime) ||
+			    (p->vruntime == best->vruntime && p->seq < best->seq))) {
+			best = p;
+		}
+	}
+	return best;
+}
+
+static void arm_run_end(struct sim *s, int cpu)
+{
+	struct scpu *c = &s->cpu[cpu];
+	struct stask *p = c->curr;
+
+	c->run_gen++;
+	if (!p || p->st != ST_RUNNING)
+		return;
+	ev_push(s, s->now + cap_scale(s, cpu, p->rem, 0), EV_RUN_END, cpu, c->run_gen);
+}
+
+static void arm_tick(struct sim *s, int cpu)
+{
+	struct scpu *c = &s->cpu[cpu];
+
+	if (c->tick_armed)
+		return;
+	c->tick_armed = 1;
+	/* ticks fall on jiffy boundaries */
+	ev_push(s, (s->now / s->tick_ns + 1) * s->tick_ns, EV_TICK, cpu, 0);
+}
+
+static int emit_slice(struct sim *s, int cpu, struct stask *p, uint64_t start)
+{
+	struct sr_sim_slice sl;
+
+	if (!s->o->slice || s->now <= start)
+		return 0;
+	sl.pid = p->t.pid;
+	memcpy(sl.comm, p->t.comm, SR_COMM_LEN);
+	sl.cpu = cpu;
+	sl.start = start;
+	sl.end = s->now;
+	return s->o->slice(&sl, s->o->data);
+}
+
+/* ---- decisions through the model ------------------------------------------- */
+
+static void fill_view(struct sim *s, struct sr_view *v)
+{
+	v->topo = s->topo;
+	v->rq = s->rq;
+	v->cfs_head = s->head;
+	v->cfs_tail = s->tail;
+	v->now = s->now;
+	v->hz = s->o->hz;
+	v->kgen = s->o->kgen;
+}
+
+static int allowed(const struct sim *s, const struct stask *p, int cpu)
+{
+	if (cpu < 0 || cpu >= s->ncpus)
+		return 0;
+	if (p->t.allowed_known && cpu < 64)
+		return (int)(p->t.allowed >> cpu & 1);
+	return p->t.bound_cpu < 0 || p->t.bound_cpu == cpu;
+}
+
+/* the only CPU @p may run on, or -1 */
+static int single_cpu(const struct sim *s, const struct stask *p)
+{
+	int cpu, found = -1;
+
+	for (cpu = 0; cpu < s->ncpus; cpu++)
+		if (allowed(s, p, cpu)) {
+			if (found >= 0)
+				return -1;
+			found = cpu;
+		}
+	return found;
+}
+
+static int first_allowed(const struct sim *s, const struct stask *p)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < s->ncpus; cpu++)
+		if (allowed(s, p, cpu))
+			return cpu;
+	return 0;
+}
+
+static int report(struct sim *s, struct sr_decision *d, const struct sr_eval *e)
+{
+	s->st.decisions[d->kind]++;
+	if (!s->o->decision)
+		return 0;
+	return s->o->decision(d, e, s->o->data);
+}
+
+static void dec_init(struct sim *s, struct sr_decision *d, enum sr_decision_kind kind,
+		     const struct stask *p)
+{
+	memset(d, 0, sizeof(*d));
+	d->id = s->next_id++;
+	d->kind = kind;
+	d->ts = d->done_ts = s->now;
+	d->waker = -1;
+	d->kernel_cpu = -1;
+	d->wake_flags = -1;
+	d->actual_cpu = -1;
+	d->prev_cpu = -1;
+	if (p) {
+		d->pid = p->t.pid;
+		memcpy(d->comm, p->t.comm, SR_COMM_LEN);
+	}
+}
+
+static void record_wakee(struct sim *s, struct sr_task *cur, int wakee)
+{
+	uint64_t jiffies = s->now / s->tick_ns;
+
+	if (!cur)
+		return;
+	if (jiffies > cur->wakee_flip_decay + (uint64_t)s->o->hz) {
+		cur->wakee_flips >>= 1;
+		cur->wakee_flip_decay = jiffies;
+	}
+	if (cur->last_wakee != wakee) {
+		cur->last_wakee = wakee;
+		cur->wakee_flips++;
+	}
+}
+
+/*
+ * select_task_rq for @p: the model's choice for a CFS task allowed on more
+ * than one CPU, else where it may run (RT: its previous CPU)
+ */
+static int place(struct sim *s, struct stask *p, enum sr_decision_kind kind, int this_cpu,
+		 int prev_cpu, const struct sr_task *cur, int sync, int exiting)
+{
+	struct sr_wake_input in;
+	struct sr_decision d;
+	struct sr_eval e;
+	struct sr_view v;
+	int one = single_cpu(s, p), cpu, ret;
+
+	if (one >= 0)
+		return one;
+	if (!allowed(s, p, prev_cpu))
+		prev_cpu = first_allowed(s, p);
+	if (p->rt)
+		return prev_cpu;
+	dec_init(s, &d, kind, p);
+	d.this_cpu = this_cpu;
+	d.prev_cpu = prev_cpu;
+	d.sync = sync;
+	d.waker_exiting = exiting;
+	if (cur) {
+		d.waker = cur->pid;
+		memcpy(d.waker_comm, cur->comm, SR_COMM_LEN);
+	}
+	d.this_nr = s->rq[this_cpu].nr_running;
+	d.prev_nr = s->rq[prev_cpu].nr_running;
+	fill_view(s, &v);
+	memset(&in, 0, sizeof(in));
+	in.fork = kind == SR_DEC_FORK;
+	in.this_cpu = this_cpu;
+	in.prev_cpu = prev_cpu;
+	in.sync = sync;
+	in.exiting = exiting;
+	in.p = &p->t;
+	in.cur = cur;
+	memset(&e, 0, sizeof(e));
+	sr_model_select(s->o->model, &v, &in, &e);
+	if (s->o->shadow) {
+		struct sr_eval se;
+
+		memset(&se, 0, sizeof(se));
+		sr_model_select(s->o->shadow, &v, &in, &se);
+		if (se.cpu != e.cpu)
+			s->st.diverged[kind]++;
+	}
+	cpu = allowed(s, p, e.cpu) ? e.cpu : prev_cpu;
+	d.actual_cpu = cpu;
+	d.actual_nr = s->rq[cpu].nr_running;
+	ret = report(s, &d, &e);
+	if (ret && !s->err)
+		s->err = ret;
+	return cpu;
+}
+
+/*
+ * check_preempt_wakeup(): does @p, just queued on @cpu, preempt what runs
+ * there?  An idle CPU takes a wakeup (@wake) after the recorded machine's
+ * cost of leaving idle for one, a busy CPU is preempted after the cost of
+ * a preempting wakeup: each drawn from the recording's distribution
+ * (sr_demand.idle_wake_hist, preempt_wake_hist).
+ */
+static void check_preempt(struct sim *s, int cpu, struct stask *p, int wake)
+{
+	struct scpu *c = &s->cpu[cpu];
+	struct stask *curr = c->curr;
+	uint64_t gran, cost;
+
+	if (!curr) {
+		if (c->waking)
+			return;
+		cost = wake ? draw(s, s->d->idle_wake_hist) : 0;
+		if (cost) {
+			c->waking = 1;
+			ev_push(s, s->now + cost, EV_IDLE_EXIT, cpu, 0);
+			return;
+		}
+		want_resched(s, cpu);
+		return;
+	}
+	if (curr == p)
+		return;
+	if (p->rt && !curr->rt) {
+		want_resched(s, cpu);
+		return;
+	}
+	if (p->rt || curr->rt)
+		return;
+	update_curr(s, cpu);
+	/* EEVDF: preempt when the pick would be the wakee; CFS: the wakeup granularity */
+	gran = s->wakeup_gran * SR_NICE0_WEIGHT / (p->t.weight ? p->t.weight : 1);
+	if (s->eevdf ? pick_eevdf(s, cpu) == p :
+	    (int64_t)(curr->vruntime - p->vruntime) > (int64_t)gran) {
+		s->st.preemptions++;
+		/* the recorded machine's cost of a preempting wakeup (resched IPI, switch) */
+		cost = wake ? draw(s, s->d->preempt_wake_hist) : 0;
+		if (cost)
+			ev_push(s, s->now + cost, EV_PREEMPT, cpu, 0);
+		else
+			want_resched(s, cpu);
+	}
+}
+
+/* ---- load balancing ----------------------------------------------------------- */
+
+static struct stask *task_by_pid(struct sim *s, int pid, int cpu)
+{
+	int i;
+
+	if (cpu < 0 || cpu >= s->ncpus)
+		return NULL;
+	for (i = 0; i < s->cpu[cpu].nq; i++)
+		if (s->cpu[cpu].q[i]->t.pid == pid)
+			return s->cpu[cpu].q[i];
+	return NULL;
+}
+
+/*
+ * One balance evaluation on @cpu; applies the model's first pull.  Return:
+ * 1 pulled, 0 not, negative on error.
+ */
+static int balance_once(struct sim *s, enum sr_decision_kind kind, int cpu, enum sr_lb_idle idle,
+			int leaving, unsigned *lbf)
+{
+	struct sr_lb_input in;
+	struct sr_decision d;
+	struct sr_eval e;
+	struct sr_view v;
+	struct stask *p, *curr = s->cpu[cpu].curr;
+	int i, ret;
+
+	memset(&in, 0, sizeof(in));
+	in.kind = kind;
+	in.cpu = cpu;
+	in.idle = idle;
+	in.sgc_imb = s->sgc_imb;
+	/* newly idle: curr is blocking (already off the runqueue here) */
+	in.curr_leaving = leaving && curr;
+	fill_view(s, &v);
+	memset(&e, 0, sizeof(e));
+	if (s->o->shadow) {
+		struct sr_eval se;
+
+		/* before the side's own evaluation: the scratch is shared */
+		if (sr_model_balance(s->o->shadow, &v, &in, s->scratch, &se))
+			return -SR_E_NOMEM;
+		memset(&e, 0, sizeof(e));
+		if (sr_model_balance(s->o->model, &v, &in, s->scratch, &e))
+			return -SR_E_NOMEM;
+		if (se.cpu != e.cpu || se.src_cpu != e.src_cpu || se.task != e.task ||
+		    (se.lbf & SR_LBO_COMPARE) != (e.lbf & SR_LBO_COMPARE))
+			s->st.diverged[kind]++;
+	} else if (sr_model_balance(s->o->model, &v, &in, s->scratch, &e)) {
+		return -SR_E_NOMEM;
+	}
+	if (lbf)
+		*lbf = e.lbf;
+	for (i = 0; i < e.neffects; i++)
+		s->sgc_imb[e.effect[i] >> 1] = (unsigned char)(e.effect[i] & 1);
+	dec_init(s, &d, kind, NULL);
+	d.this_cpu = cpu;
+	d.this_nr = s->rq[cpu].nr_running;
+	p = e.cpu >= 0 ? task_by_pid(s, e.task, e.src_cpu) : NULL;
+	/* a running task is moved only by active balancing, which is not simulated */
+	if (p && (p->st != ST_QUEUED || !allowed(s, p, e.cpu) || e.cpu == e.src_cpu))
+		p = NULL;
+	if (p) {
+		d.pid = p->t.pid;
+		memcpy(d.comm, p->t.comm, SR_COMM_LEN);
+		d.prev_cpu = e.src_cpu;
+		d.actual_cpu = e.cpu;
+		ret = migrate_queued(s, p, e.cpu);
+		if (ret)
+			return ret;
+		s->st.pulls++;
+		check_preempt(s, e.cpu, p, 0);
+	} else if (kind != SR_DEC_NEWIDLE && kind != SR_DEC_LB_NOHZ) {
+		/* a periodic balance that moved nothing: not a decision the replay sees either */
+		return 0;
+	}
+	if (kind == SR_DEC_NEWIDLE && p)
+		d.kind = SR_DEC_LB_NEWIDLE;
+	d.actual_nr = d.actual_cpu >= 0 ? s->rq[d.actual_cpu].nr_running : -1;
+	ret = report(s, &d, &e);
+	if (ret)
+		return ret;
+	return p ? 1 : 0;
+}
+
+static uint64_t balance_interval(const struct sim *s, int cpu, int busy)
+{
+	const struct sr_cpu_topo *t = &s->topo->cpu[cpu];
+	uint64_t ms;
+
+	if (t->ndomains <= 0)
+		return UINT64_MAX / 4;
+	ms = (uint64_t)t->dom[0].span_weight;
+	if (busy && t->dom[0].busy_factor > 0)
+		ms *= (uint64_t)t->dom[0].busy_factor;
+	if (ms < 1)
+		ms = 1;
+	return ms * 1000000ULL;
+}
+
+/* the ILB still idle (it did not pull for itself) */
+static int cpu_idle_now(const struct sim *s, int cpu)
+{
+	return !s->cpu[cpu].curr && !s->cpu[cpu].nq;
+}
+
+static int any_idle(const struct sim *s)
+{
+	int c;
+
+	for (c = 0; c < s->ncpus; c++)
+		if (!s->cpu[c].curr && !s->cpu[c].nq)
+			return c;
+	return -1;
+}
+
+/* trigger_load_balance() from a busy CPU's tick */
+static int tick_balance(struct sim *s, int cpu)
+{
+	int ret, n, ilb;
+
+	if (s->now >= s->cpu[cpu].next_balance) {
+		s->cpu[cpu].next_balance = s->now + balance_interval(s, cpu, 1);
+		for (n = 0; n < 8; n++) {
+			ret = balance_once(s, SR_DEC_LB_PERIODIC, cpu, SR_LB_NOT_IDLE, 0, NULL);
+			if (ret <= 0) {
+				if (ret < 0)
+					return ret;
+				break;
+			}
+		}
+	}
+	/*
+	 * nohz_balancer_kick(): this CPU has more than it runs and another is
+	 * idle: the first idle CPU runs the pass.  The model answers with the
+	 * pass's first pull; the pass goes on (evaluated again on the state the
+	 * pull left) unless the model says it was abandoned (SR_LBO_ABORT).
+	 */
+	ilb = any_idle(s);
+	if (ilb >= 0 && s->rq[cpu].nr_running >= 2 && s->now >= s->nohz_next) {
+		s->nohz_next = s->now + balance_interval(s, ilb, 0);
+		for (n = 0; n < s->ncpus; n++) {
+			unsigned lbf = 0;
+
+			ret = balance_once(s, SR_DEC_LB_NOHZ, ilb, SR_LB_IDLE, 0, &lbf);
+			if (ret < 0)
+				return ret;
+			if (!ret || (lbf & SR_LBO_ABORT) || !cpu_idle_now(s, ilb))
+				break;
+		}
+	}
+	return 0;
+}
+
+/* ---- executing the demand -------------------------------------------------------- */
+
+static int wake_task(struct sim *s, struct stask *w, struct stask *p, unsigned step,
+		     unsigned flags);
+static int fork_task(struct sim *s, struct stask *parent, struct stask *c);
+
+static void arm_timer(struct sim *s, struct stask *p, uint64_t ns)
+{
+	p->timer_gen++;
+	ev_push(s, s->now + perturb(s, ns), EV_TIMER, p->idx, p->timer_gen);
+}
+
+/* p->step was reached: a run burst's time (perturbed) */
+static void enter_step(struct sim *s, struct stask *p)
+{
+	p->rem = 0;
+	if (p->step < p->dm->nsteps && p->dm->step[p->step].kind == SR_DM_RUN)
+		p->rem = perturb(s, p->dm->step[p->step].ns);
+}
+
+/*
+ * Run @p's steps from p->step on while it holds a CPU: until it needs CPU
+ * time (1), or sleeps or finishes (0).
+ */
+static int advance(struct sim *s, struct stask *p)
+{
+	const struct sr_dm_task *dm = p->dm;
+	int ret;
+
+	while (p->step < dm->nsteps) {
+		const struct sr_dm_step *st = &dm->step[p->step];
+
+		switch (st->kind) {
+		case SR_DM_RUN:
+			if (p->rem)
+				return 1;
+			break;
+		case SR_DM_WAKE:
+			if (st->flags & SR_DM_F_EXITING)
+				p->t.exiting = 1;
+			if (st->peer >= 0 && st->peer_step >= 0) {
+				p->step++;
+				ret = wake_task(s, p, &s->task[st->peer], (unsigned)st->peer_step,
+						st->flags);
+				if (ret)
+					return ret;
+				enter_step(s, p);
+				continue;
+			}
+			break;
+		case SR_DM_FORK:
+			if (st->peer >= 0) {
+				p->step++;
+				ret = fork_task(s, p, &s->task[st->peer]);
+				if (ret)
+					return ret;
+				enter_step(s, p);
+				continue;
+			}
+			break;
+		case SR_DM_AFFINITY: {
+			uint64_t online = s->ncpus >= 64 ? ~0ULL : (1ULL << s->ncpus) - 1;
+
+			if (st->mask & online) {
+				p->t.allowed = st->mask & online;
+				p->t.allowed_known = 1;
+			}
+			break;
+		}
+		case SR_DM_SLEEP:
+			/* woken before it got here: it does not block */
+			if (!p->prewoken || !p->prewoken[p->step])
+				return 0;
+			break;
+		default:
+			return 0;	/* EXIT */
+		}
+		p->step++;
+		enter_step(s, p);
+	}
+	return 0;
+}
+
+/* what @p, off its CPU now, waits for at its current step */
+static void sleep_wait(struct sim *s, struct stask *p)
+{
+	const struct sr_dm_step *st;
+
+	p->st = ST_SLEEP;
+	p->t.state = SR_TASK_BLOCKED;
+	if (p->step >= p->dm->nsteps) {
+		p->st = ST_DONE;
+		return;
+	}
+	st = &p->dm->step[p->step];
+	if (st->kind == SR_DM_EXIT) {
+		p->st = ST_DONE;
+		p->t.state = SR_TASK_DEAD;
+		sr_rm_exit(s->rm, s->now, p->idx, p->dm->origin == SR_DM_ORIGIN_FORKED);
+		return;
+	}
+	if (st->kind == SR_DM_SLEEP && (st->end == SR_DM_BY_TIMER || st->end == SR_DM_BY_UNKNOWN ||
+					(st->end == SR_DM_BY_TASK && st->peer < 0)))
+		arm_timer(s, p, st->ns);
+}
+
+/* @p leaves @cpu (it blocked, exited or finished): dequeue and account */
+static void block_curr(struct sim *s, int cpu, struct stask *p)
+{
+	const struct sr_dm_step *st = p->step < p->dm->nsteps ? &p->dm->step[p->step] : NULL;
+	int dead;
+
+	/*
+	 * DELAY_DEQUEUE (6.12): a task that sleeps while not eligible stays
+	 * queued until it is picked (then it leaves) or woken (then it stays,
+	 * with no placement).
+	 */
+	if (s->delay && is_fair(p) && st && st->kind == SR_DM_SLEEP &&
+	    !eligible(&s->cpu[cpu], p)) {
+		p->delayed = 1;
+		p->t.delayed = 1;
+		s->rq[cpu].nr_delayed++;
+		s->st.delayed++;
+		sleep_wait(s, p);
+		p->t.state = SR_TASK_QUEUED;
+		return;
+	}
+	update_lag(s, cpu, p);
+	dequeue(s, p, 1);
+	sleep_wait(s, p);
+	dead = p->st == ST_DONE && p->step < p->dm->nsteps &&
+	       p->dm->step[p->step].kind == SR_DM_EXIT;
+	if (dead) {
+		detach(s, p);
+		p->t.exiting = 0;
+	}
+}
+
+/* a delayed task is picked: it leaves now (DEQUEUE_DELAYED; DELAY_ZERO clips its lag) */
+static void finish_delayed(struct sim *s, struct stask *p)
+{
+	update_lag(s, p->t.cpu, p);
+	if (p->vlag > 0)
+		p->vlag = 0;
+	p->delayed = 0;
+	p->t.delayed = 0;
+	if (s->rq[p->t.cpu].nr_delayed > 0)
+		s->rq[p->t.cpu].nr_delayed--;
+	p->st = ST_QUEUED;		/* for dequeue()'s PELT: it was on the queue */
+	dequeue(s, p, 1);
+	p->st = ST_SLEEP;
+	p->t.state = SR_TASK_BLOCKED;
+}
+
+/* the wakeup of a delayed task: requeue_delayed_entity(), where it is, no placement */
+static int wake_delayed(struct sim *s, struct stask *w, struct stask *p)
+{
+	struct sr_task *cur = w ? &w->t : NULL;
+	int cpu = p->t.cpu;
+
+	s->st.delayed_wakeups++;
+	p->step++;
+	enter_step(s, p);
+	record_wakee(s, cur, p->t.pid);
+	update_lag(s, cpu, p);
+	p->delayed = 0;
+	p->t.delayed = 0;
+	if (s->rq[cpu].nr_delayed > 0)
+		s->rq[cpu].nr_delayed--;
+	if (p->vlag > 0) {
+		/* DELAY_ZERO: placed again with no lag */
+		p->vlag = 0;
+		place_eevdf(s, cpu, p, 0);
+	}
+	p->st = ST_QUEUED;
+	p->t.state = SR_TASK_QUEUED;
+	p->seq = s->seq++;
+	p->t.last_wakeup_ts = s->now;
+	if (sr_rm_wakeup(s->rm, s->now, p->idx, 1))
+		return -SR_E_NOMEM;
+	check_preempt(s, cpu, p, 1);
+	return 0;
+}
+
+/* a task is runnable again after @p's sleep ended (waker @w, NULL: timer on @tcpu) */
+static int do_wakeup(struct sim *s, struct stask *w, struct stask *p, int this_cpu,
+		     unsigned flags)
+{
+	const struct sr_task *cur;
+	int prev = p->t.cpu >= 0 ? p->t.cpu : first_allowed(s, p), cpu, sync, exiting;
+
+	if (p->delayed)
+		return wake_delayed(s, w, p);
+	p->step++;
+	if (w) {
+		cur = &w->t;
+	} else {
+		this_cpu = prev;
+		cur = s->cpu[this_cpu].curr ? &s->cpu[this_cpu].curr->t : &s->idle[this_cpu];
+	}
+	enter_step(s, p);
+	record_wakee(s, (struct sr_task *)cur, p->t.pid);
+	sync = (flags & SR_DM_F_SYNC) ? 1 : 0;
+	exiting = w && (w->t.exiting || (flags & SR_DM_F_EXITING));
+	cpu = place(s, p, SR_DEC_WAKEUP, this_cpu, prev, cur, sync, exiting);
+	if (s->err)
+		return s->err;
+	if (is_fair(p) && prev >= 0)
+		p->t.recent_used_cpu = prev;
+	/* the sleeper's PELT decays where it slept; it moves with its load */
+	task_pelt(s, p);
+	if (cpu != p->t.cpu) {
+		detach(s, p);
+		if (!s->eevdf && is_fair(p) && p->t.cpu >= 0)
+			p->vruntime = p->vruntime - s->cpu[p->t.cpu].min_vruntime +
+				      s->cpu[cpu].min_vruntime;
+	}
+	if (cpu != this_cpu)
+		p->t.remote_wakeup_ts = s->now;
+	/* place_entity() for a waking task: its lag (EEVDF), or the
+	 * GENTLE_FAIR_SLEEPERS credit (CFS) */
+	if (s->eevdf && is_fair(p)) {
+		place_eevdf(s, cpu, p, 0);
+	} else if (is_fair(p)) {
+		uint64_t floor = s->cpu[cpu].min_vruntime - s->latency / 2;
+
+		if (vr_before(p->vruntime, floor))
+			p->vruntime = floor;
+	}
+	p->t.last_wakeup_ts = s->now;
+	if (enqueue(s, p, cpu))
+		return -SR_E_NOMEM;
+	if (sr_rm_wakeup(s->rm, s->now, p->idx, 1))
+		return -SR_E_NOMEM;
+	check_preempt(s, cpu, p, 1);
+	/* the steps after the sleep up to the next burst happen as it runs */
+	return 0;
+}
+
+static int wake_task(struct sim *s, struct stask *w, struct stask *p, unsigned step,
+		     unsigned flags)
+{
+	if (p->st == ST_SLEEP && p->step == step &&
+	    p->dm->step[step].kind == SR_DM_SLEEP)
+		return do_wakeup(s, w, p, w ? w->t.cpu : -1, flags);
+	if (p->st == ST_DONE || step >= p->dm->nsteps || (p->st != ST_NEW && step < p->step))
+		return 0;
+	/* not there yet: the sleep will not block */
+	if (!p->prewoken) {
+		p->prewoken = calloc(p->dm->nsteps, 1);
+		if (!p->prewoken)
+			return -SR_E_NOMEM;
+	}
+	p->prewoken[step] = 1;
+	return 0;
+}
+
+static int fork_task(struct sim *s, struct stask *parent, struct stask *c)
+{
+	int pcpu = parent->t.cpu, cpu;
+	uint64_t mv;
+
+	if (c->st != ST_NEW)
+		return 0;
+	c->t.wakee_flips = parent->t.wakee_flips;
+	c->t.wakee_flip_decay = parent->t.wakee_flip_decay;
+	c->t.last_wakee = parent->t.last_wakee;
+	if (!c->dm->mask_known && parent->t.allowed_known) {
+		c->t.allowed = parent->t.allowed;
+		c->t.allowed_known = 1;
+	}
+	sr_pelt_init_task(&c->t.pelt, s->now ? s->now : 1, c->t.weight);
+	c->t.pelt_valid = 1;
+	/* wake_up_new_task(): recent_used_cpu = task_cpu(p), before the selection */
+	c->t.cpu = pcpu;
+	c->t.recent_used_cpu = pcpu;
+	cpu = place(s, c, SR_DEC_FORK, pcpu, pcpu, &parent->t, 0, 0);
+	if (s->err)
+		return s->err;
+	/* task_fork_fair(): the parent's vruntime, then place_entity(initial) */
+	mv = s->cpu[pcpu].min_vruntime;
+	c->vruntime = vr_before(mv, parent->vruntime) ? parent->vruntime : mv;
+	c->vruntime += sched_slice(s, pcpu, c) * SR_NICE0_WEIGHT / (c->t.weight ? c->t.weight : 1);
+	c->vruntime = c->vruntime - mv + s->cpu[cpu].min_vruntime;
+	if (s->eevdf) {
+		/* __sched_fork(): no lag; place_entity(ENQUEUE_INITIAL) */
+		c->vlag = 0;
+		place_eevdf(s, cpu, c, 1);
+	}
+	c->step = 0;
+	enter_step(s, c);
+	c->t.exec_start = 0;
+	if (enqueue(s, c, cpu))
+		return -SR_E_NOMEM;
+	if (sr_rm_wakeup(s->rm, s->now, c->idx, 0))
+		return -SR_E_NOMEM;
+	check_preempt(s, cpu, c, 1);
+	return 0;
+}
+
+/* ---- the CPU's schedule() ---------------------------------------------------------- */
+
+static int schedule(struct sim *s, int cpu)
+{
+	struct scpu *c = &s->cpu[cpu];
+	struct stask *prev = c->curr, *next;
+	int prev_runnable = 0, ret;
+
+	c->resched = 0;
+	if (prev) {
+		update_curr(s, cpu);
+		ret = emit_slice(s, cpu, prev, c->slice_start);
+		if (ret)
+			return ret;
+		if (prev->st == ST_RUNNING) {
+			prev_runnable = 1;
+			task_pelt(s, prev);
+			prev->st = ST_QUEUED;
+			prev->t.state = SR_TASK_QUEUED;
+		}
+		prev->t.exec_start = s->now;
+	}
+	next = pick(s, cpu);
+	while (next && next->delayed) {
+		finish_delayed(s, next);
+		next = pick(s, cpu);
+	}
+	if (!next && prev && !prev_runnable) {
+		/* newidle_balance(): the CPU runs out of work */
+		rq_pelt(s, cpu);
+		ret = balance_once(s, SR_DEC_NEWIDLE, cpu, SR_LB_NEWLY_IDLE, 1, NULL);
+		if (ret < 0)
+			return ret;
+		next = pick(s, cpu);
+		while (next && next->delayed) {
+			finish_delayed(s, next);
+			next = pick(s, cpu);
+		}
+	}
+	rq_pelt(s, cpu);
+	if (prev && next != prev && sr_rm_switch(s->rm, s->now, cpu, prev_runnable,
+						  next ? next->idx : -1))
+		return -SR_E_NOMEM;
+	if (!prev && next && sr_rm_switch(s->rm, s->now, cpu, 0, next->idx))
+		return -SR_E_NOMEM;
+	c->curr = next;
+	s->rq[cpu].known = 1;
+	if (!next) {
+		s->rq[cpu].curr = 0;
+		s->rq[cpu].curr_cfs = 0;
+		s->rq[cpu].idle_stamp = s->now;
+		c->run_gen++;
+		return 0;
+	}
+	if (next != prev) {
+		next->parity = 1;	/* set_next_entity(): protect its slice */
+		next->prev_sum_exec = next->sum_exec;
+		next->t.exec_start = s->now;
+		if (is_fair(next))
+			lb_link_head(s, next, cpu);
+	}
+	task_pelt(s, next);
+	next->st = ST_RUNNING;
+	next->t.state = SR_TASK_RUNNING;
+	next->exec_start = s->now;
+	s->rq[cpu].curr = next->t.pid;
+	s->rq[cpu].curr_cfs = is_fair(next);
+	c->slice_start = s->now;
+	arm_run_end(s, cpu);
+	arm_tick(s, cpu);
+	return 0;
+}
+
+/* the running task of @cpu reached the end of its burst */
+static int run_end(struct sim *s, int cpu)
+{
+	struct scpu *c = &s->cpu[cpu];
+	struct stask *p = c->curr;
+	int more;
+
+	if (!p)
+		return 0;
+	update_curr(s, cpu);
+	more = advance(s, p);
+	if (more < 0)
+		return more;
+	if (s->err)
+		return s->err;
+	if (more) {
+		/* the next burst, on this CPU unless its affinity moved it */
+		if (!allowed(s, p, cpu)) {
+			want_resched(s, cpu);
+			return 0;
+		}
+		arm_run_end(s, cpu);
+		return 0;
+	}
+	block_curr(s, cpu, p);
+	want_resched(s, cpu);
+	return 0;
+}
+
+/* a running task no longer allowed on its CPU: the stopper moves it */
+static int move_disallowed(struct sim *s, int cpu)
+{
+	struct stask *p = s->cpu[cpu].curr;
+	int dst;
+
+	if (!p || p->st != ST_RUNNING || allowed(s, p, cpu))
+		return 0;
+	update_curr(s, cpu);
+	if (emit_slice(s, cpu, p, s->cpu[cpu].slice_start))
+		return -SR_E_INTR;
+	p->st = ST_QUEUED;
+	p->t.exec_start = s->now;
+	s->cpu[cpu].curr = NULL;
+	if (sr_rm_switch(s->rm, s->now, cpu, 1, -1))
+		return -SR_E_NOMEM;
+	s->rq[cpu].curr = 0;
+	s->rq[cpu].curr_cfs = 0;
+	dst = first_allowed(s, p);
+	if (migrate_queued(s, p, dst))
+		return -SR_E_NOMEM;
+	check_preempt(s, dst, p, 0);
+	want_resched(s, cpu);
+	return 0;
+}
+
+static int tick(struct sim *s, int cpu)
+{
+	struct scpu *c = &s->cpu[cpu];
+	struct stask *p = c->curr;
+
+	c->tick_armed = 0;
+	if (!p)
+		return 0;		/* nohz: an idle CPU stops its tick */
+	s->st.ticks++;
+	update_curr(s, cpu);
+	rq_pelt(s, cpu);
+	task_pelt(s, p);
+	/* check_preempt_tick() (CFS; EEVDF's deadline check is in update_curr()) */
+	if (!s->eevdf && is_fair(p) && s->rq[cpu].cfs_nr > 1) {
+		uint64_t ideal = sched_slice(s, cpu, p), ran = p->sum_exec - p->prev_sum_exec;
+
+		if (ran > ideal) {
+			s->st.preemptions++;
+			want_resched(s, cpu);
+		} else if (ran >= s->min_gran) {
+			uint64_t left;
+
+			if (min_vr_of(c, p, &left) && (int64_t)(p->vruntime - left) > (int64_t)ideal) {
+				s->st.preemptions++;
+				want_resched(s, cpu);
+			}
+		}
+	}
+	arm_tick(s, cpu);
+	return tick_balance(s, cpu);
+}
+
+/* ---- setup --------------------------------------------------------------------- */
+
+static int sim_setup(struct sim *s)
+{
+	const struct sr_demand *d = s->d;
+	int i, c, factor = 1, n;
+	uint64_t online = s->ncpus >= 64 ? ~0ULL : (1ULL << s->ncpus) - 1;
+
+	for (n = s->ncpus < 8 ? s->ncpus : 8; n > 1; n >>= 1)
+		factor++;
+	s->latency = 6000000ULL * (uint64_t)factor;
+	s->min_gran = 750000ULL * (uint64_t)factor;
+	s->wakeup_gran = 1000000ULL * (uint64_t)factor;
+	s->base_slice = 750000ULL * (uint64_t)factor;
+	s->eevdf = s->o->eevdf > 0;
+	s->delay = s->o->eevdf > 1;
+	s->tick_ns = 1000000000ULL / (uint64_t)s->o->hz;
+	s->rng = s->o->seed * 0x9E3779B97F4A7C15ULL + 0x2545F4914F6CDD1DULL;
+	if (!s->rng)
+		s->rng = 1;
+	s->task = calloc(d->ntasks ? (size_t)d->ntasks : 1, sizeof(*s->task));
+	s->cpu = calloc((size_t)s->ncpus, sizeof(*s->cpu));
+	s->rq = calloc((size_t)s->ncpus, sizeof(*s->rq));
+	s->head = calloc((size_t)s->ncpus, sizeof(*s->head));
+	s->tail = calloc((size_t)s->ncpus, sizeof(*s->tail));
+	s->idle = calloc((size_t)s->ncpus, sizeof(*s->idle));
+	s->resched = calloc((size_t)s->ncpus, sizeof(*s->resched));
+	s->sgc_imb = calloc((size_t)s->ncpus * SR_MAX_DOMAIN_LEVELS, 1);
+	s->scratch = sr_lb_scratch_new(s->ncpus);
+	s->rm = sr_rm_new(s->topo, d->ntasks, d->t0);
+	if (!s->task || !s->cpu || !s->rq || !s->head || !s->tail || !s->idle || !s->resched ||
+	    !s->sgc_imb || !s->scratch || !s->rm)
+		return -SR_E_NOMEM;
+	s->now = d->t0;
+	for (c = 0; c < s->ncpus; c++) {
+		s->rq[c].curr = 0;
+		s->rq[c].known = 1;
+		s->idle[c].pid = 0;
+		s->idle[c].cpu = c;
+		s->idle[c].bound_cpu = c;
+		s->idle[c].kthread = 1;
+		s->idle[c].last_wakee = -1;
+		s->idle[c].recent_used_cpu = -1;
+		s->idle[c].lb_cpu = -1;
+		s->cpu[c].next_balance = d->t0;
+	}
+	for (i = 0; i < d->ntasks; i++) {
+		const struct sr_dm_task *dt = &d->task[i];
+		struct stask *p = &s->task[i];
+
+		p->idx = i;
+		p->dm = dt;
+		p->t.pid = dt->pid;
+		memcpy(p->t.comm, dt->comm, SR_COMM_LEN);
+		p->t.prio = dt->prio >= 0 ? dt->prio : 120;
+		p->t.tgid = -1;
+		p->rt = p->t.prio < 100;
+		p->t.weight = sr_prio_to_weight(p->t.prio);
+		p->t.kthread = dt->kthread;
+		p->t.bound_cpu = dt->bound_cpu < s->ncpus ? dt->bound_cpu : -1;
+		if (dt->mask_known && (dt->mask & online)) {
+			p->t.allowed = dt->mask & online;
+			p->t.allowed_known = 1;
+		}
+		p->t.last_wakee = -1;
+		p->t.recent_used_cpu = -1;
+		p->t.lb_cpu = -1;
+		p->t.ttwu_cpu = -1;
+		p->t.aff_cpu = -1;
+		p->t.cpu = dt->first_cpu >= 0 && dt->first_cpu < s->ncpus ? dt->first_cpu : -1;
+		if (p->t.cpu >= 0 && !allowed(s, p, p->t.cpu))
+			p->t.cpu = first_allowed(s, p);
+		p->st = ST_NEW;
+	}
+	/* pids named twice (reused) would be ambiguous in a balance's answer */
+	for (i = 0; i < d->ntasks; i++)
+		if (sr_demand_find(d, d->task[i].pid) != i)
+			s->task[i].t.pid = 0x40000000 + i;
+	/* the recording's state at its first event */
+	for (i = 0; i < d->ntasks; i++) {
+		struct stask *p = &s->task[i];
+		const struct sr_dm_task *dt = p->dm;
+		int ret;
+
+		if (dt->origin == SR_DM_ORIGIN_FORKED)
+			continue;
+		sr_pelt_init_task(&p->t.pelt, d->t0 ? d->t0 : 1, p->t.weight);
+		if (p->t.cpu < 0)
+			p->t.cpu = first_allowed(s, p);
+		if (dt->origin == SR_DM_ORIGIN_SLEEPING) {
+			p->step = 0;
+			sleep_wait(s, p);
+			continue;
+		}
+		p->step = 0;
+		enter_step(s, p);
+		p->deadline = vslice(s, p);
+		ret = enqueue(s, p, p->t.cpu);
+		if (ret)
+			return ret;
+	}
+	for (c = 0; c < s->ncpus; c++)
+		want_resched(s, c);
+	return 0;
+}
+
+static void sim_release(struct sim *s)
+{
+	int i;
+
+	for (i = 0; s->task && i < s->d->ntasks; i++)
+		free(s->task[i].prewoken);
+	for (i = 0; s->cpu && i < s->ncpus; i++)
+		free(s->cpu[i].q);
+	free(s->task);
+	free(s->cpu);
+	free(s->rq);
+	free(s->head);
+	free(s->tail);
+	free(s->idle);
+	free(s->resched);
+	free(s->sgc_imb);
+	free(s->heap);
+	sr_lb_scratch_free(s->scratch);
+	sr_rm_free(s->rm);
+}
+
+static int flush_resched(struct sim *s)
+{
+	int i, ret;
+
+	for (i = 0; i < s->nresched; i++) {
+		ret = move_disallowed(s, s->resched[i]);
+		if (ret)
+			return ret;
+	}
+	/* scheduling one CPU can ask for another (a pull, a preemption) */
+	while (s->nresched) {
+		int cpu = s->resched[--s->nresched];
+
+		if (!s->cpu[cpu].resched)
+			continue;
+		ret = schedule(s, cpu);
+		if (ret)
+			return ret;
+		if (s->err)
+			return s->err;
+	}
+	return 0;
+}
+
+int sr_sim_run(const struct sr_demand *d, const struct sr_sim_opts *o,
+	       struct sr_run_metrics *out, struct sr_sim_stats *stats, char **cause)
+{
+	struct sim s;
+	int ret, i;
+
+	memset(&s, 0, sizeof(s));
+	s.d = d;
+	s.o = o;
+	s.topo = o->topo;
+	s.ncpus = o->topo->ncpus;
+	if (o->hz <= 0 || !o->model) {
+		sr_cause_set(cause, "simulate: no model or HZ");
+		return -SR_E_USAGE;
+	}
+	ret = sim_setup(&s);
+	if (!ret)
+		ret = flush_resched(&s);
+	while (!ret && s.nheap) {
+		struct sev e = ev_pop(&s);
+
+		s.now = e.t;
+		s.st.events++;
+		switch (e.kind) {
+		case EV_RUN_END:
+			if (e.gen == s.cpu[e.a].run_gen)
+				ret = run_end(&s, e.a);
+			break;
+		case EV_TIMER: {
+			struct stask *p = &s.task[e.a];
+
+			if (e.gen == p->timer_gen && p->st == ST_SLEEP)
+				ret = do_wakeup(&s, NULL, p, -1, 0);
+			break;
+		}
+		case EV_TICK:
+			ret = tick(&s, e.a);
+			break;
+		case EV_IDLE_EXIT:
+			s.cpu[e.a].waking = 0;
+			want_resched(&s, e.a);
+			break;
+		case EV_PREEMPT:
+			want_resched(&s, e.a);
+			break;
+		}
+		if (!ret)
+			ret = s.err;
+		if (!ret)
+			ret = flush_resched(&s);
+	}
+	if (!ret) {
+		for (i = 0; i < d->ntasks; i++)
+			if (s.task[i].st == ST_SLEEP && s.task[i].step < d->task[i].nsteps &&
+			    d->task[i].step[s.task[i].step].end == SR_DM_BY_TASK)
+				s.st.stuck++;
+		s.st.t_end = s.now;
+		sr_rm_finish(s.rm, s.now, out);
+		if (stats)
+			*stats = s.st;
+	} else if (ret == -SR_E_NOMEM) {
+		sr_cause_set(cause, "simulate: %s", sr_strerror(ret));
+	}
+	sim_release(&s);
+	return ret;
+}

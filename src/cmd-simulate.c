@@ -1,0 +1,660 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * "schedreplay simulate TRACE": closed-loop what-if.  Extracts the recorded
+ * demand (replay/demand.c), measures the recorded run, simulates the
+ * demand under the base model and each side of every patch pair given
+ * (replay/sim.c) and prints the figures side by side; --export-demand
+ * writes the demand as an rt-app workload.
+ */
+#include "cmd.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedreplay/demand.h"
+#include "schedreplay/error.h"
+#include "schedreplay/kgen.h"
+#include "schedreplay/model.h"
+#include "schedreplay/patch.h"
+#include "schedreplay/runmetrics.h"
+#include "schedreplay/sim.h"
+#include "schedreplay/topology.h"
+#include "schedreplay/trace.h"
+#include "meta.h"
+#include "banned.h"
+
+#define MAX_PATCHES 8
+#define MAX_SIDES (1 + 2 * MAX_PATCHES)
+#define MAX_RUNS 100
+#define JITTER 0.01
+
+/* --fair: the fair class's rules, by kernel generation (struct sr_sim_opts.eevdf) */
+static const char *const fair_names[] = { "cfs", "eevdf", "eevdf-delay" };
+
+struct side {
+	const struct sr_model *m;
+	struct sr_model *owned;
+	const char *patch;		/* NULL: the base */
+	const char *variant;		/* "base", "original", "patched" */
+	struct sr_run_metrics *run;	/* per run */
+	struct sr_run_metrics med, lo, hi;
+	struct sr_sim_stats st;		/* of the first run */
+	/* a pair's side: decisions where the other side chose otherwise, per run */
+	double *div;
+	double div_med, div_lo, div_hi;
+};
+
+static const char simulate_options[] =
+	"   -m, --model MODEL  the base model: mainline (default) or v4.15\n"
+	"   -p, --patch PATCH  also simulate both sides of this patch pair (repeatable)\n"
+	"   -t, --topology T   NODESxCORESxTHREADS or a topology file (default: the\n"
+	"                      recording's metadata, else a flat machine, with a warning)\n"
+	"       --hz N         CONFIG_HZ of the recording kernel (default: the metadata's,\n"
+	"                      else 250)\n"
+	"       --fair RULES   the fair class's rules: cfs, eevdf or eevdf-delay (default:\n"
+	"                      by the recording's kernel: before 6.6, to 6.11, 6.12 on)\n"
+	"       --runs N       simulate each side N times with perturbed timing (1-100,\n"
+	"                      default 1): medians, and the spread\n"
+	"       --seed S       seed of the timing perturbation (default 1)\n"
+	"       --json         print one JSON object instead of the table\n"
+	"       --export-demand FILE\n"
+	"                      also write the recorded demand as an rt-app workload\n"
+	"       --kthreads     write kernel threads into the export too\n"
+	"   -h, --help         show this help\n";
+
+static const char simulate_examples[] =
+	"   schedreplay simulate -t numa.topo trace.dat\n"
+	"   schedreplay simulate -t 2x2x1 -p nohz-first --runs 5 --json trace.dat\n"
+	"   schedreplay simulate --export-demand load.json trace.dat && rt-app load.json\n";
+
+static int is_preset(const char *s)
+{
+	int a, b, c;
+	char x;
+
+	return sscanf(s, "%dx%dx%d%c", &a, &b, &c, &x) == 3;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* the median, min and max of field @off of @n runs */
+static void summarize(const struct sr_run_metrics *runs, int n, size_t off, double *med,
+		      double *lo, double *hi)
+{
+	double v[MAX_RUNS];
+	int i;
+
+	for (i = 0; i < n; i++)
+		v[i] = *(const double *)((const char *)&runs[i] + off);
+	qsort(v, (size_t)n, sizeof(v[0]), cmp_double);
+	*lo = v[0];
+	*hi = v[n - 1];
+	*med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static void summarize_u64(const struct sr_run_metrics *runs, int n, size_t off, uint64_t *med,
+			  uint64_t *lo, uint64_t *hi)
+{
+	double v[MAX_RUNS];
+	int i;
+
+	for (i = 0; i < n; i++)
+		v[i] = (double)*(const uint64_t *)((const char *)&runs[i] + off);
+	qsort(v, (size_t)n, sizeof(v[0]), cmp_double);
+	*lo = (uint64_t)v[0];
+	*hi = (uint64_t)v[n - 1];
+	*med = (uint64_t)llround(n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2);
+}
+
+#define D(f) offsetof(struct sr_run_metrics, f)
+
+static void sorted_stats(double *v, int n, double *med, double *lo, double *hi)
+{
+	qsort(v, (size_t)n, sizeof(v[0]), cmp_double);
+	*lo = v[0];
+	*hi = v[n - 1];
+	*med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static void side_summary(struct side *sd, int n)
+{
+	int k;
+
+	if (sd->patch)
+		sorted_stats(sd->div, n, &sd->div_med, &sd->div_lo, &sd->div_hi);
+	sd->med = sd->lo = sd->hi = sd->run[0];
+	summarize(sd->run, n, D(makespan_s), &sd->med.makespan_s, &sd->lo.makespan_s,
+		  &sd->hi.makespan_s);
+	summarize_u64(sd->run, n, D(migrations), &sd->med.migrations, &sd->lo.migrations,
+		      &sd->hi.migrations);
+	summarize_u64(sd->run, n, D(migrations_cross_llc), &sd->med.migrations_cross_llc,
+		      &sd->lo.migrations_cross_llc, &sd->hi.migrations_cross_llc);
+	summarize_u64(sd->run, n, D(migrations_cross_node), &sd->med.migrations_cross_node,
+		      &sd->lo.migrations_cross_node, &sd->hi.migrations_cross_node);
+	summarize_u64(sd->run, n, D(wakeups), &sd->med.wakeups, &sd->lo.wakeups, &sd->hi.wakeups);
+	summarize(sd->run, n, D(lat_p50_us), &sd->med.lat_p50_us, &sd->lo.lat_p50_us,
+		  &sd->hi.lat_p50_us);
+	summarize(sd->run, n, D(lat_p99_us), &sd->med.lat_p99_us, &sd->lo.lat_p99_us,
+		  &sd->hi.lat_p99_us);
+	summarize(sd->run, n, D(lat_mean_us), &sd->med.lat_mean_us, &sd->lo.lat_mean_us,
+		  &sd->hi.lat_mean_us);
+	summarize(sd->run, n, D(lat_max_us), &sd->med.lat_max_us, &sd->lo.lat_max_us,
+		  &sd->hi.lat_max_us);
+	for (k = 0; k < sd->med.nnodes; k++)
+		summarize(sd->run, n, D(busy_pct_per_node) + (size_t)k * sizeof(double),
+			  &sd->med.busy_pct_per_node[k], &sd->lo.busy_pct_per_node[k],
+			  &sd->hi.busy_pct_per_node[k]);
+	summarize(sd->run, n, D(idle_while_waiting_s), &sd->med.idle_while_waiting_s,
+		  &sd->lo.idle_while_waiting_s, &sd->hi.idle_while_waiting_s);
+}
+
+static void json_metrics(const struct sr_run_metrics *m, FILE *f)
+{
+	int k;
+
+	fprintf(f, "\"makespan_s\": %.6f, \"migrations\": %llu, \"migrations_cross_llc\": %llu, "
+		"\"migrations_cross_node\": %llu, \"wakeup_latency_us\": {\"p50\": %.1f, "
+		"\"p99\": %.1f, \"mean\": %.1f, \"max\": %.1f}, \"busy_pct_per_node\": [",
+		m->makespan_s, (unsigned long long)m->migrations,
+		(unsigned long long)m->migrations_cross_llc,
+		(unsigned long long)m->migrations_cross_node, m->lat_p50_us, m->lat_p99_us,
+		m->lat_mean_us, m->lat_max_us);
+	for (k = 0; k < m->nnodes; k++)
+		fprintf(f, "%s%.1f", k ? ", " : "", m->busy_pct_per_node[k]);
+	fprintf(f, "], \"idle_while_waiting_s\": %.6f", m->idle_while_waiting_s);
+}
+
+/* a pair side's divergent decisions (null for the base) */
+static void json_div(const struct side *sd, double v, FILE *f)
+{
+	if (sd->patch)
+		fprintf(f, ", \"divergent_decisions\": %.0f", v);
+	else
+		fprintf(f, ", \"divergent_decisions\": null");
+}
+
+static void print_json(const struct sr_run_metrics *rec, const struct side *sides, int nsides,
+		       int runs, int eevdf, FILE *f)
+{
+	int i;
+
+	fprintf(f, "{\"recorded\": {");
+	json_metrics(rec, f);
+	fprintf(f, "}, \"runs\": %d, \"fair\": \"%s\", \"sides\": [", runs,
+		fair_names[eevdf]);
+	for (i = 0; i < nsides; i++) {
+		const struct side *sd = &sides[i];
+
+		fprintf(f, "%s{\"model\": \"%s\", \"patch\": ", i ? ", " : "",
+			sd->m->base ? sd->m->base->name : sd->m->name);
+		if (sd->patch)
+			fprintf(f, "\"%s\"", sd->patch);
+		else
+			fprintf(f, "null");
+		fprintf(f, ", \"variant\": \"%s\", ", sd->variant);
+		json_metrics(&sd->med, f);
+		json_div(sd, sd->div_med, f);
+		if (runs > 1) {
+			fprintf(f, ", \"spread\": {\"min\": {");
+			json_metrics(&sd->lo, f);
+			json_div(sd, sd->div_lo, f);
+			fprintf(f, "}, \"max\": {");
+			json_metrics(&sd->hi, f);
+			json_div(sd, sd->div_hi, f);
+			fprintf(f, "}}");
+		}
+		fprintf(f, "}");
+	}
+	fprintf(f, "]}\n");
+}
+
+/* one table row: the recorded value, then each side's (median [min..max]) */
+static void row(const char *name, const struct sr_run_metrics *rec, const struct side *sides,
+		int nsides, int runs, size_t off, int is_u64, int prec)
+{
+	char buf[40];
+	int i;
+
+#define VAL(m) (is_u64 ? (double)*(const uint64_t *)((const char *)(m) + off) : \
+		 *(const double *)((const char *)(m) + off))
+	printf("%-24s", name);
+	snprintf(buf, sizeof(buf), "%.*f", prec, VAL(rec));
+	printf(" %14s", buf);
+	for (i = 0; i < nsides; i++) {
+		char s[160];
+
+		snprintf(buf, sizeof(buf), "%.*f", prec, VAL(&sides[i].med));
+		if (runs > 1) {
+			char lo[40], hi[40];
+
+			snprintf(lo, sizeof(lo), "%.*f", prec, VAL(&sides[i].lo));
+			snprintf(hi, sizeof(hi), "%.*f", prec, VAL(&sides[i].hi));
+			snprintf(s, sizeof(s), "%s [%s..%s]", buf, lo, hi);
+		} else {
+			snprintf(s, sizeof(s), "%s", buf);
+		}
+		printf(" %*s", runs > 1 ? 30 : 14, s);
+	}
+	printf("\n");
+#undef VAL
+}
+
+static void print_table(const char *trace, const struct sr_demand *d,
+			const struct sr_run_metrics *rec, const struct side *sides, int nsides,
+			int runs, const char *topo_src, int hz, int eevdf)
+{
+	char label[96];
+	int i, k;
+
+	printf("simulate: '%s' on %s, HZ %d, %s, %d tasks, %d run%s per side\n", trace, topo_src,
+	       hz, fair_names[eevdf], d->ntasks, runs, runs == 1 ? "" : "s");
+	printf("demand: %llu bursts, %llu sleeps (%llu ended by a task, %llu timer, %llu unknown, "
+	       "%llu never), %llu forks, %llu exits; idle wakeup %.1f us, preempting wakeup %.1f us\n",
+	       (unsigned long long)d->stats.bursts, (unsigned long long)d->stats.sleeps,
+	       (unsigned long long)d->stats.by_task, (unsigned long long)d->stats.by_timer,
+	       (unsigned long long)d->stats.by_unknown, (unsigned long long)d->stats.never,
+	       (unsigned long long)d->stats.forks, (unsigned long long)d->stats.exits,
+	       (double)d->idle_wake_ns / 1e3, (double)d->preempt_wake_ns / 1e3);
+	printf("%-24s %14s", "", "recorded");
+	for (i = 0; i < nsides; i++) {
+		if (sides[i].patch)
+			snprintf(label, sizeof(label), "%s:%s", sides[i].patch, sides[i].variant);
+		else
+			snprintf(label, sizeof(label), "%s", sides[i].m->name);
+		printf(" %*s", runs > 1 ? 30 : 14, label);
+	}
+	printf("\n");
+	row("makespan_s", rec, sides, nsides, runs, D(makespan_s), 0, 3);
+	row("migrations", rec, sides, nsides, runs, D(migrations), 1, 0);
+	row("migrations_cross_llc", rec, sides, nsides, runs, D(migrations_cross_llc), 1, 0);
+	row("migrations_cross_node", rec, sides, nsides, runs, D(migrations_cross_node), 1, 0);
+	row("wakeups", rec, sides, nsides, runs, D(wakeups), 1, 0);
+	row("wakeup_latency_us p50", rec, sides, nsides, runs, D(lat_p50_us), 0, 1);
+	row("wakeup_latency_us p99", rec, sides, nsides, runs, D(lat_p99_us), 0, 1);
+	row("wakeup_latency_us mean", rec, sides, nsides, runs, D(lat_mean_us), 0, 1);
+	row("wakeup_latency_us max", rec, sides, nsides, runs, D(lat_max_us), 0, 1);
+	for (k = 0; k < rec->nnodes; k++) {
+		snprintf(label, sizeof(label), "busy_pct node %d", k);
+		row(label, rec, sides, nsides, runs, D(busy_pct_per_node) + (size_t)k * sizeof(double),
+		    0, 1);
+	}
+	row("idle_while_waiting_s", rec, sides, nsides, runs, D(idle_while_waiting_s), 0, 3);
+	printf("%-24s %14s", "divergent_decisions", "");
+	for (i = 0; i < nsides; i++) {
+		char s[96];
+
+		if (!sides[i].patch)
+			snprintf(s, sizeof(s), "-");
+		else if (runs > 1)
+			snprintf(s, sizeof(s), "%.0f [%.0f..%.0f]", sides[i].div_med, sides[i].div_lo,
+				 sides[i].div_hi);
+		else
+			snprintf(s, sizeof(s), "%.0f", sides[i].div_med);
+		printf(" %*s", runs > 1 ? 30 : 14, s);
+	}
+	printf("\n");
+}
+
+/*
+ * The recorder's task snapshot (schedreplay-record(1)): for the tasks that
+ * existed when the recording started, whether each is a kernel thread, the
+ * CPU it is bound to and its mask, where the trace itself did not tell.
+ */
+static void apply_hints(struct sr_demand *d, const struct sr_meta *meta, int ncpus)
+{
+	size_t i;
+
+	for (i = 0; i < meta->nhints; i++) {
+		const struct sr_meta_hint *h = &meta->hints[i];
+		int t = sr_demand_find(d, h->pid);
+		struct sr_dm_task *dt;
+
+		if (t < 0)
+			continue;
+		dt = &d->task[t];
+		if (dt->origin == SR_DM_ORIGIN_FORKED)
+			continue;
+		if (h->kthread >= 0)
+			dt->kthread = h->kthread;
+		if (h->bound >= 0 && h->bound < ncpus)
+			dt->bound_cpu = h->bound;
+		if (h->mask && !dt->mask_known) {
+			dt->mask = h->mask;
+			dt->mask_known = 1;
+		}
+	}
+}
+
+static int export_demand(const struct sr_demand *d, const char *path, int kthreads)
+{
+	FILE *f = fopen(path, "w");
+	int ret;
+
+	if (!f) {
+		sr_error("simulate: cannot write '%s': %s", path, strerror(errno));
+		return EXIT_FAIL;
+	}
+	ret = sr_demand_write_rtapp(d, f, kthreads);
+	if (fclose(f) || ret) {
+		sr_error("simulate: cannot write '%s': %s", path, sr_strerror(ret ? ret : -SR_E_IO));
+		remove(path);
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
+static int simulate_exec(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "model",		required_argument,	NULL, 'm' },
+		{ "patch",		required_argument,	NULL, 'p' },
+		{ "topology",		required_argument,	NULL, 't' },
+		{ "hz",			required_argument,	NULL, 'z' },
+		{ "runs",		required_argument,	NULL, 'r' },
+		{ "seed",		required_argument,	NULL, 's' },
+		{ "json",		no_argument,		NULL, 'j' },
+		{ "export-demand",	required_argument,	NULL, 'e' },
+		{ "kthreads",		no_argument,		NULL, 'k' },
+		{ "fair",		required_argument,	NULL, 'f' },
+		{ "help",		no_argument,		NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *model = "mainline", *topo_spec = NULL, *export = NULL, *trace;
+	const char *patches[MAX_PATCHES];
+	struct side sides[MAX_SIDES];
+	struct sr_topology *topo = NULL;
+	struct sr_demand *d = NULL;
+	struct sr_rm *rm = NULL;
+	struct sr_run_metrics rec;
+	const struct sr_model *base;
+	char *cause = NULL, *end;
+	int npatches = 0, nsides = 0, runs = 1, hz = 250, json = 0, kthreads = 0, fair = -1;
+	int ncpus = 0, hz_given = 0;
+	char kernel[160];
+	struct sr_meta meta;
+	struct sr_kgen kgen;
+	int opt, ret = EXIT_FAIL, i, r;
+	unsigned long long seed = 1;
+
+	memset(sides, 0, sizeof(sides));
+	memset(&meta, 0, sizeof(meta));
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "m:p:t:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'm':
+			model = optarg;
+			break;
+		case 'p':
+			if (npatches == MAX_PATCHES) {
+				sr_error("simulate: at most %d patch pairs", MAX_PATCHES);
+				return EXIT_USAGE;
+			}
+			patches[npatches++] = optarg;
+			break;
+		case 't':
+			topo_spec = optarg;
+			break;
+		case 'z':
+			hz_given = 1;
+			hz = (int)strtol(optarg, &end, 10);
+			if (*end || hz < 10 || hz > 10000) {
+				sr_error("simulate: invalid HZ '%s' (10 to 10000)", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'r':
+			runs = (int)strtol(optarg, &end, 10);
+			if (*end || runs < 1 || runs > MAX_RUNS) {
+				sr_error("simulate: invalid --runs '%s' (1 to %d)", optarg, MAX_RUNS);
+				return EXIT_USAGE;
+			}
+			break;
+		case 's':
+			seed = strtoull(optarg, &end, 10);
+			if (*end || !*optarg) {
+				sr_error("simulate: invalid --seed '%s' (a number)", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'j':
+			json = 1;
+			break;
+		case 'e':
+			export = optarg;
+			break;
+		case 'k':
+			kthreads = 1;
+			break;
+		case 'f':
+			for (fair = 0; fair < 3; fair++)
+				if (!strcmp(optarg, fair_names[fair]))
+					break;
+			if (fair < 3)
+				break;
+			sr_error("simulate: invalid --fair '%s' (cfs, eevdf or eevdf-delay)", optarg);
+			return EXIT_USAGE;
+		case 'h':
+			cmd_usage(&cmd_simulate, stdout);
+			return EXIT_OK;
+		default:
+			return cmd_bad_option(&cmd_simulate, argv[optind - 1]);
+		}
+	}
+	if (cmd_one_trace(&cmd_simulate, argc, optind))
+		return EXIT_USAGE;
+	trace = argv[optind];
+	base = sr_model_find(model);
+	if (!base) {
+		sr_error("simulate: unknown model '%s' (see 'schedreplay replay --list-models')",
+			 model);
+		return EXIT_USAGE;
+	}
+	for (i = 0; i < npatches; i++)
+		if (!sr_patch_find(patches[i])) {
+			sr_error("simulate: unknown patch '%s' (see 'schedreplay replay "
+				 "--list-patches')", patches[i]);
+			return EXIT_USAGE;
+		}
+
+	/* the machine */
+	if (topo_spec)
+		topo = is_preset(topo_spec) ? sr_topology_new_preset(topo_spec, base->sd_era, &cause) :
+		       sr_topology_new_file(topo_spec, base->sd_era, &cause);
+	if (topo_spec && !topo) {
+		sr_error("%s", cause ? cause : "simulate: cannot load the topology");
+		free(cause);
+		return EXIT_USAGE;
+	}
+
+	/* what the trace says of itself: its CPUs, its kernel's release */
+	{
+		const struct sr_trace_info *ti;
+		struct sr_trace *t;
+
+		ret = sr_trace_open(trace, NULL, &t, &cause);
+		if (ret) {
+			sr_error("%s", cause ? cause : sr_strerror(ret));
+			free(cause);
+			sr_topology_free(topo);
+			return EXIT_FAIL;
+		}
+		ti = sr_trace_borrow_info(t);
+		ncpus = ti->ncpus;
+		sr_strlcpy(kernel, ti->kernel, sizeof(kernel));
+		sr_trace_free(t);
+	}
+	/* the kernel generation (schedreplay/kgen.h): the models' behaviours, the rules */
+	sr_kgen_parse(kernel, SR_KGEN_SRC_RECORDING, &kgen);
+	if (fair < 0)
+		fair = !sr_kgen_has(&kgen, SR_KF_EEVDF) ? 0 :
+		       !sr_kgen_has(&kgen, SR_KF_DELAY_DEQUEUE) ? 1 : 2;
+
+	/* the recording's metadata (schedreplay record): HZ, the topology, the task snapshot */
+	{
+		struct sr_trace *mt = NULL;
+
+		r = sr_trace_open(trace, NULL, &mt, &cause);
+		if (!r)
+			r = sr_meta_read(trace, NULL, &mt, &meta, &cause);
+		sr_trace_free(mt);
+	}
+	if (r) {
+		sr_error("%s", cause ? cause : sr_strerror(r));
+		free(cause);
+		sr_topology_free(topo);
+		return EXIT_FAIL;
+	}
+	if (meta.hz > 0 && !hz_given)
+		hz = meta.hz;
+	if (!topo && meta.topo) {
+		FILE *f = fmemopen(meta.topo, meta.topo_len, "r");
+
+		topo = f ? sr_topology_new_stream(f, "recording", base->sd_era, &cause) : NULL;
+		if (f)
+			fclose(f);
+		if (!topo) {
+			sr_error("%s", cause ? cause : sr_strerror(-SR_E_NOMEM));
+			ret = EXIT_FAIL;
+			goto out;
+		}
+		snprintf(topo->source, sizeof(topo->source), "recording metadata");
+	}
+
+	/* the demand, and the recorded run's figures on the same machine */
+	if (!topo) {
+		topo = sr_topology_new_flat(ncpus > 0 ? ncpus : 1, base->sd_era);
+		if (!topo || sr_topology_build_domains(topo)) {
+			sr_error("simulate: %s", sr_strerror(-SR_E_NOMEM));
+			goto out;
+		}
+		snprintf(topo->source, sizeof(topo->source), "flat fallback");
+		sr_warn("simulate: '%s' carries no topology and no -t was given: simulating on a FLAT "
+			"%d-CPU machine (one LLC, one node); give the recording machine's topology",
+			trace, topo->ncpus);
+	} else if (sr_topology_build_domains(topo)) {
+		sr_error("simulate: the topology '%s' has too many levels or a bad node",
+			 topo->source);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	ret = EXIT_FAIL;
+	rm = sr_rm_new(topo, 64, 0);
+	if (!rm) {
+		sr_error("simulate: %s", sr_strerror(-SR_E_NOMEM));
+		goto out;
+	}
+	r = sr_demand_from_trace(trace, rm, &d, &cause);
+	if (r) {
+		sr_error("%s", cause ? cause : sr_strerror(r));
+		goto out;
+	}
+	if (d->ncpus > topo->ncpus) {
+		sr_error("simulate: topology '%s' has %d CPUs, the trace '%s' uses %d",
+			 topo->source, topo->ncpus, trace, d->ncpus);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	sr_rm_finish(rm, d->t1, &rec);
+	apply_hints(d, &meta, topo->ncpus);
+	if (export) {
+		ret = export_demand(d, export, kthreads);
+		if (ret)
+			goto out;
+		ret = EXIT_FAIL;
+	}
+
+	/* the sides: the base model, then each pair's original and patched */
+	sides[nsides].m = base;
+	sides[nsides++].variant = "base";
+	for (i = 0; i < npatches; i++) {
+		const struct sr_patch *p = sr_patch_find(patches[i]);
+		int h;
+
+		for (h = 0; h < 2; h++) {
+			struct side *sd = &sides[nsides++];
+
+			sd->owned = sr_patch_side(p, base, h);
+			if (!sd->owned) {
+				sr_error("simulate: %s", sr_strerror(-SR_E_NOMEM));
+				goto out;
+			}
+			sd->m = sd->owned;
+			sd->patch = p->name;
+			sd->variant = h ? "patched" : "original";
+		}
+	}
+	for (i = 0; i < nsides; i++) {
+		struct side *sd = &sides[i];
+
+		sd->run = calloc((size_t)runs, sizeof(*sd->run));
+		sd->div = calloc((size_t)runs, sizeof(*sd->div));
+		if (!sd->run || !sd->div) {
+			sr_error("simulate: %s", sr_strerror(-SR_E_NOMEM));
+			goto out;
+		}
+		for (r = 0; r < runs; r++) {
+			struct sr_sim_opts o = {
+				.topo = topo,
+				.hz = hz,
+				.model = sd->m,
+				.seed = seed + (uint64_t)r,
+				.jitter = JITTER,
+				.eevdf = fair,
+				.kgen = &kgen,
+				/* a pair's other side, for the divergent decisions */
+				.shadow = !sd->patch ? NULL :
+					  !strcmp(sd->variant, "original") ? sides[i + 1].m : sides[i - 1].m,
+			};
+			struct sr_sim_stats st;
+			int err = sr_sim_run(d, &o, &sd->run[r], &st, &cause), k;
+
+			if (err) {
+				sr_error("%s", cause ? cause : sr_strerror(err));
+				goto out;
+			}
+			for (k = 0; k < SR_DEC__COUNT; k++)
+				sd->div[r] += (double)st.diverged[k];
+			if (!r)
+				sd->st = st;
+		}
+		side_summary(sd, runs);
+	}
+	if (json)
+		print_json(&rec, sides, nsides, runs, fair, stdout);
+	else
+		print_table(trace, d, &rec, sides, nsides, runs, topo->source, hz, fair);
+	ret = EXIT_OK;
+out:
+	free(cause);
+	for (i = 0; i < nsides; i++) {
+		free(sides[i].owned);
+		free(sides[i].run);
+		free(sides[i].div);
+	}
+	sr_demand_free(d);
+	sr_rm_free(rm);
+	sr_topology_free(topo);
+	sr_meta_release(&meta);
+	return ret;
+}
+
+const struct cmd_entry cmd_simulate = {
+	.name = "simulate",
+	.synopsis = "[-m MODEL] [-p PATCH]... [-t TOPOLOGY] [--hz N] [--fair RULES] [--runs N] [--seed S] "
+		    "[--json] [--export-demand FILE [--kthreads]] TRACE",
+	.summary = "closed-loop what-if: re-run the recorded demand on a simulated machine under "
+		   "a model and patch sides, beside the recorded run",
+	.options = simulate_options,
+	.examples = simulate_examples,
+	.exec = simulate_exec,
+};

@@ -1,0 +1,166 @@
+#!/bin/bash
+# schedreplay simulate: the figures of every committed NUMA recording and
+# its base-model simulation against their goldens (tests/update-golden.sh
+# simulate), the JSON's shape, patch sides, --runs medians and spreads, the
+# same output for the same seed, the rt-app export (golden, and parsed by
+# the real rt-app where it is installed), and the errors.
+. "$(dirname "$0")/test-lib.sh"
+
+N=$FIX/tracedat/numa
+D=$FIX/demand
+G=$FIX/golden/simulate
+
+# one golden per recording: the recorded figures and the base model's
+for f in "$N"/*.dat; do
+	n=$(basename "$f" .dat)
+	if "$SR" simulate --json -t "${f%.dat}.topo" "$f" >"$TMP/$n.json" 2>"$TMP/$n.err"; then
+		if cmp -s "$G/$n.json" "$TMP/$n.json"; then
+			pass "simulate $n: the golden figures"
+		else
+			fail "simulate $n: the golden figures" "$(diff "$G/$n.json" "$TMP/$n.json" | head -n 8)"
+		fi
+	else
+		fail "simulate $n runs" "$(cat "$TMP/$n.err")"
+	fi
+done
+
+F=$N/numa-6.1-pingpong-aff
+"$SR" simulate --json -t "$F.topo" -p newidle-bail -p wake-affine-equal --runs 3 --seed 5 \
+	"$F.dat" >"$TMP/p.json" 2>"$TMP/p.err"
+same "simulate with two pairs and --runs exits 0" 0 $?
+"$SR" simulate --json -t "$F.topo" -p newidle-bail -p wake-affine-equal --runs 3 --seed 5 \
+	"$F.dat" >"$TMP/p2.json" 2>&1
+ok "the same seed gives the same output" cmp "$TMP/p.json" "$TMP/p2.json"
+"$SR" simulate --json -t "$F.topo" --runs 3 --seed 6 "$F.dat" >"$TMP/s6.json" 2>&1
+"$SR" simulate --json -t "$F.topo" --runs 3 --seed 5 "$F.dat" >"$TMP/s5.json" 2>&1
+ok "another seed perturbs the runs otherwise" sh -c "! cmp -s '$TMP/s5.json' '$TMP/s6.json'"
+if command -v python3 >/dev/null; then
+	same "the JSON: recorded, runs, five sides with model, patch, variant, figures, spread" "ok" \
+		"$(python3 - "$TMP/p.json" <<'EOF'
+import json, sys
+j = json.load(open(sys.argv[1]))
+keys = ["makespan_s", "migrations", "migrations_cross_llc", "migrations_cross_node",
+        "wakeup_latency_us", "busy_pct_per_node", "idle_while_waiting_s"]
+def figures(o, side=True):
+    assert all(k in o for k in keys), o.keys()
+    assert not side or "divergent_decisions" in o
+    assert set(o["wakeup_latency_us"]) == {"p50", "p99", "mean", "max"}
+    assert len(o["busy_pct_per_node"]) == 2
+figures(j["recorded"], False)
+assert j["runs"] == 3 and j["fair"] == "cfs"
+s = j["sides"]
+assert [(x["model"], x["patch"], x["variant"]) for x in s] == [
+    ("mainline", None, "base"), ("mainline", "newidle-bail", "original"),
+    ("mainline", "newidle-bail", "patched"), ("mainline", "wake-affine-equal", "original"),
+    ("mainline", "wake-affine-equal", "patched")], s
+assert s[0]["divergent_decisions"] is None
+assert all(isinstance(x["divergent_decisions"], int) for x in s[1:])
+for x in s:
+    figures(x)
+    lo, hi = x["spread"]["min"], x["spread"]["max"]
+    figures(lo)
+    figures(hi)
+    for k in ["makespan_s", "migrations", "idle_while_waiting_s"]:
+        assert lo[k] <= x[k] <= hi[k], (k, lo[k], x[k], hi[k])
+    for k in ["p50", "p99", "mean", "max"]:
+        assert lo["wakeup_latency_us"][k] <= x["wakeup_latency_us"][k] <= hi["wakeup_latency_us"][k]
+    assert lo["makespan_s"] < hi["makespan_s"], "perturbed runs differ"
+print("ok")
+EOF
+)"
+	same "one run has no spread" "ok" "$(python3 -c '
+import json, sys
+j = json.load(open(sys.argv[1]))
+print("ok" if j["runs"] == 1 and "spread" not in j["sides"][0] else "spread")' "$TMP/numa-6.1-busyloops.json")"
+else
+	skip "the JSON's shape" "no python3 to parse it"
+	skip "one run has no spread" "no python3 to parse it"
+fi
+
+"$SR" simulate -t "$F.topo" -p nohz-first "$F.dat" >"$TMP/t.txt" 2>&1
+ok "the table has the recorded column and one per side" \
+	grep -qE '^ +recorded +mainline +nohz-first:original +nohz-first:patched$' "$TMP/t.txt"
+ok "the table counts a pair's divergent decisions" \
+	grep -qE '^divergent_decisions +- +[0-9]+ +[0-9]+$' "$TMP/t.txt"
+ok "the table names every figure" sh -c "for r in makespan_s migrations migrations_cross_llc \
+	migrations_cross_node 'wakeup_latency_us p50' 'wakeup_latency_us p99' 'busy_pct node 1' \
+	idle_while_waiting_s; do grep -q \"^\$r \" '$TMP/t.txt' || exit 1; done"
+
+# the fair class's rules: by the recording's kernel, or --fair
+ok "a 6.1 recording is simulated with CFS" grep -q '"fair": "cfs"' "$TMP/numa-6.1-forks.json"
+ok "a 6.12 recording with EEVDF and its delayed dequeue" grep -q '"fair": "eevdf-delay"' "$TMP/numa-6.12-forks.json"
+"$SR" simulate --json --fair eevdf -t "$N/numa-6.12-forks.topo" "$N/numa-6.12-forks.dat" >"$TMP/ee.json" 2>&1
+ok "--fair eevdf: EEVDF without it, another run" sh -c "grep -q '\"fair\": \"eevdf\"' '$TMP/ee.json' && ! cmp -s '$TMP/ee.json' '$TMP/numa-6.12-forks.json'"
+F12=$N/numa-6.12-forks
+"$SR" simulate --json --fair cfs -t "$F12.topo" "$F12.dat" >"$TMP/cfs.json" 2>&1
+ok "--fair cfs overrides it" grep -q '"fair": "cfs"' "$TMP/cfs.json"
+ok "and the rules change the run" sh -c "! cmp -s '$TMP/cfs.json' '$TMP/numa-6.12-forks.json'"
+"$SR" simulate --fair bfs "$D/pipe-pair.txt" >/dev/null 2>"$TMP/e"
+same "--fair bfs: exit 2" 2 $?
+ok "--fair bfs: the choices" grep -q "invalid --fair 'bfs' (cfs, eevdf or eevdf-delay)" "$TMP/e"
+"$SR" simulate -t "$F.topo" "$F.dat" 2>&1 | head -n 1 >"$TMP/h.txt"
+ok "the table's first line names the rules" grep -q ', HZ 250, cfs, ' "$TMP/h.txt"
+
+# without -t: a flat machine, said loudly
+"$SR" simulate "$D/pipe-pair.txt" >"$TMP/flat.txt" 2>"$TMP/flat.err"
+same "no topology: exit 0" 0 $?
+ok "no topology: a warning names the flat machine" grep -q 'FLAT 2-CPU machine' "$TMP/flat.err"
+
+# a trace of schedreplay record: its metadata's topology and HZ
+L=$FIX/tracedat/succeed/live-6.18-record-v6.dat
+"$SR" simulate "$L" >"$TMP/live.txt" 2>"$TMP/live.err"
+same "a recording with metadata: exit 0" 0 $?
+ok "it runs on the recording's topology" grep -q "on recording metadata, HZ 250," "$TMP/live.txt"
+ok "with no flat-machine warning" sh -c "! grep -q FLAT '$TMP/live.err'"
+
+# the rt-app export
+for n in pipe-pair fork-wait timer-sleeper; do
+	"$SR" simulate --export-demand "$TMP/$n.rtapp.json" "$D/$n.txt" >/dev/null 2>&1
+	ok "export-demand $n: the golden rt-app workload" cmp "$D/$n.rtapp.json" "$TMP/$n.rtapp.json"
+done
+"$SR" simulate --export-demand "$TMP/k.json" "$N/numa-6.1-pinnedhogs.dat" -t "$N/numa-6.1-pinnedhogs.topo" \
+	>/dev/null 2>&1
+"$SR" simulate --export-demand "$TMP/kk.json" --kthreads -t "$N/numa-6.1-pinnedhogs.topo" \
+	"$N/numa-6.1-pinnedhogs.dat" >/dev/null 2>&1
+ok "kernel threads are left out of the export" sh -c "! grep -q '\"ksoftirqd/' '$TMP/k.json'"
+ok "--kthreads writes them (bound by name)" sh -c "grep -q '\"ksoftirqd_[0-9]*-[0-9]*\": {' '$TMP/kk.json' && grep -q '\"cpus\": \\[' '$TMP/kk.json'"
+ok "the pinned hogs keep their recorded CPU" sh -c "grep -q '\"cpus\": \\[1\\]' '$TMP/k.json'"
+if command -v rt-app >/dev/null; then
+	for n in pipe-pair fork-wait timer-sleeper; do
+		(cd "$TMP" && timeout 20 rt-app "$D/$n.rtapp.json") >"$TMP/rt.out" 2>&1
+		rc=$?
+		if [ $rc = 0 ] && ! grep -qE '<(error|crit)>' "$TMP/rt.out"; then
+			pass "rt-app parses and runs the $n export"
+		else
+			fail "rt-app parses and runs the $n export" "exit $rc: $(grep -E '<(error|crit)>' "$TMP/rt.out" | head -n 5)"
+		fi
+	done
+	# rt-app's own check: a bad event is an error it prints (so the check above can fail)
+	sed 's/"runtime0": 100/"runtime0": "x"/' "$D/pipe-pair.rtapp.json" >"$TMP/bad.json"
+	(cd "$TMP" && timeout 20 rt-app "$TMP/bad.json") >"$TMP/rt.out" 2>&1
+	ok "rt-app reports a mangled event (the check can fail)" grep -q '<error>.*runtime0' "$TMP/rt.out"
+else
+	skip "rt-app parses the exports" "rt-app not installed (Debian package rt-app)"
+fi
+
+# errors
+"$SR" simulate -m nosuch "$D/pipe-pair.txt" >/dev/null 2>"$TMP/e"
+same "unknown model: exit 2" 2 $?
+ok "unknown model: named" grep -q "unknown model 'nosuch'" "$TMP/e"
+"$SR" simulate -p nosuch "$D/pipe-pair.txt" >/dev/null 2>"$TMP/e"
+same "unknown patch: exit 2" 2 $?
+"$SR" simulate --runs 0 "$D/pipe-pair.txt" >/dev/null 2>"$TMP/e"
+same "--runs 0: exit 2" 2 $?
+ok "--runs 0: the range" grep -q "invalid --runs '0' (1 to 100)" "$TMP/e"
+"$SR" simulate --seed x "$D/pipe-pair.txt" >/dev/null 2>"$TMP/e"
+same "--seed x: exit 2" 2 $?
+"$SR" simulate -t 1x1x1 "$N/numa-6.1-forks.dat" >/dev/null 2>"$TMP/e"
+same "a topology smaller than the trace: exit 2" 2 $?
+ok "a topology smaller than the trace: said" grep -q "has 1 CPUs, the trace" "$TMP/e"
+"$SR" simulate "$TMP/nosuch.dat" >/dev/null 2>"$TMP/e"
+same "a missing trace: exit 1" 1 $?
+ok "a missing trace: named" grep -q "nosuch.dat" "$TMP/e"
+"$SR" simulate --export-demand "$TMP/no/such/dir.json" "$D/pipe-pair.txt" >/dev/null 2>"$TMP/e"
+same "an export that cannot be written: exit 1" 1 $?
+ok "an export that cannot be written: named" grep -q "cannot write '$TMP/no/such/dir.json'" "$TMP/e"
+test_done

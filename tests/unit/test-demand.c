@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of demand extraction (replay/demand.c) on small hand-written
+ * ftrace text traces in tests/fixtures/demand/: a pipe pair (ping-pong,
+ * with one sched_waking that races the wakee's switch-out), a fork and
+ * wait, a timer sleeper.  Each checks the bursts, the sleeps and what ended
+ * them, and the edges both ways.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedreplay/demand.h"
+#include "schedreplay/error.h"
+#include "unit.h"
+
+#define FIX "tests/fixtures/demand/"
+
+static struct sr_demand *load(const char *name)
+{
+	struct sr_demand *d = NULL;
+	char *cause = NULL;
+	char path[256];
+	int ret;
+
+	snprintf(path, sizeof(path), FIX "%s", name);
+	ret = sr_demand_from_trace(path, NULL, &d, &cause);
+	CHECK(ret == 0 && d, "%s: demand extracted (%s)", name, cause ? cause : "ok");
+	free(cause);
+	return d;
+}
+
+static const struct sr_dm_step *step(const struct sr_demand *d, int t, unsigned i)
+{
+	static const struct sr_dm_step none = { .kind = 0xff };
+
+	if (t < 0 || t >= d->ntasks || i >= d->task[t].nsteps)
+		return &none;
+	return &d->task[t].step[i];
+}
+
+#define CHECK_RUN(d, t, i, ns_)							\
+	do {									\
+		CHECK_EQ(step(d, t, i)->kind, SR_DM_RUN, "task %d step %u is a run", t, i); \
+		CHECK_EQ(step(d, t, i)->ns, ns_, "task %d step %u runs %lld ns", t, i, \
+			 (long long)(ns_));					\
+	} while (0)
+
+#define CHECK_WAKE(d, t, i, peer_, pstep)					\
+	do {									\
+		CHECK_EQ(step(d, t, i)->kind, SR_DM_WAKE, "task %d step %u is a wake", t, i); \
+		CHECK_EQ(step(d, t, i)->peer, peer_, "task %d step %u wakes task %d", t, i, peer_); \
+		CHECK_EQ(step(d, t, i)->peer_step, pstep, "task %d step %u ends its sleep %d", \
+			 t, i, pstep);						\
+	} while (0)
+
+#define CHECK_SLEEP(d, t, i, end_, ns_, peer_, pstep)				\
+	do {									\
+		CHECK_EQ(step(d, t, i)->kind, SR_DM_SLEEP, "task %d step %u is a sleep", t, i); \
+		CHECK_EQ(step(d, t, i)->end, end_, "task %d step %u ended by %s", t, i, \
+			 sr_dm_end_name(end_));					\
+		CHECK_EQ(step(d, t, i)->ns, ns_, "task %d step %u slept %lld ns", t, i, \
+			 (long long)(ns_));					\
+		if ((end_) == SR_DM_BY_TASK) {					\
+			CHECK_EQ(step(d, t, i)->peer, peer_, "task %d step %u woken by %d", \
+				 t, i, peer_);					\
+			CHECK_EQ(step(d, t, i)->peer_step, pstep,		\
+				 "task %d step %u at the waker's step %d", t, i, pstep); \
+		}								\
+	} while (0)
+
+static void test_pipe_pair(void)
+{
+	struct sr_demand *d = load("pipe-pair.txt");
+	int ping, pong;
+
+	if (!d)
+		return;
+	ping = sr_demand_find(d, 100);
+	pong = sr_demand_find(d, 101);
+	CHECK_EQ(d->ntasks, 2, "pipe pair: two tasks");
+	CHECK(ping >= 0 && pong >= 0, "pipe pair: ping and pong found");
+	CHECK_EQ(d->task[ping].origin, SR_DM_ORIGIN_RUNNABLE, "ping was queued at the start");
+	CHECK_EQ(d->task[pong].origin, SR_DM_ORIGIN_SLEEPING, "pong was asleep at the start");
+	CHECK_EQ(d->task[ping].nsteps, 10, "ping: 10 steps");
+	CHECK_RUN(d, ping, 0, 100000);
+	CHECK_WAKE(d, ping, 1, pong, 0);
+	CHECK_RUN(d, ping, 2, 30000);
+	CHECK_SLEEP(d, ping, 3, SR_DM_BY_TASK, 70000, pong, 2);
+	CHECK_RUN(d, ping, 4, 85000);
+	CHECK_WAKE(d, ping, 5, pong, 4);
+	CHECK_RUN(d, ping, 6, 30000);
+	/* pong's sched_waking at .325 came before ping's switch-out at .330 */
+	CHECK_SLEEP(d, ping, 7, SR_DM_BY_TASK, 0, pong, 6);
+	CHECK(step(d, ping, 7)->flags & SR_DM_F_EARLY, "ping step 7: the early wakeup is marked");
+	CHECK_RUN(d, ping, 8, 110000);
+	CHECK_SLEEP(d, ping, 9, SR_DM_NEVER, 0, -1, -1);
+
+	CHECK_EQ(d->task[pong].nsteps, 9, "pong: 9 steps");
+	CHECK_SLEEP(d, pong, 0, SR_DM_BY_TASK, 100000, ping, 1);
+	CHECK(step(d, pong, 0)->flags & SR_DM_F_INITIAL, "pong's first sleep is from the start");
+	CHECK_RUN(d, pong, 1, 80000);
+	CHECK_WAKE(d, pong, 2, ping, 3);
+	CHECK_RUN(d, pong, 3, 50000);
+	CHECK_SLEEP(d, pong, 4, SR_DM_BY_TASK, 50000, ping, 5);
+	CHECK_RUN(d, pong, 5, 5000);
+	CHECK_WAKE(d, pong, 6, ping, 7);
+	CHECK_RUN(d, pong, 7, 75000);
+	CHECK_SLEEP(d, pong, 8, SR_DM_NEVER, 50000, -1, -1);
+
+	CHECK_EQ(d->task[ping].run_ns, 355000, "ping ran 355 us in all");
+	CHECK_EQ(d->task[ping].wait_ns, 15000 + 10000, "ping waited 25 us (woken to running)");
+	CHECK_EQ(d->stats.by_task, 4, "four sleeps ended by the partner");
+	CHECK_EQ(d->stats.early, 1, "one of them early");
+	CHECK_EQ(d->stats.by_timer, 0, "no timer");
+	CHECK_EQ(d->stats.inconsistent, 0, "nothing inconsistent");
+	/* wakeups onto a CPU idle since before them: 15, 20 and 10 us (the first
+	 * one's CPU had not switched yet in the trace, so it does not count) */
+	CHECK_EQ(d->idle_wake_samples, 3, "three wakeups onto an idle CPU");
+	CHECK(d->idle_wake_ns >= 14700 && d->idle_wake_ns <= 15300,
+	      "their median cost is about 15 us (%llu ns)", (unsigned long long)d->idle_wake_ns);
+	CHECK_EQ(d->preempt_wake_samples, 0, "no preempting wakeup");
+	sr_demand_free(d);
+}
+
+static void test_fork_wait(void)
+{
+	struct sr_demand *d = load("fork-wait.txt");
+	int parent, child;
+
+	if (!d)
+		return;
+	CHECK_EQ(d->ntasks, 2, "fork-wait: two tasks");
+	parent = 0;
+	child = sr_demand_find(d, 201);
+	CHECK_EQ(d->task[parent].pid, 200, "the parent is task 0");
+	CHECK_EQ(child, 1, "the child is task 1");
+	CHECK_EQ(d->task[child].origin, SR_DM_ORIGIN_FORKED, "the child was forked in the trace");
+	CHECK_EQ(d->task[child].parent, parent, "by the parent");
+	CHECK_EQ(d->task[child].parent_step, 1, "at its step 1");
+	CHECK_EQ(d->task[parent].nsteps, 6, "parent: 6 steps");
+	CHECK_RUN(d, parent, 0, 50000);
+	CHECK_EQ(step(d, parent, 1)->kind, SR_DM_FORK, "parent step 1 is the fork");
+	CHECK_EQ(step(d, parent, 1)->peer, child, "of the child");
+	CHECK_RUN(d, parent, 2, 20000);
+	/* wait(): ended by the child's exit path, at its last point */
+	CHECK_SLEEP(d, parent, 3, SR_DM_BY_TASK, 440000, child, 1);
+	CHECK_RUN(d, parent, 4, 70000);
+	CHECK_SLEEP(d, parent, 5, SR_DM_NEVER, 0, -1, -1);
+
+	CHECK_EQ(d->task[child].nsteps, 4, "child: 4 steps");
+	CHECK_RUN(d, child, 0, 450000);
+	CHECK_WAKE(d, child, 1, parent, 3);
+	CHECK_RUN(d, child, 2, 10000);
+	CHECK_EQ(step(d, child, 3)->kind, SR_DM_EXIT, "the child exits");
+	CHECK_EQ(d->task[child].exit_ts, 2000520000ULL, "at its final switch");
+	CHECK_EQ(d->task[child].wait_ns, 10000, "the child waited 10 us to run first");
+	CHECK_EQ(d->stats.forks, 1, "one fork");
+	CHECK_EQ(d->stats.exits, 1, "one exit");
+	{
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&buf, &len);
+		int ret = sr_demand_write_text(d, m);
+
+		fclose(m);
+		CHECK(ret == 0 && buf && strstr(buf, "task 1 pid 201 comm sh prio 120 origin forked "
+						     "parent 0@1 run 460000 wait 10000 sleep 0\n"),
+		      "the text dump names the child, its parent's fork step and its times");
+		CHECK(buf && strstr(buf, "  3 sleep 440000 task 1@1\n"),
+		      "the text dump gives the parent's wait and what ended it");
+		free(buf);
+	}
+	sr_demand_free(d);
+}
+
+static void test_timer_sleeper(void)
+{
+	struct sr_demand *d = load("timer-sleeper.txt");
+	int t, o;
+
+	if (!d)
+		return;
+	t = sr_demand_find(d, 300);
+	o = sr_demand_find(d, 301);
+	CHECK_EQ(d->ntasks, 2, "timer: two tasks");
+	CHECK_EQ(d->task[t].nsteps, 6, "sleeper: 6 steps");
+	CHECK_RUN(d, t, 0, 100000);
+	CHECK_SLEEP(d, t, 1, SR_DM_BY_TIMER, 10000000, -1, -1);
+	CHECK_EQ(step(d, t, 1)->peer, -1, "no task behind the timer");
+	CHECK_RUN(d, t, 2, 100000);
+	CHECK_SLEEP(d, t, 3, SR_DM_BY_TIMER, 10000000, -1, -1);
+	CHECK_RUN(d, t, 4, 100000);
+	CHECK_SLEEP(d, t, 5, SR_DM_NEVER, 180000, -1, -1);
+	CHECK_EQ(d->stats.by_timer, 2, "two timer wakeups");
+	CHECK_EQ(d->stats.by_task, 0, "no task edges");
+	/* 'other' ran without a wakeup: queued from the start, one burst */
+	CHECK_EQ(d->task[o].origin, SR_DM_ORIGIN_RUNNABLE, "other was queued at the start");
+	CHECK_RUN(d, o, 0, 100000);
+	CHECK_EQ(d->task[o].wait_ns, 20400000, "other waited from the start");
+	sr_demand_free(d);
+}
+
+/* a sleep whose wakeup was lost: the task runs again, the end is unknown */
+static void test_unknown_end(void)
+{
+	struct sr_demand *d = sr_demand_new(1);
+	struct sr_event ev;
+	int ret = 0;
+
+	sr_event_reset(&ev);
+	ev.kind = SR_EV_SWITCH;
+	ev.cpu = 0;
+	ev.ts = 1000;
+	ev.pid = 0;
+	ev.pid2 = 7;
+	ev.prev_state = SR_PREV_RUNNABLE;
+	ret |= sr_demand_feed(d, &ev);
+	ev.ts = 2000;
+	ev.pid = 7;
+	ev.pid2 = 0;
+	ev.prev_state = SR_PREV_BLOCKED;
+	ret |= sr_demand_feed(d, &ev);
+	ev.ts = 5000;
+	ev.pid = 0;
+	ev.pid2 = 7;
+	ev.prev_state = SR_PREV_RUNNABLE;
+	ret |= sr_demand_feed(d, &ev);
+	ret |= sr_demand_finish(d);
+	CHECK_EQ(ret, 0, "fed");
+	CHECK_SLEEP(d, 0, 1, SR_DM_BY_UNKNOWN, 3000, -1, -1);
+	CHECK_EQ(d->stats.by_unknown, 1, "counted as unknown");
+	CHECK_EQ(d->task[0].run_ns, 1000, "the second burst has no time yet");
+	sr_demand_free(d);
+}
+
+int main(void)
+{
+	test_pipe_pair();
+	test_fork_wait();
+	test_timer_sleeper();
+	test_unknown_end();
+	return unit_done();
+}

@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the closed-loop simulator (replay/sim.c) on the
+ * hand-written traces of tests/fixtures/demand/: every task gets exactly
+ * its demand's CPU time, a wakeup edge orders the wakee's run after the
+ * waker's point, a timer sleep lasts its recorded length, a fork's child
+ * starts after the parent's fork point, the run is the same for the same
+ * seed, and the jitter changes it within its bound.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedreplay/demand.h"
+#include "schedreplay/model.h"
+#include "schedreplay/sim.h"
+#include "unit.h"
+
+#define FIX "tests/fixtures/demand/"
+#define MAXSL 256
+
+struct rec {
+	int n;
+	struct sr_sim_slice s[MAXSL];
+	int ndec;
+};
+
+static int on_slice(const struct sr_sim_slice *s, void *data)
+{
+	struct rec *r = data;
+
+	if (r->n < MAXSL)
+		r->s[r->n++] = *s;
+	return 0;
+}
+
+static int on_decision(const struct sr_decision *d, const struct sr_eval *e, void *data)
+{
+	struct rec *r = data;
+
+	(void)d;
+	(void)e;
+	r->ndec++;
+	return 0;
+}
+
+static struct sr_demand *load(const char *name)
+{
+	struct sr_demand *d = NULL;
+	char *cause = NULL;
+
+	if (sr_demand_from_trace(name, NULL, &d, &cause))
+		d = NULL;
+	CHECK(d != NULL, "%s: demand (%s)", name, cause ? cause : "ok");
+	free(cause);
+	return d;
+}
+
+static int eevdf;
+static const char *const rules[] = { "CFS", "EEVDF", "EEVDF, delayed dequeue" };
+
+static int run(const struct sr_demand *d, const struct sr_topology *t, double jitter,
+	       uint64_t seed, struct rec *r, struct sr_run_metrics *m, struct sr_sim_stats *st)
+{
+	struct sr_sim_opts o = {
+		.topo = t, .hz = 250, .model = sr_model_find("mainline"), .seed = seed,
+		.jitter = jitter, .slice = on_slice, .decision = on_decision, .data = r,
+		.eevdf = eevdf,
+	};
+	char *cause = NULL;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	ret = sr_sim_run(d, &o, m, st, &cause);
+	CHECK(ret == 0, "simulated (%s)", cause ? cause : "ok");
+	free(cause);
+	return ret;
+}
+
+static uint64_t cpu_time(const struct rec *r, int pid)
+{
+	uint64_t sum = 0;
+	int i;
+
+	for (i = 0; i < r->n; i++)
+		if (r->s[i].pid == pid)
+			sum += r->s[i].end - r->s[i].start;
+	return sum;
+}
+
+static uint64_t first_start(const struct rec *r, int pid)
+{
+	int i;
+
+	for (i = 0; i < r->n; i++)
+		if (r->s[i].pid == pid)
+			return r->s[i].start;
+	return 0;
+}
+
+static uint64_t demand_run(const struct sr_demand *d, int t)
+{
+	uint64_t sum = 0;
+	unsigned i;
+
+	for (i = 0; i < d->task[t].nsteps; i++)
+		if (d->task[t].step[i].kind == SR_DM_RUN)
+			sum += d->task[t].step[i].ns;
+	return sum;
+}
+
+static void test_pipe_pair(const struct sr_topology *t)
+{
+	struct sr_demand *d = load(FIX "pipe-pair.txt");
+	struct sr_run_metrics m, m2;
+	struct sr_sim_stats st;
+	struct rec r, r2;
+	int i;
+
+	if (!d || run(d, t, 0, 1, &r, &m, &st))
+		goto out;
+	for (i = 0; i < d->ntasks; i++)
+		CHECK_EQ(cpu_time(&r, d->task[i].pid), demand_run(d, i),
+			 "pipe pair: task %d gets its demand's CPU time", i);
+	/* pong's first run follows ping's first burst (100 us) and an idle wakeup's
+	 * cost drawn from the recorded ones (10, 15 and 20 us) */
+	CHECK(first_start(&r, 101) >= d->t0 + 100000 + 9000 &&
+	      first_start(&r, 101) <= d->t0 + 100000 + 21000,
+	      "pong runs after ping's wakeup point (at +%llu ns)",
+	      (unsigned long long)(first_start(&r, 101) - d->t0));
+	CHECK_EQ(st.stuck, 0, "nobody left waiting");
+	CHECK(st.decisions[SR_DEC_WAKEUP] >= 2, "the wakeups were placed by the model (%llu)",
+	      (unsigned long long)st.decisions[SR_DEC_WAKEUP]);
+	CHECK(r.ndec > 0, "decisions are reported");
+	if (run(d, t, 0, 1, &r2, &m2, &st))
+		goto out;
+	CHECK(r.n == r2.n && !memcmp(r.s, r2.s, (size_t)r.n * sizeof(r.s[0])),
+	      "the same options give the same run");
+	if (run(d, t, 0.01, 7, &r2, &m2, &st))
+		goto out;
+	for (i = 0; i < d->ntasks; i++) {
+		uint64_t want = demand_run(d, i), got = cpu_time(&r2, d->task[i].pid);
+
+		CHECK(got >= want * 99 / 100 - 10 && got <= want * 101 / 100 + 10,
+		      "with 1%% jitter task %d gets its time within 1%% (%llu of %llu)", i,
+		      (unsigned long long)got, (unsigned long long)want);
+	}
+out:
+	sr_demand_free(d);
+}
+
+static void test_fork_wait(const struct sr_topology *t)
+{
+	struct sr_demand *d = load(FIX "fork-wait.txt");
+	struct sr_run_metrics m;
+	struct sr_sim_stats st;
+	struct rec r;
+
+	if (!d || run(d, t, 0, 1, &r, &m, &st))
+		goto out;
+	CHECK_EQ(st.decisions[SR_DEC_FORK], 1, "one fork placement");
+	CHECK(first_start(&r, 201) >= d->t0 + 50000, "the child runs after the fork point");
+	CHECK_EQ(cpu_time(&r, 201), 460000, "the child's CPU time");
+	CHECK_EQ(cpu_time(&r, 200), 140000, "the parent's CPU time");
+	/* the parent's second burst follows the child's wakeup point (450 us into it) */
+	CHECK(m.makespan_s >= 460e-6 && m.makespan_s < 700e-6,
+	      "the makespan ends at the child's exit (%g s)", m.makespan_s);
+	CHECK_EQ(st.stuck, 0, "nobody left waiting");
+out:
+	sr_demand_free(d);
+}
+
+static void test_timer(const struct sr_topology *t)
+{
+	struct sr_demand *d = load(FIX "timer-sleeper.txt");
+	struct sr_run_metrics m;
+	struct sr_sim_stats st;
+	struct rec r;
+	int i, k = 0;
+	uint64_t start[3] = { 0 };
+
+	if (!d || run(d, t, 0, 1, &r, &m, &st))
+		goto out;
+	for (i = 0; i < r.n && k < 3; i++)
+		if (r.s[i].pid == 300)
+			start[k++] = r.s[i].start;
+	CHECK_EQ(k, 3, "three bursts of the sleeper");
+	/* each burst 100 us, each sleep 10 ms, and the wakeup cost in between */
+	CHECK(start[1] - start[0] >= 10100000 && start[1] - start[0] <= 10200000,
+	      "the timer sleep lasts its recorded 10 ms (%llu ns between bursts)",
+	      (unsigned long long)(start[1] - start[0]));
+	CHECK_EQ(st.decisions[SR_DEC_FORK], 0, "no fork");
+out:
+	sr_demand_free(d);
+}
+
+/*
+ * Two CPU hogs queued on one CPU (1x1x1): under both rules they share it,
+ * EEVDF in base slices (2.25 ms at 1 CPU: 0.75 ms), CFS in sched_slice()
+ * periods; neither waits longer than a few slices.
+ */
+static void test_eevdf_share(const struct sr_topology *two)
+{
+	struct sr_topology *t = sr_topology_new_flat(1, SR_ERA_MAINLINE);
+	struct sr_demand *d = sr_demand_new(1);
+	struct sr_event ev;
+	struct sr_run_metrics m;
+	struct sr_sim_stats st;
+	struct rec r;
+	int i, maxgap[2] = { 0, 0 };
+
+	(void)two;
+	sr_topology_build_domains(t);
+	sr_event_reset(&ev);
+	ev.kind = SR_EV_SWITCH;
+	ev.cpu = 0;
+	ev.prio = ev.prio2 = 120;
+	/* hog 10 runs, hog 11 queued; both run 20 ms in all */
+	ev.ts = 1000000;
+	ev.pid = 0;
+	ev.pid2 = 10;
+	ev.prev_state = SR_PREV_RUNNABLE;
+	sr_demand_feed(d, &ev);
+	for (i = 0; i < 20; i++) {
+		ev.ts += 2000000;
+		ev.pid = i % 2 ? 11 : 10;
+		ev.pid2 = i % 2 ? 10 : 11;
+		ev.prev_state = SR_PREV_PREEMPTED;
+		sr_demand_feed(d, &ev);
+	}
+	sr_demand_finish(d);
+	for (eevdf = 0; eevdf < 3; eevdf++) {
+		uint64_t last_end[2] = { 0, 0 };
+
+		if (run(d, t, 0, 1, &r, &m, &st))
+			break;
+		CHECK_EQ(cpu_time(&r, 10) + cpu_time(&r, 11), 40000000,
+			 "%s: the hogs get their 40 ms", rules[eevdf]);
+		maxgap[0] = maxgap[1] = 0;
+		for (i = 0; i < r.n; i++) {
+			int h = r.s[i].pid == 11;
+
+			if (last_end[h] && (int)(r.s[i].start - last_end[h]) > maxgap[h])
+				maxgap[h] = (int)(r.s[i].start - last_end[h]);
+			last_end[h] = r.s[i].end;
+		}
+		CHECK(maxgap[0] > 0 && maxgap[0] <= 8000000 && maxgap[1] <= 8000000,
+		      "%s: they take turns, neither waits more than 8 ms (%d, %d ns)",
+		      rules[eevdf], maxgap[0], maxgap[1]);
+		CHECK(st.preemptions > 2, "%s: by tick or deadline preemption (%llu)",
+		      rules[eevdf], (unsigned long long)st.preemptions);
+	}
+	sr_demand_free(d);
+	sr_topology_free(t);
+}
+
+static void ev_sw(struct sr_demand *d, uint64_t ts, int prev, int state, int next)
+{
+	struct sr_event ev;
+
+	sr_event_reset(&ev);
+	ev.kind = SR_EV_SWITCH;
+	ev.cpu = 0;
+	ev.ts = ts;
+	ev.pid = prev;
+	ev.pid2 = next;
+	ev.prio = ev.prio2 = 120;
+	ev.prev_state = state;
+	sr_demand_feed(d, &ev);
+}
+
+/*
+ * 6.12's delayed dequeue on one CPU: A runs 3 ms and sleeps ahead of B (not
+ * eligible), so it stays queued; B wakes it 1 ms later, where it is.
+ */
+static void test_delayed(void)
+{
+	struct sr_topology *t = sr_topology_new_flat(1, SR_ERA_MAINLINE);
+	struct sr_demand *d = sr_demand_new(1);
+	struct sr_run_metrics m;
+	struct sr_sim_stats st;
+	struct sr_event ev;
+	struct rec r;
+	int i;
+
+	sr_topology_build_domains(t);
+	ev_sw(d, 1000000, 0, SR_PREV_RUNNABLE, 20);
+	ev_sw(d, 4000000, 20, SR_PREV_BLOCKED, 21);
+	sr_event_reset(&ev);
+	ev.kind = SR_EV_WAKING;
+	ev.cpu = 0;
+	ev.ts = 5000000;
+	ev.common_pid = 21;
+	ev.pid = 20;
+	ev.prio = 120;
+	ev.target_cpu = 0;
+	sr_demand_feed(d, &ev);
+	ev_sw(d, 6000000, 21, SR_PREV_BLOCKED, 20);
+	ev_sw(d, 7000000, 20, SR_PREV_BLOCKED, 0);
+	sr_demand_finish(d);
+	for (eevdf = 1; eevdf < 3; eevdf++) {
+		uint64_t second = 0;
+		int seen = 0;
+
+		if (run(d, t, 0, 1, &r, &m, &st))
+			break;
+		CHECK_EQ(st.delayed, eevdf == 2 ? 1 : 0, "%s: A's sleep %s queued", rules[eevdf],
+			 eevdf == 2 ? "stays" : "does not stay");
+		CHECK_EQ(st.delayed_wakeups, eevdf == 2 ? 1 : 0, "%s: %s", rules[eevdf],
+			 eevdf == 2 ? "B wakes it while it is queued" : "no delayed wakeup");
+		for (i = 0; i < r.n; i++)
+			if (r.s[i].pid == 20 && seen++ == 1)
+				second = r.s[i].start;
+		CHECK(second >= 1000000 + 3000000 + 1000000, "%s: A runs again after B's wakeup point",
+		      rules[eevdf]);
+		CHECK_EQ(cpu_time(&r, 20) + cpu_time(&r, 21), 3000000 + 1000000 + 1000000 + 1000000,
+			 "%s: the CPU time", rules[eevdf]);
+	}
+	sr_demand_free(d);
+	sr_topology_free(t);
+}
+
+int main(void)
+{
+	struct sr_topology *t = sr_topology_new_flat(2, SR_ERA_MAINLINE);
+
+	sr_topology_build_domains(t);
+	for (eevdf = 0; eevdf < 3; eevdf++) {
+		printf("# the fair class's rules: %s\n", rules[eevdf]);
+		test_pipe_pair(t);
+		test_fork_wait(t);
+		test_timer(t);
+	}
+	test_eevdf_share(t);
+	test_delayed();
+	sr_topology_free(t);
+	return unit_done();
+}
