@@ -104,6 +104,8 @@ _schedreplay()
 	help:*)
 		((COMP_CWORD == 2)) && COMPREPLY=($(compgen -W "$(_schedreplay_commands)" -- "$cur"))
 		return 0 ;;
+	export:-r | export:--run | export:--from | export:--to)
+		return 0 ;;
 	*:-o | *:--output | *:-t | *:--topology | *:--patch-file | *:-A | *:--attach | \
 	*:--export-demand)
 		_schedreplay_files "$cur"

@@ -9,6 +9,7 @@
  */
 #include "schedreplay/report.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,7 +21,7 @@
 
 enum query {
 	Q_RUNS, Q_HEADER, Q_KGEN, Q_PATCH, Q_PATCH_MIG, Q_FIDELITY, Q_RECONCILED, Q_REASONS,
-	Q_MIGRATION, Q_TASKS, Q_CPUS,
+	Q_MIGRATION, Q_TASKS, Q_CPUS, Q_LATENCY,
 	Q__COUNT
 };
 
@@ -69,6 +70,7 @@ static const struct {
 	/* one definition for the report and "sql -Q": the canned queries themselves */
 	[Q_TASKS] = { "top_tasks", NULL, "top-tasks" },
 	[Q_CPUS] = { "top_cpus", NULL, "top-cpus" },
+	[Q_LATENCY] = { "latency", NULL, "latency" },
 };
 
 const struct sr_sql_report *sr_sql_report_find(const char *name)
@@ -140,6 +142,8 @@ static const char *const top_cols[] = { "evaluated", "divergent", "rate%", "dive
 static const char *const top_json[] = { "evaluated", "divergent", "divergent_pct",
 					"divergences" };
 
+static const char *const lat_cols[] = { "wakeups", "avg_us", "p95_us", "p99_us", "max_us" };
+
 #define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 static void declare(struct sr_report_table *t, const char *name, const char *title,
@@ -189,6 +193,11 @@ struct sr_report *sr_report_new(void)
 		cpu_keys, N(cpu_keys), top_cols, top_json, N(top_cols));
 	r->cpus.def = "the same per CPU the decision ran on, listing the CPUs divergent decisions "
 		"involve; as sql -Q top-cpus";
+	declare(&r->latency, "latency", "scheduling latency: the tasks with the longest delay",
+		task_keys, N(task_keys), lat_cols, lat_cols, N(lat_cols));
+	r->latency.def = "from a sched_wakeup or sched_wakeup_new of a sleeping task to its next "
+		"switch in, as perf sched latency; µs (rounded), percentiles by nearest rank; "
+		"as sql -Q latency";
 	r->fidelity.def = "exact: the model chose the kernel's CPU; baseline: doing nothing "
 		"(prev_cpu, the parent's CPU, no pull) did; as sql -Q fidelity";
 	return r;
@@ -198,7 +207,7 @@ const struct sr_report_table *sr_report_table_at(const struct sr_report *r, int 
 {
 	const struct sr_report_table *const all[] = {
 		&r->header, &r->patch, &r->fidelity, &r->reconciled, &r->reasons, &r->migration,
-		&r->tasks, &r->cpus,
+		&r->tasks, &r->cpus, &r->latency,
 	};
 
 	return i >= 0 && i < N(all) ? all[i] : NULL;
@@ -629,6 +638,36 @@ static int add_cpu(struct sr_report *r, int src, sqlite3_stmt *st)
 	return add_top(&r->cpus, src, st, key);
 }
 
+/* µs with the ns resolution of the query, rounded to the µs */
+static long long col_us(sqlite3_stmt *st, const char *name)
+{
+	int i = col_named(st, name);
+
+	return i < 0 ? 0 : llround(sqlite3_column_double(st, i));
+}
+
+static int add_latency(struct sr_report *r, int src, sqlite3_stmt *st)
+{
+	const char *key[2] = { col_text(st, col_named(st, "tid")),
+			       col_text(st, col_named(st, "comm")) };
+	struct sr_cell *c = row_cells(&r->latency, src, key);
+	int i;
+
+	if (!c)
+		return -SR_E_NOMEM;
+	cell_int(&c[0], col_int(st, "wakeups"));
+	for (i = 1; i < N(lat_cols); i++)
+		cell_int(&c[i], col_us(st, lat_cols[i]));
+	return 0;
+}
+
+/* a file written before the slice tables existed has no latency */
+static int has_slices(sqlite3 *db)
+{
+	return sqlite3_table_column_metadata(db, NULL, "sched_slice", "woken", NULL, NULL, NULL,
+					     NULL, NULL) == SQLITE_OK;
+}
+
 /* a run on the flat fallback: its LLC and node figures say nothing */
 static int note_flat(struct sr_report *r, int src)
 {
@@ -786,7 +825,9 @@ int sr_report_add(struct sr_report *r, sqlite3 *db, const char *file, long run,
 	    (err = fill(r, src, db, file, Q_REASONS, o, run, add_reason, cause)) ||
 	    (err = fill(r, src, db, file, Q_MIGRATION, o, run, NULL, cause)) ||
 	    (err = fill(r, src, db, file, Q_TASKS, o, run, add_task, cause)) ||
-	    (err = fill(r, src, db, file, Q_CPUS, o, run, add_cpu, cause)))
+	    (err = fill(r, src, db, file, Q_CPUS, o, run, add_cpu, cause)) ||
+	    (has_slices(db) && (err = fill(r, src, db, file, Q_LATENCY, o, run, add_latency,
+					   cause))))
 		return err;
 	return 0;
 }

@@ -20,6 +20,7 @@
 #include "schedreplay/kgen.h"
 #include "schedreplay/model.h"
 #include "schedreplay/patch.h"
+#include "schedreplay/slices.h"
 #include "schedreplay/store.h"
 #include "schedreplay/trace.h"
 #include "escape.h"
@@ -169,6 +170,7 @@ enum { SNAP_NONE, SNAP_DIVERGENT, SNAP_ALL };
 
 struct replay_ctx {
 	struct sr_store *store;
+	struct sr_slices *slices;	/* the trace's run and wait slices, with a store */
 	struct sr_fidelity *fid;
 	/* base models */
 	const struct sr_model *models[SR_MAX_MODELS];
@@ -220,6 +222,8 @@ static int on_decision(const struct sr_decision *d, const struct sr_eval *evals,
 
 	if (rc->store && sr_store_decision(rc->store, d, evals, nevals, &rc->cause))
 		return -SR_E_IO;
+	if (!sr_decision_is_balance(d->kind))
+		sr_slices_decision(rc->slices, d->pid, d->done_ts, d->id);
 	for (i = 0; i < nevals && i < rc->nmodels; i++)
 		if (sr_fidelity_add(rc->fid, rc->models[i]->name, d, &evals[i]))
 			return -SR_E_NOMEM;
@@ -237,11 +241,22 @@ static int on_decision(const struct sr_decision *d, const struct sr_eval *evals,
 		diverged = 1;
 		if (rc->store && sr_store_divergent(rc->store, d->id, i, &rc->cause))
 			return -SR_E_IO;
+		if (!sr_decision_is_balance(d->kind) &&
+		    sr_slices_estimate(rc->slices, d->id, d->pid, (int[]){ evals[i].cpu,
+				       evals[i + 1].cpu, d->actual_cpu }, 3))
+			return rc->cause ? -SR_E_IO : -SR_E_NOMEM;
 	}
 	if (rc->store && (diverged || rc->snapshots == SNAP_ALL) &&
 	    sr_store_cpu_state(rc->store, d, &rc->cause))
 		return -SR_E_IO;
 	return 0;
+}
+
+static int on_slice(const struct sr_slice_row *row, void *data)
+{
+	struct replay_ctx *rc = data;
+
+	return sr_store_slice(rc->store, row, &rc->cause) ? -SR_E_IO : 0;
 }
 
 static int on_migration(const struct sr_migration *m, void *data)
@@ -988,6 +1003,9 @@ static int replay_run(const struct replay_args *a, struct replay_ctx *rc, struct
 					 cause);
 		if (err < 0)
 			return err;
+		rc->slices = sr_slices_new(topo, ri.tinfo->pstate_enc, on_slice, rc);
+		if (!rc->slices)
+			return -SR_E_NOMEM;
 	}
 
 	while (!interrupted && (err = sr_trace_next(run->t, &ev, cause)) > 0) {
@@ -1000,7 +1018,9 @@ static int replay_run(const struct replay_args *a, struct replay_ctx *rc, struct
 		if (!run->events)
 			run->first_ts = ev.ts;
 		run->last_ts = ev.ts;
-		err = sr_replay_feed(run->r, &ev);
+		err = rc->slices ? sr_slices_feed(rc->slices, &ev) : 0;
+		if (!err)
+			err = sr_replay_feed(run->r, &ev);
 		if (err) {
 			if (rc->cause) {
 				*cause = rc->cause;
@@ -1017,6 +1037,8 @@ static int replay_run(const struct replay_args *a, struct replay_ctx *rc, struct
 		return err;
 	progress_phase(&run->prog, "the last decisions");
 	err = sr_replay_finish(run->r);
+	if (!err && rc->slices)
+		err = sr_slices_finish(rc->slices, run->last_ts);
 	if (err && rc->cause) {
 		/* a callback's error (the store's) while the last decisions closed */
 		free(*cause);
@@ -1178,6 +1200,7 @@ static void replay_print(const struct replay_args *a, struct replay_ctx *rc,
 static void replay_release(struct replay_ctx *rc, struct replay_run *run)
 {
 	free(rc->cause);
+	sr_slices_free(rc->slices);
 	sr_store_free(rc->store);
 	sr_replay_free(run->r);
 	sr_fidelity_free(rc->fid);

@@ -16,11 +16,13 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "schedreplay/error.h"
 #include "schedreplay/report.h"
 #include "schedreplay/store.h"
 #include "escape.h"
+#include "report-html.h"
 #include "banned.h"
 
 /* ---- text ------------------------------------------------------------------ */
@@ -663,6 +665,8 @@ static const char report_options[] =
 	"   -n, --top N        rows of the top tasks and top CPUs tables (default 10)\n"
 	"       --reasons N    reason paths of wakeup_moved per base model (default 5)\n"
 	"       --json         print one JSON document with the same content\n"
+	"       --html FILE    write one self-contained HTML page (inline SVG charts) to\n"
+	"                      FILE instead: fidelity, patch pairs, latency per task group\n"
 	"       --print-sql    print the SQL statements the report runs (parameters\n"
 	"                      :run, :top, :limit, :reasons) and exit\n"
 	"   -h, --help         show this help\n";
@@ -735,6 +739,7 @@ static int report_exec(int argc, char **argv)
 		{ "top",	required_argument,	NULL, 'n' },
 		{ "reasons",	required_argument,	NULL, 'e' },
 		{ "json",	no_argument,		NULL, 'j' },
+		{ "html",	required_argument,	NULL, 'H' },
 		{ "print-sql",	no_argument,		NULL, 'S' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -743,8 +748,9 @@ static int report_exec(int argc, char **argv)
 	sqlite3 *db[2] = { NULL, NULL };
 	long *runs[2] = { NULL, NULL }, run = 0, run2 = 0;
 	int nruns[2] = { 0, 0 }, json = 0, sql = 0, opt, ndb, i, ret = EXIT_FAIL;
-	const char *file[2] = { NULL, NULL };
-	char *cause = NULL;
+	const char *file[2] = { NULL, NULL }, *html = NULL;
+	char *cause = NULL, *tmp = NULL;
+	FILE *out = stdout;
 
 	optind = 1;
 	opterr = 0;
@@ -768,6 +774,9 @@ static int report_exec(int argc, char **argv)
 			break;
 		case 'j':
 			json = 1;
+			break;
+		case 'H':
+			html = optarg;
 			break;
 		case 'S':
 			sql = 1;
@@ -794,6 +803,11 @@ static int report_exec(int argc, char **argv)
 		cmd_usage(&cmd_report, stderr);
 		return EXIT_USAGE;
 	}
+	if (html && (ndb != 1 || json)) {
+		sr_error("report: --html writes the runs of one DB, without --json");
+		cmd_usage(&cmd_report, stderr);
+		return EXIT_USAGE;
+	}
 	if (run2 && ndb == 1) {
 		sr_error("report: --run2 needs a second database (give DB twice to compare two "
 			 "runs of one file)");
@@ -814,6 +828,21 @@ static int report_exec(int argc, char **argv)
 		sr_error("'%s' has no run %ld (runs 1 to %ld)", file[1], run2,
 			 runs[1][nruns[1] - 1]);
 		goto out;
+	}
+	if (html) {
+		/* the page appears whole or not at all */
+		if (asprintf(&tmp, "%s.tmp-%d", html, (int)getpid()) < 0) {
+			tmp = NULL;
+			sr_error("%s", sr_strerror(-SR_E_NOMEM));
+			goto out;
+		}
+		out = fopen(tmp, "w");
+		if (!out) {
+			out = stdout;
+			sr_error("cannot create '%s': %s", tmp, strerror(errno));
+			goto out;
+		}
+		sr_report_html_begin(out, "schedreplay report");
 	}
 	if (json)
 		fputs("{\"reports\":[", stdout);
@@ -840,6 +869,10 @@ static int report_exec(int argc, char **argv)
 			if (i)
 				fputc(',', stdout);
 			err = print_json_report(db[0], r, stdout);
+		} else if (html) {
+			err = escape_texts(r);
+			if (!err)
+				err = sr_report_html_run(db[0], r, r->src[0].run, out);
 		} else {
 			if (i)
 				fputs("\n\n", stdout);
@@ -853,15 +886,36 @@ static int report_exec(int argc, char **argv)
 		}
 		sr_report_free(r);
 		if (err) {
-			sr_error("cannot build the JSON document of '%s': %s", file[0],
-				 sqlite3_errmsg(db[0]));
+			sr_error("cannot build the %s of '%s': %s", html ? "page" : "JSON document",
+				 file[0], sqlite3_errmsg(db[0]));
 			goto out;
 		}
 	}
 	if (json)
 		fputs("]}\n", stdout);
+	if (html) {
+		sr_report_html_end(out);
+		i = ferror(out);
+		if (fclose(out) || i) {
+			out = stdout;
+			sr_error("cannot write '%s': %s", tmp, strerror(errno));
+			goto out;
+		}
+		out = stdout;
+		if (rename(tmp, html) < 0) {
+			sr_error("cannot create '%s': %s", html, strerror(errno));
+			goto out;
+		}
+		free(tmp);
+		tmp = NULL;
+	}
 	ret = EXIT_OK;
 out:
+	if (out != stdout)
+		fclose(out);
+	if (tmp)
+		unlink(tmp);
+	free(tmp);
 	free(cause);
 	for (i = 0; i < 2; i++) {
 		free(runs[i]);
@@ -872,7 +926,8 @@ out:
 
 const struct cmd_entry cmd_report = {
 	.name = "report",
-	.synopsis = "[-r N] [--run2 N] [-n N] [--reasons N] [--json] DB [DB2] | --print-sql",
+	.synopsis = "[-r N] [--run2 N] [-n N] [--reasons N] [--json | --html FILE] DB [DB2] | "
+		    "--print-sql",
 	.summary = "summarize a replay database as comparison tables",
 	.options = report_options,
 	.examples = report_examples,

@@ -13,7 +13,8 @@
 const char *sr_progname = "schedreplay";
 
 static const struct cmd_entry *const commands[] = {
-	&cmd_record, &cmd_replay, &cmd_simulate, &cmd_report, &cmd_tui, &cmd_sql, &cmd_info, &cmd_help,
+	&cmd_record, &cmd_replay, &cmd_simulate, &cmd_report, &cmd_tui, &cmd_sql, &cmd_export,
+	&cmd_info, &cmd_help,
 };
 
 #define NCOMMANDS ((int)(sizeof(commands) / sizeof(commands[0])))

@@ -30,6 +30,7 @@ extern const struct cmd_entry cmd_info;
 extern const struct cmd_entry cmd_replay;
 extern const struct cmd_entry cmd_report;
 extern const struct cmd_entry cmd_sql;
+extern const struct cmd_entry cmd_export;
 extern const struct cmd_entry cmd_help;
 extern const struct cmd_entry cmd_tui;
 extern const struct cmd_entry cmd_simulate;

@@ -27,6 +27,7 @@
 #include "schedreplay/error.h"
 #include "schedreplay/event.h"
 #include "schedreplay/model.h"
+#include "schedreplay/slices.h"
 #include "strtab.h"
 #include "banned.h"
 
@@ -174,7 +175,7 @@ struct thread_row {
 	uint64_t decisions, migrations;
 };
 
-enum job_type { JOB_DECISION, JOB_DIVERGENT, JOB_CPU_STATE, JOB_MIGRATION };
+enum job_type { JOB_DECISION, JOB_DIVERGENT, JOB_CPU_STATE, JOB_MIGRATION, JOB_SLICE };
 
 /* one evaluation row to write: a base side's, or a patch side's that differs */
 struct job_eval {
@@ -191,6 +192,7 @@ struct job {
 	long id;			/* DIVERGENT */
 	int side;
 	struct sr_migration m;		/* MIGRATION */
+	struct sr_slice_row sl;		/* SLICE */
 };
 
 #define JOBS_PER_BLOCK 2048
@@ -203,6 +205,7 @@ struct job_block {
 struct sr_store {
 	sqlite3 *db;			/* the temporary database */
 	sqlite3_stmt *ins_dec, *ins_eval, *ins_reason, *ins_div, *ins_mig, *ins_snap;
+	sqlite3_stmt *ins_slice[SR_SL__COUNT];	/* src/slices-sql.c */
 	int ncpus;
 	char *path;			/* the destination (a symlink's target) */
 	char *tmp;			/* "path.tmp-PID" */
@@ -867,7 +870,7 @@ struct sr_store *sr_store_create(const char *path, const struct sr_store_opts *o
 			 "PRAGMA page_size=16384; PRAGMA cache_size=-16384; "
 			 "PRAGMA application_id=%d; PRAGMA user_version=%d;",
 			 SR_DB_APPLICATION_ID, SR_DB_SCHEMA_VERSION);
-		if (exec(s, sql, cause) || exec(s, schema, cause))
+		if (exec(s, sql, cause) || exec(s, schema, cause) || exec(s, sr_slices_schema, cause))
 			goto fail;
 		snprintf(sql, sizeof(sql),
 			 "INSERT INTO meta VALUES ('schema_version', '%d'), "
@@ -890,7 +893,8 @@ struct sr_store *sr_store_create(const char *path, const struct sr_store_opts *o
 	    sqlite3_prepare_v2(s->db, "INSERT INTO migration VALUES (?,?,?,?,?,?,?,?,?)", -1,
 			       &s->ins_mig, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(s->db, "INSERT INTO cpu_state VALUES (?,?,?,?,?,?,?,?,?)", -1,
-			       &s->ins_snap, NULL) != SQLITE_OK) {
+			       &s->ins_snap, NULL) != SQLITE_OK ||
+	    sr_slices_sql_prepare(s->db, s->ins_slice) != SQLITE_OK) {
 		db_error(s, cause, "prepare");
 		goto fail;
 	}
@@ -1354,6 +1358,13 @@ static int migration_now(struct sr_store *s, const struct sr_migration *m, char 
 	return err ? err : batch(s, cause);
 }
 
+static int slice_now(struct sr_store *s, const struct sr_slice_row *r, char **cause)
+{
+	if (sr_slices_sql_insert(s->ins_slice, s->run_id, r) != SQLITE_DONE)
+		return db_error(s, cause, "insert slice");
+	return batch(s, cause);
+}
+
 /* ---- the writer thread ---------------------------------------------------- */
 
 static void run_job(struct sr_store *s, struct job *j)
@@ -1376,6 +1387,9 @@ static void run_job(struct sr_store *s, struct job *j)
 			break;
 		case JOB_MIGRATION:
 			err = migration_now(s, &j->m, &cause);
+			break;
+		case JOB_SLICE:
+			err = slice_now(s, &j->sl, &cause);
 			break;
 		}
 	}
@@ -1623,6 +1637,21 @@ int sr_store_migration(struct sr_store *s, const struct sr_migration *m, char **
 	return 0;
 }
 
+int sr_store_slice(struct sr_store *s, const struct sr_slice_row *row, char **cause)
+{
+	struct job *j;
+	int err;
+
+	if (!s->writer_on)
+		return slice_now(s, row, cause);
+	j = job_new(s, JOB_SLICE, cause, &err);
+	if (!j)
+		return err;
+	j->sl = *row;
+	s->fill->n++;
+	return 0;
+}
+
 /*
  * One prepared INSERT run over @n rows: @bind binds row @i into @q and says
  * whether to insert it (0 skips it).  The end-of-run tables all go this way.
@@ -1814,6 +1843,7 @@ static void finalize_all(struct sr_store *s)
 	sqlite3_finalize(s->ins_mig);
 	sqlite3_finalize(s->ins_snap);
 	s->ins_dec = s->ins_eval = s->ins_reason = s->ins_div = s->ins_mig = s->ins_snap = NULL;
+	sr_slices_sql_finalize(s->ins_slice);
 }
 
 /* a standalone database: indexes, statistics, on disk */
@@ -1825,6 +1855,8 @@ static int temp_finish(struct sr_store *s, char **cause)
 		return 0;
 	/* bulk load first, indexes once at the end */
 	err = exec(s, indexes, cause);
+	if (!err)
+		err = exec(s, sr_slices_indexes, cause);
 	if (!err)
 		err = exec(s, "PRAGMA analysis_limit = 1000; ANALYZE", cause);
 	if (err)
@@ -1971,7 +2003,7 @@ static int64_t query_int(sqlite3 *db, const char *sql, int *rc)
 static int copy_covers_schema(sqlite3 *db, char **cause)
 {
 	sqlite3_stmt *q = NULL;
-	size_t i;
+	size_t i, k;
 	int ok = 1;
 
 	if (sqlite3_prepare_v2(db, "SELECT name FROM src.sqlite_schema WHERE type = 'table'"
@@ -1983,6 +2015,9 @@ static int copy_covers_schema(sqlite3 *db, char **cause)
 
 		for (i = 0; i < NCOPY && strcmp(copy_sql[i].table, t); i++)
 			;
+		for (k = 0; i == NCOPY && sr_slices_copy[k].table; k++)
+			if (!strcmp(sr_slices_copy[k].table, t))
+				i = 0;
 		if (i == NCOPY) {
 			sr_cause_set(cause, "internal error: table '%s' has no append copy", t);
 			ok = 0;
@@ -2007,12 +2042,17 @@ static int copy_rows(struct sr_store *s, sqlite3 *db, int64_t r, int64_t sd, int
 	    sqlite3_exec(db, "ALTER TABLE main.run ADD COLUMN kernel_gen TEXT", NULL, NULL,
 			 NULL) != SQLITE_OK)
 		return dest_error(s, db, "run.kernel_gen", cause);
-	for (i = 0; i < NCOPY; i++) {
+	/* and the slice tables (src/slices-sql.c), copied after the others */
+	if (sqlite3_exec(db, sr_slices_schema, NULL, NULL, NULL) != SQLITE_OK)
+		return dest_error(s, db, "slice tables", cause);
+	for (i = 0; i < NCOPY || sr_slices_copy[i - NCOPY].table; i++) {
+		const char *table = i < NCOPY ? copy_sql[i].table : sr_slices_copy[i - NCOPY].table;
+		const char *sql = i < NCOPY ? copy_sql[i].sql : sr_slices_copy[i - NCOPY].sql;
 		sqlite3_stmt *q = NULL;
 		int idx, rc;
 
-		if (sqlite3_prepare_v2(db, copy_sql[i].sql, -1, &q, NULL) != SQLITE_OK)
-			return dest_error(s, db, copy_sql[i].table, cause);
+		if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK)
+			return dest_error(s, db, table, cause);
 		if ((idx = sqlite3_bind_parameter_index(q, ":r")))
 			sqlite3_bind_int64(q, idx, r);
 		if ((idx = sqlite3_bind_parameter_index(q, ":s")))
@@ -2022,7 +2062,7 @@ static int copy_rows(struct sr_store *s, sqlite3 *db, int64_t r, int64_t sd, int
 		rc = sqlite3_step(q);
 		sqlite3_finalize(q);
 		if (rc != SQLITE_DONE)
-			return dest_error(s, db, copy_sql[i].table, cause);
+			return dest_error(s, db, table, cause);
 	}
 	return 0;
 }
@@ -2097,6 +2137,7 @@ static int copy_into(struct sr_store *s, char **cause)
 	if (err)
 		goto rollback;
 	if (sqlite3_exec(db, indexes, NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_exec(db, sr_slices_indexes, NULL, NULL, NULL) != SQLITE_OK ||
 	    sqlite3_exec(db, "PRAGMA analysis_limit = 1000; ANALYZE main", NULL, NULL,
 			 NULL) != SQLITE_OK) {
 		err = dest_error(s, db, "index", cause);

@@ -14,7 +14,7 @@ ok "no command lists the commands" grep -q '^   info ' "$TMP/e"
 "$SR" frobnicate >"$TMP/o" 2>"$TMP/e"
 same "unknown command exits 2" 2 $?
 same "unknown command lists the candidates" \
-	"schedreplay: unknown command 'frobnicate', expected one of: record replay simulate report tui sql info help" \
+	"schedreplay: unknown command 'frobnicate', expected one of: record replay simulate report tui sql export info help" \
 	"$(cat "$TMP/e")"
 
 "$SR" re x >"$TMP/o" 2>"$TMP/e"
@@ -36,7 +36,7 @@ same "unknown -F reader exits 2" 2 $?
 
 "$SR" --help >"$TMP/o" 2>&1
 same "--help exits 0" 0 $?
-ok "help lists every command" sh -c "for c in record replay simulate report tui sql info help; do grep -q \"^   \$c \" '$TMP/o' || exit 1; done"
+ok "help lists every command" sh -c "for c in record replay simulate report tui sql export info help; do grep -q \"^   \$c \" '$TMP/o' || exit 1; done"
 "$SR" help info >"$TMP/h1"
 "$SR" info --help >"$TMP/h2"
 ok "'help info' equals 'info --help'" cmp -s "$TMP/h1" "$TMP/h2"

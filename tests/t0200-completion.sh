@@ -19,7 +19,7 @@ complete_words() {
 }
 cd "$TMP" || exit 1
 ok "the script loads and registers itself" bash -c ". '$COMP' && complete -p schedreplay | grep -q '_schedreplay schedreplay'"
-same "commands" "help info record replay report simulate sql tui" "$(complete_words "")"
+same "commands" "export help info record replay report simulate sql tui" "$(complete_words "")"
 same "a command prefix" "record replay report" "$(complete_words re)"
 same "replay's options come from its --help" \
 	"$("$SR" replay --help | grep -oE -- '--[a-z][a-z-]*' | sort -u | paste -sd' ')" \

@@ -84,6 +84,7 @@ struct sr_report {
 	struct sr_report_table migration;	/* per class */
 	struct sr_report_table tasks;		/* top tasks by divergent decisions */
 	struct sr_report_table cpus;		/* top CPUs (this_cpu) by divergent decisions */
+	struct sr_report_table latency;		/* the tasks with the longest wakeup latency */
 };
 
 struct sr_report_opts {

@@ -95,6 +95,9 @@ int sr_store_divergent(struct sr_store *s, long decision_id, int side, char **ca
 /* every CPU's state at decision @d (d->snap; nothing when it has none) */
 int sr_store_cpu_state(struct sr_store *s, const struct sr_decision *d, char **cause);
 int sr_store_migration(struct sr_store *s, const struct sr_migration *m, char **cause);
+struct sr_slice_row;
+/* a row of the slice tables (include/schedreplay/slices.h), queued like the others */
+int sr_store_slice(struct sr_store *s, const struct sr_slice_row *row, char **cause);
 int sr_store_finish_run(struct sr_store *s, const struct sr_trace_info *tinfo,
 			const struct sr_replay_stats *st, const struct sr_fidelity *f,
 			const struct sr_patch_summary *ps, int nps, uint64_t events,
