@@ -177,7 +177,7 @@ struct sr_report *sr_report_new(void)
 	declare(&r->reconciled, "reconciled", "engine state reconciled with the trace", rec_keys,
 		N(rec_keys), rec_cols, rec_json, N(rec_cols));
 	r->reconciled.def = "n: how often the trace proved a fact the engine's state contradicted "
-		"(newidle_pull, idle_switch, probe, switch; replay(1)) and the engine took the "
+		"(newidle_pull, idle_switch, probe, switch, delayed; replay(1)) and the engine took the "
 		"trace's word; per-decision: n per 100 decisions of the run; as the reconciled table";
 	declare(&r->reasons, "wakeup_moved_reasons", "top reason paths of wakeup_moved",
 		reason_keys, N(reason_keys), reason_cols, reason_json, N(reason_cols));

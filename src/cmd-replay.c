@@ -376,7 +376,8 @@ static void print_written(struct replay_ctx *rc, FILE *out)
 		sr_store_appended(rc->store) ? "appended to" : "written to new",
 		sr_store_path(rc->store), (unsigned long long)sr_store_decisions(rc->store));
 	if (rc->npatches)
-		fprintf(out, ", %llu where a patch pair's sides differ", (unsigned long long)div);
+		fprintf(out, ", %llu divergences (a decision counts once per patch pair whose "
+			"sides differ there)", (unsigned long long)div);
 	fprintf(out, "\n");
 }
 

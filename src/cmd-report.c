@@ -662,7 +662,7 @@ static const char report_options[] =
 	"   -r, --run N        report run N of DB (default: every run of DB, one after\n"
 	"                      another; with DB2, the last run of DB)\n"
 	"       --run2 N       the run of DB2 to compare with (default: its last run)\n"
-	"   -n, --top N        rows of the top tasks and top CPUs tables (default 10)\n"
+	"   -n, --top N        rows of the top tasks, top CPUs and latency tables (default 10)\n"
 	"       --reasons N    reason paths of wakeup_moved per base model (default 5)\n"
 	"       --json         print one JSON document with the same content\n"
 	"       --html FILE    write one self-contained HTML page (inline SVG charts) to\n"

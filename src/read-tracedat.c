@@ -100,23 +100,6 @@ static const int probe_slot[SR_PROBE_NFIELDS] = {
 /* the wakeup family's success field reuses F_DEST */
 #define F_SUCCESS F_DEST
 
-/* libtracecmd's decompressor (see tracedat-check.c for why it is declared here) */
-struct tracecmd_compression;
-struct tracecmd_msg_handle;
-struct tracecmd_compress_chunk {
-	unsigned int size;
-	unsigned int zsize;
-	off_t zoffset;
-	off_t offset;
-};
-struct tracecmd_compression *tracecmd_compress_alloc(const char *name, const char *version, int fd,
-						     struct tep_handle *tep,
-						     struct tracecmd_msg_handle *msg_handle)
-	__attribute__((weak));
-void tracecmd_compress_destroy(struct tracecmd_compression *handle) __attribute__((weak));
-int tracecmd_uncompress_chunk(struct tracecmd_compression *handle,
-			      struct tracecmd_compress_chunk *chunk, char *data) __attribute__((weak));
-
 /* uncompressed data is read this many pages at a time */
 #define PAGES_PER_READ 64
 

@@ -20,4 +20,29 @@ const char *tracecmd_get_uname(struct tracecmd_input *handle) __attribute__((wea
 const char *tracecmd_get_cpustats(struct tracecmd_input *handle) __attribute__((weak));
 const char *tracecmd_get_trace_clock(struct tracecmd_input *handle) __attribute__((weak));
 
+/*
+ * The decompressor, declared here for the same reason; the struct must keep
+ * the layout of libtracecmd 1.3's.  Without these the structural check
+ * skips compressed contents and the page reader leaves compressed files to
+ * libtracecmd's own iteration.
+ */
+struct tracecmd_compression;
+struct tracecmd_msg_handle;
+struct tracecmd_compress_chunk {
+	unsigned int size;
+	unsigned int zsize;
+	off_t zoffset;
+	off_t offset;
+};
+struct tracecmd_compression *tracecmd_compress_alloc(const char *name, const char *version, int fd,
+						     struct tep_handle *tep,
+						     struct tracecmd_msg_handle *msg_handle)
+	__attribute__((weak));
+void tracecmd_compress_destroy(struct tracecmd_compression *handle) __attribute__((weak));
+int tracecmd_uncompress_chunk(struct tracecmd_compression *handle,
+			      struct tracecmd_compress_chunk *chunk, char *data) __attribute__((weak));
+int tracecmd_uncompress_block(struct tracecmd_compression *handle) __attribute__((weak));
+int tracecmd_compress_buffer_read(struct tracecmd_compression *handle, char *dst, int len)
+	__attribute__((weak));
+
 #endif

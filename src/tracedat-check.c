@@ -47,32 +47,8 @@
 
 #include "schedreplay/error.h"
 #include "schedreplay/event.h"
+#include "tracecmd-private.h"
 #include "banned.h"
-
-/*
- * libtracecmd's decompressor, exported by libtracecmd.so but declared only
- * in trace-cmd-private.h, which Debian does not ship; weak, so that the
- * checks of compressed contents are skipped if a libtracecmd lacks them.
- * The struct must keep the layout of libtracecmd 1.3's.
- */
-struct tracecmd_compression;
-struct tracecmd_msg_handle;
-struct tracecmd_compress_chunk {
-	unsigned int size;
-	unsigned int zsize;
-	off_t zoffset;
-	off_t offset;
-};
-struct tracecmd_compression *tracecmd_compress_alloc(const char *name, const char *version, int fd,
-						     struct tep_handle *tep,
-						     struct tracecmd_msg_handle *msg_handle)
-	__attribute__((weak));
-void tracecmd_compress_destroy(struct tracecmd_compression *handle) __attribute__((weak));
-int tracecmd_uncompress_chunk(struct tracecmd_compression *handle,
-			      struct tracecmd_compress_chunk *chunk, char *data) __attribute__((weak));
-int tracecmd_uncompress_block(struct tracecmd_compression *handle) __attribute__((weak));
-int tracecmd_compress_buffer_read(struct tracecmd_compression *handle, char *dst, int len)
-	__attribute__((weak));
 
 #define CHK_MAX_CPUS		8192
 #define CHK_WINDOW		(64u << 10)	/* rd()'s window on the file */

@@ -297,7 +297,7 @@ same "a bad --lock-timeout is refused" 2 $?
 rm -f "$TMP/say.db"
 "$SR" replay -o "$TMP/say.db" -p wake-affine-equal -t 1x2x1 "$v7" >"$TMP/o" 2>"$TMP/e1"
 same "replay -o says what it wrote, on stderr" \
-	"schedreplay: replay: run 1 written to new '$TMP/say.db': $dec1 decisions, $(sqlite3 "$TMP/say.db" 'SELECT count(*) FROM divergence') where a patch pair's sides differ" \
+	"schedreplay: replay: run 1 written to new '$TMP/say.db': $dec1 decisions, $(sqlite3 "$TMP/say.db" 'SELECT count(*) FROM divergence') divergences (a decision counts once per patch pair whose sides differ there)" \
 	"$(grep -v 'carries no topology' "$TMP/e1")"
 same "and nothing on stdout" "" "$(cat "$TMP/o")"
 "$SR" replay -a -o "$TMP/say.db" -t 1x2x1 "$v7" >/dev/null 2>"$TMP/e1"
