@@ -28,6 +28,13 @@ case "$(kline -t 2x2x1 "$S/delayed-dequeue.txt")" in
 unknown*) pass "a trace without a release: unknown, modelled as 6.1" ;;
 *) fail "a trace without a release: unknown, modelled as 6.1" ;;
 esac
+"$SR" replay -q --kernel 6.12.0 -t "$N/numa-6.1-pingpong.topo" "$N/numa-6.1-pingpong.dat" \
+	>/dev/null 2>"$TMP/w"
+ok "--kernel against the trace's own release: a warning names both" \
+	grep -q "^schedreplay: warning: replay: --kernel 6.12.0 is not the kernel that recorded .*(6.1.0-57-amd64): the engine and the models follow 6.12, the trace shows 6.1$" "$TMP/w"
+"$SR" replay -q --kernel 6.1 -t "$N/numa-6.1-pingpong.topo" "$N/numa-6.1-pingpong.dat" \
+	>/dev/null 2>"$TMP/w"
+ok "... and none when they agree" sh -c "! grep -q 'is not the kernel' '$TMP/w'"
 "$SR" replay -q --kernel linux "$S/delayed-dequeue.txt" >/dev/null 2>"$TMP/e"
 same "a bad --kernel exits 2" 2 $?
 ok "and says what it takes" grep -q "^schedreplay: replay: --kernel takes a kernel release such as 6.12.117 or 6.1, not 'linux'" "$TMP/e"
