@@ -452,6 +452,10 @@ static int export_exec(int argc, char **argv)
 		cmd_usage(&cmd_export, stderr);
 		return EXIT_USAGE;
 	}
+	if (x.from >= 0 && x.to >= 0 && x.from > x.to) {
+		sr_error("export: --from %lld is after --to %lld: an empty window", x.from, x.to);
+		return EXIT_USAGE;
+	}
 	x.file = argv[optind];
 	x.db = sr_db_open(x.file, 0, &cause);
 	if (!x.db) {

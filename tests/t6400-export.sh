@@ -135,6 +135,9 @@ same "an unwritable output: exit 1" 1 $?
 ok "... and nothing left" sh -c "! ls '$TMP'/no 2>/dev/null"
 "$SR" export --from x "$DB" 2>"$TMP/e"
 same "a bad --from: exit 2" 2 $?
+"$SR" export --from 5 --to 1 "$DB" >"$TMP/o" 2>"$TMP/e"
+same "--from after --to: exit 2" 2 $?
+ok "... says so, and writes nothing" sh -c "grep -q 'export: --from 5 is after --to 1' '$TMP/e' && ! test -s '$TMP/o'"
 "$SR" export 2>"$TMP/e"
 same "no DB: exit 2" 2 $?
 "$SR" export --frobnicate "$DB" 2>"$TMP/e"
