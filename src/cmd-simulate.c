@@ -163,11 +163,12 @@ static void json_metrics(const struct sr_run_metrics *m, FILE *f)
 
 	fprintf(f, "\"makespan_s\": %.6f, \"migrations\": %llu, \"migrations_cross_llc\": %llu, "
 		"\"migrations_cross_node\": %llu, \"wakeup_latency_us\": {\"p50\": %.1f, "
-		"\"p99\": %.1f, \"mean\": %.1f, \"max\": %.1f}, \"busy_pct_per_node\": [",
+		"\"p99\": %.1f, \"mean\": %.1f, \"max\": %.1f}, \"wakeups\": %llu, "
+		"\"busy_pct_per_node\": [",
 		m->makespan_s, (unsigned long long)m->migrations,
 		(unsigned long long)m->migrations_cross_llc,
 		(unsigned long long)m->migrations_cross_node, m->lat_p50_us, m->lat_p99_us,
-		m->lat_mean_us, m->lat_max_us);
+		m->lat_mean_us, m->lat_max_us, (unsigned long long)m->wakeups);
 	for (k = 0; k < m->nnodes; k++)
 		fprintf(f, "%s%.1f", k ? ", " : "", m->busy_pct_per_node[k]);
 	fprintf(f, "], \"idle_while_waiting_s\": %.6f", m->idle_while_waiting_s);
@@ -628,6 +629,24 @@ static int simulate_exec(int argc, char **argv)
 				sd->st = st;
 		}
 		side_summary(sd, runs);
+	}
+	/*
+	 * Latencies over other wakeups are not comparable: say so where the
+	 * closed loop lost or made many (the latency tolerance of the
+	 * validation, 30 %, as the bound)
+	 */
+	for (i = 0; i < nsides; i++) {
+		double w = (double)sides[i].med.wakeups, rw = (double)rec.wakeups;
+
+		if (rw > 0 && (w < 0.7 * rw || w > 1.3 * rw))
+			sr_warn("simulate: %s%s%s%s had %llu wakeups against the recording's %llu: "
+				"its latency figures are over other wakeups than the recording's",
+				sides[i].m->base ? sides[i].m->base->name : sides[i].m->name,
+				sides[i].patch ? " " : "", sides[i].patch ? sides[i].patch : "",
+				sides[i].patch ? (sides[i].variant[0] == 'p' ? " patched" :
+						  " original") : "",
+				(unsigned long long)sides[i].med.wakeups,
+				(unsigned long long)rec.wakeups);
 	}
 	if (json)
 		print_json(&rec, sides, nsides, runs, fair, stdout);

@@ -24,6 +24,13 @@ for f in "$N"/*.dat; do
 	fi
 done
 
+# a closed loop that lost most of the recording's wakeups says so (the
+# messaging load's receivers rarely block there); one that kept them does not
+ok "simulate warns when a side's wakeups are far from the recording's" \
+	grep -q "^schedreplay: warning: simulate: mainline had [0-9]* wakeups against the recording's 6235: its latency figures are over other wakeups" \
+	"$TMP/numa-6.12-messaging.err"
+ok "... and not when they are close" sh -c "! grep -q 'wakeups against' '$TMP/numa-6.1-pingpong.err'"
+
 F=$N/numa-6.1-pingpong-aff
 "$SR" simulate --json -t "$F.topo" -p newidle-bail -p wake-affine-equal --runs 3 --seed 5 \
 	"$F.dat" >"$TMP/p.json" 2>"$TMP/p.err"
