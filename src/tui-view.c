@@ -1420,6 +1420,15 @@ static double pct(long long a, long long b)
 	return b > 0 ? 100.0 * (double)a / (double)b : 0.0;
 }
 
+/* @a of @b in percent with @prec decimals, or "n/a" when @b is 0 */
+static void pct_text(char *buf, size_t len, int prec, long long a, long long b)
+{
+	if (b > 0)
+		snprintf(buf, len, "%.*f%%", prec, 100.0 * (double)a / (double)b);
+	else
+		snprintf(buf, len, "n/a");
+}
+
 /* a note under the figure it is about: why that figure is no verdict */
 static void summary_note(struct page *p, const char *note)
 {
@@ -1464,26 +1473,30 @@ static void render_summary_page(struct tui *t, int cols)
 	line(&p, 2, 0, 0, "events    %lld over %lld.%03lld s, %lld migrations, %lld lost",
 	     r->events, span / 1000000000LL, (span % 1000000000LL) / 1000000, r->migrations,
 	     r->lost);
-	line(&p, 2, 0, 0, "decisions %lld, %ld divergent", r->decisions, t->ndivergent);
+	line(&p, 2, 0, 0, "decisions %lld, %ld divergences (a decision once per pair whose sides "
+	     "differ)", r->decisions, t->ndivergent);
 	line(&p, 0, 0, 0, "%s", "");
 	line(&p, 0, TUI_A_BOLD, 0, "patch pairs (original: the function as it is; patched: with "
 	     "the patch)");
-	line(&p, 2, TUI_A_UNDERLINE, 0, "%-24s %-9s %-6s %9s %9s %7s %7s %7s", "patch", "model",
+	line(&p, 2, TUI_A_UNDERLINE, 0, "%-18s %-8s %-16s %9s %9s %7s %7s %7s", "patch", "model",
 	     "kind", "decisions", "divergent", "rate", "orig=A", "new=A");
 	any = 0;
 	if (sqlite3_prepare_v2(t->db, tui_q(TUI_Q_PATCH_SUMMARY), -1, &st, NULL) == SQLITE_OK) {
 		sqlite3_bind_int64(st, 1, r->run_id);
 		while (sqlite3_step(st) == SQLITE_ROW) {
 			long long n = sqlite3_column_int64(st, 3);
+			long long ndiv = sqlite3_column_int64(st, 4);
+			char rate[16], orig[16], patched[16];
 			const struct sr_patch *pp;
 
-			line(&p, 2, 0, sqlite3_column_int64(st, 4) ? TUI_C_MAGENTA : 0,
-			     "%-24.24s %-9.9s %-6.6s %9lld %9lld %6.2f%% %6.1f%% %6.1f%%",
+			/* a share of nothing is no figure: n/a, as report prints it */
+			pct_text(rate, sizeof(rate), 2, sqlite3_column_int64(st, 4), n);
+			pct_text(orig, sizeof(orig), 1, sqlite3_column_int64(st, 5), ndiv);
+			pct_text(patched, sizeof(patched), 1, sqlite3_column_int64(st, 6), ndiv);
+			line(&p, 2, 0, ndiv ? TUI_C_MAGENTA : 0,
+			     "%-18.18s %-8.8s %-16.16s %9lld %9lld %7s %7s %7s",
 			     sqlite3_column_text(st, 0), sqlite3_column_text(st, 1),
-			     sqlite3_column_text(st, 2), n, sqlite3_column_int64(st, 4),
-			     pct(sqlite3_column_int64(st, 4), n),
-			     pct(sqlite3_column_int64(st, 5), sqlite3_column_int64(st, 4)),
-			     pct(sqlite3_column_int64(st, 6), sqlite3_column_int64(st, 4)));
+			     sqlite3_column_text(st, 2), n, ndiv, rate, orig, patched);
 			pp = sr_patch_find((const char *)sqlite3_column_text(st, 0));
 			if (pp && sr_patch_check(pp, r->kernel, sqlite3_column_int64(st, 4),
 						 sqlite3_column_int64(st, 5),
