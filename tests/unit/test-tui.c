@@ -344,7 +344,7 @@ static void test_views(void)
 
 	t.view = TUI_V_SUMMARY;
 	t.page_valid = 0;
-	CHECK(render(&t, 40, 90, "decisions 6345, 2 divergent", &text), "summary");
+	CHECK(render(&t, 40, 90, "decisions 6345, 2 divergences (a decision once per pair", &text), "summary");
 	CHECK(strstr(text, "exit-sync-mel") && strstr(text, "fidelity of the base models"),
 	      "patch pairs and fidelity");
 	free(text);
