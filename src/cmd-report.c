@@ -515,9 +515,23 @@ static int json_table(sqlite3 *db, const struct sr_report *r, const struct sr_re
 
 		memset(v, 0, sizeof(v));
 		for (k = 0; k < t->nkeys; k++) {
+			const char *kv = row->key[k];
+			char *end = NULL;
+			long long num = 0;
+
 			v[n].name = t->keys[k];
 			v[n].kind = J_TEXT;
-			v[n++].s = row->key[k];
+			v[n].s = kv;
+			/* a task or CPU number is a JSON number, as in sql -F json */
+			if (kv && *kv && (!strcmp(t->keys[k], "tid") || !strcmp(t->keys[k], "cpu"))) {
+				errno = 0;
+				num = strtoll(kv, &end, 10);
+				if (!errno && end && !*end) {
+					v[n].kind = J_INT;
+					v[n].i = num;
+				}
+			}
+			n++;
 		}
 		am = open_memstream(&arr, &alen);
 		if (!am)
