@@ -87,6 +87,16 @@ if command -v "$CC" >/dev/null 2>&1; then
 		"$(sqlite3 "$TMP/ww.db" "SELECT count(*) FROM evaluation_v o JOIN evaluation_v b \
 		USING (decision_id) WHERE o.patch = 'wake-wide-double' AND o.variant = 'original' \
 		AND b.patch IS NULL AND (o.cpu IS NOT b.cpu OR o.reason IS NOT b.reason)")"
+	# its divergences' open-loop estimates (schedreplay-db(5)): a CPU idle
+	# with tasks already queued there gives no wait estimate, not 0
+	set -- $(sqlite3 -separator ' ' "$TMP/ww.db" "SELECT count(*), \
+		coalesce(sum(original_idle = 1 AND original_nr > 0 AND \
+		original_wait_estimate_ns IS NOT NULL) + sum(patched_idle = 1 AND \
+		patched_nr > 0 AND patched_wait_estimate_ns IS NOT NULL), 0) \
+		FROM divergence_estimate WHERE original_idle = 1 AND original_nr > 0 \
+		OR patched_idle = 1 AND patched_nr > 0")
+	ok "some divergence has a side's CPU idle with tasks queued ($1)" test "${1:-0}" -gt 0
+	same "... and no wait estimate there" 0 "$2"
 	# a pair built against other headers is refused, with a message
 	sed 's/\.abi = SR_PATCH_ABI/.abi = 2/' "$FIX/patch-file/stay-on-prev.c" >"$TMP/old.c"
 	"$CC" -shared -fPIC -I"$TOP/include" -o "$TMP/old.so" "$TMP/old.c"

@@ -150,8 +150,12 @@ if "$SR" replay -q -m v4.15 -p wake-affine-equal -p exit-sync-mel -t $N/numa-6.1
 		sched_slice s WHERE s.cpu = e.cpu AND s.tid = e.curr_tid AND s.ts = e.ts - e.ran_ns
 		AND s.ts + s.dur = e.ts + e.remaining_ns)")"
 	same "an idle CPU's wait estimate is 0" 0 "$(q "SELECT count(*) FROM divergence_estimate
-		WHERE original_idle = 1 AND original_wait_estimate_ns != 0
-		OR patched_idle = 1 AND patched_wait_estimate_ns != 0")"
+		WHERE original_idle = 1 AND original_nr = 0 AND original_wait_estimate_ns IS NOT 0
+		OR patched_idle = 1 AND patched_nr = 0 AND patched_wait_estimate_ns IS NOT 0")"
+	same "... and none where tasks were queued there already" 0 \
+		"$(q "SELECT count(*) FROM divergence_estimate WHERE original_idle = 1 AND
+		original_nr > 0 AND original_wait_estimate_ns IS NOT NULL OR patched_idle = 1 AND
+		patched_nr > 0 AND patched_wait_estimate_ns IS NOT NULL")"
 else
 	fail "replayed with patch pairs" "$(cat "$TMP/e")"
 fi
