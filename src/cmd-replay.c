@@ -908,24 +908,27 @@ static int replay_topology(const struct replay_args *a, const struct replay_ctx 
 	 * The kernel generation the engine and the models follow: --kernel,
 	 * else the trace's release (uname), else the recording's metadata
 	 */
-	if (a->kernel) {
+	{
 		struct sr_kgen rec;
 		const char *rel = sr_trace_borrow_info(run->t)->kernel;
 
-		sr_kgen_parse(a->kernel, SR_KGEN_SRC_OPTION, &run->kgen);
 		if (sr_kgen_parse(rel, SR_KGEN_SRC_RECORDING, &rec) < 0) {
 			rel = run->meta.kernel;
 			sr_kgen_parse(rel, SR_KGEN_SRC_RECORDING, &rec);
 		}
-		/* a what-if is allowed, but not without saying so */
-		if (rec.major && (rec.major != run->kgen.major || rec.minor != run->kgen.minor))
-			sr_warn("replay: --kernel %s is not the kernel that recorded '%s' (%s): "
-				"the engine and the models follow %d.%d, the trace shows %d.%d",
-				a->kernel, a->path, rel, run->kgen.major, run->kgen.minor,
-				rec.major, rec.minor);
-	} else if (sr_kgen_parse(sr_trace_borrow_info(run->t)->kernel, SR_KGEN_SRC_RECORDING,
-			       &run->kgen) < 0)
-		sr_kgen_parse(run->meta.kernel, SR_KGEN_SRC_RECORDING, &run->kgen);
+		if (!a->kernel) {
+			run->kgen = rec;
+		} else {
+			sr_kgen_parse(a->kernel, SR_KGEN_SRC_OPTION, &run->kgen);
+			/* a what-if is allowed, but not without saying so */
+			if (rec.major &&
+			    (rec.major != run->kgen.major || rec.minor != run->kgen.minor))
+				sr_warn("replay: --kernel %s is not the kernel that recorded '%s' "
+					"(%s): the engine and the models follow %d.%d, the trace "
+					"shows %d.%d", a->kernel, a->path, rel, run->kgen.major,
+					run->kgen.minor, rec.major, rec.minor);
+		}
+	}
 	sr_kgen_describe(&run->kgen, run->kgen_text, sizeof(run->kgen_text));
 	return 0;
 }
