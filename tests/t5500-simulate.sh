@@ -167,6 +167,9 @@ ok "a topology smaller than the trace: said" grep -q "has 1 CPUs, the trace" "$T
 "$SR" simulate "$TMP/nosuch.dat" >/dev/null 2>"$TMP/e"
 same "a missing trace: exit 1" 1 $?
 ok "a missing trace: named" grep -q "nosuch.dat" "$TMP/e"
+"$SR" simulate -t 2x2x1 "$FIX/text/fail/bad-number.txt" >/dev/null 2>"$TMP/e"
+same "a malformed trace: exit 1" 1 $?
+same "... one line naming the file and the line" 1 "$(grep -c "cannot read '.*bad-number.txt': line 17: malformed sched_switch" "$TMP/e")"
 "$SR" simulate --export-demand "$TMP/no/such/dir.json" "$D/pipe-pair.txt" >/dev/null 2>"$TMP/e"
 same "an export that cannot be written: exit 1" 1 $?
 ok "an export that cannot be written: named" grep -q "cannot write '$TMP/no/such/dir.json'" "$TMP/e"
