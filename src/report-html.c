@@ -327,6 +327,8 @@ int sr_report_html_run(sqlite3 *db, const struct sr_report *r, long run, FILE *f
 	} else {
 		table(f, &r->fidelity, "none");
 		fidelity_chart(f, &r->fidelity);
+		if (r->reconciled.nrows)
+			table(f, &r->reconciled, "none");
 		table(f, &r->reasons, "none");
 		if (r->src[0].patches)
 			table(f, &r->patch, "no divergent decisions");

@@ -53,6 +53,17 @@ n = db.execute("SELECT count(*) FROM fidelity WHERE path IS NULL").fetchone()[0]
 bars = len(re.findall(r'<title>exact [0-9.]+%</title>', s))
 sys.exit(0 if bars == n and n > 0 else 'bars %d, fidelity rows %d' % (bars, n))
 EOF
+ok "the reconciled table: each kind with the database's count" python3 - "$TMP/r.html" "$DB" <<'EOF'
+import re, sqlite3, sys
+s = open(sys.argv[1], encoding='utf-8').read()
+db = sqlite3.connect(sys.argv[2])
+want = db.execute('SELECT kind, n FROM reconciled WHERE run_id = 1 ORDER BY rowid').fetchall()
+want.append(('all', sum(n for _, n in want)))
+part = s[s.index('engine state reconciled with the trace'):]
+part = part[:part.index('</table>')]
+got = [(k, int(n)) for k, n in re.findall(r'<tr><td class="k">([a-z_]+)</td><td>(\d+)</td>', part)]
+sys.exit(0 if len(want) > 1 and got == want else 'page %s, database %s' % (got, want))
+EOF
 ok "the latency table's groups add up to the wakeups" python3 - "$TMP/r.html" "$DB" <<'EOF'
 import re, sqlite3, sys
 s = open(sys.argv[1], encoding='utf-8').read()
