@@ -234,7 +234,7 @@ static void print_replay_text(const struct sr_trace_info *info, const struct inf
 		       "assumed (--hz)\n");
 	{
 		struct sr_kgen g;
-		char gen[256];
+		char gen[512];
 
 		sr_kgen_parse(info->kernel, SR_KGEN_SRC_RECORDING, &g);
 		sr_kgen_describe(&g, gen, sizeof(gen));
@@ -280,7 +280,7 @@ static void print_replay_json(const struct sr_trace_info *info, const struct inf
 	       (unsigned long long)c->tasks);
 	{
 		struct sr_kgen g;
-		char gen[256];
+		char gen[512];
 
 		sr_kgen_parse(info->kernel, SR_KGEN_SRC_RECORDING, &g);
 		sr_kgen_describe(&g, gen, sizeof(gen));

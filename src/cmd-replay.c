@@ -676,7 +676,7 @@ struct replay_run {
 	struct progress prog;
 	int hz, probes, balance_probes;
 	struct sr_kgen kgen;		/* the kernel generation modelled */
-	char kgen_text[256];		/* as sr_kgen_describe() says it */
+	char kgen_text[512];		/* as sr_kgen_describe() says it */
 	uint64_t events, first_ts, last_ts;
 };
 
@@ -927,6 +927,10 @@ static int replay_topology(const struct replay_args *a, const struct replay_ctx 
 					"(%s): the engine and the models follow %d.%d, the trace "
 					"shows %d.%d", a->kernel, a->path, rel, run->kgen.major,
 					run->kgen.minor, rec.major, rec.minor);
+			if (sr_kgen_range(&run->kgen))
+				sr_warn("replay: --kernel %s is %s than any release whose "
+					"scheduler changes are modelled (6.1 to 6.18)", a->kernel,
+					sr_kgen_range(&run->kgen) > 0 ? "newer" : "older");
 		}
 	}
 	sr_kgen_describe(&run->kgen, run->kgen_text, sizeof(run->kgen_text));

@@ -54,6 +54,20 @@ static int ver_ge(int maj, int min, int maj2, int min2)
 	return maj > maj2 || (maj == maj2 && min >= min2);
 }
 
+/* the releases whose scheduler changes the table above was checked between */
+static const struct kver oldest = { 6, 1, 0 }, newest = { 6, 18, 0 };
+
+int sr_kgen_range(const struct sr_kgen *g)
+{
+	if (!g || !g->major)
+		return 0;
+	if (!ver_ge(g->major, g->minor, oldest.major, oldest.minor))
+		return -1;
+	if (!ver_ge(newest.major, newest.minor, g->major, g->minor))
+		return 1;
+	return 0;
+}
+
 static int kgen_compute(const struct sr_kgen *g, int f)
 {
 	int i;
@@ -180,4 +194,12 @@ void sr_kgen_describe(const struct sr_kgen *g, char *buf, size_t len)
 		l = strlen(buf);
 		snprintf(buf + l, len - l, " CFS, no delayed dequeue");
 	}
+	l = strlen(buf);
+	if (sr_kgen_range(g) > 0)
+		snprintf(buf + l, len - l, "; newer than %d.%d, the newest release whose "
+			 "changes are modelled: later ones are not", newest.major, newest.minor);
+	else if (sr_kgen_range(g) < 0)
+		snprintf(buf + l, len - l, "; older than %d.%d, the oldest release whose "
+			 "changes are modelled: earlier ones are not (-m v4.15 is the 4.15 model)",
+			 oldest.major, oldest.minor);
 }

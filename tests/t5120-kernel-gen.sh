@@ -35,6 +35,16 @@ ok "--kernel against the trace's own release: a warning names both" \
 "$SR" replay -q --kernel 6.1 -t "$N/numa-6.1-pingpong.topo" "$N/numa-6.1-pingpong.dat" \
 	>/dev/null 2>"$TMP/w"
 ok "... and none when they agree" sh -c "! grep -q 'is not the kernel' '$TMP/w'"
+"$SR" replay -q --kernel 99.1 -t "$N/numa-6.1-pingpong.topo" "$N/numa-6.1-pingpong.dat" \
+	>/dev/null 2>"$TMP/w"
+ok "a --kernel newer than any release the table covers: a warning" \
+	grep -q "^schedreplay: warning: replay: --kernel 99.1 is newer than any release whose scheduler changes are modelled (6.1 to 6.18)$" "$TMP/w"
+ok "... and the kernel line says the later changes are not modelled" sh -c \
+	"'$SR' replay -q --fidelity --kernel 99.1 -t '$N/numa-6.1-pingpong.topo' '$N/numa-6.1-pingpong.dat' 2>/dev/null |
+	grep -q '^kernel: .*; newer than 6.18, the newest release whose changes are modelled: later ones are not$'"
+"$SR" replay -q --kernel 4.19 -t "$N/numa-6.1-pingpong.topo" "$N/numa-6.1-pingpong.dat" \
+	>/dev/null 2>"$TMP/w"
+ok "an older one: a warning too" grep -q "^schedreplay: warning: replay: --kernel 4.19 is older than" "$TMP/w"
 "$SR" replay -q --kernel linux "$S/delayed-dequeue.txt" >/dev/null 2>"$TMP/e"
 same "a bad --kernel exits 2" 2 $?
 ok "and says what it takes" grep -q "^schedreplay: replay: --kernel takes a kernel release such as 6.12.117 or 6.1, not 'linux'" "$TMP/e"

@@ -67,6 +67,15 @@ int sr_kgen_parse(const char *release, enum sr_kgen_source src, struct sr_kgen *
 /* 1 when @g's kernel has behaviour @f */
 int sr_kgen_has(const struct sr_kgen *g, enum sr_kfeat f);
 
+/**
+ * sr_kgen_range - where @g lies against the releases the table was checked on
+ *
+ * Return: 0 inside 6.1..6.18 (or unknown), -1 older, 1 newer: then changes
+ * of the kernel outside that range are not modelled, and the description
+ * says so.
+ */
+int sr_kgen_range(const struct sr_kgen *g);
+
 /* a behaviour's short name ("delayed dequeue") */
 const char *sr_kfeat_name(enum sr_kfeat f);
 
