@@ -404,6 +404,32 @@ static int parse_num(const char *opt, const char *s, long long min, long long *v
 	return 0;
 }
 
+/* a window outside the run's trace is a valid, empty export: say so */
+static void warn_window(const struct export *x)
+{
+	sqlite3_stmt *st = NULL;
+	long long first, last;
+
+	if ((x->from < 0 && x->to < 0) ||
+	    sqlite3_prepare_v2(x->db, "SELECT first_ts, last_ts FROM run WHERE run_id = ?", -1,
+			       &st, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_int64(st, 1, x->run);
+	if (sqlite3_step(st) != SQLITE_ROW || sqlite3_column_type(st, 0) == SQLITE_NULL ||
+	    sqlite3_column_type(st, 1) == SQLITE_NULL)
+		goto out;
+	first = sqlite3_column_int64(st, 0);
+	last = sqlite3_column_int64(st, 1);
+	if (x->from >= 0 && x->from > last)
+		sr_warn("export: --from %lld is after the end of run %ld of '%s' (it spans "
+			"%lld..%lld ns): nothing to export", x->from, x->run, x->file, first, last);
+	else if (x->to >= 0 && x->to < first)
+		sr_warn("export: --to %lld is before the start of run %ld of '%s' (it spans "
+			"%lld..%lld ns): nothing to export", x->to, x->run, x->file, first, last);
+out:
+	sqlite3_finalize(st);
+}
+
 static int export_exec(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -481,6 +507,7 @@ static int export_exec(int argc, char **argv)
 			goto out;
 		}
 	}
+	warn_window(&x);
 	/* a file appears whole or not at all */
 	if (out) {
 		if (asprintf(&tmp, "%s.tmp-%d", out, (int)getpid()) < 0) {

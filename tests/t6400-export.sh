@@ -107,6 +107,11 @@ to=$(sqlite3 "$DB" "SELECT first_ts + (last_ts - first_ts) / 2 FROM run")
 ok "a window" "$SR" export --from "$from" --to "$to" -o "$TMP/win.json" "$DB"
 ok "the window's counts are the database's in the window" check "$TMP/win.json" "$DB" "$from" "$to"
 ok "the window is smaller" test "$(stat -c %s "$TMP/win.json")" -lt "$(stat -c %s "$TMP/run.json")"
+last=$(sqlite3 "$DB" "SELECT last_ts FROM run")
+"$SR" export --from $((last + 1)) -o "$TMP/past.json" "$DB" 2>"$TMP/e"
+same "a window after the trace's end: exit 0" 0 $?
+ok "... warns, naming the run's span" grep -q "^schedreplay: warning: export: --from $((last + 1)) is after the end of run 1 of '.*' (it spans [0-9]*\.\.$last ns): nothing to export$" "$TMP/e"
+ok "... and the file holds no slice and no decision" check "$TMP/past.json" "$DB" $((last + 1)) $((last + 2))
 
 # task names with escape sequences, CR/LF and C1 controls
 H=$FIX/tracedat/hostile
