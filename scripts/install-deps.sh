@@ -11,10 +11,14 @@ set -e
 
 BUILD_PKGS="gcc make pkg-config libtraceevent-dev libtracefs-dev libtracecmd-dev \
 libbabeltrace2-dev libsqlite3-dev libncurses-dev"
-# test tools: reference decoders, the TUI driver, fuzzing and leak checking,
-# rt-app (parses the workloads "simulate --export-demand" writes)
-TEST_PKGS="trace-cmd babeltrace2 sqlite3 tmux clang libclang-rt-14-dev valgrind \
-qemu-system-x86 busybox-static cpio xz-utils zstd bpftool rt-app"
+# test tools: reference decoders, the TUI driver, fuzzing and leak checking
+# (llvm-14 has llvm-symbolizer: without it the sanitizers print no function
+# names and tests/fuzz/lsan.supp cannot match the libraries' own leaks),
+# rt-app (parses the workloads "simulate --export-demand" writes), and what
+# the tests themselves run: python3 (parses JSON, HTML), procps (pgrep),
+# time (/usr/bin/time -f %M for peak memory)
+TEST_PKGS="trace-cmd babeltrace2 sqlite3 tmux clang libclang-rt-14-dev llvm-14 valgrind \
+qemu-system-x86 busybox-static cpio xz-utils zstd bpftool rt-app python3 procps time"
 
 # missing PACKAGE...: the ones dpkg does not have installed
 missing() {

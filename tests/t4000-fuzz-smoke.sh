@@ -11,6 +11,9 @@
 . "$(dirname "$0")/test-lib.sh"
 
 command -v clang >/dev/null || skip_all "clang not installed (make deps)"
+# the leak suppressions match function names, which need the symbolizer
+[ -x "${ASAN_SYMBOLIZER_PATH:-/usr/lib/llvm-14/bin/llvm-symbolizer}" ] ||
+	skip_all "llvm-symbolizer not installed (Debian llvm-14; make deps)"
 seed=${FUZZ_SMOKE_SEED:-1}
 # inputs per target: about 30 s each on a 2-core machine
 for tr in tracedat:${FUZZ_SMOKE_RUNS_TRACEDAT:-300} text:${FUZZ_SMOKE_RUNS_TEXT:-12000} \

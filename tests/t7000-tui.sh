@@ -333,10 +333,11 @@ start "$DB"
 ok "the TUI is up before SIGTERM" wait_for 'task/pid'
 # the TUI is a descendant of the pane's process, how deep depends on the
 # user's shell (bash runs a lone -c command in place, dash forks it): walk
-# down to the process whose command is schedreplay
+# down to the process whose command is schedreplay (through /proc, which
+# needs no procps)
 tui_pid() {
 	local p=$1 c
-	for c in $(pgrep -P "$p"); do
+	for c in $(cat /proc/"$p"/task/*/children 2>/dev/null); do
 		if [ "$(cat /proc/"$c"/comm 2>/dev/null)" = schedreplay ]; then
 			echo "$c"
 			return

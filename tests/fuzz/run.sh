@@ -64,6 +64,16 @@ limits="-max_total_time=$secs"
 [ -n "${FUZZ_RUNS:-}" ] && limits="$limits -runs=$FUZZ_RUNS"
 [ -n "${FUZZ_SEED:-}" ] && limits="$limits -seed=$FUZZ_SEED"
 
+# the leak suppressions name functions: the sanitizers need the symbolizer
+# (Debian's llvm-14, which make deps installs) to see them
+sym=${ASAN_SYMBOLIZER_PATH:-/usr/lib/llvm-14/bin/llvm-symbolizer}
+if [ ! -x "$sym" ]; then
+	echo "fuzz: no llvm-symbolizer at $sym (Debian package llvm-14): the leak" \
+		"suppressions in tests/fuzz/lsan.supp could not match" >&2
+	exit 2
+fi
+export ASAN_SYMBOLIZER_PATH=$sym
+
 status=0
 for t in $targets; do
 	seed "$t"
