@@ -79,6 +79,9 @@ ls "$TMP"/c.db.tmp-* >/dev/null 2>&1 && fail "no temporary file after the append
 cp "$base" "$TMP/w.db"
 ino=$(stat -c %i "$TMP/w.db")
 hold "$TMP/w.db" "BEGIN IMMEDIATE; INSERT INTO meta VALUES ('other', 'writer');"
+# a fresh file: the background replay truncates it only once it has
+# started, and an old "is locked" there would end wait_for too soon
+rm -f "$TMP/e1"
 "$SR" replay -q -a -o "$TMP/w.db" -t 1x2x1 "$v7" 2>"$TMP/e1" &
 rp=$!
 if wait_for "grep -q 'is locked' '$TMP/e1'"; then
@@ -112,6 +115,9 @@ ok "no temporary file" sh -c "! ls '$TMP'/l.db.tmp-* 2>/dev/null"
 cp "$base" "$TMP/s.db"
 cp "$base" "$TMP/s.orig"
 hold "$TMP/s.db" "BEGIN IMMEDIATE; CREATE TABLE other (x);"
+# a fresh file: the background replay truncates it only once it has
+# started, and an old "is locked" there would end wait_for too soon
+rm -f "$TMP/e1"
 "$SR" replay -q -a -o "$TMP/s.db" -t 1x2x1 "$v7" >/dev/null 2>"$TMP/e1" &
 rp=$!
 wait_for "grep -q 'is locked' '$TMP/e1'"
@@ -136,6 +142,9 @@ same "and still in WAL mode" wal "$(sqlite3 "$TMP/wal.db" 'PRAGMA journal_mode')
 # -- --force over a database another writer holds: waits, then replaces it
 cp "$base" "$TMP/fw.db"
 hold "$TMP/fw.db" "BEGIN IMMEDIATE; INSERT INTO meta VALUES ('other', 'writer');"
+# a fresh file: the background replay truncates it only once it has
+# started, and an old "is locked" there would end wait_for too soon
+rm -f "$TMP/e1"
 "$SR" replay -q -f -o "$TMP/fw.db" -m v4.15 -t 1x2x1 "$v7" 2>"$TMP/e1" &
 rp=$!
 if wait_for "grep -q 'is locked' '$TMP/e1'"; then
