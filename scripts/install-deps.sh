@@ -15,10 +15,10 @@ libbabeltrace2-dev libsqlite3-dev libncurses-dev"
 # (llvm-14 has llvm-symbolizer: without it the sanitizers print no function
 # names and tests/fuzz/lsan.supp cannot match the libraries' own leaks),
 # rt-app (parses the workloads "simulate --export-demand" writes), and what
-# the tests themselves run: python3 (parses JSON, HTML), procps (pgrep),
-# time (/usr/bin/time -f %M for peak memory)
+# the tests themselves run: python3 (parses JSON, HTML),
+# time (/usr/bin/time -f %M for peak memory), man-db (renders the man pages)
 TEST_PKGS="trace-cmd babeltrace2 sqlite3 tmux clang libclang-rt-14-dev llvm-14 valgrind \
-qemu-system-x86 busybox-static cpio xz-utils zstd bpftool rt-app python3 procps time"
+qemu-system-x86 busybox-static cpio xz-utils zstd bpftool rt-app python3 time man-db"
 
 # missing PACKAGE...: the ones dpkg does not have installed
 missing() {

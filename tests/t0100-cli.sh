@@ -56,6 +56,8 @@ for page in "$TOP"/man/schedreplay-*.1; do
 	if command -v man >/dev/null; then
 		ok "schedreplay-$cmd(1) renders without warnings" \
 			sh -c "MANWIDTH=80 man --warnings -l '$page' 2>&1 >/dev/null | (! grep .)"
+	else
+		skip "schedreplay-$cmd(1) renders without warnings" "man is not installed (Debian man-db; make deps)"
 	fi
 done
 # options after the arguments, as getopt allows elsewhere (record keeps its

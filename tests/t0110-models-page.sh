@@ -52,6 +52,8 @@ done
 if command -v man >/dev/null; then
 	ok "schedreplay-models(7) formats without warnings" \
 		sh -c "MANWIDTH=80 man --warnings -l '$PAGE' 2>&1 >/dev/null | (! grep .)"
+else
+	skip "schedreplay-models(7) formats without warnings" "man is not installed (Debian man-db; make deps)"
 fi
 for p in "$TOP"/man/schedreplay.1 "$TOP"/man/schedreplay-replay.1; do
 	ok "$(basename "$p") refers to schedreplay-models(7)" \
