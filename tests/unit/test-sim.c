@@ -33,12 +33,14 @@ static int on_slice(const struct sr_sim_slice *s, void *data)
 	return 0;
 }
 
-static int on_decision(const struct sr_decision *d, const struct sr_eval *e, void *data)
+static int on_decision(const struct sr_decision *d, const struct sr_eval *e, int nevals,
+		       void *data)
 {
 	struct rec *r = data;
 
 	(void)d;
 	(void)e;
+	(void)nevals;
 	r->ndec++;
 	return 0;
 }
