@@ -820,6 +820,15 @@ static int on_setaffinity(struct sr_demand *d, const struct sr_event *ev)
 			return ret;
 	}
 	p->ts[t].cur_mask = ev->cpumask;
+	/*
+	 * A task that ran before the call (a forked child that sets its own
+	 * affinity in its first slice) had its old mask until then: the
+	 * kernel placed it by that mask (wake_up_new_task() on the parent's,
+	 * copied by dup_task_struct()) and the call then moves it
+	 * (__set_cpus_allowed_ptr() -> affine_move_task(), 6.1 and 6.12).
+	 * Its CPU time up to the call counts first.
+	 */
+	account(d, t, ev->ts);
 	if (!d->task[t].nsteps && !p->ts[t].acc) {
 		/* before it did anything: its mask from the start */
 		d->task[t].mask = ev->cpumask;

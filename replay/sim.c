@@ -44,6 +44,7 @@ struct stask {
 	uint64_t timer_gen;
 	unsigned char *prewoken;	/* per step: woken before it got there */
 	int rt;
+	int aff_dest;			/* where its last affinity call sends it, -1: none */
 };
 
 struct scpu {
@@ -57,6 +58,7 @@ struct scpu {
 	uint64_t slice_start;
 	int resched;
 	int waking;			/* leaving idle for a wakeup (EV_IDLE_EXIT due) */
+	int dist_prev;			/* cpumask_any_and_distribute()'s last pick here */
 };
 
 enum { EV_RUN_END, EV_TIMER, EV_TICK, EV_IDLE_EXIT, EV_PREEMPT };
@@ -875,6 +877,30 @@ static int first_allowed(const struct sim *s, const struct stask *p)
 	return 0;
 }
 
+/*
+ * The CPU a sched_setaffinity() made on @this_cpu sends @p to when its CPU
+ * is no longer allowed: __set_cpus_allowed_ptr_locked() (6.1 and 6.12)
+ * takes cpumask_any_and_distribute(), the next allowed CPU after the one
+ * that function returned last on the calling CPU (a per-CPU cursor, from
+ * 0, wrapping), on every call, whether the task then moves or not.
+ */
+static int distribute_cpu(struct sim *s, const struct stask *p, int this_cpu)
+{
+	int prev, i, c;
+
+	if (this_cpu < 0 || this_cpu >= s->ncpus)
+		return first_allowed(s, p);
+	prev = s->cpu[this_cpu].dist_prev;
+	for (i = 1; i <= s->ncpus; i++) {
+		c = (prev + i) % s->ncpus;
+		if (allowed(s, p, c)) {
+			s->cpu[this_cpu].dist_prev = c;
+			return c;
+		}
+	}
+	return first_allowed(s, p);
+}
+
 static int report(struct sim *s, struct sr_decision *d, const struct sr_eval *e, int nevals)
 {
 	s->st.decisions[d->kind]++;
@@ -1253,6 +1279,7 @@ static int advance(struct sim *s, struct stask *p)
 			if (st->mask & online) {
 				p->t.allowed = st->mask & online;
 				p->t.allowed_known = 1;
+				p->aff_dest = distribute_cpu(s, p, p->t.cpu);
 			}
 			break;
 		}
@@ -1628,7 +1655,8 @@ static int move_disallowed(struct sim *s, int cpu)
 		return s->err;
 	s->rq[cpu].curr = 0;
 	s->rq[cpu].curr_cfs = 0;
-	dst = first_allowed(s, p);
+	/* affine_move_task(): the stopper moves it to the CPU the call picked */
+	dst = allowed(s, p, p->aff_dest) ? p->aff_dest : first_allowed(s, p);
 	if (migrate_queued(s, p, dst))
 		return -SR_E_NOMEM;
 	if (trace_move(s, p, cpu, dst, cpu, SR_MIG_AFFINITY, -1))
@@ -1739,6 +1767,7 @@ static int sim_setup(struct sim *s)
 		p->t.lb_cpu = -1;
 		p->t.ttwu_cpu = -1;
 		p->t.aff_cpu = -1;
+		p->aff_dest = -1;
 		p->t.cpu = dt->first_cpu >= 0 && dt->first_cpu < s->ncpus ? dt->first_cpu : -1;
 		if (p->t.cpu >= 0 && !allowed(s, p, p->t.cpu))
 			p->t.cpu = first_allowed(s, p);
