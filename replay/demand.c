@@ -704,7 +704,8 @@ static int on_switch(struct sr_demand *d, const struct sr_event *ev)
 			if (s->woken && p->switch_ts[cpu] <= s->since) {
 				if (ev->pid == 0)
 					sr_hist_add(&p->idle_wake, ev->ts - s->since);
-				else if (ev->prev_state == SR_PREV_PREEMPTED)
+				else if (ev->prev_state == SR_PREV_PREEMPTED ||
+					 ev->prev_state == SR_PREV_RUNNABLE)
 					sr_hist_add(&p->preempt_wake, ev->ts - s->since);
 			}
 			break;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "schedreplay/demand.h"
+#include "schedreplay/runmetrics.h"
 #include "schedreplay/error.h"
 #include "unit.h"
 
@@ -261,6 +262,23 @@ out:
 	sr_demand_free(d);
 }
 
+/*
+ * The recorded machine's cost of a wakeup that preempts the running task:
+ * a user task preempted at its return to user mode is switched out in
+ * state R (schedule() from exit_to_user_mode, not preempt_schedule_irq's
+ * R+): both count
+ */
+static void test_preempt_cost(void)
+{
+	struct sr_demand *d = load("preempt-user.txt");
+
+	if (!d)
+		return;
+	CHECK_EQ(d->preempt_wake_samples, 2, "preempt-user: both preempting wakeups (R, R+) count");
+	CHECK_EQ(d->preempt_wake_hist->max, 200000, "the longer one, 200 us after its sched_waking");
+	sr_demand_free(d);
+}
+
 int main(void)
 {
 	test_pipe_pair();
@@ -268,5 +286,6 @@ int main(void)
 	test_timer_sleeper();
 	test_unknown_end();
 	test_fork_setaffinity();
+	test_preempt_cost();
 	return unit_done();
 }
