@@ -462,14 +462,16 @@ SR_RECORDER=$RECORDER
 SR_BENCH=$BENCH
 $SETS
 EOF
-	# --load rtapp: the workload, rt-app and the libraries ldd lists for it
+	# --load rtapp: the workload, rt-app and the libraries it loads
 	if [ "$load" = rtapp ]; then
 		local f
 		mkdir -p "$w/conf/usr/bin"
 		cp "$RTAPP" "$w/conf/etc/sr-rtapp.json"
 		cp "$(command -v rt-app)" "$w/conf/usr/bin/rt-app"
+		# glibc dlopens libgcc_s for pthread_exit (ldd does not list it)
 		for f in $(ldd "$(command -v rt-app)" |
-			awk '/=> \// { print $3 } /^[ \t]*\/[^ ]+ \(/ { print $1 }' | sort -u); do
+			awk '/=> \// { print $3 } /^[ \t]*\/[^ ]+ \(/ { print $1 }' | sort -u) \
+			"$(ldconfig -p | awk '/libgcc_s\.so\.1 .*x86-64/ { print $NF; exit }')"; do
 			mkdir -p "$w/conf$(dirname "$f")"
 			cp -L "$f" "$w/conf$f"
 		done
