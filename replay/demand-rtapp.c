@@ -6,22 +6,36 @@
  *
  *   run burst              "runtimeN": microseconds of CPU time (time, not
  *                          loops: the recorded CPU time whatever the clock)
- *   sleep ended by a task  "suspendN": the thread's own name; the waker's
- *                          matching point is "resumeN": the wakee's name
+ *   sleep ended by a task  "barrierN" of a barrier of its own ("wT.S": the
+ *                          wakee's task and step), which the waker's
+ *                          matching point names too
  *   sleep ended otherwise  "sleepN": the recorded length (timer, interrupt,
  *                          unknown, or a waker that is not written)
- *   fork                   the child's thread starts with a suspend, the
- *                          parent resumes it at the fork point (rt-app 1.0
- *                          has no fork event; every thread exists from the
+ *   fork                   the child's thread starts at a barrier that the
+ *                          parent reaches at the fork point (rt-app 1.0 has
+ *                          no fork event; every thread exists from the
  *                          start)
  *   affinity change        a new phase with "cpus"
  *   exit, or asleep at the end of the trace: the thread's events end
  *
- * rt-app 1.0's suspend is a condition wait: a resume that comes before the
- * wakee suspends is lost.  A wakeup that the trace shows arriving before the
- * wakee had blocked (SR_DM_F_EARLY) is left out on both sides for that
- * reason; "duration" (twice the recorded span, at least one second) bounds
- * a run in which a resume still comes early on the new machine.
+ * A two-party barrier rather than suspend and resume: rt-app 1.0's suspend
+ * is a condition wait without a predicate, so a resume that comes before
+ * the wakee suspends is lost and the pair waits for ever (the re-enacted
+ * ping-pong of a pphogs recording stopped after six exchanges in the NUMA
+ * guest; with barriers it ran all of its 934).
+ * The barrier's counter keeps the edge whatever the order: the wakee waits
+ * until the waker reaches its point, as in the trace; the waker also waits
+ * until the wakee has reached its sleep, which the trace shows it had (a
+ * wakeup the trace shows arriving before the wakee had blocked,
+ * SR_DM_F_EARLY, is left out on both sides).  "duration" (twice the
+ * recorded span, at least one second) bounds the run.
+ *
+ * "calibration" 10000 (ns per loop of rt-app's work function): runtime
+ * spins in chunks of loadwait(32 us) until the clock says its time is up,
+ * and a chunk lasts 32 us times the machine's real cost of a loop over the
+ * calibration; a large value keeps the chunks short (a few loops), so the
+ * run's length is the recorded one on any machine, without rt-app's
+ * calibration run at start.
  */
 #include "schedreplay/demand.h"
 
@@ -84,7 +98,7 @@ static int keep_task(const struct sr_dm_task *t, int kthreads)
 	return 0;
 }
 
-/* the SLEEP step @s of task @t: written as a suspend (1), a sleep (0) or left out (-1) */
+/* the SLEEP step @s of task @t: written as a barrier (1), a sleep (0) or left out (-1) */
 static int sleep_form(const struct rtw *w, const struct sr_dm_step *s)
 {
 	if (s->end == SR_DM_NEVER)
@@ -136,9 +150,9 @@ static void write_task(struct rtw *w, int idx)
 		fprintf(f, "\t\t\t\"priority\": %d,\n", prio - 120);
 	fprintf(f, "\t\t\t\"phases\": {\n");
 	phase_open(w, &nphase, has_mask, mask);
-	/* a child, or a task asleep from the start until a task woke it, waits first */
+	/* a child waits for its parent's fork point first (the barrier "fT") */
 	if (t->origin == SR_DM_ORIGIN_FORKED && written(w, t->parent))
-		fprintf(f, ",\n\t\t\t\t\t\"suspend%d\": \"%s\"", nev++, w->name[idx]);
+		fprintf(f, ",\n\t\t\t\t\t\"barrier%d\": \"f%d\"", nev++, idx);
 	for (i = 0; i < t->nsteps; i++) {
 		const struct sr_dm_step *s = &t->step[i];
 		const struct sr_dm_step *ps;
@@ -155,13 +169,13 @@ static void write_task(struct rtw *w, int idx)
 				break;
 			ps = &w->d->task[s->peer].step[s->peer_step];
 			if (sleep_form(w, ps) == 1)
-				fprintf(f, ",\n\t\t\t\t\t\"resume%d\": \"%s\"", nev++,
-					w->name[s->peer]);
+				fprintf(f, ",\n\t\t\t\t\t\"barrier%d\": \"w%d.%d\"", nev++,
+					s->peer, s->peer_step);
 			break;
 		case SR_DM_FORK:
-			if (written(w, s->peer))
-				fprintf(f, ",\n\t\t\t\t\t\"resume%d\": \"%s\"", nev++,
-					w->name[s->peer]);
+			if (written(w, s->peer) && w->d->task[s->peer].origin == SR_DM_ORIGIN_FORKED &&
+			    w->d->task[s->peer].parent == idx)
+				fprintf(f, ",\n\t\t\t\t\t\"barrier%d\": \"f%d\"", nev++, s->peer);
 			break;
 		case SR_DM_AFFINITY:
 			fprintf(f, "\n\t\t\t\t}");
@@ -170,7 +184,7 @@ static void write_task(struct rtw *w, int idx)
 		case SR_DM_SLEEP:
 			switch (sleep_form(w, s)) {
 			case 1:
-				fprintf(f, ",\n\t\t\t\t\t\"suspend%d\": \"%s\"", nev++, w->name[idx]);
+				fprintf(f, ",\n\t\t\t\t\t\"barrier%d\": \"w%d.%u\"", nev++, idx, i);
 				break;
 			case 0:
 				us = usec(s->ns);
@@ -235,7 +249,7 @@ int sr_demand_write_rtapp(const struct sr_demand *d, FILE *f, int kthreads)
 	free(order);
 	fprintf(f, "{\n\t\"global\": {\n"
 		"\t\t\"duration\": %lld,\n"
-		"\t\t\"calibration\": 100,\n"
+		"\t\t\"calibration\": 10000,\n"
 		"\t\t\"default_policy\": \"SCHED_OTHER\",\n"
 		"\t\t\"lock_pages\": false,\n"
 		"\t\t\"ftrace\": false,\n"

@@ -704,7 +704,8 @@ static int on_switch(struct sr_demand *d, const struct sr_event *ev)
 			if (s->woken && p->switch_ts[cpu] <= s->since) {
 				if (ev->pid == 0)
 					sr_hist_add(&p->idle_wake, ev->ts - s->since);
-				else if (ev->prev_state == SR_PREV_PREEMPTED)
+				else if (ev->prev_state == SR_PREV_PREEMPTED ||
+					 ev->prev_state == SR_PREV_RUNNABLE)
 					sr_hist_add(&p->preempt_wake, ev->ts - s->since);
 			}
 			break;
@@ -820,6 +821,15 @@ static int on_setaffinity(struct sr_demand *d, const struct sr_event *ev)
 			return ret;
 	}
 	p->ts[t].cur_mask = ev->cpumask;
+	/*
+	 * A task that ran before the call (a forked child that sets its own
+	 * affinity in its first slice) had its old mask until then: the
+	 * kernel placed it by that mask (wake_up_new_task() on the parent's,
+	 * copied by dup_task_struct()) and the call then moves it
+	 * (__set_cpus_allowed_ptr() -> affine_move_task(), 6.1 and 6.12).
+	 * Its CPU time up to the call counts first.
+	 */
+	account(d, t, ev->ts);
 	if (!d->task[t].nsteps && !p->ts[t].acc) {
 		/* before it did anything: its mask from the start */
 		d->task[t].mask = ev->cpumask;

@@ -44,6 +44,7 @@ struct stask {
 	uint64_t timer_gen;
 	unsigned char *prewoken;	/* per step: woken before it got there */
 	int rt;
+	int aff_dest;			/* where its last affinity call sends it, -1: none */
 };
 
 struct scpu {
@@ -57,6 +58,7 @@ struct scpu {
 	uint64_t slice_start;
 	int resched;
 	int waking;			/* leaving idle for a wakeup (EV_IDLE_EXIT due) */
+	int dist_prev;			/* cpumask_any_and_distribute()'s last pick here */
 };
 
 enum { EV_RUN_END, EV_TIMER, EV_TICK, EV_IDLE_EXIT, EV_PREEMPT };
@@ -87,6 +89,8 @@ struct sim {
 	struct sr_sim_stats st;
 	uint64_t nohz_next;
 	long next_id;
+	long last_place;		/* the id of the last placement decision, -1: none */
+	int tracing;			/* an event or migration callback is set */
 	int err;
 	/* CFS tunables (ns), scaled as sched_init_granularity() does */
 	uint64_t latency, min_gran, wakeup_gran;
@@ -671,6 +675,162 @@ static int emit_slice(struct sim *s, int cpu, struct stask *p, uint64_t start)
 	return s->o->slice(&sl, s->o->data);
 }
 
+/* ---- the simulated machine's trace (sr_sim_opts.event, .migration) --------------- */
+
+static int emit_event(struct sim *s, const struct sr_event *ev)
+{
+	int ret;
+
+	if (!s->o->event)
+		return 0;
+	ret = s->o->event(ev, s->o->data);
+	if (ret && !s->err)
+		s->err = ret;
+	return ret;
+}
+
+static void event_init(struct sim *s, struct sr_event *ev, enum sr_event_kind kind, int cpu,
+		       const struct stask *p)
+{
+	sr_event_reset(ev);
+	ev->kind = kind;
+	ev->ts = s->now;
+	ev->cpu = cpu;
+	ev->success = 1;
+	if (p) {
+		ev->pid = p->t.pid;
+		ev->prio = p->t.prio;
+		memcpy(ev->comm, p->t.comm, SR_COMM_LEN);
+	}
+}
+
+/*
+ * sched_switch on @cpu from @prev (NULL: idle) to @next (NULL: idle); the
+ * 4.14+ report encoding of prev_state: 0x100 R+ (preempted, still queued),
+ * 0x1 S (blocked), 0x10 X (exited)
+ */
+static int trace_switch(struct sim *s, int cpu, const struct stask *prev, int prev_runnable,
+			const struct stask *next)
+{
+	struct sr_event ev;
+
+	if (!s->o->event)
+		return 0;
+	event_init(s, &ev, SR_EV_SWITCH, cpu, prev);
+	if (!prev) {
+		ev.pid = 0;
+		ev.prio = 120;
+		sr_strlcpy(ev.comm, "swapper", SR_COMM_LEN);
+		ev.prev_state_raw = 0;
+		ev.prev_state = SR_PREV_RUNNABLE;
+	} else if (prev_runnable) {
+		ev.prev_state_raw = 0x100;
+		ev.prev_state = SR_PREV_PREEMPTED;
+	} else if (prev->t.state == SR_TASK_DEAD) {
+		ev.prev_state_raw = 0x10;
+		ev.prev_state = SR_PREV_DEAD;
+	} else {
+		ev.prev_state_raw = 0x1;
+		ev.prev_state = SR_PREV_BLOCKED;
+	}
+	ev.common_pid = ev.pid;
+	ev.pid2 = next ? next->t.pid : 0;
+	ev.prio2 = next ? next->t.prio : 120;
+	sr_strlcpy(ev.comm2, next ? next->t.comm : "swapper", SR_COMM_LEN);
+	return emit_event(s, &ev);
+}
+
+/* sched_waking on @this_cpu by @waker (NULL: a timer, pid 0) */
+static int trace_waking(struct sim *s, const struct sr_task *waker, const struct stask *p,
+			int this_cpu)
+{
+	struct sr_event ev;
+
+	if (!s->o->event)
+		return 0;
+	event_init(s, &ev, SR_EV_WAKING, this_cpu >= 0 ? this_cpu : p->t.cpu, p);
+	ev.common_pid = waker ? waker->pid : 0;
+	ev.target_cpu = p->t.cpu;
+	return emit_event(s, &ev);
+}
+
+/* sched_wakeup or sched_wakeup_new of @p on @cpu, emitted on @this_cpu */
+static int trace_wakeup(struct sim *s, enum sr_event_kind kind, const struct sr_task *waker,
+			const struct stask *p, int this_cpu, int cpu)
+{
+	struct sr_event ev;
+
+	if (!s->o->event)
+		return 0;
+	event_init(s, &ev, kind, this_cpu >= 0 ? this_cpu : cpu, p);
+	ev.common_pid = waker ? waker->pid : 0;
+	ev.target_cpu = cpu;
+	return emit_event(s, &ev);
+}
+
+static int trace_fork(struct sim *s, const struct stask *parent, const struct stask *c)
+{
+	struct sr_event ev;
+
+	if (!s->o->event)
+		return 0;
+	event_init(s, &ev, SR_EV_FORK, parent->t.cpu, parent);
+	ev.common_pid = parent->t.pid;
+	ev.pid2 = c->t.pid;
+	ev.prio2 = c->t.prio;
+	memcpy(ev.comm2, c->t.comm, SR_COMM_LEN);
+	return emit_event(s, &ev);
+}
+
+static int trace_exit(struct sim *s, const struct stask *p)
+{
+	struct sr_event ev;
+
+	if (!s->o->event)
+		return 0;
+	event_init(s, &ev, SR_EV_EXIT, p->t.cpu, p);
+	ev.common_pid = p->t.pid;
+	return emit_event(s, &ev);
+}
+
+/*
+ * @p moves from @from to @to (sched_migrate_task, emitted on @emit_cpu),
+ * for @why; @decision: a wakeup's decision id, else -1
+ */
+static int trace_move(struct sim *s, const struct stask *p, int from, int to, int emit_cpu,
+		      enum sr_migration_kind why, long decision)
+{
+	struct sr_migration m;
+	struct sr_event ev;
+	int ret;
+
+	if (!s->tracing || from < 0 || from == to)
+		return 0;
+	if (s->o->event) {
+		event_init(s, &ev, SR_EV_MIGRATE, emit_cpu, p);
+		ev.common_pid = -1;
+		ev.target_cpu = from;
+		ev.dest_cpu = to;
+		if (emit_event(s, &ev))
+			return s->err;
+	}
+	if (!s->o->migration)
+		return 0;
+	memset(&m, 0, sizeof(m));
+	m.ts = s->now;
+	m.pid = p->t.pid;
+	memcpy(m.comm, p->t.comm, SR_COMM_LEN);
+	m.orig_cpu = from;
+	m.dest_cpu = to;
+	m.emit_cpu = emit_cpu;
+	m.kind = why;
+	m.decision = decision;
+	ret = s->o->migration(&m, s->o->data);
+	if (ret && !s->err)
+		s->err = ret;
+	return ret;
+}
+
 /* ---- decisions through the model ------------------------------------------- */
 
 static void fill_view(struct sim *s, struct sr_view *v)
@@ -717,12 +877,36 @@ static int first_allowed(const struct sim *s, const struct stask *p)
 	return 0;
 }
 
-static int report(struct sim *s, struct sr_decision *d, const struct sr_eval *e)
+/*
+ * The CPU a sched_setaffinity() made on @this_cpu sends @p to when its CPU
+ * is no longer allowed: __set_cpus_allowed_ptr_locked() (6.1 and 6.12)
+ * takes cpumask_any_and_distribute(), the next allowed CPU after the one
+ * that function returned last on the calling CPU (a per-CPU cursor, from
+ * 0, wrapping), on every call, whether the task then moves or not.
+ */
+static int distribute_cpu(struct sim *s, const struct stask *p, int this_cpu)
+{
+	int prev, i, c;
+
+	if (this_cpu < 0 || this_cpu >= s->ncpus)
+		return first_allowed(s, p);
+	prev = s->cpu[this_cpu].dist_prev;
+	for (i = 1; i <= s->ncpus; i++) {
+		c = (prev + i) % s->ncpus;
+		if (allowed(s, p, c)) {
+			s->cpu[this_cpu].dist_prev = c;
+			return c;
+		}
+	}
+	return first_allowed(s, p);
+}
+
+static int report(struct sim *s, struct sr_decision *d, const struct sr_eval *e, int nevals)
 {
 	s->st.decisions[d->kind]++;
 	if (!s->o->decision)
 		return 0;
-	return s->o->decision(d, e, s->o->data);
+	return s->o->decision(d, e, nevals, s->o->data);
 }
 
 static void dec_init(struct sim *s, struct sr_decision *d, enum sr_decision_kind kind,
@@ -768,9 +952,9 @@ static int place(struct sim *s, struct stask *p, enum sr_decision_kind kind, int
 {
 	struct sr_wake_input in;
 	struct sr_decision d;
-	struct sr_eval e;
+	struct sr_eval e[3];
 	struct sr_view v;
-	int one = single_cpu(s, p), cpu, ret;
+	int one = single_cpu(s, p), cpu, ret, ne = 1;
 
 	if (one >= 0)
 		return one;
@@ -798,20 +982,20 @@ static int place(struct sim *s, struct stask *p, enum sr_decision_kind kind, int
 	in.exiting = exiting;
 	in.p = &p->t;
 	in.cur = cur;
-	memset(&e, 0, sizeof(e));
-	sr_model_select(s->o->model, &v, &in, &e);
+	memset(e, 0, sizeof(e));
+	sr_model_select(s->o->model, &v, &in, &e[0]);
 	if (s->o->shadow) {
-		struct sr_eval se;
-
-		memset(&se, 0, sizeof(se));
-		sr_model_select(s->o->shadow, &v, &in, &se);
-		if (se.cpu != e.cpu)
+		sr_model_select(s->o->shadow, &v, &in, &e[ne]);
+		if (e[ne++].cpu != e[0].cpu)
 			s->st.diverged[kind]++;
 	}
-	cpu = allowed(s, p, e.cpu) ? e.cpu : prev_cpu;
+	if (s->o->observer && s->o->decision)
+		sr_model_select(s->o->observer, &v, &in, &e[ne++]);
+	cpu = allowed(s, p, e[0].cpu) ? e[0].cpu : prev_cpu;
 	d.actual_cpu = cpu;
 	d.actual_nr = s->rq[cpu].nr_running;
-	ret = report(s, &d, &e);
+	s->last_place = d.id;
+	ret = report(s, &d, e, ne);
 	if (ret && !s->err)
 		s->err = ret;
 	return cpu;
@@ -888,10 +1072,10 @@ static int balance_once(struct sim *s, enum sr_decision_kind kind, int cpu, enum
 {
 	struct sr_lb_input in;
 	struct sr_decision d;
-	struct sr_eval e;
+	struct sr_eval ev[3], *e = &ev[0];
 	struct sr_view v;
 	struct stask *p, *curr = s->cpu[cpu].curr;
-	int i, ret;
+	int i, ret, ne = 1;
 
 	memset(&in, 0, sizeof(in));
 	in.kind = kind;
@@ -901,43 +1085,52 @@ static int balance_once(struct sim *s, enum sr_decision_kind kind, int cpu, enum
 	/* newly idle: curr is blocking (already off the runqueue here) */
 	in.curr_leaving = leaving && curr;
 	fill_view(s, &v);
-	memset(&e, 0, sizeof(e));
+	memset(ev, 0, sizeof(ev));
+	/* the others before the side's own evaluation: the scratch is shared */
 	if (s->o->shadow) {
-		struct sr_eval se;
+		struct sr_eval *se = &ev[ne++];
 
-		/* before the side's own evaluation: the scratch is shared */
-		if (sr_model_balance(s->o->shadow, &v, &in, s->scratch, &se))
+		if (sr_model_balance(s->o->shadow, &v, &in, s->scratch, se))
 			return -SR_E_NOMEM;
-		memset(&e, 0, sizeof(e));
-		if (sr_model_balance(s->o->model, &v, &in, s->scratch, &e))
-			return -SR_E_NOMEM;
-		if (se.cpu != e.cpu || se.src_cpu != e.src_cpu || se.task != e.task ||
-		    (se.lbf & SR_LBO_COMPARE) != (e.lbf & SR_LBO_COMPARE))
-			s->st.diverged[kind]++;
-	} else if (sr_model_balance(s->o->model, &v, &in, s->scratch, &e)) {
+	}
+	if (s->o->observer && s->o->decision &&
+	    sr_model_balance(s->o->observer, &v, &in, s->scratch, &ev[ne++]))
 		return -SR_E_NOMEM;
+	if (sr_model_balance(s->o->model, &v, &in, s->scratch, e))
+		return -SR_E_NOMEM;
+	if (s->o->shadow) {
+		const struct sr_eval *se = &ev[1];
+
+		if (se->cpu != e->cpu || se->src_cpu != e->src_cpu || se->task != e->task ||
+		    (se->lbf & SR_LBO_COMPARE) != (e->lbf & SR_LBO_COMPARE))
+			s->st.diverged[kind]++;
 	}
 	if (lbf)
-		*lbf = e.lbf;
-	for (i = 0; i < e.neffects; i++)
-		s->sgc_imb[e.effect[i] >> 1] = (unsigned char)(e.effect[i] & 1);
+		*lbf = e->lbf;
+	for (i = 0; i < e->neffects; i++)
+		s->sgc_imb[e->effect[i] >> 1] = (unsigned char)(e->effect[i] & 1);
 	dec_init(s, &d, kind, NULL);
 	d.this_cpu = cpu;
 	d.this_nr = s->rq[cpu].nr_running;
-	p = e.cpu >= 0 ? task_by_pid(s, e.task, e.src_cpu) : NULL;
+	p = e->cpu >= 0 ? task_by_pid(s, e->task, e->src_cpu) : NULL;
 	/* a running task is moved only by active balancing, which is not simulated */
-	if (p && (p->st != ST_QUEUED || !allowed(s, p, e.cpu) || e.cpu == e.src_cpu))
+	if (p && (p->st != ST_QUEUED || !allowed(s, p, e->cpu) || e->cpu == e->src_cpu))
 		p = NULL;
 	if (p) {
 		d.pid = p->t.pid;
 		memcpy(d.comm, p->t.comm, SR_COMM_LEN);
-		d.prev_cpu = e.src_cpu;
-		d.actual_cpu = e.cpu;
-		ret = migrate_queued(s, p, e.cpu);
+		d.prev_cpu = e->src_cpu;
+		d.actual_cpu = e->cpu;
+		ret = migrate_queued(s, p, e->cpu);
 		if (ret)
 			return ret;
 		s->st.pulls++;
-		check_preempt(s, e.cpu, p, 0);
+		ret = trace_move(s, p, e->src_cpu, e->cpu, cpu,
+				 kind == SR_DEC_LB_NOHZ ? SR_MIG_LB_NOHZ :
+				 kind == SR_DEC_NEWIDLE ? SR_MIG_LB_NEWIDLE : SR_MIG_LB_PERIODIC, -1);
+		if (ret)
+			return ret;
+		check_preempt(s, e->cpu, p, 0);
 	} else if (kind != SR_DEC_NEWIDLE && kind != SR_DEC_LB_NOHZ) {
 		/* a periodic balance that moved nothing: not a decision the replay sees either */
 		return 0;
@@ -945,7 +1138,7 @@ static int balance_once(struct sim *s, enum sr_decision_kind kind, int cpu, enum
 	if (kind == SR_DEC_NEWIDLE && p)
 		d.kind = SR_DEC_LB_NEWIDLE;
 	d.actual_nr = d.actual_cpu >= 0 ? s->rq[d.actual_cpu].nr_running : -1;
-	ret = report(s, &d, &e);
+	ret = report(s, &d, ev, ne);
 	if (ret)
 		return ret;
 	return p ? 1 : 0;
@@ -1086,6 +1279,7 @@ static int advance(struct sim *s, struct stask *p)
 			if (st->mask & online) {
 				p->t.allowed = st->mask & online;
 				p->t.allowed_known = 1;
+				p->aff_dest = distribute_cpu(s, p, p->t.cpu);
 			}
 			break;
 		}
@@ -1119,6 +1313,7 @@ static void sleep_wait(struct sim *s, struct stask *p)
 		p->st = ST_DONE;
 		p->t.state = SR_TASK_DEAD;
 		sr_rm_exit(s->rm, s->now, p->idx, p->dm->origin == SR_DM_ORIGIN_FORKED);
+		trace_exit(s, p);
 		return;
 	}
 	if (st->kind == SR_DM_SLEEP && (st->end == SR_DM_BY_TIMER || st->end == SR_DM_BY_UNKNOWN ||
@@ -1181,6 +1376,8 @@ static int wake_delayed(struct sim *s, struct stask *w, struct stask *p)
 	int cpu = p->t.cpu;
 
 	s->st.delayed_wakeups++;
+	if (trace_waking(s, cur, p, w ? w->t.cpu : cpu))
+		return s->err;
 	p->step++;
 	enter_step(s, p);
 	record_wakee(s, cur, p->t.pid);
@@ -1200,6 +1397,8 @@ static int wake_delayed(struct sim *s, struct stask *w, struct stask *p)
 	p->t.last_wakeup_ts = s->now;
 	if (sr_rm_wakeup(s->rm, s->now, p->idx, 1))
 		return -SR_E_NOMEM;
+	if (trace_wakeup(s, SR_EV_WAKEUP, cur, p, w ? w->t.cpu : cpu, cpu))
+		return s->err;
 	check_preempt(s, cpu, p, 1);
 	return 0;
 }
@@ -1224,8 +1423,14 @@ static int do_wakeup(struct sim *s, struct stask *w, struct stask *p, int this_c
 	record_wakee(s, (struct sr_task *)cur, p->t.pid);
 	sync = (flags & SR_DM_F_SYNC) ? 1 : 0;
 	exiting = w && (w->t.exiting || (flags & SR_DM_F_EXITING));
+	if (trace_waking(s, w ? cur : NULL, p, this_cpu))
+		return s->err;
+	s->last_place = -1;
 	cpu = place(s, p, SR_DEC_WAKEUP, this_cpu, prev, cur, sync, exiting);
 	if (s->err)
+		return s->err;
+	if (p->t.cpu >= 0 && trace_move(s, p, p->t.cpu, cpu, this_cpu, SR_MIG_WAKEUP,
+					s->last_place))
 		return s->err;
 	if (is_fair(p) && prev >= 0)
 		p->t.recent_used_cpu = prev;
@@ -1254,6 +1459,8 @@ static int do_wakeup(struct sim *s, struct stask *w, struct stask *p, int this_c
 		return -SR_E_NOMEM;
 	if (sr_rm_wakeup(s->rm, s->now, p->idx, 1))
 		return -SR_E_NOMEM;
+	if (trace_wakeup(s, SR_EV_WAKEUP, w ? cur : NULL, p, this_cpu, cpu))
+		return s->err;
 	check_preempt(s, cpu, p, 1);
 	/* the steps after the sleep up to the next burst happen as it runs */
 	return 0;
@@ -1296,6 +1503,8 @@ static int fork_task(struct sim *s, struct stask *parent, struct stask *c)
 	/* wake_up_new_task(): recent_used_cpu = task_cpu(p), before the selection */
 	c->t.cpu = pcpu;
 	c->t.recent_used_cpu = pcpu;
+	if (trace_fork(s, parent, c))
+		return s->err;
 	cpu = place(s, c, SR_DEC_FORK, pcpu, pcpu, &parent->t, 0, 0);
 	if (s->err)
 		return s->err;
@@ -1316,6 +1525,8 @@ static int fork_task(struct sim *s, struct stask *parent, struct stask *c)
 		return -SR_E_NOMEM;
 	if (sr_rm_wakeup(s->rm, s->now, c->idx, 0))
 		return -SR_E_NOMEM;
+	if (trace_wakeup(s, SR_EV_WAKEUP_NEW, &parent->t, c, pcpu, cpu))
+		return s->err;
 	check_preempt(s, cpu, c, 1);
 	return 0;
 }
@@ -1365,6 +1576,8 @@ static int schedule(struct sim *s, int cpu)
 		return -SR_E_NOMEM;
 	if (!prev && next && sr_rm_switch(s->rm, s->now, cpu, 0, next->idx))
 		return -SR_E_NOMEM;
+	if (next != prev && trace_switch(s, cpu, prev, prev_runnable, next))
+		return s->err;
 	c->curr = next;
 	s->rq[cpu].known = 1;
 	if (!next) {
@@ -1438,11 +1651,16 @@ static int move_disallowed(struct sim *s, int cpu)
 	s->cpu[cpu].curr = NULL;
 	if (sr_rm_switch(s->rm, s->now, cpu, 1, -1))
 		return -SR_E_NOMEM;
+	if (trace_switch(s, cpu, p, 1, NULL))
+		return s->err;
 	s->rq[cpu].curr = 0;
 	s->rq[cpu].curr_cfs = 0;
-	dst = first_allowed(s, p);
+	/* affine_move_task(): the stopper moves it to the CPU the call picked */
+	dst = allowed(s, p, p->aff_dest) ? p->aff_dest : first_allowed(s, p);
 	if (migrate_queued(s, p, dst))
 		return -SR_E_NOMEM;
+	if (trace_move(s, p, cpu, dst, cpu, SR_MIG_AFFINITY, -1))
+		return s->err;
 	check_preempt(s, dst, p, 0);
 	want_resched(s, cpu);
 	return 0;
@@ -1549,6 +1767,7 @@ static int sim_setup(struct sim *s)
 		p->t.lb_cpu = -1;
 		p->t.ttwu_cpu = -1;
 		p->t.aff_cpu = -1;
+		p->aff_dest = -1;
 		p->t.cpu = dt->first_cpu >= 0 && dt->first_cpu < s->ncpus ? dt->first_cpu : -1;
 		if (p->t.cpu >= 0 && !allowed(s, p, p->t.cpu))
 			p->t.cpu = first_allowed(s, p);
@@ -1642,6 +1861,8 @@ int sr_sim_run(const struct sr_demand *d, const struct sr_sim_opts *o,
 	s.o = o;
 	s.topo = o->topo;
 	s.ncpus = o->topo->ncpus;
+	s.last_place = -1;
+	s.tracing = o->event || o->migration;
 	if (o->hz <= 0 || !o->model) {
 		sr_cause_set(cause, "simulate: no model or HZ");
 		return -SR_E_USAGE;

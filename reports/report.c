@@ -20,7 +20,7 @@
 #include "banned.h"
 
 enum query {
-	Q_RUNS, Q_HEADER, Q_KGEN, Q_PATCH, Q_PATCH_MIG, Q_FIDELITY, Q_RECONCILED, Q_REASONS,
+	Q_RUNS, Q_HEADER, Q_KGEN, Q_KIND, Q_PATCH, Q_PATCH_MIG, Q_FIDELITY, Q_RECONCILED, Q_REASONS,
 	Q_MIGRATION, Q_TASKS, Q_CPUS, Q_LATENCY,
 	Q__COUNT
 };
@@ -44,6 +44,9 @@ static const struct {
 	/* a query of its own: files written before run.kernel_gen lack the column */
 	[Q_KGEN] = { "kernel_generation",
 		"SELECT kernel_gen FROM run WHERE run_id = :run" },
+	/* and so do files written before simulated runs (run.kind) */
+	[Q_KIND] = { "run_kind",
+		"SELECT kind, variant, seed, fair FROM run WHERE run_id = :run" },
 	/* the mig columns come from the canned query "migrations" (Q_PATCH_MIG) */
 	[Q_PATCH] = { "patch_pairs",
 		"SELECT patch, model, kind, decisions, divergent, original_exact, patched_exact"
@@ -415,6 +418,31 @@ static int add_kgen(struct sr_report *r, int src, sqlite3 *db, long run)
 	return err;
 }
 
+/*
+ * A simulated run (schedreplay simulate -o) says so under the trace: its
+ * decisions, migrations and slices are the simulated machine's.  A replay
+ * (or a file from before run.kind) has no such row.
+ */
+static int add_kind(struct sr_report *r, int src, sqlite3 *db, long run)
+{
+	static const char *const key[] = { "simulated" };
+	sqlite3_stmt *st = NULL;
+	struct sr_cell *c;
+	char text[256];
+	int err = 0;
+
+	if (!prepare(db, "", Q_KIND, NULL, run, &st, NULL) && sqlite3_step(st) == SQLITE_ROW &&
+	    !strcmp(col_text(st, 0), "simulate")) {
+		snprintf(text, sizeof(text), "yes: the %s side, seed %lld, %s rules; its decisions, "
+			 "migrations and slices are the simulator's, not the kernel's",
+			 col_text(st, 1), sqlite3_column_int64(st, 2), col_text(st, 3));
+		c = row_cells(&r->header, src, key);
+		err = !c ? -SR_E_NOMEM : cell_text(c, text);
+	}
+	sqlite3_finalize(st);
+	return err;
+}
+
 static int add_header(struct sr_report *r, int src, sqlite3_stmt *st, sqlite3 *db, long run)
 {
 	static const char *const text_fields[] = { "trace", "kernel", "host" };
@@ -431,6 +459,8 @@ static int add_header(struct sr_report *r, int src, sqlite3_stmt *st, sqlite3 *d
 		c = row_cells(&r->header, src, key);
 		if (!c || cell_text(c, sqlite3_column_type(st, i) == SQLITE_NULL ?
 				    "(not recorded)" : col_text(st, i)))
+			return -SR_E_NOMEM;
+		if (i == 0 && add_kind(r, src, db, run))
 			return -SR_E_NOMEM;
 		/* the generation the replay modelled, under the trace's release */
 		if (i == 1 && add_kgen(r, src, db, run))

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,9 +23,12 @@
 #include "schedreplay/patch.h"
 #include "schedreplay/runmetrics.h"
 #include "schedreplay/sim.h"
+#include "schedreplay/slices.h"
+#include "schedreplay/store.h"
 #include "schedreplay/topology.h"
 #include "schedreplay/trace.h"
 #include "meta.h"
+#include "version.h"
 #include "banned.h"
 
 #define MAX_PATCHES 8
@@ -61,6 +65,10 @@ static const char simulate_options[] =
 	"                      default 1): medians, and the spread\n"
 	"       --seed S       seed of the timing perturbation (default 1)\n"
 	"       --json         print one JSON object instead of the table\n"
+	"   -o, --output DB    also write each side's simulated run (its decisions,\n"
+	"                      migrations and slices) into the SQLite database DB\n"
+	"   -f, --force        replace DB if it exists\n"
+	"   -a, --append       add the runs to DB if it exists\n"
 	"       --export-demand FILE\n"
 	"                      also write the recorded demand as an rt-app workload\n"
 	"       --kthreads     write kernel threads into the export too\n"
@@ -69,6 +77,7 @@ static const char simulate_options[] =
 static const char simulate_examples[] =
 	"   schedreplay simulate -t numa.topo trace.dat\n"
 	"   schedreplay simulate -t 2x2x1 -p nohz-first --runs 5 --json trace.dat\n"
+	"   schedreplay simulate -p nohz-first -o sim.db trace.dat && schedreplay report sim.db\n"
 	"   schedreplay simulate --export-demand load.json trace.dat && rt-app load.json\n";
 
 static int is_preset(const char *s)
@@ -353,6 +362,255 @@ static int export_demand(const struct sr_demand *d, const char *path, int kthrea
 	return EXIT_OK;
 }
 
+/* ---- -o DB: each side's simulated run in the database (schedreplay-db(5)) ---- */
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	interrupted = sig;
+}
+
+/* SIGINT and SIGTERM stop the simulation and the store: nothing is written */
+static void catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+static void store_notice(const char *msg, void *data)
+{
+	(void)data;
+	sr_error("simulate: %s", msg);
+}
+
+/*
+ * One simulated run on its way into the database.  Its sides are those a
+ * replay with the same -p would have: the base model's alone, or for a
+ * pair's side the base model, the original and the patched side (whose
+ * evaluations the simulator makes beside the side that decides), so that
+ * the evaluation, divergence and patch_summary tables read as for a replay.
+ */
+struct sim_db {
+	struct sr_store *store;
+	struct sr_slices *slices;
+	const struct sr_model *sides[3];
+	unsigned touches[3];
+	int nsides;
+	int self;			/* the store's index of the side that decides */
+	struct sr_patch_summary ps[SR_DEC__COUNT];
+	/* the last placement, for the woken slice of its sched_wakeup */
+	int pend_pid;
+	uint64_t pend_ts;
+	long pend_id;
+	uint64_t events;
+	char *cause;
+};
+
+/* as replay compares a pair's sides: the CPU; at a balance the pull or its outcome flags */
+static int db_sides_differ(const struct sr_decision *d, const struct sr_eval *o,
+			   const struct sr_eval *p)
+{
+	if (o->cpu != p->cpu)
+		return 1;
+	if (!sr_decision_is_balance(d->kind))
+		return 0;
+	return o->src_cpu != p->src_cpu || o->task != p->task ||
+	       ((o->lbf ^ p->lbf) & SR_LBO_COMPARE);
+}
+
+static int db_matches(const struct sr_decision *d, const struct sr_eval *e)
+{
+	if (e->cpu != d->actual_cpu)
+		return 0;
+	return !sr_decision_is_balance(d->kind) || d->actual_cpu < 0 || e->src_cpu == d->prev_cpu;
+}
+
+static int db_decision(const struct sr_decision *d, const struct sr_eval *e, int nevals,
+		       void *data)
+{
+	struct sim_db *db = data;
+	struct sr_eval ev[3];
+
+	if (interrupted)
+		return -SR_E_INTR;
+	/* the simulator's order (the side, its pair's other side, the base) in the store's */
+	if (db->nsides == 1 || nevals < 3) {
+		ev[0] = e[0];
+	} else {
+		ev[0] = e[2];
+		ev[db->self] = e[0];
+		ev[db->self == 1 ? 2 : 1] = e[1];
+	}
+	if (sr_store_decision(db->store, d, ev, db->nsides, &db->cause))
+		return -SR_E_IO;
+	if (!sr_decision_is_balance(d->kind)) {
+		db->pend_pid = d->pid;
+		db->pend_ts = d->done_ts;
+		db->pend_id = d->id;
+	}
+	if (db->nsides == 3 && (db->touches[1] & (1u << d->kind))) {
+		struct sr_patch_summary *ps = &db->ps[d->kind];
+
+		ps->decisions++;
+		if (db_sides_differ(d, &ev[1], &ev[2])) {
+			ps->divergent++;
+			ps->original_exact += db_matches(d, &ev[1]);
+			ps->patched_exact += db_matches(d, &ev[2]);
+			if (sr_store_divergent(db->store, d->id, 1, &db->cause))
+				return -SR_E_IO;
+		}
+	}
+	return 0;
+}
+
+static int db_slice(const struct sr_slice_row *row, void *data)
+{
+	struct sim_db *db = data;
+
+	return sr_store_slice(db->store, row, &db->cause) ? -SR_E_IO : 0;
+}
+
+static int db_event(const struct sr_event *ev, void *data)
+{
+	struct sim_db *db = data;
+	int ret;
+
+	if (interrupted)
+		return -SR_E_INTR;
+	db->events++;
+	ret = sr_slices_feed(db->slices, ev);
+	if (ret)
+		return ret;
+	/* the woken slice names its placement decision, as in a replay */
+	if ((ev->kind == SR_EV_WAKEUP || ev->kind == SR_EV_WAKEUP_NEW) &&
+	    ev->pid == db->pend_pid && ev->ts == db->pend_ts) {
+		sr_slices_decision(db->slices, ev->pid, ev->ts, db->pend_id);
+		db->pend_pid = 0;
+	}
+	return 0;
+}
+
+static int db_migration(const struct sr_migration *m, void *data)
+{
+	struct sim_db *db = data;
+
+	return sr_store_migration(db->store, m, &db->cause) ? -SR_E_IO : 0;
+}
+
+/* the sides of @sd's simulated run, in the store's order (struct sim_db) */
+static void db_sides(struct sim_db *db, const struct side *sides, int i)
+{
+	const struct side *sd = &sides[i];
+	int k;
+
+	memset(db->ps, 0, sizeof(db->ps));
+	if (!sd->patch) {
+		db->sides[0] = sd->m;
+		db->touches[0] = (1u << SR_DEC__COUNT) - 1;
+		db->nsides = 1;
+		db->self = 0;
+		return;
+	}
+	/* the pair's original side is at i or i - 1 */
+	if (!strcmp(sd->variant, "patched"))
+		i--;
+	db->sides[0] = sides[i].m->base;
+	db->sides[1] = sides[i].m;
+	db->sides[2] = sides[i + 1].m;
+	db->touches[0] = (1u << SR_DEC__COUNT) - 1;
+	db->touches[1] = db->touches[2] = 0;
+	for (k = 0; k < SR_DEC__COUNT; k++)
+		if (sr_patch_touches(sr_patch_find(sd->patch), (enum sr_decision_kind)k))
+			db->touches[1] |= 1u << k;
+	db->touches[2] = db->touches[1];
+	db->nsides = 3;
+	db->self = &sides[i] == sd ? 1 : 2;
+	for (k = 0; k < SR_DEC__COUNT; k++) {
+		db->ps[k].patch = sd->patch;
+		db->ps[k].seed = sr_patch_find(sd->patch)->seed;
+		db->ps[k].model = db->sides[0]->name;
+		db->ps[k].kind = sr_decision_kind_name((enum sr_decision_kind)k);
+	}
+}
+
+/* the kinds the pair touches, as replay writes them */
+static int db_summaries(const struct sim_db *db, struct sr_patch_summary *out)
+{
+	int k, n = 0;
+
+	for (k = 0; db->nsides == 3 && k < SR_DEC__COUNT; k++)
+		if (db->touches[1] & (1u << k))
+			out[n++] = db->ps[k];
+	return n;
+}
+
+/* the run of side @i: its row (kind 'simulate'), CPUs and sides; the slices */
+static int db_begin(struct sim_db *db, const struct side *sides, int i, const char *trace,
+		    const struct sr_trace_info *tinfo, const struct sr_topology *topo,
+		    const struct sr_kgen *kgen, int hz, uint64_t seed, int fair, char **cause)
+{
+	char kgen_text[256];
+	struct sr_run_info ri = {
+		.trace = trace,
+		.tinfo = tinfo,
+		.topology = topo->source,
+		.kernel_gen = kgen_text,
+		.version = SR_VERSION,
+		.hz = hz,
+	};
+	struct sr_sim_run_info si = {
+		.variant = sides[i].variant,
+		.seed = seed,
+		.fair = fair_names[fair],
+	};
+	int err;
+
+	db_sides(db, sides, i);
+	ri.models = db->sides[0]->name;
+	ri.patches = sides[i].patch;
+	sr_kgen_describe(kgen, kgen_text, sizeof(kgen_text));
+	err = sr_store_begin_run(db->store, &ri, topo, db->sides, db->touches, db->nsides, cause);
+	if (!err)
+		err = sr_store_mark_simulated(db->store, &si, cause);
+	if (err)
+		return err;
+	db->events = 0;
+	db->pend_pid = 0;
+	db->slices = sr_slices_new(topo, SR_PSTATE_REPORT, db_slice, db);
+	return db->slices ? 0 : -SR_E_NOMEM;
+}
+
+/* the run's end: the open slices, the totals; @more: another run follows */
+static int db_end(struct sim_db *db, const struct sr_trace_info *tinfo, uint64_t t0,
+		  uint64_t t_end, int more, char **cause)
+{
+	struct sr_patch_summary ps[SR_DEC__COUNT];
+	struct sr_replay_stats st;
+	struct sr_fidelity *fid;
+	int err;
+
+	err = sr_slices_finish(db->slices, t_end);
+	sr_slices_free(db->slices);
+	db->slices = NULL;
+	if (err)
+		return err;
+	/* no fidelity (the simulated machine is its side's own choices) and nothing skipped */
+	memset(&st, 0, sizeof(st));
+	fid = sr_fidelity_new(NULL);
+	if (!fid)
+		return -SR_E_NOMEM;
+	err = sr_store_finish_run(db->store, tinfo, &st, fid, ps, db_summaries(db, ps),
+				  db->events, t0, t_end, cause);
+	sr_fidelity_free(fid);
+	if (!err && more)
+		err = sr_store_next_run(db->store, cause);
+	return err;
+}
+
 static int simulate_exec(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -365,11 +623,17 @@ static int simulate_exec(int argc, char **argv)
 		{ "json",		no_argument,		NULL, 'j' },
 		{ "export-demand",	required_argument,	NULL, 'e' },
 		{ "kthreads",		no_argument,		NULL, 'k' },
-		{ "fair",		required_argument,	NULL, 'f' },
+		{ "fair",		required_argument,	NULL, 'F' },
+		{ "output",		required_argument,	NULL, 'o' },
+		{ "force",		no_argument,		NULL, 'f' },
+		{ "append",		no_argument,		NULL, 'a' },
 		{ "help",		no_argument,		NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *model = "mainline", *topo_spec = NULL, *export = NULL, *trace;
+	const char *model = "mainline", *topo_spec = NULL, *export = NULL, *trace, *out = NULL;
+	struct sim_db db;
+	struct sr_trace_info tinfo;
+	int force = 0, append = 0;
 	const char *patches[MAX_PATCHES];
 	struct side sides[MAX_SIDES];
 	struct sr_topology *topo = NULL;
@@ -388,9 +652,11 @@ static int simulate_exec(int argc, char **argv)
 
 	memset(sides, 0, sizeof(sides));
 	memset(&meta, 0, sizeof(meta));
+	memset(&db, 0, sizeof(db));
+	memset(&tinfo, 0, sizeof(tinfo));
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "m:p:t:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "m:p:t:o:fah", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'm':
 			model = optarg;
@@ -436,7 +702,16 @@ static int simulate_exec(int argc, char **argv)
 		case 'k':
 			kthreads = 1;
 			break;
+		case 'o':
+			out = optarg;
+			break;
 		case 'f':
+			force = 1;
+			break;
+		case 'a':
+			append = 1;
+			break;
+		case 'F':
 			for (fair = 0; fair < 3; fair++)
 				if (!strcmp(optarg, fair_names[fair]))
 					break;
@@ -453,6 +728,14 @@ static int simulate_exec(int argc, char **argv)
 	}
 	if (cmd_one_trace(&cmd_simulate, argc, optind))
 		return EXIT_USAGE;
+	if ((force || append) && !out) {
+		sr_error("simulate: --%s needs --output DB", force ? "force" : "append");
+		return EXIT_USAGE;
+	}
+	if (force && append) {
+		sr_error("simulate: --force and --append exclude each other");
+		return EXIT_USAGE;
+	}
 	trace = argv[optind];
 	base = sr_model_find(model);
 	if (!base) {
@@ -492,6 +775,12 @@ static int simulate_exec(int argc, char **argv)
 		ti = sr_trace_borrow_info(t);
 		ncpus = ti->ncpus;
 		sr_strlcpy(kernel, ti->kernel, sizeof(kernel));
+		/* for the database's run rows: the recording's format, host, kernel, clock */
+		tinfo = *ti;
+		tinfo.path = NULL;
+		tinfo.reader = NULL;
+		tinfo.cpu = NULL;
+		tinfo.ncpus = 0;
 		sr_trace_free(t);
 	}
 	/* the kernel generation (schedreplay/kgen.h): the models' behaviours, the rules */
@@ -594,6 +883,23 @@ static int simulate_exec(int argc, char **argv)
 			sd->variant = h ? "patched" : "original";
 		}
 	}
+	if (out) {
+		struct sr_store_opts so = {
+			.force = force,
+			.append = append,
+			.lock_timeout_ms = SR_DB_LOCK_TIMEOUT_MS,
+			.cancel = &interrupted,
+			.notice = store_notice,
+		};
+
+		/* before the temporary file exists: a signal must not leave it behind */
+		catch_signals();
+		db.store = sr_store_create(out, &so, &cause);
+		if (!db.store) {
+			sr_error("simulate: %s", cause ? cause : "cannot create the database");
+			goto out;
+		}
+	}
 	for (i = 0; i < nsides; i++) {
 		struct side *sd = &sides[i];
 
@@ -617,9 +923,35 @@ static int simulate_exec(int argc, char **argv)
 					  !strcmp(sd->variant, "original") ? sides[i + 1].m : sides[i - 1].m,
 			};
 			struct sr_sim_stats st;
-			int err = sr_sim_run(d, &o, &sd->run[r], &st, &cause), k;
+			int err, k;
 
+			/* -o: the first run of each side (seed S) goes into the database */
+			if (db.store && !r) {
+				err = db_begin(&db, sides, i, trace, &tinfo, topo, &kgen, hz,
+					       seed, fair, &cause);
+				if (err)
+					goto db_fail;
+				o.observer = sd->patch ? base : NULL;
+				o.decision = db_decision;
+				o.event = db_event;
+				o.migration = db_migration;
+				o.data = &db;
+			}
+			err = sr_sim_run(d, &o, &sd->run[r], &st, &cause);
+			if (db.store && !r) {
+				if (!err)
+					err = db_end(&db, &tinfo, d->t0, st.t_end, i + 1 < nsides,
+						     &cause);
+				if (err && db.cause) {
+					free(cause);
+					cause = db.cause;
+					db.cause = NULL;
+				}
+			}
 			if (err) {
+db_fail:
+				if (err == -SR_E_INTR || interrupted)
+					goto intr;
 				sr_error("%s", cause ? cause : sr_strerror(err));
 				goto out;
 			}
@@ -648,12 +980,34 @@ static int simulate_exec(int argc, char **argv)
 				(unsigned long long)sides[i].med.wakeups,
 				(unsigned long long)rec.wakeups);
 	}
+	if (db.store) {
+		r = interrupted ? -SR_E_INTR : sr_store_commit(db.store, &cause);
+		if (r == -SR_E_INTR || interrupted)
+			goto intr;
+		if (r) {
+			sr_error("simulate: %s", cause ? cause : sr_strerror(r));
+			goto out;
+		}
+		fprintf(stderr, "%s: simulate: runs %ld-%ld (%d simulated side%s) %s '%s'\n",
+			sr_progname, sr_store_run_id(db.store),
+			sr_store_run_id(db.store) + nsides - 1, nsides, nsides == 1 ? "" : "s",
+			sr_store_appended(db.store) ? "appended to" : "written to new",
+			sr_store_path(db.store));
+	}
 	if (json)
 		print_json(&rec, sides, nsides, runs, fair, stdout);
 	else
 		print_table(trace, d, &rec, sides, nsides, runs, topo->source, hz, fair);
 	ret = EXIT_OK;
+	goto out;
+intr:
+	/* as replay: nothing written, and the signal's exit status */
+	sr_error("simulate: interrupted, nothing written to '%s'", out);
+	ret = 128 + (interrupted ? interrupted : SIGINT);
 out:
+	sr_slices_free(db.slices);
+	sr_store_free(db.store);
+	free(db.cause);
 	free(cause);
 	for (i = 0; i < nsides; i++) {
 		free(sides[i].owned);
@@ -669,7 +1023,7 @@ out:
 
 const struct cmd_entry cmd_simulate = {
 	.name = "simulate",
-	.synopsis = "[-m MODEL] [-p PATCH]... [-t TOPOLOGY] [--hz N] [--fair RULES] [--runs N] [--seed S] "
+	.synopsis = "[-o DB [-f | -a]] [-m MODEL] [-p PATCH]... [-t TOPOLOGY] [--hz N] [--fair RULES] [--runs N] [--seed S] "
 		    "[--json] [--export-demand FILE [--kthreads]] TRACE",
 	.summary = "closed-loop what-if: re-run the recorded demand on a simulated machine under "
 		   "a model and patch sides, beside the recorded run",

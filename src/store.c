@@ -36,6 +36,15 @@
 	"CREATE TABLE IF NOT EXISTS reconciled (" \
 	" run_id INTEGER NOT NULL, kind TEXT NOT NULL, n INTEGER NOT NULL);"
 
+/*
+ * What marks a simulated run (schedreplay simulate -o): the run's kind, and
+ * for a simulation the side that decided, the seed and the fair class's
+ * rules.  An append to a file written before they existed adds them
+ * (add_sim_columns): its runs are replays, as the default says.
+ */
+#define SIM_RUN_COLUMNS \
+	"kind TEXT NOT NULL DEFAULT 'replay', variant TEXT, seed INTEGER, fair TEXT"
+
 /* a divergent decision's original and patched sides (the divergence view) */
 #define ORIG_CPU	"(CASE WHEN xo.side_id IS NULL THEN eb.cpu ELSE xo.cpu END)"
 #define PATCH_CPU	"(CASE WHEN xp.side_id IS NULL THEN eb.cpu ELSE xp.cpu END)"
@@ -58,7 +67,7 @@ static const char schema[] =
 	" hz INTEGER, probes INTEGER, inference TEXT, started TEXT,"
 	" events INTEGER, first_ts INTEGER, last_ts INTEGER, threads INTEGER,"
 	" decisions INTEGER, migrations INTEGER, lost_events INTEGER,"
-	" kernel_gen TEXT);"
+	" kernel_gen TEXT, " SIM_RUN_COLUMNS ");"
 	"CREATE TABLE cpu ("
 	" run_id INTEGER NOT NULL, cpu INTEGER NOT NULL, core_id INTEGER,"
 	" llc_id INTEGER, node INTEGER, package INTEGER, capacity INTEGER,"
@@ -1360,6 +1369,14 @@ static int migration_now(struct sr_store *s, const struct sr_migration *m, char 
 
 static int slice_now(struct sr_store *s, const struct sr_slice_row *r, char **cause)
 {
+	struct sr_slice_row moved;
+
+	/* a decision id as the engine numbers it, like decision_now's (a later run's) */
+	if (s->id_base && r->decision != SR_SL_NONE) {
+		moved = *r;
+		moved.decision += s->id_base;
+		r = &moved;
+	}
 	if (sr_slices_sql_insert(s->ins_slice, s->run_id, r) != SQLITE_DONE)
 		return db_error(s, cause, "insert slice");
 	return batch(s, cause);
@@ -1832,6 +1849,53 @@ int sr_store_finish_run(struct sr_store *s, const struct sr_trace_info *tinfo,
 	return err;
 }
 
+/* ---- simulated runs (schedreplay simulate -o) --------------------------------- */
+
+int sr_store_mark_simulated(struct sr_store *s, const struct sr_sim_run_info *si, char **cause)
+{
+	sqlite3_stmt *q = NULL;
+	int err;
+
+	if (sqlite3_prepare_v2(s->db, "UPDATE run SET kind = 'simulate', variant = ?, seed = ?,"
+			       " fair = ? WHERE run_id = ?", -1, &q, NULL) != SQLITE_OK)
+		return db_error(s, cause, "prepare");
+	bind_text_or_null(q, 1, si->variant);
+	sqlite3_bind_int64(q, 2, (sqlite3_int64)si->seed);
+	bind_text_or_null(q, 3, si->fair);
+	sqlite3_bind_int64(q, 4, s->run_id);
+	err = step_done(s, q, "update run", cause);
+	sqlite3_finalize(q);
+	return err;
+}
+
+int sr_store_next_run(struct sr_store *s, char **cause)
+{
+	sqlite3_stmt *q = NULL;
+
+	if (s->writer_on) {
+		sr_cause_set(cause, "internal error: the next run before the last one finished");
+		return -SR_E_USAGE;
+	}
+	if (exec(s, "COMMIT", cause))
+		return -SR_E_IO;
+	/* decision ids are unique in the file: the next run's follow this one's */
+	if (sqlite3_prepare_v2(s->db, "SELECT coalesce(max(decision_id), -1) + 1 FROM decision",
+			       -1, &q, NULL) != SQLITE_OK || sqlite3_step(q) != SQLITE_ROW) {
+		sqlite3_finalize(q);
+		return db_error(s, cause, "read decision");
+	}
+	s->id_base = (long)sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+	/* what the next run counts for itself */
+	free(s->threads);
+	s->threads = NULL;
+	s->tcap = s->tn = 0;
+	s->first_ts = s->last_ts = s->decisions = s->migrations = 0;
+	s->in_batch = 0;
+	s->quit = 0;
+	return 0;
+}
+
 /* ---- putting the run in place ------------------------------------------------ */
 
 static void finalize_all(struct sr_store *s)
@@ -1943,10 +2007,12 @@ static const struct {
 } copy_sql[] = {
 	{ "run", "INSERT INTO main.run (run_id, trace, format, host, kernel, clock, model,"
 	  " patches, topology, tool_version, hz, probes, inference, started, events, first_ts,"
-	  " last_ts, threads, decisions, migrations, lost_events, kernel_gen)"
+	  " last_ts, threads, decisions, migrations, lost_events, kernel_gen,"
+	  " kind, variant, seed, fair)"
 	  " SELECT run_id + :r, trace, format, host, kernel, clock,"
 	  " model, patches, topology, tool_version, hz, probes, inference, started, events,"
-	  " first_ts, last_ts, threads, decisions, migrations, lost_events, kernel_gen"
+	  " first_ts, last_ts, threads, decisions, migrations, lost_events, kernel_gen,"
+	  " kind, variant, seed, fair"
 	  " FROM src.run" },
 	{ "cpu", "INSERT INTO main.cpu SELECT run_id + :r, cpu, core_id, llc_id, node, package,"
 	  " capacity FROM src.cpu" },
@@ -2027,6 +2093,37 @@ static int copy_covers_schema(sqlite3 *db, char **cause)
 	return ok ? 0 : -1;
 }
 
+/*
+ * A file written before the simulated runs' columns existed gets them, its
+ * runs marked as the replays they are (SIM_RUN_COLUMNS' default).
+ * Return: 0, or -1 (the caller reads the error from @db).
+ */
+static int add_sim_columns(sqlite3 *db)
+{
+	static const char *const add[] = {
+		"ALTER TABLE main.run ADD COLUMN kind TEXT NOT NULL DEFAULT 'replay'",
+		"ALTER TABLE main.run ADD COLUMN variant TEXT",
+		"ALTER TABLE main.run ADD COLUMN seed INTEGER",
+		"ALTER TABLE main.run ADD COLUMN fair TEXT",
+	};
+	static const char *const name[] = { "kind", "variant", "seed", "fair" };
+	sqlite3_stmt *q = NULL;
+	size_t i;
+	int have;
+
+	for (i = 0; i < sizeof(add) / sizeof(add[0]); i++) {
+		if (sqlite3_prepare_v2(db, "SELECT count(*) FROM pragma_table_info('run', 'main')"
+				       " WHERE name = ?", -1, &q, NULL) != SQLITE_OK)
+			return -1;
+		sqlite3_bind_text(q, 1, name[i], -1, SQLITE_STATIC);
+		have = sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int(q, 0) > 0;
+		sqlite3_finalize(q);
+		if (!have && sqlite3_exec(db, add[i], NULL, NULL, NULL) != SQLITE_OK)
+			return -1;
+	}
+	return 0;
+}
+
 static int copy_rows(struct sr_store *s, sqlite3 *db, int64_t r, int64_t sd, int64_t d,
 		     char **cause)
 {
@@ -2042,6 +2139,8 @@ static int copy_rows(struct sr_store *s, sqlite3 *db, int64_t r, int64_t sd, int
 	    sqlite3_exec(db, "ALTER TABLE main.run ADD COLUMN kernel_gen TEXT", NULL, NULL,
 			 NULL) != SQLITE_OK)
 		return dest_error(s, db, "run.kernel_gen", cause);
+	if (add_sim_columns(db))
+		return dest_error(s, db, "run.kind", cause);
 	/* and the slice tables (src/slices-sql.c), copied after the others */
 	if (sqlite3_exec(db, sr_slices_schema, NULL, NULL, NULL) != SQLITE_OK)
 		return dest_error(s, db, "slice tables", cause);

@@ -167,6 +167,7 @@ enum tui_q {
 	TUI_Q_DETAIL_REASONS,	/* every side's answer at a decision */
 	TUI_Q_NLLC,	/* a run's LLCs */
 	TUI_Q_TOPOLOGY,	/* where a run's topology came from */
+	TUI_Q_KIND,	/* a simulated run's side, seed and rules (a replay: none) */
 	TUI_Q_PATCH_SUMMARY,	/* a run's patch summary */
 	TUI_Q_FIDELITY,	/* a run's fidelity totals per base model */
 	TUI_Q__COUNT

@@ -471,6 +471,9 @@ static const char *const fixed[TUI_Q__COUNT] = {
 		"SELECT count(DISTINCT llc_id) FROM cpu WHERE run_id = ?",
 	[TUI_Q_TOPOLOGY] =
 		"SELECT topology FROM run WHERE run_id = ?",
+	/* files written before run.kind fail to prepare it: replays */
+	[TUI_Q_KIND] =
+		"SELECT variant, seed, fair FROM run WHERE run_id = ? AND kind = 'simulate'",
 	[TUI_Q_PATCH_SUMMARY] =
 		"SELECT patch, model, kind, decisions, divergent, original_exact, "
 		"patched_exact FROM patch_summary WHERE run_id = ? ORDER BY rowid",

@@ -1456,6 +1456,20 @@ static void render_summary_page(struct tui *t, int cols)
 			     r->run_id, 0);
 	line(&p, 0, TUI_A_BOLD, 0, "run %ld (%d of %d)", r->run_id, t->cur + 1, t->nruns);
 	line(&p, 2, 0, 0, "trace     %s", r->trace);
+	/* a simulated run (schedreplay simulate -o): its choices are the simulator's */
+	if (sqlite3_prepare_v2(t->db, tui_q(TUI_Q_KIND), -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, r->run_id);
+		if (sqlite3_step(st) == SQLITE_ROW) {
+			char variant[64], fair[64];
+
+			col_copy(st, 0, variant, sizeof(variant));
+			col_copy(st, 2, fair, sizeof(fair));
+			line(&p, 2, TUI_A_BOLD, 0, "simulated %s side, seed %lld, %s: not the kernel's",
+			     variant, sqlite3_column_int64(st, 1), fair);
+		}
+	}
+	sqlite3_finalize(st);
+	st = NULL;
 	line(&p, 2, 0, 0, "kernel    %s", r->kernel[0] ? r->kernel : "(not recorded)");
 	line(&p, 2, 0, 0, "CPUs      %d (%d node%s, %d LLC%s)", r->ncpus, nodes,
 	     nodes == 1 ? "" : "s", llcs, llcs == 1 ? "" : "s");

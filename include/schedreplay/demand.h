@@ -190,7 +190,7 @@ int sr_demand_write_text(const struct sr_demand *d, FILE *f);
 
 /**
  * sr_demand_write_rtapp - the demand as an rt-app JSON workload (rt-app 1.0
- * grammar: run/sleep events, suspend/resume for wakeup and fork edges, cpus
+ * grammar: runtime/sleep events, two-party barriers for wakeup and fork edges, cpus
  * for affinity; schedreplay-simulate(1) says how)
  * @kthreads: also write kernel threads (recognised by name)
  * Return: 0, or -SR_E_IO if @f has an error.

@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "schedreplay/demand.h"
+#include "schedreplay/event.h"
 #include "schedreplay/model.h"
 #include "schedreplay/runmetrics.h"
 #include "schedreplay/topology.h"
@@ -49,10 +50,33 @@ struct sr_sim_opts {
 					 * 2 EEVDF with 6.12's delayed dequeue */
 	/* the recording kernel's generation, for the models (schedreplay/kgen.h); may be NULL */
 	const struct sr_kgen *kgen;
-	/* each simulated decision with the model's evaluation (n = 1), may be NULL */
-	int (*decision)(const struct sr_decision *d, const struct sr_eval *e, void *data);
+	/*
+	 * Also evaluated at every decision, for the decision callback only (a
+	 * pair's base model beside its sides, as replay evaluates them); may be
+	 * NULL.  It changes nothing in the run.
+	 */
+	const struct sr_model *observer;
+	/*
+	 * Each simulated decision, with the evaluations: @e[0] the model's
+	 * (what the simulated machine did: d->actual_cpu), then the shadow's
+	 * and the observer's where those are set (@nevals of them); may be NULL
+	 */
+	int (*decision)(const struct sr_decision *d, const struct sr_eval *e, int nevals,
+			void *data);
 	/* each slice, may be NULL */
 	int (*slice)(const struct sr_sim_slice *s, void *data);
+	/*
+	 * What a trace of the simulated machine would show, in time order:
+	 * sched_switch (prev_state R+ for a preempted task, S for a sleep, X
+	 * for an exit, as the 4.14+ report encoding), sched_waking and
+	 * sched_wakeup (common_pid the waker, 0 a timer), sched_process_fork
+	 * and sched_wakeup_new, sched_migrate_task (a wakeup's move, a pull,
+	 * an affinity move; a fork's placement emits none, as in the kernel's
+	 * wake_up_new_task()), sched_process_exit.  May be NULL.
+	 */
+	int (*event)(const struct sr_event *ev, void *data);
+	/* each migration of the simulated run, classified by its cause; may be NULL */
+	int (*migration)(const struct sr_migration *m, void *data);
 	void *data;
 };
 

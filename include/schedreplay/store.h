@@ -103,6 +103,31 @@ int sr_store_finish_run(struct sr_store *s, const struct sr_trace_info *tinfo,
 			const struct sr_patch_summary *ps, int nps, uint64_t events,
 			uint64_t first_ts, uint64_t last_ts, char **cause);
 
+/* what marks a simulated run (run.kind 'simulate'; schedreplay-db(5)) */
+struct sr_sim_run_info {
+	const char *variant;		/* the side that decided: base, original, patched */
+	uint64_t seed;			/* of the run's timing perturbation */
+	const char *fair;		/* the fair class's rules: cfs, eevdf, eevdf-delay */
+};
+
+/**
+ * sr_store_mark_simulated - the run just begun (sr_store_begin_run) is a
+ * simulation: its decisions, migrations and slices are the simulated
+ * machine's, not the kernel's
+ * Return: 0, or a negative code with @cause.
+ */
+int sr_store_mark_simulated(struct sr_store *s, const struct sr_sim_run_info *si,
+			    char **cause);
+
+/**
+ * sr_store_next_run - after sr_store_finish_run(), another run follows in
+ * the same database (sr_store_begin_run() again); sr_store_commit() puts
+ * them all in place together, or none of them.  Its decision ids follow
+ * the last run's.
+ * Return: 0, or a negative code with @cause.
+ */
+int sr_store_next_run(struct sr_store *s, char **cause);
+
 /**
  * sr_store_commit - finish the run and put it in place
  *
@@ -123,8 +148,8 @@ void sr_store_free(struct sr_store *s);
 /* the path of the temporary file, for a signal handler to unlink */
 const char *sr_store_temp_path(const struct sr_store *s);
 
-/* after a commit: the run's id in the file, whether it was appended, and the
- * file written (a symlink's target) */
+/* after a commit: the (first) run's id in the file, whether it was appended,
+ * and the file written (a symlink's target) */
 long sr_store_run_id(const struct sr_store *s);
 int sr_store_appended(const struct sr_store *s);
 const char *sr_store_path(const struct sr_store *s);

@@ -291,6 +291,12 @@ load_forkpin() {
 # (default 4) are pinned round-robin to the CPUs of SR_HOGCPUS (default
 # "2 3"): a newly idle CPU of node 0 sees node 1 overloaded with tasks it may
 # not pull.
+# rtapp: the workload record.sh --rtapp put into the guest (a recorded
+# demand, schedreplay simulate --export-demand), run by rt-app in /tmp
+load_rtapp() {
+	(cd /tmp && rt-app /etc/sr-rtapp.json)
+}
+
 load_pphogs() {
 	R=$(sc 600)
 	rm -f /tmp/pp.ab /tmp/pp.ba
@@ -360,7 +366,7 @@ fi
 if [ "$1" = --load ]; then
 	[ -f /etc/sr.conf ] && . /etc/sr.conf
 	case $2 in
-	messaging | forks | pingpong | mix | busyloops | pinnedhogs | forkpin | pphogs | spread) "load_$2" ;;
+	messaging | forks | pingpong | mix | busyloops | pinnedhogs | forkpin | pphogs | spread | rtapp) "load_$2" ;;
 	*) echo "unknown load $2" >&2; exit 1 ;;
 	esac
 	exit 0

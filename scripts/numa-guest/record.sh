@@ -16,7 +16,7 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 CACHE=$HERE/cache
-KERNEL= LOAD= OUT= ACCEL=tcg KPKG= BUFKB=20000 SCALE=100 TCOPTS= NOPID= BALPROBES=
+KERNEL= LOAD= OUT= ACCEL=tcg KPKG= BUFKB=20000 SCALE=100 TCOPTS= NOPID= BALPROBES= RTAPP=
 TIMEOUT=300 BOOT_TIMEOUT=120 RETRIES=4 NOINSTALL= RECORDER=trace-cmd CACHED= BENCH=
 CRASHFIRST= SETS=
 TOP=$(cd "$HERE/../.." && pwd)
@@ -24,7 +24,7 @@ SRBIN=$TOP/schedreplay BUFSET=
 
 usage() {
 	cat <<EOF
-usage: $0 --kernel 6.1|6.12 --load messaging|forks|pingpong|mix|busyloops|pinnedhogs|forkpin|pphogs|spread|all --out DIR
+usage: $0 --kernel 6.1|6.12 --load messaging|forks|pingpong|mix|busyloops|pinnedhogs|forkpin|pphogs|spread|rtapp|all --out DIR
   --recorder R        trace-cmd (default: trace-cmd record, probes defined by
                       init.sh) or schedreplay (schedreplay record, which adds
                       the probes itself)
@@ -40,6 +40,9 @@ usage: $0 --kernel 6.1|6.12 --load messaging|forks|pingpong|mix|busyloops|pinned
   --set NAME=VALUE    a load variable for init.sh (SR_HOGS, SR_PINCPU,
                       SR_CHILDCPUS, SR_PPCPUS, SR_HOGCPUS, SR_STARTCPU,
                       SR_GROUPS, SR_FDS; README.md), repeatable
+  --rtapp FILE        with --load rtapp: the rt-app workload the guest runs
+                      (schedreplay simulate --export-demand); rt-app and its
+                      libraries go into the guest with it
   --trace-cmd-opts S  extra trace-cmd record options, e.g. "--file-version 6"
   --no-pid            do not add the pid and flips fields to the select_rq probe
   --balance-probes    also record the balance probes (newidle, newidle_ret,
@@ -112,6 +115,7 @@ while [ $# -gt 0 ]; do
 		SETS="$SETS${2%%=*}=\"${2#*=}\"
 "; shift 2 ;;
 	--trace-cmd-opts) TCOPTS=$2; shift 2 ;;
+	--rtapp) RTAPP=$2; shift 2 ;;
 	--no-pid) NOPID=1; shift ;;
 	--balance-probes) BALPROBES=1; shift ;;
 	--cache) CACHE=$2; shift 2 ;;
@@ -126,7 +130,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 case $KERNEL in 6.1 | 6.12) ;; *) usage ;; esac
-case $LOAD in messaging | forks | pingpong | mix | busyloops | pinnedhogs | forkpin | pphogs | spread) LOADS=$LOAD ;; all) LOADS="messaging forks pingpong" ;; *) usage ;; esac
+case $LOAD in messaging | forks | pingpong | mix | busyloops | pinnedhogs | forkpin | pphogs | spread | rtapp) LOADS=$LOAD ;; all) LOADS="messaging forks pingpong" ;; *) usage ;; esac
 [ -n "$OUT" ] || usage
 case $ACCEL in tcg | kvm) ;; *) usage ;; esac
 case $RECORDER in trace-cmd | schedreplay) ;; *) usage ;; esac
@@ -152,6 +156,12 @@ fi
 # either recorder; bpftool only for the pid offset of the hand-made probe
 HOST_PKGS="qemu-system-x86 busybox-static cpio xz-utils zstd trace-cmd"
 [ "$RECORDER" = trace-cmd ] && HOST_PKGS="$HOST_PKGS bpftool"
+if [ "$LOAD" = rtapp ]; then
+	[ -r "$RTAPP" ] || die "--load rtapp needs --rtapp FILE (a readable rt-app workload)"
+	HOST_PKGS="$HOST_PKGS rt-app"
+elif [ -n "$RTAPP" ]; then
+	die "--rtapp FILE goes with --load rtapp"
+fi
 missing=
 for p in $HOST_PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
@@ -452,6 +462,20 @@ SR_RECORDER=$RECORDER
 SR_BENCH=$BENCH
 $SETS
 EOF
+	# --load rtapp: the workload, rt-app and the libraries it loads
+	if [ "$load" = rtapp ]; then
+		local f
+		mkdir -p "$w/conf/usr/bin"
+		cp "$RTAPP" "$w/conf/etc/sr-rtapp.json"
+		cp "$(command -v rt-app)" "$w/conf/usr/bin/rt-app"
+		# glibc dlopens libgcc_s for pthread_exit (ldd does not list it)
+		for f in $(ldd "$(command -v rt-app)" |
+			awk '/=> \// { print $3 } /^[ \t]*\/[^ ]+ \(/ { print $1 }' | sort -u) \
+			"$(ldconfig -p | awk '/libgcc_s\.so\.1 .*x86-64/ { print $NF; exit }')"; do
+			mkdir -p "$w/conf$(dirname "$f")"
+			cp -L "$f" "$w/conf$f"
+		done
+	fi
 	(cd "$w/conf" && find . | cpio -o -H newc --quiet | gzip -n) >"$w/conf.cpio.gz"
 	cat "$INITRD" "$w/conf.cpio.gz" >"$w/initrd.gz"
 	# shellcheck disable=SC2046

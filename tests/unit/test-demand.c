@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "schedreplay/demand.h"
+#include "schedreplay/runmetrics.h"
 #include "schedreplay/error.h"
 #include "unit.h"
 
@@ -233,11 +234,58 @@ static void test_unknown_end(void)
 	sr_demand_free(d);
 }
 
+/*
+ * A forked child that sets its own affinity in its first slice: its mask
+ * until then is its parent's (not the call's, from the start), and the
+ * call is a step after the CPU time it ran first
+ */
+static void test_fork_setaffinity(void)
+{
+	struct sr_demand *d = load("fork-setaffinity.txt");
+	int child;
+
+	if (!d)
+		return;
+	child = sr_demand_find(d, 201);
+	CHECK(child >= 0, "fork-setaffinity: the child is a task");
+	if (child < 0)
+		goto out;
+	CHECK_EQ(d->task[child].mask_known, 0, "the child's mask at its start is its parent's "
+		 "(unknown), not the one it set later");
+	CHECK_EQ(d->task[child].nsteps, 4, "child: run, affinity, run, exit");
+	CHECK_RUN(d, child, 0, 240000);
+	CHECK_EQ(step(d, child, 1)->kind, SR_DM_AFFINITY, "then the setaffinity call");
+	CHECK_EQ(step(d, child, 1)->mask, 1, "to CPU 0");
+	CHECK_RUN(d, child, 2, 200000);
+	CHECK_EQ(step(d, child, 3)->kind, SR_DM_EXIT, "the child exits");
+out:
+	sr_demand_free(d);
+}
+
+/*
+ * The recorded machine's cost of a wakeup that preempts the running task:
+ * a user task preempted at its return to user mode is switched out in
+ * state R (schedule() from exit_to_user_mode, not preempt_schedule_irq's
+ * R+): both count
+ */
+static void test_preempt_cost(void)
+{
+	struct sr_demand *d = load("preempt-user.txt");
+
+	if (!d)
+		return;
+	CHECK_EQ(d->preempt_wake_samples, 2, "preempt-user: both preempting wakeups (R, R+) count");
+	CHECK_EQ(d->preempt_wake_hist->max, 200000, "the longer one, 200 us after its sched_waking");
+	sr_demand_free(d);
+}
+
 int main(void)
 {
 	test_pipe_pair();
 	test_fork_wait();
 	test_timer_sleeper();
 	test_unknown_end();
+	test_fork_setaffinity();
+	test_preempt_cost();
 	return unit_done();
 }

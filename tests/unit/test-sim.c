@@ -33,12 +33,14 @@ static int on_slice(const struct sr_sim_slice *s, void *data)
 	return 0;
 }
 
-static int on_decision(const struct sr_decision *d, const struct sr_eval *e, void *data)
+static int on_decision(const struct sr_decision *d, const struct sr_eval *e, int nevals,
+		       void *data)
 {
 	struct rec *r = data;
 
 	(void)d;
 	(void)e;
+	(void)nevals;
 	r->ndec++;
 	return 0;
 }
@@ -319,6 +321,46 @@ static void test_delayed(void)
 	sr_topology_free(t);
 }
 
+static int last_cpu(const struct rec *r, int pid)
+{
+	int i, cpu = -1;
+
+	for (i = 0; i < r->n; i++)
+		if (r->s[i].pid == pid)
+			cpu = r->s[i].cpu;
+	return cpu;
+}
+
+/*
+ * Two children of a parent pinned to CPU 0 each move themselves to CPUs
+ * 2-3 from CPU 0: the calls pick the next allowed CPU in turn
+ * (cpumask_any_and_distribute()), so the first goes to 2 and the second to
+ * 3, not both to the first allowed CPU
+ */
+static void test_affinity_spread(void)
+{
+	struct sr_topology *t4 = sr_topology_new_flat(4, SR_ERA_MAINLINE);
+	struct sr_demand *d = load(FIX "setaffinity-spread.txt");
+	struct sr_run_metrics m;
+	struct sr_sim_stats st;
+	struct rec r;
+
+	if (!d || !t4)
+		goto out;
+	sr_topology_build_domains(t4);
+	if (run(d, t4, 0, 1, &r, &m, &st))
+		goto out;
+	CHECK_EQ(last_cpu(&r, 201), 2, "the first child moved to CPU 2");
+	CHECK_EQ(last_cpu(&r, 202), 3, "the second child moved to CPU 3");
+	CHECK_EQ(cpu_time(&r, 201), demand_run(d, sr_demand_find(d, 201)),
+		 "the first child got its CPU time");
+	CHECK_EQ(cpu_time(&r, 202), demand_run(d, sr_demand_find(d, 202)),
+		 "the second child got its CPU time");
+out:
+	sr_demand_free(d);
+	sr_topology_free(t4);
+}
+
 int main(void)
 {
 	struct sr_topology *t = sr_topology_new_flat(2, SR_ERA_MAINLINE);
@@ -332,6 +374,7 @@ int main(void)
 	}
 	test_eevdf_share(t);
 	test_delayed();
+	test_affinity_spread();
 	sr_topology_free(t);
 	return unit_done();
 }
