@@ -582,7 +582,11 @@ static int rd_overloaded(const struct sr_lb_ctx *c)
 
 /*
  * newidle_balance() at v5.19 (schedreplay-models(7) §8.2); avg_idle and the lb
- * cost are not seen
+ * cost are not seen.  Where the balance probes show the levels the kernel
+ * balanced at (in->levels), the others are passed over: in
+ * sched_balance_newidle() of Debian 6.1.192 and 6.12.117 (and v6.19)
+ * NI_RANDOM's draw skips a level ("continue") and avg_idle below
+ * curr_cost + max_newidle_lb_cost ends the walk, neither of them traced.
  */
 int sr_lb_newidle_balance(struct sr_lb_ctx *c, int cpu)
 {
@@ -596,6 +600,10 @@ int sr_lb_newidle_balance(struct sr_lb_ctx *c, int cpu)
 	for (level = 0; level < ct->ndomains; level++) {
 		if (!(ct->dom[level].flags & SR_SD_BALANCE_NEWIDLE))
 			continue;
+		if (c->in->levels && !(c->in->levels >> level & 1)) {
+			sr_lb_reason(c, "%s: not tried (probe)", ct->dom[level].name);
+			continue;
+		}
 		pulled = c->pol->load_balance(c, cpu, level, SR_LB_NEWLY_IDLE);
 		if (pulled)
 			return pulled;

@@ -351,6 +351,34 @@ int sr_dec_lb_close_newidle(struct sr_replay *r, int cpu, uint64_t now)
 	return sr_dec_lb_close(r, cpu, 0, SR_DEC_NEWIDLE, now);
 }
 
+/*
+ * The domains at which the balance probes show the kernel's newly idle
+ * load_balance() on @cpu since its last switch, as bits over the model's
+ * domain levels (struct sr_lb_input.levels), or 0 when that is not known.
+ * The probe gives sd->level, which counts the topology levels before the
+ * degenerate ones are removed (build_sched_domain(), 6.1 and 6.12): a CPU's
+ * domains carry increasing sd->level values, so the i-th distinct value the
+ * trace's balance_rq events showed is the i-th domain once the trace has
+ * shown as many values as the CPU has domains.
+ */
+static unsigned lb_domains(const struct sr_replay *r, int cpu)
+{
+	unsigned seen = r->lb_levels_seen, got = r->nib_levels[cpu], out = 0;
+	int bit, rank = 0;
+
+	if (!r->balance_probes || !got || (got >> 31 & 1) ||
+	    __builtin_popcount(seen) != r->topo->cpu[cpu].ndomains)
+		return 0;
+	for (bit = 0; bit < 31; bit++) {
+		if (!(seen >> bit & 1))
+			continue;
+		if (got >> bit & 1)
+			out |= 1u << rank;
+		rank++;
+	}
+	return out;
+}
+
 /* the input for a newly idle @cpu whose curr is blocking */
 static void lb_newidle_input(struct sr_replay *r, struct sr_lb_input *in, int cpu,
 			     enum sr_decision_kind kind)
@@ -361,6 +389,7 @@ static void lb_newidle_input(struct sr_replay *r, struct sr_lb_input *in, int cp
 	in->cpu = cpu;
 	in->idle = SR_LB_NEWLY_IDLE;
 	in->curr_leaving = 1;
+	in->levels = lb_domains(r, cpu);
 	if (curr && on_rq(curr) && curr->cpu == cpu) {
 		in->nr_sub = 1;
 		if (is_fair(curr)) {

@@ -67,6 +67,7 @@ struct sr_replay {
 	unsigned *nib_levels;		/* per cpu: 1 << sd->level of each newly idle
 					 * load_balance since its last switch (bit 31:
 					 * one without a level) */
+	unsigned lb_levels_seen;	/* 1 << sd->level of every balance_rq event */
 	int no_affinity;		/* the trace's masks are withheld */
 	struct sr_kgen kgen;		/* the recording kernel's generation */
 	int snapshots;

@@ -1660,6 +1660,9 @@ static int feed(struct sr_replay *r, const struct sr_event *ev)
 	case SR_EV_SETAFFINITY:
 		return on_setaffinity(r, ev);
 	case SR_EV_BALANCE_RQ:
+		/* the sd->level values tell the model's domains apart (lb_domains) */
+		if (ev->lb_level >= 0 && ev->lb_level < 31)
+			r->lb_levels_seen |= 1u << ev->lb_level;
 		/* load_balance(CPU_NEWLY_IDLE) runs on the newly idle CPU itself */
 		if (r->balance_probes && ev->lb_idle == SR_LB_IDLE_NEWLY)
 			r->nib_levels[ev->cpu] |= ev->lb_level >= 0 && ev->lb_level < 31 ?

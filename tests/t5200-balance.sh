@@ -227,6 +227,34 @@ grep -v ' balance_rq: ' "$nb" >"$TMP/nb-none.txt"
 same "a trace without balance_rq events: no no_balance skips" "2 0" \
 	"$(q "$TMP/nb-none.db" "SELECT count(*), count(skip) FROM decision WHERE kind = 'newidle'" | tr '|' ' ')"
 
+# the probes' levels: a newly idle balance is evaluated at the domains the
+# kernel's load_balance(CPU_NEWLY_IDLE) calls show (NI_RANDOM's draw and the
+# cost cutoff of sched_balance_newidle() are in no trace), sd->level mapped to
+# the domains by rank once the trace has shown as many levels as domains
+pl="$S/newidle-probe-levels.txt"
+"$SR" replay -q -o "$TMP/pl.db" -t 2x2x1 "$pl" 2>"$TMP/e"
+same "probe levels: replays" 0 $?
+plq="SELECT d.kind, coalesce(d.prev_cpu, '-'), coalesce(e.cpu, '-'), r.text FROM decision d
+	JOIN evaluation e ON e.decision_id = d.decision_id JOIN side s ON s.side_id = e.side_id
+	JOIN reason r ON r.reason_id = e.reason_id
+	WHERE s.variant = 'base' AND d.kind IN ('newidle', 'balance_newidle') ORDER BY d.ts"
+same "probe levels: MC passed over; NUMA balanced (no pull), then NUMA pulls from CPU 2" \
+	"newidle - - newidle > MC: not tried (probe) > NUMA: balanced > no pull
+balance_newidle 2 0 newidle > MC: not tried (probe) > NUMA: busiest cpu 2 (nr 2, overloaded) > pull 24 from 2 to 0" \
+	"$(q "$TMP/pl.db" "$plq" | tr '|' ' ')"
+same "probe levels: --fidelity has both exact" "2" \
+	"$(q "$TMP/pl.db" "SELECT sum(exact) FROM fidelity WHERE side_id = 1 AND kind IN ('newidle', 'balance_newidle') AND path IS NULL")"
+"$SR" replay -q -o "$TMP/pl-off.db" -t 2x2x1 --no-balance-probes "$pl" 2>"$TMP/e"
+same "probe levels: --no-balance-probes tries MC and pulls from CPU 1 both times" "newidle - 0
+balance_newidle 2 0" "$(q "$TMP/pl-off.db" "$plq" | cut -d'|' -f1-3 | tr '|' ' ')"
+same "probe levels: ... and pulls hog1 there" "2" \
+	"$(q "$TMP/pl-off.db" "SELECT count(*) FROM ($plq) WHERE text LIKE '%MC: busiest cpu 1%pull 21 from 1 to 0'")"
+# one sd->level seen where CPUs have two domains: which is which is not known
+grep -v ' cpu=3 idle=0 level=' "$pl" >"$TMP/pl-one.txt"
+"$SR" replay -q -o "$TMP/pl-one.db" -t 2x2x1 "$TMP/pl-one.txt" 2>"$TMP/e"
+same "probe levels: with one sd->level seen every level is tried" "0" \
+	"$(q "$TMP/pl-one.db" "SELECT count(*) FROM ($plq) WHERE text LIKE '%not tried%'")"
+
 # a real recording (Debian 6.1.192 in the NUMA guest, trace-cmd with the balance
 # probes defined by init.sh): each newidle decision is skipped exactly where
 # trace-cmd report shows no load_balance(CPU_NEWLY_IDLE) on its CPU since the

@@ -46,6 +46,12 @@ struct sr_lb_input {
 					 * is visible (ttwu_pending) after the first
 					 * find_busiest round */
 	const unsigned char *sgc_imb;	/* the model's sgc->imbalance, level * ncpus + first cpu */
+	/*
+	 * newidle: the domain levels (bit i: the CPU's i-th domain, bottom
+	 * up) at which the trace's balance probes show the kernel's
+	 * load_balance(CPU_NEWLY_IDLE); 0: not known (every level is tried)
+	 */
+	unsigned levels;
 };
 
 /* one load_balance() call (struct lb_env) */
