@@ -617,6 +617,21 @@ int sr_lb_newidle_balance(struct sr_lb_ctx *c, int cpu)
 			sr_lb_reason(c, "%s: not tried (probe)", ct->dom[level].name);
 			continue;
 		}
+		/*
+		 * NI_RANDOM's draw (sched_balance_newidle(), Debian 6.1.192 and
+		 * 6.12.117): the kernel balances here with a chance of about
+		 * ni_run/1024, no trace shows which way the draw went, and the
+		 * model takes its likelier side: below one half, the level is
+		 * passed over as the kernel's "continue" does (not in the
+		 * v4.15 model's kernels)
+		 */
+		if (c->in->ni_random && c->m->sd_era == SR_ERA_MAINLINE &&
+		    c->in->ni_run[level] < 512) {
+			sr_lb_reason(c, "%s: NI_RANDOM skip likelier (p %d/1024)", ct->dom[level].name,
+				     c->in->ni_run[level]);
+			c->out->lbf |= SR_LBO_NI_RANDOM;
+			continue;
+		}
 		pulled = c->pol->load_balance(c, cpu, level, SR_LB_NEWLY_IDLE);
 		if (pulled)
 			return pulled;

@@ -170,8 +170,14 @@ same "fidelity: balance_periodic exact = pulls from and to the kernel's CPUs" \
 # CPUs 0 and 2: the newly idle balances find only pinned tasks at MC (ALL_PINNED);
 # at NUMA the two nodes' PELT loads (the hogs' and the blocked task's) are
 # within imbalance_pct, so few of them reach the ALL_PINNED redo there
+# The recording's kernel (Debian 6.1.192) has NI_RANDOM, whose draw passes
+# over most of these balances (below); the balance path itself is checked
+# as a 6.1 release before NI_RANDOM (6.1.100) would take it
 ph="$FIX/tracedat/numa/numa-6.1-pinnedhogs"
-"$SR" replay -q -o "$TMP/ph.db" -t "$ph.topo" "$ph.dat" >/dev/null 2>&1
+"$SR" replay -q -o "$TMP/ph.db" -t "$ph.topo" --kernel 6.1.100 "$ph.dat" >/dev/null 2>&1
+"$SR" replay -q -o "$TMP/ph-ni.db" -t "$ph.topo" "$ph.dat" >/dev/null 2>&1
+ok "pinned hogs, as recorded (NI_RANDOM): nothing pulled at any newidle decision, most levels passed over" sh -c \
+	"[ \"\$(sqlite3 '$TMP/ph-ni.db' \"SELECT count(*) > 600, sum(e.cpu IS NOT NULL) FROM evaluation e JOIN decision d USING (decision_id) WHERE e.side_id = 1 AND d.kind = 'newidle' AND d.inferred LIKE '%ni_random%'\")\" = '1|0' ]"
 ok "pinned hogs: most newly idle balances find only pinned tasks" sh -c \
 	"[ \$(sqlite3 '$TMP/ph.db' \"SELECT count(*) FROM evaluation_v e JOIN decision d USING (decision_id) WHERE d.kind = 'newidle' AND e.reason LIKE '%all pinned%'\") -gt 600 ]"
 ok "pinned hogs: and pull nothing, as the kernel did, at 99% of them" sh -c \
@@ -255,6 +261,27 @@ grep -v ' cpu=3 idle=0 level=' "$pl" >"$TMP/pl-one.txt"
 "$SR" replay -q -o "$TMP/pl-one.db" -t 2x2x1 "$TMP/pl-one.txt" 2>"$TMP/e"
 same "probe levels: with one sd->level seen every level is tried" "0" \
 	"$(q "$TMP/pl-one.db" "SELECT count(*) FROM ($plq) WHERE text LIKE '%not tried%'")"
+
+# NI_RANDOM without the balance probes: the model takes the likelier side of
+# the draw the trace cannot show, from the engine's estimate of the kernel's
+# newidle_ratio; a pull shows the draw let the balance run
+nr="$S/newidle-ni-random.txt"
+nrq="SELECT d.kind, coalesce(e.cpu, '-'), coalesce(d.inferred, ''), r.text FROM decision d
+	JOIN evaluation e ON e.decision_id = d.decision_id AND e.side_id = 1
+	JOIN reason r ON r.reason_id = e.reason_id WHERE d.kind LIKE '%newidle' ORDER BY d.ts"
+"$SR" replay -q -o "$TMP/nr.db" -t 1x2x1 --kernel 6.12.117 "$nr" 2>"$TMP/e"
+same "NI_RANDOM: replays" 0 $?
+same "NI_RANDOM: a chance of one half balances, below it MC is passed over; the pull is evaluated" \
+	"newidle 0 topology newidle > MC: busiest cpu 1 (nr 2, overloaded) > pull 21 from 1 to 0
+newidle - topology,ni_random newidle > MC: NI_RANDOM skip likelier (p 511/1024) > no pull
+newidle - topology,ni_random newidle > MC: NI_RANDOM skip likelier (p 511/1024) > no pull
+balance_newidle 0 topology newidle > MC: busiest cpu 1 (nr 2, overloaded) > pull 21 from 1 to 0" \
+	"$(q "$TMP/nr.db" "$nrq" | tr '|' ' ')"
+"$SR" replay -q -o "$TMP/nr61.db" -t 1x2x1 --kernel 6.1.100 "$nr" 2>"$TMP/e"
+same "NI_RANDOM: a 6.1 release before it (6.1.100) balances at every switch" "0 0 0 0" \
+	"$(q "$TMP/nr61.db" "$nrq" | cut -d'|' -f2 | tr '\n' ' ' | sed 's/ $//')"
+same "NI_RANDOM: with the probes' levels the draw is known: no estimate" "0" \
+	"$(q "$TMP/pl.db" "SELECT count(*) FROM decision WHERE inferred LIKE '%ni_random%'")"
 
 # overloaded groups compare PELT load (cpu_load(), update_sg_lb_stats() in 6.1
 # and 6.12), not queued weight: two nice-0 tasks on each CPU, CPU 0's long

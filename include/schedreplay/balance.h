@@ -53,6 +53,13 @@ struct sr_lb_input {
 	 * load_balance(CPU_NEWLY_IDLE); 0: not known (every level is tried)
 	 */
 	unsigned levels;
+	/*
+	 * newidle without a pull, on a kernel with NI_RANDOM and without the
+	 * probes' levels: ni_random is set and ni_run[i] is the engine's
+	 * estimate (of 1024) that the draw let the i-th domain balance
+	 */
+	int ni_random;
+	int ni_run[SR_MAX_DOMAIN_LEVELS];
 };
 
 /* one load_balance() call (struct lb_env) */
