@@ -404,6 +404,8 @@ int sr_dec_lb_close(struct sr_replay *r, int cpu, int h, enum sr_decision_kind k
 	for (i = 0; i < r->nmodels; i++)
 		if (pd->ev[h][i].lbf & SR_LBO_NI_RANDOM)
 			pd->d.inferred |= SR_INF_NI_RANDOM;
+	if (pd->d.inferred & SR_INF_NI_RANDOM)
+		r->stats.ni_random++;
 	if (kind == SR_DEC_NEWIDLE)
 		aff_refused(r, pd, h);
 	if (kind == SR_DEC_NEWIDLE || kind == SR_DEC_LB_NEWIDLE)

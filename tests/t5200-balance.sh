@@ -280,6 +280,9 @@ balance_newidle 0 topology newidle > MC: busiest cpu 1 (nr 2, overloaded) > pull
 "$SR" replay -q -o "$TMP/nr61.db" -t 1x2x1 --kernel 6.1.100 "$nr" 2>"$TMP/e"
 same "NI_RANDOM: a 6.1 release before it (6.1.100) balances at every switch" "0 0 0 0" \
 	"$(q "$TMP/nr61.db" "$nrq" | cut -d'|' -f2 | tr '\n' ' ' | sed 's/ $//')"
+"$SR" replay -t 1x2x1 --kernel 6.12.117 "$nr" >"$TMP/nr.out" 2>&1
+ok "NI_RANDOM: --fidelity counts the switches and names what to record" grep -q \
+	'^newidle: *NI_RANDOM: at 2 of 3 newly idle switches without a pull .*record --balance-probes' "$TMP/nr.out"
 same "NI_RANDOM: with the probes' levels the draw is known: no estimate" "0" \
 	"$(q "$TMP/pl.db" "SELECT count(*) FROM decision WHERE inferred LIKE '%ni_random%'")"
 

@@ -445,6 +445,8 @@ struct sr_replay_stats {
 	uint64_t delayed_woken;		/* of those, woken still queued (ttwu_runnable) */
 	/* newidle decisions (not skipped) at which load_balance ran at sd->level i */
 	uint64_t newidle_level[8];
+	/* newidle decisions at which a model took NI_RANDOM's likelier side */
+	uint64_t ni_random;
 	uint64_t reconciled[SR_REC__COUNT];	/* by enum sr_reconcile */
 	uint64_t migrations[SR_MIG__COUNT];
 	uint64_t tasks_seen;
