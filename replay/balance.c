@@ -7,9 +7,10 @@
  * the LBF_ALL_PINNED redo, the parent-group imbalance hint, should_we_balance,
  * newidle_balance, rebalance_domains and the nohz idle-balance pass, each
  * a member of struct sr_policy that a pair can replace, and the forms of
- * older kernels the v4.15 model uses.  Loads are counted in tasks (see
- * include/schedreplay/balance.h); balance intervals, nr_balance_failed, avg_idle and active balancing are
- * not modelled: every level is due, no task is cache-hot by failure count.
+ * older kernels the v4.15 model uses.  Groups are classified in tasks, loads
+ * are PELT load_avg (see include/schedreplay/balance.h); balance intervals,
+ * nr_balance_failed, avg_idle and active balancing are not modelled: every
+ * level is due, no task is cache-hot by failure count.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -345,6 +346,16 @@ int sr_lb_find_busiest_queue(struct sr_lb_ctx *c, const struct sr_lb_sg *busiest
 
 /* ---- can_migrate_task / detach_tasks ------------------------------------------- */
 
+/*
+ * What a pull moves from one CPU's load to the other's: the task's PELT
+ * load_avg (detach/attach_entity_load_avg(), 5.x to 6.12: cpu_load() is the
+ * root cfs_rq's load_avg), or its weight for the v4.15 model's queued load
+ */
+static long task_load(const struct sr_model *m, const struct sr_task *p)
+{
+	return m->sd_era == SR_ERA_MAINLINE ? (long)p->pelt.load_avg : (long)p->weight;
+}
+
 int sr_lb_task_hot(struct sr_lb_ctx *c, const struct sr_task *p)
 {
 	if (p->prio < 100 || (c->env->sd->flags & SR_SD_SHARE_CPUCAPACITY) || !p->exec_start)
@@ -415,8 +426,10 @@ int sr_lb_detach_tasks(struct sr_lb_ctx *c, int src)
 		if (p->prio >= 100) {
 			c->cfs[src]--;
 			c->cfs[env->dst_cpu]++;
-			c->load[src] -= (long)p->weight;
-			c->load[env->dst_cpu] += (long)p->weight;
+			long l = task_load(c->m, p);
+
+			c->load[src] = c->load[src] > l ? c->load[src] - l : 0;
+			c->load[env->dst_cpu] += l;
 		}
 		if (c->nmoved < SR_LB_MAX_MOVED) {
 			c->moved[c->nmoved].pid = p->pid;
@@ -582,7 +595,11 @@ static int rd_overloaded(const struct sr_lb_ctx *c)
 
 /*
  * newidle_balance() at v5.19 (schedreplay-models(7) §8.2); avg_idle and the lb
- * cost are not seen
+ * cost are not seen.  Where the balance probes show the levels the kernel
+ * balanced at (in->levels), the others are passed over: in
+ * sched_balance_newidle() of Debian 6.1.192 and 6.12.117 (and v6.19)
+ * NI_RANDOM's draw skips a level ("continue") and avg_idle below
+ * curr_cost + max_newidle_lb_cost ends the walk, neither of them traced.
  */
 int sr_lb_newidle_balance(struct sr_lb_ctx *c, int cpu)
 {
@@ -596,6 +613,25 @@ int sr_lb_newidle_balance(struct sr_lb_ctx *c, int cpu)
 	for (level = 0; level < ct->ndomains; level++) {
 		if (!(ct->dom[level].flags & SR_SD_BALANCE_NEWIDLE))
 			continue;
+		if (c->in->levels && !(c->in->levels >> level & 1)) {
+			sr_lb_reason(c, "%s: not tried (probe)", ct->dom[level].name);
+			continue;
+		}
+		/*
+		 * NI_RANDOM's draw (sched_balance_newidle(), Debian 6.1.192 and
+		 * 6.12.117): the kernel balances here with a chance of about
+		 * ni_run/1024, no trace shows which way the draw went, and the
+		 * model takes its likelier side: below one half, the level is
+		 * passed over as the kernel's "continue" does (not in the
+		 * v4.15 model's kernels)
+		 */
+		if (c->in->ni_random && c->m->sd_era == SR_ERA_MAINLINE &&
+		    c->in->ni_run[level] < 512) {
+			sr_lb_reason(c, "%s: NI_RANDOM skip likelier (p %d/1024)", ct->dom[level].name,
+				     c->in->ni_run[level]);
+			c->out->lbf |= SR_LBO_NI_RANDOM;
+			continue;
+		}
 		pulled = c->pol->load_balance(c, cpu, level, SR_LB_NEWLY_IDLE);
 		if (pulled)
 			return pulled;
@@ -779,11 +815,23 @@ int sr_model_balance(const struct sr_model *m, const struct sr_view *v,
 		 */
 		c.cfs[cpu] = v->rq[cpu].cfs_nr - (sr_kgen_has(v->kgen, SR_KF_LB_RUNNABLE) ?
 						   v->rq[cpu].nr_delayed : 0);
-		c.load[cpu] = (long)v->rq[cpu].cfs_weight;
+		/*
+		 * update_sg_lb_stats() sums cpu_load(): the root cfs_rq's
+		 * load_avg, blocked load in (6.1, 6.12); the v4.15 model keeps
+		 * the queued weight
+		 */
+		c.load[cpu] = m->sd_era == SR_ERA_MAINLINE ? sr_view_cpu_load(v, cpu, 0) :
+			      (long)v->rq[cpu].cfs_weight;
 	}
 	c.nr[in->cpu] -= in->nr_sub;
 	c.cfs[in->cpu] -= in->cfs_sub;
-	c.load[in->cpu] -= in->load_sub;
+	/*
+	 * a task that blocks leaves its load_avg on the cfs_rq as blocked
+	 * load (dequeue_entity() detaches it only for a migration, 6.1 and
+	 * 6.12): the newly idle CPU keeps it; queued weight does not
+	 */
+	if (m->sd_era != SR_ERA_MAINLINE)
+		c.load[in->cpu] -= in->load_sub;
 	if (c.nr[in->cpu] < 0)
 		c.nr[in->cpu] = 0;
 	if (c.cfs[in->cpu] < 0)

@@ -9,6 +9,7 @@
  * decisions, the per-model balance hints and what a closed balance
  * decision teaches of a task's affinity (aff_refused).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -297,6 +298,75 @@ static void aff_refused(struct sr_replay *r, const struct sr_lb_pending *pd, int
 	}
 }
 
+/*
+ * NI_RANDOM (sched_balance_newidle(), Debian 6.1.192 and 6.12.117, v6.19):
+ * each domain of a newly idle CPU balances only when sched_rng() % 1024 <=
+ * 1 + sd->newidle_ratio, and newidle_ratio follows the success rate: each
+ * reach of the domain counts a call, each balance that pulled adds
+ * 1024 / (1 + ratio), the inverse of its chance to run, and every 1024
+ * calls the ratio becomes the success sum and both counts halve
+ * (update_newidle_stats()).  So the ratio settles at 1024 q, q the chance
+ * that a balance of the domain pulls when it runs, and the domain runs
+ * with a chance of about q.  The draw is in no trace, but the pulls are:
+ * a domain pulls at a share q * q of its reaches, so the engine keeps per
+ * CPU and domain the kernel's window of reaches and pulls, started as the
+ * kernel starts it (newidle_call 512, newidle_ratio 512: q 1/2, so 128
+ * pulls), and estimates the chance to run as sqrt(pulls / reaches).  The
+ * avg_idle cutoff (avg_idle < curr_cost + max_newidle_lb_cost) is not
+ * traced either: every newly idle switch counts as a reach.
+ */
+void sr_dec_ni_init(struct sr_replay *r)
+{
+	size_t i, n = (size_t)r->topo->ncpus * SR_MAX_DOMAIN_LEVELS;
+
+	for (i = 0; i < n; i++) {
+		r->ni_call[i] = 512;
+		r->ni_pull[i] = 128;
+	}
+}
+
+/* the newly idle balance on @cpu reached @level; it pulled there if @pulled */
+static void ni_count(struct sr_replay *r, int cpu, int level, int pulled)
+{
+	size_t i = (size_t)cpu * SR_MAX_DOMAIN_LEVELS + (size_t)level;
+
+	r->ni_call[i]++;
+	r->ni_pull[i] += pulled ? 1 : 0;
+	if (r->ni_call[i] >= 1024) {
+		r->ni_call[i] /= 2;
+		r->ni_pull[i] /= 2;
+	}
+}
+
+/* a newly idle switch closed on @cpu: count the levels it reached */
+static void ni_account(struct sr_replay *r, const struct sr_decision *d, int cpu,
+		       enum sr_decision_kind kind)
+{
+	const struct sr_cpu_topo *ct = &r->topo->cpu[cpu];
+	int l;
+
+	for (l = 0; l < ct->ndomains; l++) {
+		int here = kind == SR_DEC_LB_NEWIDLE && d->prev_cpu >= 0 &&
+			   d->prev_cpu < r->topo->ncpus &&
+			   sr_cpumask_test(ct->dom[l].span, d->prev_cpu);
+
+		if (!(ct->dom[l].flags & SR_SD_BALANCE_NEWIDLE))
+			continue;
+		ni_count(r, cpu, l, here);
+		if (here)
+			break;
+	}
+}
+
+/* of 1024: the chance that NI_RANDOM's draw let @cpu's @level balance */
+static int ni_run_estimate(const struct sr_replay *r, int cpu, int level)
+{
+	size_t i = (size_t)cpu * SR_MAX_DOMAIN_LEVELS + (size_t)level;
+	double q = sqrt((double)r->ni_pull[i] / (double)r->ni_call[i]);
+
+	return q >= 1.0 ? 1024 : (int)(q * 1024.0);
+}
+
 /* the kernel's outcome is known: hypothesis @h holds */
 int sr_dec_lb_close(struct sr_replay *r, int cpu, int h, enum sr_decision_kind kind, uint64_t now)
 {
@@ -331,8 +401,15 @@ int sr_dec_lb_close(struct sr_replay *r, int cpu, int h, enum sr_decision_kind k
 	for (i = 0; i < r->nmodels; i++)
 		if (pd->ev[h][i].lbf & SR_LBO_INF_AFFINITY)
 			pd->d.inferred |= SR_INF_AFFINITY;
+	for (i = 0; i < r->nmodels; i++)
+		if (pd->ev[h][i].lbf & SR_LBO_NI_RANDOM)
+			pd->d.inferred |= SR_INF_NI_RANDOM;
+	if (pd->d.inferred & SR_INF_NI_RANDOM)
+		r->stats.ni_random++;
 	if (kind == SR_DEC_NEWIDLE)
 		aff_refused(r, pd, h);
+	if (kind == SR_DEC_NEWIDLE || kind == SR_DEC_LB_NEWIDLE)
+		ni_account(r, &pd->d, cpu, kind);
 	r->stats.decisions[kind]++;
 	if (r->cb)
 		ret = r->cb(&pd->d, pd->ev[h], r->nmodels, r->cb_data);
@@ -351,6 +428,34 @@ int sr_dec_lb_close_newidle(struct sr_replay *r, int cpu, uint64_t now)
 	return sr_dec_lb_close(r, cpu, 0, SR_DEC_NEWIDLE, now);
 }
 
+/*
+ * The domains at which the balance probes show the kernel's newly idle
+ * load_balance() on @cpu since its last switch, as bits over the model's
+ * domain levels (struct sr_lb_input.levels), or 0 when that is not known.
+ * The probe gives sd->level, which counts the topology levels before the
+ * degenerate ones are removed (build_sched_domain(), 6.1 and 6.12): a CPU's
+ * domains carry increasing sd->level values, so the i-th distinct value the
+ * trace's balance_rq events showed is the i-th domain once the trace has
+ * shown as many values as the CPU has domains.
+ */
+static unsigned lb_domains(const struct sr_replay *r, int cpu)
+{
+	unsigned seen = r->lb_levels_seen, got = r->nib_levels[cpu], out = 0;
+	int bit, rank = 0;
+
+	if (!r->balance_probes || !got || (got >> 31 & 1) ||
+	    __builtin_popcount(seen) != r->topo->cpu[cpu].ndomains)
+		return 0;
+	for (bit = 0; bit < 31; bit++) {
+		if (!(seen >> bit & 1))
+			continue;
+		if (got >> bit & 1)
+			out |= 1u << rank;
+		rank++;
+	}
+	return out;
+}
+
 /* the input for a newly idle @cpu whose curr is blocking */
 static void lb_newidle_input(struct sr_replay *r, struct sr_lb_input *in, int cpu,
 			     enum sr_decision_kind kind)
@@ -361,6 +466,7 @@ static void lb_newidle_input(struct sr_replay *r, struct sr_lb_input *in, int cp
 	in->cpu = cpu;
 	in->idle = SR_LB_NEWLY_IDLE;
 	in->curr_leaving = 1;
+	in->levels = lb_domains(r, cpu);
 	if (curr && on_rq(curr) && curr->cpu == cpu) {
 		in->nr_sub = 1;
 		if (is_fair(curr)) {
@@ -486,6 +592,19 @@ int sr_dec_lb_newidle(struct sr_replay *r, struct sr_task *prev, int cpu, uint64
 	pd->in[0].load_sub += arrived_load;
 	known = arrivals > 0 || (prev->waking && prev->waking_cpu != cpu);
 	pd->in[0].arrival = known;
+	/*
+	 * without the probes' levels, on a kernel with NI_RANDOM, the models
+	 * see the engine's estimate of each level's draw (balance.c takes
+	 * its likelier side); a pull (balance_newidle) shows the draw let
+	 * the balance run, so only a switch without one gets it
+	 */
+	if (!pd->in[0].levels && sr_kgen_has(&r->kgen, SR_KF_NI_RANDOM)) {
+		int l;
+
+		pd->in[0].ni_random = 1;
+		for (l = 0; l < r->topo->cpu[cpu].ndomains; l++)
+			pd->in[0].ni_run[l] = ni_run_estimate(r, cpu, l);
+	}
 	lb_evaluate(r, pd, 0, now);
 	if (known || r->nwaking <= 0)
 		return sr_dec_lb_close(r, cpu, 0, SR_DEC_NEWIDLE, now);

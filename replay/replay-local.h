@@ -67,6 +67,9 @@ struct sr_replay {
 	unsigned *nib_levels;		/* per cpu: 1 << sd->level of each newly idle
 					 * load_balance since its last switch (bit 31:
 					 * one without a level) */
+	unsigned lb_levels_seen;	/* 1 << sd->level of every balance_rq event */
+	/* per cpu * SR_MAX_DOMAIN_LEVELS: the window ni_run_estimate() reads */
+	unsigned *ni_call, *ni_pull;
 	int no_affinity;		/* the trace's masks are withheld */
 	struct sr_kgen kgen;		/* the recording kernel's generation */
 	int snapshots;
@@ -169,6 +172,7 @@ void sr_dec_evaluate(struct sr_replay *r, struct sr_pending *pd, const struct sr
 /* the kernel chose @actual: hand the decision to the callback and free it */
 int sr_dec_close(struct sr_replay *r, struct sr_pending *pd, int actual, uint64_t now);
 /* the open balance decision of @cpu: hypothesis @h held, its kind is @kind */
+void sr_dec_ni_init(struct sr_replay *r);
 int sr_dec_lb_close(struct sr_replay *r, int cpu, int h, enum sr_decision_kind kind,
 		    uint64_t now);
 /* a newidle decision still waiting for a remote wakeup: none came */

@@ -1660,6 +1660,9 @@ static int feed(struct sr_replay *r, const struct sr_event *ev)
 	case SR_EV_SETAFFINITY:
 		return on_setaffinity(r, ev);
 	case SR_EV_BALANCE_RQ:
+		/* the sd->level values tell the model's domains apart (lb_domains) */
+		if (ev->lb_level >= 0 && ev->lb_level < 31)
+			r->lb_levels_seen |= 1u << ev->lb_level;
 		/* load_balance(CPU_NEWLY_IDLE) runs on the newly idle CPU itself */
 		if (r->balance_probes && ev->lb_idle == SR_LB_IDLE_NEWLY)
 			r->nib_levels[ev->cpu] |= ev->lb_level >= 0 && ev->lb_level < 31 ?
@@ -1761,6 +1764,13 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 	r->switch_ts = calloc(topo->ncpus, sizeof(*r->switch_ts));
 	r->nib_levels = calloc(topo->ncpus, sizeof(*r->nib_levels));
 	r->pull_gap = calloc(topo->ncpus, sizeof(*r->pull_gap));
+	r->ni_call = calloc((size_t)topo->ncpus * SR_MAX_DOMAIN_LEVELS, sizeof(*r->ni_call));
+	r->ni_pull = calloc((size_t)topo->ncpus * SR_MAX_DOMAIN_LEVELS, sizeof(*r->ni_pull));
+	if (!r->ni_call || !r->ni_pull) {
+		sr_replay_free(r);
+		return NULL;
+	}
+	sr_dec_ni_init(r);
 	if (!r->tasks || !r->rq || !r->idle || !r->pull || !r->await ||
 	    !r->selected || !r->fork_probe || !r->lb_head || !r->lb_tail || !r->lb_scratch ||
 	    !r->lbp || !r->last_local || !r->nohz_last ||
@@ -1845,6 +1855,8 @@ void sr_replay_free(struct sr_replay *r)
 	free(r->switch_ts);
 	free(r->nib_levels);
 	free(r->pull_gap);
+	free(r->ni_call);
+	free(r->ni_pull);
 	free(r);
 }
 

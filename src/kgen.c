@@ -37,7 +37,7 @@ struct kver {
 static const struct {
 	const char *name;
 	struct kver mainline;
-	struct kver stable[3];		/* backports; major 0 ends the list */
+	struct kver stable[4];		/* backports; major 0 ends the list */
 } feats[SR_KF__COUNT] = {
 	[SR_KF_EEVDF] = { "EEVDF", { 6, 6, 0 }, { { 0 } } },
 	[SR_KF_DELAY_DEQUEUE] = { "delayed dequeue", { 6, 12, 0 }, { { 0 } } },
@@ -47,6 +47,15 @@ static const struct {
 				     { { 6, 12, 37 }, { 0 } } },
 	[SR_KF_LB_RUNNABLE] = { "balancer counts h_nr_runnable", { 6, 14, 0 }, { { 0 } } },
 	[SR_KF_LB_SKIP_DELAYED] = { "balancer leaves delayed tasks", { 6, 14, 0 }, { { 0 } } },
+	/*
+	 * NI_RANDOM is in sched_balance_newidle() and features.h of Debian's
+	 * 6.1.192 and 6.12.117 (checked); 6.1.160, 6.6.120 and 6.18.5 as the
+	 * first stable releases with it, and v6.19, are from the project's
+	 * kernel-generations notes, not checked; 6.12.117 is the first 6.12
+	 * release checked to have it
+	 */
+	[SR_KF_NI_RANDOM] = { "NI_RANDOM newidle balance", { 6, 19, 0 },
+			      { { 6, 1, 160 }, { 6, 6, 120 }, { 6, 12, 117 }, { 6, 18, 5 } } },
 };
 
 static int ver_ge(int maj, int min, int maj2, int min2)
@@ -76,7 +85,7 @@ static int kgen_compute(const struct sr_kgen *g, int f)
 		return 0;
 	if (ver_ge(g->major, g->minor, feats[f].mainline.major, feats[f].mainline.minor))
 		return 1;
-	for (i = 0; i < 3 && feats[f].stable[i].major; i++) {
+	for (i = 0; i < 4 && feats[f].stable[i].major; i++) {
 		const struct kver *s = &feats[f].stable[i];
 
 		if (g->major == s->major && g->minor == s->minor &&
@@ -184,15 +193,16 @@ void sr_kgen_describe(const struct sr_kgen *g, char *buf, size_t len)
 		snprintf(buf, len, "%d.%d.y (%s %s; sublevel not in the release: newest "
 			 "stable assumed):", g->major, g->minor, sr_kgen_source_name(g->source),
 			 g->release);
+	if (!sr_kgen_has(g, SR_KF_EEVDF)) {
+		l = strlen(buf);
+		snprintf(buf + l, len - l, " CFS, no delayed dequeue");
+		n++;
+	}
 	for (f = 0; f < SR_KF__COUNT; f++) {
 		if (!sr_kgen_has(g, f))
 			continue;
 		l = strlen(buf);
 		snprintf(buf + l, len - l, "%s %s", n++ ? "," : "", feats[f].name);
-	}
-	if (!n) {
-		l = strlen(buf);
-		snprintf(buf + l, len - l, " CFS, no delayed dequeue");
 	}
 	l = strlen(buf);
 	if (sr_kgen_range(g) > 0)

@@ -1203,7 +1203,7 @@ static void inferred_text(unsigned inf, char *buf, size_t len)
 {
 	static const char *const names[] = {
 		"sync", "exiting", "kthread", "affinity", "pelt_warmup", "topology", "prev_cpu",
-		"wakee_flips",
+		"wakee_flips", "ni_random",
 	};
 	size_t i, o = 0;
 

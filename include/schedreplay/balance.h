@@ -3,10 +3,11 @@
  * The load-balance surrogate (replay/balance.c, schedreplay-models(7) §6-§8):
  * what one balance evaluation reads (struct sr_lb_input, from the engine),
  * the state of one load_balance() call (struct sr_lb_env) and the helpers
- * the balance functions of base models and patch pairs share.  Loads are
- * counted in tasks: find_busiest_group classifies groups by nr_running,
- * the imbalance is a number of tasks, and overloaded groups compare the
- * queued tasks' weights.  The per-model group-imbalance hints
+ * the balance functions of base models and patch pairs share.  Groups are
+ * classified by nr_running and the imbalance is a number of tasks;
+ * overloaded groups compare their CPUs' PELT load_avg (cpu_load(), the
+ * mainline model) or the queued tasks' weights (v4.15).  The per-model
+ * group-imbalance hints
  * (sgc->imbalance) live in the engine and change only through the
  * effects an evaluation returns.
  */
@@ -46,6 +47,19 @@ struct sr_lb_input {
 					 * is visible (ttwu_pending) after the first
 					 * find_busiest round */
 	const unsigned char *sgc_imb;	/* the model's sgc->imbalance, level * ncpus + first cpu */
+	/*
+	 * newidle: the domain levels (bit i: the CPU's i-th domain, bottom
+	 * up) at which the trace's balance probes show the kernel's
+	 * load_balance(CPU_NEWLY_IDLE); 0: not known (every level is tried)
+	 */
+	unsigned levels;
+	/*
+	 * newidle without a pull, on a kernel with NI_RANDOM and without the
+	 * probes' levels: ni_random is set and ni_run[i] is the engine's
+	 * estimate (of 1024) that the draw let the i-th domain balance
+	 */
+	int ni_random;
+	int ni_run[SR_MAX_DOMAIN_LEVELS];
 };
 
 /* one load_balance() call (struct lb_env) */
@@ -77,7 +91,7 @@ struct sr_lb_sg {
 	int nr, cfs;			/* tasks, CFS tasks (env->cpus only) */
 	int idle;			/* idle CPUs */
 	enum sr_lb_group_type type;
-	long load;			/* queued CFS weight per CPU */
+	long load;			/* load per CPU: PELT load_avg (v4.15: weight) */
 };
 
 /* struct sd_lb_stats: the local group and the busiest found */
@@ -104,7 +118,7 @@ struct sr_lb_ctx {
 	/* scratch: the state as this evaluation changed it (pulls) */
 	int *nr;			/* nr_running per cpu */
 	int *cfs;			/* cfs h_nr_running per cpu */
-	long *load;			/* queued CFS weight per cpu */
+	long *load;			/* cpu_load() per cpu (v4.15: queued weight) */
 	uint64_t *masks;		/* room for 4 cpumasks */
 	int nmoved;
 	struct sr_lb_moved moved[SR_LB_MAX_MOVED];

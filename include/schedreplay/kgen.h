@@ -39,6 +39,10 @@ enum sr_kfeat {
 	/* v6.14 "sched/fair: Do not try to migrate delayed dequeue task":
 	 * can_migrate_task() refuses a delayed task unless migrate_load */
 	SR_KF_LB_SKIP_DELAYED,
+	/* v6.19 "sched/fair: Proportional newidle balance" (NI_RANDOM):
+	 * sched_balance_newidle() balances each domain only on a draw,
+	 * sched_rng() % 1024 <= 1 + sd->newidle_ratio */
+	SR_KF_NI_RANDOM,
 	SR_KF__COUNT
 };
 

@@ -36,6 +36,8 @@ enum sr_inferred {
 	SR_INF_TOPOLOGY		= 1 << 5,	/* topology is a preset or flat */
 	SR_INF_PREV_CPU		= 1 << 6,	/* no sched_waking: prev from the last run */
 	SR_INF_FLIPS		= 1 << 7,	/* wakee's wakee_flips: from the trace alone */
+	SR_INF_NI_RANDOM	= 1 << 8,	/* a newidle level taken as skipped by NI_RANDOM's
+						 * draw, which no trace shows */
 };
 
 struct sr_task {
@@ -250,6 +252,7 @@ enum sr_lb_outcome {
 	SR_LBO_REDO		= 1 << 3,	/* an LBF_ALL_PINNED redo ran */
 	SR_LBO_ABORT		= 1 << 4,	/* nohz pass abandoned (need_resched) */
 	SR_LBO_INF_AFFINITY	= 1 << 5,	/* an inferred affinity refused a task */
+	SR_LBO_NI_RANDOM	= 1 << 6,	/* a level passed over on NI_RANDOM's likelier draw */
 };
 /* the outcome bits that make two sides' balance decisions differ */
 #define SR_LBO_COMPARE (SR_LBO_SOME_PINNED | SR_LBO_HINT_SET | SR_LBO_BAIL)
@@ -442,6 +445,8 @@ struct sr_replay_stats {
 	uint64_t delayed_woken;		/* of those, woken still queued (ttwu_runnable) */
 	/* newidle decisions (not skipped) at which load_balance ran at sd->level i */
 	uint64_t newidle_level[8];
+	/* newidle decisions at which a model took NI_RANDOM's likelier side */
+	uint64_t ni_random;
 	uint64_t reconciled[SR_REC__COUNT];	/* by enum sr_reconcile */
 	uint64_t migrations[SR_MIG__COUNT];
 	uint64_t tasks_seen;

@@ -29,14 +29,27 @@ int main(void)
 
 	CHECK_EQ(sr_kgen_parse("6.1.0-57-amd64", SR_KGEN_SRC_RECORDING, &g), 0, "Debian 6.1 ABI name");
 	CHECK(g.major == 6 && g.minor == 1 && g.sublevel == -1, "6.1.y, sublevel unknown");
-	CHECK(!g.feat, "6.1: none of the later behaviours");
+	CHECK_EQ(g.feat, 1u << SR_KF_NI_RANDOM, "6.1.y: none of the later behaviours but NI_RANDOM");
 	sr_kgen_describe(&g, buf, sizeof(buf));
 	CHECK(strstr(buf, "6.1.y") && strstr(buf, "CFS"), "described: %s", buf);
 
 	CHECK_EQ(sr_kgen_parse("6.18.44", SR_KGEN_SRC_RECORDING, &g), 0, "6.18.44");
 	CHECK_EQ(g.feat, (1u << SR_KF__COUNT) - 1, "6.18 has every behaviour");
 	CHECK_EQ(sr_kgen_parse("6.6", SR_KGEN_SRC_OPTION, &g), 0, "6.6 without sublevel");
-	CHECK_EQ(g.feat, 1u << SR_KF_EEVDF, "6.6: EEVDF only");
+	CHECK_EQ(g.feat, 1u << SR_KF_EEVDF, "6.6: EEVDF only (6.6.0: NI_RANDOM came in 6.6.120)");
+	/* NI_RANDOM: Debian 6.1.192 and 6.12.117 checked; the rest as noted in kgen.c */
+	CHECK_EQ(sr_kgen_parse("6.1.159", SR_KGEN_SRC_OPTION, &g), 0, "6.1.159");
+	CHECK(!sr_kgen_has(&g, SR_KF_NI_RANDOM), "6.1.159: no NI_RANDOM");
+	CHECK_EQ(sr_kgen_parse("6.1.192", SR_KGEN_SRC_OPTION, &g), 0, "6.1.192");
+	CHECK(sr_kgen_has(&g, SR_KF_NI_RANDOM) && !sr_kgen_has(&g, SR_KF_EEVDF), "6.1.192: NI_RANDOM, CFS");
+	CHECK_EQ(sr_kgen_parse("6.12.116", SR_KGEN_SRC_OPTION, &g), 0, "6.12.116");
+	CHECK(!sr_kgen_has(&g, SR_KF_NI_RANDOM), "6.12.116: no NI_RANDOM");
+	CHECK_EQ(sr_kgen_parse("6.12.117", SR_KGEN_SRC_OPTION, &g), 0, "6.12.117 again");
+	CHECK(sr_kgen_has(&g, SR_KF_NI_RANDOM), "6.12.117: NI_RANDOM");
+	CHECK_EQ(sr_kgen_parse("6.18.4", SR_KGEN_SRC_OPTION, &g), 0, "6.18.4");
+	CHECK(!sr_kgen_has(&g, SR_KF_NI_RANDOM), "6.18.4: no NI_RANDOM");
+	CHECK_EQ(sr_kgen_parse("6.19", SR_KGEN_SRC_OPTION, &g), 0, "6.19");
+	CHECK(sr_kgen_has(&g, SR_KF_NI_RANDOM), "6.19: NI_RANDOM");
 	CHECK_EQ(sr_kgen_parse("v6.13-rc1", SR_KGEN_SRC_OPTION, &g), 0, "v6.13-rc1");
 	CHECK(sr_kgen_has(&g, SR_KF_DELAYED_NOT_RUNNABLE), "6.13 has h_nr_delayed");
 
