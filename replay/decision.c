@@ -18,8 +18,10 @@
 
 void sr_dec_pending_free(struct sr_pending *pd)
 {
-	if (pd)
+	if (pd) {
 		free((void *)pd->d.snap);
+		free(pd->why.g);
+	}
 	free(pd);
 }
 

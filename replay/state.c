@@ -1841,6 +1841,8 @@ void sr_replay_free(struct sr_replay *r)
 			free((void *)r->lbp[i]->d.snap);
 			free(r->lbp[i]->ev[0]);
 			free(r->lbp[i]->ev[1]);
+			free(r->lbp[i]->why[0].g);
+			free(r->lbp[i]->why[1].g);
 			free(r->lbp[i]);
 		}
 	free(r->lbp);

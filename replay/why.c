@@ -5,6 +5,7 @@
  * Per thread, so that two engines in two threads do not mix their records.
  */
 #include <stddef.h>
+#include <stdlib.h>
 
 #include "schedreplay/why.h"
 #include "banned.h"
@@ -26,7 +27,16 @@ void sr_why_group(const struct sr_why_group *g)
 {
 	if (!rec)
 		return;
-	if (rec->ngroups >= SR_WHY_MAX_GROUPS) {
+	if (rec->ngroups == rec->cap && rec->cap < SR_WHY_MAX_GROUPS) {
+		int cap = rec->cap ? rec->cap * 2 : 8;
+		struct sr_why_group *n = realloc(rec->g, sizeof(*n) * (size_t)cap);
+
+		if (n) {
+			rec->g = n;
+			rec->cap = cap > SR_WHY_MAX_GROUPS ? SR_WHY_MAX_GROUPS : cap;
+		}
+	}
+	if (rec->ngroups >= rec->cap) {
 		rec->dropped++;
 		return;
 	}

@@ -17,7 +17,6 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1824,12 +1823,16 @@ int sr_store_why(struct sr_store *s, long decision_id, const struct sr_why *w, c
 		return 0;
 	if (!s->writer_on)
 		return why_now(s, decision_id, w, cause);
-	/* only the groups recorded */
-	size = offsetof(struct sr_why, g) + sizeof(w->g[0]) * (size_t)w->ngroups;
-	copy = malloc(sizeof(*copy));
+	/* the groups recorded, in the same block */
+	size = sizeof(*copy) + sizeof(w->g[0]) * (size_t)w->ngroups;
+	copy = malloc(size);
 	if (!copy)
 		return -SR_E_NOMEM;
-	memcpy(copy, w, size);
+	*copy = *w;
+	copy->g = (struct sr_why_group *)(copy + 1);
+	copy->cap = w->ngroups;
+	if (w->ngroups)
+		memcpy(copy->g, w->g, sizeof(w->g[0]) * (size_t)w->ngroups);
 	j = job_new(s, JOB_WHY, cause, &err);
 	if (!j) {
 		free(copy);

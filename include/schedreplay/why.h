@@ -63,7 +63,10 @@ struct sr_why {
 	enum sr_why_source prev_load_src;
 	int calls;			/* find_*_group calls seen */
 	int ngroups, dropped;
-	struct sr_why_group g[SR_WHY_MAX_GROUPS];
+	/* the groups: grown by the recorder up to SR_WHY_MAX_GROUPS when the
+	 * first is recorded (most wakeups compare none), freed by the owner */
+	int cap;
+	struct sr_why_group *g;
 };
 
 /**
