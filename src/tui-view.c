@@ -1226,7 +1226,7 @@ static int timeline_slices(struct tui *t, struct tl_cell *cell, int width, long 
 		/* the running slice, cut to the window */
 		a = ts > from ? ts : from;
 		b = end < to ? end : to;
-		for (col = (a - from) / step; a < b && col < width; col++) {
+		for (col = (a - from) / step; a < b && col < width && from + col * step < b; col++) {
 			long long c0 = from + col * step, c1 = c0 + step;
 			long long x = (a > c0 ? a : c0), y = (b < c1 ? b : c1);
 			struct tl_cell *c = &cell[(size_t)cpu * (size_t)width + (size_t)col];
@@ -1244,7 +1244,8 @@ static int timeline_slices(struct tui *t, struct tl_cell *cell, int width, long 
 				a = from;
 			if (b > to)
 				b = to;
-			for (col = (a - from) / step; a < b && col < width; col++)
+			for (col = (a - from) / step; a < b && col < width && from + col * step < b;
+			     col++)
 				cell[(size_t)q * (size_t)width + (size_t)col].wait++;
 		}
 	}
@@ -1318,14 +1319,14 @@ static void detail_timeline(struct tui *t, struct page *p, long long ts, int act
 	slices = !timeline_slices(t, cell, width, from, to, step, tid);
 	line(p, 0, TUI_A_BOLD, 0, "timeline: %lld us either side, %lld us a column (+/- to zoom)",
 	     w / 1000, step / 1000 ? step / 1000 : 1);
-	line(p, 2, TUI_A_DIM, 0, "%s", "w wakeup or f fork placed on the CPU, > migrated away, < "
-	     "migrated in, # several, @ this decision");
+	wline(p, 2, 4, TUI_A_DIM, 0, "%s", "w wakeup or f fork placed on the CPU, > migrated "
+	      "away, < migrated in, # several, @ this decision");
 	if (slices)
-		line(p, 2, TUI_A_DIM, 0, "%s", "run: = a task ran all the column, - part of it, * "
-		     "this decision's task ran, blank idle; wait: tasks waiting there (+: over 9)");
+		wline(p, 2, 4, TUI_A_DIM, 0, "%s", "run: = a task ran all the column, - part of it, "
+		      "* this decision's task ran, blank idle; wait: tasks waiting there (+: over 9)");
 	else
-		line(p, 2, TUI_A_DIM, 0, "%s", "(no run and wait slices in this database: replay "
-		     "it again for them)");
+		wline(p, 2, 4, TUI_A_DIM, 0, "%s", "(no run and wait slices in this database: "
+		      "replay it again for them)");
 	page_grow(p, 1);
 	col = 10 + width / 2;
 	tui_grid_printf(p->g, p->row, 10, 0, 0, "-%lldus", w / 1000);

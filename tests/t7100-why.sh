@@ -172,6 +172,14 @@ ok "timeline: the woken task ran within the window" test "${2:-999999999}" -lt 5
 grep -A1 "^  cpu   $1 " "$TMP/d" | tail -n 1 >"$TMP/run"
 ok "... its run row on cpu ${1:-?} shows it (*)" grep -q '^     run  .*\*' "$TMP/run"
 same "... a run row per CPU" 4 "$(grep -c '^     run' "$TMP/d")"
+# its wait, alone on that CPU in the window: the columns [ts - delay, ts) covers
+# (160 columns: 101 of 1000000 / 101 + 1 ns from the decision's ts - 500 us)
+want=$(q "$DB" "SELECT ((s.ts - 1 - (d.ts - 500000)) / 9901) - ((s.ts - s.delay - (d.ts - 500000)) / 9901) + 1
+	FROM sched_slice s JOIN decision d ON d.decision_id = s.decision_id WHERE s.decision_id = 6335")
+same "... only its wait is on that CPU in the window" 1 \
+	"$(q "$DB" "SELECT count(*) FROM sched_slice WHERE queue_cpu = $1 AND delay IS NOT NULL AND ts - delay < 32746529931 + 500000 AND ts > 32746529931 - 500000")"
+same "... and its wait row covers the columns of its delay ($want)" "$want" \
+	"$(grep -A2 "^  cpu   $1 " "$TMP/d" | sed -n 's/^     wait  *//p' | tr -cd '1-9+' | wc -c)"
 
 # a decision without stored inputs, and a database from before the tables
 "$SR" tui --dump detail --all --select 2 --size 100x60 "$DB" >"$TMP/o"
