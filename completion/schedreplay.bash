@@ -111,7 +111,7 @@ _schedreplay()
 		_schedreplay_files "$cur"
 		return 0 ;;
 	*:-r | *:--run | *:--run2 | *:-n | *:--top | *:--reasons | *:--hz | *:--kernel | *:-B | *:--buffer | \
-	*:-d | *:--duration | *:-b | *:-e | *:--event | *:--size | *:--filter | *:--select | \
+	*:-d | *:--duration | *:-b | *:-e | *:--event | *:--size | *:--filter | *:--select | *:--decision | \
 	*:-P | *:--param | *:--runs | *:--seed)
 		return 0 ;;
 	esac

@@ -18,6 +18,7 @@
 
 #include "schedreplay/balance.h"
 #include "schedreplay/kgen.h"
+#include "schedreplay/why.h"
 #include <stdlib.h>
 #include "banned.h"
 
@@ -267,6 +268,25 @@ void sr_lb_calculate_imbalance(struct sr_lb_ctx *c, struct sr_lb_sds *sds)
 }
 
 /* find_busiest_group(): the busiest group of env's domain, if worth a pull */
+/* what find_busiest_group() compared of one group, for the why-view (why.h) */
+static void why_lb_group(int call, const struct sr_lb_env *env, const struct sr_lb_sg *sg,
+			 int local)
+{
+	static const char *const tname[] = { "has_spare", "fully_busy", "imbalanced",
+					     "overloaded" };
+	struct sr_why_group g = {
+		.fn = 1, .call = call, .cpu = env->dst_cpu, .level = env->level,
+		.first = sg->first, .local = local, .weight = sg->weight, .nr = sg->nr,
+		.idle = sg->idle, .cfs = sg->cfs, .load = sg->load, .avg_load = -1,
+		.util = -1, .runnable = -1,
+	};
+
+	if (call < 0)
+		return;
+	g.type = (unsigned)sg->type < 4 ? tname[sg->type] : "?";
+	sr_why_group(&g);
+}
+
 int sr_lb_find_busiest_group(struct sr_lb_ctx *c, struct sr_lb_sds *sds)
 {
 	struct sr_lb_env *env = c->env;
@@ -274,9 +294,10 @@ int sr_lb_find_busiest_group(struct sr_lb_ctx *c, struct sr_lb_sds *sds)
 	const struct sr_domain *sd = env->sd;
 	uint64_t *one = c->masks + 2 * mask_words(c), *other = c->masks + 3 * mask_words(c);
 	struct sr_lb_sg *local = &sds->local, *busiest = &sds->busiest, g;
-	int gcpu, cpu, level = env->level;
+	int gcpu, cpu, level = env->level, call = sr_why_call(1);
 
 	c->pol->update_sg_lb_stats(c, group_span(c, level, env->dst_cpu, one), level, local);
+	why_lb_group(call, env, local, 1);
 	memset(busiest, 0, sizeof(*busiest));
 	busiest->first = -1;
 	for (gcpu = 0; gcpu < t->ncpus; gcpu++) {
@@ -294,9 +315,12 @@ int sr_lb_find_busiest_group(struct sr_lb_ctx *c, struct sr_lb_sds *sds)
 		if (cpu < gcpu)
 			continue;
 		c->pol->update_sg_lb_stats(c, span, level, &g);
+		why_lb_group(call, env, &g, 0);
 		if (c->pol->update_sd_pick_busiest(c, &g, busiest))
 			*busiest = g;
 	}
+	if (busiest->first >= 0)
+		sr_why_pick(call, busiest->first);
 	if (busiest->first < 0) {
 		sr_lb_reason(c, "%s: no busiest", sd->name);
 		return 0;

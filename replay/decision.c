@@ -19,8 +19,10 @@
 
 void sr_dec_pending_free(struct sr_pending *pd)
 {
-	if (pd)
+	if (pd) {
 		free((void *)pd->d.snap);
+		free(pd->why.g);
+	}
 	free(pd);
 }
 
@@ -47,6 +49,16 @@ static void settle_delayed(struct sr_replay *r, uint64_t now)
 void sr_replay_view(const struct sr_replay *r, struct sr_view *v)
 {
 	fill_view(r, v, r->now);
+}
+
+void sr_replay_keep_why(struct sr_replay *r, int on)
+{
+	r->keep_why = on;
+}
+
+const struct sr_why *sr_replay_why(const struct sr_replay *r)
+{
+	return r->why_cur;
 }
 
 void sr_dec_snapshot(struct sr_replay *r, struct sr_decision *d, const struct sr_task *p,
@@ -118,6 +130,36 @@ static void keep_snapshot(struct sr_replay *r, struct sr_decision *d, const stru
 	}
 }
 
+/*
+ * What the first base model reads at a wakeup or fork (why.h): wake_wide()'s
+ * flips and factor, the task's and the waker's PELT load as task_h_load()
+ * reads them, and this and prev's load as wake_affine_weight() does
+ */
+static void why_wakeup(struct sr_replay *r, struct sr_pending *pd, const struct sr_view *v,
+		       const struct sr_task *p, const struct sr_task *cur)
+{
+	struct sr_why *w = &pd->why;
+	int rl = r->models[0]->runnable_load;
+
+	w->valid = 1;
+	w->calls = w->ngroups = w->dropped = 0;
+	w->wakee_flips = p->wakee_flips;
+	w->waker_flips = cur ? (long)cur->wakee_flips : -1;
+	w->factor = sr_topology_llc_size(r->topo, cpu_in(r, pd->d.this_cpu) ? pd->d.this_cpu : 0);
+	if (w->flips_src == SR_WHY_NONE)
+		w->flips_src = SR_WHY_ENGINE;
+	w->task_load = (long)p->pelt.load_avg;
+	w->task_util = (long)p->pelt.util_avg;
+	w->task_runnable = (long)p->pelt.runnable_avg;
+	if (w->pelt_src == SR_WHY_NONE)
+		w->pelt_src = p->pelt_valid ? SR_WHY_ENGINE : SR_WHY_WARMUP;
+	w->waker_load = cur ? (long)cur->pelt.load_avg : -1;
+	w->this_load = cpu_in(r, pd->d.this_cpu) ? sr_view_cpu_load(v, pd->d.this_cpu, rl) : -1;
+	w->prev_load = cpu_in(r, pd->d.prev_cpu) ? sr_view_cpu_load(v, pd->d.prev_cpu, rl) : -1;
+	if (w->prev_load_src == SR_WHY_NONE)
+		w->prev_load_src = SR_WHY_ENGINE;
+}
+
 void sr_dec_evaluate(struct sr_replay *r, struct sr_pending *pd, const struct sr_task *p,
 		     const struct sr_task *cur, uint64_t now)
 {
@@ -139,8 +181,14 @@ void sr_dec_evaluate(struct sr_replay *r, struct sr_pending *pd, const struct sr
 	in.exiting = pd->d.waker_exiting;
 	in.p = p;
 	in.cur = cur;
-	for (i = 0; i < r->nmodels; i++)
+	if (r->keep_why)
+		why_wakeup(r, pd, &v, p, cur);
+	for (i = 0; i < r->nmodels; i++) {
+		/* the first side is the first base model (sr_replay_new) */
+		sr_why_record(r->keep_why && !i ? &pd->why : NULL);
 		sr_model_select(r->models[i], &v, &in, &pd->ev[i]);
+	}
+	sr_why_record(NULL);
 }
 
 int sr_dec_close(struct sr_replay *r, struct sr_pending *pd, int actual, uint64_t now)
@@ -158,9 +206,11 @@ int sr_dec_close(struct sr_replay *r, struct sr_pending *pd, int actual, uint64_
 		r->stats.decisions[pd->d.kind]++;
 	else
 		r->stats.skipped[pd->d.skip]++;
+	r->why_cur = pd->why.valid && pd->d.skip == SR_SKIP_NONE ? &pd->why : NULL;
 	if (r->cb)
 		ret = r->cb(&pd->d, pd->ev, pd->d.skip == SR_SKIP_NONE ? r->nmodels : 0,
 			    r->cb_data);
+	r->why_cur = NULL;
 	sr_dec_pending_free(pd);
 	return ret;
 }
@@ -207,7 +257,20 @@ static void lb_evaluate(struct sr_replay *r, struct sr_lb_pending *pd, int h, ui
 			continue;
 		}
 		pd->in[h].sgc_imb = r->lb_imb[i];
+		if (r->keep_why && !i) {
+			struct sr_why *w = &pd->why[h];
+
+			w->valid = 1;
+			w->calls = w->ngroups = w->dropped = 0;
+			w->wakee_flips = w->waker_flips = w->waker_load = -1;
+			w->task_load = w->task_util = w->task_runnable = -1;
+			w->this_load = w->prev_load = -1;
+			w->factor = 0;
+			w->flips_src = w->pelt_src = w->prev_load_src = SR_WHY_NONE;
+			sr_why_record(w);
+		}
 		sr_model_balance(r->models[i], &v, &pd->in[h], r->lb_scratch, e);
+		sr_why_record(NULL);
 	}
 }
 
@@ -225,6 +288,7 @@ static struct sr_lb_pending *lb_open(struct sr_replay *r, int cpu, const struct 
 		return NULL;
 	memset(&pd->d, 0, sizeof(pd->d));
 	memset(pd->in, 0, sizeof(pd->in));
+	pd->why[0].valid = pd->why[1].valid = 0;
 	pd->open = 1;
 	pd->nhyp = 1;
 	pd->d.id = r->next_id++;
@@ -385,6 +449,7 @@ int sr_dec_lb_close(struct sr_replay *r, int cpu, int h, enum sr_decision_kind k
 	if (pd->d.skip != SR_SKIP_NONE) {
 		/* not evaluated: no hints move, no refusal is inferred */
 		r->stats.skipped[pd->d.skip]++;
+		r->why_cur = NULL;
 		if (r->cb)
 			ret = r->cb(&pd->d, pd->ev[h], 0, r->cb_data);
 		free((void *)pd->d.snap);
@@ -411,8 +476,10 @@ int sr_dec_lb_close(struct sr_replay *r, int cpu, int h, enum sr_decision_kind k
 	if (kind == SR_DEC_NEWIDLE || kind == SR_DEC_LB_NEWIDLE)
 		ni_account(r, &pd->d, cpu, kind);
 	r->stats.decisions[kind]++;
+	r->why_cur = pd->why[h].valid ? &pd->why[h] : NULL;
 	if (r->cb)
 		ret = r->cb(&pd->d, pd->ev[h], r->nmodels, r->cb_data);
+	r->why_cur = NULL;
 	free((void *)pd->d.snap);
 	pd->d.snap = NULL;
 	return ret;

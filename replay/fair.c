@@ -15,6 +15,7 @@
 #include "schedreplay/balance.h"
 #include "schedreplay/kgen.h"
 #include "schedreplay/model.h"
+#include "schedreplay/why.h"
 #include "banned.h"
 
 /*
@@ -561,6 +562,34 @@ static void group_stats(struct sr_wake_ctx *c, const uint64_t *span, int pct,
 		gs->avg_load = gs->load * SR_SCHED_CAPACITY / (long)cap;
 }
 
+/* what find_idlest_group() compared of one group, for the why-view (why.h) */
+static void why_group(int call, int cpu, int level, int first, int local, int mainline,
+		      const struct group_stats *gs)
+{
+	static const char *const tname[] = { "has_spare", "fully_busy", "overloaded" };
+	struct sr_why_group g = {
+		.fn = 0, .call = call, .cpu = cpu, .level = level, .first = first,
+		.local = local, .weight = gs->weight, .nr = gs->nr, .idle = gs->idle_cpus,
+		.cfs = -1,
+	};
+
+	if (call < 0)
+		return;
+	if (mainline) {
+		g.type = tname[gs->type];
+		g.load = gs->load;
+		g.avg_load = gs->avg_load;
+		g.util = (long)gs->util;
+		g.runnable = (long)gs->runnable;
+	} else {
+		/* v4.15 compares the runnable and the full load per CPU capacity */
+		g.load = gs->rload;
+		g.avg_load = gs->aload;
+		g.util = g.runnable = -1;
+	}
+	sr_why_group(&g);
+}
+
 
 
 /* find_idlest_group_cpu: idle CPU idle most recently, else least loaded */
@@ -606,9 +635,12 @@ static int idlest_group(struct sr_wake_ctx *c, int level, int cpu, int mainline)
 	const struct sr_domain *sd = &t->cpu[cpu].dom[level];
 	const uint64_t *local_span = sr_topology_group_span(t, level, cpu, single);
 	struct group_stats local, best, gs;
-	int gcpu, best_first = SR_NONE, go;
+	int gcpu, best_first = SR_NONE, go, call = sr_why_call(0), lfirst;
 
 	group_stats(c, local_span, sd->imbalance_pct, &local);
+	for (lfirst = 0; call >= 0 && lfirst < t->ncpus && !sr_cpumask_test(local_span, lfirst);)
+		lfirst++;
+	why_group(call, cpu, level, lfirst, 1, mainline, &local);
 	memset(&best, 0, sizeof(best));
 	/* every other group of sd, each counted once at its lowest CPU */
 	for (gcpu = 0; gcpu < t->ncpus; gcpu++) {
@@ -623,6 +655,7 @@ static int idlest_group(struct sr_wake_ctx *c, int level, int cpu, int mainline)
 		if (seen)
 			continue;
 		group_stats(c, span, sd->imbalance_pct, &gs);
+		why_group(call, cpu, level, gcpu, 0, mainline, &gs);
 		if (!mainline) {
 			/* v4.15: the least runnable load, avg_load within the margin */
 			long imb = SR_NICE0_WEIGHT * (sd->imbalance_pct - 100) / 100;
@@ -691,6 +724,8 @@ static int idlest_group(struct sr_wake_ctx *c, int level, int cpu, int mainline)
 				go = 0;
 		}
 	}
+	if (go)
+		sr_why_pick(call, best_first);
 	return go ? best_first : SR_NONE;
 }
 

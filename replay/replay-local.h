@@ -12,6 +12,7 @@
 #include "schedreplay/kgen.h"
 #include "schedreplay/model.h"
 #include "schedreplay/replay.h"
+#include "schedreplay/why.h"
 
 /*
  * A fork's select_rq probe on one CPU, waiting for the sched_wakeup_new it
@@ -30,6 +31,9 @@ struct sr_pending {
 	int delay_guess;		/* no probe: skipped as delayed unless the wakeup moves it */
 	const struct sr_task *cur;	/* the waker, for a deferred evaluation */
 	struct sr_eval ev[SR_MAX_MODELS];
+	/* what the first base model read (sr_replay_keep_why); the probe's
+	 * sources are set before the evaluation */
+	struct sr_why why;
 };
 
 /*
@@ -45,6 +49,7 @@ struct sr_lb_pending {
 	struct sr_lb_input in[2];
 	struct sr_eval *ev[2];		/* nmodels each */
 	uint64_t gap_start;		/* newidle: the CPU's previous event */
+	struct sr_why why[2];		/* per hypothesis (sr_replay_keep_why) */
 };
 
 struct sr_replay {
@@ -73,6 +78,8 @@ struct sr_replay {
 	int no_affinity;		/* the trace's masks are withheld */
 	struct sr_kgen kgen;		/* the recording kernel's generation */
 	int snapshots;
+	int keep_why;			/* record the inputs that decided (why.h) */
+	const struct sr_why *why_cur;	/* the closing decision's, during the callback */
 	struct sr_task **await;		/* per cpu: the wakee whose select_rq comes next */
 	struct sr_pending **selected;	/* per cpu: the decision select_rq_ret answers */
 	struct sr_fork_probe *fork_probe;	/* per cpu: a fork's probe, its wakeup_new next */

@@ -1187,8 +1187,10 @@ static int fork_probe_take(struct sr_replay *r, struct sr_pending *pd, struct sr
 	pd->d.wake_flags = fp->ev.wake_flags;
 	pd->d.kernel_cpu = fp->ret;
 	pd->d.skip = SR_SKIP_NONE;
-	if (fp->ev.flips >= 0)
+	if (fp->ev.flips >= 0) {
 		p->wakee_flips = (unsigned)fp->ev.flips;
+		pd->why.flips_src = SR_WHY_PROBE;
+	}
 	return 1;
 }
 
@@ -1572,12 +1574,16 @@ static int on_select_rq(struct sr_replay *r, const struct sr_event *ev)
 	if (ev->flips >= 0) {
 		p->wakee_flips = (unsigned)ev->flips;
 		pd->d.inferred &= ~SR_INF_FLIPS;
+		pd->why.flips_src = SR_WHY_PROBE;
 	}
 	/* and p's own PELT signal: it replaces the engine's, warm-up or not */
 	if (ev->tload >= 0 && ev->tutil >= 0 && ev->trunnable >= 0) {
 		task_pelt_observed(r, p, ev);
 		pd->d.inferred &= ~SR_INF_PELT_WARMUP;
+		pd->why.pelt_src = SR_WHY_PROBE;
 	}
+	if (ev->prevload >= 0)
+		pd->why.prev_load_src = SR_WHY_PROBE;
 	/*
 	 * prev_cpu's load as wake_affine_weight() will read it: the engine's
 	 * signal for that CPU takes it (its sum rebuilt from the average), so
@@ -1845,6 +1851,8 @@ void sr_replay_free(struct sr_replay *r)
 			free((void *)r->lbp[i]->d.snap);
 			free(r->lbp[i]->ev[0]);
 			free(r->lbp[i]->ev[1]);
+			free(r->lbp[i]->why[0].g);
+			free(r->lbp[i]->why[1].g);
 			free(r->lbp[i]);
 		}
 	free(r->lbp);

@@ -184,6 +184,7 @@ struct replay_ctx {
 	/* per pair (original side at sides[nmodels + 2 * k]) and decision kind */
 	struct sr_patch_summary summary[SR_MAX_MODELS / 2][SR_DEC__COUNT];
 	int snapshots;
+	const struct sr_replay *r;	/* the engine, for what its decisions read */
 	char *cause;
 };
 
@@ -218,10 +219,12 @@ static int on_decision(const struct sr_decision *d, const struct sr_eval *evals,
 		       void *data)
 {
 	struct replay_ctx *rc = data;
-	int i, diverged = 0;
+	int i, diverged = 0, missed = 0;
 
 	if (rc->store && sr_store_decision(rc->store, d, evals, nevals, &rc->cause))
 		return -SR_E_IO;
+	for (i = 0; i < nevals && i < rc->nmodels; i++)
+		missed |= !matches(d, &evals[i]);
 	if (!sr_decision_is_balance(d->kind))
 		sr_slices_decision(rc->slices, d->pid, d->done_ts, d->id);
 	for (i = 0; i < nevals && i < rc->nmodels; i++)
@@ -248,6 +251,10 @@ static int on_decision(const struct sr_decision *d, const struct sr_eval *evals,
 	}
 	if (rc->store && (diverged || rc->snapshots == SNAP_ALL) &&
 	    sr_store_cpu_state(rc->store, d, &rc->cause))
+		return -SR_E_IO;
+	/* the inputs that decided, where it matters: a miss or a divergence */
+	if (rc->store && (diverged || missed) &&
+	    sr_store_why(rc->store, d->id, sr_replay_why(rc->r), &rc->cause))
 		return -SR_E_IO;
 	return 0;
 }
@@ -948,6 +955,8 @@ static int replay_engine(const struct replay_args *a, struct replay_ctx *rc,
 	run->r = sr_replay_new(topo, run->hz, rc->sides, rc->nsides);
 	if (!rc->fid || !run->r)
 		return -SR_E_NOMEM;
+	rc->r = run->r;
+	sr_replay_keep_why(run->r, !!a->out);
 	sr_replay_set_callback(run->r, on_decision, rc);
 	sr_replay_set_touches(run->r, rc->touches);
 	sr_replay_set_migration_callback(run->r, on_migration, rc);

@@ -37,6 +37,8 @@ static const char tui_options[] =
 	"       --reverse        reverse the sort\n"
 	"       --run ID         start on this run (default: the first)\n"
 	"       --select N       select the Nth row of the list (the detail shows it)\n"
+	"       --decision WHAT  the detail shows this decision: an id (#N), a ts in ns\n"
+	"                        (ts N) or seconds from the run's start (8.716743)\n"
 	"   -h, --help           show this help\n";
 
 static int tui_exec(int argc, char **argv);
@@ -44,7 +46,7 @@ static int tui_exec(int argc, char **argv);
 const struct cmd_entry cmd_tui = {
 	.name = "tui",
 	.synopsis = "[--dump VIEW [--size COLSxROWS] [-o FILE [--force]]] [--filter EXPR] [--all] "
-		    "[--sort COLUMN] [--reverse] [--run ID] [--select N] DB",
+		    "[--sort COLUMN] [--reverse] [--run ID] [--select N | --decision WHAT] DB",
 	.summary = "browse divergent decisions interactively",
 	.options = tui_options,
 	.examples = tui_examples,
@@ -52,10 +54,11 @@ const struct cmd_entry cmd_tui = {
 };
 
 enum { OPT_DUMP = 256, OPT_SIZE, OPT_FILTER, OPT_ALL, OPT_SORT, OPT_REVERSE, OPT_RUN,
-       OPT_SELECT, OPT_FORCE };
+       OPT_SELECT, OPT_FORCE, OPT_DECISION };
 
 /* one view as text to @file (NULL: stdout), which is replaced only with @force */
-static int dump(struct tui *t, const char *view, int rows, int cols, const char *file, int force)
+static int dump(struct tui *t, const char *view, int rows, int cols, const char *file, int force,
+		const char *decision)
 {
 	struct tui_grid g;
 	char *cause = NULL;
@@ -73,7 +76,13 @@ static int dump(struct tui *t, const char *view, int rows, int cols, const char 
 		}
 		return EXIT_OK;
 	}
-	if (!strcmp(view, "detail")) {
+	if (!strcmp(view, "detail") && decision) {
+		if (tui_goto(t, decision)) {
+			sr_error("tui: '%s': %s", t->path, t->notice);
+			return EXIT_FAIL;
+		}
+		t->notice[0] = '\0';
+	} else if (!strcmp(view, "detail")) {
 		tui_open_detail(t);
 		if (t->view != TUI_V_DETAIL) {
 			sr_error("tui: '%s': no decision at row %ld of the list", t->path,
@@ -187,12 +196,13 @@ static int tui_exec(int argc, char **argv)
 		{ "reverse", no_argument, NULL, OPT_REVERSE },
 		{ "run", required_argument, NULL, OPT_RUN },
 		{ "select", required_argument, NULL, OPT_SELECT },
+		{ "decision", required_argument, NULL, OPT_DECISION },
 		{ "output", required_argument, NULL, 'o' },
 		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *view = NULL, *filter = NULL, *path, *output = NULL;
+	const char *view = NULL, *filter = NULL, *path, *output = NULL, *decision = NULL;
 	int opt, rows = 24, cols = 80, all = 0, sort = TUI_COL_TIME, reverse = 0, ret, i, force = 0;
 	long run = -1, select = 1;
 	char *cause = NULL, *end;
@@ -250,6 +260,9 @@ static int tui_exec(int argc, char **argv)
 				sr_error("tui: bad row '%s': expected a number from 1", optarg);
 				return EXIT_USAGE;
 			}
+			break;
+		case OPT_DECISION:
+			decision = optarg;
 			break;
 		case 'o':
 			output = optarg;
@@ -319,8 +332,13 @@ static int tui_exec(int argc, char **argv)
 			t.sel = t.count ? t.count - 1 : 0;
 		if (t.sel >= (24 > rows ? rows : 24))
 			t.top = t.sel;
-		ret = dump(&t, view, rows, cols, output, force);
+		ret = dump(&t, view, rows, cols, output, force, decision);
 	} else {
+		if (decision && tui_goto(&t, decision)) {
+			sr_error("tui: '%s': %s", path, t.notice);
+			ret = EXIT_FAIL;
+			goto out;
+		}
 		ret = interactive(&t);
 	}
 out:

@@ -28,6 +28,7 @@
 #include "schedreplay/event.h"
 #include "schedreplay/model.h"
 #include "schedreplay/slices.h"
+#include "schedreplay/why.h"
 #include "strtab.h"
 #include "banned.h"
 
@@ -44,6 +45,30 @@
  */
 #define SIM_RUN_COLUMNS \
 	"kind TEXT NOT NULL DEFAULT 'replay', variant TEXT, seed INTEGER, fair TEXT"
+
+/*
+ * The inputs that decided (include/schedreplay/why.h, the TUI's why-view):
+ * each CPU's sched domains, and for the decisions where a base model missed
+ * the kernel's CPU or a pair's sides diverged, what the first base model
+ * read.  IF NOT EXISTS: an append adds them to a file written before them.
+ */
+#define WHY_TABLES \
+	"CREATE TABLE IF NOT EXISTS sched_domain (" \
+	" run_id INTEGER NOT NULL, cpu INTEGER NOT NULL, level INTEGER NOT NULL, name TEXT," \
+	" flags INTEGER, flag_names TEXT, imbalance_pct INTEGER, span_weight INTEGER," \
+	" span TEXT, imb_numa_nr INTEGER, PRIMARY KEY (run_id, cpu, level)) WITHOUT ROWID;" \
+	"CREATE TABLE IF NOT EXISTS decision_input (" \
+	" decision_id INTEGER PRIMARY KEY, side_id INTEGER NOT NULL," \
+	" wakee_flips INTEGER, waker_flips INTEGER, wake_wide_factor INTEGER, flips_source TEXT," \
+	" task_load INTEGER, task_util INTEGER, task_runnable INTEGER, pelt_source TEXT," \
+	" waker_load INTEGER, this_load INTEGER, prev_load INTEGER, prev_load_source TEXT," \
+	" groups_dropped INTEGER);" \
+	"CREATE TABLE IF NOT EXISTS group_stat (" \
+	" decision_id INTEGER NOT NULL, call INTEGER NOT NULL, fn TEXT NOT NULL," \
+	" cpu INTEGER, level INTEGER, first_cpu INTEGER NOT NULL, local INTEGER, picked INTEGER," \
+	" type TEXT, weight INTEGER, nr_running INTEGER, cfs_nr INTEGER, idle_cpus INTEGER," \
+	" load INTEGER, avg_load INTEGER, util INTEGER, runnable INTEGER," \
+	" PRIMARY KEY (decision_id, call, first_cpu)) WITHOUT ROWID;"
 
 /* a divergent decision's original and patched sides (the divergence view) */
 #define ORIG_CPU	"(CASE WHEN xo.side_id IS NULL THEN eb.cpu ELSE xo.cpu END)"
@@ -109,6 +134,7 @@ static const char schema[] =
 	"CREATE TABLE skipped ("
 	" run_id INTEGER NOT NULL, reason TEXT NOT NULL, n INTEGER NOT NULL);"
 	RECONCILED_TABLE
+	WHY_TABLES
 	"CREATE TABLE fidelity ("
 	" run_id INTEGER NOT NULL, side_id INTEGER NOT NULL, kind TEXT NOT NULL,"
 	" path TEXT, n INTEGER, exact INTEGER, same_llc INTEGER,"
@@ -184,7 +210,7 @@ struct thread_row {
 	uint64_t decisions, migrations;
 };
 
-enum job_type { JOB_DECISION, JOB_DIVERGENT, JOB_CPU_STATE, JOB_MIGRATION, JOB_SLICE };
+enum job_type { JOB_DECISION, JOB_DIVERGENT, JOB_CPU_STATE, JOB_MIGRATION, JOB_SLICE, JOB_WHY };
 
 /* one evaluation row to write: a base side's, or a patch side's that differs */
 struct job_eval {
@@ -202,6 +228,7 @@ struct job {
 	int side;
 	struct sr_migration m;		/* MIGRATION */
 	struct sr_slice_row sl;		/* SLICE */
+	struct sr_why *why;		/* WHY (owned; d.id the decision) */
 };
 
 #define JOBS_PER_BLOCK 2048
@@ -214,6 +241,7 @@ struct job_block {
 struct sr_store {
 	sqlite3 *db;			/* the temporary database */
 	sqlite3_stmt *ins_dec, *ins_eval, *ins_reason, *ins_div, *ins_mig, *ins_snap;
+	sqlite3_stmt *ins_input, *ins_group;	/* decision_input, group_stat */
 	sqlite3_stmt *ins_slice[SR_SL__COUNT];	/* src/slices-sql.c */
 	int ncpus;
 	char *path;			/* the destination (a symlink's target) */
@@ -903,6 +931,12 @@ struct sr_store *sr_store_create(const char *path, const struct sr_store_opts *o
 			       &s->ins_mig, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(s->db, "INSERT INTO cpu_state VALUES (?,?,?,?,?,?,?,?,?)", -1,
 			       &s->ins_snap, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(s->db, "INSERT INTO decision_input VALUES "
+			       "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1, &s->ins_input,
+			       NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(s->db, "INSERT OR IGNORE INTO group_stat VALUES "
+			       "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1, &s->ins_group,
+			       NULL) != SQLITE_OK ||
 	    sr_slices_sql_prepare(s->db, s->ins_slice) != SQLITE_OK) {
 		db_error(s, cause, "prepare");
 		goto fail;
@@ -977,6 +1011,79 @@ static long next_run_id(struct sr_store *s)
 	return v;
 }
 
+/* the names of a domain's flags, as the kernel's SD_* without the prefix */
+static void domain_flag_names(unsigned flags, char *buf, size_t len)
+{
+	static const char *const names[] = {
+		"BALANCE_NEWIDLE", "BALANCE_EXEC", "BALANCE_FORK", "BALANCE_WAKE",
+		"WAKE_AFFINE", "SHARE_CPUCAPACITY", "SHARE_LLC", "SERIALIZE",
+		"PREFER_SIBLING", "NUMA", "OVERLAP", "CLUSTER",
+	};
+	size_t i, o = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (flags & (1u << i))
+			o += (size_t)snprintf(buf + o, o < len ? len - o : 0, "%s%s",
+					      o ? "|" : "", names[i]);
+}
+
+/* a cpumask as a CPU list ("0-3,8"), cut at @len */
+static void cpulist(const uint64_t *mask, int ncpus, char *buf, size_t len)
+{
+	size_t o = 0;
+	int c = 0, e;
+
+	buf[0] = '\0';
+	while (c < ncpus) {
+		if (!(mask[c / 64] >> (c % 64) & 1)) {
+			c++;
+			continue;
+		}
+		for (e = c; e + 1 < ncpus && (mask[(e + 1) / 64] >> ((e + 1) % 64) & 1); e++)
+			;
+		o += (size_t)snprintf(buf + o, o < len ? len - o : 0, e > c ? "%s%d-%d" : "%s%d",
+				      o ? "," : "", c, e);
+		c = e + 1;
+	}
+}
+
+/* every CPU's sched domains (sched_domain) */
+static int domains_now(struct sr_store *s, const struct sr_topology *topo, char **cause)
+{
+	sqlite3_stmt *st = NULL;
+	char flags[256], span[512];
+	int c, l;
+
+	if (sqlite3_prepare_v2(s->db, "INSERT INTO sched_domain VALUES (?,?,?,?,?,?,?,?,?,?)",
+			       -1, &st, NULL) != SQLITE_OK)
+		return db_error(s, cause, "prepare");
+	for (c = 0; c < topo->ncpus; c++) {
+		for (l = 0; l < topo->cpu[c].ndomains; l++) {
+			const struct sr_domain *sd = &topo->cpu[c].dom[l];
+
+			domain_flag_names(sd->flags, flags, sizeof(flags));
+			cpulist(sd->span, topo->ncpus, span, sizeof(span));
+			sqlite3_bind_int64(st, 1, s->run_id);
+			sqlite3_bind_int(st, 2, c);
+			sqlite3_bind_int(st, 3, l);
+			bind_text_or_null(st, 4, sd->name);
+			sqlite3_bind_int64(st, 5, sd->flags);
+			bind_text_or_null(st, 6, flags);
+			sqlite3_bind_int(st, 7, sd->imbalance_pct);
+			sqlite3_bind_int(st, 8, sd->span_weight);
+			bind_text_or_null(st, 9, span);
+			sqlite3_bind_int(st, 10, sd->imb_numa_nr);
+			if (step_done(s, st, "insert sched_domain", cause)) {
+				sqlite3_finalize(st);
+				return -SR_E_IO;
+			}
+		}
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
 int sr_store_begin_run(struct sr_store *s, const struct sr_run_info *ri,
 		       const struct sr_topology *topo, const struct sr_model *const *sides,
 		       const unsigned *touches, int nsides, char **cause)
@@ -1040,6 +1147,9 @@ int sr_store_begin_run(struct sr_store *s, const struct sr_run_info *ri,
 		}
 	}
 	sqlite3_finalize(st);
+	c = domains_now(s, topo, cause);
+	if (c)
+		return c;
 
 	/* side ids are given here: a patch side names its base side's */
 	if (sqlite3_prepare_v2(s->db, "SELECT coalesce(max(side_id), 0) FROM side", -1, &st,
@@ -1343,6 +1453,79 @@ static int cpu_state_now(struct sr_store *s, const struct sr_decision *d, char *
 	return 0;
 }
 
+static const char *why_source(enum sr_why_source src)
+{
+	switch (src) {
+	case SR_WHY_ENGINE:
+		return "engine";
+	case SR_WHY_PROBE:
+		return "probe";
+	case SR_WHY_WARMUP:
+		return "engine, warm-up";
+	default:
+		return NULL;
+	}
+}
+
+static void bind_known(sqlite3_stmt *st, int i, long v)
+{
+	if (v >= 0)
+		sqlite3_bind_int64(st, i, v);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+/* what the first base model read at decision @id (decision_input, group_stat) */
+static int why_now(struct sr_store *s, long id, const struct sr_why *w, char **cause)
+{
+	sqlite3_stmt *st = s->ins_input;
+	int i;
+
+	sqlite3_bind_int64(st, 1, s->id_base + id);
+	sqlite3_bind_int64(st, 2, s->side_id[0]);
+	bind_known(st, 3, w->wakee_flips);
+	bind_known(st, 4, w->waker_flips);
+	bind_known(st, 5, w->factor > 0 ? w->factor : -1);
+	bind_text_or_null(st, 6, why_source(w->flips_src));
+	bind_known(st, 7, w->task_load);
+	bind_known(st, 8, w->task_util);
+	bind_known(st, 9, w->task_runnable);
+	bind_text_or_null(st, 10, why_source(w->pelt_src));
+	bind_known(st, 11, w->waker_load);
+	bind_known(st, 12, w->this_load);
+	bind_known(st, 13, w->prev_load);
+	bind_text_or_null(st, 14, why_source(w->prev_load_src));
+	sqlite3_bind_int(st, 15, w->dropped);
+	if (step_done(s, st, "insert decision_input", cause))
+		return -SR_E_IO;
+	st = s->ins_group;
+	for (i = 0; i < w->ngroups; i++) {
+		const struct sr_why_group *g = &w->g[i];
+
+		sqlite3_bind_int64(st, 1, s->id_base + id);
+		sqlite3_bind_int(st, 2, g->call);
+		sqlite3_bind_text(st, 3, g->fn ? "find_busiest_group" : "find_idlest_group", -1,
+				  SQLITE_STATIC);
+		sqlite3_bind_int(st, 4, g->cpu);
+		sqlite3_bind_int(st, 5, g->level);
+		sqlite3_bind_int(st, 6, g->first);
+		sqlite3_bind_int(st, 7, g->local);
+		sqlite3_bind_int(st, 8, g->picked);
+		bind_text_or_null(st, 9, g->type);
+		sqlite3_bind_int(st, 10, g->weight);
+		sqlite3_bind_int(st, 11, g->nr);
+		bind_known(st, 12, g->cfs);
+		sqlite3_bind_int(st, 13, g->idle);
+		sqlite3_bind_int64(st, 14, g->load);
+		bind_known(st, 15, g->avg_load);
+		bind_known(st, 16, g->util);
+		bind_known(st, 17, g->runnable);
+		if (step_done(s, st, "insert group_stat", cause))
+			return -SR_E_IO;
+	}
+	return 0;
+}
+
 static int migration_now(struct sr_store *s, const struct sr_migration *m, char **cause)
 {
 	sqlite3_stmt *st = s->ins_mig;
@@ -1408,10 +1591,15 @@ static void run_job(struct sr_store *s, struct job *j)
 		case JOB_SLICE:
 			err = slice_now(s, &j->sl, &cause);
 			break;
+		case JOB_WHY:
+			err = why_now(s, j->d.id, j->why, &cause);
+			break;
 		}
 	}
 	if (j->type == JOB_CPU_STATE)
 		free((void *)j->d.snap);
+	if (j->type == JOB_WHY)
+		free(j->why);
 	if (err && !__atomic_load_n(&s->err, __ATOMIC_ACQUIRE)) {
 		pthread_mutex_lock(&s->lock);
 		s->err_cause = cause;
@@ -1511,6 +1699,8 @@ static void writer_stop(struct sr_store *s)
 	for (i = 0; s->fill && i < s->fill->n; i++)
 		if (s->fill->job[i].type == JOB_CPU_STATE)
 			free((void *)s->fill->job[i].d.snap);
+		else if (s->fill->job[i].type == JOB_WHY)
+			free(s->fill->job[i].why);
 	free(s->fill);
 	free(s->spare);
 	s->fill = s->spare = NULL;
@@ -1635,6 +1825,38 @@ int sr_store_cpu_state(struct sr_store *s, const struct sr_decision *d, char **c
 	memcpy(copy, d->snap, sizeof(*copy) * (size_t)s->ncpus);
 	j->d.id = d->id;
 	j->d.snap = copy;
+	s->fill->n++;
+	return 0;
+}
+
+int sr_store_why(struct sr_store *s, long decision_id, const struct sr_why *w, char **cause)
+{
+	size_t size;
+	struct sr_why *copy;
+	struct job *j;
+	int err;
+
+	if (!w || !w->valid)
+		return 0;
+	if (!s->writer_on)
+		return why_now(s, decision_id, w, cause);
+	/* the groups recorded, in the same block */
+	size = sizeof(*copy) + sizeof(w->g[0]) * (size_t)w->ngroups;
+	copy = malloc(size);
+	if (!copy)
+		return -SR_E_NOMEM;
+	*copy = *w;
+	copy->g = (struct sr_why_group *)(copy + 1);
+	copy->cap = w->ngroups;
+	if (w->ngroups)
+		memcpy(copy->g, w->g, sizeof(w->g[0]) * (size_t)w->ngroups);
+	j = job_new(s, JOB_WHY, cause, &err);
+	if (!j) {
+		free(copy);
+		return err;
+	}
+	j->d.id = decision_id;
+	j->why = copy;
 	s->fill->n++;
 	return 0;
 }
@@ -1906,7 +2128,10 @@ static void finalize_all(struct sr_store *s)
 	sqlite3_finalize(s->ins_div);
 	sqlite3_finalize(s->ins_mig);
 	sqlite3_finalize(s->ins_snap);
+	sqlite3_finalize(s->ins_input);
+	sqlite3_finalize(s->ins_group);
 	s->ins_dec = s->ins_eval = s->ins_reason = s->ins_div = s->ins_mig = s->ins_snap = NULL;
+	s->ins_input = s->ins_group = NULL;
 	sr_slices_sql_finalize(s->ins_slice);
 }
 
@@ -2034,6 +2259,16 @@ static const struct {
 	  " FROM src.diverged" },
 	{ "cpu_state", "INSERT INTO main.cpu_state SELECT decision_id + :d, cpu, nr_running,"
 	  " cfs_nr, curr_tid, curr_comm, idle, load, util FROM src.cpu_state" },
+	{ "sched_domain", "INSERT INTO main.sched_domain SELECT run_id + :r, cpu, level, name,"
+	  " flags, flag_names, imbalance_pct, span_weight, span, imb_numa_nr"
+	  " FROM src.sched_domain" },
+	{ "decision_input", "INSERT INTO main.decision_input SELECT decision_id + :d,"
+	  " side_id + :s, wakee_flips, waker_flips, wake_wide_factor, flips_source, task_load,"
+	  " task_util, task_runnable, pelt_source, waker_load, this_load, prev_load,"
+	  " prev_load_source, groups_dropped FROM src.decision_input" },
+	{ "group_stat", "INSERT INTO main.group_stat SELECT decision_id + :d, call, fn, cpu,"
+	  " level, first_cpu, local, picked, type, weight, nr_running, cfs_nr, idle_cpus, load,"
+	  " avg_load, util, runnable FROM src.group_stat" },
 	{ "migration", "INSERT INTO main.migration SELECT run_id + :r, ts, tid, comm, orig_cpu,"
 	  " dest_cpu, emit_cpu, class, decision_id + :d FROM src.migration" },
 	{ "lost_events", "INSERT INTO main.lost_events SELECT run_id + :r, cpu, lost"
@@ -2133,6 +2368,9 @@ static int copy_rows(struct sr_store *s, sqlite3 *db, int64_t r, int64_t sd, int
 	/* a file written before the reconciled table existed gets it here */
 	if (sqlite3_exec(db, RECONCILED_TABLE, NULL, NULL, NULL) != SQLITE_OK)
 		return dest_error(s, db, "reconciled", cause);
+	/* and the why-view's tables */
+	if (sqlite3_exec(db, WHY_TABLES, NULL, NULL, NULL) != SQLITE_OK)
+		return dest_error(s, db, "why tables", cause);
 	/* and one written before run.kernel_gen existed gets the column */
 	if (!query_int(db, "SELECT count(*) FROM pragma_table_info('run', 'main')"
 		       " WHERE name = 'kernel_gen'", &qrc) && qrc == SQLITE_OK &&

@@ -83,6 +83,10 @@ static void finish_prompt(struct tui *t)
 		if (t->search)
 			search(t, 1);
 		break;
+	case '#':
+		if (t->input_len)
+			tui_goto(t, t->input);
+		break;
 	case 'w':
 		if (!t->input_len) {
 			snprintf(t->notice, sizeof(t->notice), "no file name: nothing written");
@@ -213,6 +217,9 @@ static void list_key(struct tui *t, int key, int rows)
 	case '/':
 		start_prompt(t, '/', t->search);
 		return;
+	case '#':
+		start_prompt(t, '#', "");
+		return;
 	case 'n':
 		search(t, 1);
 		break;
@@ -278,6 +285,14 @@ static void page_key(struct tui *t, int key, int rows)
 			t->detail_window /= 2;
 			t->page_valid = 0;
 		}
+		break;
+	case 'n': case 'p':
+		if (t->view == TUI_V_DETAIL)
+			tui_detail_step(t, key == 'n' ? 1 : -1);
+		break;
+	case '#':
+		if (t->view == TUI_V_DETAIL)
+			start_prompt(t, '#', "");
 		break;
 	case 'q': case TUI_KEY_ESC:
 		t->view = t->view == TUI_V_HELP || t->view == TUI_V_SQL ? t->back : TUI_V_LIST;

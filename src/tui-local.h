@@ -74,6 +74,8 @@ struct tui_filter {
 	enum tui_cross cross;
 	int has_t0, has_t1;
 	long long t0, t1;		/* ns from the run's first_ts */
+	int miss;			/* the base model's CPU is not the kernel's: 1, 0; -1 any */
+	int div;			/* a patch pair's sides diverged: 1, 0; -1 any */
 };
 
 void tui_filter_init(struct tui_filter *f);
@@ -143,7 +145,7 @@ struct tui_query {
 enum {
 	TUI_R_ID, TUI_R_TS, TUI_R_TID, TUI_R_COMM, TUI_R_KIND, TUI_R_THIS, TUI_R_PREV,
 	TUI_R_ACTUAL, TUI_R_ORIGINAL, TUI_R_PATCHED, TUI_R_PATCH, TUI_R_REASON_O,
-	TUI_R_REASON_P, TUI_R_MODEL,		/* divergent */
+	TUI_R_REASON_P, TUI_R_MODEL, TUI_R_BASE_CPU,	/* divergent */
 	TUI_R_BASE0 = TUI_R_REASON_P,		/* every decision */
 };
 
@@ -170,6 +172,17 @@ enum tui_q {
 	TUI_Q_KIND,	/* a simulated run's side, seed and rules (a replay: none) */
 	TUI_Q_PATCH_SUMMARY,	/* a run's patch summary */
 	TUI_Q_FIDELITY,	/* a run's fidelity totals per base model */
+	TUI_Q_HAS_INPUTS,	/* the database has the why-view's tables */
+	TUI_Q_DETAIL_INPUT,	/* what the first base model read at a decision */
+	TUI_Q_DETAIL_GROUPS,	/* the groups it compared */
+	TUI_Q_DOMAINS,	/* a CPU's sched domains */
+	TUI_Q_SLICE_RANGE,	/* a run's sched_slice rows and their longest delay */
+	TUI_Q_SLICE_END,	/* the end of the first slice row at or after a rowid */
+	TUI_Q_SLICE_SCAN,	/* slice rows from a rowid, in the order they ended */
+	TUI_Q_NEXT_DECISION,	/* the next decision of a run in time */
+	TUI_Q_PREV_DECISION,	/* the previous one */
+	TUI_Q_FIND_ID,	/* a decision by its id: its run */
+	TUI_Q_FIND_TS,	/* the first decision of a run at or after a time */
 	TUI_Q__COUNT
 };
 /* Return: the SQL text of query @q (static) */
@@ -207,7 +220,8 @@ struct tui_row {
 	char *patch;			/* the patch (divergent) or the diverging ones (all) */
 	char *reason[2];		/* original, patched (divergent) or base (all) */
 	char *model;			/* the base model of the pair's sides */
-	int base[TUI_MAX_BASE];
+	int base[TUI_MAX_BASE];		/* every decision: each base model's CPU */
+	int miss;			/* the (first) base model's CPU is not the kernel's */
 };
 
 enum tui_view { TUI_V_LIST, TUI_V_DETAIL, TUI_V_SUMMARY, TUI_V_HELP, TUI_V_SQL };
@@ -223,6 +237,7 @@ struct tui {
 	char **patch_names;
 	int npatches;
 	int *cpu_llc, *cpu_node, *cpu_core, ncpu;	/* by cpu number */
+	int *cpu_cap;			/* capacity by cpu number (1024 when not known) */
 	long ndivergent;		/* in the whole run */
 	/* the list */
 	enum tui_mode mode;
@@ -239,6 +254,10 @@ struct tui {
 	char *detail_patch;		/* the patch whose sides the detail shows */
 	char *detail_model;		/* ... on this base model */
 	long long detail_window;	/* ns either side */
+	int detail_in_list;		/* opened from the list: n/p walk the list */
+	int has_inputs;			/* the why-view's tables are in the file (-1 unknown) */
+	/* the run's sched_slice rows (rowid range) and longest delay; -1 unknown */
+	long long slice_lo, slice_hi, slice_maxdelay;
 	struct tui_grid page;		/* detail, summary, help or sql, taller than the screen */
 	int page_valid, scroll;
 	/* the screen */
@@ -280,6 +299,18 @@ void tui_refresh_count(struct tui *t);
 /* the row at list position @pos (fetched through the window), or NULL */
 const struct tui_row *tui_row_at(struct tui *t, long pos);
 void tui_open_detail(struct tui *t);
+/*
+ * tui_goto - the detail of a decision named as one is copied from "sql":
+ * "#N" or "id N" a decision id, "ts N" or an integer that is no decision id
+ * of the run a trace timestamp in ns, "S.F" seconds from the run's first
+ * event (as the list shows them), a bare integer a decision id when the run
+ * has one; a time opens the first decision at or after it.  Return: 0, or
+ * -1 with t->notice set
+ */
+int tui_goto(struct tui *t, const char *what);
+/* the detail of the next (@dir > 0) or previous decision: in the list when
+ * the detail was opened from it, else in the run by time */
+void tui_detail_step(struct tui *t, int dir);
 /* the current list query (for SQL display and export) */
 int tui_current_sql(struct tui *t, struct tui_sql *out, long limit, long offset);
 /*

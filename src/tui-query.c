@@ -24,6 +24,7 @@ void tui_filter_init(struct tui_filter *f)
 	memset(f, 0, sizeof(*f));
 	f->pid = -1;
 	f->cpu = -1;
+	f->miss = f->div = -1;
 }
 
 void tui_filter_release(struct tui_filter *f)
@@ -234,6 +235,15 @@ int tui_filter_parse(const char *expr, struct tui_filter *out, char **cause)
 					     "any", val);
 				goto bad;
 			}
+		} else if (!strcmp(key, "miss") || !strcmp(key, "div")) {
+			int v = !strcmp(val, "yes") || !strcmp(val, "1") ? 1 :
+				!strcmp(val, "no") || !strcmp(val, "0") ? 0 : -2;
+
+			if (v == -2) {
+				sr_cause_set(cause, "filter '%s=%s': expected yes or no", key, val);
+				goto bad;
+			}
+			*(key[0] == 'm' ? &f.miss : &f.div) = v;
 		} else if (!strcmp(key, "t") || !strcmp(key, "time")) {
 			const char *dash = strchr(val, '-');
 			int rc = 0;
@@ -265,7 +275,7 @@ int tui_filter_parse(const char *expr, struct tui_filter *out, char **cause)
 			}
 		} else {
 			sr_cause_set(cause, "unknown filter '%s': expected patch, kind, comm, pid, "
-				     "task, cpu, cross, t or text", key);
+				     "task, cpu, cross, miss, div, t or text", key);
 			goto bad;
 		}
 	}
@@ -356,6 +366,14 @@ char *tui_filter_format(const struct tui_filter *f)
 		fprintf(m, "%scross=%s", sep, cross[f->cross]);
 		sep = " ";
 	}
+	if (f->miss >= 0) {
+		fprintf(m, "%smiss=%s", sep, f->miss ? "yes" : "no");
+		sep = " ";
+	}
+	if (f->div >= 0) {
+		fprintf(m, "%sdiv=%s", sep, f->div ? "yes" : "no");
+		sep = " ";
+	}
 	if (f->has_t0 || f->has_t1) {
 		fprintf(m, "%st=", sep);
 		if (f->has_t0)
@@ -442,7 +460,7 @@ static const char *const fixed[TUI_Q__COUNT] = {
 	[TUI_Q_MAX_CPU] =
 		"SELECT max(cpu) FROM cpu WHERE run_id = ?",
 	[TUI_Q_CPUS] =
-		"SELECT cpu, core_id, llc_id, node FROM cpu WHERE run_id = ?",
+		"SELECT cpu, core_id, llc_id, node, capacity FROM cpu WHERE run_id = ?",
 	[TUI_Q_NDIVERGENT] =
 		/* CROSS JOIN: from the few divergent rows, not every decision of the run */
 		"SELECT count(*) FROM diverged x CROSS JOIN decision d ON d.decision_id = "
@@ -456,7 +474,9 @@ static const char *const fixed[TUI_Q__COUNT] = {
 	[TUI_Q_DETAIL_SIDES] =
 		"SELECT v.patch, v.model, v.variant, v.cpu FROM evaluation_v v WHERE "
 		"v.decision_id = ?1 AND v.patch IS NOT NULL ORDER BY v.patch IS NOT ?2, "
-		"v.model IS NOT ?3, v.side_id",
+		"v.model IS NOT ?3, NOT EXISTS (SELECT 1 FROM diverged x JOIN side s USING "
+		"(side_id) WHERE x.decision_id = v.decision_id AND s.patch = v.patch AND "
+		"s.model = v.model), v.side_id",
 	[TUI_Q_DETAIL_DECISION] =
 		"SELECT kind, ts, tid, comm, waker_tid, waker_comm, this_cpu, prev_cpu, "
 		"actual_cpu, kernel_cpu, sync, wake_flags, waker_exiting, skip, inferred, "
@@ -482,6 +502,40 @@ static const char *const fixed[TUI_Q__COUNT] = {
 		"f.baseline_exact FROM fidelity f JOIN side s USING (side_id) WHERE f.run_id "
 		"= ? AND f.path IS NULL AND s.variant = 'base' ORDER BY f.side_id, f.kind "
 		"DESC",
+	[TUI_Q_HAS_INPUTS] =
+		"SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name IN "
+		"('decision_input', 'group_stat', 'sched_domain')",
+	[TUI_Q_DETAIL_INPUT] =
+		"SELECT i.wakee_flips, i.waker_flips, i.wake_wide_factor, i.flips_source, "
+		"i.task_load, i.task_util, i.task_runnable, i.pelt_source, i.waker_load, "
+		"i.this_load, i.prev_load, i.prev_load_source, i.groups_dropped, s.model FROM "
+		"decision_input i LEFT JOIN side s USING (side_id) WHERE i.decision_id = ?",
+	[TUI_Q_DETAIL_GROUPS] =
+		"SELECT call, fn, cpu, level, first_cpu, local, picked, type, weight, "
+		"nr_running, cfs_nr, idle_cpus, load, avg_load, util, runnable FROM group_stat "
+		"WHERE decision_id = ? ORDER BY call, local DESC, first_cpu",
+	[TUI_Q_DOMAINS] =
+		"SELECT level, name, flags, flag_names, imbalance_pct, span_weight, span, "
+		"imb_numa_nr FROM sched_domain WHERE run_id = ? AND cpu = ? ORDER BY level",
+	[TUI_Q_SLICE_RANGE] =
+		"SELECT min(rowid), max(rowid), max(delay) FROM sched_slice WHERE run_id = ?",
+	[TUI_Q_SLICE_END] =
+		"SELECT rowid, ts + coalesce(dur, 9223372036854775807 - ts) FROM sched_slice "
+		"WHERE rowid >= ? ORDER BY rowid LIMIT 1",
+	[TUI_Q_SLICE_SCAN] =
+		"SELECT ts, dur, cpu, tid, delay, queue_cpu FROM sched_slice WHERE rowid "
+		"BETWEEN ? AND ? ORDER BY rowid",
+	[TUI_Q_NEXT_DECISION] =
+		"SELECT decision_id FROM decision WHERE run_id = ?1 AND (ts > ?2 OR (ts = ?2 "
+		"AND decision_id > ?3)) ORDER BY ts, decision_id LIMIT 1",
+	[TUI_Q_PREV_DECISION] =
+		"SELECT decision_id FROM decision WHERE run_id = ?1 AND (ts < ?2 OR (ts = ?2 "
+		"AND decision_id < ?3)) ORDER BY ts DESC, decision_id DESC LIMIT 1",
+	[TUI_Q_FIND_ID] =
+		"SELECT run_id FROM decision WHERE decision_id = ?",
+	[TUI_Q_FIND_TS] =
+		"SELECT decision_id FROM decision WHERE run_id = ? AND ts >= ? ORDER BY ts, "
+		"decision_id LIMIT 1",
 };
 
 const char *tui_q(enum tui_q q)
@@ -552,8 +606,15 @@ static long long secs_to_ts(const struct tui_scope *sc, long long ns)
 /* whether the filter of a list of every decision looks at the evaluations */
 static int filter_joins(const struct tui_filter *f)
 {
-	return f->patch || f->cpu >= 0 || f->cross != TUI_CROSS_ANY || f->text;
+	return f->patch || f->cpu >= 0 || f->cross != TUI_CROSS_ANY || f->text || f->miss >= 0;
 }
+
+/* the base model of a divergent row missed the kernel's CPU */
+#define DIV_MISS								\
+	"EXISTS (SELECT 1 FROM eval_row e JOIN side s ON s.side_id = e.side_id"	\
+	" WHERE e.decision_id = divergence.decision_id AND s.run_id = divergence.run_id"	\
+	" AND s.variant = 'base' AND s.model = divergence.model"		\
+	" AND e.cpu IS NOT divergence.actual_cpu)"
 
 static int sort_joins(const struct tui_query *qu)
 {
@@ -670,6 +731,21 @@ static int from_where(FILE *m, struct tui_sql *q, const struct tui_scope *sc,
 				"(c.llc_id IS NOT p.llc_id OR c.node IS NOT p.node)");
 		}
 	}
+	if (f->miss >= 0) {
+		/* a decision the base model evaluated and placed elsewhere than the kernel */
+		if (all)
+			fprintf(m, "\n  AND eb0.side_id IS NOT NULL AND eb0.cpu IS %sd.actual_cpu",
+				f->miss ? "NOT " : "");
+		else
+			fprintf(m, "\n  AND %s" DIV_MISS, f->miss ? "" : "NOT ");
+	}
+	if (f->div >= 0) {
+		if (all)
+			fprintf(m, "\n  AND %sEXISTS (SELECT 1 FROM diverged x WHERE x.decision_id ="
+				" d.decision_id)", f->div ? "" : "NOT ");
+		else if (!f->div)
+			fputs("\n  AND 0", m);
+	}
 	if (f->has_t0) {
 		fprintf(m, "\n  AND %sts >= :t0", all ? "d." : "");
 		err |= add_int(q, ":t0", secs_to_ts(sc, f->t0));
@@ -709,7 +785,10 @@ static void select_cols(FILE *m, const struct tui_scope *sc, const struct tui_qu
 
 	if (qu->mode == TUI_DIVERGENT) {
 		fputs("SELECT decision_id, ts, tid, comm, kind, this_cpu, prev_cpu, actual_cpu,"
-		      " original_cpu, patched_cpu, patch, original_reason, patched_reason, model", m);
+		      " original_cpu, patched_cpu, patch, original_reason, patched_reason, model,"
+		      "\n  (SELECT e.cpu FROM eval_row e JOIN side s ON s.side_id = e.side_id"
+		      " WHERE e.decision_id = divergence.decision_id AND s.run_id = divergence.run_id"
+		      " AND s.variant = 'base' AND s.model = divergence.model) AS base_cpu", m);
 		return;
 	}
 	fputs("SELECT d.decision_id, d.ts, d.tid, d.comm, d.kind, d.this_cpu, d.prev_cpu,"

@@ -9,6 +9,7 @@
 #include "tui-local.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,9 @@
 #include "schedreplay/fidelity.h"
 #include "schedreplay/patch.h"
 #include "banned.h"
+
+/* the sides whose reasons a detail shows (a run has at most SR_MAX_MODELS) */
+#define SR_SIDES_SHOWN 32
 
 #define WINDOW_MARGIN	128	/* rows fetched either side of the one asked for */
 
@@ -98,8 +102,10 @@ static void free_run_data(struct tui *t)
 	free(t->cpu_llc);
 	free(t->cpu_node);
 	free(t->cpu_core);
-	t->cpu_llc = t->cpu_node = t->cpu_core = NULL;
+	free(t->cpu_cap);
+	t->cpu_llc = t->cpu_node = t->cpu_core = t->cpu_cap = NULL;
 	t->ncpu = 0;
+	t->slice_lo = t->slice_hi = t->slice_maxdelay = -1;
 	free_window(t);
 	t->page_valid = 0;
 }
@@ -115,6 +121,8 @@ int tui_open(struct tui *t, sqlite3 *db, const char *path, char **cause)
 	t->count = -1;
 	t->detail_id = -1;
 	t->detail_window = 500000;
+	t->has_inputs = -1;
+	t->slice_lo = t->slice_hi = t->slice_maxdelay = -1;
 	tui_filter_init(&t->filter);
 	if (sqlite3_prepare_v2(db, tui_q(TUI_Q_RUNS), -1, &st, NULL) != SQLITE_OK) {
 		sr_cause_set(cause, "cannot read '%s': %s", path, sqlite3_errmsg(db));
@@ -226,12 +234,15 @@ int tui_select_run(struct tui *t, int i)
 		t->cpu_llc = malloc((size_t)t->ncpu * sizeof(int));
 		t->cpu_node = malloc((size_t)t->ncpu * sizeof(int));
 		t->cpu_core = malloc((size_t)t->ncpu * sizeof(int));
-		if (!t->cpu_llc || !t->cpu_node || !t->cpu_core) {
+		t->cpu_cap = malloc((size_t)t->ncpu * sizeof(int));
+		if (!t->cpu_llc || !t->cpu_node || !t->cpu_core || !t->cpu_cap) {
 			t->ncpu = 0;
 			return -1;
 		}
-		for (n = 0; n < t->ncpu; n++)
+		for (n = 0; n < t->ncpu; n++) {
 			t->cpu_llc[n] = t->cpu_node[n] = t->cpu_core[n] = -1;
+			t->cpu_cap[n] = 1024;
+		}
 		if (sqlite3_prepare_v2(t->db, tui_q(TUI_Q_CPUS), -1, &st, NULL) != SQLITE_OK)
 			goto db;
 		sqlite3_bind_int64(st, 1, r->run_id);
@@ -243,6 +254,8 @@ int tui_select_run(struct tui *t, int i)
 			t->cpu_core[c] = col_int(st, 1);
 			t->cpu_llc[c] = col_int(st, 2);
 			t->cpu_node[c] = col_int(st, 3);
+			if (sqlite3_column_type(st, 4) != SQLITE_NULL)
+				t->cpu_cap[c] = col_int(st, 4);
 		}
 		sqlite3_finalize(st);
 	}
@@ -417,12 +430,16 @@ static void read_row(struct tui *t, sqlite3_stmt *st, struct tui_row *r)
 	if (t->mode == TUI_DIVERGENT) {
 		r->reason[1] = col_dup(st, TUI_R_REASON_P);
 		r->model = col_dup(st, TUI_R_MODEL);
+		r->miss = sqlite3_column_type(st, TUI_R_BASE_CPU) != SQLITE_NULL &&
+			  col_int(st, TUI_R_BASE_CPU) != r->cpu[2];
 		return;
 	}
 	r->reason[1] = strdup("");
 	r->model = strdup(t->scope.nbase ? t->scope.base[0] : "");
 	for (i = 0; i < t->scope.nbase && TUI_R_BASE0 + i < sqlite3_column_count(st); i++)
 		r->base[i] = col_int(st, TUI_R_BASE0 + i);
+	/* a skipped decision (no evaluation) is no miss */
+	r->miss = sqlite3_column_type(st, TUI_R_BASE0) != SQLITE_NULL && r->base[0] != r->cpu[2];
 }
 
 /* fetch rows [off, off + n), from the far end in reverse when that is nearer */
@@ -665,7 +682,8 @@ static void status(struct tui *t, struct tui_grid *g, const char *right)
 {
 	int row = g->rows - 1;
 	static const char *const label[] = { ['f'] = "filter: ", ['/'] = "search: ",
-					     ['w'] = "export CSV to: " };
+					     ['w'] = "export CSV to: ",
+					     ['#'] = "go to (#id, ts NS or seconds): " };
 
 	if (t->prompt == 'y') {
 		tui_grid_printf(g, row, 0, TUI_A_BOLD, TUI_C_YELLOW, "'%s' exists: overwrite it? "
@@ -915,6 +933,13 @@ static void list_row(struct tui *t, struct tui_grid *g, int row, const struct li
 	if (l->w[LC_ORIG] && r->cpu[3] >= 0 && r->cpu[4] >= 0 && r->cpu[3] != r->cpu[4])
 		tui_grid_attr(g, row, l->x[LC_ORIG], l->x[LC_NEW] + l->w[LC_NEW] + 1 - l->x[LC_ORIG],
 			      TUI_A_BOLD, TUI_C_MAGENTA);
+	/* a miss: the kernel's CPU in red, and each base model's that is not it */
+	if (r->miss)
+		tui_grid_attr(g, row, l->x[LC_ACT], l->w[LC_ACT], TUI_A_BOLD, TUI_C_RED);
+	for (i = 0; i < TUI_MAX_BASE; i++)
+		if (l->w[LC_BASE + i] && r->base[i] >= 0 && r->base[i] != r->cpu[2])
+			tui_grid_attr(g, row, l->x[LC_BASE + i], l->w[LC_BASE + i], TUI_A_BOLD,
+				      TUI_C_RED);
 }
 
 int tui_list_rows(int screen_rows);
@@ -1028,9 +1053,10 @@ static void wrapped(struct page *p, int col, int indent, unsigned attr, const ch
 		cut = n;
 		if ((int)n > w) {
 			cut = (size_t)w;
-			while (cut > (size_t)w / 2 && s[cut] != ' ')
+			/* at a blank, or after the | of a list of flags */
+			while (cut > (size_t)w / 2 && s[cut] != ' ' && s[cut - 1] != '|')
 				cut--;
-			if (s[cut] != ' ')
+			if (s[cut] != ' ' && s[cut - 1] != '|')
 				cut = (size_t)w;
 		}
 		page_grow(p, 1);
@@ -1046,6 +1072,25 @@ static void wrapped(struct page *p, int col, int indent, unsigned attr, const ch
 			s++;
 		col = indent;
 	}
+}
+
+/* a formatted line, wrapped at blanks (continuation at @indent), in @color */
+static void wline(struct page *p, int col, int indent, unsigned attr, unsigned color,
+		  const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+static void wline(struct page *p, int col, int indent, unsigned attr, unsigned color,
+		  const char *fmt, ...)
+{
+	char buf[1024];
+	int from = p->row;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	wrapped(p, col, indent, attr, buf);
+	for (; color && from < p->row; from++)
+		tui_grid_attr(p->g, from, col < indent ? col : indent, -1, attr, color);
 }
 
 static void page_start(struct tui *t, int cols)
@@ -1071,10 +1116,10 @@ static void page_finish(struct tui *t, struct page *p)
 
 /* ---- the detail of one decision ----------------------------------------------- */
 
-enum { ROLE_T, ROLE_P, ROLE_A, ROLE_O, ROLE_N, NROLES };
-static const char role_letter[NROLES] = { 'T', 'P', 'A', 'O', 'N' };
-static const unsigned role_color[NROLES] = { TUI_C_CYAN, TUI_C_BLUE, TUI_C_GREEN, TUI_C_YELLOW,
-					     TUI_C_MAGENTA };
+enum { ROLE_T, ROLE_P, ROLE_A, ROLE_B, ROLE_O, ROLE_N, NROLES };
+static const char role_letter[NROLES] = { 'T', 'P', 'A', 'B', 'O', 'N' };
+static const unsigned role_color[NROLES] = { TUI_C_CYAN, TUI_C_BLUE, TUI_C_GREEN, TUI_C_RED,
+					     TUI_C_YELLOW, TUI_C_MAGENTA };
 
 struct cpu_state_row {
 	int have, nr, cfs, tid, idle;
@@ -1082,10 +1127,138 @@ struct cpu_state_row {
 	char comm[68];			/* escaped */
 };
 
-static void detail_timeline(struct tui *t, struct page *p, long long ts, int actual)
+/* the run's sched_slice rows: their rowid range and longest delay, read once a run */
+static int slice_range(struct tui *t)
+{
+	sqlite3_stmt *st = NULL;
+
+	if (t->slice_lo >= 0)
+		return t->slice_lo > 0 ? 0 : -1;
+	t->slice_lo = 0;
+	if (sqlite3_prepare_v2(t->db, tui_q(TUI_Q_SLICE_RANGE), -1, &st, NULL) != SQLITE_OK)
+		return -1;		/* a database written before the slice tables */
+	sqlite3_bind_int64(st, 1, t->scope.run_id);
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
+		t->slice_lo = sqlite3_column_int64(st, 0);
+		t->slice_hi = sqlite3_column_int64(st, 1);
+		t->slice_maxdelay = sqlite3_column_int64(st, 2);
+	}
+	sqlite3_finalize(st);
+	return t->slice_lo > 0 ? 0 : -1;
+}
+
+/*
+ * The first sched_slice row of the run that ends at or after @from.  Replay
+ * writes a slice when it ends (src/slices.c), so the rows are in the order
+ * of their end: a binary search on the rowid finds it without an index.
+ */
+static long long slice_first_ending(struct tui *t, long long from)
+{
+	long long lo = t->slice_lo, hi = t->slice_hi + 1;
+	sqlite3_stmt *st = NULL;
+
+	if (sqlite3_prepare_v2(t->db, tui_q(TUI_Q_SLICE_END), -1, &st, NULL) != SQLITE_OK)
+		return t->slice_lo;
+	while (lo < hi) {
+		long long mid = lo + (hi - lo) / 2, end = LLONG_MAX, row = hi;
+
+		sqlite3_bind_int64(st, 1, mid);
+		if (sqlite3_step(st) == SQLITE_ROW) {
+			row = sqlite3_column_int64(st, 0);
+			end = sqlite3_column_int64(st, 1);
+		}
+		sqlite3_reset(st);
+		if (row > t->slice_hi || end >= from)
+			hi = mid;
+		else
+			lo = row + 1;
+	}
+	sqlite3_finalize(st);
+	return lo;
+}
+
+/* a column's running time, waiting tasks and whether the decision's task ran */
+struct tl_cell {
+	long long run;
+	int wait, self;
+};
+
+/*
+ * Each CPU's run and wait slices in [from, to] (sched_slice): a row ends a
+ * running slice on cpu and, when it waited, a wait on queue_cpu that ended at
+ * its ts.  Rows are read in the order they ended, from the first that ends in
+ * the window, until every CPU has shown one that began after the window (and
+ * after its longest wait): later rows of that CPU begin later still.
+ */
+static int timeline_slices(struct tui *t, struct tl_cell *cell, int width, long long from,
+			   long long to, long long step, int tid)
+{
+	long long start, horizon;
+	sqlite3_stmt *st = NULL;
+	int *done, ndone = 0, rows = 0;
+
+	if (slice_range(t))
+		return -1;
+	done = calloc((size_t)t->ncpu, sizeof(*done));
+	if (!done)
+		return -1;
+	horizon = to + t->slice_maxdelay;
+	start = slice_first_ending(t, from);
+	if (sqlite3_prepare_v2(t->db, tui_q(TUI_Q_SLICE_SCAN), -1, &st, NULL) != SQLITE_OK) {
+		free(done);
+		return -1;
+	}
+	sqlite3_bind_int64(st, 1, start);
+	sqlite3_bind_int64(st, 2, t->slice_hi);
+	while (ndone < t->ncpu && rows < 200000 && sqlite3_step(st) == SQLITE_ROW) {
+		long long ts = sqlite3_column_int64(st, 0), end, a, b, col;
+		int cpu = col_int(st, 2), q = col_int(st, 5);
+
+		rows++;
+		end = sqlite3_column_type(st, 1) == SQLITE_NULL ? to :
+		      ts + sqlite3_column_int64(st, 1);
+		if (cpu < 0 || cpu >= t->ncpu)
+			continue;
+		if (ts >= horizon && !done[cpu]) {
+			done[cpu] = 1;
+			ndone++;
+		}
+		/* the running slice, cut to the window */
+		a = ts > from ? ts : from;
+		b = end < to ? end : to;
+		for (col = (a - from) / step; a < b && col < width && from + col * step < b; col++) {
+			long long c0 = from + col * step, c1 = c0 + step;
+			long long x = (a > c0 ? a : c0), y = (b < c1 ? b : c1);
+			struct tl_cell *c = &cell[(size_t)cpu * (size_t)width + (size_t)col];
+
+			if (y > x) {
+				c->run += y - x;
+				c->self |= col_int(st, 3) == tid;
+			}
+		}
+		/* the wait before it, on the CPU it was queued on */
+		if (sqlite3_column_type(st, 4) != SQLITE_NULL && q >= 0 && q < t->ncpu) {
+			a = ts - sqlite3_column_int64(st, 4);
+			b = ts;
+			if (a < from)
+				a = from;
+			if (b > to)
+				b = to;
+			for (col = (a - from) / step; a < b && col < width && from + col * step < b;
+			     col++)
+				cell[(size_t)q * (size_t)width + (size_t)col].wait++;
+		}
+	}
+	sqlite3_finalize(st);
+	free(done);
+	return 0;
+}
+
+static void detail_timeline(struct tui *t, struct page *p, long long ts, int actual, int tid)
 {
 	long long w = t->detail_window, from = ts - w, to = ts + w, step;
-	int width = p->g->cols - 12, c, col;
+	int width = p->g->cols - 12, c, col, slices;
+	struct tl_cell *cell;
 	sqlite3_stmt *st = NULL;
 	char *strip;
 
@@ -1097,8 +1270,12 @@ static void detail_timeline(struct tui *t, struct page *p, long long ts, int act
 		width--;
 	step = (2 * w) / width + 1;
 	strip = malloc((size_t)t->ncpu * (size_t)(width + 1));
-	if (!strip)
+	cell = calloc((size_t)t->ncpu * (size_t)width, sizeof(*cell));
+	if (!strip || !cell) {
+		free(strip);
+		free(cell);
 		return;
+	}
 	for (c = 0; c < t->ncpu; c++) {
 		memset(strip + (size_t)c * (size_t)(width + 1), '.', (size_t)width);
 		strip[(size_t)c * (size_t)(width + 1) + (size_t)width] = '\0';
@@ -1139,10 +1316,17 @@ static void detail_timeline(struct tui *t, struct page *p, long long ts, int act
 		*CELL(actual, ts) = '@';
 #undef MARK
 #undef CELL
+	slices = !timeline_slices(t, cell, width, from, to, step, tid);
 	line(p, 0, TUI_A_BOLD, 0, "timeline: %lld us either side, %lld us a column (+/- to zoom)",
 	     w / 1000, step / 1000 ? step / 1000 : 1);
-	line(p, 2, TUI_A_DIM, 0, "w wakeup or f fork placed on the CPU, > migrated away, < migrated "
-	     "in, # several, @ this decision");
+	wline(p, 2, 4, TUI_A_DIM, 0, "%s", "w wakeup or f fork placed on the CPU, > migrated "
+	      "away, < migrated in, # several, @ this decision");
+	if (slices)
+		wline(p, 2, 4, TUI_A_DIM, 0, "%s", "run: = a task ran all the column, - part of it, "
+		      "* this decision's task ran, blank idle; wait: tasks waiting there (+: over 9)");
+	else
+		wline(p, 2, 4, TUI_A_DIM, 0, "%s", "(no run and wait slices in this database: "
+		      "replay it again for them)");
 	page_grow(p, 1);
 	col = 10 + width / 2;
 	tui_grid_printf(p->g, p->row, 10, 0, 0, "-%lldus", w / 1000);
@@ -1151,9 +1335,10 @@ static void detail_timeline(struct tui *t, struct page *p, long long ts, int act
 	p->row++;
 	for (c = 0; c < t->ncpu; c++) {
 		const char *s = strip + (size_t)c * (size_t)(width + 1);
-		int i;
+		char run[128], wait[128];
+		int i, any_wait = 0;
 
-		page_grow(p, 1);
+		page_grow(p, 3);
 		tui_grid_printf(p->g, p->row, 2, 0, 0, "cpu %3d", c);
 		tui_grid_put(p->g, p->row, 10, s, 0, 0);
 		for (i = 0; i < width; i++)
@@ -1162,8 +1347,33 @@ static void detail_timeline(struct tui *t, struct page *p, long long ts, int act
 					      s[i] == '@' ? TUI_C_RED :
 					      s[i] == '<' || s[i] == '>' ? TUI_C_CYAN : TUI_C_GREEN);
 		p->row++;
+		if (!slices)
+			continue;
+		for (i = 0; i < width; i++) {
+			const struct tl_cell *x = &cell[(size_t)c * (size_t)width + (size_t)i];
+
+			run[i] = x->self ? '*' : x->run * 10 >= step * 9 ? '=' : x->run ? '-' : ' ';
+			wait[i] = !x->wait ? '.' : x->wait > 9 ? '+' : (char)('0' + x->wait);
+			any_wait |= x->wait;
+		}
+		run[width] = wait[width] = '\0';
+		tui_grid_put(p->g, p->row, 5, "run", TUI_A_DIM, 0);
+		tui_grid_put(p->g, p->row, 10, run, 0, 0);
+		for (i = 0; i < width; i++)
+			if (run[i] == '*')
+				tui_grid_attr(p->g, p->row, 10 + i, 1, TUI_A_BOLD, TUI_C_YELLOW);
+		p->row++;
+		if (any_wait) {
+			tui_grid_put(p->g, p->row, 5, "wait", TUI_A_DIM, 0);
+			tui_grid_put(p->g, p->row, 10, wait, 0, 0);
+			for (i = 0; i < width; i++)
+				if (wait[i] != '.')
+					tui_grid_attr(p->g, p->row, 10 + i, 1, TUI_A_BOLD, TUI_C_RED);
+			p->row++;
+		}
 	}
 	free(strip);
+	free(cell);
 }
 
 /* the patch pair's sides a detail shows, and their choices */
@@ -1212,18 +1422,371 @@ static void detail_sides(struct tui *t, struct detail_sides *ds, int *orig, int 
 	}
 }
 
+/* wake_flags in the 6.x layout (sched.h WF_*), as "0x18 (TTWU|SYNC)" */
+static void wake_flags_text(char *buf, size_t len, long long wf)
+{
+	static const char *const names[8] = { NULL, "EXEC", "FORK", "TTWU", "SYNC", "MIGRATED",
+					      "CURRENT_CPU", "RQ_SELECTED" };
+	size_t o;
+	int i, any = 0;
+
+	o = (size_t)snprintf(buf, len, "0x%llx (", wf);
+	for (i = 0; i < 8; i++)
+		if (wf >> i & 1) {
+			o += (size_t)snprintf(buf + (o < len ? o : len), o < len ? len - o : 0,
+					      "%s%s", any ? "|" : "", names[i] ? names[i] : "0x1");
+			any = 1;
+		}
+	if (wf >> 8)
+		o += (size_t)snprintf(buf + (o < len ? o : len), o < len ? len - o : 0,
+				      "%s0x%llx", any ? "|" : "", wf & ~0xffLL);
+	snprintf(buf + (o < len ? o : len), o < len ? len - o : 0, "%s)", wf ? "" : "none");
+}
+
+/* what the first base model read (decision_input), as the why-view shows it */
+struct inputs {
+	int have;
+	long long wakee_flips, waker_flips, factor, task_load, task_util, task_runnable;
+	long long waker_load, this_load, prev_load, dropped;
+	int null_waker_flips, null_waker_load, null_this, null_prev, null_flips;
+	char flips_src[24], pelt_src[24], prev_src[24], model[32];
+};
+
+static long long col_ll(sqlite3_stmt *st, int i, int *null)
+{
+	*null = sqlite3_column_type(st, i) == SQLITE_NULL;
+	return sqlite3_column_int64(st, i);
+}
+
+static void read_inputs(struct tui *t, struct inputs *in)
+{
+	sqlite3_stmt *st = NULL;
+	int n;
+
+	memset(in, 0, sizeof(*in));
+	if (t->has_inputs <= 0 ||
+	    sqlite3_prepare_v2(t->db, tui_q(TUI_Q_DETAIL_INPUT), -1, &st, NULL) != SQLITE_OK)
+		return;
+	sqlite3_bind_int64(st, 1, t->detail_id);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		in->have = 1;
+		in->wakee_flips = col_ll(st, 0, &in->null_flips);
+		in->waker_flips = col_ll(st, 1, &in->null_waker_flips);
+		in->factor = col_ll(st, 2, &n);
+		col_copy(st, 3, in->flips_src, sizeof(in->flips_src));
+		in->task_load = col_ll(st, 4, &n);
+		in->task_util = col_ll(st, 5, &n);
+		in->task_runnable = col_ll(st, 6, &n);
+		col_copy(st, 7, in->pelt_src, sizeof(in->pelt_src));
+		in->waker_load = col_ll(st, 8, &in->null_waker_load);
+		in->this_load = col_ll(st, 9, &in->null_this);
+		in->prev_load = col_ll(st, 10, &in->null_prev);
+		col_copy(st, 11, in->prev_src, sizeof(in->prev_src));
+		in->dropped = col_ll(st, 12, &n);
+		col_copy(st, 13, in->model, sizeof(in->model));
+	}
+	sqlite3_finalize(st);
+}
+
+/* a domain of @cpu: by level (@name NULL) or by name; Return: 1 when found */
+struct domain_row {
+	int level, imbalance_pct, span_weight, imb_numa_nr;
+	long long flags;
+	char name[16], flag_names[256], span[128];
+};
+
+static int find_domain(struct tui *t, int cpu, int level, const char *name, struct domain_row *d)
+{
+	sqlite3_stmt *st = NULL;
+	int found = 0;
+
+	if (t->has_inputs <= 0 ||
+	    sqlite3_prepare_v2(t->db, tui_q(TUI_Q_DOMAINS), -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_int64(st, 1, t->scope.run_id);
+	sqlite3_bind_int(st, 2, cpu);
+	while (!found && sqlite3_step(st) == SQLITE_ROW) {
+		memset(d, 0, sizeof(*d));
+		d->level = col_int(st, 0);
+		col_copy(st, 1, d->name, sizeof(d->name));
+		d->flags = sqlite3_column_int64(st, 2);
+		col_copy(st, 3, d->flag_names, sizeof(d->flag_names));
+		d->imbalance_pct = col_int(st, 4);
+		d->span_weight = col_int(st, 5);
+		col_copy(st, 6, d->span, sizeof(d->span));
+		d->imb_numa_nr = col_int(st, 7);
+		found = name ? !strcmp(d->name, name) : d->level == level;
+	}
+	sqlite3_finalize(st);
+	return found;
+}
+
+/* every domain of @cpu, one line each */
+static void domains_lines(struct tui *t, struct page *p, int cpu)
+{
+	struct domain_row d;
+	int l;
+
+	for (l = 0; l < 16 && find_domain(t, cpu, l, NULL, &d); l++)
+		wline(p, 4, 9, 0, 0, "%-4s level %d  cpus %s (%d)  imbalance_pct %d  flags 0x%llx "
+		      "%s", d.name, d.level, d.span, d.span_weight, d.imbalance_pct, d.flags,
+		      d.flag_names);
+}
+
+/* the groups find_idlest_group / find_busiest_group compared (group_stat) */
+static void groups_lines(struct tui *t, struct page *p)
+{
+	sqlite3_stmt *st = NULL;
+	int call = -1, any = 0;
+
+	if (t->has_inputs <= 0 ||
+	    sqlite3_prepare_v2(t->db, tui_q(TUI_Q_DETAIL_GROUPS), -1, &st, NULL) != SQLITE_OK)
+		return;
+	sqlite3_bind_int64(st, 1, t->detail_id);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *fn = (const char *)sqlite3_column_text(st, 1);
+		int busiest = fn && !strcmp(fn, "find_busiest_group");
+		struct domain_row d;
+		char buf[256], span[128];
+		size_t o;
+
+		if (col_int(st, 0) != call) {
+			call = col_int(st, 0);
+			if (!find_domain(t, col_int(st, 2), col_int(st, 3), NULL, &d))
+				snprintf(d.name, sizeof(d.name), "level %d", col_int(st, 3));
+			wline(p, 2, 6, TUI_A_BOLD, 0, "%s on cpu %d, %s (imbalance_pct %d): %s", fn ? fn : "?",
+			     col_int(st, 2), d.name, d.imbalance_pct,
+			     busiest ? "load = queued CFS weight per CPU (nice 0 = 1024)" :
+			     sqlite3_column_type(st, 14) == SQLITE_NULL ?
+			     "v4.15: load = runnable load per CPU, avg = full load per CPU" :
+			     "load = sum of cpu_load(), avg = load per 1024 capacity (busy groups), "
+			     "util/runnable = PELT sums (1024 = one CPU)");
+			any = 1;
+		}
+		/* a group of level L spans a domain of level L - 1 (its child) */
+		if (col_int(st, 3) > 0 && find_domain(t, col_int(st, 4), col_int(st, 3) - 1, NULL, &d))
+			snprintf(span, sizeof(span), "%s", d.span);
+		else
+			snprintf(span, sizeof(span), "%d", col_int(st, 4));
+		o = (size_t)snprintf(buf, sizeof(buf), "%-7s cpus %-5s %-10s nr %d",
+				     col_int(st, 5) ? "local" : col_int(st, 6) ?
+				     (busiest ? "BUSIEST" : "IDLEST") : "group", span,
+				     sqlite3_column_text(st, 7) ? (const char *)sqlite3_column_text(st, 7) : "-",
+				     col_int(st, 9));
+		if (busiest)
+			o += (size_t)snprintf(buf + o, sizeof(buf) - o, " cfs %d", col_int(st, 10));
+		o += (size_t)snprintf(buf + o, sizeof(buf) - o, "  idle %d  load %lld", col_int(st, 11),
+				      (long long)sqlite3_column_int64(st, 12));
+		if (sqlite3_column_type(st, 13) != SQLITE_NULL)
+			o += (size_t)snprintf(buf + o, sizeof(buf) - o, "  avg %lld",
+					      (long long)sqlite3_column_int64(st, 13));
+		if (sqlite3_column_type(st, 14) != SQLITE_NULL)
+			snprintf(buf + o, sizeof(buf) - o, "  util %lld  runnable %lld",
+				 (long long)sqlite3_column_int64(st, 14),
+				 (long long)sqlite3_column_int64(st, 15));
+		wline(p, 4, 8, col_int(st, 6) ? TUI_A_BOLD : 0, col_int(st, 6) ? TUI_C_GREEN : 0, "%s", buf);
+	}
+	sqlite3_finalize(st);
+	if (!any)
+		wline(p, 2, 6, TUI_A_DIM, 0, "%s", "no group was compared (no fork slow path, no "
+		     "find_busiest_group call)");
+}
+
+/*
+ * The numbers of a "weight: this X > prev Y" token: wake_affine_weight()
+ * (schedreplay-models(7) §5.5) compares
+ *   this_eff = (cpu_load(this) [- waker's load, sync] + task load) * 100 * capacity(prev)
+ *   prev_eff = (cpu_load(prev) - task load) * (100 + (imbalance_pct - 100) / 2) * capacity(this)
+ * Shown with the first base model's inputs, and checked against the token.
+ */
+static void explain_weight(struct tui *t, struct page *p, const char *reason,
+			   const struct inputs *in, int this_cpu, int prev_cpu, int sync)
+{
+	const char *w = strstr(reason, "weight: this ");
+	long long x = 0, y = 0, tx, ty, cap_this = 1024, cap_prev = 1024;
+	char op[3] = "";
+	struct domain_row d;
+	const char *dom;
+	long long waker;
+	int pct = 0, half, strict;
+
+	if (!w || sscanf(w, "weight: this %lld %2s prev %lld", &x, op, &y) != 3)
+		return;
+	wline(p, 8, 10, TUI_A_DIM, 0, "%s", "weight: this and prev are cpu_load() (PELT load, a "
+	      "nice-0 task always runnable = 1024) scaled by 100 and by the other CPU's capacity "
+	      "(1024 = one full CPU)");
+	if (!in->have || in->null_this || in->null_prev)
+		return;
+	/* the affine domain named earlier in the path ("affine NUMA") */
+	dom = strstr(reason, "affine ");
+	if (dom) {
+		char name[16] = "";
+
+		sscanf(dom + 7, "%15[A-Za-z]", name);
+		if (find_domain(t, this_cpu, 0, name, &d))
+			pct = d.imbalance_pct;
+	}
+	if (this_cpu >= 0 && this_cpu < t->ncpu && t->cpu_cap)
+		cap_this = t->cpu_cap[this_cpu];
+	if (prev_cpu >= 0 && prev_cpu < t->ncpu && t->cpu_cap)
+		cap_prev = t->cpu_cap[prev_cpu];
+	half = pct ? 100 + (pct - 100) / 2 : 0;
+	/*
+	 * a side may not take the wakeup as sync (an exiting waker, change 1(d)):
+	 * the form whose numbers the token shows is the one explained
+	 */
+	waker = !in->null_waker_load ? in->waker_load : 0;
+	tx = (in->this_load - waker + in->task_load) * 100 * cap_prev;
+	if (!sync || tx != x) {
+		tx = (in->this_load + in->task_load) * 100 * cap_prev;
+		if (tx == x || !sync)
+			sync = 0;
+		else
+			tx = (in->this_load - waker + in->task_load) * 100 * cap_prev;
+	}
+	/* the strict comparisons (`<`, mainline) come with the sync bias (change 1(c)) */
+	strict = !strcmp(op, "<") || !strcmp(op, ">=");
+	ty = (in->prev_load - in->task_load) * half * cap_this + (sync && strict);
+	if (sync)
+		wline(p, 8, 10, 0, 0, "this %lld = (cpu_load(%d) %lld - waker load %lld + task load "
+		      "%lld) x 100 x capacity(%d) %lld", x, this_cpu, in->this_load, waker,
+		      in->task_load, prev_cpu, cap_prev);
+	else
+		wline(p, 8, 10, 0, 0, "this %lld = (cpu_load(%d) %lld + task load %lld) x 100 x "
+		      "capacity(%d) %lld", x, this_cpu, in->this_load, in->task_load, prev_cpu,
+		      cap_prev);
+	if (pct)
+		wline(p, 8, 10, 0, 0, "prev %lld = (cpu_load(%d) %lld - task load %lld) x (100 + "
+		      "(imbalance_pct %d - 100) / 2 = %d) x capacity(%d) %lld%s", y, prev_cpu,
+		      in->prev_load, in->task_load, pct, half, this_cpu, cap_this,
+		      sync && strict ? " + 1 (sync)" : "");
+	if (tx == x && (!pct || ty == y))
+		wline(p, 8, 10, TUI_A_DIM, 0, "(%s, as the stored inputs give them: %s's reads)",
+		      sync ? "a sync wakeup" : "not taken as sync", in->model);
+	else
+		wline(p, 8, 10, TUI_A_DIM, 0, "(the stored inputs, %s's, give %lld and %lld: this "
+		      "side's model reads other loads)", in->model, tx, pct ? ty : 0);
+}
+
+/* the token where two reason paths part (0-based), -1 when they are equal */
+static int split_token(const char *a, const char *b, const char **ta, const char **tb)
+{
+	int n = 0;
+
+	*ta = a;
+	*tb = b;
+	while (*a || *b) {
+		const char *ea = strstr(a, " > "), *eb = strstr(b, " > ");
+		size_t la = ea ? (size_t)(ea - a) : strlen(a), lb = eb ? (size_t)(eb - b) : strlen(b);
+
+		if (la != lb || strncmp(a, b, la)) {
+			*ta = a;
+			*tb = b;
+			return n;
+		}
+		a += la + (ea ? 3 : 0);
+		b += lb + (eb ? 3 : 0);
+		n++;
+	}
+	return -1;
+}
+
+/* the token @s starts with, cut at the next " > " */
+static void token_of(const char *s, char *buf, size_t len)
+{
+	const char *e = strstr(s, " > ");
+	size_t n = e ? (size_t)(e - s) : strlen(s);
+
+	snprintf(buf, len, "%.*s", (int)(n < len ? n : len - 1), s);
+}
+
+struct side_reason {
+	char model[32], patch[64], variant[16];
+	int cpu;
+	char *reason;
+};
+
+static void render_inputs(struct tui *t, struct page *p, const struct inputs *in, const char *kind,
+			  int this_cpu, int skipped)
+{
+	int wake = kind && !strcmp(kind, "wakeup"), fork = kind && !strcmp(kind, "fork");
+
+	line(p, 0, 0, 0, "%s", "");
+	if (t->has_inputs <= 0) {
+		wline(p, 0, 4, TUI_A_BOLD, 0, "%s", "inputs that decided: not in this database");
+		wrapped(p, 2, 2, TUI_A_DIM, "it was written before replay stored them: replay the "
+			"trace again with -o for wake_wide's flips, the task's PELT signal, the "
+			"domains and the groups compared");
+		return;
+	}
+	if (!in->have) {
+		wline(p, 0, 4, TUI_A_BOLD, 0, "%s", "inputs that decided: not stored for this decision");
+		wrapped(p, 2, 2, TUI_A_DIM, skipped ? "a skipped decision was not evaluated" :
+			"replay stores them where a base model missed the kernel's choice or a "
+			"patch pair's sides diverged; here neither happened");
+		if (this_cpu >= 0) {
+			wline(p, 2, 6, 0, 0, "sched domains of cpu %d:", this_cpu);
+			domains_lines(t, p, this_cpu);
+		}
+		return;
+	}
+	wline(p, 0, 4, TUI_A_BOLD, 0, "inputs that decided (as %s read them)", in->model);
+	if (wake) {
+		long long m = in->null_waker_flips ? 0 : in->waker_flips, s = in->wakee_flips, x;
+		int ww;
+
+		if (m < s) {
+			x = m;
+			m = s;
+			s = x;
+		}
+		ww = s >= in->factor && m >= s * in->factor;
+		wline(p, 2, 6, 0, 0, "wake_wide: wakee_flips %lld (%s), waker_flips %s%lld, factor "
+		     "(sd_llc_size of cpu %d) %lld", in->wakee_flips, in->flips_src,
+		     in->null_waker_flips ? "- (no waker: " : "", in->null_waker_flips ? 0LL :
+		     in->waker_flips, this_cpu, in->factor);
+		wline(p, 4, 8, 0, ww ? TUI_C_YELLOW : 0, "smaller %lld %s factor %lld, larger %lld %s "
+		     "%lld x %lld: %s", s, s >= in->factor ? ">=" : "<", in->factor, m,
+		     m >= s * in->factor ? ">=" : "<", s, in->factor, ww ? "wide (no affine "
+		     "wakeup)" : "not wide");
+	}
+	if (wake || fork)
+		wline(p, 2, 6, 0, 0, "task PELT (%s): load %lld, util %lld, runnable %lld  "
+		     "(load: nice-0 always runnable = 1024; util, runnable: one CPU = 1024)",
+		     in->pelt_src, in->task_load, in->task_util, in->task_runnable);
+	if (wake && !in->null_this && !in->null_prev)
+		wline(p, 2, 6, 0, 0, "cpu_load: this (cpu %d) %lld, prev %lld (%s)", this_cpu,
+		     in->this_load, in->prev_load, in->prev_src);
+	if (wake && !in->null_waker_load)
+		wline(p, 4, 8, 0, 0, "waker load %lld (taken off this_cpu by a sync wakeup)",
+		     in->waker_load);
+	if (this_cpu >= 0) {
+		wline(p, 2, 6, 0, 0, "sched domains of cpu %d:", this_cpu);
+		domains_lines(t, p, this_cpu);
+	}
+	if (!wake)
+		groups_lines(t, p);
+	if (in->dropped)
+		wline(p, 2, 6, TUI_A_DIM, 0, "(%lld more groups were compared and not kept)", in->dropped);
+}
+
 static void render_detail_page(struct tui *t, int cols)
 {
 	struct page p = { &t->page, 0 };
 	sqlite3_stmt *st = NULL;
-	int cpus[NROLES] = { -1, -1, -1, -1, -1 };
+	int cpus[NROLES] = { -1, -1, -1, -1, -1, -1 };
 	struct cpu_state_row *cs = NULL;
+	struct side_reason sr[SR_SIDES_SHOWN];
+	struct inputs in;
 	long long ts = 0;
 	int nstate = 0, c, node, llc, this_nr = -1, prev_nr = -1, actual_nr = -1, idle_cpus = -1;
+	int tid = -1, sync = 0, skipped = 0, nsr = 0, i, orig_i = -1, patched_i = -1, base_i = -1;
 	struct detail_sides sides = { NULL, NULL };
-	char buf[64];
+	char buf[64], kind[24] = "";
 
 	page_start(t, cols);
+	if (t->has_inputs < 0)
+		t->has_inputs = (int)query_ll(t->db, tui_q(TUI_Q_HAS_INPUTS), 0, 0) == 3;
 	if (sqlite3_prepare_v2(t->db, tui_q(TUI_Q_DETAIL_DECISION), -1, &st, NULL) != SQLITE_OK) {
 		set_error(t, "reading the decision");
 		return;
@@ -1236,6 +1799,7 @@ static void render_detail_page(struct tui *t, int cols)
 		return;
 	}
 	ts = sqlite3_column_int64(st, 1);
+	col_copy(st, 0, kind, sizeof(kind));
 	fmt_secs(buf, sizeof(buf), t, ts);
 	detail_sides(t, &sides, &cpus[ROLE_O], &cpus[ROLE_N]);
 	{
@@ -1243,30 +1807,39 @@ static void render_detail_page(struct tui *t, int cols)
 
 		if (sides.patch)
 			snprintf(head, sizeof(head), "decision %ld: %s at %s s (ts %lld), model %s, "
-				 "patch %s", t->detail_id, sqlite3_column_text(st, 0), buf, ts,
-				 sides.model, sides.patch);
+				 "patch %s", t->detail_id, kind, buf, ts, sides.model, sides.patch);
 		else
 			snprintf(head, sizeof(head), "decision %ld: %s at %s s (ts %lld)",
-				 t->detail_id, sqlite3_column_text(st, 0), buf, ts);
+				 t->detail_id, kind, buf, ts);
 		wrapped(&p, 0, 2, TUI_A_BOLD, head);
 	}
 	{
-		char task[68], waker[68];
+		char task[68], waker[68], wf[96];
 
 		col_copy(st, 3, task, sizeof(task));
 		col_copy(st, 5, waker, sizeof(waker));
-		line(&p, 0, 0, 0, "task %s/%d   waker %s/%d   sync %d   waker exiting %d   "
-		     "wake_flags %s", sqlite3_column_type(st, 3) != SQLITE_NULL ? task : "?",
-		     col_int(st, 2), sqlite3_column_type(st, 5) != SQLITE_NULL ? waker : "-",
-		     col_int(st, 4), col_int(st, 10), col_int(st, 12),
-		     sqlite3_column_text(st, 11) ? (const char *)sqlite3_column_text(st, 11) : "-");
+		if (sqlite3_column_type(st, 11) != SQLITE_NULL)
+			wake_flags_text(wf, sizeof(wf), sqlite3_column_int64(st, 11));
+		else
+			snprintf(wf, sizeof(wf), "- (no probe)");
+		tid = col_int(st, 2);
+		sync = col_int(st, 10);
+		line(&p, 0, 0, 0, "task %s/%d   waker %s/%d   sync %d   waker exiting %d",
+		     sqlite3_column_type(st, 3) != SQLITE_NULL ? task : "?", tid,
+		     sqlite3_column_type(st, 5) != SQLITE_NULL ? waker : "-", col_int(st, 4), sync,
+		     col_int(st, 12));
+		line(&p, 0, 0, 0, "wake_flags %s   kernel's select_task_rq_fair returned %s", wf,
+		     sqlite3_column_type(st, 9) != SQLITE_NULL ?
+		     (const char *)sqlite3_column_text(st, 9) : "- (no probe)");
 	}
 	cpus[ROLE_T] = col_int(st, 6);
 	cpus[ROLE_P] = col_int(st, 7);
 	cpus[ROLE_A] = col_int(st, 8);
-	if (sqlite3_column_type(st, 13) != SQLITE_NULL)
+	if (sqlite3_column_type(st, 13) != SQLITE_NULL) {
+		skipped = 1;
 		line(&p, 0, 0, TUI_C_YELLOW, "not a placement the models are held to: %s",
 		     sqlite3_column_text(st, 13));
+	}
 	line(&p, 0, 0, 0, "inferred inputs: %s",
 	     sqlite3_column_text(st, 14) && *sqlite3_column_text(st, 14) ?
 	     (const char *)sqlite3_column_text(st, 14) : "none");
@@ -1276,6 +1849,45 @@ static void render_detail_page(struct tui *t, int cols)
 	idle_cpus = col_int(st, 18);
 	sqlite3_finalize(st);
 
+	/* every side's answer, read once: the base model's CPU is a role */
+	if (sqlite3_prepare_v2(t->db, tui_q(TUI_Q_DETAIL_REASONS), -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, t->detail_id);
+		while (nsr < SR_SIDES_SHOWN && sqlite3_step(st) == SQLITE_ROW) {
+			struct side_reason *r = &sr[nsr];
+
+			col_copy(st, 0, r->model, sizeof(r->model));
+			col_copy(st, 1, r->patch, sizeof(r->patch));
+			col_copy(st, 2, r->variant, sizeof(r->variant));
+			r->cpu = col_int(st, 3);
+			r->reason = col_dup(st, 4);
+			if (!strcmp(r->variant, "base") && base_i < 0 &&
+			    (!sides.model || !strcmp(r->model, sides.model)))
+				base_i = nsr;
+			if (sides.patch && !strcmp(r->patch, sides.patch) &&
+			    !strcmp(r->model, sides.model))
+				*(!strcmp(r->variant, "original") ? &orig_i : &patched_i) = nsr;
+			nsr++;
+		}
+	}
+	sqlite3_finalize(st);
+	if (base_i >= 0)
+		cpus[ROLE_B] = sr[base_i].cpu;
+
+	if (base_i >= 0 && strcmp(kind, "wakeup") && strcmp(kind, "fork")) {
+		/* a balance decision: the CPU that receives the first task pulled, -1 none */
+		char mb[32], kb[32];
+
+		snprintf(mb, sizeof(mb), cpus[ROLE_B] < 0 ? "pulled nothing" : "pulled to %d",
+			 cpus[ROLE_B]);
+		snprintf(kb, sizeof(kb), cpus[ROLE_A] < 0 ? "pulled nothing" : "pulled to %d",
+			 cpus[ROLE_A]);
+		line(&p, 0, TUI_A_BOLD, cpus[ROLE_B] == cpus[ROLE_A] ? TUI_C_GREEN : TUI_C_RED,
+		     "model %s %s, the kernel %s: %s", sr[base_i].model, mb, kb,
+		     cpus[ROLE_B] == cpus[ROLE_A] ? "a match" : "a MISS");
+	} else if (base_i >= 0)
+		line(&p, 0, TUI_A_BOLD, cpus[ROLE_B] == cpus[ROLE_A] ? TUI_C_GREEN : TUI_C_RED,
+		     "model %s chose %d, the kernel %d: %s", sr[base_i].model, cpus[ROLE_B],
+		     cpus[ROLE_A], cpus[ROLE_B] == cpus[ROLE_A] ? "a match" : "a MISS");
 	if (sides.patch)
 		line(&p, 0, 0, 0, "patch %s on model %s: original chose %d, patched chose %d",
 		     sides.patch, sides.model, cpus[ROLE_O], cpus[ROLE_N]);
@@ -1284,10 +1896,10 @@ static void render_detail_page(struct tui *t, int cols)
 		int col = 0, r;
 
 		for (r = 0; r < NROLES; r++) {
-			static const char *const rname[NROLES] = { "this", "prev", "actual",
+			static const char *const rname[NROLES] = { "this", "prev", "actual", "base",
 								   "original", "patched" };
 
-			if (cpus[r] < 0 && r >= ROLE_O)
+			if (cpus[r] < 0 && r >= ROLE_B)
 				continue;
 			col += tui_grid_printf(p.g, p.row, col, TUI_A_BOLD, role_color[r], "%c",
 					       role_letter[r]);
@@ -1379,35 +1991,45 @@ static void render_detail_page(struct tui *t, int cols)
 	}
 	free(cs);
 
-	/* every side's reason */
+	read_inputs(t, &in);
+	render_inputs(t, &p, &in, kind, cpus[ROLE_T], skipped);
+
+	/* every side's reason; where the pair's two paths part */
 	line(&p, 0, 0, 0, "%s", "");
 	line(&p, 0, TUI_A_BOLD, 0, "reasons (every side evaluated at this decision)");
-	if (sqlite3_prepare_v2(t->db, tui_q(TUI_Q_DETAIL_REASONS), -1, &st, NULL)
-	    == SQLITE_OK) {
-		int any = 0;
+	for (i = 0; i < nsr; i++) {
+		const struct side_reason *r = &sr[i];
+		char head[160];
 
-		sqlite3_bind_int64(st, 1, t->detail_id);
-		while (sqlite3_step(st) == SQLITE_ROW) {
-			const char *pt = (const char *)sqlite3_column_text(st, 1);
-			char head[128];
-			int cpu = col_int(st, 3);
+		snprintf(head, sizeof(head), "%s %s%s%s -> cpu %d%c%s", r->model, r->patch,
+			 r->patch[0] ? " " : "", r->variant, r->cpu, cross_mark(t, r->cpu, cpus[ROLE_P]),
+			 r->cpu == cpus[ROLE_A] ? "" : "   (not the kernel's)");
+		line(&p, 2, TUI_A_BOLD, r->cpu == cpus[ROLE_A] ? TUI_C_GREEN : TUI_C_RED, "%s", head);
+		wrapped(&p, 6, 6, 0, r->reason ? r->reason : "(no reason)");
+		if (r->reason && i == patched_i && orig_i >= 0 && sr[orig_i].reason) {
+			const char *a, *b;
+			char ta[96], tb[96];
+			int n = split_token(sr[orig_i].reason, r->reason, &a, &b);
 
-			snprintf(head, sizeof(head), "%s %s%s%s -> cpu %d%c",
-				 sqlite3_column_text(st, 0), pt ? pt : "", pt ? " " : "",
-				 sqlite3_column_text(st, 2), cpu, cross_mark(t, cpu, cpus[ROLE_P]));
-			line(&p, 2, TUI_A_BOLD, cpu == cpus[ROLE_A] ? TUI_C_GREEN : 0, "%s", head);
-			wrapped(&p, 6, 6, 0, sqlite3_column_text(st, 4) ?
-				(const char *)sqlite3_column_text(st, 4) : "(no reason)");
-			any = 1;
+			if (n >= 0) {
+				token_of(a, ta, sizeof(ta));
+				token_of(b, tb, sizeof(tb));
+				wline(&p, 6, 8, TUI_A_BOLD, TUI_C_YELLOW, "^ the paths split at token "
+				     "%d: original \"%s\", patched \"%s\"", n + 1, ta[0] ? ta : "(end)",
+				     tb[0] ? tb : "(end)");
+			}
 		}
-		if (!any)
-			line(&p, 2, TUI_A_DIM, 0, "no evaluation stored (the decision was skipped)");
+		if (r->reason)
+			explain_weight(t, &p, r->reason, &in, cpus[ROLE_T], cpus[ROLE_P], sync);
 	}
-	sqlite3_finalize(st);
+	if (!nsr)
+		line(&p, 2, TUI_A_DIM, 0, "no evaluation stored (the decision was skipped)");
+	for (i = 0; i < nsr; i++)
+		free(sr[i].reason);
 	line(&p, 0, TUI_A_DIM, 0, "%s", "(* another node than prev, + another LLC; green: the "
-	     "kernel's choice)");
+	     "kernel's choice, red: not)");
 	line(&p, 0, 0, 0, "%s", "");
-	detail_timeline(t, &p, ts, cpus[ROLE_A]);
+	detail_timeline(t, &p, ts, cpus[ROLE_A], tid);
 	page_finish(t, &p);
 	free(sides.patch);
 	free(sides.model);
@@ -1581,6 +2203,10 @@ static const char *const help_text[] = {
 	"  w x                 export the whole list as CSV (asks for a file name, and",
 	"                      before it replaces a file)",
 	"  + -                 in the detail: widen or narrow the timeline",
+	"  n p                 in the detail: the next and the previous decision (of",
+	"                      the list; after a go-to, of the run in time)",
+	"  #                   go to a decision: an id (#N), a ts in ns (ts N) or",
+	"                      seconds like 8.716743, as sql and the list print them",
 	"  ?                   this help",
 	"  q Esc               back; q on the list quits",
 	"  Esc                 cancel a count, search or export that takes long",
@@ -1590,6 +2216,8 @@ static const char *const help_text[] = {
 	NULL,	/* the decision kinds, from replay's table */
 	"  task=NAME|PID  cpu=N (this, prev, actual, base, original or patched CPU)",
 	"  cross=llc|node|none (a choice leaves prev_cpu's LLC or node)",
+	"  miss=yes|no (the base model's CPU is not the kernel's; red in the list)",
+	"  div=yes|no (a patch pair's sides diverged)",
 	"  t=FROM-TO (seconds from the start of the run, up to 9 digits after the",
 	"    point: t=1.5-2.000250; either may be left out)",
 	"  text=WORD or a bare WORD: in comm or a reason; quote values with blanks",
@@ -1600,7 +2228,8 @@ static const char *const help_text[] = {
 	"  kernel's CPU); base model(s); orig and new: the patch pair's original and",
 	"  patched sides.  After a CPU: * on another node than prev, + another LLC.",
 	"",
-	"detail letters: T this, P prev, A actual, O original, N patched (new)",
+	"detail letters: T this, P prev, A actual, B base model, O original,",
+	"  N patched (new)",
 };
 
 static void render_help_page(struct tui *t, int cols)
@@ -1664,8 +2293,163 @@ void tui_open_detail(struct tui *t)
 	free(t->detail_model);
 	t->detail_model = strdup(r->model ? r->model : "");
 	t->view = TUI_V_DETAIL;
+	t->detail_in_list = 1;
 	t->page_valid = 0;
 	t->scroll = 0;
+}
+
+/* the detail of decision @id, not found through the list */
+static void open_decision(struct tui *t, long id)
+{
+	t->detail_id = id;
+	free(t->detail_patch);
+	t->detail_patch = strdup(t->filter.patch ? t->filter.patch : "");
+	free(t->detail_model);
+	t->detail_model = strdup("");
+	t->view = TUI_V_DETAIL;
+	t->detail_in_list = 0;
+	t->page_valid = 0;
+	t->scroll = 0;
+}
+
+/* a decimal integer, all of @s */
+static int parse_ll(const char *s, long long *v)
+{
+	char *end;
+
+	if (!*s || *s == '-' || *s == '+')
+		return -1;
+	errno = 0;
+	*v = strtoll(s, &end, 10);
+	return errno || *end ? -1 : 0;
+}
+
+int tui_goto(struct tui *t, const char *what)
+{
+	const char *s = what ? what : "";
+	sqlite3_stmt *st = NULL;
+	long long v = 0, ts = -1;
+	long id = -1;
+	int i, by_id = 0, by_ts = 0;
+
+	while (*s == ' ')
+		s++;
+	if (*s == '#') {
+		by_id = 1;
+		s++;
+	} else if (!strncmp(s, "id ", 3) || !strncmp(s, "id=", 3)) {
+		by_id = 1;
+		s += 3;
+	} else if (!strncmp(s, "ts ", 3) || !strncmp(s, "ts=", 3)) {
+		by_ts = 1;
+		s += 3;
+	}
+	while (*s == ' ')
+		s++;
+	if (!by_id && !by_ts && strchr(s, '.')) {
+		/* seconds from the run's first event, as the list writes them */
+		struct tui_filter f;
+		char expr[300], *cause = NULL;
+
+		tui_filter_init(&f);
+		snprintf(expr, sizeof(expr), "t=%s-", s);
+		if (tui_filter_parse(expr, &f, &cause)) {
+			snprintf(t->notice, sizeof(t->notice), "go to '%s': expected a decision id, "
+				 "a timestamp in ns or seconds like 1.5", what);
+			free(cause);
+			return -1;
+		}
+		ts = t->scope.first_ts + f.t0;
+		tui_filter_release(&f);
+	} else if (parse_ll(s, &v)) {
+		snprintf(t->notice, sizeof(t->notice), "go to '%s': expected a decision id (#N), a "
+			 "timestamp in ns (ts N) or seconds like 1.5", what);
+		return -1;
+	} else if (!by_ts) {
+		/* a decision id, when it is one (of any run) */
+		if (sqlite3_prepare_v2(t->db, tui_q(TUI_Q_FIND_ID), -1, &st, NULL) == SQLITE_OK) {
+			sqlite3_bind_int64(st, 1, v);
+			if (sqlite3_step(st) == SQLITE_ROW) {
+				long run = (long)sqlite3_column_int64(st, 0);
+
+				for (i = 0; i < t->nruns && t->runs[i].run_id != run; i++)
+					;
+				if (i < t->nruns && i != t->cur)
+					tui_select_run(t, i);
+				id = (long)v;
+			}
+		}
+		sqlite3_finalize(st);
+		if (id < 0 && by_id) {
+			snprintf(t->notice, sizeof(t->notice), "no decision %lld in this database", v);
+			return -1;
+		}
+		if (id < 0)
+			ts = v;
+	} else {
+		ts = v;
+	}
+	if (id < 0) {
+		if (sqlite3_prepare_v2(t->db, tui_q(TUI_Q_FIND_TS), -1, &st, NULL) == SQLITE_OK) {
+			sqlite3_bind_int64(st, 1, t->scope.run_id);
+			sqlite3_bind_int64(st, 2, ts);
+			if (sqlite3_step(st) == SQLITE_ROW)
+				id = (long)sqlite3_column_int64(st, 0);
+		}
+		sqlite3_finalize(st);
+		if (id < 0) {
+			snprintf(t->notice, sizeof(t->notice), "no decision of run %ld at or after ts "
+				 "%lld", t->scope.run_id, ts);
+			return -1;
+		}
+	}
+	open_decision(t, id);
+	return 0;
+}
+
+void tui_detail_step(struct tui *t, int dir)
+{
+	sqlite3_stmt *st = NULL;
+	long id = -1;
+
+	if (t->detail_in_list) {
+		tui_refresh_count(t);
+		if (t->sel + dir < 0 || t->sel + dir >= t->count) {
+			snprintf(t->notice, sizeof(t->notice), "no %s decision in the list",
+				 dir > 0 ? "next" : "previous");
+			return;
+		}
+		t->sel += dir;
+		if (t->top > t->sel)
+			t->top = t->sel;
+		tui_open_detail(t);
+		return;
+	}
+	/* by time among every decision of the run */
+	if (sqlite3_prepare_v2(t->db, tui_q(dir > 0 ? TUI_Q_NEXT_DECISION : TUI_Q_PREV_DECISION),
+			       -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_stmt *q = NULL;
+		long long ts = 0;
+
+		if (sqlite3_prepare_v2(t->db, tui_q(TUI_Q_DETAIL_DECISION), -1, &q, NULL) == SQLITE_OK) {
+			sqlite3_bind_int64(q, 1, t->detail_id);
+			if (sqlite3_step(q) == SQLITE_ROW)
+				ts = sqlite3_column_int64(q, 1);
+		}
+		sqlite3_finalize(q);
+		sqlite3_bind_int64(st, 1, t->scope.run_id);
+		sqlite3_bind_int64(st, 2, ts);
+		sqlite3_bind_int64(st, 3, t->detail_id);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			id = (long)sqlite3_column_int64(st, 0);
+	}
+	sqlite3_finalize(st);
+	if (id < 0) {
+		snprintf(t->notice, sizeof(t->notice), "no %s decision in run %ld",
+			 dir > 0 ? "next" : "previous", t->scope.run_id);
+		return;
+	}
+	open_decision(t, id);
 }
 
 void tui_render(struct tui *t, struct tui_grid *g)
@@ -1710,7 +2494,7 @@ void tui_render(struct tui *t, struct tui_grid *g)
 		snprintf(buf, sizeof(buf), " lines %d-%d of %d  j/k scroll  q:back  ?:help%s",
 			 t->page.rows ? t->scroll + 1 : 0,
 			 t->scroll + h < t->page.rows ? t->scroll + h : t->page.rows, t->page.rows,
-			 t->view == TUI_V_DETAIL ? "  +/-:timeline" :
+			 t->view == TUI_V_DETAIL ? "  +/-:timeline n/p:next/prev #:go to" :
 			 t->view == TUI_V_SUMMARY && t->nruns > 1 ? "  [ ]:run" : "");
 		status(t, g, buf);
 	}

@@ -157,7 +157,7 @@ ok "... and the sides are that model's" \
 "$SR" tui --dump csv "$DB2" | head -n 1 >"$TMP/h1"
 "$SR" tui --dump csv --all "$DB2" | head -n 1 >"$TMP/h2"
 same "CSV of the divergent list: its columns" \
-	"decision_id,ts,tid,comm,kind,this_cpu,prev_cpu,actual_cpu,original_cpu,patched_cpu,patch,original_reason,patched_reason,model" \
+	"decision_id,ts,tid,comm,kind,this_cpu,prev_cpu,actual_cpu,original_cpu,patched_cpu,patch,original_reason,patched_reason,model,base_cpu" \
 	"$(cat "$TMP/h1")"
 same "CSV of every decision: its columns, none unused" \
 	"decision_id,ts,tid,comm,kind,this_cpu,prev_cpu,actual_cpu,original_cpu,patched_cpu,diverged,base_reason,base0_cpu,base1_cpu" \
@@ -278,8 +278,8 @@ ok "the filter narrows the list" wait_for ' 1/1 '
 ok "... to the patch's row" grep -q 'trace-cmd/1567 .*exit-sync-mel' "$TMP/screen"
 tm send-keys -t t Enter
 ok "Enter shows the detail" wait_for 'decision 6335: wakeup'
-ok "... with the CPUs marked" grep -q 'cpu   0 T  O' "$TMP/screen"
-tm send-keys -t t G
+ok "... with the CPUs marked" grep -q 'cpu   0 T  BO' "$TMP/screen"
+tm send-keys -t t C-f C-f
 ok "... and every side's reason" wait_for 'exit-sync-mel patched -> cpu 2'
 tm send-keys -t t q '?'
 ok "? shows the help" wait_for 'PgUp PgDn'

@@ -334,6 +334,21 @@ void sr_replay_set_touches(struct sr_replay *r, const unsigned *touches);
  */
 void sr_replay_keep_snapshots(struct sr_replay *r, int on);
 
+struct sr_why;
+/**
+ * sr_replay_keep_why - record at each decision what the first base model
+ * read (include/schedreplay/why.h): wake_wide's flips and factor, the task's
+ * PELT signal, the loads wake_affine compares, the groups the fork and
+ * balance paths compared; costs a copy of a few numbers per evaluation
+ */
+void sr_replay_keep_why(struct sr_replay *r, int on);
+
+/**
+ * sr_replay_why - during the decision callback: what the first base model
+ * read at that decision, or NULL (skipped, or not recorded)
+ */
+const struct sr_why *sr_replay_why(const struct sr_replay *r);
+
 /**
  * sr_replay_hint_affinity - the snapshot's Cpus_allowed_list of a task as a
  * mask of CPUs 0-63 (CPUs 64 and up count as allowed)

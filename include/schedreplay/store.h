@@ -94,6 +94,10 @@ int sr_store_decision(struct sr_store *s, const struct sr_decision *d,
 int sr_store_divergent(struct sr_store *s, long decision_id, int side, char **cause);
 /* every CPU's state at decision @d (d->snap; nothing when it has none) */
 int sr_store_cpu_state(struct sr_store *s, const struct sr_decision *d, char **cause);
+struct sr_why;
+/* what the first base model read at decision @decision_id (decision_input,
+ * group_stat: include/schedreplay/why.h); nothing for a NULL @w */
+int sr_store_why(struct sr_store *s, long decision_id, const struct sr_why *w, char **cause);
 int sr_store_migration(struct sr_store *s, const struct sr_migration *m, char **cause);
 struct sr_slice_row;
 /* a row of the slice tables (include/schedreplay/slices.h), queued like the others */

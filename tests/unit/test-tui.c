@@ -318,9 +318,11 @@ static void test_views(void)
 	CHECK_EQ(t.count, 1, "one row");
 	tui_open_detail(&t);
 	CHECK_EQ(t.view, TUI_V_DETAIL, "Enter opens the detail");
-	CHECK(render(&t, 60, 80, "decision 6335: wakeup", &text), "detail title");
-	CHECK(strstr(text, "cpu   0 T  O  nr  1") != NULL, "CPU 0: this and original, state");
-	CHECK(strstr(text, "cpu   2  PA N idle") != NULL, "CPU 2: prev, actual, patched, idle");
+	CHECK(render(&t, 150, 80, "decision 6335: wakeup", &text), "detail title");
+	CHECK(strstr(text, "cpu   0 T  BO  nr  1") != NULL, "CPU 0: this, base and original, state");
+	CHECK(strstr(text, "cpu   2  PA  N idle") != NULL, "CPU 2: prev, actual, patched, idle");
+	CHECK(strstr(text, "\nmodel v4.15 chose 0, the kernel 2: a MISS\n") != NULL, "the miss said");
+	CHECK(strstr(text, "\ninputs that decided (as v4.15 read them)\n") != NULL, "the inputs");
 	CHECK(strstr(text, "v4.15 exit-sync-mel patched -> cpu 2") != NULL, "each side's reason");
 	CHECK(strstr(text, "inferred inputs: exiting,pelt_warmup,topology") != NULL, "inferred");
 	CHECK(strstr(text, "cpu   2 ") && strstr(text, "@"), "the timeline marks the decision");
