@@ -954,6 +954,51 @@ static int on_switch(struct sr_replay *r, const struct sr_event *ev)
 	return 0;
 }
 
+/*
+ * Kernel threads that are not per-CPU (infer_kthread() knows those), by the
+ * names their creators give them in v6.1 to v6.12: kthreadd
+ * (kernel/kthread.c), the RCU grace-period and callback threads
+ * (kernel/rcu/tree.c, tree_nocb.h), kcompactd%d (mm/compaction.c), kswapd%d
+ * (mm/vmscan.c), khugepaged, kauditd, oom_reaper, ksmd, khungtaskd,
+ * kdevtmpfs, jbd2/%s (fs/jbd2) and irq/%d-%s (kernel/irq/manage.c).
+ */
+static int kthread_named(const struct sr_task *t)
+{
+	static const char *const pre[] = {
+		"kthreadd", "rcu_", "rcuog/", "rcuop/", "rcub/", "kcompactd", "kswapd",
+		"khugepaged", "kauditd", "oom_reaper", "ksmd", "khungtaskd", "kdevtmpfs",
+		"jbd2/", "irq/",
+	};
+	size_t i;
+
+	if (t->kthread >= 0)
+		return t->kthread == 1;
+	for (i = 0; i < sizeof(pre) / sizeof(pre[0]); i++)
+		if (!strncmp(t->comm, pre[i], strlen(pre[i])))
+			return 1;
+	return 0;
+}
+
+/*
+ * WF_SYNC without the select_rq probe (schedreplay-models(7) §9.1).  In v6.1
+ * to v6.12 the flag has one source, the wait-queue wakeups
+ * __wake_up_sync_key() and __wake_up_locked_sync_key() (kernel/sched/wait.c),
+ * which default_wake_function() (kernel/sched/core.c) hands to
+ * try_to_wake_up(): a task in a syscall waking a reader or writer of a pipe
+ * or socket, or a parent through __wake_up_parent().  Kernel threads are
+ * woken by wake_up_process() (timers, completions, RCU's swait), never
+ * through those.  So a wakeup is taken as sync when the waker is a task (not
+ * the idle task, which is an interrupt's context), neither it nor the wakee
+ * is a kernel thread, and the waker is not exiting (its SIGCHLD wakes the
+ * parent first, through signal_wake_up(), without the flag).  Futex and
+ * signal wakeups between user tasks are not sync and look the same: the
+ * decision says the value is inferred.
+ */
+static int infer_sync(const struct sr_task *p, const struct sr_task *cur)
+{
+	return cur && cur->pid > 0 && !cur->exiting && !kthread_named(cur) && !kthread_named(p);
+}
+
 static int on_waking(struct sr_replay *r, const struct sr_event *ev)
 {
 	struct sr_task *p = task_get(r, ev->pid, ev->comm, ev->prio);
@@ -978,8 +1023,8 @@ static int on_waking(struct sr_replay *r, const struct sr_event *ev)
 	pd->d.waker_exiting = cur && cur->exiting;
 	if (cur && cur->exiting)
 		pd->d.inferred |= SR_INF_EXITING;
-	/* WF_SYNC is not in any tracepoint: assumed off (schedreplay-models(7) §9) */
-	pd->d.sync = 0;
+	/* WF_SYNC is in no tracepoint: inferred until a probe gives wake_flags */
+	pd->d.sync = infer_sync(p, cur);
 	pd->d.inferred |= SR_INF_SYNC;
 	/* the wakee's flips, counted from the trace alone (history before it unknown) */
 	pd->d.inferred |= SR_INF_FLIPS;

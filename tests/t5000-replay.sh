@@ -316,6 +316,17 @@ same "without the flips fields: not wide, the sync wakeup pulls R1 to CPU 0" \
 	"$(sqlite3 -separator ' ' "$TMP/noflips.db" "SELECT cpu, reason FROM evaluation_v JOIN decision USING (decision_id) WHERE tid = 301 AND kind = 'wakeup'")"
 same "and every wakeup is marked: wakee_flips inferred" 4 \
 	"$(sqlite3 "$TMP/noflips.db" "SELECT count(*) FROM decision WHERE kind = 'wakeup' AND inferred LIKE '%wakee_flips%'")"
+# WF_SYNC inferred without the probe (schedreplay-models(7) 9.1): a user
+# task's wakeup of a user task is sync, a kernel thread's and an exiting
+# waker's are not
+si="$FIX/scenario/sync-inferred.txt"
+ok "a trace without probes replays" "$SR" replay -q -o "$TMP/si.db" -t 2x2x1 "$si"
+same "user task wakes user task: inferred sync, 'waker alone' pulls R to CPU 0 (the kernel's choice)" \
+	"1|0|0|not wide > affine NUMA > sync, waker alone > wake_affine: this > scan budget spent > sis: target" \
+	"$(sqlite3 "$TMP/si.db" "SELECT sync, actual_cpu, cpu, reason FROM evaluation_v JOIN decision USING (decision_id) WHERE tid = 301 AND kind = 'wakeup'")"
+same "the wakeups of a kernel thread and by an exiting waker are non-sync; all three marked inferred" \
+	"16 0 1|299 0 1|301 1 1" \
+	"$(sqlite3 -separator ' ' "$TMP/si.db" "SELECT tid, sync, inferred LIKE '%sync%' FROM decision WHERE kind = 'wakeup' ORDER BY tid" | paste -sd'|')"
 # the probe's load, util and runnable fields: the wakee's own PELT signal as
 # the kernel had it replaces the engine's (R1 ran 4 ms in the trace: a
 # signal still warming up), and its CPU's blocked load follows.  The same
