@@ -134,12 +134,16 @@ static void aff_seen(struct sr_task *t, int cpu)
 	if (cpu < 0 || cpu >= 64)
 		return;
 	t->seen_cpus |= 1ULL << cpu;
+	t->wake_seen |= 1ULL << cpu;
 	t->aff_denied &= ~(1ULL << cpu);
 }
 
 /* a new mask the trace does not show: what was learnt of the old one goes */
 static void aff_reset(struct sr_task *t, int cpu)
 {
+	t->aff_wake = 0;
+	t->aff_wake_refusals = 0;
+	t->wake_seen = 0;
 	t->seen_cpus = 0;
 	t->aff_denied = 0;
 	t->aff_refusals = 0;
@@ -1048,7 +1052,7 @@ static int on_waking(struct sr_replay *r, const struct sr_event *ev)
 		pd->d.skip = SR_SKIP_NOT_FAIR;
 	else if (p->bound_cpu >= 0)
 		pd->d.skip = SR_SKIP_BOUND;
-	if (p->bound_cpu >= 0)
+	if (p->bound_cpu >= 0 || p->aff_wake)
 		pd->d.inferred |= SR_INF_AFFINITY;
 
 	if (pd->d.skip == SR_SKIP_NONE && !r->probes && !pd->delay_guess) {

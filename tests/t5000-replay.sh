@@ -316,6 +316,12 @@ same "without the flips fields: not wide, the sync wakeup pulls R1 to CPU 0" \
 	"$(sqlite3 -separator ' ' "$TMP/noflips.db" "SELECT cpu, reason FROM evaluation_v JOIN decision USING (decision_id) WHERE tid = 301 AND kind = 'wakeup'")"
 same "and every wakeup is marked: wakee_flips inferred" 4 \
 	"$(sqlite3 "$TMP/noflips.db" "SELECT count(*) FROM decision WHERE kind = 'wakeup' AND inferred LIKE '%wakee_flips%'")"
+# a wakee's mask inferred from its wakeups (schedreplay-models(7) 9.2)
+aw="$FIX/scenario/affinity-wakeups.txt"
+ok "a pinned wakee's trace replays" "$SR" replay -q -o "$TMP/aw.db" -t 2x2x1 "$aw"
+same "three wakeups kept on node 1 against the model, then 'this not allowed', CPU 2 (the kernel's), marked inferred" \
+	"0 -1|0 -1|0 -1|2 1|2 1" \
+	"$(sqlite3 -separator ' ' "$TMP/aw.db" "SELECT cpu, (reason LIKE '%this not allowed%') + (inferred LIKE '%affinity%') - 1 FROM evaluation_v JOIN decision USING (decision_id) WHERE kind = 'wakeup' AND patch IS NULL ORDER BY ts" | paste -sd'|')"
 # WF_SYNC inferred without the probe (schedreplay-models(7) 9.1): a user
 # task's wakeup of a user task is sync, a kernel thread's and an exiting
 # waker's are not

@@ -93,6 +93,10 @@ struct sr_task {
 	uint64_t vr_start;		/* when it last began to run (update_curr()) */
 	int delayed;			/* 6.12+ sched_delayed: blocked, still queued */
 	int delay_next;			/* its blocking switch keeps it queued */
+	/* the wakeup-affinity rule (decision.c, aff_wake_refused) */
+	uint64_t wake_seen;		/* seen_cpus since it last woke on another LLC */
+	unsigned aff_wake_refusals;	/* wakeups kept in wake_seen a model took out */
+	int aff_wake;			/* wakeups: allowed only on wake_seen */
 	void *pending;			/* engine-private: its open decision, or NULL */
 	/* load balancing (replay/balance.c) */
 	uint64_t exec_start;		/* last switch in or out: task_hot() */
