@@ -224,7 +224,8 @@ static void print_replay_text(const struct sr_trace_info *info, const struct inf
 		       c->pelt ? "yes" : "no (warmed up from the trace)",
 		       c->prevload ? "yes" : "no (from the replayed state)");
 	else
-		printf("  probes     missing: no select_rq: WF_SYNC is taken as unset and the "
+		printf("  probes     missing: no select_rq: WF_SYNC is inferred (user task wakes user "
+		       "task) and the "
 		       "kernel's choice is read from sched_wakeup\n");
 	if (c->meta)
 		printf("  metadata   %llu schedreplay lines%s%d\n", (unsigned long long)c->meta,
