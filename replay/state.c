@@ -1012,6 +1012,8 @@ static int on_waking(struct sr_replay *r, const struct sr_event *ev)
 
 	if (!p || (ev->common_pid > 0 && !cur))
 		return -SR_E_NOMEM;
+	if (ev->kind == SR_EV_WAKING)
+		r->waking_seen = 1;
 	if (p->pending) {
 		/* a second waking before the wakeup: keep the first decision */
 		return 0;
@@ -1056,8 +1058,9 @@ static int on_waking(struct sr_replay *r, const struct sr_event *ev)
 		pd->d.inferred |= SR_INF_AFFINITY;
 
 	if (pd->d.skip == SR_SKIP_NONE && !r->probes && !pd->delay_guess) {
-		/* select_task_rq_fair() runs record_wakee() on current first */
-		record_wakee(r, cur ? cur : &r->idle[ev->cpu], p->pid, now);
+		/* select_task_rq_fair() runs record_wakee() on current first (a waker known) */
+		if (ev->kind == SR_EV_WAKING || ev->common_pid >= 0)
+			record_wakee(r, cur ? cur : &r->idle[ev->cpu], p->pid, now);
 		/* the wakee's sleep, for the models' view of prev */
 		if (p->cpu < 0)
 			p->cpu = ev->target_cpu;
@@ -1085,6 +1088,49 @@ static int on_waking(struct sr_replay *r, const struct sr_event *ev)
 	return 0;
 }
 
+/*
+ * A trace without sched_waking (kernels before 4.3, or a recorder that
+ * left it out; schedreplay-models(7) §9.3): try_to_wake_up() (kernel/sched/core.c,
+ * 6.1 and 6.12) runs select_task_rq() on the waker's CPU, and a wakee it
+ * moves gets its sched_migrate_task there, from set_task_cpu(), before
+ * it is queued; prev_cpu is task_cpu(p), where the task last was.  So the
+ * decision opens at that migration, on the CPU that emitted it, with its
+ * current task as the waker; a wakeup with no migration opens at its
+ * sched_wakeup, on the CPU that emitted it when that is not the wakee's
+ * (the waker queued the task on a remote runqueue itself).  Emitted on the
+ * wakee's own CPU, the wakeup may have come from the wake list
+ * (sched_ttwu_pending(), by IPI or from the idle loop), whose current task
+ * is no waker: the decision is made there, waker unknown, and no flip is
+ * counted.  Both are marked prev_cpu inferred.
+ */
+static int infer_waking(struct sr_replay *r, struct sr_task *p, int cpu, int waker, int prev,
+			uint64_t now)
+{
+	struct sr_event w;
+	int ret;
+
+	memset(&w, 0, sizeof(w));
+	w.kind = SR_EV_WAKEUP;	/* not a sched_waking: on_waking() tells them apart */
+	w.ts = now;
+	w.cpu = cpu;
+	w.common_pid = waker;
+	w.pid = p->pid;
+	w.prio = p->prio;
+	memcpy(w.comm, p->comm, SR_COMM_LEN);
+	w.target_cpu = prev;
+	ret = on_waking(r, &w);
+	if (!ret && p->pending)
+		((struct sr_pending *)p->pending)->d.inferred |= SR_INF_PREV_CPU;
+	return ret;
+}
+
+/* no sched_waking declared nor seen, no probes: decisions come from what remains */
+static int waking_missing(const struct sr_replay *r, const struct sr_task *p)
+{
+	return !r->waking_declared && !r->waking_seen && !r->probes && !p->waking &&
+	       !p->pending && p->state == SR_TASK_BLOCKED && is_fair(p);
+}
+
 static void activate(struct sr_replay *r, struct sr_task *p, int cpu, uint64_t now)
 {
 	/* the sleep decays the task's own signal; then it joins cpu */
@@ -1107,6 +1153,12 @@ static int on_wakeup(struct sr_replay *r, const struct sr_event *ev)
 		return -SR_E_NOMEM;
 	if (cpu < 0 || cpu >= r->topo->ncpus)
 		return 0;
+	if (waking_missing(r, p)) {
+		ret = infer_waking(r, p, ev->cpu, ev->cpu == cpu ? -1 : ev->common_pid,
+				   cpu_in(r, p->cpu) ? p->cpu : cpu, now);
+		if (ret)
+			return ret;
+	}
 	ret = sr_dec_lb_wakeup_lands(r, p, cpu, now);
 	if (ret)
 		return ret;
@@ -1380,6 +1432,12 @@ static int on_migrate(struct sr_replay *r, const struct sr_event *ev)
 	m.dest_cpu = dest;
 	m.emit_cpu = e;
 	m.decision = -1;
+	/* a sleeping task moved without sched_waking: its wakeup (infer_waking) */
+	if (waking_missing(r, p) && p->cpu == orig) {
+		ret = infer_waking(r, p, e, ev->common_pid, orig, now);
+		if (ret)
+			return ret;
+	}
 	if (p->waking) {
 		m.kind = SR_MIG_WAKEUP;
 		/* set_task_cpu() in try_to_wake_up(): the chosen CPU (no probe) */
@@ -1800,6 +1858,7 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 	r->pull = calloc(topo->ncpus, sizeof(*r->pull));
 	r->await = calloc(topo->ncpus, sizeof(*r->await));
 	r->selected = calloc(topo->ncpus, sizeof(*r->selected));
+	r->waking_declared = 1;
 	r->fork_probe = calloc(topo->ncpus, sizeof(*r->fork_probe));
 	r->lb_head = calloc(topo->ncpus, sizeof(*r->lb_head));
 	r->lb_tail = calloc(topo->ncpus, sizeof(*r->lb_tail));
@@ -1953,6 +2012,11 @@ void sr_replay_set_kernel(struct sr_replay *r, const struct sr_kgen *g)
 void sr_replay_use_probes(struct sr_replay *r, int on)
 {
 	r->probes = on;
+}
+
+void sr_replay_trace_declares_waking(struct sr_replay *r, int on)
+{
+	r->waking_declared = on;
 }
 
 void sr_replay_use_balance_probes(struct sr_replay *r, int on)

@@ -200,9 +200,10 @@ static void print_replay_text(const struct sr_trace_info *info, const struct inf
 		printf("  wakeups    %llu sched_waking: where wakeup decisions start\n",
 		       (unsigned long long)st->kind[SR_EV_WAKING]);
 	else if (st->kind[SR_EV_WAKEUP])
-		printf("  wakeups    missing: %llu sched_wakeup but no sched_waking: replay makes 0 "
-		       "wakeup decisions (a wakeup decision starts at sched_waking, where the "
-		       "kernel chooses the CPU; record it too, kernel 4.3 or later)\n",
+		printf("  wakeups    missing: %llu sched_wakeup but no sched_waking: replay infers "
+		       "each wakeup decision from the task's sched_migrate_task or sched_wakeup "
+		       "(the waker's CPU is a guess; record sched_waking too, kernel 4.3 or "
+		       "later)\n",
 		       (unsigned long long)st->kind[SR_EV_WAKEUP]);
 	else
 		printf("  wakeups    missing: no sched_waking, no sched_wakeup: no wakeup decisions\n");

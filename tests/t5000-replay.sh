@@ -322,6 +322,13 @@ ok "a pinned wakee's trace replays" "$SR" replay -q -o "$TMP/aw.db" -t 2x2x1 "$a
 same "three wakeups kept on node 1 against the model, then 'this not allowed', CPU 2 (the kernel's), marked inferred" \
 	"0 -1|0 -1|0 -1|2 1|2 1" \
 	"$(sqlite3 -separator ' ' "$TMP/aw.db" "SELECT cpu, (reason LIKE '%this not allowed%') + (inferred LIKE '%affinity%') - 1 FROM evaluation_v JOIN decision USING (decision_id) WHERE kind = 'wakeup' AND patch IS NULL ORDER BY ts" | paste -sd'|')"
+# a trace without sched_waking (schedreplay-models(7) 9.3): decisions from the
+# wakee's sched_migrate_task (on the waker's CPU) or its sched_wakeup
+nw="$FIX/scenario/no-waking.txt"
+ok "a trace without sched_waking replays" "$SR" replay -q -o "$TMP/nw.db" -t 2x2x1 "$nw"
+same "the moved wakeup opens at its migration on W's CPU, the one left in place at its sched_wakeup; both right, prev_cpu inferred" \
+	"301 0 2 300 0 0 1|302 3 3 0 3 3 1" \
+	"$(sqlite3 -separator ' ' "$TMP/nw.db" "SELECT tid, this_cpu, prev_cpu, coalesce(waker_tid, 0), actual_cpu, cpu, inferred LIKE '%prev_cpu%' FROM evaluation_v JOIN decision USING (decision_id) WHERE kind = 'wakeup' AND patch IS NULL ORDER BY ts" | paste -sd'|')"
 # WF_SYNC inferred without the probe (schedreplay-models(7) 9.1): a user
 # task's wakeup of a user task is sync, a kernel thread's and an exiting
 # waker's are not

@@ -296,6 +296,14 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 void sr_replay_use_probes(struct sr_replay *r, int on);
 
 /**
+ * sr_replay_trace_declares_waking - the trace declares sched_waking (its
+ * format is in the file).  Until a sched_waking comes in a trace that does
+ * not, wakeup decisions are opened from sched_migrate_task and
+ * sched_wakeup instead (schedreplay-models(7) §9.3).  Default: declared.
+ */
+void sr_replay_trace_declares_waking(struct sr_replay *r, int on);
+
+/**
  * sr_replay_use_balance_probes - the trace has the recorder's balance
  * probes (schedreplay-record(1) --balance-probes): a newly idle switch at
  * which the kernel called no load_balance(CPU_NEWLY_IDLE) is not a
