@@ -191,6 +191,50 @@ void sr_dec_evaluate(struct sr_replay *r, struct sr_pending *pd, const struct sr
 	sr_why_record(NULL);
 }
 
+/*
+ * A wakeup placed where a task without a known mask was seen since it last
+ * woke on another LLC, from a waker's CPU where it was not and that shares
+ * no LLC with it, while a model put it elsewhere (schedreplay-models(7)
+ * §9.2): select_task_rq_fair() (6.1, 6.12) makes no affine wakeup to a
+ * this_cpu outside p->cpus_ptr and select_idle_cpu() scans only
+ * p->cpus_ptr, so a mask that keeps the task where it was seen looks like
+ * this.  AFF_REFUSALS of them make its wakeups keep to those CPUs; one
+ * placement elsewhere proves the mask wider and undoes it.  A wakeup onto
+ * another LLC starts the set afresh: a mask set on a sleeping task
+ * (sched_setaffinity) moves it at its next wakeup.
+ */
+static void aff_wake_refused(struct sr_replay *r, const struct sr_pending *pd, int actual)
+{
+	struct sr_task *t = pd->d.pid > 0 ? (struct sr_task *)*task_slot(r, pd->d.pid) : NULL;
+	int this = pd->d.this_cpu, prev = pd->d.prev_cpu, i;
+
+	if (!t || !aff_unknown(t) || !t->wake_seen || actual < 0 || actual >= 64 || this < 0 ||
+	    this >= 64)
+		return;
+	if (!(t->wake_seen >> actual & 1)) {
+		t->aff_wake = 0;
+		t->aff_wake_refusals = 0;
+		if (cpu_in(r, prev) && !sr_cpus_share_cache(r->topo, prev, actual))
+			t->wake_seen = 0;
+		return;
+	}
+	/* in one LLC, select_idle_sibling() keeps prev for a hundred reasons */
+	if (t->aff_wake || (t->wake_seen >> this & 1) || sr_cpus_share_cache(r->topo, this, actual))
+		return;
+	for (i = 0; i < r->nmodels; i++) {
+		int c = pd->ev[i].cpu;
+
+		if (c >= 0 && c < 64 && !(t->wake_seen >> c & 1))
+			break;
+	}
+	if (i == r->nmodels)
+		return;
+	if (++t->aff_wake_refusals >= AFF_REFUSALS) {
+		t->aff_wake = 1;
+		t->inferred |= SR_INF_AFFINITY;
+	}
+}
+
 int sr_dec_close(struct sr_replay *r, struct sr_pending *pd, int actual, uint64_t now)
 {
 	int ret = 0, c;
@@ -199,6 +243,8 @@ int sr_dec_close(struct sr_replay *r, struct sr_pending *pd, int actual, uint64_
 		if (r->selected[c] == pd)
 			r->selected[c] = NULL;
 
+	if (pd->d.kind == SR_DEC_WAKEUP && pd->d.skip == SR_SKIP_NONE)
+		aff_wake_refused(r, pd, actual);
 	pd->d.actual_cpu = actual;
 	pd->d.done_ts = now;
 	pd->d.actual_nr = actual >= 0 ? r->rq[actual].nr_running : -1;

@@ -137,6 +137,9 @@ int sr_ctx_idle(const struct sr_wake_ctx *c, int cpu)
 
 static int allowed(const struct sr_wake_ctx *c, int cpu)
 {
+	/* a wakee's mask inferred from its wakeups (schedreplay-models(7) §9.2) */
+	if (!c->fork && c->p->aff_wake && cpu >= 0 && cpu < 64 && !(c->p->wake_seen >> cpu & 1))
+		return 0;
 	return sr_view_allowed(c->v, c->p, cpu);
 }
 

@@ -69,6 +69,8 @@ struct sr_replay {
 	uint64_t now;
 	int probes;
 	int balance_probes;		/* use the balance_rq probe events */
+	int waking_declared;		/* the trace declares sched_waking */
+	int waking_seen;		/* a sched_waking came */
 	unsigned *nib_levels;		/* per cpu: 1 << sd->level of each newly idle
 					 * load_balance since its last switch (bit 31:
 					 * one without a level) */

@@ -134,12 +134,16 @@ static void aff_seen(struct sr_task *t, int cpu)
 	if (cpu < 0 || cpu >= 64)
 		return;
 	t->seen_cpus |= 1ULL << cpu;
+	t->wake_seen |= 1ULL << cpu;
 	t->aff_denied &= ~(1ULL << cpu);
 }
 
 /* a new mask the trace does not show: what was learnt of the old one goes */
 static void aff_reset(struct sr_task *t, int cpu)
 {
+	t->aff_wake = 0;
+	t->aff_wake_refusals = 0;
+	t->wake_seen = 0;
 	t->seen_cpus = 0;
 	t->aff_denied = 0;
 	t->aff_refusals = 0;
@@ -954,6 +958,51 @@ static int on_switch(struct sr_replay *r, const struct sr_event *ev)
 	return 0;
 }
 
+/*
+ * Kernel threads that are not per-CPU (infer_kthread() knows those), by the
+ * names their creators give them in v6.1 to v6.12: kthreadd
+ * (kernel/kthread.c), the RCU grace-period and callback threads
+ * (kernel/rcu/tree.c, tree_nocb.h), kcompactd%d (mm/compaction.c), kswapd%d
+ * (mm/vmscan.c), khugepaged, kauditd, oom_reaper, ksmd, khungtaskd,
+ * kdevtmpfs, jbd2/%s (fs/jbd2) and irq/%d-%s (kernel/irq/manage.c).
+ */
+static int kthread_named(const struct sr_task *t)
+{
+	static const char *const pre[] = {
+		"kthreadd", "rcu_", "rcuog/", "rcuop/", "rcub/", "kcompactd", "kswapd",
+		"khugepaged", "kauditd", "oom_reaper", "ksmd", "khungtaskd", "kdevtmpfs",
+		"jbd2/", "irq/",
+	};
+	size_t i;
+
+	if (t->kthread >= 0)
+		return t->kthread == 1;
+	for (i = 0; i < sizeof(pre) / sizeof(pre[0]); i++)
+		if (!strncmp(t->comm, pre[i], strlen(pre[i])))
+			return 1;
+	return 0;
+}
+
+/*
+ * WF_SYNC without the select_rq probe (schedreplay-models(7) §9.1).  In v6.1
+ * to v6.12 the flag has one source, the wait-queue wakeups
+ * __wake_up_sync_key() and __wake_up_locked_sync_key() (kernel/sched/wait.c),
+ * which default_wake_function() (kernel/sched/core.c) hands to
+ * try_to_wake_up(): a task in a syscall waking a reader or writer of a pipe
+ * or socket, or a parent through __wake_up_parent().  Kernel threads are
+ * woken by wake_up_process() (timers, completions, RCU's swait), never
+ * through those.  So a wakeup is taken as sync when the waker is a task (not
+ * the idle task, which is an interrupt's context), neither it nor the wakee
+ * is a kernel thread, and the waker is not exiting (its SIGCHLD wakes the
+ * parent first, through signal_wake_up(), without the flag).  Futex and
+ * signal wakeups between user tasks are not sync and look the same: the
+ * decision says the value is inferred.
+ */
+static int infer_sync(const struct sr_task *p, const struct sr_task *cur)
+{
+	return cur && cur->pid > 0 && !cur->exiting && !kthread_named(cur) && !kthread_named(p);
+}
+
 static int on_waking(struct sr_replay *r, const struct sr_event *ev)
 {
 	struct sr_task *p = task_get(r, ev->pid, ev->comm, ev->prio);
@@ -963,6 +1012,8 @@ static int on_waking(struct sr_replay *r, const struct sr_event *ev)
 
 	if (!p || (ev->common_pid > 0 && !cur))
 		return -SR_E_NOMEM;
+	if (ev->kind == SR_EV_WAKING)
+		r->waking_seen = 1;
 	if (p->pending) {
 		/* a second waking before the wakeup: keep the first decision */
 		return 0;
@@ -978,8 +1029,8 @@ static int on_waking(struct sr_replay *r, const struct sr_event *ev)
 	pd->d.waker_exiting = cur && cur->exiting;
 	if (cur && cur->exiting)
 		pd->d.inferred |= SR_INF_EXITING;
-	/* WF_SYNC is not in any tracepoint: assumed off (schedreplay-models(7) §9) */
-	pd->d.sync = 0;
+	/* WF_SYNC is in no tracepoint: inferred until a probe gives wake_flags */
+	pd->d.sync = infer_sync(p, cur);
 	pd->d.inferred |= SR_INF_SYNC;
 	/* the wakee's flips, counted from the trace alone (history before it unknown) */
 	pd->d.inferred |= SR_INF_FLIPS;
@@ -1003,12 +1054,13 @@ static int on_waking(struct sr_replay *r, const struct sr_event *ev)
 		pd->d.skip = SR_SKIP_NOT_FAIR;
 	else if (p->bound_cpu >= 0)
 		pd->d.skip = SR_SKIP_BOUND;
-	if (p->bound_cpu >= 0)
+	if (p->bound_cpu >= 0 || p->aff_wake)
 		pd->d.inferred |= SR_INF_AFFINITY;
 
 	if (pd->d.skip == SR_SKIP_NONE && !r->probes && !pd->delay_guess) {
-		/* select_task_rq_fair() runs record_wakee() on current first */
-		record_wakee(r, cur ? cur : &r->idle[ev->cpu], p->pid, now);
+		/* select_task_rq_fair() runs record_wakee() on current first (a waker known) */
+		if (ev->kind == SR_EV_WAKING || ev->common_pid >= 0)
+			record_wakee(r, cur ? cur : &r->idle[ev->cpu], p->pid, now);
 		/* the wakee's sleep, for the models' view of prev */
 		if (p->cpu < 0)
 			p->cpu = ev->target_cpu;
@@ -1036,6 +1088,49 @@ static int on_waking(struct sr_replay *r, const struct sr_event *ev)
 	return 0;
 }
 
+/*
+ * A trace without sched_waking (kernels before 4.3, or a recorder that
+ * left it out; schedreplay-models(7) §9.3): try_to_wake_up() (kernel/sched/core.c,
+ * 6.1 and 6.12) runs select_task_rq() on the waker's CPU, and a wakee it
+ * moves gets its sched_migrate_task there, from set_task_cpu(), before
+ * it is queued; prev_cpu is task_cpu(p), where the task last was.  So the
+ * decision opens at that migration, on the CPU that emitted it, with its
+ * current task as the waker; a wakeup with no migration opens at its
+ * sched_wakeup, on the CPU that emitted it when that is not the wakee's
+ * (the waker queued the task on a remote runqueue itself).  Emitted on the
+ * wakee's own CPU, the wakeup may have come from the wake list
+ * (sched_ttwu_pending(), by IPI or from the idle loop), whose current task
+ * is no waker: the decision is made there, waker unknown, and no flip is
+ * counted.  Both are marked prev_cpu inferred.
+ */
+static int infer_waking(struct sr_replay *r, struct sr_task *p, int cpu, int waker, int prev,
+			uint64_t now)
+{
+	struct sr_event w;
+	int ret;
+
+	memset(&w, 0, sizeof(w));
+	w.kind = SR_EV_WAKEUP;	/* not a sched_waking: on_waking() tells them apart */
+	w.ts = now;
+	w.cpu = cpu;
+	w.common_pid = waker;
+	w.pid = p->pid;
+	w.prio = p->prio;
+	memcpy(w.comm, p->comm, SR_COMM_LEN);
+	w.target_cpu = prev;
+	ret = on_waking(r, &w);
+	if (!ret && p->pending)
+		((struct sr_pending *)p->pending)->d.inferred |= SR_INF_PREV_CPU;
+	return ret;
+}
+
+/* no sched_waking declared nor seen, no probes: decisions come from what remains */
+static int waking_missing(const struct sr_replay *r, const struct sr_task *p)
+{
+	return !r->waking_declared && !r->waking_seen && !r->probes && !p->waking &&
+	       !p->pending && p->state == SR_TASK_BLOCKED && is_fair(p);
+}
+
 static void activate(struct sr_replay *r, struct sr_task *p, int cpu, uint64_t now)
 {
 	/* the sleep decays the task's own signal; then it joins cpu */
@@ -1058,6 +1153,12 @@ static int on_wakeup(struct sr_replay *r, const struct sr_event *ev)
 		return -SR_E_NOMEM;
 	if (cpu < 0 || cpu >= r->topo->ncpus)
 		return 0;
+	if (waking_missing(r, p)) {
+		ret = infer_waking(r, p, ev->cpu, ev->cpu == cpu ? -1 : ev->common_pid,
+				   cpu_in(r, p->cpu) ? p->cpu : cpu, now);
+		if (ret)
+			return ret;
+	}
 	ret = sr_dec_lb_wakeup_lands(r, p, cpu, now);
 	if (ret)
 		return ret;
@@ -1333,6 +1434,12 @@ static int on_migrate(struct sr_replay *r, const struct sr_event *ev)
 	m.dest_cpu = dest;
 	m.emit_cpu = e;
 	m.decision = -1;
+	/* a sleeping task moved without sched_waking: its wakeup (infer_waking) */
+	if (waking_missing(r, p) && p->cpu == orig) {
+		ret = infer_waking(r, p, e, ev->common_pid, orig, now);
+		if (ret)
+			return ret;
+	}
 	if (p->waking) {
 		m.kind = SR_MIG_WAKEUP;
 		/* set_task_cpu() in try_to_wake_up(): the chosen CPU (no probe) */
@@ -1760,6 +1867,7 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 	r->pull = calloc(topo->ncpus, sizeof(*r->pull));
 	r->await = calloc(topo->ncpus, sizeof(*r->await));
 	r->selected = calloc(topo->ncpus, sizeof(*r->selected));
+	r->waking_declared = 1;
 	r->fork_probe = calloc(topo->ncpus, sizeof(*r->fork_probe));
 	r->lb_head = calloc(topo->ncpus, sizeof(*r->lb_head));
 	r->lb_tail = calloc(topo->ncpus, sizeof(*r->lb_tail));
@@ -1924,6 +2032,11 @@ void sr_replay_set_kernel(struct sr_replay *r, const struct sr_kgen *g)
 void sr_replay_use_probes(struct sr_replay *r, int on)
 {
 	r->probes = on;
+}
+
+void sr_replay_trace_declares_waking(struct sr_replay *r, int on)
+{
+	r->waking_declared = on;
 }
 
 void sr_replay_use_balance_probes(struct sr_replay *r, int on)

@@ -200,9 +200,10 @@ static void print_replay_text(const struct sr_trace_info *info, const struct inf
 		printf("  wakeups    %llu sched_waking: where wakeup decisions start\n",
 		       (unsigned long long)st->kind[SR_EV_WAKING]);
 	else if (st->kind[SR_EV_WAKEUP])
-		printf("  wakeups    missing: %llu sched_wakeup but no sched_waking: replay makes 0 "
-		       "wakeup decisions (a wakeup decision starts at sched_waking, where the "
-		       "kernel chooses the CPU; record it too, kernel 4.3 or later)\n",
+		printf("  wakeups    missing: %llu sched_wakeup but no sched_waking: replay infers "
+		       "each wakeup decision from the task's sched_migrate_task or sched_wakeup "
+		       "(the waker's CPU is a guess; record sched_waking too, kernel 4.3 or "
+		       "later)\n",
 		       (unsigned long long)st->kind[SR_EV_WAKEUP]);
 	else
 		printf("  wakeups    missing: no sched_waking, no sched_wakeup: no wakeup decisions\n");
@@ -224,7 +225,8 @@ static void print_replay_text(const struct sr_trace_info *info, const struct inf
 		       c->pelt ? "yes" : "no (warmed up from the trace)",
 		       c->prevload ? "yes" : "no (from the replayed state)");
 	else
-		printf("  probes     missing: no select_rq: WF_SYNC is taken as unset and the "
+		printf("  probes     missing: no select_rq: WF_SYNC is inferred (user task wakes user "
+		       "task) and the "
 		       "kernel's choice is read from sched_wakeup\n");
 	if (c->meta)
 		printf("  metadata   %llu schedreplay lines%s%d\n", (unsigned long long)c->meta,

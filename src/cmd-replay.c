@@ -966,6 +966,7 @@ static int replay_engine(const struct replay_args *a, struct replay_ctx *rc,
 	run->probes = (sr_trace_borrow_info(run->t)->has_probes || run->meta.probes) &&
 		      !a->no_probes;
 	sr_replay_use_probes(run->r, run->probes);
+	sr_replay_trace_declares_waking(run->r, sr_trace_borrow_info(run->t)->has_waking);
 	sr_replay_set_kernel(run->r, &run->kgen);
 	run->balance_probes = (sr_trace_borrow_info(run->t)->has_balance_probes ||
 			       run->meta.balance_probes) && !a->no_balance_probes;
@@ -1224,10 +1225,10 @@ static void replay_print(const struct replay_args *a, struct replay_ctx *rc,
 			 const struct replay_run *run)
 {
 	if (!sr_trace_borrow_info(run->t)->has_waking)
-		sr_warn("replay: '%s' has no sched_waking events: 0 wakeup decisions (a wakeup "
-			"decision starts at sched_waking, where the kernel chooses the CPU; "
-			"sched_wakeup only shows where the task went); see 'schedreplay info'",
-			a->path);
+		sr_warn("replay: '%s' has no sched_waking events: each wakeup decision is "
+			"inferred from the task's sched_migrate_task or sched_wakeup, on the "
+			"CPU that emitted it (prev_cpu in decision.inferred); see "
+			"'schedreplay info'", a->path);
 	if (a->json)
 		print_fidelity_json(rc->fid, stdout);
 	else if (a->fidelity)

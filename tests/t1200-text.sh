@@ -70,8 +70,8 @@ fi
 ok "TGID column is recognized" grep -q '^format:.*tgid' "$TMP/a.txt"
 # what a trace carries for replay, and what it lacks with the consequence
 "$SR" info "$FIX/text/succeed/lisa-trace.txt" >"$TMP/l.txt"
-ok "info: sched_wakeup without sched_waking means 0 wakeup decisions, and why" \
-	grep -q '^  wakeups    missing: 1068 sched_wakeup but no sched_waking: replay makes 0 wakeup decisions (a wakeup decision starts at sched_waking' "$TMP/l.txt"
+ok "info: sched_wakeup without sched_waking means inferred wakeup decisions, and why" \
+	grep -q '^  wakeups    missing: 1068 sched_wakeup but no sched_waking: replay infers each wakeup decision from the task.s sched_migrate_task or sched_wakeup (the waker.s CPU is a guess' "$TMP/l.txt"
 ok "info: no topology means a flat machine" \
 	grep -q '^  topology   missing: replay runs on a flat 6-CPU machine' "$TMP/l.txt"
 ok "info: no probes, no metadata, no affinity, each with its consequence" sh -c "
@@ -79,8 +79,8 @@ ok "info: no probes, no metadata, no affinity, each with its consequence" sh -c 
 	grep -q '^  metadata   missing: .*CONFIG_HZ 250 is assumed' '$TMP/l.txt' &&
 	grep -q '^  affinity   missing: no setaffinity probe, no task snapshot' '$TMP/l.txt'"
 "$SR" replay -q -t 1x6x1 "$FIX/text/succeed/lisa-trace.txt" >/dev/null 2>"$TMP/e1"
-same "replay warns why it made no wakeup decision" \
-	"schedreplay: warning: replay: '$FIX/text/succeed/lisa-trace.txt' has no sched_waking events: 0 wakeup decisions (a wakeup decision starts at sched_waking, where the kernel chooses the CPU; sched_wakeup only shows where the task went); see 'schedreplay info'" \
+same "replay warns that its wakeup decisions are inferred" \
+	"schedreplay: warning: replay: '$FIX/text/succeed/lisa-trace.txt' has no sched_waking events: each wakeup decision is inferred from the task's sched_migrate_task or sched_wakeup, on the CPU that emitted it (prev_cpu in decision.inferred); see 'schedreplay info'" \
 	"$(cat "$TMP/e1")"
 "$SR" info "$FIX/tracedat/succeed/live-6.18-record-v6.dat" >"$TMP/r.txt"
 ok "info: a recording's metadata, topology and task snapshot" sh -c "

@@ -316,6 +316,30 @@ same "without the flips fields: not wide, the sync wakeup pulls R1 to CPU 0" \
 	"$(sqlite3 -separator ' ' "$TMP/noflips.db" "SELECT cpu, reason FROM evaluation_v JOIN decision USING (decision_id) WHERE tid = 301 AND kind = 'wakeup'")"
 same "and every wakeup is marked: wakee_flips inferred" 4 \
 	"$(sqlite3 "$TMP/noflips.db" "SELECT count(*) FROM decision WHERE kind = 'wakeup' AND inferred LIKE '%wakee_flips%'")"
+# a wakee's mask inferred from its wakeups (schedreplay-models(7) 9.2)
+aw="$FIX/scenario/affinity-wakeups.txt"
+ok "a pinned wakee's trace replays" "$SR" replay -q -o "$TMP/aw.db" -t 2x2x1 "$aw"
+same "three wakeups kept on node 1 against the model, then 'this not allowed', CPU 2 (the kernel's), marked inferred" \
+	"0 -1|0 -1|0 -1|2 1|2 1" \
+	"$(sqlite3 -separator ' ' "$TMP/aw.db" "SELECT cpu, (reason LIKE '%this not allowed%') + (inferred LIKE '%affinity%') - 1 FROM evaluation_v JOIN decision USING (decision_id) WHERE kind = 'wakeup' AND patch IS NULL ORDER BY ts" | paste -sd'|')"
+# a trace without sched_waking (schedreplay-models(7) 9.3): decisions from the
+# wakee's sched_migrate_task (on the waker's CPU) or its sched_wakeup
+nw="$FIX/scenario/no-waking.txt"
+ok "a trace without sched_waking replays" "$SR" replay -q -o "$TMP/nw.db" -t 2x2x1 "$nw"
+same "the moved wakeup opens at its migration on W's CPU, the one left in place at its sched_wakeup; both right, prev_cpu inferred" \
+	"301 0 2 300 0 0 1|302 3 3 0 3 3 1" \
+	"$(sqlite3 -separator ' ' "$TMP/nw.db" "SELECT tid, this_cpu, prev_cpu, coalesce(waker_tid, 0), actual_cpu, cpu, inferred LIKE '%prev_cpu%' FROM evaluation_v JOIN decision USING (decision_id) WHERE kind = 'wakeup' AND patch IS NULL ORDER BY ts" | paste -sd'|')"
+# WF_SYNC inferred without the probe (schedreplay-models(7) 9.1): a user
+# task's wakeup of a user task is sync, a kernel thread's and an exiting
+# waker's are not
+si="$FIX/scenario/sync-inferred.txt"
+ok "a trace without probes replays" "$SR" replay -q -o "$TMP/si.db" -t 2x2x1 "$si"
+same "user task wakes user task: inferred sync, 'waker alone' pulls R to CPU 0 (the kernel's choice)" \
+	"1|0|0|not wide > affine NUMA > sync, waker alone > wake_affine: this > scan budget spent > sis: target" \
+	"$(sqlite3 "$TMP/si.db" "SELECT sync, actual_cpu, cpu, reason FROM evaluation_v JOIN decision USING (decision_id) WHERE tid = 301 AND kind = 'wakeup'")"
+same "the wakeups of a kernel thread and by an exiting waker are non-sync; all three marked inferred" \
+	"16 0 1|299 0 1|301 1 1" \
+	"$(sqlite3 -separator ' ' "$TMP/si.db" "SELECT tid, sync, inferred LIKE '%sync%' FROM decision WHERE kind = 'wakeup' ORDER BY tid" | paste -sd'|')"
 # the probe's load, util and runnable fields: the wakee's own PELT signal as
 # the kernel had it replaces the engine's (R1 ran 4 ms in the trace: a
 # signal still warming up), and its CPU's blocked load follows.  The same

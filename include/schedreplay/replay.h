@@ -95,6 +95,10 @@ struct sr_task {
 	uint64_t vr_start;		/* when it last began to run (update_curr()) */
 	int delayed;			/* 6.12+ sched_delayed: blocked, still queued */
 	int delay_next;			/* its blocking switch keeps it queued */
+	/* the wakeup-affinity rule (decision.c, aff_wake_refused) */
+	uint64_t wake_seen;		/* seen_cpus since it last woke on another LLC */
+	unsigned aff_wake_refusals;	/* wakeups kept in wake_seen a model took out */
+	int aff_wake;			/* wakeups: allowed only on wake_seen */
 	void *pending;			/* engine-private: its open decision, or NULL */
 	/* load balancing (replay/balance.c) */
 	uint64_t exec_start;		/* last switch in or out: task_hot() */
@@ -293,6 +297,14 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
  * TTWU 0x08, SYNC 0x10).
  */
 void sr_replay_use_probes(struct sr_replay *r, int on);
+
+/**
+ * sr_replay_trace_declares_waking - the trace declares sched_waking (its
+ * format is in the file).  Until a sched_waking comes in a trace that does
+ * not, wakeup decisions are opened from sched_migrate_task and
+ * sched_wakeup instead (schedreplay-models(7) §9.3).  Default: declared.
+ */
+void sr_replay_trace_declares_waking(struct sr_replay *r, int on);
 
 /**
  * sr_replay_use_balance_probes - the trace has the recorder's balance

@@ -127,9 +127,12 @@ int main(void)
 	CHECK(t && t->ncpus == 4, "preset 2x2x1 has 4 cpus");
 	CHECK(mainline[0] && v415[0], "both base models exist");
 
-	/* 1. runqueue bookkeeping through switches */
+	/*
+	 * 1. runqueue bookkeeping through switches; the waker is an unbound
+	 * kworker, whose wakeups are not sync (schedreplay-models(7) §9.1)
+	 */
 	r = setup(t, mainline);
-	ev_switch(r, 0, 0, "swapper/0", SR_PREV_RUNNABLE, 200, "waker");
+	ev_switch(r, 0, 0, "swapper/0", SR_PREV_RUNNABLE, 200, "kworker/u8:0");
 	ev_switch(r, 2, 0, "swapper/2", SR_PREV_RUNNABLE, 100, "wakee");
 	CHECK_EQ(sr_replay_task(r, 200)->state, SR_TASK_RUNNING, "next becomes running");
 	ev_switch(r, 2, 100, "wakee", SR_PREV_BLOCKED, 0, "swapper/2");
@@ -149,6 +152,7 @@ int main(void)
 	CHECK(has(last_ev[0].reason, "affine NUMA"), "affine domain is NUMA: %s",
 	      last_ev[0].reason);
 	CHECK(last.inferred & SR_INF_SYNC, "sync is marked inferred");
+	CHECK_EQ(last.sync, 0, "a kernel thread's wakeup is inferred non-sync");
 
 	/* 3. a wakeup of a task already queued is not a placement */
 	ev_switch(r, 2, 100, "wakee", SR_PREV_PREEMPTED, 0, "swapper/2");
@@ -174,6 +178,18 @@ int main(void)
 	CHECK(has(last_ev[0].reason, "affine MC"), "affine domain MC: %s", last_ev[0].reason);
 	st = sr_replay_borrow_stats(r);
 	CHECK_EQ(st->decisions[SR_DEC_WAKEUP], 2, "two placements so far");
+	sr_replay_free(r);
+
+	/* 5b. the same wakeup by a user task: inferred sync, and the waker is alone */
+	r = setup(t, mainline);
+	ev_switch(r, 0, 0, "swapper/0", SR_PREV_RUNNABLE, 200, "waker");
+	ev_switch(r, 2, 0, "swapper/2", SR_PREV_RUNNABLE, 100, "wakee");
+	ev_switch(r, 2, 100, "wakee", SR_PREV_BLOCKED, 0, "swapper/2");
+	ev_wake(r, SR_EV_WAKING, 0, 200, 100, "wakee", 2);
+	ev_wake(r, SR_EV_WAKEUP, 0, 200, 100, "wakee", 0);
+	CHECK_EQ(last.sync, 1, "a user task's wakeup of a user task is inferred sync");
+	CHECK_EQ(last_ev[0].cpu, 1, "sync, waker alone: this_cpu's LLC (its idle CPU 1), prev idle or not");
+	CHECK(has(last_ev[0].reason, "sync, waker alone"), "reason: %s", last_ev[0].reason);
 	sr_replay_free(r);
 
 	/* 6. recent_used_cpu: prev and target busy, the recent cpu idle */
