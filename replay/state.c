@@ -1234,6 +1234,43 @@ static void aff_fork(struct sr_replay *r, struct sr_task *parent, struct sr_task
 	parent->fork_pin = child->fork_pin = pcpu + 1;
 }
 
+/*
+ * schedreplay-models(7) §3.2: post_init_entity_util_avg() (kernel/sched/fair.c,
+ * 6.1 and 6.12), which wake_up_new_task() calls after the placement and
+ * before activate_task(): a new CFS task starts with util_avg = runnable_avg
+ * = the destination cfs_rq's util_avg * weight / (load_avg + 1), at most half
+ * the capacity the cfs_rq's util_avg leaves (all of that half when the
+ * cfs_rq has no utilization), from the cfs_rq's averages as last updated
+ * (update_load_avg() comes with the enqueue).  The weight is se->load.weight,
+ * scale_load()d (1024 times the nice weight on 64-bit), before v6.8, so that
+ * the cap nearly always decides, and se_weight() since ("sched/fair: Fix
+ * initial util_avg calculation"; Debian 6.1.192 has the first form, 6.12.117
+ * the second).  load_avg stays the nice weight (init_entity_runnable_average()).
+ */
+static void post_init_util(struct sr_replay *r, struct sr_task *p, int cpu)
+{
+	const struct sr_pelt *cfs = &r->rq[cpu].cfs;
+	long scale = r->topo->cpu[cpu].capacity > 0 ? r->topo->cpu[cpu].capacity :
+		     SR_SCHED_CAPACITY;
+	long cap = (scale - (long)cfs->util_avg) / 2;
+	unsigned long util = 0, w = p->weight;
+
+	if (!is_fair(p))
+		return;
+	if (!sr_kgen_has(&r->kgen, SR_KF_INIT_UTIL_SE_WEIGHT))
+		w <<= 10;
+	if (cap > 0) {
+		if (cfs->util_avg) {
+			util = (unsigned long)((uint64_t)cfs->util_avg * w / (cfs->load_avg + 1));
+			if (util > (unsigned long)cap)
+				util = (unsigned long)cap;
+		} else {
+			util = (unsigned long)cap;
+		}
+	}
+	sr_pelt_set(&p->pelt, p->pelt.load_avg, util, util, p->weight);
+}
+
 static int on_wakeup_new(struct sr_replay *r, const struct sr_event *ev)
 {
 	struct sr_task *p = task_get(r, ev->pid, ev->comm, ev->prio);
@@ -1281,6 +1318,7 @@ static int on_wakeup_new(struct sr_replay *r, const struct sr_event *ev)
 	sr_dec_evaluate(r, pd, p, parent, now);
 	if (parent)
 		aff_fork(r, parent, p, ev->cpu, cpu, probed);
+	post_init_util(r, p, cpu);
 	/* wake_up_new_task(): recent_used_cpu = task_cpu(p), before the selection */
 	p->recent_used_cpu = pd->d.prev_cpu;
 	p->pelt_valid = 1;
