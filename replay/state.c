@@ -286,11 +286,89 @@ static void task_remove(struct sr_replay *r, int pid)
 
 /* ---- PELT bookkeeping ---------------------------------------------------- */
 
+static unsigned long sub_clamp(unsigned long a, unsigned long b);
+
+/*
+ * schedreplay-models(7) §3.4: update_cfs_rq_load_avg() (kernel/sched/fair.c,
+ * 6.1 and 6.12) first takes what remove_entity_load_avg() left in
+ * cfs_rq->removed out of the averages and their sums (sum = avg * divider),
+ * keeping each sum at least avg * PELT_MIN_DIVIDER
+ */
+static void removed_apply(struct sr_replay *r, int cpu)
+{
+	struct sr_removed *rm = &r->removed[cpu];
+	struct sr_pelt *sa = &r->rq[cpu].cfs;
+	uint64_t divider = SR_PELT_MAX - 1024 + sa->period_contrib, min = SR_PELT_MAX - 1024;
+	uint64_t sum;
+
+	if (!rm->nr)
+		return;
+	sa->load_avg = sub_clamp(sa->load_avg, rm->load);
+	sa->load_sum = sa->load_sum > rm->load * divider ? sa->load_sum - rm->load * divider : 0;
+	if (sa->load_sum < sa->load_avg * min)
+		sa->load_sum = sa->load_avg * min;
+	sa->util_avg = sub_clamp(sa->util_avg, rm->util);
+	sum = sa->util_sum > rm->util * divider ? sa->util_sum - rm->util * divider : 0;
+	sa->util_sum = (uint32_t)(sum < sa->util_avg * min ? sa->util_avg * min : sum);
+	sa->runnable_avg = sub_clamp(sa->runnable_avg, rm->runnable);
+	sa->runnable_sum = sa->runnable_sum > rm->runnable * divider ?
+			   sa->runnable_sum - rm->runnable * divider : 0;
+	if (sa->runnable_sum < sa->runnable_avg * min)
+		sa->runnable_sum = sa->runnable_avg * min;
+	memset(rm, 0, sizeof(*rm));
+	r->nremoved--;
+}
+
+/*
+ * task_dead_fair() -> remove_entity_load_avg() (6.1, 6.12): a task that died
+ * on @cpu leaves its averages (synced to the cfs_rq's last update) in
+ * cfs_rq->removed.  finish_task_switch() calls it after the switch that
+ * dequeued the task and updated the cfs_rq, so the CPU's signal still holds
+ * them until its next update_cfs_rq_load_avg()
+ */
+static void removed_add(struct sr_replay *r, struct sr_task *t, uint64_t now)
+{
+	struct sr_removed *rm;
+
+	if (!t->attached || t->cpu < 0)
+		return;
+	rm = &r->removed[t->cpu];
+	if (!rm->nr)
+		r->nremoved++;
+	rm->nr++;
+	rm->ts = now;
+	rm->load += t->pelt.load_avg;
+	rm->util += t->pelt.util_avg;
+	rm->runnable += t->pelt.runnable_avg;
+	t->attached = 0;
+}
+
+/*
+ * The CPU's next update: any later event the engine updates its signal at
+ * (a switch: put_prev_entity() / set_next_entity(); an enqueue, a dequeue,
+ * an attach or a detach), or, on a CPU running a task, the tick
+ * (entity_tick() -> update_load_avg()), which has come for certain 1/HZ
+ * after the removal (its phase is not traced); an idle CPU has no tick (its
+ * blocked-load update by an idle balance is not traced either)
+ */
+static void removed_due(struct sr_replay *r, uint64_t now)
+{
+	uint64_t tick = 1000000000ULL / (uint64_t)r->hz;
+	int cpu;
+
+	for (cpu = 0; cpu < r->topo->ncpus && r->nremoved; cpu++)
+		if (r->removed[cpu].nr && r->rq[cpu].curr != 0 &&
+		    now >= r->removed[cpu].ts + tick)
+			removed_apply(r, cpu);
+}
+
 /* bring cpu's root cfs_rq signal to @now with what it held since */
 static void rq_pelt_update(struct sr_replay *r, int cpu, uint64_t now)
 {
 	struct sr_rq *rq = &r->rq[cpu];
 
+	if (r->removed[cpu].nr && now > r->removed[cpu].ts)
+		removed_apply(r, cpu);
 	if (!rq->cfs.last_update) {
 		rq->cfs.last_update = now;
 		return;
@@ -932,7 +1010,7 @@ static int on_switch(struct sr_replay *r, const struct sr_event *ev)
 				util_est_update(prev, r->topo);
 			prev->state = ev->prev_state == SR_PREV_DEAD ? SR_TASK_DEAD : SR_TASK_BLOCKED;
 			if (prev->state == SR_TASK_DEAD)
-				detach(r, prev);
+				removed_add(r, prev, now);
 		}
 	}
 	rq_pelt_update(r, ev->cpu, now);
@@ -1737,6 +1815,8 @@ int sr_replay_feed(struct sr_replay *r, const struct sr_event *ev)
 		return 0;
 	r->stats.events++;
 	r->now = ev->ts;
+	if (r->nremoved)
+		removed_due(r, ev->ts);
 	/* a fork's probe is followed at once by its select_rq_ret and sched_wakeup_new */
 	if (r->fork_probe[ev->cpu].valid && ev->kind != SR_EV_SELECT_RQ_RET &&
 	    ev->kind != SR_EV_WAKEUP_NEW) {
@@ -1790,6 +1870,7 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 	r->await = calloc(topo->ncpus, sizeof(*r->await));
 	r->selected = calloc(topo->ncpus, sizeof(*r->selected));
 	r->fork_probe = calloc(topo->ncpus, sizeof(*r->fork_probe));
+	r->removed = calloc(topo->ncpus, sizeof(*r->removed));
 	r->lb_head = calloc(topo->ncpus, sizeof(*r->lb_head));
 	r->lb_tail = calloc(topo->ncpus, sizeof(*r->lb_tail));
 	r->lb_scratch = sr_lb_scratch_new(topo->ncpus);
@@ -1800,7 +1881,7 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 	r->nib_levels = calloc(topo->ncpus, sizeof(*r->nib_levels));
 	r->pull_gap = calloc(topo->ncpus, sizeof(*r->pull_gap));
 	if (!r->tasks || !r->rq || !r->idle || !r->pull || !r->await ||
-	    !r->selected || !r->fork_probe || !r->lb_head || !r->lb_tail || !r->lb_scratch ||
+	    !r->selected || !r->fork_probe || !r->removed || !r->lb_head || !r->lb_tail || !r->lb_scratch ||
 	    !r->lbp || !r->last_local || !r->nohz_last ||
 	    !r->switch_ts || !r->nib_levels || !r->pull_gap) {
 		sr_replay_free(r);
@@ -1865,6 +1946,7 @@ void sr_replay_free(struct sr_replay *r)
 	free(r->await);
 	free(r->selected);
 	free(r->fork_probe);
+	free(r->removed);
 	free(r->lb_head);
 	free(r->lb_tail);
 	sr_lb_scratch_free(r->lb_scratch);
