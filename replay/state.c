@@ -1232,16 +1232,40 @@ static void probe_prevload(struct sr_replay *r, int cpu, const struct sr_event *
 }
 
 /*
+ * The fork probe's prevload is the kernel's cpu_load() of the parent's CPU
+ * (schedreplay-models(7) §3.4): where that CPU holds a dead task's load the
+ * engine has not yet taken off, the value tells whether the kernel's
+ * update_cfs_rq_load_avg() has (a tick the trace does not show): nearer the
+ * engine's load without it, the removal is applied now.  Return: 1 if so.
+ */
+static int probe_removed(struct sr_replay *r, int cpu, long long kload)
+{
+	const struct sr_removed *rm = &r->removed[cpu];
+	long long with, without;
+
+	if (kload < 0 || !rm->nr)
+		return 0;
+	with = (long long)r->rq[cpu].cfs.load_avg;
+	without = with > (long long)rm->load ? with - (long long)rm->load : 0;
+	if (llabs(kload - without) >= llabs(kload - with))
+		return 0;
+	removed_apply(r, cpu);
+	return 1;
+}
+
+/*
  * The fork's select_rq probe, if this CPU's last event was one for @p: the
  * placement ran (select_task_rq_fair), from the probe's prev_cpu
  * (task_cpu(child), the parent's CPU at sched_fork), with its wake_flags and
  * its return value.  The child's own PELT fields do not apply: a new task
  * is absent from every CPU's signal (se.avg.last_update_time is 0 until it
- * is attached).  Nor does prevload: the slow path compares the loads of
- * every CPU, and the kernel's value for one of them lags (load that
- * migrated away waits in cfs_rq->removed for the CPU's next update) where
- * the engine's for the others does not; taken for the evaluation alone it
- * cost v4.15's forks 25 points on numa-6.1-forks-pelt, mainline's none.
+ * is attached).  Nor does prevload as the CPU's load: the slow path
+ * compares the loads of every CPU, and the kernel's value for one of them
+ * lags (load that migrated away waits in cfs_rq->removed for the CPU's next
+ * update) where the engine's for the others does not; taken for the
+ * evaluation alone it cost v4.15's forks 25 points on numa-6.1-forks-pelt,
+ * mainline's none.  It only settles a dead task's pending removal there
+ * (probe_removed()).
  */
 static int fork_probe_take(struct sr_replay *r, struct sr_pending *pd, struct sr_task *p,
 			   const struct sr_event *ev)
@@ -1264,6 +1288,9 @@ static int fork_probe_take(struct sr_replay *r, struct sr_pending *pd, struct sr
 	}
 	pd->d.wake_flags = fp->ev.wake_flags;
 	pd->d.kernel_cpu = fp->ret;
+	if (pd->d.prev_cpu >= 0 && pd->d.prev_cpu < r->topo->ncpus &&
+	    probe_removed(r, pd->d.prev_cpu, fp->ev.prevload))
+		r->stats.reconciled[SR_REC_PROBE]++;
 	pd->d.skip = SR_SKIP_NONE;
 	if (fp->ev.flips >= 0)
 		p->wakee_flips = (unsigned)fp->ev.flips;

@@ -35,5 +35,19 @@ sed 's/ 1\.001000: sched_process_fork/ 1.005000: sched_process_fork/;
 "$SR" replay -q -o "$TMP/dll.db" -t 1x2x1 "$TMP/dl-late.txt" 2>/dev/null
 same "a tick later the load is gone and the child stays local" \
 	"402:0" "$(forks "$TMP/dll.db")"
+# the fork's probe: prevload (the kernel's cpu_load() of CPU 0) near P's
+# load alone shows the kernel's update has taken D's load off (a tick the
+# trace does not show); the engine applies the removal, CPU 0 has spare
+# capacity again and the child stays, as select_rq_ret says
+sed 's/^\( *P-400 *\[000\] d\.\.3\. *1\.001001: \)sched_wakeup_new: comm=P pid=402 prio=120 target_cpu=001/\1select_rq: (select_task_rq_fair+0x0\/0x1c0) prev_cpu=0 wake_flags=0x4 pid=402 prevload=1030\
+\1select_rq_ret: (wake_up_new_task+0x1a5\/0x3c0 <- select_task_rq_fair) cpu=0\
+\1sched_wakeup_new: comm=P pid=402 prio=120 target_cpu=000/' \
+	"$S/fork-dead-load.txt" >"$TMP/dl-probe.txt"
+same "the variant carries the fork's probe" "1" "$(grep -c 'prevload=1030' "$TMP/dl-probe.txt")"
+"$SR" replay -q -o "$TMP/dlp.db" -t 1x2x1 "$TMP/dl-probe.txt" 2>/dev/null
+same "a probe's prevload that shows the removal done settles it" \
+	"402:0 0" "$(forks "$TMP/dlp.db") $(sqlite3 "$TMP/dlp.db" "SELECT kernel_cpu FROM decision WHERE tid = 402")"
+same "and it is counted as reconciled by the probe" "1" \
+	"$(sqlite3 "$TMP/dlp.db" "SELECT n FROM reconciled WHERE kind = 'probe'")"
 
 test_done
