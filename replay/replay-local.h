@@ -25,6 +25,16 @@ struct sr_fork_probe {
 	int ret;			/* select_rq_ret's cpu, -1 not seen */
 };
 
+/*
+ * cfs_rq->removed (schedreplay-models(7) §3.4): the averages of tasks that
+ * died on a CPU, which its root cfs_rq still carries until its next update
+ */
+struct sr_removed {
+	unsigned long load, util, runnable;
+	uint64_t ts;			/* the last removal */
+	int nr;				/* 0: nothing pending */
+};
+
 struct sr_pending {
 	struct sr_decision d;
 	int selected;			/* the select_rq probe bound to it */
@@ -85,6 +95,9 @@ struct sr_replay {
 	struct sr_task **await;		/* per cpu: the wakee whose select_rq comes next */
 	struct sr_pending **selected;	/* per cpu: the decision select_rq_ret answers */
 	struct sr_fork_probe *fork_probe;	/* per cpu: a fork's probe, its wakeup_new next */
+	struct sr_removed *removed;		/* per cpu: dead tasks' load not yet removed */
+	int nremoved;				/* CPUs with a removal pending */
+
 	/* self-pull migrations waiting to be told newidle or periodic */
 	struct sr_migration *pull;	/* per cpu; pid 0: none */
 	sr_migration_cb mig_cb;

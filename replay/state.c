@@ -290,11 +290,89 @@ static void task_remove(struct sr_replay *r, int pid)
 
 /* ---- PELT bookkeeping ---------------------------------------------------- */
 
+static unsigned long sub_clamp(unsigned long a, unsigned long b);
+
+/*
+ * schedreplay-models(7) §3.4: update_cfs_rq_load_avg() (kernel/sched/fair.c,
+ * 6.1 and 6.12) first takes what remove_entity_load_avg() left in
+ * cfs_rq->removed out of the averages and their sums (sum = avg * divider),
+ * keeping each sum at least avg * PELT_MIN_DIVIDER
+ */
+static void removed_apply(struct sr_replay *r, int cpu)
+{
+	struct sr_removed *rm = &r->removed[cpu];
+	struct sr_pelt *sa = &r->rq[cpu].cfs;
+	uint64_t divider = SR_PELT_MAX - 1024 + sa->period_contrib, min = SR_PELT_MAX - 1024;
+	uint64_t sum;
+
+	if (!rm->nr)
+		return;
+	sa->load_avg = sub_clamp(sa->load_avg, rm->load);
+	sa->load_sum = sa->load_sum > rm->load * divider ? sa->load_sum - rm->load * divider : 0;
+	if (sa->load_sum < sa->load_avg * min)
+		sa->load_sum = sa->load_avg * min;
+	sa->util_avg = sub_clamp(sa->util_avg, rm->util);
+	sum = sa->util_sum > rm->util * divider ? sa->util_sum - rm->util * divider : 0;
+	sa->util_sum = (uint32_t)(sum < sa->util_avg * min ? sa->util_avg * min : sum);
+	sa->runnable_avg = sub_clamp(sa->runnable_avg, rm->runnable);
+	sa->runnable_sum = sa->runnable_sum > rm->runnable * divider ?
+			   sa->runnable_sum - rm->runnable * divider : 0;
+	if (sa->runnable_sum < sa->runnable_avg * min)
+		sa->runnable_sum = sa->runnable_avg * min;
+	memset(rm, 0, sizeof(*rm));
+	r->nremoved--;
+}
+
+/*
+ * task_dead_fair() -> remove_entity_load_avg() (6.1, 6.12): a task that died
+ * on @cpu leaves its averages (synced to the cfs_rq's last update) in
+ * cfs_rq->removed.  finish_task_switch() calls it after the switch that
+ * dequeued the task and updated the cfs_rq, so the CPU's signal still holds
+ * them until its next update_cfs_rq_load_avg()
+ */
+static void removed_add(struct sr_replay *r, struct sr_task *t, uint64_t now)
+{
+	struct sr_removed *rm;
+
+	if (!t->attached || t->cpu < 0)
+		return;
+	rm = &r->removed[t->cpu];
+	if (!rm->nr)
+		r->nremoved++;
+	rm->nr++;
+	rm->ts = now;
+	rm->load += t->pelt.load_avg;
+	rm->util += t->pelt.util_avg;
+	rm->runnable += t->pelt.runnable_avg;
+	t->attached = 0;
+}
+
+/*
+ * The CPU's next update: any later event the engine updates its signal at
+ * (a switch: put_prev_entity() / set_next_entity(); an enqueue, a dequeue,
+ * an attach or a detach), or, on a CPU running a task, the tick
+ * (entity_tick() -> update_load_avg()), which has come for certain 1/HZ
+ * after the removal (its phase is not traced); an idle CPU has no tick (its
+ * blocked-load update by an idle balance is not traced either)
+ */
+static void removed_due(struct sr_replay *r, uint64_t now)
+{
+	uint64_t tick = 1000000000ULL / (uint64_t)r->hz;
+	int cpu;
+
+	for (cpu = 0; cpu < r->topo->ncpus && r->nremoved; cpu++)
+		if (r->removed[cpu].nr && r->rq[cpu].curr != 0 &&
+		    now >= r->removed[cpu].ts + tick)
+			removed_apply(r, cpu);
+}
+
 /* bring cpu's root cfs_rq signal to @now with what it held since */
 static void rq_pelt_update(struct sr_replay *r, int cpu, uint64_t now)
 {
 	struct sr_rq *rq = &r->rq[cpu];
 
+	if (r->removed[cpu].nr && now > r->removed[cpu].ts)
+		removed_apply(r, cpu);
 	if (!rq->cfs.last_update) {
 		rq->cfs.last_update = now;
 		return;
@@ -936,7 +1014,7 @@ static int on_switch(struct sr_replay *r, const struct sr_event *ev)
 				util_est_update(prev, r->topo);
 			prev->state = ev->prev_state == SR_PREV_DEAD ? SR_TASK_DEAD : SR_TASK_BLOCKED;
 			if (prev->state == SR_TASK_DEAD)
-				detach(r, prev);
+				removed_add(r, prev, now);
 		}
 	}
 	rq_pelt_update(r, ev->cpu, now);
@@ -1255,16 +1333,40 @@ static void probe_prevload(struct sr_replay *r, int cpu, const struct sr_event *
 }
 
 /*
+ * The fork probe's prevload is the kernel's cpu_load() of the parent's CPU
+ * (schedreplay-models(7) §3.4): where that CPU holds a dead task's load the
+ * engine has not yet taken off, the value tells whether the kernel's
+ * update_cfs_rq_load_avg() has (a tick the trace does not show): nearer the
+ * engine's load without it, the removal is applied now.  Return: 1 if so.
+ */
+static int probe_removed(struct sr_replay *r, int cpu, long long kload)
+{
+	const struct sr_removed *rm = &r->removed[cpu];
+	long long with, without;
+
+	if (kload < 0 || !rm->nr)
+		return 0;
+	with = (long long)r->rq[cpu].cfs.load_avg;
+	without = with > (long long)rm->load ? with - (long long)rm->load : 0;
+	if (llabs(kload - without) >= llabs(kload - with))
+		return 0;
+	removed_apply(r, cpu);
+	return 1;
+}
+
+/*
  * The fork's select_rq probe, if this CPU's last event was one for @p: the
  * placement ran (select_task_rq_fair), from the probe's prev_cpu
  * (task_cpu(child), the parent's CPU at sched_fork), with its wake_flags and
  * its return value.  The child's own PELT fields do not apply: a new task
  * is absent from every CPU's signal (se.avg.last_update_time is 0 until it
- * is attached).  Nor does prevload: the slow path compares the loads of
- * every CPU, and the kernel's value for one of them lags (load that
- * migrated away waits in cfs_rq->removed for the CPU's next update) where
- * the engine's for the others does not; taken for the evaluation alone it
- * cost v4.15's forks 25 points on numa-6.1-forks-pelt, mainline's none.
+ * is attached).  Nor does prevload as the CPU's load: the slow path
+ * compares the loads of every CPU, and the kernel's value for one of them
+ * lags (load that migrated away waits in cfs_rq->removed for the CPU's next
+ * update) where the engine's for the others does not; taken for the
+ * evaluation alone it cost v4.15's forks 25 points on numa-6.1-forks-pelt,
+ * mainline's none.  It only settles a dead task's pending removal there
+ * (probe_removed()).
  */
 static int fork_probe_take(struct sr_replay *r, struct sr_pending *pd, struct sr_task *p,
 			   const struct sr_event *ev)
@@ -1287,6 +1389,9 @@ static int fork_probe_take(struct sr_replay *r, struct sr_pending *pd, struct sr
 	}
 	pd->d.wake_flags = fp->ev.wake_flags;
 	pd->d.kernel_cpu = fp->ret;
+	if (pd->d.prev_cpu >= 0 && pd->d.prev_cpu < r->topo->ncpus &&
+	    probe_removed(r, pd->d.prev_cpu, fp->ev.prevload))
+		r->stats.reconciled[SR_REC_PROBE]++;
 	pd->d.skip = SR_SKIP_NONE;
 	if (fp->ev.flips >= 0) {
 		p->wakee_flips = (unsigned)fp->ev.flips;
@@ -1337,6 +1442,43 @@ static void aff_fork(struct sr_replay *r, struct sr_task *parent, struct sr_task
 	parent->fork_pin = child->fork_pin = pcpu + 1;
 }
 
+/*
+ * schedreplay-models(7) §3.2: post_init_entity_util_avg() (kernel/sched/fair.c,
+ * 6.1 and 6.12), which wake_up_new_task() calls after the placement and
+ * before activate_task(): a new CFS task starts with util_avg = runnable_avg
+ * = the destination cfs_rq's util_avg * weight / (load_avg + 1), at most half
+ * the capacity the cfs_rq's util_avg leaves (all of that half when the
+ * cfs_rq has no utilization), from the cfs_rq's averages as last updated
+ * (update_load_avg() comes with the enqueue).  The weight is se->load.weight,
+ * scale_load()d (1024 times the nice weight on 64-bit), before v6.8, so that
+ * the cap nearly always decides, and se_weight() since ("sched/fair: Fix
+ * initial util_avg calculation"; Debian 6.1.192 has the first form, 6.12.117
+ * the second).  load_avg stays the nice weight (init_entity_runnable_average()).
+ */
+static void post_init_util(struct sr_replay *r, struct sr_task *p, int cpu)
+{
+	const struct sr_pelt *cfs = &r->rq[cpu].cfs;
+	long scale = r->topo->cpu[cpu].capacity > 0 ? r->topo->cpu[cpu].capacity :
+		     SR_SCHED_CAPACITY;
+	long cap = (scale - (long)cfs->util_avg) / 2;
+	unsigned long util = 0, w = p->weight;
+
+	if (!is_fair(p))
+		return;
+	if (!sr_kgen_has(&r->kgen, SR_KF_INIT_UTIL_SE_WEIGHT))
+		w <<= 10;
+	if (cap > 0) {
+		if (cfs->util_avg) {
+			util = (unsigned long)((uint64_t)cfs->util_avg * w / (cfs->load_avg + 1));
+			if (util > (unsigned long)cap)
+				util = (unsigned long)cap;
+		} else {
+			util = (unsigned long)cap;
+		}
+	}
+	sr_pelt_set(&p->pelt, p->pelt.load_avg, util, util, p->weight);
+}
+
 static int on_wakeup_new(struct sr_replay *r, const struct sr_event *ev)
 {
 	struct sr_task *p = task_get(r, ev->pid, ev->comm, ev->prio);
@@ -1384,6 +1526,7 @@ static int on_wakeup_new(struct sr_replay *r, const struct sr_event *ev)
 	sr_dec_evaluate(r, pd, p, parent, now);
 	if (parent)
 		aff_fork(r, parent, p, ev->cpu, cpu, probed);
+	post_init_util(r, p, cpu);
 	/* wake_up_new_task(): recent_used_cpu = task_cpu(p), before the selection */
 	p->recent_used_cpu = pd->d.prev_cpu;
 	p->pelt_valid = 1;
@@ -1815,6 +1958,8 @@ int sr_replay_feed(struct sr_replay *r, const struct sr_event *ev)
 		return 0;
 	r->stats.events++;
 	r->now = ev->ts;
+	if (r->nremoved)
+		removed_due(r, ev->ts);
 	/* a fork's probe is followed at once by its select_rq_ret and sched_wakeup_new */
 	if (r->fork_probe[ev->cpu].valid && ev->kind != SR_EV_SELECT_RQ_RET &&
 	    ev->kind != SR_EV_WAKEUP_NEW) {
@@ -1869,6 +2014,7 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 	r->selected = calloc(topo->ncpus, sizeof(*r->selected));
 	r->waking_declared = 1;
 	r->fork_probe = calloc(topo->ncpus, sizeof(*r->fork_probe));
+	r->removed = calloc(topo->ncpus, sizeof(*r->removed));
 	r->lb_head = calloc(topo->ncpus, sizeof(*r->lb_head));
 	r->lb_tail = calloc(topo->ncpus, sizeof(*r->lb_tail));
 	r->lb_scratch = sr_lb_scratch_new(topo->ncpus);
@@ -1886,7 +2032,7 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 	}
 	sr_dec_ni_init(r);
 	if (!r->tasks || !r->rq || !r->idle || !r->pull || !r->await ||
-	    !r->selected || !r->fork_probe || !r->lb_head || !r->lb_tail || !r->lb_scratch ||
+	    !r->selected || !r->fork_probe || !r->removed || !r->lb_head || !r->lb_tail || !r->lb_scratch ||
 	    !r->lbp || !r->last_local || !r->nohz_last ||
 	    !r->switch_ts || !r->nib_levels || !r->pull_gap) {
 		sr_replay_free(r);
@@ -1951,6 +2097,7 @@ void sr_replay_free(struct sr_replay *r)
 	free(r->await);
 	free(r->selected);
 	free(r->fork_probe);
+	free(r->removed);
 	free(r->lb_head);
 	free(r->lb_tail);
 	sr_lb_scratch_free(r->lb_scratch);

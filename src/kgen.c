@@ -40,6 +40,7 @@ static const struct {
 	struct kver stable[4];		/* backports; major 0 ends the list */
 } feats[SR_KF__COUNT] = {
 	[SR_KF_EEVDF] = { "EEVDF", { 6, 6, 0 }, { { 0 } } },
+	[SR_KF_INIT_UTIL_SE_WEIGHT] = { "new task util from se_weight", { 6, 8, 0 }, { { 0 } } },
 	[SR_KF_DELAY_DEQUEUE] = { "delayed dequeue", { 6, 12, 0 }, { { 0 } } },
 	[SR_KF_DELAYED_NOT_RUNNABLE] = { "runnable signal without delayed tasks", { 6, 13, 0 },
 					 { { 6, 12, 7 }, { 0 } } },

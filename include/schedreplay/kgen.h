@@ -24,6 +24,9 @@ enum sr_kgen_source {
 enum sr_kfeat {
 	/* v6.6 "sched/fair: Implement an EEVDF-like scheduling policy" */
 	SR_KF_EEVDF,
+	/* v6.8 "sched/fair: Fix initial util_avg calculation": post_init_entity_util_avg()
+	 * scales by se_weight(), no longer by the scale_load()d se->load.weight */
+	SR_KF_INIT_UTIL_SE_WEIGHT,
 	/* v6.12 "sched/fair: Implement delayed dequeue": dequeue_entity() of a
 	 * task blocking while not eligible leaves it queued (sched_delayed) */
 	SR_KF_DELAY_DEQUEUE,

@@ -1,0 +1,53 @@
+#!/bin/bash
+# Fork placement (schedreplay-models(7) §3.2, §5.7): the engine's state at a
+# fork and find_idlest_group() / sched_balance_find_dst_group(), on
+# constructed scenarios (tests/fixtures/scenario/fork-*.txt) whose comments
+# give the kernel rule and the numbers.
+. "$(dirname "$0")/test-lib.sh"
+
+command -v sqlite3 >/dev/null || skip_all "sqlite3 not installed (make deps)"
+
+S="$FIX/scenario"
+
+# forks DB: "tid:model cpu" of every fork, in tid order
+forks() {
+	sqlite3 "$1" "SELECT d.tid || ':' || e.cpu FROM decision d JOIN evaluation_v e
+		USING (decision_id) WHERE d.kind = 'fork' AND e.model = 'mainline'
+		ORDER BY d.tid" | paste -sd' '
+}
+
+# --- post_init_entity_util_avg(): a waiting child's util counts ------------
+ok "init util: replay" "$SR" replay -q -o "$TMP/iu.db" -t 1x2x1 "$S/fork-init-util.txt"
+same "a child that has not run yet makes its CPU fully busy for the next fork" \
+	"401:1 402:0" "$(forks "$TMP/iu.db")"
+same "the second fork stays local" "fork > MC: local" \
+	"$(sqlite3 "$TMP/iu.db" "SELECT e.reason FROM decision d JOIN evaluation_v e
+		USING (decision_id) WHERE d.tid = 402 AND e.model = 'mainline'")"
+
+# --- remove_entity_load_avg(): a dead task's load waits for the next update
+ok "dead load: replay" "$SR" replay -q -o "$TMP/dl.db" -t 1x2x1 "$S/fork-dead-load.txt"
+same "the CPU a task just died on still carries its load at the next fork" \
+	"402:1" "$(forks "$TMP/dl.db")"
+# the same fork 5 ms later: a tick has updated CPU 0 (1/HZ at 250 Hz)
+sed 's/ 1\.001000: sched_process_fork/ 1.005000: sched_process_fork/;
+	s/ 1\.001001: sched_wakeup_new/ 1.005001: sched_wakeup_new/' \
+	"$S/fork-dead-load.txt" >"$TMP/dl-late.txt"
+"$SR" replay -q -o "$TMP/dll.db" -t 1x2x1 "$TMP/dl-late.txt" 2>/dev/null
+same "a tick later the load is gone and the child stays local" \
+	"402:0" "$(forks "$TMP/dll.db")"
+# the fork's probe: prevload (the kernel's cpu_load() of CPU 0) near P's
+# load alone shows the kernel's update has taken D's load off (a tick the
+# trace does not show); the engine applies the removal, CPU 0 has spare
+# capacity again and the child stays, as select_rq_ret says
+sed 's/^\( *P-400 *\[000\] d\.\.3\. *1\.001001: \)sched_wakeup_new: comm=P pid=402 prio=120 target_cpu=001/\1select_rq: (select_task_rq_fair+0x0\/0x1c0) prev_cpu=0 wake_flags=0x4 pid=402 prevload=1030\
+\1select_rq_ret: (wake_up_new_task+0x1a5\/0x3c0 <- select_task_rq_fair) cpu=0\
+\1sched_wakeup_new: comm=P pid=402 prio=120 target_cpu=000/' \
+	"$S/fork-dead-load.txt" >"$TMP/dl-probe.txt"
+same "the variant carries the fork's probe" "1" "$(grep -c 'prevload=1030' "$TMP/dl-probe.txt")"
+"$SR" replay -q -o "$TMP/dlp.db" -t 1x2x1 "$TMP/dl-probe.txt" 2>/dev/null
+same "a probe's prevload that shows the removal done settles it" \
+	"402:0 0" "$(forks "$TMP/dlp.db") $(sqlite3 "$TMP/dlp.db" "SELECT kernel_cpu FROM decision WHERE tid = 402")"
+same "and it is counted as reconciled by the probe" "1" \
+	"$(sqlite3 "$TMP/dlp.db" "SELECT n FROM reconciled WHERE kind = 'probe'")"
+
+test_done
