@@ -138,8 +138,58 @@ void sr_dec_evaluate(struct sr_replay *r, struct sr_pending *pd, const struct sr
 	in.exiting = pd->d.waker_exiting;
 	in.p = p;
 	in.cur = cur;
-	for (i = 0; i < r->nmodels; i++)
-		sr_model_select(r->models[i], &v, &in, &pd->ev[i]);
+	for (i = 0; i < r->nmodels; i++) {
+		struct sr_eval *e = &pd->ev[i];
+		int j = r->same_place[i];
+
+		/* a patch side outside its pair's scope: nothing reads it */
+		if (!(r->touches[i] & (1u << pd->d.kind))) {
+			e->cpu = e->src_cpu = -1;
+			continue;
+		}
+		/* the same functions on the same view answer the same */
+		if (j != i && (r->touches[j] & (1u << pd->d.kind))) {
+			*e = pd->ev[j];
+			continue;
+		}
+		sr_model_select(r->models[i], &v, &in, e);
+	}
+}
+
+/*
+ * Do @a and @b place wakeups and forks alike?  select_task_rq_fair()
+ * reads the model's flags and its placement functions, and a patch's
+ * function may call its base model's (sr_base()); a side with all of them
+ * its base model's (a balance pair's, or exit-sync-peterz's patched side)
+ * or another side's is evaluated once.
+ */
+static int same_placement(const struct sr_model *a, const struct sr_model *b)
+{
+	const struct sr_policy *p = &a->pol, *q = &b->pol;
+
+	return (a->base ? a->base : a) == (b->base ? b->base : b) &&
+	       a->runnable_load == b->runnable_load && a->recent_used_cpu == b->recent_used_cpu &&
+	       a->mask_exiting_sync == b->mask_exiting_sync && a->util_est == b->util_est &&
+	       a->sd_era == b->sd_era && p->select_task_rq == q->select_task_rq &&
+	       p->wake_wide == q->wake_wide && p->wake_affine == q->wake_affine &&
+	       p->wake_affine_idle == q->wake_affine_idle &&
+	       p->wake_affine_weight == q->wake_affine_weight &&
+	       p->select_idle_sibling == q->select_idle_sibling &&
+	       p->select_idle_cpu == q->select_idle_cpu &&
+	       p->find_idlest_cpu == q->find_idlest_cpu &&
+	       p->find_idlest_group == q->find_idlest_group &&
+	       p->find_idlest_group_cpu == q->find_idlest_group_cpu;
+}
+
+void sr_dec_same_placement(struct sr_replay *r)
+{
+	int i, j;
+
+	for (i = 0; i < r->nmodels; i++) {
+		for (j = 0; j < i && !same_placement(r->models[i], r->models[j]); j++)
+			;
+		r->same_place[i] = j;
+	}
 }
 
 int sr_dec_close(struct sr_replay *r, struct sr_pending *pd, int actual, uint64_t now)
