@@ -160,7 +160,8 @@ static const char schema[] =
 	"CREATE VIEW migration_summary AS"
 	" SELECT run_id, class, count(*) AS n FROM migration GROUP BY run_id, class;";
 
-/* created once the bulk load is over (or at once when appending) */
+/* created with a new file's tables; a temporary file to append from gets them
+ * at commit if it becomes the database after all (IF NOT EXISTS) */
 static const char indexes[] =
 	"CREATE INDEX IF NOT EXISTS decision_run ON decision (run_id, kind, ts);"
 	"CREATE INDEX IF NOT EXISTS decision_ts ON decision (run_id, ts);"
@@ -912,6 +913,14 @@ struct sr_store *sr_store_create(const char *path, const struct sr_store_opts *o
 			 "PRAGMA application_id=%d; PRAGMA user_version=%d;",
 			 SR_DB_APPLICATION_ID, SR_DB_SCHEMA_VERSION);
 		if (exec(s, sql, cause) || exec(s, schema, cause) || exec(s, sr_slices_schema, cause))
+			goto fail;
+		/*
+		 * The indexes of a new file grow with its rows, on the writer
+		 * thread beside the replay: as much work as building them at
+		 * the end, but not after it.  An append's temporary file has
+		 * none (the destination's take the rows when they are copied).
+		 */
+		if (!s->append && (exec(s, indexes, cause) || exec(s, sr_slices_indexes, cause)))
 			goto fail;
 		snprintf(sql, sizeof(sql),
 			 "INSERT INTO meta VALUES ('schema_version', '%d'), "
@@ -1983,7 +1992,7 @@ static int temp_finish(struct sr_store *s, char **cause)
 
 	if (!s->db)
 		return 0;
-	/* bulk load first, indexes once at the end */
+	/* made with the tables, unless the file was to be appended from */
 	err = exec(s, indexes, cause);
 	if (!err)
 		err = exec(s, sr_slices_indexes, cause);
