@@ -9,6 +9,7 @@
  * decisions, the per-model balance hints and what a closed balance
  * decision teaches of a task's affinity (aff_refused).
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,7 +67,13 @@ void sr_dec_snapshot(struct sr_replay *r, struct sr_decision *d, const struct sr
 struct sr_pending *sr_dec_open(struct sr_replay *r, struct sr_task *p,
 					enum sr_decision_kind kind, uint64_t now)
 {
-	struct sr_pending *pd = calloc(1, sizeof(*pd));
+	/*
+	 * Room for the models evaluated only (ev[] has SR_MAX_MODELS, the
+	 * callback reads r->nmodels): one model's decision zeroes 0.5 KiB,
+	 * not 5.5, and a trace has one at every sched_waking
+	 */
+	struct sr_pending *pd = calloc(1, offsetof(struct sr_pending, ev) +
+				       (size_t)r->nmodels * sizeof(pd->ev[0]));
 
 	if (!pd)
 		return NULL;
