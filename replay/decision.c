@@ -69,14 +69,25 @@ struct sr_pending *sr_dec_open(struct sr_replay *r, struct sr_task *p,
 {
 	/*
 	 * Room for the models evaluated only (ev[] has SR_MAX_MODELS, the
-	 * callback reads r->nmodels): one model's decision zeroes 0.5 KiB,
-	 * not 5.5, and a trace has one at every sched_waking
+	 * callback reads r->nmodels), and of each evaluation what a reader
+	 * reads before an evaluation fills it: not the reason's bytes after
+	 * its NUL nor effects past neffects (a trace has a decision at every
+	 * sched_waking; zeroing 13 evaluations is 4.4 KiB)
 	 */
-	struct sr_pending *pd = calloc(1, offsetof(struct sr_pending, ev) +
+	struct sr_pending *pd = malloc(offsetof(struct sr_pending, ev) +
 				       (size_t)r->nmodels * sizeof(pd->ev[0]));
+	int i;
 
 	if (!pd)
 		return NULL;
+	memset(pd, 0, offsetof(struct sr_pending, ev));
+	for (i = 0; i < r->nmodels; i++) {
+		struct sr_eval *e = &pd->ev[i];
+
+		e->cpu = e->src_cpu = e->task = e->neffects = 0;
+		e->lbf = 0;
+		e->reason[0] = '\0';
+	}
 	pd->d.id = r->next_id++;
 	pd->d.kind = kind;
 	pd->d.ts = now;
