@@ -10,6 +10,7 @@
  * decision teaches of a task's affinity (aff_refused).
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,10 +80,27 @@ void sr_dec_snapshot(struct sr_replay *r, struct sr_decision *d, const struct sr
 struct sr_pending *sr_dec_open(struct sr_replay *r, struct sr_task *p,
 					enum sr_decision_kind kind, uint64_t now)
 {
-	struct sr_pending *pd = calloc(1, sizeof(*pd));
+	/*
+	 * Room for the models evaluated only (ev[] has SR_MAX_MODELS, the
+	 * callback reads r->nmodels), and of each evaluation what a reader
+	 * reads before an evaluation fills it: not the reason's bytes after
+	 * its NUL nor effects past neffects (a trace has a decision at every
+	 * sched_waking; zeroing 13 evaluations is 4.4 KiB)
+	 */
+	struct sr_pending *pd = malloc(offsetof(struct sr_pending, ev) +
+				       (size_t)r->nmodels * sizeof(pd->ev[0]));
+	int i;
 
 	if (!pd)
 		return NULL;
+	memset(pd, 0, offsetof(struct sr_pending, ev));
+	for (i = 0; i < r->nmodels; i++) {
+		struct sr_eval *e = &pd->ev[i];
+
+		e->cpu = e->src_cpu = e->task = e->neffects = 0;
+		e->lbf = 0;
+		e->reason[0] = '\0';
+	}
 	pd->d.id = r->next_id++;
 	pd->d.kind = kind;
 	pd->d.ts = now;
@@ -184,9 +202,22 @@ void sr_dec_evaluate(struct sr_replay *r, struct sr_pending *pd, const struct sr
 	if (r->keep_why)
 		why_wakeup(r, pd, &v, p, cur);
 	for (i = 0; i < r->nmodels; i++) {
+		struct sr_eval *e = &pd->ev[i];
+		int j = r->same_place[i];
+
+		/* a patch side outside its pair's scope: nothing reads it */
+		if (!(r->touches[i] & (1u << pd->d.kind))) {
+			e->cpu = e->src_cpu = -1;
+			continue;
+		}
+		/* the same functions on the same view answer the same */
+		if (j != i && (r->touches[j] & (1u << pd->d.kind))) {
+			*e = pd->ev[j];
+			continue;
+		}
 		/* the first side is the first base model (sr_replay_new) */
 		sr_why_record(r->keep_why && !i ? &pd->why : NULL);
-		sr_model_select(r->models[i], &v, &in, &pd->ev[i]);
+		sr_model_select(r->models[i], &v, &in, e);
 	}
 	sr_why_record(NULL);
 }
@@ -232,6 +263,42 @@ static void aff_wake_refused(struct sr_replay *r, const struct sr_pending *pd, i
 	if (++t->aff_wake_refusals >= AFF_REFUSALS) {
 		t->aff_wake = 1;
 		t->inferred |= SR_INF_AFFINITY;
+	}
+}
+
+/*
+ * Do @a and @b place wakeups and forks alike?  select_task_rq_fair()
+ * reads the model's flags and its placement functions, and a patch's
+ * function may call its base model's (sr_base()); a side with all of them
+ * its base model's (a balance pair's, or exit-sync-peterz's patched side)
+ * or another side's is evaluated once.
+ */
+static int same_placement(const struct sr_model *a, const struct sr_model *b)
+{
+	const struct sr_policy *p = &a->pol, *q = &b->pol;
+
+	return (a->base ? a->base : a) == (b->base ? b->base : b) &&
+	       a->runnable_load == b->runnable_load && a->recent_used_cpu == b->recent_used_cpu &&
+	       a->mask_exiting_sync == b->mask_exiting_sync && a->util_est == b->util_est &&
+	       a->sd_era == b->sd_era && p->select_task_rq == q->select_task_rq &&
+	       p->wake_wide == q->wake_wide && p->wake_affine == q->wake_affine &&
+	       p->wake_affine_idle == q->wake_affine_idle &&
+	       p->wake_affine_weight == q->wake_affine_weight &&
+	       p->select_idle_sibling == q->select_idle_sibling &&
+	       p->select_idle_cpu == q->select_idle_cpu &&
+	       p->find_idlest_cpu == q->find_idlest_cpu &&
+	       p->find_idlest_group == q->find_idlest_group &&
+	       p->find_idlest_group_cpu == q->find_idlest_group_cpu;
+}
+
+void sr_dec_same_placement(struct sr_replay *r)
+{
+	int i, j;
+
+	for (i = 0; i < r->nmodels; i++) {
+		for (j = 0; j < i && !same_placement(r->models[i], r->models[j]); j++)
+			;
+		r->same_place[i] = j;
 	}
 }
 

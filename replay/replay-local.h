@@ -106,6 +106,8 @@ struct sr_replay {
 
 	/* load balancing */
 	unsigned touches[SR_MAX_MODELS];	/* 1 << kind the model is evaluated at */
+	/* per model: the first model placing wakeups and forks as it does */
+	int same_place[SR_MAX_MODELS];
 	struct sr_task **lb_head, **lb_tail;	/* per cpu: cfs_tasks, MRU first */
 	unsigned char *lb_imb[SR_MAX_MODELS];	/* per model: sgc->imbalance */
 	struct sr_lb_scratch *lb_scratch;	/* the models' balance scratch */
@@ -189,6 +191,8 @@ struct sr_pending *sr_dec_open(struct sr_replay *r, struct sr_task *p,
 void sr_dec_snapshot(struct sr_replay *r, struct sr_decision *d, const struct sr_task *p,
 		     uint64_t now);
 /* evaluate every model on the state as it is now */
+/* fill r->same_place from r->models (once, when the engine is made) */
+void sr_dec_same_placement(struct sr_replay *r);
 void sr_dec_evaluate(struct sr_replay *r, struct sr_pending *pd, const struct sr_task *p,
 		     const struct sr_task *cur, uint64_t now);
 /* the kernel chose @actual: hand the decision to the callback and free it */

@@ -2038,6 +2038,7 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 		sr_replay_free(r);
 		return NULL;
 	}
+	sr_dec_same_placement(r);
 	for (c = 0; c < r->nmodels; c++) {
 		r->touches[c] = ~0u;
 		r->lb_imb[c] = calloc((size_t)topo->ncpus * SR_MAX_DOMAIN_LEVELS, 1);

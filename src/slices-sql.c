@@ -144,6 +144,27 @@ static void bind_text(sqlite3_stmt *q, int i, const char *v)
 		sqlite3_bind_null(q, i);
 }
 
+/* a sched_slice row into parameters @o + 1 .. @o + SR_SL_SCHED_COLUMNS of @q */
+void sr_slices_sql_bind_sched(sqlite3_stmt *q, int o, long run_id, const struct sr_slice_row *r)
+{
+	sqlite3_bind_int64(q, o + 1, run_id);
+	sqlite3_bind_int64(q, o + 2, (sqlite3_int64)r->ts);
+	bind_int(q, o + 3, r->dur);
+	sqlite3_bind_int(q, o + 4, r->cpu);
+	sqlite3_bind_int(q, o + 5, r->tid);
+	bind_text(q, o + 6, r->state);
+	bind_int(q, o + 7, r->prio);
+	bind_int(q, o + 8, r->wait);
+	bind_int(q, o + 9, r->delay);
+	bind_text(q, o + 10, r->prev_state);
+	bind_int(q, o + 11, r->woken);
+	bind_int(q, o + 12, r->queue_cpu);
+	bind_int(q, o + 13, r->waker);
+	bind_int(q, o + 14, r->queue_idle);
+	bind_int(q, o + 15, r->queue_nr);
+	bind_int(q, o + 16, r->decision);
+}
+
 int sr_slices_sql_insert(sqlite3_stmt *st[SR_SL__COUNT], long run_id,
 			 const struct sr_slice_row *r)
 {
@@ -156,21 +177,7 @@ int sr_slices_sql_insert(sqlite3_stmt *st[SR_SL__COUNT], long run_id,
 	sqlite3_bind_int64(q, 1, run_id);
 	switch (r->table) {
 	case SR_SL_SCHED:
-		sqlite3_bind_int64(q, 2, (sqlite3_int64)r->ts);
-		bind_int(q, 3, r->dur);
-		sqlite3_bind_int(q, 4, r->cpu);
-		sqlite3_bind_int(q, 5, r->tid);
-		bind_text(q, 6, r->state);
-		bind_int(q, 7, r->prio);
-		bind_int(q, 8, r->wait);
-		bind_int(q, 9, r->delay);
-		bind_text(q, 10, r->prev_state);
-		bind_int(q, 11, r->woken);
-		bind_int(q, 12, r->queue_cpu);
-		bind_int(q, 13, r->waker);
-		bind_int(q, 14, r->queue_idle);
-		bind_int(q, 15, r->queue_nr);
-		bind_int(q, 16, r->decision);
+		sr_slices_sql_bind_sched(q, 0, run_id, r);
 		break;
 	case SR_SL_TASK:
 		sqlite3_bind_int(q, 2, r->tid);

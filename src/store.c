@@ -82,6 +82,13 @@
 /* decisions per transaction */
 #define BATCH 50000
 
+/*
+ * Rows per INSERT on the writer thread: one statement of many rows costs
+ * SQLite far less than as many statements of one (the decision and
+ * sched_slice tables, the two that grow with the trace)
+ */
+#define MULTI 32
+
 static const char schema[] =
 	"CREATE TABLE meta ("
 	" key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;"
@@ -188,7 +195,8 @@ static const char schema[] =
 	"CREATE VIEW migration_summary AS"
 	" SELECT run_id, class, count(*) AS n FROM migration GROUP BY run_id, class;";
 
-/* created once the bulk load is over (or at once when appending) */
+/* created with a new file's tables; a temporary file to append from gets them
+ * at commit if it becomes the database after all (IF NOT EXISTS) */
 static const char indexes[] =
 	"CREATE INDEX IF NOT EXISTS decision_run ON decision (run_id, kind, ts);"
 	"CREATE INDEX IF NOT EXISTS decision_ts ON decision (run_id, ts);"
@@ -243,6 +251,13 @@ struct sr_store {
 	sqlite3_stmt *ins_dec, *ins_eval, *ins_reason, *ins_div, *ins_mig, *ins_snap;
 	sqlite3_stmt *ins_input, *ins_group;	/* decision_input, group_stat */
 	sqlite3_stmt *ins_slice[SR_SL__COUNT];	/* src/slices-sql.c */
+	/* the writer's rows of MULTI at a time, and those waiting for them
+	 * (pointers into the block it writes, flushed before it hands it back) */
+	sqlite3_stmt *ins_dec_k, *ins_slice_k;
+	const struct sr_decision *dq[MULTI];
+	const struct sr_slice_row *sq[MULTI];
+	struct sr_slice_row sq_moved[MULTI];	/* rows of a later run, their ids moved */
+	int ndq, nsq;
 	int ncpus;
 	char *path;			/* the destination (a symlink's target) */
 	char *tmp;			/* "path.tmp-PID" */
@@ -822,6 +837,34 @@ static int temp_create(struct sr_store *s, mode_t mode, char **cause)
 	return 0;
 }
 
+#define DECISION_COLUMNS 22
+
+/* "INSERT INTO t VALUES " @head with MULTI rows of @ncols parameters */
+static int prepare_multi(sqlite3 *db, const char *head, int ncols, sqlite3_stmt **st)
+{
+	size_t len = strlen(head) + (size_t)MULTI * ((size_t)ncols * 2 + 2) + 1, o;
+	char *sql = malloc(len);
+	int r, c, rc;
+
+	*st = NULL;
+	if (!sql)
+		return SQLITE_NOMEM;
+	o = (size_t)snprintf(sql, len, "%s", head);
+	for (r = 0; r < MULTI; r++) {
+		sql[o++] = r ? ',' : '(';
+		if (r)
+			sql[o++] = '(';
+		for (c = 0; c < ncols; c++) {
+			sql[o++] = '?';
+			sql[o++] = c + 1 < ncols ? ',' : ')';
+		}
+	}
+	sql[o] = '\0';
+	rc = sqlite3_prepare_v2(db, sql, -1, st, NULL);
+	free(sql);
+	return rc;
+}
+
 /* the file to write: a symlink's target, so that the link keeps pointing at the run */
 static char *dest_path(const char *path)
 {
@@ -909,6 +952,14 @@ struct sr_store *sr_store_create(const char *path, const struct sr_store_opts *o
 			 SR_DB_APPLICATION_ID, SR_DB_SCHEMA_VERSION);
 		if (exec(s, sql, cause) || exec(s, schema, cause) || exec(s, sr_slices_schema, cause))
 			goto fail;
+		/*
+		 * The indexes of a new file grow with its rows, on the writer
+		 * thread beside the replay: as much work as building them at
+		 * the end, but not after it.  An append's temporary file has
+		 * none (the destination's take the rows when they are copied).
+		 */
+		if (!s->append && (exec(s, indexes, cause) || exec(s, sr_slices_indexes, cause)))
+			goto fail;
 		snprintf(sql, sizeof(sql),
 			 "INSERT INTO meta VALUES ('schema_version', '%d'), "
 			 "('application', 'schedreplay')", SR_DB_SCHEMA_VERSION);
@@ -937,7 +988,11 @@ struct sr_store *sr_store_create(const char *path, const struct sr_store_opts *o
 	    sqlite3_prepare_v2(s->db, "INSERT OR IGNORE INTO group_stat VALUES "
 			       "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1, &s->ins_group,
 			       NULL) != SQLITE_OK ||
-	    sr_slices_sql_prepare(s->db, s->ins_slice) != SQLITE_OK) {
+	    sr_slices_sql_prepare(s->db, s->ins_slice) != SQLITE_OK ||
+	    prepare_multi(s->db, "INSERT INTO decision VALUES ", DECISION_COLUMNS,
+			  &s->ins_dec_k) != SQLITE_OK ||
+	    prepare_multi(s->db, SR_SL_SCHED_INSERT, SR_SL_SCHED_COLUMNS,
+			  &s->ins_slice_k) != SQLITE_OK) {
 		db_error(s, cause, "prepare");
 		goto fail;
 	}
@@ -1342,54 +1397,105 @@ static int batch(struct sr_store *s, char **cause)
 	return 0;
 }
 
-static int decision_now(struct sr_store *s, const struct sr_decision *d,
-			const struct job_eval *evals, int nevals, char **cause)
+/*
+ * The decision row @d into parameters @o + 1 .. @o + DECISION_COLUMNS of
+ * @st; its texts must stay put until the statement has run (a job's, or
+ * static)
+ */
+static void bind_decision(struct sr_store *s, sqlite3_stmt *st, int o,
+			  const struct sr_decision *d)
 {
-	sqlite3_stmt *st = s->ins_dec;
-	long id = s->id_base + d->id;
-	const char *inf;
-	int i, err;
-
 	/* the text of each set of inferred inputs is made once */
 	if (d->inferred < INF_CACHE) {
 		if (!s->inf_text[d->inferred][0])
 			inferred_text(d->inferred, s->inf_text[d->inferred], sizeof(s->inf_text[0]));
-		inf = s->inf_text[d->inferred];
+		bind_static_or_null(st, o + 18, s->inf_text[d->inferred]);
 	} else {
 		inferred_text(d->inferred, s->inf_buf, sizeof(s->inf_buf));
-		inf = s->inf_buf;
+		bind_text_or_null(st, o + 18, s->inf_buf);
 	}
-	sqlite3_bind_int64(st, 1, id);
-	sqlite3_bind_int64(st, 2, s->run_id);
-	sqlite3_bind_text(st, 3, sr_decision_kind_name(d->kind), -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 4, (sqlite3_int64)d->ts);
-	sqlite3_bind_int64(st, 5, (sqlite3_int64)d->done_ts);
-	sqlite3_bind_int(st, 6, d->pid);
-	bind_static_or_null(st, 7, d->comm);
-	if (d->waker > 0)
-		sqlite3_bind_int(st, 8, d->waker);
-	else
-		sqlite3_bind_int(st, 8, 0);
-	bind_static_or_null(st, 9, d->waker_comm);
-	bind_cpu(st, 10, d->this_cpu);
-	bind_cpu(st, 11, d->prev_cpu);
-	bind_cpu(st, 12, d->actual_cpu);
-	bind_cpu(st, 13, d->kernel_cpu);
-	sqlite3_bind_int(st, 14, d->sync);
+	sqlite3_bind_int64(st, o + 1, s->id_base + d->id);
+	sqlite3_bind_int64(st, o + 2, s->run_id);
+	sqlite3_bind_text(st, o + 3, sr_decision_kind_name(d->kind), -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, o + 4, (sqlite3_int64)d->ts);
+	sqlite3_bind_int64(st, o + 5, (sqlite3_int64)d->done_ts);
+	sqlite3_bind_int(st, o + 6, d->pid);
+	bind_static_or_null(st, o + 7, d->comm);
+	sqlite3_bind_int(st, o + 8, d->waker > 0 ? d->waker : 0);
+	bind_static_or_null(st, o + 9, d->waker_comm);
+	bind_cpu(st, o + 10, d->this_cpu);
+	bind_cpu(st, o + 11, d->prev_cpu);
+	bind_cpu(st, o + 12, d->actual_cpu);
+	bind_cpu(st, o + 13, d->kernel_cpu);
+	sqlite3_bind_int(st, o + 14, d->sync);
 	if (d->wake_flags >= 0)
-		sqlite3_bind_int64(st, 15, d->wake_flags);
+		sqlite3_bind_int64(st, o + 15, d->wake_flags);
 	else
-		sqlite3_bind_null(st, 15);
-	sqlite3_bind_int(st, 16, d->waker_exiting);
-	bind_text_or_null(st, 17, (unsigned)d->skip < sizeof(skip_names) / sizeof(skip_names[0]) ?
+		sqlite3_bind_null(st, o + 15);
+	sqlite3_bind_int(st, o + 16, d->waker_exiting);
+	bind_text_or_null(st, o + 17, (unsigned)d->skip < sizeof(skip_names) / sizeof(skip_names[0]) ?
 			  skip_names[d->skip] : "other");
-	bind_static_or_null(st, 18, inf);
-	sqlite3_bind_int(st, 19, d->this_nr);
-	sqlite3_bind_int(st, 20, d->prev_nr);
-	sqlite3_bind_int(st, 21, d->actual_nr);
-	sqlite3_bind_int(st, 22, d->idle_cpus);
-	if (step_done(s, st, "insert decision", cause))
-		return -SR_E_IO;
+	sqlite3_bind_int(st, o + 19, d->this_nr);
+	sqlite3_bind_int(st, o + 20, d->prev_nr);
+	sqlite3_bind_int(st, o + 21, d->actual_nr);
+	sqlite3_bind_int(st, o + 22, d->idle_cpus);
+}
+
+/* the writer's waiting decision rows, MULTI in one statement when there are as many */
+static int flush_decisions(struct sr_store *s, char **cause)
+{
+	int i, n = s->ndq, err = 0;
+
+	s->ndq = 0;
+	if (n == MULTI) {
+		for (i = 0; i < n; i++)
+			bind_decision(s, s->ins_dec_k, i * DECISION_COLUMNS, s->dq[i]);
+		return step_done(s, s->ins_dec_k, "insert decision", cause) ? -SR_E_IO : 0;
+	}
+	for (i = 0; i < n && !err; i++) {
+		bind_decision(s, s->ins_dec, 0, s->dq[i]);
+		err = step_done(s, s->ins_dec, "insert decision", cause) ? -SR_E_IO : 0;
+	}
+	return err;
+}
+
+static int flush_slices(struct sr_store *s, char **cause)
+{
+	int i, n = s->nsq, err = 0;
+
+	s->nsq = 0;
+	if (n == MULTI) {
+		for (i = 0; i < n; i++)
+			sr_slices_sql_bind_sched(s->ins_slice_k, i * SR_SL_SCHED_COLUMNS, s->run_id,
+						 s->sq[i]);
+		return step_done(s, s->ins_slice_k, "insert slice", cause) ? -SR_E_IO : 0;
+	}
+	for (i = 0; i < n && !err; i++)
+		if (sr_slices_sql_insert(s->ins_slice, s->run_id, s->sq[i]) != SQLITE_DONE)
+			err = db_error(s, cause, "insert slice");
+	return err;
+}
+
+/*
+ * The decision @d with its evaluation rows; @defer: @d stays put until
+ * flush_decisions(), which writes its row (the writer thread's jobs)
+ */
+static int decision_now(struct sr_store *s, const struct sr_decision *d,
+			const struct job_eval *evals, int nevals, int defer, char **cause)
+{
+	sqlite3_stmt *st;
+	long id = s->id_base + d->id;
+	int i, err;
+
+	if (defer) {
+		s->dq[s->ndq++] = d;
+		if (s->ndq == MULTI && (err = flush_decisions(s, cause)))
+			return err;
+	} else {
+		bind_decision(s, s->ins_dec, 0, d);
+		if (step_done(s, s->ins_dec, "insert decision", cause))
+			return -SR_E_IO;
+	}
 	s->decisions++;
 	if (!s->first_ts || d->ts < s->first_ts)
 		s->first_ts = d->ts;
@@ -1550,9 +1656,11 @@ static int migration_now(struct sr_store *s, const struct sr_migration *m, char 
 	return err ? err : batch(s, cause);
 }
 
-static int slice_now(struct sr_store *s, const struct sr_slice_row *r, char **cause)
+/* @defer: as decision_now()'s */
+static int slice_now(struct sr_store *s, const struct sr_slice_row *r, int defer, char **cause)
 {
 	struct sr_slice_row moved;
+	int err;
 
 	/* a decision id as the engine numbers it, like decision_now's (a later run's) */
 	if (s->id_base && r->decision != SR_SL_NONE) {
@@ -1560,12 +1668,35 @@ static int slice_now(struct sr_store *s, const struct sr_slice_row *r, char **ca
 		moved.decision += s->id_base;
 		r = &moved;
 	}
-	if (sr_slices_sql_insert(s->ins_slice, s->run_id, r) != SQLITE_DONE)
+	if (defer && r->table == SR_SL_SCHED) {
+		/* a moved row waits in the store's own copy, not on this stack */
+		if (r == &moved) {
+			s->sq_moved[s->nsq] = moved;
+			r = &s->sq_moved[s->nsq];
+		}
+		s->sq[s->nsq++] = r;
+		if (s->nsq == MULTI && (err = flush_slices(s, cause)))
+			return err;
+	} else if (sr_slices_sql_insert(s->ins_slice, s->run_id, r) != SQLITE_DONE) {
 		return db_error(s, cause, "insert slice");
+	}
 	return batch(s, cause);
 }
 
 /* ---- the writer thread ---------------------------------------------------- */
+
+/* the writer's first error @err (0: none) with its @cause, kept for the caller */
+static void writer_fail(struct sr_store *s, int err, char *cause)
+{
+	if (err && !__atomic_load_n(&s->err, __ATOMIC_ACQUIRE)) {
+		pthread_mutex_lock(&s->lock);
+		s->err_cause = cause;
+		__atomic_store_n(&s->err, err, __ATOMIC_RELEASE);
+		pthread_mutex_unlock(&s->lock);
+	} else {
+		free(cause);
+	}
+}
 
 static void run_job(struct sr_store *s, struct job *j)
 {
@@ -1577,7 +1708,7 @@ static void run_job(struct sr_store *s, struct job *j)
 	if (!err && !__atomic_load_n(&s->err, __ATOMIC_ACQUIRE)) {
 		switch (j->type) {
 		case JOB_DECISION:
-			err = decision_now(s, &j->d, j->ev, j->nevals, &cause);
+			err = decision_now(s, &j->d, j->ev, j->nevals, 1, &cause);
 			break;
 		case JOB_DIVERGENT:
 			err = divergent_now(s, j->id, j->side, &cause);
@@ -1589,7 +1720,7 @@ static void run_job(struct sr_store *s, struct job *j)
 			err = migration_now(s, &j->m, &cause);
 			break;
 		case JOB_SLICE:
-			err = slice_now(s, &j->sl, &cause);
+			err = slice_now(s, &j->sl, 1, &cause);
 			break;
 		case JOB_WHY:
 			err = why_now(s, j->d.id, j->why, &cause);
@@ -1600,14 +1731,23 @@ static void run_job(struct sr_store *s, struct job *j)
 		free((void *)j->d.snap);
 	if (j->type == JOB_WHY)
 		free(j->why);
-	if (err && !__atomic_load_n(&s->err, __ATOMIC_ACQUIRE)) {
-		pthread_mutex_lock(&s->lock);
-		s->err_cause = cause;
-		__atomic_store_n(&s->err, err, __ATOMIC_RELEASE);
-		pthread_mutex_unlock(&s->lock);
-	} else {
-		free(cause);
-	}
+	writer_fail(s, err, cause);
+}
+
+/* the rows still waiting, before the block they point into is handed back */
+static void flush_block(struct sr_store *s)
+{
+	char *cause = NULL;
+	int err = 0;
+
+	if (cancelled(s))
+		err = -SR_E_INTR;
+	if (!err && !__atomic_load_n(&s->err, __ATOMIC_ACQUIRE))
+		err = flush_decisions(s, &cause);
+	if (!err && !__atomic_load_n(&s->err, __ATOMIC_ACQUIRE))
+		err = flush_slices(s, &cause);
+	s->ndq = s->nsq = 0;
+	writer_fail(s, err, cause);
 }
 
 static void *writer_main(void *arg)
@@ -1626,6 +1766,7 @@ static void *writer_main(void *arg)
 			return NULL;
 		for (i = 0; i < b->n; i++)
 			run_job(s, &b->job[i]);
+		flush_block(s);
 		b->n = 0;
 		pthread_mutex_lock(&s->lock);
 		s->busy = NULL;
@@ -1775,7 +1916,7 @@ int sr_store_decision(struct sr_store *s, const struct sr_decision *d,
 	int err;
 
 	if (!s->writer_on)
-		return decision_now(s, d, ev, pick_evals(s, d, evals, nevals, ev), cause);
+		return decision_now(s, d, ev, pick_evals(s, d, evals, nevals, ev), 0, cause);
 	j = job_new(s, JOB_DECISION, cause, &err);
 	if (!j)
 		return err;
@@ -1882,7 +2023,7 @@ int sr_store_slice(struct sr_store *s, const struct sr_slice_row *row, char **ca
 	int err;
 
 	if (!s->writer_on)
-		return slice_now(s, row, cause);
+		return slice_now(s, row, 0, cause);
 	j = job_new(s, JOB_SLICE, cause, &err);
 	if (!j)
 		return err;
@@ -2130,8 +2271,10 @@ static void finalize_all(struct sr_store *s)
 	sqlite3_finalize(s->ins_snap);
 	sqlite3_finalize(s->ins_input);
 	sqlite3_finalize(s->ins_group);
+	sqlite3_finalize(s->ins_dec_k);
+	sqlite3_finalize(s->ins_slice_k);
 	s->ins_dec = s->ins_eval = s->ins_reason = s->ins_div = s->ins_mig = s->ins_snap = NULL;
-	s->ins_input = s->ins_group = NULL;
+	s->ins_input = s->ins_group = s->ins_dec_k = s->ins_slice_k = NULL;
 	sr_slices_sql_finalize(s->ins_slice);
 }
 
@@ -2142,7 +2285,7 @@ static int temp_finish(struct sr_store *s, char **cause)
 
 	if (!s->db)
 		return 0;
-	/* bulk load first, indexes once at the end */
+	/* made with the tables, unless the file was to be appended from */
 	err = exec(s, indexes, cause);
 	if (!err)
 		err = exec(s, sr_slices_indexes, cause);

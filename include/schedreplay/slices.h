@@ -143,4 +143,16 @@ void sr_slices_sql_finalize(sqlite3_stmt *st[SR_SL__COUNT]);
 int sr_slices_sql_insert(sqlite3_stmt *st[SR_SL__COUNT], long run_id,
 			 const struct sr_slice_row *row);
 
+/* the columns of sched_slice, the INSERT statement's text before its values */
+#define SR_SL_SCHED_COLUMNS 16
+#define SR_SL_SCHED_INSERT "INSERT INTO sched_slice VALUES "
+
+/**
+ * sr_slices_sql_bind_sched - bind the sched_slice @row of run @run_id to
+ * parameters @off + 1 .. @off + SR_SL_SCHED_COLUMNS of @q (an INSERT of
+ * SR_SL_SCHED_INSERT with several rows of values)
+ */
+void sr_slices_sql_bind_sched(sqlite3_stmt *q, int off, long run_id,
+			      const struct sr_slice_row *row);
+
 #endif
