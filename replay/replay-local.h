@@ -40,10 +40,11 @@ struct sr_pending {
 	int selected;			/* the select_rq probe bound to it */
 	int delay_guess;		/* no probe: skipped as delayed unless the wakeup moves it */
 	const struct sr_task *cur;	/* the waker, for a deferred evaluation */
-	struct sr_eval ev[SR_MAX_MODELS];
 	/* what the first base model read (sr_replay_keep_why); the probe's
 	 * sources are set before the evaluation */
 	struct sr_why why;
+	/* last: sr_dec_open() allocates room for the models evaluated only */
+	struct sr_eval ev[SR_MAX_MODELS];
 };
 
 /*
