@@ -52,6 +52,24 @@ static const char *const dec_names[SR_DEC__COUNT] = {
 	[SR_DEC_NEWIDLE]	= "newidle",
 };
 
+int sr_eval_sides_differ(const struct sr_decision *d, const struct sr_eval *o,
+			 const struct sr_eval *p)
+{
+	if (o->cpu != p->cpu)
+		return 1;
+	if (!sr_decision_is_balance(d->kind))
+		return 0;
+	return o->src_cpu != p->src_cpu || o->task != p->task ||
+	       ((o->lbf ^ p->lbf) & SR_LBO_COMPARE);
+}
+
+int sr_eval_matches(const struct sr_decision *d, const struct sr_eval *e)
+{
+	if (e->cpu != d->actual_cpu)
+		return 0;
+	return !sr_decision_is_balance(d->kind) || d->actual_cpu < 0 || e->src_cpu == d->prev_cpu;
+}
+
 const char *sr_decision_kind_name(enum sr_decision_kind k)
 {
 	return name_of(dec_names, SR_DEC__COUNT, k);

@@ -188,33 +188,6 @@ struct replay_ctx {
 	char *cause;
 };
 
-/*
- * Do the two sides of a pair differ?  At a wakeup or fork: the CPU.  At a
- * balance decision: the pull (receiving CPU, source CPU, task) or what the
- * balance did besides (SR_LBO_COMPARE: LBF_SOME_PINNED, a parent group's
- * imbalance hint set, a newly-idle bail-out), so that a pair whose effect
- * is on the flags (seed 000) or on the time spent (seed 003) shows where
- * it acts even when both sides pull nothing.
- */
-static int sides_differ(const struct sr_decision *d, const struct sr_eval *o,
-			const struct sr_eval *p)
-{
-	if (o->cpu != p->cpu)
-		return 1;
-	if (!sr_decision_is_balance(d->kind))
-		return 0;
-	return o->src_cpu != p->src_cpu || o->task != p->task ||
-	       ((o->lbf ^ p->lbf) & SR_LBO_COMPARE);
-}
-
-/* a side matches the kernel: the same CPU; for a pull also the same source */
-static int matches(const struct sr_decision *d, const struct sr_eval *e)
-{
-	if (e->cpu != d->actual_cpu)
-		return 0;
-	return !sr_decision_is_balance(d->kind) || d->actual_cpu < 0 || e->src_cpu == d->prev_cpu;
-}
-
 static int on_decision(const struct sr_decision *d, const struct sr_eval *evals, int nevals,
 		       void *data)
 {
@@ -224,7 +197,7 @@ static int on_decision(const struct sr_decision *d, const struct sr_eval *evals,
 	if (rc->store && sr_store_decision(rc->store, d, evals, nevals, &rc->cause))
 		return -SR_E_IO;
 	for (i = 0; i < nevals && i < rc->nmodels; i++)
-		missed |= !matches(d, &evals[i]);
+		missed |= !sr_eval_matches(d, &evals[i]);
 	if (!sr_decision_is_balance(d->kind))
 		sr_slices_decision(rc->slices, d->pid, d->done_ts, d->id);
 	for (i = 0; i < nevals && i < rc->nmodels; i++)
@@ -236,11 +209,11 @@ static int on_decision(const struct sr_decision *d, const struct sr_eval *evals,
 		if (!(rc->touches[i] & (1u << d->kind)))
 			continue;
 		ps->decisions++;
-		if (!sides_differ(d, &evals[i], &evals[i + 1]))
+		if (!sr_eval_sides_differ(d, &evals[i], &evals[i + 1]))
 			continue;
 		ps->divergent++;
-		ps->original_exact += matches(d, &evals[i]);
-		ps->patched_exact += matches(d, &evals[i + 1]);
+		ps->original_exact += sr_eval_matches(d, &evals[i]);
+		ps->patched_exact += sr_eval_matches(d, &evals[i + 1]);
 		diverged = 1;
 		if (rc->store && sr_store_divergent(rc->store, d->id, i, &rc->cause))
 			return -SR_E_IO;

@@ -410,25 +410,6 @@ struct sim_db {
 	char *cause;
 };
 
-/* as replay compares a pair's sides: the CPU; at a balance the pull or its outcome flags */
-static int db_sides_differ(const struct sr_decision *d, const struct sr_eval *o,
-			   const struct sr_eval *p)
-{
-	if (o->cpu != p->cpu)
-		return 1;
-	if (!sr_decision_is_balance(d->kind))
-		return 0;
-	return o->src_cpu != p->src_cpu || o->task != p->task ||
-	       ((o->lbf ^ p->lbf) & SR_LBO_COMPARE);
-}
-
-static int db_matches(const struct sr_decision *d, const struct sr_eval *e)
-{
-	if (e->cpu != d->actual_cpu)
-		return 0;
-	return !sr_decision_is_balance(d->kind) || d->actual_cpu < 0 || e->src_cpu == d->prev_cpu;
-}
-
 static int db_decision(const struct sr_decision *d, const struct sr_eval *e, int nevals,
 		       void *data)
 {
@@ -456,10 +437,10 @@ static int db_decision(const struct sr_decision *d, const struct sr_eval *e, int
 		struct sr_patch_summary *ps = &db->ps[d->kind];
 
 		ps->decisions++;
-		if (db_sides_differ(d, &ev[1], &ev[2])) {
+		if (sr_eval_sides_differ(d, &ev[1], &ev[2])) {
 			ps->divergent++;
-			ps->original_exact += db_matches(d, &ev[1]);
-			ps->patched_exact += db_matches(d, &ev[2]);
+			ps->original_exact += sr_eval_matches(d, &ev[1]);
+			ps->patched_exact += sr_eval_matches(d, &ev[2]);
 			if (sr_store_divergent(db->store, d->id, 1, &db->cause))
 				return -SR_E_IO;
 		}

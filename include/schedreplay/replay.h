@@ -279,6 +279,22 @@ struct sr_eval {
 	int effect[SR_LB_MAX_EFFECTS];	/* (group index << 1) | value */
 };
 
+/**
+ * sr_eval_sides_differ - do a pair's two sides @o and @p differ at @d?
+ *
+ * At a wakeup or fork: the CPU.  At a balance decision: the pull
+ * (receiving CPU, source CPU, task) or what the balance did besides
+ * (SR_LBO_COMPARE: LBF_SOME_PINNED, a parent group's imbalance hint set, a
+ * newly-idle bail-out), so that a pair whose effect is on the flags (seed
+ * 000) or on the time spent (seed 003) shows where it acts even when both
+ * sides pull nothing.  replay and simulate count divergences by it.
+ */
+int sr_eval_sides_differ(const struct sr_decision *d, const struct sr_eval *o,
+			 const struct sr_eval *p);
+
+/* 1 when @e matches the kernel at @d: the same CPU; for a pull also the same source */
+int sr_eval_matches(const struct sr_decision *d, const struct sr_eval *e);
+
 struct sr_model;
 
 /**
