@@ -223,24 +223,8 @@ if ! command -v tmux >/dev/null; then
 	test_done
 	exit
 fi
-SOCK=sr-test-$$
-tm() {
-	tmux -L "$SOCK" "$@"
-}
-trap 'tm kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
-# wait_for PATTERN: poll the screen (20 s at most: a loaded CI machine is slow)
-# Waits end at the first sight of what they wait for; the bound is only
-# for a TUI that never gets there, and it is long because a loaded 2-core
-# machine has taken over 20 s to bring up a first screen
-wait_for() {
-	local i
-	for i in $(seq 600); do
-		tm capture-pane -p -J -t t >"$TMP/screen" 2>/dev/null
-		grep -q -- "$1" "$TMP/screen" && return 0
-		sleep 0.1
-	done
-	return 1
-}
+. "$TOP/tests/lib/tmux.sh"
+tmux_setup sr-test
 wait_file() {
 	local i
 	for i in $(seq 600); do

@@ -225,20 +225,8 @@ if ! command -v tmux >/dev/null; then
 	test_done
 	exit
 fi
-SOCK=sr-why-$$
-tm() {
-	tmux -L "$SOCK" "$@"
-}
-trap 'tm kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
-wait_for() {
-	local i
-	for i in $(seq 600); do
-		tm capture-pane -p -J -t t >"$TMP/screen" 2>/dev/null
-		grep -q -- "$1" "$TMP/screen" && return 0
-		sleep 0.1
-	done
-	return 1
-}
+. "$TOP/tests/lib/tmux.sh"
+tmux_setup sr-why
 tm new-session -d -s t -x 100 -y 30 "$SR tui --all --filter 'kind=fork miss=yes' $F; sleep 30"
 ok "the misses listed" wait_for "fork > NUMA"
 ids=$(q "$F" "SELECT d.decision_id FROM decision d JOIN eval_row e USING (decision_id) WHERE d.kind = 'fork' AND e.cpu IS NOT d.actual_cpu ORDER BY d.ts, d.decision_id LIMIT 2")
