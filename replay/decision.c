@@ -170,7 +170,9 @@ static void why_wakeup(struct sr_replay *r, struct sr_pending *pd, const struct 
 	w->task_util = (long)p->pelt.util_avg;
 	w->task_runnable = (long)p->pelt.runnable_avg;
 	if (w->pelt_src == SR_WHY_NONE)
-		w->pelt_src = p->pelt_valid ? SR_WHY_ENGINE : SR_WHY_WARMUP;
+		/* a child's is the kernel's own start (post_init_entity_util_avg()) */
+		w->pelt_src = p->pelt_valid || pd->d.kind == SR_DEC_FORK ? SR_WHY_ENGINE :
+			      SR_WHY_WARMUP;
 	w->waker_load = cur ? (long)cur->pelt.load_avg : -1;
 	w->this_load = cpu_in(r, pd->d.this_cpu) ? sr_view_cpu_load(v, pd->d.this_cpu, rl) : -1;
 	w->prev_load = cpu_in(r, pd->d.prev_cpu) ? sr_view_cpu_load(v, pd->d.prev_cpu, rl) : -1;

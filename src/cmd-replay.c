@@ -1197,11 +1197,16 @@ static void print_fidelity_json(const struct sr_fidelity *f, FILE *out)
 static void replay_print(const struct replay_args *a, struct replay_ctx *rc,
 			 const struct replay_run *run)
 {
-	if (!sr_trace_borrow_info(run->t)->has_waking)
+	if (!sr_trace_borrow_info(run->t)->has_waking && !run->probes)
 		sr_warn("replay: '%s' has no sched_waking events: each wakeup decision is "
 			"inferred from the task's sched_migrate_task or sched_wakeup, on the "
 			"CPU that emitted it (prev_cpu in decision.inferred); see "
 			"'schedreplay info'", a->path);
+	else if (!sr_trace_borrow_info(run->t)->has_waking)
+		sr_warn("replay: '%s' has select_rq probes but no sched_waking events: a "
+			"probe hit has no wakeup to belong to, so no wakeup decision is made; "
+			"--no-probes infers them from sched_migrate_task and sched_wakeup",
+			a->path);
 	if (a->json)
 		print_fidelity_json(rc->fid, stdout);
 	else if (a->fidelity)

@@ -420,7 +420,10 @@ static int db_decision(const struct sr_decision *d, const struct sr_eval *e, int
 		return -SR_E_INTR;
 	/* the simulator's order (the side, its pair's other side, the base) in the store's */
 	if (db->nsides == 1 || nevals < 3) {
+		/* a side alone: the others chose nothing */
 		ev[0] = e[0];
+		ev[1].cpu = ev[2].cpu = -1;
+		ev[1].reason[0] = ev[2].reason[0] = '\0';
 	} else {
 		ev[0] = e[2];
 		ev[db->self] = e[0];

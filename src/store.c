@@ -1077,10 +1077,9 @@ static void domain_flag_names(unsigned flags, char *buf, size_t len)
 	size_t i, o = 0;
 
 	buf[0] = '\0';
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (i = 0; i < sizeof(names) / sizeof(names[0]) && o < len; i++)
 		if (flags & (1u << i))
-			o += (size_t)snprintf(buf + o, o < len ? len - o : 0, "%s%s",
-					      o ? "|" : "", names[i]);
+			o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? "|" : "", names[i]);
 }
 
 /* a cpumask as a CPU list ("0-3,8"), cut at @len */
@@ -1090,15 +1089,15 @@ static void cpulist(const uint64_t *mask, int ncpus, char *buf, size_t len)
 	int c = 0, e;
 
 	buf[0] = '\0';
-	while (c < ncpus) {
+	while (c < ncpus && o < len) {
 		if (!(mask[c / 64] >> (c % 64) & 1)) {
 			c++;
 			continue;
 		}
 		for (e = c; e + 1 < ncpus && (mask[(e + 1) / 64] >> ((e + 1) % 64) & 1); e++)
 			;
-		o += (size_t)snprintf(buf + o, o < len ? len - o : 0, e > c ? "%s%d-%d" : "%s%d",
-				      o ? "," : "", c, e);
+		o += (size_t)snprintf(buf + o, len - o, e > c ? "%s%d-%d" : "%s%d", o ? "," : "",
+				      c, e);
 		c = e + 1;
 	}
 }

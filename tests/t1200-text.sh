@@ -82,6 +82,20 @@ ok "info: no probes, no metadata, no affinity, each with its consequence" sh -c 
 same "replay warns that its wakeup decisions are inferred" \
 	"schedreplay: warning: replay: '$FIX/text/succeed/lisa-trace.txt' has no sched_waking events: each wakeup decision is inferred from the task's sched_migrate_task or sched_wakeup, on the CPU that emitted it (prev_cpu in decision.inferred); see 'schedreplay info'" \
 	"$(cat "$TMP/e1")"
+# select_rq probes but no sched_waking (a text export that dropped it): no
+# probe hit has a wakeup to belong to, and the warning says so
+if command -v trace-cmd >/dev/null; then
+	NM=$FIX/tracedat/numa/numa-6.1-messaging
+	trace-cmd report "$NM.dat" 2>/dev/null | grep -v ' sched_waking: ' >"$TMP/nw.txt"
+	"$SR" replay -q -F text -t "$NM.topo" -o "$TMP/nw.db" "$TMP/nw.txt" >/dev/null 2>"$TMP/e1"
+	same "probes without sched_waking: the warning says no wakeup decision is made" \
+		"schedreplay: warning: replay: '$TMP/nw.txt' has select_rq probes but no sched_waking events: a probe hit has no wakeup to belong to, so no wakeup decision is made; --no-probes infers them from sched_migrate_task and sched_wakeup" \
+		"$(grep -v 'not ordered\|lost' "$TMP/e1" | tail -n 1)"
+	same "... and there are none" 0 "$(sqlite3 "$TMP/nw.db" "SELECT count(*) FROM decision WHERE kind = 'wakeup'")"
+else
+	skip "probes without sched_waking: the warning says no wakeup decision is made" "no trace-cmd"
+	skip "... and there are none" "no trace-cmd"
+fi
 "$SR" info "$FIX/tracedat/succeed/live-6.18-record-v6.dat" >"$TMP/r.txt"
 ok "info: a recording's metadata, topology and task snapshot" sh -c "
 	grep -q '^  metadata   157 schedreplay lines, CONFIG_HZ 250$' '$TMP/r.txt' &&

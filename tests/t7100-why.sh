@@ -28,6 +28,11 @@ H=$TMP/hogs.db
 "$SR" replay -q -o "$H" -t $N/numa-6.1-pinnedhogs.topo -p newidle-bail $N/numa-6.1-pinnedhogs.dat
 
 # --- what is stored ---------------------------------------------------------
+same "a fork's child PELT is the kernel's start, not a warm-up guess" 0 \
+	"$(q "$F" "SELECT count(*) FROM decision_input i JOIN decision d USING (decision_id)
+		WHERE d.kind = 'fork' AND i.pelt_source LIKE '%warm-up%'")"
+ok "... on forks that are there" test "$(q "$F" "SELECT count(*) FROM decision_input i
+	JOIN decision d USING (decision_id) WHERE d.kind = 'fork'")" -gt 0
 same "sched_domain: every CPU's levels (4 CPUs, MC and NUMA)" "8 4" \
 	"$(q "$DB" "SELECT count(*) || ' ' || count(DISTINCT cpu) FROM sched_domain")"
 same "... MC shares the LLC, NUMA is NUMA, with v4.15's imbalance_pct" \
