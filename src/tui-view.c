@@ -1707,7 +1707,7 @@ struct side_reason {
 };
 
 static void render_inputs(struct tui *t, struct page *p, const struct inputs *in, const char *kind,
-			  int this_cpu, int skipped)
+			  int this_cpu, int skipped, int sync)
 {
 	int wake = kind && !strcmp(kind, "wakeup"), fork = kind && !strcmp(kind, "fork");
 
@@ -1758,8 +1758,9 @@ static void render_inputs(struct tui *t, struct page *p, const struct inputs *in
 		wline(p, 2, 6, 0, 0, "cpu_load: this (cpu %d) %lld, prev %lld (%s)", this_cpu,
 		     in->this_load, in->prev_load, in->prev_src);
 	if (wake && !in->null_waker_load)
-		wline(p, 4, 8, 0, 0, "waker load %lld (taken off this_cpu by a sync wakeup)",
-		     in->waker_load);
+		wline(p, 4, 8, 0, 0, "waker load %lld (%s)", in->waker_load,
+		      sync ? "taken off this_cpu by a sync wakeup" :
+		      "not a sync wakeup: it stays on this_cpu");
 	if (this_cpu >= 0) {
 		wline(p, 2, 6, 0, 0, "sched domains of cpu %d:", this_cpu);
 		domains_lines(t, p, this_cpu);
@@ -1992,7 +1993,7 @@ static void render_detail_page(struct tui *t, int cols)
 	free(cs);
 
 	read_inputs(t, &in);
-	render_inputs(t, &p, &in, kind, cpus[ROLE_T], skipped);
+	render_inputs(t, &p, &in, kind, cpus[ROLE_T], skipped, sync);
 
 	/* every side's reason; where the pair's two paths part */
 	line(&p, 0, 0, 0, "%s", "");
