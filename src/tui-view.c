@@ -1782,6 +1782,7 @@ static void render_detail_page(struct tui *t, int cols)
 	long long ts = 0;
 	int nstate = 0, c, node, llc, this_nr = -1, prev_nr = -1, actual_nr = -1, idle_cpus = -1;
 	int tid = -1, sync = 0, skipped = 0, nsr = 0, i, orig_i = -1, patched_i = -1, base_i = -1;
+	int simulated = 0;
 	struct detail_sides sides = { NULL, NULL };
 	char buf[64], kind[24] = "";
 
@@ -1874,7 +1875,26 @@ static void render_detail_page(struct tui *t, int cols)
 	if (base_i >= 0)
 		cpus[ROLE_B] = sr[base_i].cpu;
 
-	if (base_i >= 0 && strcmp(kind, "wakeup") && strcmp(kind, "fork")) {
+	/* a simulated run's actual CPU is the simulator's own choice, not the kernel's */
+	if (base_i >= 0 && sqlite3_prepare_v2(t->db, tui_q(TUI_Q_KIND), -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, t->scope.run_id);
+		simulated = sqlite3_step(st) == SQLITE_ROW;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (base_i >= 0 && simulated) {
+		if (strcmp(kind, "wakeup") && strcmp(kind, "fork") && cpus[ROLE_B] < 0)
+			line(&p, 0, TUI_A_BOLD, 0, "model %s pulled nothing (a simulated run: the "
+			     "simulated machine's own choice, not the kernel's)", sr[base_i].model);
+		else if (strcmp(kind, "wakeup") && strcmp(kind, "fork"))
+			line(&p, 0, TUI_A_BOLD, 0, "model %s pulled to %d (a simulated run: the "
+			     "simulated machine's own choice, not the kernel's)", sr[base_i].model,
+			     cpus[ROLE_B]);
+		else
+			line(&p, 0, TUI_A_BOLD, 0, "model %s chose %d (a simulated run: the "
+			     "simulated machine's own choice, not the kernel's)", sr[base_i].model,
+			     cpus[ROLE_B]);
+	} else if (base_i >= 0 && strcmp(kind, "wakeup") && strcmp(kind, "fork")) {
 		/* a balance decision: the CPU that receives the first task pulled, -1 none */
 		char mb[32], kb[32];
 
