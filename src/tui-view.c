@@ -1876,6 +1876,7 @@ static void render_detail_page(struct tui *t, int cols)
 		cpus[ROLE_B] = sr[base_i].cpu;
 
 	/* a simulated run's actual CPU is the simulator's own choice, not the kernel's */
+	st = NULL;
 	if (base_i >= 0 && sqlite3_prepare_v2(t->db, tui_q(TUI_Q_KIND), -1, &st, NULL) == SQLITE_OK) {
 		sqlite3_bind_int64(st, 1, t->scope.run_id);
 		simulated = sqlite3_step(st) == SQLITE_ROW;

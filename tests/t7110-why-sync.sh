@@ -29,4 +29,9 @@ same "a non-sync wakeup: the waker's load is not said to be taken off" \
 "$SR" tui --dump detail --decision "#$sy" --size 160x80 "$DB" >"$TMP/sy"
 same "a sync wakeup: it is" 1 "$(grep -c 'waker load .*taken off this_cpu by a sync wakeup' "$TMP/sy")"
 
+# a decision no model evaluated (bound: not a placement) has no base side
+id=$(sqlite3 "$DB" "SELECT decision_id FROM decision WHERE decision_id NOT IN (SELECT decision_id FROM eval_row) ORDER BY 1 LIMIT 1")
+ok "the fixture has a decision without evaluations" test -n "$id"
+ok "its detail renders" "$SR" tui --dump detail --decision "#$id" --size 120x40 "$DB"
+
 test_done
