@@ -1826,13 +1826,21 @@ static void render_detail_page(struct tui *t, int cols)
 			snprintf(wf, sizeof(wf), "- (no probe)");
 		tid = col_int(st, 2);
 		sync = col_int(st, 10);
-		line(&p, 0, 0, 0, "task %s/%d   waker %s/%d   sync %d   waker exiting %d",
-		     sqlite3_column_type(st, 3) != SQLITE_NULL ? task : "?", tid,
-		     sqlite3_column_type(st, 5) != SQLITE_NULL ? waker : "-", col_int(st, 4), sync,
-		     col_int(st, 12));
-		line(&p, 0, 0, 0, "wake_flags %s   kernel's select_task_rq_fair returned %s", wf,
-		     sqlite3_column_type(st, 9) != SQLITE_NULL ?
-		     (const char *)sqlite3_column_text(st, 9) : "- (no probe)");
+		/* a balance decision has no waker, wake flags nor select_task_rq_fair() */
+		if (strcmp(kind, "wakeup") && strcmp(kind, "fork")) {
+			line(&p, 0, 0, 0, "task %s/%d (%s)",
+			     sqlite3_column_type(st, 3) != SQLITE_NULL ? task : "?", tid,
+			     !strcmp(kind, "newidle") ? "switched out as the CPU went newly idle" :
+			     "the task the kernel pulled");
+		} else {
+			line(&p, 0, 0, 0, "task %s/%d   waker %s/%d   sync %d   waker exiting %d",
+			     sqlite3_column_type(st, 3) != SQLITE_NULL ? task : "?", tid,
+			     sqlite3_column_type(st, 5) != SQLITE_NULL ? waker : "-", col_int(st, 4),
+			     sync, col_int(st, 12));
+			line(&p, 0, 0, 0, "wake_flags %s   kernel's select_task_rq_fair returned %s",
+			     wf, sqlite3_column_type(st, 9) != SQLITE_NULL ?
+			     (const char *)sqlite3_column_text(st, 9) : "- (no probe)");
+		}
 	}
 	cpus[ROLE_T] = col_int(st, 6);
 	cpus[ROLE_P] = col_int(st, 7);

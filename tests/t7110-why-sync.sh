@@ -34,4 +34,17 @@ id=$(sqlite3 "$DB" "SELECT decision_id FROM decision WHERE decision_id NOT IN (S
 ok "the fixture has a decision without evaluations" test -n "$id"
 ok "its detail renders" "$SR" tui --dump detail --decision "#$id" --size 120x40 "$DB"
 
+# a balance decision has no waker, wake flags nor select_task_rq_fair; a
+# newidle one's task is the one that switched out (its slice ends there)
+id=$(sqlite3 "$DB" "SELECT d.decision_id FROM decision d JOIN sched_slice s ON s.run_id = d.run_id
+	AND s.cpu = d.this_cpu AND s.ts + s.dur = d.ts AND s.tid = d.tid WHERE d.kind = 'newidle' ORDER BY 1 LIMIT 1")
+ok "the fixture has a newidle decision whose task switched out there" test -n "$id"
+"$SR" tui --dump detail --decision "#$id" --size 120x40 "$DB" >"$TMP/ni"
+same "its detail: the task that switched out, no wakeup lines" "1 0" \
+	"$(grep -c '^task .* (switched out as the CPU went newly idle)$' "$TMP/ni") $(grep -c 'waker\|wake_flags\|select_task_rq_fair' "$TMP/ni")"
+id=$(sqlite3 "$DB" "SELECT decision_id FROM decision WHERE kind LIKE 'balance%' AND actual_cpu IS NOT NULL ORDER BY 1 LIMIT 1")
+"$SR" tui --dump detail --decision "#$id" --size 120x40 "$DB" >"$TMP/lb"
+same "a pull's detail: the task pulled, no wakeup lines" "1 0" \
+	"$(grep -c '^task .* (the task the kernel pulled)$' "$TMP/lb") $(grep -c 'waker\|wake_flags\|select_task_rq_fair' "$TMP/lb")"
+
 test_done
