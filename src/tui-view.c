@@ -2203,11 +2203,24 @@ static void render_summary_page(struct tui *t, int cols)
 		line(&p, 0, TUI_A_BOLD, 0, "runs in this file ([ and ] switch)");
 		for (i = 0; i < t->nruns; i++) {
 			const char *b = strrchr(t->runs[i].trace, '/');
+			char sim[96] = "";
 
+			/* a simulated run's side tells runs of one simulate -o apart */
+			if (sqlite3_prepare_v2(t->db, tui_q(TUI_Q_KIND), -1, &st, NULL) == SQLITE_OK) {
+				sqlite3_bind_int64(st, 1, t->runs[i].run_id);
+				if (sqlite3_step(st) == SQLITE_ROW)
+					snprintf(sim, sizeof(sim), "   simulated %s side%s%s",
+						 sqlite3_column_text(st, 0) ?
+						 (const char *)sqlite3_column_text(st, 0) : "?",
+						 t->runs[i].patches[0] ? " of " : "",
+						 t->runs[i].patches);
+			}
+			sqlite3_finalize(st);
+			st = NULL;
 			line(&p, 2, i == t->cur ? TUI_A_REVERSE : 0, 0, "%c run %-3ld %-32.32s %-16.16s "
-			     "%lld decisions", i == t->cur ? '>' : ' ', t->runs[i].run_id,
+			     "%lld decisions%s", i == t->cur ? '>' : ' ', t->runs[i].run_id,
 			     b ? b + 1 : t->runs[i].trace, t->runs[i].models,
-			     t->runs[i].decisions);
+			     t->runs[i].decisions, sim);
 		}
 	}
 	page_finish(t, &p);
