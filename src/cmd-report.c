@@ -866,7 +866,8 @@ static int report_exec(int argc, char **argv)
 		out = fopen(tmp, "w");
 		if (!out) {
 			out = stdout;
-			sr_error("cannot create '%s': %s", tmp, strerror(errno));
+			sr_error("cannot create '%s' (written as '%s' first): %s", html, tmp,
+				 strerror(errno));
 			goto out;
 		}
 		sr_report_html_begin(out, "schedreplay report");
