@@ -517,7 +517,8 @@ static int export_exec(int argc, char **argv)
 		}
 		x.out = fopen(tmp, "w");
 		if (!x.out) {
-			sr_error("cannot create '%s': %s", tmp, strerror(errno));
+			sr_error("cannot create '%s' (written as '%s' first): %s", out, tmp,
+				 strerror(errno));
 			goto out;
 		}
 	} else {

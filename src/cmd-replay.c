@@ -267,8 +267,11 @@ static int build_sides(struct replay_ctx *rc, char **cause)
 			for (j = 0; j < SR_DEC__COUNT; j++)
 				touch |= (unsigned)sr_patch_touches(p, (enum sr_decision_kind)j) << j;
 			if (rc->nsides + 2 > SR_MAX_MODELS) {
-				sr_cause_set(cause, "at most %d evaluations per decision: fewer "
-					     "models or patches", SR_MAX_MODELS);
+				sr_cause_set(cause, "%d models and %d patch pairs are %d evaluations "
+					     "per decision (each model, and both sides of each pair "
+					     "over each model), at most %d: fewer models or patches",
+					     rc->nmodels, rc->npatches,
+					     rc->nmodels * (1 + 2 * rc->npatches), SR_MAX_MODELS);
 				return -SR_E_USAGE;
 			}
 			for (v = 0; v < 2; v++) {

@@ -145,6 +145,8 @@ static void print_wide(const struct sr_report_table *t, FILE *f)
 }
 
 /* two sources: one row per key and column, values side by side, the delta */
+#define TEXT_W 24
+
 static void print_long(const struct sr_report *r, const struct sr_report_table *t, FILE *f)
 {
 	int kw = 0, mw = 0, lw, vw[2] = { 0, 0 }, dw = 0, i, k, c, s;
@@ -170,11 +172,20 @@ static void print_long(const struct sr_report *r, const struct sr_report_table *
 		if ((int)strlen(head[s][1]) > vw[s])
 			vw[s] = (int)strlen(head[s][1]);
 	}
+	/*
+	 * the columns are as wide as the numbers and short texts: a text value
+	 * longer than TEXT_W (a generation, a path) puts the second run's on a line of its
+	 * own instead of pushing every number of the table to the right
+	 */
 	for (i = 0; i < t->nrows; i++)
 		for (c = 0; c < t->ncols; c++) {
 			for (s = 0; s < 2; s++) {
-				cell_str(t->rows[i].val[s] ? &t->rows[i].val[s][c] : NULL, buf,
-					 sizeof(buf));
+				const struct sr_cell *v = t->rows[i].val[s] ? &t->rows[i].val[s][c] :
+							  NULL;
+
+				cell_str(v, buf, sizeof(buf));
+				if (v && v->type == SR_CELL_TEXT && strlen(buf) > TEXT_W)
+					continue;
 				if ((int)strlen(buf) > vw[s])
 					vw[s] = (int)strlen(buf);
 			}
@@ -206,7 +217,9 @@ static void print_long(const struct sr_report *r, const struct sr_report_table *
 				fprintf(f, "  %-*s  %-*s", kw, lab, mw, t->cols[c]);
 			else
 				fprintf(f, "  %-*s", lw, lab);
-			if (text)
+			if (text && (int)strlen(va) > vw[0])
+				fprintf(f, " %s\n  %-*s %s\n", va, lw, "", vb);
+			else if (text)
 				fprintf(f, " %-*s %s\n", vw[0], va, vb);
 			else if (dw && *d)
 				fprintf(f, " %*s %*s (%*s)\n", vw[0], va, vw[1], vb, dw, d);
@@ -853,7 +866,8 @@ static int report_exec(int argc, char **argv)
 		out = fopen(tmp, "w");
 		if (!out) {
 			out = stdout;
-			sr_error("cannot create '%s': %s", tmp, strerror(errno));
+			sr_error("cannot create '%s' (written as '%s' first): %s", html, tmp,
+				 strerror(errno));
 			goto out;
 		}
 		sr_report_html_begin(out, "schedreplay report");

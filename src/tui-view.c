@@ -1707,7 +1707,7 @@ struct side_reason {
 };
 
 static void render_inputs(struct tui *t, struct page *p, const struct inputs *in, const char *kind,
-			  int this_cpu, int skipped)
+			  int this_cpu, int skipped, int sync)
 {
 	int wake = kind && !strcmp(kind, "wakeup"), fork = kind && !strcmp(kind, "fork");
 
@@ -1758,8 +1758,9 @@ static void render_inputs(struct tui *t, struct page *p, const struct inputs *in
 		wline(p, 2, 6, 0, 0, "cpu_load: this (cpu %d) %lld, prev %lld (%s)", this_cpu,
 		     in->this_load, in->prev_load, in->prev_src);
 	if (wake && !in->null_waker_load)
-		wline(p, 4, 8, 0, 0, "waker load %lld (taken off this_cpu by a sync wakeup)",
-		     in->waker_load);
+		wline(p, 4, 8, 0, 0, "waker load %lld (%s)", in->waker_load,
+		      sync ? "taken off this_cpu by a sync wakeup" :
+		      "not a sync wakeup: it stays on this_cpu");
 	if (this_cpu >= 0) {
 		wline(p, 2, 6, 0, 0, "sched domains of cpu %d:", this_cpu);
 		domains_lines(t, p, this_cpu);
@@ -1781,6 +1782,7 @@ static void render_detail_page(struct tui *t, int cols)
 	long long ts = 0;
 	int nstate = 0, c, node, llc, this_nr = -1, prev_nr = -1, actual_nr = -1, idle_cpus = -1;
 	int tid = -1, sync = 0, skipped = 0, nsr = 0, i, orig_i = -1, patched_i = -1, base_i = -1;
+	int simulated = 0;
 	struct detail_sides sides = { NULL, NULL };
 	char buf[64], kind[24] = "";
 
@@ -1824,13 +1826,21 @@ static void render_detail_page(struct tui *t, int cols)
 			snprintf(wf, sizeof(wf), "- (no probe)");
 		tid = col_int(st, 2);
 		sync = col_int(st, 10);
-		line(&p, 0, 0, 0, "task %s/%d   waker %s/%d   sync %d   waker exiting %d",
-		     sqlite3_column_type(st, 3) != SQLITE_NULL ? task : "?", tid,
-		     sqlite3_column_type(st, 5) != SQLITE_NULL ? waker : "-", col_int(st, 4), sync,
-		     col_int(st, 12));
-		line(&p, 0, 0, 0, "wake_flags %s   kernel's select_task_rq_fair returned %s", wf,
-		     sqlite3_column_type(st, 9) != SQLITE_NULL ?
-		     (const char *)sqlite3_column_text(st, 9) : "- (no probe)");
+		/* a balance decision has no waker, wake flags nor select_task_rq_fair() */
+		if (strcmp(kind, "wakeup") && strcmp(kind, "fork")) {
+			line(&p, 0, 0, 0, "task %s/%d (%s)",
+			     sqlite3_column_type(st, 3) != SQLITE_NULL ? task : "?", tid,
+			     !strcmp(kind, "newidle") ? "switched out as the CPU went newly idle" :
+			     "the task the kernel pulled");
+		} else {
+			line(&p, 0, 0, 0, "task %s/%d   waker %s/%d   sync %d   waker exiting %d",
+			     sqlite3_column_type(st, 3) != SQLITE_NULL ? task : "?", tid,
+			     sqlite3_column_type(st, 5) != SQLITE_NULL ? waker : "-", col_int(st, 4),
+			     sync, col_int(st, 12));
+			line(&p, 0, 0, 0, "wake_flags %s   kernel's select_task_rq_fair returned %s",
+			     wf, sqlite3_column_type(st, 9) != SQLITE_NULL ?
+			     (const char *)sqlite3_column_text(st, 9) : "- (no probe)");
+		}
 	}
 	cpus[ROLE_T] = col_int(st, 6);
 	cpus[ROLE_P] = col_int(st, 7);
@@ -1873,7 +1883,27 @@ static void render_detail_page(struct tui *t, int cols)
 	if (base_i >= 0)
 		cpus[ROLE_B] = sr[base_i].cpu;
 
-	if (base_i >= 0 && strcmp(kind, "wakeup") && strcmp(kind, "fork")) {
+	/* a simulated run's actual CPU is the simulator's own choice, not the kernel's */
+	st = NULL;
+	if (base_i >= 0 && sqlite3_prepare_v2(t->db, tui_q(TUI_Q_KIND), -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, t->scope.run_id);
+		simulated = sqlite3_step(st) == SQLITE_ROW;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (base_i >= 0 && simulated) {
+		if (strcmp(kind, "wakeup") && strcmp(kind, "fork") && cpus[ROLE_B] < 0)
+			line(&p, 0, TUI_A_BOLD, 0, "model %s pulled nothing (a simulated run: the "
+			     "simulated machine's own choice, not the kernel's)", sr[base_i].model);
+		else if (strcmp(kind, "wakeup") && strcmp(kind, "fork"))
+			line(&p, 0, TUI_A_BOLD, 0, "model %s pulled to %d (a simulated run: the "
+			     "simulated machine's own choice, not the kernel's)", sr[base_i].model,
+			     cpus[ROLE_B]);
+		else
+			line(&p, 0, TUI_A_BOLD, 0, "model %s chose %d (a simulated run: the "
+			     "simulated machine's own choice, not the kernel's)", sr[base_i].model,
+			     cpus[ROLE_B]);
+	} else if (base_i >= 0 && strcmp(kind, "wakeup") && strcmp(kind, "fork")) {
 		/* a balance decision: the CPU that receives the first task pulled, -1 none */
 		char mb[32], kb[32];
 
@@ -1992,7 +2022,7 @@ static void render_detail_page(struct tui *t, int cols)
 	free(cs);
 
 	read_inputs(t, &in);
-	render_inputs(t, &p, &in, kind, cpus[ROLE_T], skipped);
+	render_inputs(t, &p, &in, kind, cpus[ROLE_T], skipped, sync);
 
 	/* every side's reason; where the pair's two paths part */
 	line(&p, 0, 0, 0, "%s", "");
@@ -2173,11 +2203,24 @@ static void render_summary_page(struct tui *t, int cols)
 		line(&p, 0, TUI_A_BOLD, 0, "runs in this file ([ and ] switch)");
 		for (i = 0; i < t->nruns; i++) {
 			const char *b = strrchr(t->runs[i].trace, '/');
+			char sim[96] = "";
 
+			/* a simulated run's side tells runs of one simulate -o apart */
+			if (sqlite3_prepare_v2(t->db, tui_q(TUI_Q_KIND), -1, &st, NULL) == SQLITE_OK) {
+				sqlite3_bind_int64(st, 1, t->runs[i].run_id);
+				if (sqlite3_step(st) == SQLITE_ROW)
+					snprintf(sim, sizeof(sim), "   simulated %s side%s%s",
+						 sqlite3_column_text(st, 0) ?
+						 (const char *)sqlite3_column_text(st, 0) : "?",
+						 t->runs[i].patches[0] ? " of " : "",
+						 t->runs[i].patches);
+			}
+			sqlite3_finalize(st);
+			st = NULL;
 			line(&p, 2, i == t->cur ? TUI_A_REVERSE : 0, 0, "%c run %-3ld %-32.32s %-16.16s "
-			     "%lld decisions", i == t->cur ? '>' : ' ', t->runs[i].run_id,
+			     "%lld decisions%s", i == t->cur ? '>' : ' ', t->runs[i].run_id,
 			     b ? b + 1 : t->runs[i].trace, t->runs[i].models,
-			     t->runs[i].decisions);
+			     t->runs[i].decisions, sim);
 		}
 	}
 	page_finish(t, &p);

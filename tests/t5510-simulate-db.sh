@@ -63,6 +63,15 @@ ok "report marks the run simulated" \
 	grep -q "^  simulated    yes: the original side, seed 1, cfs rules" "$TMP/r.txt"
 "$SR" tui --dump summary "$DB" >"$TMP/t.txt" 2>&1
 ok "tui's summary marks the run simulated" grep -q "simulated base side, seed 1, cfs" "$TMP/t.txt"
+"$SR" tui --dump summary --size 160x60 "$DB" >"$TMP/t2.txt" 2>&1
+ok "tui's runs list tells the sides apart" \
+	sh -c "grep -q 'run 2 .* simulated original side of newidle-bail\$' '$TMP/t2.txt' &&
+		grep -q 'run 3 .* simulated patched side of newidle-bail\$' '$TMP/t2.txt'"
+# the detail: the actual CPU is the simulator's choice, no match or MISS against a kernel
+"$SR" tui --dump detail --all --select 1 --size 120x40 "$DB" >"$TMP/d.txt" 2>&1
+ok "tui's detail of a simulated decision names the simulated machine" \
+	grep -q "^model mainline .*(a simulated run: the simulated machine's own choice, not the kernel's)" "$TMP/d.txt"
+ok "... and does not call it a match with the kernel" eval "! grep -q 'the kernel .*: a \(match\|MISS\)' '$TMP/d.txt'"
 
 # an existing file: refused, replaced with -f, appended to with -a
 sum=$(md5sum <"$DB")

@@ -138,6 +138,14 @@ ok "--run 2 is the second run of the default output" \
 	sh -c "sed -n '/^run 2 of/,\$p' '$TMP/now/two-runs.txt' | cmp -s - '$TMP/r2top.txt'"
 ok "comparison: the row only one side has shows -" \
 	grep -q '^  wake-affine-equal mainline wakeup  decisions  *1301  *-$' "$TMP/now/compare.txt"
+# a long text (the generation, a path) does not widen the number columns:
+# the second run's goes on a line of its own
+ok "comparison: numbers stay in narrow columns beside long texts" \
+	grep -q '^  CPUs  *4  *4 (  0.00%)$' "$TMP/now/compare.txt"
+ok "... the header's number rows are short" \
+	sh -c "awk '/^  (CPUs|events|decisions) / && length(\$0) > 60 { bad = 1 } END { exit bad }' '$TMP/now/compare.txt'"
+ok "... a long text's second value on the next line" \
+	sh -c "grep -A1 '^  trace ' '$TMP/now/compare.txt' | tail -1 | grep -q '^              tests/fixtures/tracedat/numa/numa-6.12-pingpong.dat$'"
 ok "no patches: one line" grep -qx 'no patch pairs in this run: .*' "$TMP/now/no-patch.txt"
 ok "no decisions: says so" grep -qx 'empty.db run 1: no decisions' "$TMP/now/empty.txt"
 

@@ -137,6 +137,7 @@ same "no such run: exit 1" 1 $?
 ok "... says so" grep -q "has no run 9" "$TMP/e"
 "$SR" export -o "$TMP/no/such/dir/x.json" "$DB" 2>"$TMP/e"
 same "an unwritable output: exit 1" 1 $?
+ok "... the message names the file asked for" grep -q "cannot create '$TMP/no/such/dir/x.json' (written as" "$TMP/e"
 ok "... and nothing left" sh -c "! ls '$TMP'/no 2>/dev/null"
 "$SR" export --from x "$DB" 2>"$TMP/e"
 same "a bad --from: exit 2" 2 $?

@@ -95,6 +95,7 @@ same "--html with DB2: exit 2" 2 $?
 same "--html with --json: exit 2" 2 $?
 "$SR" report --html "$TMP/no/dir/x.html" "$DB" 2>"$TMP/e"
 same "an unwritable page: exit 1" 1 $?
+ok "... the message names the page asked for" grep -q "cannot create '$TMP/no/dir/x.html' (written as" "$TMP/e"
 ok "... nothing left" sh -c "! ls '$TMP'/no 2>/dev/null"
 
 test_done
