@@ -180,6 +180,20 @@ static struct task *task_get(struct sr_slices *sl, int tid)
 	return &sl->task[j];
 }
 
+/* task @tid as an event names it: its comm and priority where the event has them */
+static struct task *task_seen(struct sr_slices *sl, int tid, const char *comm, int prio)
+{
+	struct task *t = task_get(sl, tid);
+
+	if (!t)
+		return NULL;
+	if (comm[0])
+		memcpy(t->comm, comm, SR_COMM_LEN);
+	if (prio >= 0)
+		t->prio = prio;
+	return t;
+}
+
 static int cpu_ok(const struct sr_slices *sl, int c)
 {
 	return c >= 0 && c < sl->ncpus;
@@ -453,13 +467,9 @@ static int on_switch(struct sr_slices *sl, const struct sr_event *ev)
 		}
 	}
 	if (ev->pid > 0) {
-		t = task_get(sl, ev->pid);
+		t = task_seen(sl, ev->pid, ev->comm, ev->prio);
 		if (!t)
 			return -SR_E_NOMEM;
-		if (ev->comm[0])
-			memcpy(t->comm, ev->comm, SR_COMM_LEN);
-		if (ev->prio >= 0)
-			t->prio = ev->prio;
 		state_letters(ev->prev_state, ev->prev_state_raw, sl->enc, t->letter);
 		if (t->state == T_RUNNING && t->cpu == ev->cpu) {
 			err = emit_run(sl, t, ev->ts, 0, t->letter);
@@ -489,13 +499,9 @@ static int on_switch(struct sr_slices *sl, const struct sr_event *ev)
 		}
 	}
 	if (ev->pid2 > 0) {
-		t = task_get(sl, ev->pid2);
+		t = task_seen(sl, ev->pid2, ev->comm2, ev->prio2);
 		if (!t)
 			return -SR_E_NOMEM;
-		if (ev->comm2[0])
-			memcpy(t->comm, ev->comm2, SR_COMM_LEN);
-		if (ev->prio2 >= 0)
-			t->prio = ev->prio2;
 		if (t->state == T_RUNNING && cpu_ok(sl, t->cpu)) {
 			/* still running elsewhere by our account: its switch out was lost */
 			err = emit_run(sl, t, ev->ts, 0, "");
@@ -529,13 +535,9 @@ static int on_wakeup(struct sr_slices *sl, const struct sr_event *ev)
 
 	if (ev->pid <= 0 || !ev->success)
 		return 0;
-	t = task_get(sl, ev->pid);
+	t = task_seen(sl, ev->pid, ev->comm, ev->prio);
 	if (!t)
 		return -SR_E_NOMEM;
-	if (ev->comm[0])
-		memcpy(t->comm, ev->comm, SR_COMM_LEN);
-	if (ev->prio >= 0)
-		t->prio = ev->prio;
 	/* perf sched latency: a wakeup of a task that is not sleeping does nothing */
 	if (t->state == T_RUNNING || t->state == T_RUNNABLE)
 		return 0;
