@@ -215,6 +215,18 @@ static int write_meta(struct export *x)
 #define WINDOW(ts, end) \
 	" AND (:from IS NULL OR " end " >= :from) AND (:to IS NULL OR " ts " <= :to)"
 
+/* a complete event's start: category, track (pid, tid), ts and dur in µs */
+static void slice_head(struct export *x, const char *cat, int pid, int tid, long long ts,
+		       long long dur)
+{
+	event_sep(x);
+	fprintf(x->out, "{\"ph\":\"X\",\"cat\":\"%s\",\"pid\":%d,\"tid\":%d,\"ts\":", cat, pid,
+		tid);
+	json_us(x->out, ts);
+	fputs(",\"dur\":", x->out);
+	json_us(x->out, dur);
+}
+
 static int write_runs(struct export *x)
 {
 	FILE *f = x->out;
@@ -228,12 +240,8 @@ static int write_runs(struct export *x)
 	if (!st)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		event_sep(x);
-		fprintf(f, "{\"ph\":\"X\",\"cat\":\"run\",\"pid\":%d,\"tid\":%d,\"ts\":", PID_CPUS,
-			sqlite3_column_int(st, 2));
-		json_us(f, sqlite3_column_int64(st, 0));
-		fputs(",\"dur\":", f);
-		json_us(f, sqlite3_column_int64(st, 1));
+		slice_head(x, "run", PID_CPUS, sqlite3_column_int(st, 2), sqlite3_column_int64(st, 0),
+			   sqlite3_column_int64(st, 1));
 		fputs(",\"name\":", f);
 		json_str(f, sqlite3_column_type(st, 4) == SQLITE_NULL ? "?" :
 			 (const char *)sqlite3_column_text(st, 4));
@@ -262,12 +270,8 @@ static int write_waits(struct export *x)
 	if (!st)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		event_sep(x);
-		fprintf(f, "{\"ph\":\"X\",\"cat\":\"runnable\",\"pid\":%d,\"tid\":%d,\"ts\":",
-			PID_TASKS, sqlite3_column_int(st, 2));
-		json_us(f, sqlite3_column_int64(st, 0));
-		fputs(",\"dur\":", f);
-		json_us(f, sqlite3_column_int64(st, 1));
+		slice_head(x, "runnable", PID_TASKS, sqlite3_column_int(st, 2),
+			   sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1));
 		fputs(",\"name\":", f);
 		if (sqlite3_column_type(st, 4) == SQLITE_NULL)
 			fputs("\"runnable\"", f);
