@@ -208,12 +208,8 @@ static int on_decision(const struct sr_decision *d, const struct sr_eval *evals,
 
 		if (!(rc->touches[i] & (1u << d->kind)))
 			continue;
-		ps->decisions++;
-		if (!sr_eval_sides_differ(d, &evals[i], &evals[i + 1]))
+		if (!sr_patch_summary_add(ps, d, &evals[i], &evals[i + 1]))
 			continue;
-		ps->divergent++;
-		ps->original_exact += sr_eval_matches(d, &evals[i]);
-		ps->patched_exact += sr_eval_matches(d, &evals[i + 1]);
 		diverged = 1;
 		if (rc->store && sr_store_divergent(rc->store, d->id, i, &rc->cause))
 			return -SR_E_IO;

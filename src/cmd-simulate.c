@@ -439,14 +439,9 @@ static int db_decision(const struct sr_decision *d, const struct sr_eval *e, int
 	if (db->nsides == 3 && (db->touches[1] & (1u << d->kind))) {
 		struct sr_patch_summary *ps = &db->ps[d->kind];
 
-		ps->decisions++;
-		if (sr_eval_sides_differ(d, &ev[1], &ev[2])) {
-			ps->divergent++;
-			ps->original_exact += sr_eval_matches(d, &ev[1]);
-			ps->patched_exact += sr_eval_matches(d, &ev[2]);
-			if (sr_store_divergent(db->store, d->id, 1, &db->cause))
-				return -SR_E_IO;
-		}
+		if (sr_patch_summary_add(ps, d, &ev[1], &ev[2]) &&
+		    sr_store_divergent(db->store, d->id, 1, &db->cause))
+			return -SR_E_IO;
 	}
 	return 0;
 }

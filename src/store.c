@@ -2258,6 +2258,18 @@ int sr_store_next_run(struct sr_store *s, char **cause)
 	return 0;
 }
 
+int sr_patch_summary_add(struct sr_patch_summary *ps, const struct sr_decision *d,
+			 const struct sr_eval *o, const struct sr_eval *p)
+{
+	ps->decisions++;
+	if (!sr_eval_sides_differ(d, o, p))
+		return 0;
+	ps->divergent++;
+	ps->original_exact += sr_eval_matches(d, o);
+	ps->patched_exact += sr_eval_matches(d, p);
+	return 1;
+}
+
 /* ---- putting the run in place ------------------------------------------------ */
 
 static void finalize_all(struct sr_store *s)

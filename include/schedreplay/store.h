@@ -51,6 +51,15 @@ struct sr_patch_summary {
 	uint64_t decisions, divergent, original_exact, patched_exact;
 };
 
+/**
+ * sr_patch_summary_add - count decision @d into a pair's summary @ps
+ * @o, @p: the pair's original and patched sides
+ *
+ * Return: 1 when the sides diverge (sr_eval_sides_differ()), else 0.
+ */
+int sr_patch_summary_add(struct sr_patch_summary *ps, const struct sr_decision *d,
+			 const struct sr_eval *o, const struct sr_eval *p);
+
 struct sr_store_opts {
 	int force;		/* replace an existing file (by rename) */
 	int append;		/* add the run to the database at the path if there is one */
