@@ -98,6 +98,7 @@ struct sr_replay {
 	struct sr_fork_probe *fork_probe;	/* per cpu: a fork's probe, its wakeup_new next */
 	struct sr_removed *removed;		/* per cpu: dead tasks' load not yet removed */
 	int nremoved;				/* CPUs with a removal pending */
+	uint64_t removed_next;			/* no pending removal is due before */
 
 	/* self-pull migrations waiting to be told newidle or periodic */
 	struct sr_migration *pull;	/* per cpu; pid 0: none */

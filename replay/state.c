@@ -359,6 +359,8 @@ static void removed_add(struct sr_replay *r, struct sr_task *t, uint64_t now)
 		r->nremoved++;
 	rm->nr++;
 	rm->ts = now;
+	if (now + 1000000000ULL / (uint64_t)r->hz < r->removed_next || r->nremoved == 1)
+		r->removed_next = now + 1000000000ULL / (uint64_t)r->hz;
 	rm->load += t->pelt.load_avg;
 	rm->util += t->pelt.util_avg;
 	rm->runnable += t->pelt.runnable_avg;
@@ -375,13 +377,21 @@ static void removed_add(struct sr_replay *r, struct sr_task *t, uint64_t now)
  */
 static void removed_due(struct sr_replay *r, uint64_t now)
 {
-	uint64_t tick = 1000000000ULL / (uint64_t)r->hz;
+	uint64_t tick = 1000000000ULL / (uint64_t)r->hz, next = UINT64_MAX;
 	int cpu;
 
-	for (cpu = 0; cpu < r->topo->ncpus && r->nremoved; cpu++)
-		if (r->removed[cpu].nr && r->rq[cpu].curr != 0 &&
-		    now >= r->removed[cpu].ts + tick)
+	/* none is due yet: no scan at every event */
+	if (now < r->removed_next)
+		return;
+	for (cpu = 0; cpu < r->topo->ncpus && r->nremoved; cpu++) {
+		if (!r->removed[cpu].nr)
+			continue;
+		if (r->rq[cpu].curr != 0 && now >= r->removed[cpu].ts + tick)
 			removed_apply(r, cpu);
+		else if (r->removed[cpu].ts + tick < next)
+			next = r->removed[cpu].ts + tick;
+	}
+	r->removed_next = next;
 }
 
 /* bring cpu's root cfs_rq signal to @now with what it held since */
