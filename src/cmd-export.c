@@ -139,6 +139,10 @@ static int step_done(struct export *x, sqlite3_stmt *st, int rc, const char *wha
 	return rc == SQLITE_DONE ? 0 : sql_error(x, what);
 }
 
+/* the window: slices that overlap [from, to], decisions within it */
+#define WINDOW(ts, end) \
+	" AND (:from IS NULL OR " end " >= :from) AND (:to IS NULL OR " ts " <= :to)"
+
 /* the run's header and the track names */
 static int write_meta(struct export *x)
 {
@@ -194,7 +198,11 @@ static int write_meta(struct export *x)
 	}
 	if (step_done(x, st, rc, "cpu"))
 		return -1;
-	st = prepare(x, "SELECT tid, comm FROM task WHERE run_id = :run ORDER BY tid");
+	/* with a window, only the tasks whose runnable slices it holds get a name */
+	st = prepare(x, "SELECT tid, comm FROM task WHERE run_id = :run AND"
+		     " ((:from IS NULL AND :to IS NULL) OR tid IN (SELECT tid FROM task_state"
+		     " WHERE run_id = :run AND state IN ('R', 'R+')"
+		     WINDOW("ts", "ts + coalesce(dur, 0)") ")) ORDER BY tid");
 	if (!st)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -210,10 +218,6 @@ static int write_meta(struct export *x)
 	}
 	return step_done(x, st, rc, "task");
 }
-
-/* the window: slices that overlap [from, to], decisions within it */
-#define WINDOW(ts, end) \
-	" AND (:from IS NULL OR " end " >= :from) AND (:to IS NULL OR " ts " <= :to)"
 
 /* a complete event's start: category, track (pid, tid), ts and dur in µs */
 static void slice_head(struct export *x, const char *cat, int pid, int tid, long long ts,

@@ -2,8 +2,9 @@
 # schedreplay export: the JSON trace events parse, every slice has ts and dur
 # in µs (the database's ns / 1000), the counts of running slices, runnable
 # slices, decisions, divergent decisions and misses are the database's,
-# slices on one CPU do not overlap, a time window and a hostile task name
-# stay valid JSON, and the errors are one line with no file left behind.
+# slices on one CPU do not overlap, a time window (naming only the tasks it
+# holds) and a hostile task name stay valid JSON, and the errors are one line
+# with no file left behind.
 . "$(dirname "$0")/test-lib.sh"
 
 cd "$TOP" || exit 1
@@ -84,6 +85,14 @@ for ts, dur, cpu, tid in runs:
 names = {e['tid'] for e in ev if e['ph'] == 'M' and e['pid'] == 1 and e['name'] == 'thread_name'}
 if names != {r[0] for r in db.execute('SELECT cpu FROM cpu WHERE run_id = ?', (run,))}:
     bad.append('not one named track per CPU: %s' % sorted(names))
+named = {e['tid'] for e in ev if e['ph'] == 'M' and e['pid'] == 2 and e['name'] == 'thread_name'}
+tasks = {r[0] for r in db.execute('SELECT tid FROM task WHERE run_id = ?', (run,))}
+if lo is not None:
+    tasks &= {w[2] for w in waits}
+if named != tasks:
+    bad.append('task tracks named: %d, tasks %s: %d' % (
+        len(named), 'with a runnable slice in the window' if lo is not None else 'of the run',
+        len(tasks)))
 for b in bad[:10]:
     print(b)
 print('%d running, %d runnable, %d decisions' % (len(runs), len(waits), len(dec)))
