@@ -37,6 +37,7 @@ struct export {
 	FILE *out;
 	long run;
 	long long from, to;		/* ns; -1: unbounded */
+	int from_rel, to_rel;		/* given in seconds from the run's first event */
 	long long last_ts;		/* the run's end, for the slices still open there */
 	int first;			/* no event written yet */
 	uint64_t runs, waits, decisions;
@@ -389,13 +390,15 @@ static int write_decisions(struct export *x)
 
 static const char export_examples[] =
 	"   schedreplay export -o run.json run.db      then open run.json in ui.perfetto.dev\n"
-	"   schedreplay export -r 2 --from 24040000000 --to 24060000000 run.db > window.json\n";
+	"   schedreplay export -r 2 --from 24040000000 --to 24060000000 run.db > window.json\n"
+	"   schedreplay export --from 1.5 --to 1.52 -o window.json run.db\n";
 
 static const char export_options[] =
 	"   -o, --output FILE  write the trace to FILE (default: standard output)\n"
 	"   -r, --run N        export run N (default: the last run of DB)\n"
-	"       --from NS      only what overlaps the time NS and after (ns, trace clock)\n"
-	"       --to NS        only what overlaps the time NS and before\n"
+	"       --from TIME    only what overlaps TIME and after: ns of the trace clock, or\n"
+	"                      seconds like 1.5 from the run's first event (as tui prints)\n"
+	"       --to TIME      only what overlaps TIME and before\n"
 	"   -h, --help         show this help\n";
 
 static int parse_num(const char *opt, const char *s, long long min, long long *v)
@@ -412,11 +415,35 @@ static int parse_num(const char *opt, const char *s, long long min, long long *v
 	return 0;
 }
 
-/* a window outside the run's trace is a valid, empty export: say so */
-static void warn_window(const struct export *x)
+/*
+ * --from and --to: ns of the trace's clock, as the database holds them, or
+ * (with a decimal point) seconds from the run's first event, as the TUI and
+ * sql print them.
+ */
+static int parse_time(const char *opt, const char *s, long long *v, int *rel)
+{
+	*rel = strchr(s, '.') != NULL;
+	if (!*rel)
+		return parse_num(opt, s, 0, v);
+	if (cmd_parse_secs(s, strlen(s), v)) {
+		sr_error("export: %s wants ns (a whole number) or seconds like 1.5 from the "
+			 "run's first event, not '%s'", opt, s);
+		cmd_usage(&cmd_export, stderr);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Seconds from the start become the trace's ns; a window outside the run's
+ * trace is a valid, empty export: say so.  Return: -1 when the window,
+ * resolved, ends before it starts.
+ */
+static int resolve_window(struct export *x)
 {
 	sqlite3_stmt *st = NULL;
 	long long first, last;
+	int ret = 0;
 
 	if ((x->from < 0 && x->to < 0) ||
 	    sqlite3_prepare_v2(x->db, "SELECT first_ts, last_ts FROM run WHERE run_id = ?", -1,
@@ -428,14 +455,24 @@ static void warn_window(const struct export *x)
 		goto out;
 	first = sqlite3_column_int64(st, 0);
 	last = sqlite3_column_int64(st, 1);
-	if (x->from >= 0 && x->from > last)
+	if (x->from_rel)
+		x->from += first;
+	if (x->to_rel)
+		x->to += first;
+	if (x->from >= 0 && x->to >= 0 && x->from > x->to) {
+		sr_error("export: --from %lld is after --to %lld ns: an empty window", x->from,
+			 x->to);
+		ret = -1;
+	} else if (x->from >= 0 && x->from > last) {
 		sr_warn("export: --from %lld is after the end of run %ld of '%s' (it spans "
 			"%lld..%lld ns): nothing to export", x->from, x->run, x->file, first, last);
-	else if (x->to >= 0 && x->to < first)
+	} else if (x->to >= 0 && x->to < first) {
 		sr_warn("export: --to %lld is before the start of run %ld of '%s' (it spans "
 			"%lld..%lld ns): nothing to export", x->to, x->run, x->file, first, last);
+	}
 out:
 	sqlite3_finalize(st);
+	return ret;
 }
 
 static int export_exec(int argc, char **argv)
@@ -467,11 +504,11 @@ static int export_exec(int argc, char **argv)
 			x.run = (long)v;
 			break;
 		case 'F':
-			if (parse_num("--from", optarg, 0, &x.from))
+			if (parse_time("--from", optarg, &x.from, &x.from_rel))
 				return EXIT_USAGE;
 			break;
 		case 'T':
-			if (parse_num("--to", optarg, 0, &x.to))
+			if (parse_time("--to", optarg, &x.to, &x.to_rel))
 				return EXIT_USAGE;
 			break;
 		case 'h':
@@ -486,7 +523,7 @@ static int export_exec(int argc, char **argv)
 		cmd_usage(&cmd_export, stderr);
 		return EXIT_USAGE;
 	}
-	if (x.from >= 0 && x.to >= 0 && x.from > x.to) {
+	if (x.from >= 0 && x.to >= 0 && x.from_rel == x.to_rel && x.from > x.to) {
 		sr_error("export: --from %lld is after --to %lld: an empty window", x.from, x.to);
 		return EXIT_USAGE;
 	}
@@ -515,7 +552,10 @@ static int export_exec(int argc, char **argv)
 			goto out;
 		}
 	}
-	warn_window(&x);
+	if (resolve_window(&x)) {
+		ret = EXIT_USAGE;
+		goto out;
+	}
 	/* a file appears whole or not at all */
 	if (out) {
 		if (asprintf(&tmp, "%s.tmp-%d", out, (int)getpid()) < 0) {
@@ -572,7 +612,7 @@ out:
 
 const struct cmd_entry cmd_export = {
 	.name = "export",
-	.synopsis = "[-o FILE] [-r N] [--from NS] [--to NS] DB",
+	.synopsis = "[-o FILE] [-r N] [--from TIME] [--to TIME] DB",
 	.summary = "write a replayed run's timeline as a trace for Perfetto's UI (JSON trace "
 		   "events)",
 	.options = export_options,

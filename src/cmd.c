@@ -5,6 +5,7 @@
  */
 #include "cmd.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -141,4 +142,45 @@ int cmd_one_trace(const struct cmd_entry *c, int argc, int optind_)
 	sr_error("%s: expected one TRACE argument, got %d", c->name, argc - optind_);
 	cmd_usage(c, stderr);
 	return -1;
+}
+
+/**
+ * cmd_parse_secs() - seconds written as the trace's timestamps are
+ * @s:   the text (not necessarily terminated)
+ * @len: its length
+ * @ns:  the value in nanoseconds
+ *
+ * SECONDS[.FRACTION] with up to nine fraction digits and nothing else (no
+ * sign, exponent, hex or blank), as the TUI's t= filter and go-to and
+ * export's --from and --to take them.
+ *
+ * Return: 0 with @ns, -1 for bad syntax, -2 when it does not fit in 64-bit
+ * nanoseconds (above 9223372036.854775807 s).
+ */
+int cmd_parse_secs(const char *s, size_t len, long long *ns)
+{
+	const char *end = s + len;
+	long long sec = 0, frac = 0;
+	int digits = 0, fd;
+
+	for (; s < end && *s >= '0' && *s <= '9'; s++, digits++) {
+		if (sec > (LLONG_MAX - (*s - '0')) / 10)
+			return -2;
+		sec = sec * 10 + (*s - '0');
+	}
+	if (s < end && *s == '.') {
+		for (s++, fd = 0; s < end && *s >= '0' && *s <= '9'; s++, fd++, digits++) {
+			if (fd >= 9)
+				return -1;
+			frac = frac * 10 + (*s - '0');
+		}
+		for (; fd < 9; fd++)
+			frac *= 10;
+	}
+	if (s != end || !digits)
+		return -1;
+	if (sec > (LLONG_MAX - frac) / 1000000000LL)
+		return -2;
+	*ns = sec * 1000000000LL + frac;
+	return 0;
 }

@@ -58,4 +58,7 @@ int cmd_bad_option(const struct cmd_entry *c, const char *opt);
 /* 0 when exactly one TRACE argument is left, else a usage error and -1 */
 int cmd_one_trace(const struct cmd_entry *c, int argc, int optind_);
 
+/* SECONDS[.FRACTION] to ns: 0, -1 for bad syntax, -2 when too large */
+int cmd_parse_secs(const char *s, size_t len, long long *ns);
+
 #endif

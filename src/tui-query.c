@@ -8,6 +8,7 @@
  * only from fixed strings, so what "y" shows is what runs.
  */
 #include "tui-local.h"
+#include "cmd.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -43,41 +44,6 @@ static int parse_long(const char *s, long *v)
 	errno = 0;
 	*v = strtol(s, &end, 10);
 	return errno || end == s || *end || *v < 0 ? -1 : 0;
-}
-
-/*
- * A time of the t= filter: seconds from the run's first event, written as
- * the trace's timestamps are, SECONDS[.FRACTION] with up to nine fraction
- * digits (nanoseconds) and nothing else (no sign, exponent, hex or blank).
- * Return: 0 with @ns, -1 for bad syntax, -2 when it does not fit in 64-bit
- * nanoseconds (above 9223372036.854775807 s).
- */
-static int parse_secs(const char *s, size_t len, long long *ns)
-{
-	const char *end = s + len;
-	long long sec = 0, frac = 0;
-	int digits = 0, fd;
-
-	for (; s < end && *s >= '0' && *s <= '9'; s++, digits++) {
-		if (sec > (LLONG_MAX - (*s - '0')) / 10)
-			return -2;
-		sec = sec * 10 + (*s - '0');
-	}
-	if (s < end && *s == '.') {
-		for (s++, fd = 0; s < end && *s >= '0' && *s <= '9'; s++, fd++, digits++) {
-			if (fd >= 9)
-				return -1;
-			frac = frac * 10 + (*s - '0');
-		}
-		for (; fd < 9; fd++)
-			frac *= 10;
-	}
-	if (s != end || !digits)
-		return -1;
-	if (sec > (LLONG_MAX - frac) / 1000000000LL)
-		return -2;
-	*ns = sec * 1000000000LL + frac;
-	return 0;
 }
 
 /* the decision kinds are replay's (sr_decision_kind_name), not a list of our own */
@@ -255,11 +221,11 @@ int tui_filter_parse(const char *expr, struct tui_filter *out, char **cause)
 				goto bad;
 			}
 			if (dash > val) {
-				rc = parse_secs(val, (size_t)(dash - val), &f.t0);
+				rc = cmd_parse_secs(val, (size_t)(dash - val), &f.t0);
 				f.has_t0 = !rc;
 			}
 			if (!rc && dash[1]) {
-				rc = parse_secs(dash + 1, strlen(dash + 1), &f.t1);
+				rc = cmd_parse_secs(dash + 1, strlen(dash + 1), &f.t1);
 				f.has_t1 = !rc;
 			}
 			if (rc == -2) {

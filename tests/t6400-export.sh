@@ -116,6 +116,21 @@ to=$(sqlite3 "$DB" "SELECT first_ts + (last_ts - first_ts) / 2 FROM run")
 ok "a window" "$SR" export --from "$from" --to "$to" -o "$TMP/win.json" "$DB"
 ok "the window's counts are the database's in the window" check "$TMP/win.json" "$DB" "$from" "$to"
 ok "the window is smaller" test "$(stat -c %s "$TMP/win.json")" -lt "$(stat -c %s "$TMP/run.json")"
+# the same window in seconds from the run's first event, as the TUI prints it
+fs=$(sqlite3 "$DB" "SELECT printf('%d.%09d', (l - f) / 3 / 1000000000, (l - f) / 3 % 1000000000),
+	printf('%d.%09d', (l - f) / 2 / 1000000000, (l - f) / 2 % 1000000000)
+	FROM (SELECT first_ts f, last_ts l FROM run)")
+ok "a window in seconds" "$SR" export --from "${fs%|*}" --to "${fs#*|}" -o "$TMP/win-s.json" "$DB"
+ok "... is the same window" cmp "$TMP/win.json" "$TMP/win-s.json"
+ok "seconds and ns mixed: the same window" "$SR" export --from "${fs%|*}" --to "$to" \
+	-o "$TMP/win-m.json" "$DB"
+ok "... the same file" cmp "$TMP/win.json" "$TMP/win-m.json"
+"$SR" export --from 0.5 --to 1 "$DB" >"$TMP/o" 2>"$TMP/e"
+same "seconds --from after an ns --to, once resolved: exit 2" 2 $?
+ok "... says so in ns, and writes nothing" sh -c "grep -q '^schedreplay: export: --from [0-9]* is after --to 1 ns: an empty window$' '$TMP/e' && ! test -s '$TMP/o'"
+"$SR" export --from 1.5x "$DB" 2>"$TMP/e" >/dev/null
+same "bad seconds: exit 2" 2 $?
+ok "... names the option and the value" grep -q "export: --from wants ns (a whole number) or seconds like 1.5 from the run's first event, not '1.5x'" "$TMP/e"
 last=$(sqlite3 "$DB" "SELECT last_ts FROM run")
 "$SR" export --from $((last + 1)) -o "$TMP/past.json" "$DB" 2>"$TMP/e"
 same "a window after the trace's end: exit 0" 0 $?
