@@ -4,9 +4,10 @@
  * recorded demand on a simulated machine.  Each task executes its demand's
  * steps in order: a run burst needs that much CPU time on whatever CPU the
  * task gets; a wakeup or a fork happens when the task reaches that point of
- * its own execution; a sleep ends when its waker reaches the matching point
- * (a wakeup that comes first is kept, so the sleep does not block) or when
- * its recorded length has passed (timers, interrupts).  Placement and
+ * its own execution; a sleep that a task ended in the recording ends at the
+ * first wakeup of the task by a task that comes (a wakeup that comes while
+ * the task is not in such a sleep is kept, so its next one does not block),
+ * a timer's or an interrupt's when its recorded length has passed.  Placement and
  * balancing are the model's: the simulator fills a struct sr_view from its
  * own runqueues and tasks and applies what sr_model_evaluate() and
  * sr_model_balance() decide.  Everything runs on the trace's clock from the
@@ -42,7 +43,7 @@ struct stask {
 	uint64_t sum_exec, prev_sum_exec;
 	uint64_t seq;			/* enqueue order: ties in the pick */
 	uint64_t timer_gen;
-	unsigned char *prewoken;	/* per step: woken before it got there */
+	unsigned tokens;		/* wakeups by a task that found it not waiting for one */
 	int rt;
 	int aff_dest;			/* where its last affinity call sends it, -1: none */
 };
@@ -1225,6 +1226,12 @@ static void arm_timer(struct sim *s, struct stask *p, uint64_t ns)
 	ev_push(s, s->now + perturb(s, ns), EV_TIMER, p->idx, p->timer_gen);
 }
 
+/* a sleep that a task's wakeup ends (not a timer's, not the trace's end) */
+static int by_task(const struct sr_dm_step *st)
+{
+	return st->kind == SR_DM_SLEEP && st->end == SR_DM_BY_TASK && st->peer >= 0;
+}
+
 /* p->step was reached: a run burst's time (perturbed) */
 static void enter_step(struct sim *s, struct stask *p)
 {
@@ -1284,9 +1291,10 @@ static int advance(struct sim *s, struct stask *p)
 			break;
 		}
 		case SR_DM_SLEEP:
-			/* woken before it got here: it does not block */
-			if (!p->prewoken || !p->prewoken[p->step])
+			/* a wakeup by a task came before it got here: it does not block */
+			if (!by_task(st) || !p->tokens)
 				return 0;
+			p->tokens--;
 			break;
 		default:
 			return 0;	/* EXIT */
@@ -1466,21 +1474,24 @@ static int do_wakeup(struct sim *s, struct stask *w, struct stask *p, int this_c
 	return 0;
 }
 
+/*
+ * A wakeup by @w of @p (the recording's wakeup of @p's sleep @step).  The
+ * waker of a sleep is the task that got there first in the recording; on
+ * a wait queue with several wakers (a FIFO's writers, a parent's children)
+ * whichever comes first ends the sleep, try_to_wake_up() on a task that is
+ * not sleeping does nothing, and a waiter that finds its condition already
+ * met does not block.  So a task's wakeups by tasks are interchangeable:
+ * one ends whatever sleep by a task @p is in, else it is kept, and the next
+ * such sleep @p reaches does not block.
+ */
 static int wake_task(struct sim *s, struct stask *w, struct stask *p, unsigned step,
 		     unsigned flags)
 {
-	if (p->st == ST_SLEEP && p->step == step &&
-	    p->dm->step[step].kind == SR_DM_SLEEP)
-		return do_wakeup(s, w, p, w ? w->t.cpu : -1, flags);
-	if (p->st == ST_DONE || step >= p->dm->nsteps || (p->st != ST_NEW && step < p->step))
+	if (p->st == ST_DONE || step >= p->dm->nsteps)
 		return 0;
-	/* not there yet: the sleep will not block */
-	if (!p->prewoken) {
-		p->prewoken = calloc(p->dm->nsteps, 1);
-		if (!p->prewoken)
-			return -SR_E_NOMEM;
-	}
-	p->prewoken[step] = 1;
+	if (p->st == ST_SLEEP && p->step < p->dm->nsteps && by_task(&p->dm->step[p->step]))
+		return do_wakeup(s, w, p, w ? w->t.cpu : -1, flags);
+	p->tokens++;
 	return 0;
 }
 
@@ -1809,8 +1820,6 @@ static void sim_release(struct sim *s)
 {
 	int i;
 
-	for (i = 0; s->task && i < s->d->ntasks; i++)
-		free(s->task[i].prewoken);
 	for (i = 0; s->cpu && i < s->ncpus; i++)
 		free(s->cpu[i].q);
 	free(s->task);

@@ -361,6 +361,57 @@ out:
 	sr_topology_free(t4);
 }
 
+/* the start of @pid's @n-th slice (from 0), 0 if it has none */
+static uint64_t nth_start(const struct rec *r, int pid, int n)
+{
+	int i;
+
+	for (i = 0; i < r->n; i++)
+		if (r->s[i].pid == pid && n-- == 0)
+			return r->s[i].start;
+	return 0;
+}
+
+/*
+ * A reader (RT, so that it runs as soon as it is woken) with two wakers (a
+ * FIFO's writers): in the recording writer A
+ * ends its first sleep at 2 ms and the RT writer B its second at 2.56 ms.
+ * On one CPU, A (2 ms of work) waits behind a 10 ms hog, so B's wakeup
+ * (its timer at 2.5 ms) comes first: whichever waker comes first ends the
+ * sleep (try_to_wake_up() on the wait queue), so the reader runs again
+ * at B's wakeup, not at A's after 4 ms and more.
+ */
+static void test_two_wakers(void)
+{
+	struct sr_topology *t1 = sr_topology_new_flat(1, SR_ERA_MAINLINE);
+	struct sr_demand *d = load(FIX "two-wakers.txt");
+	struct sr_run_metrics m;
+	struct sr_sim_stats st;
+	struct rec r;
+
+	if (!d || !t1)
+		goto out;
+	sr_topology_build_domains(t1);
+	for (eevdf = 0; eevdf < 3; eevdf++) {
+		uint64_t second;
+
+		if (run(d, t1, 0, 1, &r, &m, &st))
+			break;
+		second = nth_start(&r, 300, 1);
+		CHECK(second > d->t0 + 2500000 && second < d->t0 + 3000000,
+		      "%s: the reader's second burst follows the first wakeup to come, B's "
+		      "(at +%llu us)", rules[eevdf], (unsigned long long)((second - d->t0) / 1000));
+		CHECK(nth_start(&r, 300, 2) > d->t0 + 4000000,
+		      "%s: its second sleep blocks until A's wakeup", rules[eevdf]);
+		CHECK_EQ(cpu_time(&r, 300), 300000, "%s: the reader's CPU time", rules[eevdf]);
+		CHECK_EQ(st.stuck, 0, "%s: nobody left waiting", rules[eevdf]);
+	}
+out:
+	eevdf = 0;
+	sr_demand_free(d);
+	sr_topology_free(t1);
+}
+
 int main(void)
 {
 	struct sr_topology *t = sr_topology_new_flat(2, SR_ERA_MAINLINE);
@@ -375,6 +426,7 @@ int main(void)
 	test_eevdf_share(t);
 	test_delayed();
 	test_affinity_spread();
+	test_two_wakers();
 	sr_topology_free(t);
 	return unit_done();
 }
