@@ -46,6 +46,7 @@ struct tstate {
 	uint64_t pend_ts;
 	int exiting;
 	int woken;		/* RUNNABLE since a wakeup (not a preemption) */
+	int forked;		/* RUNNABLE since its fork, not run yet */
 	uint64_t cur_mask;
 };
 
@@ -61,6 +62,7 @@ struct dpriv {
 	int ccap;
 	struct sr_hist idle_wake;	/* wakeup to switch-in on an idle CPU */
 	struct sr_hist preempt_wake;	/* wakeup to switch-in, preempting a busy CPU */
+	struct sr_hist idle_fork;	/* fork to the child's first switch-in on an idle CPU */
 	int have_t0;
 	struct sr_rm *rm;	/* the recorded run's figures, or NULL */
 	int rm_failed;		/* it ran out of memory */
@@ -198,6 +200,7 @@ void sr_demand_free(struct sr_demand *d)
 	free(d->task);
 	free(d->idle_wake_hist);
 	free(d->preempt_wake_hist);
+	free(d->idle_fork_hist);
 	dpriv_free(d->priv);
 	free(d);
 }
@@ -708,6 +711,13 @@ static int on_switch(struct sr_demand *d, const struct sr_event *ev)
 					 ev->prev_state == SR_PREV_RUNNABLE)
 					sr_hist_add(&p->preempt_wake, ev->ts - s->since);
 			}
+			/*
+			 * a new task onto a CPU idle since its fork (no switch there
+			 * since, or none seen at all), and it ran first
+			 */
+			if (s->forked && ev->pid == 0 &&
+			    (p->switch_ts[cpu] <= s->since || p->switch_ts[cpu] == UINT64_MAX))
+				sr_hist_add(&p->idle_fork, ev->ts - s->since);
 			break;
 		case TS_DEAD:
 			d->stats.inconsistent++;
@@ -717,6 +727,7 @@ static int on_switch(struct sr_demand *d, const struct sr_event *ev)
 		s->cpu = cpu;
 		s->since = ev->ts;
 		s->woken = 0;
+		s->forked = 0;
 		if (!s->acc_ts) {
 			s->acc_ts = ev->ts;
 			s->acc_cpu = cpu;
@@ -746,6 +757,7 @@ static int do_fork(struct sr_demand *d, int parent, int child_pid, const char *c
 		return c;
 	p->ts[c].state = TS_RUNNABLE;
 	p->ts[c].since = ts;
+	p->ts[c].forked = 1;
 	d->stats.forks++;
 	if (p->rm) {
 		ret = sr_rm_wakeup(p->rm, ts, c, 0);
@@ -916,12 +928,16 @@ int sr_demand_finish(struct sr_demand *d)
 	d->idle_wake_ns = (uint64_t)(sr_hist_quantile(&p->idle_wake, 0.5) + 0.5);
 	d->preempt_wake_samples = p->preempt_wake.n;
 	d->preempt_wake_ns = (uint64_t)(sr_hist_quantile(&p->preempt_wake, 0.5) + 0.5);
+	d->idle_fork_samples = p->idle_fork.n;
+	d->idle_fork_ns = (uint64_t)(sr_hist_quantile(&p->idle_fork, 0.5) + 0.5);
 	d->idle_wake_hist = malloc(sizeof(*d->idle_wake_hist));
 	d->preempt_wake_hist = malloc(sizeof(*d->preempt_wake_hist));
-	if (!d->idle_wake_hist || !d->preempt_wake_hist)
+	d->idle_fork_hist = malloc(sizeof(*d->idle_fork_hist));
+	if (!d->idle_wake_hist || !d->preempt_wake_hist || !d->idle_fork_hist)
 		return -SR_E_NOMEM;
 	*d->idle_wake_hist = p->idle_wake;
 	*d->preempt_wake_hist = p->preempt_wake;
+	*d->idle_fork_hist = p->idle_fork;
 	for (i = 0; i < d->ntasks; i++) {
 		struct tstate *s = &p->ts[i];
 

@@ -1004,11 +1004,14 @@ static int place(struct sim *s, struct stask *p, enum sr_decision_kind kind, int
 
 /*
  * check_preempt_wakeup(): does @p, just queued on @cpu, preempt what runs
- * there?  An idle CPU takes a wakeup (@wake) after the recorded machine's
- * cost of leaving idle for one, a busy CPU is preempted after the cost of
- * a preempting wakeup: each drawn from the recording's distribution
- * (sr_demand.idle_wake_hist, preempt_wake_hist).
+ * there?  An idle CPU takes a wakeup (@wake WK_WAKEUP) after the recorded
+ * machine's cost of leaving idle for one, a new task (WK_FORK) after its
+ * cost of wake_up_new_task() onto an idle CPU, a busy CPU is preempted
+ * after the cost of a preempting wakeup: each drawn from the recording's
+ * distribution (sr_demand.idle_wake_hist, idle_fork_hist, preempt_wake_hist).
  */
+enum { WK_NONE, WK_WAKEUP, WK_FORK };
+
 static void check_preempt(struct sim *s, int cpu, struct stask *p, int wake)
 {
 	struct scpu *c = &s->cpu[cpu];
@@ -1018,7 +1021,9 @@ static void check_preempt(struct sim *s, int cpu, struct stask *p, int wake)
 	if (!curr) {
 		if (c->waking)
 			return;
-		cost = wake ? draw(s, s->d->idle_wake_hist) : 0;
+		/* a new task: wake_up_new_task()'s cost where the recording has forks onto idle CPUs */
+		cost = wake == WK_FORK && s->d->idle_fork_hist && s->d->idle_fork_hist->n ?
+		       draw(s, s->d->idle_fork_hist) : wake ? draw(s, s->d->idle_wake_hist) : 0;
 		if (cost) {
 			c->waking = 1;
 			ev_push(s, s->now + cost, EV_IDLE_EXIT, cpu, 0);
@@ -1131,7 +1136,7 @@ static int balance_once(struct sim *s, enum sr_decision_kind kind, int cpu, enum
 				 kind == SR_DEC_NEWIDLE ? SR_MIG_LB_NEWIDLE : SR_MIG_LB_PERIODIC, -1);
 		if (ret)
 			return ret;
-		check_preempt(s, e->cpu, p, 0);
+		check_preempt(s, e->cpu, p, WK_NONE);
 	} else if (kind != SR_DEC_NEWIDLE && kind != SR_DEC_LB_NOHZ) {
 		/* a periodic balance that moved nothing: not a decision the replay sees either */
 		return 0;
@@ -1407,7 +1412,7 @@ static int wake_delayed(struct sim *s, struct stask *w, struct stask *p)
 		return -SR_E_NOMEM;
 	if (trace_wakeup(s, SR_EV_WAKEUP, cur, p, w ? w->t.cpu : cpu, cpu))
 		return s->err;
-	check_preempt(s, cpu, p, 1);
+	check_preempt(s, cpu, p, WK_WAKEUP);
 	return 0;
 }
 
@@ -1469,7 +1474,7 @@ static int do_wakeup(struct sim *s, struct stask *w, struct stask *p, int this_c
 		return -SR_E_NOMEM;
 	if (trace_wakeup(s, SR_EV_WAKEUP, w ? cur : NULL, p, this_cpu, cpu))
 		return s->err;
-	check_preempt(s, cpu, p, 1);
+	check_preempt(s, cpu, p, WK_WAKEUP);
 	/* the steps after the sleep up to the next burst happen as it runs */
 	return 0;
 }
@@ -1538,7 +1543,7 @@ static int fork_task(struct sim *s, struct stask *parent, struct stask *c)
 		return -SR_E_NOMEM;
 	if (trace_wakeup(s, SR_EV_WAKEUP_NEW, &parent->t, c, pcpu, cpu))
 		return s->err;
-	check_preempt(s, cpu, c, 1);
+	check_preempt(s, cpu, c, WK_FORK);
 	return 0;
 }
 
@@ -1672,7 +1677,7 @@ static int move_disallowed(struct sim *s, int cpu)
 		return -SR_E_NOMEM;
 	if (trace_move(s, p, cpu, dst, cpu, SR_MIG_AFFINITY, -1))
 		return s->err;
-	check_preempt(s, dst, p, 0);
+	check_preempt(s, dst, p, WK_NONE);
 	want_resched(s, cpu);
 	return 0;
 }

@@ -156,6 +156,10 @@ static void test_fork_wait(void)
 	CHECK_EQ(d->task[child].exit_ts, 2000520000ULL, "at its final switch");
 	CHECK_EQ(d->task[child].wait_ns, 10000, "the child waited 10 us to run first");
 	CHECK_EQ(d->stats.forks, 1, "one fork");
+	CHECK_EQ(d->idle_fork_samples, 1, "one fork onto an idle CPU");
+	CHECK(d->idle_fork_ns >= 9800 && d->idle_fork_ns <= 10200,
+	      "its cost, fork to first run, is 10 us (%llu ns)", (unsigned long long)d->idle_fork_ns);
+	CHECK_EQ(d->idle_wake_samples, 1, "the fork is not an idle wakeup; the parent's is");
 	CHECK_EQ(d->stats.exits, 1, "one exit");
 	{
 		char *buf = NULL;

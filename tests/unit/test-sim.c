@@ -161,6 +161,11 @@ static void test_fork_wait(const struct sr_topology *t)
 		goto out;
 	CHECK_EQ(st.decisions[SR_DEC_FORK], 1, "one fork placement");
 	CHECK(first_start(&r, 201) >= d->t0 + 50000, "the child runs after the fork point");
+	/* onto an idle CPU after the recorded fork's cost (10 us), not a wakeup's (20 us) */
+	CHECK(first_start(&r, 201) >= d->t0 + 50000 + 9000 &&
+	      first_start(&r, 201) <= d->t0 + 50000 + 11000,
+	      "%s: the child's first run follows the fork by the recorded cost (+%llu ns)",
+	      rules[eevdf], (unsigned long long)(first_start(&r, 201) - d->t0 - 50000));
 	CHECK_EQ(cpu_time(&r, 201), 460000, "the child's CPU time");
 	CHECK_EQ(cpu_time(&r, 200), 140000, "the parent's CPU time");
 	/* the parent's second burst follows the child's wakeup point (450 us into it) */
