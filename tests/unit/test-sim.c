@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "schedreplay/demand.h"
+#include "schedreplay/kgen.h"
 #include "schedreplay/model.h"
 #include "schedreplay/sim.h"
 #include "unit.h"
@@ -417,6 +418,54 @@ out:
 	sr_topology_free(t1);
 }
 
+/*
+ * EEVDF's base slice by release: two busy tasks on one CPU with a tick of
+ * 0.1 ms (HZ 10000), so that a slice ends at the first tick at or past its
+ * deadline: 0.70 ms on 6.12.117 (the stable backport of 2ae891b82695) and
+ * 6.15, 0.75 ms (ended at the tick of 0.8 ms) on 6.12.10 and 6.6
+ */
+static void test_base_slice(void)
+{
+	static const struct {
+		const char *release;
+		uint64_t slice;
+	} cases[] = {
+		{ "6.12.117+deb12-amd64", 700000 }, { "6.15.2", 700000 },
+		{ "6.12.10", 800000 }, { "6.6.30", 800000 },
+	};
+	struct sr_topology *t1 = sr_topology_new_flat(1, SR_ERA_MAINLINE);
+	struct sr_demand *d = sr_demand_new(1);
+	struct sr_run_metrics m;
+	struct sr_sim_stats st;
+	struct rec r;
+	size_t i;
+
+	sr_topology_build_domains(t1);
+	ev_sw(d, 1000000000, 0, SR_PREV_RUNNABLE, 20);
+	ev_sw(d, 1010000000, 20, SR_PREV_PREEMPTED, 21);
+	ev_sw(d, 1020000000, 21, SR_PREV_DEAD, 20);
+	ev_sw(d, 1030000000, 20, SR_PREV_DEAD, 0);
+	sr_demand_finish(d);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sr_kgen g;
+		struct sr_sim_opts o = {
+			.topo = t1, .hz = 10000, .model = sr_model_find("mainline"), .seed = 1,
+			.slice = on_slice, .data = &r, .eevdf = 2, .kgen = &g,
+		};
+		char *cause = NULL;
+
+		sr_kgen_parse(cases[i].release, SR_KGEN_SRC_OPTION, &g);
+		memset(&r, 0, sizeof(r));
+		CHECK(sr_sim_run(d, &o, &m, &st, &cause) == 0, "%s: simulated", cases[i].release);
+		free(cause);
+		CHECK(r.n > 2, "%s: the two tasks take turns", cases[i].release);
+		CHECK_EQ(r.s[0].end - r.s[0].start, cases[i].slice, "%s: the first slice",
+			 cases[i].release);
+	}
+	sr_demand_free(d);
+	sr_topology_free(t1);
+}
+
 int main(void)
 {
 	struct sr_topology *t = sr_topology_new_flat(2, SR_ERA_MAINLINE);
@@ -432,6 +481,7 @@ int main(void)
 	test_delayed();
 	test_affinity_spread();
 	test_two_wakers();
+	test_base_slice();
 	sr_topology_free(t);
 	return unit_done();
 }
