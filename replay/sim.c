@@ -61,9 +61,23 @@ struct scpu {
 	int resched;
 	int waking;			/* leaving idle for a wakeup (EV_IDLE_EXIT due) */
 	int dist_prev;			/* cpumask_any_and_distribute()'s last pick here */
+	/*
+	 * in a newly idle balance that takes time (EV_NEWIDLE_END due): curr
+	 * is the task that blocked, and the tasks that arrive meanwhile
+	 */
+	int newidle;
+	int nl_nr, nl_cfs;
+	long nl_weight;
+	uint64_t nl_gen;		/* the window's EV_NEWIDLE_END and arrival events */
+	unsigned nl_levels;		/* NI_RANDOM: the levels its draws let balance */
+	int nl_drawn;			/* ... drawn (0: the walk is not reached) */
+	/* NI_RANDOM (6.1.192, 6.12.117): sd->newidle_call, _success, _ratio per level */
+	unsigned ni_call[SR_MAX_DOMAIN_LEVELS], ni_success[SR_MAX_DOMAIN_LEVELS];
+	unsigned ni_ratio[SR_MAX_DOMAIN_LEVELS], ni_weight[SR_MAX_DOMAIN_LEVELS];
 };
 
-enum { EV_RUN_END, EV_TIMER, EV_TICK, EV_IDLE_EXIT, EV_PREEMPT };
+enum { EV_RUN_END, EV_TIMER, EV_TICK, EV_IDLE_EXIT, EV_PREEMPT, EV_NEWIDLE_END,
+       EV_NEWIDLE_ARRIVAL };
 
 struct sev {
 	uint64_t t, seq, gen;
@@ -99,6 +113,8 @@ struct sim {
 	uint64_t base_slice;		/* EEVDF: sysctl_sched_base_slice, scaled alike */
 	int eevdf;
 	int delay;			/* 6.12: DELAY_DEQUEUE, DELAY_ZERO, PLACE_REL_DEADLINE */
+	int ni_random;			/* sched_balance_newidle()'s NI_RANDOM draws */
+	int last_pull_src;		/* the CPU the last balance evaluation pulled from */
 };
 
 /* ---- randomness: xorshift64*, for the timing perturbation only -------------- */
@@ -443,6 +459,16 @@ static int enqueue(struct sim *s, struct stask *p, int cpu)
 	rq_pelt(s, cpu);
 	task_pelt(s, p);
 	c->q[c->nq++] = p;
+	if (c->newidle) {
+		/* it arrives during the CPU's newly idle balance: does the balance stop? */
+		if (!c->nl_nr)
+			ev_push(s, s->now, EV_NEWIDLE_ARRIVAL, cpu, c->nl_gen);
+		c->nl_nr++;
+		if (is_fair(p)) {
+			c->nl_cfs++;
+			c->nl_weight += (long)p->t.weight;
+		}
+	}
 	p->seq = s->seq++;
 	p->st = ST_QUEUED;
 	p->t.state = SR_TASK_QUEUED;
@@ -1019,6 +1045,9 @@ static void check_preempt(struct sim *s, int cpu, struct stask *p, int wake)
 	struct stask *curr = c->curr;
 	uint64_t gran, cost;
 
+	/* in its newly idle balance: the pick at the balance's end takes it */
+	if (c->newidle)
+		return;
 	if (!curr) {
 		if (c->waking)
 			return;
@@ -1070,9 +1099,52 @@ static struct stask *task_by_pid(struct sim *s, int pid, int cpu)
 	return NULL;
 }
 
+static void lb_input(struct sim *s, struct sr_lb_input *in, enum sr_decision_kind kind, int cpu,
+		     enum sr_lb_idle idle, int leaving)
+{
+	memset(in, 0, sizeof(*in));
+	in->kind = kind;
+	in->cpu = cpu;
+	in->idle = idle;
+	in->sgc_imb = s->sgc_imb;
+	/* newly idle: curr is blocking (already off the runqueue here) */
+	in->curr_leaving = leaving && s->cpu[cpu].curr;
+	if (kind == SR_DEC_NEWIDLE)
+		in->levels = s->cpu[cpu].nl_levels;
+	if (kind == SR_DEC_NEWIDLE && s->cpu[cpu].nl_nr > 0) {
+		in->arrival = 1;
+		in->nr_sub = s->cpu[cpu].nl_nr;
+		in->cfs_sub = s->cpu[cpu].nl_cfs;
+		in->load_sub = s->cpu[cpu].nl_weight;
+	}
+}
+
 /*
- * One balance evaluation on @cpu; applies the model's first pull.  Return:
- * 1 pulled, 0 not, negative on error.
+ * Would the side's newly idle balance on @cpu stop for the task that has
+ * just arrived (should_we_balance() bails, SR_LBO_BAIL: seed 003's rule)?
+ * The model is asked without applying or reporting anything.
+ */
+static int newidle_bails(struct sim *s, int cpu)
+{
+	struct sr_lb_input in;
+	struct sr_eval e;
+	struct sr_view v;
+
+	lb_input(s, &in, SR_DEC_NEWIDLE, cpu, SR_LB_NEWLY_IDLE, 1);
+	fill_view(s, &v);
+	memset(&e, 0, sizeof(e));
+	if (sr_model_balance(s->o->model, &v, &in, s->scratch, &e))
+		return -SR_E_NOMEM;
+	return (e.lbf & SR_LBO_BAIL) != 0;
+}
+
+/*
+ * One balance evaluation on @cpu; applies the model's first pull.  For a
+ * newly idle balance that took time, the tasks that arrived on @cpu
+ * meanwhile (struct scpu nl_*) are taken off its counts and the arrival
+ * shows after the first busiest search (sr_lb_input.arrival), as replay
+ * shows a wakeup that lands during the balance.  Return: 1 pulled, 0 not,
+ * negative on error.
  */
 static int balance_once(struct sim *s, enum sr_decision_kind kind, int cpu, enum sr_lb_idle idle,
 			int leaving, unsigned *lbf)
@@ -1081,16 +1153,10 @@ static int balance_once(struct sim *s, enum sr_decision_kind kind, int cpu, enum
 	struct sr_decision d;
 	struct sr_eval ev[3], *e = &ev[0];
 	struct sr_view v;
-	struct stask *p, *curr = s->cpu[cpu].curr;
+	struct stask *p;
 	int i, ret, ne = 1;
 
-	memset(&in, 0, sizeof(in));
-	in.kind = kind;
-	in.cpu = cpu;
-	in.idle = idle;
-	in.sgc_imb = s->sgc_imb;
-	/* newly idle: curr is blocking (already off the runqueue here) */
-	in.curr_leaving = leaving && curr;
+	lb_input(s, &in, kind, cpu, idle, leaving);
 	fill_view(s, &v);
 	memset(ev, 0, sizeof(ev));
 	/* the others before the side's own evaluation: the scratch is shared */
@@ -1132,6 +1198,7 @@ static int balance_once(struct sim *s, enum sr_decision_kind kind, int cpu, enum
 		if (ret)
 			return ret;
 		s->st.pulls++;
+		s->last_pull_src = e->src_cpu;
 		ret = trace_move(s, p, e->src_cpu, e->cpu, cpu,
 				 kind == SR_DEC_LB_NOHZ ? SR_MIG_LB_NOHZ :
 				 kind == SR_DEC_NEWIDLE ? SR_MIG_LB_NEWIDLE : SR_MIG_LB_PERIODIC, -1);
@@ -1550,6 +1617,128 @@ static int fork_task(struct sim *s, struct stask *parent, struct stask *c)
 
 /* ---- the CPU's schedule() ---------------------------------------------------------- */
 
+static int switch_to(struct sim *s, int cpu, struct stask *prev, int prev_runnable,
+		     struct stask *next);
+
+/*
+ * NI_RANDOM (sched_balance_newidle() of Debian 6.1.192 and 6.12.117): each
+ * level with SD_BALANCE_NEWIDLE balances on a 1024-sided draw at most
+ * 1 + sd->newidle_ratio, the success rate of the level's last calls
+ * (update_newidle_stats(): 512 of 1024 to start with, halved every 1024
+ * calls).  The draws of one newly idle balance: the levels that balance
+ * (sr_lb_input.levels), 0 when none does.
+ */
+static unsigned ni_draw(struct sim *s, int cpu)
+{
+	const struct sr_cpu_topo *ct = &s->topo->cpu[cpu];
+	struct scpu *c = &s->cpu[cpu];
+	unsigned mask = 0, w;
+	int l;
+
+	for (l = 0; l < ct->ndomains; l++) {
+		if (!(ct->dom[l].flags & SR_SD_BALANCE_NEWIDLE))
+			continue;
+		w = 1 + c->ni_ratio[l];
+		if ((unsigned)(rnd(s) >> 11) % 1024 > w)
+			continue;
+		mask |= 1U << l;
+		c->ni_weight[l] = (1024 + w / 2) / w;
+	}
+	return mask;
+}
+
+static void ni_stats(struct scpu *c, int l, unsigned success)
+{
+	c->ni_call[l]++;
+	c->ni_success[l] += success;
+	if (c->ni_call[l] >= 1024) {
+		c->ni_ratio[l] = c->ni_success[l];
+		c->ni_call[l] /= 2;
+		c->ni_success[l] /= 2;
+	}
+}
+
+/*
+ * After a newly idle balance with NI_RANDOM: every level the walk reached
+ * counts a call, a success (of the draw's weight) where it pulled; the walk
+ * stops at the level that pulled (from @src, -1: none)
+ */
+static void ni_account(struct sim *s, int cpu, unsigned levels, int src)
+{
+	const struct sr_cpu_topo *ct = &s->topo->cpu[cpu];
+	struct scpu *c = &s->cpu[cpu];
+	int l;
+
+	for (l = 0; l < ct->ndomains; l++) {
+		int here;
+
+		if (!(ct->dom[l].flags & SR_SD_BALANCE_NEWIDLE))
+			continue;
+		if (!(levels >> l & 1)) {
+			ni_stats(c, l, 0);
+			continue;
+		}
+		here = src >= 0 && sr_cpumask_test(ct->dom[l].span, src);
+		ni_stats(c, l, here ? c->ni_weight[l] : 0);
+		if (here)
+			break;
+	}
+}
+
+/* rd->overloaded as the models read it: a CPU with two tasks or more */
+static int rd_overloaded(const struct sim *s)
+{
+	int c;
+
+	for (c = 0; c < s->ncpus; c++)
+		if (s->rq[c].nr_running >= 2)
+			return 1;
+	return 0;
+}
+
+/*
+ * NI_RANDOM's draws for a newly idle balance about to start on @cpu: none
+ * where the kernel returns before its walk (the root domain not
+ * overloaded: the models say so), else ni_draw()'s
+ */
+static void newidle_draw(struct sim *s, int cpu)
+{
+	struct scpu *c = &s->cpu[cpu];
+
+	c->nl_levels = 0;
+	c->nl_drawn = s->ni_random && rd_overloaded(s);
+	if (c->nl_drawn)
+		c->nl_levels = ni_draw(s, cpu);
+}
+
+/* the newly idle balance's evaluation, with NI_RANDOM's draws where the kernel has them */
+static int newidle_balance(struct sim *s, int cpu)
+{
+	struct scpu *c = &s->cpu[cpu];
+	int ret;
+
+	s->last_pull_src = -1;
+	if (c->nl_drawn && !c->nl_levels) {
+		ni_account(s, cpu, 0, -1);
+		return 0;		/* every level passed over: no balance */
+	}
+	ret = balance_once(s, SR_DEC_NEWIDLE, cpu, SR_LB_NEWLY_IDLE, 1, NULL);
+	if (ret >= 0 && c->nl_drawn)
+		ni_account(s, cpu, c->nl_levels, ret > 0 ? s->last_pull_src : -1);
+	return ret;
+}
+
+static struct stask *pick_next(struct sim *s, int cpu)
+{
+	struct stask *next = pick(s, cpu);
+
+	while (next && next->delayed) {
+		finish_delayed(s, next);
+		next = pick(s, cpu);
+	}
+	return next;
+}
+
 static int schedule(struct sim *s, int cpu)
 {
 	struct scpu *c = &s->cpu[cpu];
@@ -1557,6 +1746,9 @@ static int schedule(struct sim *s, int cpu)
 	int prev_runnable = 0, ret;
 
 	c->resched = 0;
+	/* in its newly idle balance: the pick comes at the balance's end */
+	if (c->newidle)
+		return 0;
 	if (prev) {
 		update_curr(s, cpu);
 		ret = emit_slice(s, cpu, prev, c->slice_start);
@@ -1570,23 +1762,71 @@ static int schedule(struct sim *s, int cpu)
 		}
 		prev->t.exec_start = s->now;
 	}
-	next = pick(s, cpu);
-	while (next && next->delayed) {
-		finish_delayed(s, next);
-		next = pick(s, cpu);
-	}
+	next = pick_next(s, cpu);
 	if (!next && prev && !prev_runnable) {
-		/* newidle_balance(): the CPU runs out of work */
+		/*
+		 * newidle_balance() (sched_balance_newidle() in 6.12): the CPU
+		 * runs out of work.  Where the recording shows what its
+		 * newidle balances took (sr_demand.newidle_hist, the probes'
+		 * newidle to newidle_ret), the balance takes that long, drawn:
+		 * the blocked task stays the CPU's current one, a wakeup may
+		 * land on it meanwhile (the model sees it as it sees one in
+		 * replay), and the balance and the pick happen at its end
+		 * (newidle_end()).  Else it takes no time.
+		 */
+		uint64_t cost;
+
+		newidle_draw(s, cpu);
+		cost = c->nl_drawn && !c->nl_levels ? 0 : draw(s, s->d->newidle_hist);
+		if (cost) {
+			c->newidle = 1;
+			c->nl_nr = c->nl_cfs = 0;
+			c->nl_weight = 0;
+			c->nl_gen++;
+			s->st.newidle_timed++;
+			ev_push(s, s->now + cost, EV_NEWIDLE_END, cpu, c->nl_gen);
+			return 0;
+		}
 		rq_pelt(s, cpu);
-		ret = balance_once(s, SR_DEC_NEWIDLE, cpu, SR_LB_NEWLY_IDLE, 1, NULL);
+		ret = newidle_balance(s, cpu);
 		if (ret < 0)
 			return ret;
-		next = pick(s, cpu);
-		while (next && next->delayed) {
-			finish_delayed(s, next);
-			next = pick(s, cpu);
-		}
+		next = pick_next(s, cpu);
 	}
+	return switch_to(s, cpu, prev, prev_runnable, next);
+}
+
+/*
+ * The end of a newly idle balance that took time: the balance, then the
+ * pick.  It ends when its time is up, or when a task arrives on the CPU
+ * and the side's should_we_balance() bails for it (newidle-bail, 6.0+):
+ * the CPU then runs the task at once instead of finishing the balance.
+ */
+static int newidle_end(struct sim *s, int cpu)
+{
+	struct scpu *c = &s->cpu[cpu];
+	struct stask *prev = c->curr;
+	int ret;
+
+	c->nl_gen++;
+	rq_pelt(s, cpu);
+	if (c->nl_nr > 0)
+		s->st.newidle_arrivals++;
+	ret = newidle_balance(s, cpu);
+	c->newidle = 0;
+	c->nl_nr = c->nl_cfs = 0;
+	c->nl_weight = 0;
+	if (ret < 0)
+		return ret;
+	return switch_to(s, cpu, prev, 0, pick_next(s, cpu));
+}
+
+/* @cpu switches from @prev (NULL: idle) to @next (NULL: idle) */
+static int switch_to(struct sim *s, int cpu, struct stask *prev, int prev_runnable,
+		     struct stask *next)
+{
+	struct scpu *c = &s->cpu[cpu];
+
 	rq_pelt(s, cpu);
 	if (prev && next != prev && sr_rm_switch(s->rm, s->now, cpu, prev_runnable,
 						  next ? next->idx : -1))
@@ -1691,6 +1931,8 @@ static int tick(struct sim *s, int cpu)
 	c->tick_armed = 0;
 	if (!p)
 		return 0;		/* nohz: an idle CPU stops its tick */
+	if (c->newidle)
+		return 0;		/* the blocked task is off the CPU: no tick */
 	s->st.ticks++;
 	update_curr(s, cpu);
 	rq_pelt(s, cpu);
@@ -1747,6 +1989,7 @@ static int sim_setup(struct sim *s)
 	s->wakeup_gran = 1000000ULL * (uint64_t)factor;
 	s->base_slice = base_slice_ns(s->o->kgen) * (uint64_t)factor;
 	s->eevdf = s->o->eevdf > 0;
+	s->ni_random = s->o->kgen && sr_kgen_has(s->o->kgen, SR_KF_NI_RANDOM);
 	s->delay = s->o->eevdf > 1;
 	s->tick_ns = 1000000000ULL / (uint64_t)s->o->hz;
 	s->rng = s->o->seed * 0x9E3779B97F4A7C15ULL + 0x2545F4914F6CDD1DULL;
@@ -1777,6 +2020,12 @@ static int sim_setup(struct sim *s)
 		s->idle[c].recent_used_cpu = -1;
 		s->idle[c].lb_cpu = -1;
 		s->cpu[c].next_balance = d->t0;
+		/* sd_init(): newidle_call 512, newidle_success 256, newidle_ratio 512 */
+		for (i = 0; i < SR_MAX_DOMAIN_LEVELS; i++) {
+			s->cpu[c].ni_call[i] = 512;
+			s->cpu[c].ni_success[i] = 256;
+			s->cpu[c].ni_ratio[i] = 512;
+		}
 	}
 	for (i = 0; i < d->ntasks; i++) {
 		const struct sr_dm_task *dt = &d->task[i];
@@ -1928,6 +2177,19 @@ int sr_sim_run(const struct sr_demand *d, const struct sr_sim_opts *o,
 			break;
 		case EV_PREEMPT:
 			want_resched(&s, e.a);
+			break;
+		case EV_NEWIDLE_END:
+			if (s.cpu[e.a].newidle && e.gen == s.cpu[e.a].nl_gen)
+				ret = newidle_end(&s, e.a);
+			break;
+		case EV_NEWIDLE_ARRIVAL:
+			if (s.cpu[e.a].newidle && e.gen == s.cpu[e.a].nl_gen) {
+				ret = newidle_bails(&s, e.a);
+				if (ret > 0) {
+					s.st.newidle_bails++;
+					ret = newidle_end(&s, e.a);
+				}
+			}
 			break;
 		}
 		if (!ret)

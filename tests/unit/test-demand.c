@@ -283,6 +283,27 @@ static void test_preempt_cost(void)
 	sr_demand_free(d);
 }
 
+/*
+ * The recorder's newidle probes: the blocking task switches out after its
+ * CPU's newly idle balance (newidle at +100 us, newidle_ret at +200 us), so
+ * its CPU time ends where the balance began, and the balance's length is a
+ * sample of the machine's newidle cost
+ */
+static void test_newidle_probe(void)
+{
+	struct sr_demand *d = load("newidle-window.txt");
+	int b;
+
+	if (!d)
+		return;
+	b = sr_demand_find(d, 400);
+	CHECK_RUN(d, b, 0, 100000);
+	CHECK_EQ(d->newidle_samples, 1, "one newly idle balance timed by the probes");
+	CHECK(d->newidle_ns >= 98000 && d->newidle_ns <= 102000,
+	      "it took 100 us (%llu ns)", (unsigned long long)d->newidle_ns);
+	sr_demand_free(d);
+}
+
 int main(void)
 {
 	test_pipe_pair();
@@ -291,5 +312,6 @@ int main(void)
 	test_unknown_end();
 	test_fork_setaffinity();
 	test_preempt_cost();
+	test_newidle_probe();
 	return unit_done();
 }

@@ -466,6 +466,79 @@ static void test_base_slice(void)
 	sr_topology_free(t1);
 }
 
+/*
+ * A newly idle balance takes the recorded time (the probes: 100 us): the
+ * wakee that lands on the CPU meanwhile (a timer at +150 us; the other CPU
+ * runs a bound kworker) runs when the balance ends at +200 us, and the
+ * blocking task's CPU time is its 100 us without the balance
+ */
+static void test_newidle_window(const struct sr_topology *t)
+{
+	struct sr_demand *d = load(FIX "newidle-window.txt");
+	struct sr_run_metrics m;
+	struct sr_sim_stats st;
+	struct rec r;
+
+	if (!d)
+		return;
+	for (eevdf = 0; eevdf < 3; eevdf++) {
+		if (run(d, t, 0, 1, &r, &m, &st))
+			break;
+		CHECK_EQ(cpu_time(&r, 400), 100000, "%s: the blocking task's CPU time",
+			 rules[eevdf]);
+		/* the drawn length is within the histogram's 1 % of 100 us */
+		CHECK(first_start(&r, 403) >= d->t0 + 198000 && first_start(&r, 403) <= d->t0 + 202000,
+		      "%s: the wakee runs when the newly idle balance ends (+%llu ns)", rules[eevdf],
+		      (unsigned long long)(first_start(&r, 403) - d->t0));
+		CHECK_EQ(st.newidle_arrivals, 1, "%s: it arrived during the balance", rules[eevdf]);
+	}
+	eevdf = 0;
+	sr_demand_free(d);
+}
+
+/*
+ * NI_RANDOM (sched_balance_newidle(), Debian 6.1.192 and 6.12.117): a CPU
+ * that goes newly idle 100 times while the other CPU has two tasks it may
+ * not pull (kworkers bound to it) balances on a 1024-sided draw at most
+ * 1 + newidle_ratio (512 to start with): about half the time, where a
+ * kernel without it balances every time (the sleeper's 100 blocks, and the
+ * kworkers' last)
+ */
+static void test_ni_random(const struct sr_topology *t)
+{
+	static const struct {
+		const char *release;
+		int lo, hi;
+	} cases[] = { { "6.12.117+deb12-amd64", 25, 75 }, { "6.5.0", 100, 102 } };
+	struct sr_demand *d = load(FIX "newidle-draw.txt");
+	struct sr_run_metrics m;
+	struct sr_sim_stats st;
+	struct rec r;
+	size_t i;
+
+	if (!d)
+		return;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sr_kgen g;
+		struct sr_sim_opts o = {
+			.topo = t, .hz = 250, .model = sr_model_find("mainline"), .seed = 1,
+			.slice = on_slice, .data = &r, .kgen = &g,
+		};
+		char *cause = NULL;
+		uint64_t n;
+
+		sr_kgen_parse(cases[i].release, SR_KGEN_SRC_OPTION, &g);
+		memset(&r, 0, sizeof(r));
+		CHECK(sr_sim_run(d, &o, &m, &st, &cause) == 0, "%s: simulated", cases[i].release);
+		free(cause);
+		n = st.decisions[SR_DEC_NEWIDLE] + st.decisions[SR_DEC_LB_NEWIDLE];
+		CHECK(n >= (uint64_t)cases[i].lo && n <= (uint64_t)cases[i].hi,
+		      "%s: %llu of the 100 newly idle balances run (%d to %d)", cases[i].release,
+		      (unsigned long long)n, cases[i].lo, cases[i].hi);
+	}
+	sr_demand_free(d);
+}
+
 int main(void)
 {
 	struct sr_topology *t = sr_topology_new_flat(2, SR_ERA_MAINLINE);
@@ -482,6 +555,8 @@ int main(void)
 	test_affinity_spread();
 	test_two_wakers();
 	test_base_slice();
+	test_newidle_window(t);
+	test_ni_random(t);
 	sr_topology_free(t);
 	return unit_done();
 }
