@@ -46,6 +46,7 @@ struct tstate {
 	uint64_t pend_ts;
 	int exiting;
 	int woken;		/* RUNNABLE since a wakeup (not a preemption) */
+	int forked;		/* RUNNABLE since its fork, not run yet */
 	uint64_t cur_mask;
 };
 
@@ -61,6 +62,10 @@ struct dpriv {
 	int ccap;
 	struct sr_hist idle_wake;	/* wakeup to switch-in on an idle CPU */
 	struct sr_hist preempt_wake;	/* wakeup to switch-in, preempting a busy CPU */
+	struct sr_hist idle_fork;	/* fork to the child's first switch-in on an idle CPU */
+	struct sr_hist newidle;		/* newidle probe to its newidle_ret */
+	uint64_t *newidle_ts;		/* per CPU: its open newidle probe, 0 none */
+	uint64_t *newidle_start;	/* per CPU: its last newidle probe, 0 none */
 	int have_t0;
 	struct sr_rm *rm;	/* the recorded run's figures, or NULL */
 	int rm_failed;		/* it ran out of memory */
@@ -184,6 +189,8 @@ static void dpriv_free(struct dpriv *p)
 	free(p->hval);
 	free(p->curr);
 	free(p->switch_ts);
+	free(p->newidle_ts);
+	free(p->newidle_start);
 	free(p);
 }
 
@@ -198,6 +205,8 @@ void sr_demand_free(struct sr_demand *d)
 	free(d->task);
 	free(d->idle_wake_hist);
 	free(d->preempt_wake_hist);
+	free(d->idle_fork_hist);
+	free(d->newidle_hist);
 	dpriv_free(d->priv);
 	free(d);
 }
@@ -233,9 +242,19 @@ static int cpu_slot(struct sr_demand *d, int cpu)
 		if (!is)
 			return -SR_E_NOMEM;
 		p->switch_ts = is;
+		is = realloc(p->newidle_ts, (size_t)ncap * sizeof(*is));
+		if (!is)
+			return -SR_E_NOMEM;
+		p->newidle_ts = is;
+		is = realloc(p->newidle_start, (size_t)ncap * sizeof(*is));
+		if (!is)
+			return -SR_E_NOMEM;
+		p->newidle_start = is;
 		for (i = p->ccap; i < ncap; i++) {
 			n[i] = -1;
-			is[i] = UINT64_MAX;
+			p->switch_ts[i] = UINT64_MAX;
+			p->newidle_ts[i] = 0;
+			is[i] = 0;
 		}
 		p->ccap = ncap;
 	}
@@ -636,6 +655,17 @@ static int on_switch(struct sr_demand *d, const struct sr_event *ev)
 			s->cpu = cpu;
 			s->since = ev->ts;
 		}
+		/*
+		 * a task that blocks switches out after the newly idle balance
+		 * its CPU then runs (the probe's newidle to newidle_ret): its
+		 * CPU time ends where the balance began, which the simulation
+		 * times itself
+		 */
+		if ((ev->prev_state == SR_PREV_BLOCKED || ev->prev_state == SR_PREV_DEAD) &&
+		    p->newidle_start[cpu] >= s->since && p->newidle_start[cpu] <= ev->ts) {
+			account(d, prev, p->newidle_start[cpu]);
+			s->since = ev->ts;
+		}
 		account(d, prev, ev->ts);
 		switch (ev->prev_state) {
 		case SR_PREV_BLOCKED: {
@@ -708,6 +738,13 @@ static int on_switch(struct sr_demand *d, const struct sr_event *ev)
 					 ev->prev_state == SR_PREV_RUNNABLE)
 					sr_hist_add(&p->preempt_wake, ev->ts - s->since);
 			}
+			/*
+			 * a new task onto a CPU idle since its fork (no switch there
+			 * since, or none seen at all), and it ran first
+			 */
+			if (s->forked && ev->pid == 0 &&
+			    (p->switch_ts[cpu] <= s->since || p->switch_ts[cpu] == UINT64_MAX))
+				sr_hist_add(&p->idle_fork, ev->ts - s->since);
 			break;
 		case TS_DEAD:
 			d->stats.inconsistent++;
@@ -717,6 +754,7 @@ static int on_switch(struct sr_demand *d, const struct sr_event *ev)
 		s->cpu = cpu;
 		s->since = ev->ts;
 		s->woken = 0;
+		s->forked = 0;
 		if (!s->acc_ts) {
 			s->acc_ts = ev->ts;
 			s->acc_cpu = cpu;
@@ -746,6 +784,7 @@ static int do_fork(struct sr_demand *d, int parent, int child_pid, const char *c
 		return c;
 	p->ts[c].state = TS_RUNNABLE;
 	p->ts[c].since = ts;
+	p->ts[c].forked = 1;
 	d->stats.forks++;
 	if (p->rm) {
 		ret = sr_rm_wakeup(p->rm, ts, c, 0);
@@ -847,6 +886,34 @@ static int on_setaffinity(struct sr_demand *d, const struct sr_event *ev)
 	return 0;
 }
 
+/* the event's name without its system ("schedreplay/newidle", "probe:newidle") */
+static int probe_is(const char *name, const char *want)
+{
+	const char *s;
+
+	if (!name)
+		return 0;
+	s = strrchr(name, '/');
+	if (!s)
+		s = strrchr(name, ':');
+	return !strcmp(s ? s + 1 : name, want);
+}
+
+/* the recorder's newidle and newidle_ret probes: how long a newly idle balance took */
+static void on_probe(struct sr_demand *d, const struct sr_event *ev)
+{
+	struct dpriv *p = d->priv;
+
+	if (probe_is(ev->name, "newidle")) {
+		p->newidle_ts[ev->cpu] = ev->ts ? ev->ts : 1;
+		p->newidle_start[ev->cpu] = p->newidle_ts[ev->cpu];
+	} else if (probe_is(ev->name, "newidle_ret")) {
+		if (p->newidle_ts[ev->cpu] && ev->ts >= p->newidle_ts[ev->cpu])
+			sr_hist_add(&p->newidle, ev->ts - p->newidle_ts[ev->cpu]);
+		p->newidle_ts[ev->cpu] = 0;
+	}
+}
+
 int sr_demand_feed(struct sr_demand *d, const struct sr_event *ev)
 {
 	struct dpriv *p = d->priv;
@@ -900,6 +967,9 @@ int sr_demand_feed(struct sr_demand *d, const struct sr_event *ev)
 	case SR_EV_LOST:
 		d->stats.lost_markers++;
 		return 0;
+	case SR_EV_OTHER:
+		on_probe(d, ev);
+		return 0;
 	default:
 		return 0;
 	}
@@ -916,12 +986,21 @@ int sr_demand_finish(struct sr_demand *d)
 	d->idle_wake_ns = (uint64_t)(sr_hist_quantile(&p->idle_wake, 0.5) + 0.5);
 	d->preempt_wake_samples = p->preempt_wake.n;
 	d->preempt_wake_ns = (uint64_t)(sr_hist_quantile(&p->preempt_wake, 0.5) + 0.5);
+	d->idle_fork_samples = p->idle_fork.n;
+	d->idle_fork_ns = (uint64_t)(sr_hist_quantile(&p->idle_fork, 0.5) + 0.5);
 	d->idle_wake_hist = malloc(sizeof(*d->idle_wake_hist));
 	d->preempt_wake_hist = malloc(sizeof(*d->preempt_wake_hist));
-	if (!d->idle_wake_hist || !d->preempt_wake_hist)
+	d->idle_fork_hist = malloc(sizeof(*d->idle_fork_hist));
+	d->newidle_hist = malloc(sizeof(*d->newidle_hist));
+	d->newidle_samples = p->newidle.n;
+	d->newidle_ns = (uint64_t)(sr_hist_quantile(&p->newidle, 0.5) + 0.5);
+	if (!d->idle_wake_hist || !d->preempt_wake_hist || !d->idle_fork_hist ||
+	    !d->newidle_hist)
 		return -SR_E_NOMEM;
+	*d->newidle_hist = p->newidle;
 	*d->idle_wake_hist = p->idle_wake;
 	*d->preempt_wake_hist = p->preempt_wake;
+	*d->idle_fork_hist = p->idle_fork;
 	for (i = 0; i < d->ntasks; i++) {
 		struct tstate *s = &p->ts[i];
 

@@ -4,9 +4,10 @@
  * recorded demand on a simulated machine.  Each task executes its demand's
  * steps in order: a run burst needs that much CPU time on whatever CPU the
  * task gets; a wakeup or a fork happens when the task reaches that point of
- * its own execution; a sleep ends when its waker reaches the matching point
- * (a wakeup that comes first is kept, so the sleep does not block) or when
- * its recorded length has passed (timers, interrupts).  Placement and
+ * its own execution; a sleep that a task ended in the recording ends at the
+ * first wakeup of the task by a task that comes (a wakeup that comes while
+ * the task is not in such a sleep is kept, so its next one does not block),
+ * a timer's or an interrupt's when its recorded length has passed.  Placement and
  * balancing are the model's: the simulator fills a struct sr_view from its
  * own runqueues and tasks and applies what sr_model_evaluate() and
  * sr_model_balance() decide.  Everything runs on the trace's clock from the
@@ -20,6 +21,7 @@
 
 #include "schedreplay/balance.h"
 #include "schedreplay/error.h"
+#include "schedreplay/kgen.h"
 #include "schedreplay/pelt.h"
 #include "schedreplay/replay.h"
 #include "banned.h"
@@ -42,7 +44,7 @@ struct stask {
 	uint64_t sum_exec, prev_sum_exec;
 	uint64_t seq;			/* enqueue order: ties in the pick */
 	uint64_t timer_gen;
-	unsigned char *prewoken;	/* per step: woken before it got there */
+	unsigned tokens;		/* wakeups by a task that found it not waiting for one */
 	int rt;
 	int aff_dest;			/* where its last affinity call sends it, -1: none */
 };
@@ -59,9 +61,23 @@ struct scpu {
 	int resched;
 	int waking;			/* leaving idle for a wakeup (EV_IDLE_EXIT due) */
 	int dist_prev;			/* cpumask_any_and_distribute()'s last pick here */
+	/*
+	 * in a newly idle balance that takes time (EV_NEWIDLE_END due): curr
+	 * is the task that blocked, and the tasks that arrive meanwhile
+	 */
+	int newidle;
+	int nl_nr, nl_cfs;
+	long nl_weight;
+	uint64_t nl_gen;		/* the window's EV_NEWIDLE_END and arrival events */
+	unsigned nl_levels;		/* NI_RANDOM: the levels its draws let balance */
+	int nl_drawn;			/* ... drawn (0: the walk is not reached) */
+	/* NI_RANDOM (6.1.192, 6.12.117): sd->newidle_call, _success, _ratio per level */
+	unsigned ni_call[SR_MAX_DOMAIN_LEVELS], ni_success[SR_MAX_DOMAIN_LEVELS];
+	unsigned ni_ratio[SR_MAX_DOMAIN_LEVELS], ni_weight[SR_MAX_DOMAIN_LEVELS];
 };
 
-enum { EV_RUN_END, EV_TIMER, EV_TICK, EV_IDLE_EXIT, EV_PREEMPT };
+enum { EV_RUN_END, EV_TIMER, EV_TICK, EV_IDLE_EXIT, EV_PREEMPT, EV_NEWIDLE_END,
+       EV_NEWIDLE_ARRIVAL };
 
 struct sev {
 	uint64_t t, seq, gen;
@@ -97,6 +113,8 @@ struct sim {
 	uint64_t base_slice;		/* EEVDF: sysctl_sched_base_slice, scaled alike */
 	int eevdf;
 	int delay;			/* 6.12: DELAY_DEQUEUE, DELAY_ZERO, PLACE_REL_DEADLINE */
+	int ni_random;			/* sched_balance_newidle()'s NI_RANDOM draws */
+	int last_pull_src;		/* the CPU the last balance evaluation pulled from */
 };
 
 /* ---- randomness: xorshift64*, for the timing perturbation only -------------- */
@@ -441,6 +459,16 @@ static int enqueue(struct sim *s, struct stask *p, int cpu)
 	rq_pelt(s, cpu);
 	task_pelt(s, p);
 	c->q[c->nq++] = p;
+	if (c->newidle) {
+		/* it arrives during the CPU's newly idle balance: does the balance stop? */
+		if (!c->nl_nr)
+			ev_push(s, s->now, EV_NEWIDLE_ARRIVAL, cpu, c->nl_gen);
+		c->nl_nr++;
+		if (is_fair(p)) {
+			c->nl_cfs++;
+			c->nl_weight += (long)p->t.weight;
+		}
+	}
 	p->seq = s->seq++;
 	p->st = ST_QUEUED;
 	p->t.state = SR_TASK_QUEUED;
@@ -1003,21 +1031,29 @@ static int place(struct sim *s, struct stask *p, enum sr_decision_kind kind, int
 
 /*
  * check_preempt_wakeup(): does @p, just queued on @cpu, preempt what runs
- * there?  An idle CPU takes a wakeup (@wake) after the recorded machine's
- * cost of leaving idle for one, a busy CPU is preempted after the cost of
- * a preempting wakeup: each drawn from the recording's distribution
- * (sr_demand.idle_wake_hist, preempt_wake_hist).
+ * there?  An idle CPU takes a wakeup (@wake WK_WAKEUP) after the recorded
+ * machine's cost of leaving idle for one, a new task (WK_FORK) after its
+ * cost of wake_up_new_task() onto an idle CPU, a busy CPU is preempted
+ * after the cost of a preempting wakeup: each drawn from the recording's
+ * distribution (sr_demand.idle_wake_hist, idle_fork_hist, preempt_wake_hist).
  */
+enum { WK_NONE, WK_WAKEUP, WK_FORK };
+
 static void check_preempt(struct sim *s, int cpu, struct stask *p, int wake)
 {
 	struct scpu *c = &s->cpu[cpu];
 	struct stask *curr = c->curr;
 	uint64_t gran, cost;
 
+	/* in its newly idle balance: the pick at the balance's end takes it */
+	if (c->newidle)
+		return;
 	if (!curr) {
 		if (c->waking)
 			return;
-		cost = wake ? draw(s, s->d->idle_wake_hist) : 0;
+		/* a new task: wake_up_new_task()'s cost where the recording has forks onto idle CPUs */
+		cost = wake == WK_FORK && s->d->idle_fork_hist && s->d->idle_fork_hist->n ?
+		       draw(s, s->d->idle_fork_hist) : wake ? draw(s, s->d->idle_wake_hist) : 0;
 		if (cost) {
 			c->waking = 1;
 			ev_push(s, s->now + cost, EV_IDLE_EXIT, cpu, 0);
@@ -1063,9 +1099,52 @@ static struct stask *task_by_pid(struct sim *s, int pid, int cpu)
 	return NULL;
 }
 
+static void lb_input(struct sim *s, struct sr_lb_input *in, enum sr_decision_kind kind, int cpu,
+		     enum sr_lb_idle idle, int leaving)
+{
+	memset(in, 0, sizeof(*in));
+	in->kind = kind;
+	in->cpu = cpu;
+	in->idle = idle;
+	in->sgc_imb = s->sgc_imb;
+	/* newly idle: curr is blocking (already off the runqueue here) */
+	in->curr_leaving = leaving && s->cpu[cpu].curr;
+	if (kind == SR_DEC_NEWIDLE)
+		in->levels = s->cpu[cpu].nl_levels;
+	if (kind == SR_DEC_NEWIDLE && s->cpu[cpu].nl_nr > 0) {
+		in->arrival = 1;
+		in->nr_sub = s->cpu[cpu].nl_nr;
+		in->cfs_sub = s->cpu[cpu].nl_cfs;
+		in->load_sub = s->cpu[cpu].nl_weight;
+	}
+}
+
 /*
- * One balance evaluation on @cpu; applies the model's first pull.  Return:
- * 1 pulled, 0 not, negative on error.
+ * Would the side's newly idle balance on @cpu stop for the task that has
+ * just arrived (should_we_balance() bails, SR_LBO_BAIL: seed 003's rule)?
+ * The model is asked without applying or reporting anything.
+ */
+static int newidle_bails(struct sim *s, int cpu)
+{
+	struct sr_lb_input in;
+	struct sr_eval e;
+	struct sr_view v;
+
+	lb_input(s, &in, SR_DEC_NEWIDLE, cpu, SR_LB_NEWLY_IDLE, 1);
+	fill_view(s, &v);
+	memset(&e, 0, sizeof(e));
+	if (sr_model_balance(s->o->model, &v, &in, s->scratch, &e))
+		return -SR_E_NOMEM;
+	return (e.lbf & SR_LBO_BAIL) != 0;
+}
+
+/*
+ * One balance evaluation on @cpu; applies the model's first pull.  For a
+ * newly idle balance that took time, the tasks that arrived on @cpu
+ * meanwhile (struct scpu nl_*) are taken off its counts and the arrival
+ * shows after the first busiest search (sr_lb_input.arrival), as replay
+ * shows a wakeup that lands during the balance.  Return: 1 pulled, 0 not,
+ * negative on error.
  */
 static int balance_once(struct sim *s, enum sr_decision_kind kind, int cpu, enum sr_lb_idle idle,
 			int leaving, unsigned *lbf)
@@ -1074,16 +1153,10 @@ static int balance_once(struct sim *s, enum sr_decision_kind kind, int cpu, enum
 	struct sr_decision d;
 	struct sr_eval ev[3], *e = &ev[0];
 	struct sr_view v;
-	struct stask *p, *curr = s->cpu[cpu].curr;
+	struct stask *p;
 	int i, ret, ne = 1;
 
-	memset(&in, 0, sizeof(in));
-	in.kind = kind;
-	in.cpu = cpu;
-	in.idle = idle;
-	in.sgc_imb = s->sgc_imb;
-	/* newly idle: curr is blocking (already off the runqueue here) */
-	in.curr_leaving = leaving && curr;
+	lb_input(s, &in, kind, cpu, idle, leaving);
 	fill_view(s, &v);
 	memset(ev, 0, sizeof(ev));
 	/* the others before the side's own evaluation: the scratch is shared */
@@ -1125,12 +1198,13 @@ static int balance_once(struct sim *s, enum sr_decision_kind kind, int cpu, enum
 		if (ret)
 			return ret;
 		s->st.pulls++;
+		s->last_pull_src = e->src_cpu;
 		ret = trace_move(s, p, e->src_cpu, e->cpu, cpu,
 				 kind == SR_DEC_LB_NOHZ ? SR_MIG_LB_NOHZ :
 				 kind == SR_DEC_NEWIDLE ? SR_MIG_LB_NEWIDLE : SR_MIG_LB_PERIODIC, -1);
 		if (ret)
 			return ret;
-		check_preempt(s, e->cpu, p, 0);
+		check_preempt(s, e->cpu, p, WK_NONE);
 	} else if (kind != SR_DEC_NEWIDLE && kind != SR_DEC_LB_NOHZ) {
 		/* a periodic balance that moved nothing: not a decision the replay sees either */
 		return 0;
@@ -1225,6 +1299,12 @@ static void arm_timer(struct sim *s, struct stask *p, uint64_t ns)
 	ev_push(s, s->now + perturb(s, ns), EV_TIMER, p->idx, p->timer_gen);
 }
 
+/* a sleep that a task's wakeup ends (not a timer's, not the trace's end) */
+static int by_task(const struct sr_dm_step *st)
+{
+	return st->kind == SR_DM_SLEEP && st->end == SR_DM_BY_TASK && st->peer >= 0;
+}
+
 /* p->step was reached: a run burst's time (perturbed) */
 static void enter_step(struct sim *s, struct stask *p)
 {
@@ -1284,9 +1364,10 @@ static int advance(struct sim *s, struct stask *p)
 			break;
 		}
 		case SR_DM_SLEEP:
-			/* woken before it got here: it does not block */
-			if (!p->prewoken || !p->prewoken[p->step])
+			/* a wakeup by a task came before it got here: it does not block */
+			if (!by_task(st) || !p->tokens)
 				return 0;
+			p->tokens--;
 			break;
 		default:
 			return 0;	/* EXIT */
@@ -1399,7 +1480,7 @@ static int wake_delayed(struct sim *s, struct stask *w, struct stask *p)
 		return -SR_E_NOMEM;
 	if (trace_wakeup(s, SR_EV_WAKEUP, cur, p, w ? w->t.cpu : cpu, cpu))
 		return s->err;
-	check_preempt(s, cpu, p, 1);
+	check_preempt(s, cpu, p, WK_WAKEUP);
 	return 0;
 }
 
@@ -1461,26 +1542,29 @@ static int do_wakeup(struct sim *s, struct stask *w, struct stask *p, int this_c
 		return -SR_E_NOMEM;
 	if (trace_wakeup(s, SR_EV_WAKEUP, w ? cur : NULL, p, this_cpu, cpu))
 		return s->err;
-	check_preempt(s, cpu, p, 1);
+	check_preempt(s, cpu, p, WK_WAKEUP);
 	/* the steps after the sleep up to the next burst happen as it runs */
 	return 0;
 }
 
+/*
+ * A wakeup by @w of @p (the recording's wakeup of @p's sleep @step).  The
+ * waker of a sleep is the task that got there first in the recording; on
+ * a wait queue with several wakers (a FIFO's writers, a parent's children)
+ * whichever comes first ends the sleep, try_to_wake_up() on a task that is
+ * not sleeping does nothing, and a waiter that finds its condition already
+ * met does not block.  So a task's wakeups by tasks are interchangeable:
+ * one ends whatever sleep by a task @p is in, else it is kept, and the next
+ * such sleep @p reaches does not block.
+ */
 static int wake_task(struct sim *s, struct stask *w, struct stask *p, unsigned step,
 		     unsigned flags)
 {
-	if (p->st == ST_SLEEP && p->step == step &&
-	    p->dm->step[step].kind == SR_DM_SLEEP)
-		return do_wakeup(s, w, p, w ? w->t.cpu : -1, flags);
-	if (p->st == ST_DONE || step >= p->dm->nsteps || (p->st != ST_NEW && step < p->step))
+	if (p->st == ST_DONE || step >= p->dm->nsteps)
 		return 0;
-	/* not there yet: the sleep will not block */
-	if (!p->prewoken) {
-		p->prewoken = calloc(p->dm->nsteps, 1);
-		if (!p->prewoken)
-			return -SR_E_NOMEM;
-	}
-	p->prewoken[step] = 1;
+	if (p->st == ST_SLEEP && p->step < p->dm->nsteps && by_task(&p->dm->step[p->step]))
+		return do_wakeup(s, w, p, w ? w->t.cpu : -1, flags);
+	p->tokens++;
 	return 0;
 }
 
@@ -1527,11 +1611,133 @@ static int fork_task(struct sim *s, struct stask *parent, struct stask *c)
 		return -SR_E_NOMEM;
 	if (trace_wakeup(s, SR_EV_WAKEUP_NEW, &parent->t, c, pcpu, cpu))
 		return s->err;
-	check_preempt(s, cpu, c, 1);
+	check_preempt(s, cpu, c, WK_FORK);
 	return 0;
 }
 
 /* ---- the CPU's schedule() ---------------------------------------------------------- */
+
+static int switch_to(struct sim *s, int cpu, struct stask *prev, int prev_runnable,
+		     struct stask *next);
+
+/*
+ * NI_RANDOM (sched_balance_newidle() of Debian 6.1.192 and 6.12.117): each
+ * level with SD_BALANCE_NEWIDLE balances on a 1024-sided draw at most
+ * 1 + sd->newidle_ratio, the success rate of the level's last calls
+ * (update_newidle_stats(): 512 of 1024 to start with, halved every 1024
+ * calls).  The draws of one newly idle balance: the levels that balance
+ * (sr_lb_input.levels), 0 when none does.
+ */
+static unsigned ni_draw(struct sim *s, int cpu)
+{
+	const struct sr_cpu_topo *ct = &s->topo->cpu[cpu];
+	struct scpu *c = &s->cpu[cpu];
+	unsigned mask = 0, w;
+	int l;
+
+	for (l = 0; l < ct->ndomains; l++) {
+		if (!(ct->dom[l].flags & SR_SD_BALANCE_NEWIDLE))
+			continue;
+		w = 1 + c->ni_ratio[l];
+		if ((unsigned)(rnd(s) >> 11) % 1024 > w)
+			continue;
+		mask |= 1U << l;
+		c->ni_weight[l] = (1024 + w / 2) / w;
+	}
+	return mask;
+}
+
+static void ni_stats(struct scpu *c, int l, unsigned success)
+{
+	c->ni_call[l]++;
+	c->ni_success[l] += success;
+	if (c->ni_call[l] >= 1024) {
+		c->ni_ratio[l] = c->ni_success[l];
+		c->ni_call[l] /= 2;
+		c->ni_success[l] /= 2;
+	}
+}
+
+/*
+ * After a newly idle balance with NI_RANDOM: every level the walk reached
+ * counts a call, a success (of the draw's weight) where it pulled; the walk
+ * stops at the level that pulled (from @src, -1: none)
+ */
+static void ni_account(struct sim *s, int cpu, unsigned levels, int src)
+{
+	const struct sr_cpu_topo *ct = &s->topo->cpu[cpu];
+	struct scpu *c = &s->cpu[cpu];
+	int l;
+
+	for (l = 0; l < ct->ndomains; l++) {
+		int here;
+
+		if (!(ct->dom[l].flags & SR_SD_BALANCE_NEWIDLE))
+			continue;
+		if (!(levels >> l & 1)) {
+			ni_stats(c, l, 0);
+			continue;
+		}
+		here = src >= 0 && sr_cpumask_test(ct->dom[l].span, src);
+		ni_stats(c, l, here ? c->ni_weight[l] : 0);
+		if (here)
+			break;
+	}
+}
+
+/* rd->overloaded as the models read it: a CPU with two tasks or more */
+static int rd_overloaded(const struct sim *s)
+{
+	int c;
+
+	for (c = 0; c < s->ncpus; c++)
+		if (s->rq[c].nr_running >= 2)
+			return 1;
+	return 0;
+}
+
+/*
+ * NI_RANDOM's draws for a newly idle balance about to start on @cpu: none
+ * where the kernel returns before its walk (the root domain not
+ * overloaded: the models say so), else ni_draw()'s
+ */
+static void newidle_draw(struct sim *s, int cpu)
+{
+	struct scpu *c = &s->cpu[cpu];
+
+	c->nl_levels = 0;
+	c->nl_drawn = s->ni_random && rd_overloaded(s);
+	if (c->nl_drawn)
+		c->nl_levels = ni_draw(s, cpu);
+}
+
+/* the newly idle balance's evaluation, with NI_RANDOM's draws where the kernel has them */
+static int newidle_balance(struct sim *s, int cpu)
+{
+	struct scpu *c = &s->cpu[cpu];
+	int ret;
+
+	s->last_pull_src = -1;
+	if (c->nl_drawn && !c->nl_levels) {
+		ni_account(s, cpu, 0, -1);
+		return 0;		/* every level passed over: no balance */
+	}
+	ret = balance_once(s, SR_DEC_NEWIDLE, cpu, SR_LB_NEWLY_IDLE, 1, NULL);
+	if (ret >= 0 && c->nl_drawn)
+		ni_account(s, cpu, c->nl_levels, ret > 0 ? s->last_pull_src : -1);
+	return ret;
+}
+
+static struct stask *pick_next(struct sim *s, int cpu)
+{
+	struct stask *next = pick(s, cpu);
+
+	while (next && next->delayed) {
+		finish_delayed(s, next);
+		next = pick(s, cpu);
+	}
+	return next;
+}
 
 static int schedule(struct sim *s, int cpu)
 {
@@ -1540,6 +1746,9 @@ static int schedule(struct sim *s, int cpu)
 	int prev_runnable = 0, ret;
 
 	c->resched = 0;
+	/* in its newly idle balance: the pick comes at the balance's end */
+	if (c->newidle)
+		return 0;
 	if (prev) {
 		update_curr(s, cpu);
 		ret = emit_slice(s, cpu, prev, c->slice_start);
@@ -1553,23 +1762,71 @@ static int schedule(struct sim *s, int cpu)
 		}
 		prev->t.exec_start = s->now;
 	}
-	next = pick(s, cpu);
-	while (next && next->delayed) {
-		finish_delayed(s, next);
-		next = pick(s, cpu);
-	}
+	next = pick_next(s, cpu);
 	if (!next && prev && !prev_runnable) {
-		/* newidle_balance(): the CPU runs out of work */
+		/*
+		 * newidle_balance() (sched_balance_newidle() in 6.12): the CPU
+		 * runs out of work.  Where the recording shows what its
+		 * newidle balances took (sr_demand.newidle_hist, the probes'
+		 * newidle to newidle_ret), the balance takes that long, drawn:
+		 * the blocked task stays the CPU's current one, a wakeup may
+		 * land on it meanwhile (the model sees it as it sees one in
+		 * replay), and the balance and the pick happen at its end
+		 * (newidle_end()).  Else it takes no time.
+		 */
+		uint64_t cost;
+
+		newidle_draw(s, cpu);
+		cost = c->nl_drawn && !c->nl_levels ? 0 : draw(s, s->d->newidle_hist);
+		if (cost) {
+			c->newidle = 1;
+			c->nl_nr = c->nl_cfs = 0;
+			c->nl_weight = 0;
+			c->nl_gen++;
+			s->st.newidle_timed++;
+			ev_push(s, s->now + cost, EV_NEWIDLE_END, cpu, c->nl_gen);
+			return 0;
+		}
 		rq_pelt(s, cpu);
-		ret = balance_once(s, SR_DEC_NEWIDLE, cpu, SR_LB_NEWLY_IDLE, 1, NULL);
+		ret = newidle_balance(s, cpu);
 		if (ret < 0)
 			return ret;
-		next = pick(s, cpu);
-		while (next && next->delayed) {
-			finish_delayed(s, next);
-			next = pick(s, cpu);
-		}
+		next = pick_next(s, cpu);
 	}
+	return switch_to(s, cpu, prev, prev_runnable, next);
+}
+
+/*
+ * The end of a newly idle balance that took time: the balance, then the
+ * pick.  It ends when its time is up, or when a task arrives on the CPU
+ * and the side's should_we_balance() bails for it (newidle-bail, 6.0+):
+ * the CPU then runs the task at once instead of finishing the balance.
+ */
+static int newidle_end(struct sim *s, int cpu)
+{
+	struct scpu *c = &s->cpu[cpu];
+	struct stask *prev = c->curr;
+	int ret;
+
+	c->nl_gen++;
+	rq_pelt(s, cpu);
+	if (c->nl_nr > 0)
+		s->st.newidle_arrivals++;
+	ret = newidle_balance(s, cpu);
+	c->newidle = 0;
+	c->nl_nr = c->nl_cfs = 0;
+	c->nl_weight = 0;
+	if (ret < 0)
+		return ret;
+	return switch_to(s, cpu, prev, 0, pick_next(s, cpu));
+}
+
+/* @cpu switches from @prev (NULL: idle) to @next (NULL: idle) */
+static int switch_to(struct sim *s, int cpu, struct stask *prev, int prev_runnable,
+		     struct stask *next)
+{
+	struct scpu *c = &s->cpu[cpu];
+
 	rq_pelt(s, cpu);
 	if (prev && next != prev && sr_rm_switch(s->rm, s->now, cpu, prev_runnable,
 						  next ? next->idx : -1))
@@ -1661,7 +1918,7 @@ static int move_disallowed(struct sim *s, int cpu)
 		return -SR_E_NOMEM;
 	if (trace_move(s, p, cpu, dst, cpu, SR_MIG_AFFINITY, -1))
 		return s->err;
-	check_preempt(s, dst, p, 0);
+	check_preempt(s, dst, p, WK_NONE);
 	want_resched(s, cpu);
 	return 0;
 }
@@ -1674,6 +1931,8 @@ static int tick(struct sim *s, int cpu)
 	c->tick_armed = 0;
 	if (!p)
 		return 0;		/* nohz: an idle CPU stops its tick */
+	if (c->newidle)
+		return 0;		/* the blocked task is off the CPU: no tick */
 	s->st.ticks++;
 	update_curr(s, cpu);
 	rq_pelt(s, cpu);
@@ -1700,6 +1959,23 @@ static int tick(struct sim *s, int cpu)
 
 /* ---- setup --------------------------------------------------------------------- */
 
+/*
+ * sysctl_sched_base_slice before its scaling (EEVDF): 0.75 ms from 6.6,
+ * 0.70 ms from 6.15 (2ae891b82695 "sched: Reduce the default slice to avoid
+ * tasks getting an extra tick"), which the 6.12 stable series took in
+ * 6.12.31 (Debian's 6.12.117 source has it); a 6.12 release that does not
+ * say its sublevel keeps 0.75 ms.
+ */
+static uint64_t base_slice_ns(const struct sr_kgen *g)
+{
+	if (!g || !g->major)
+		return 750000ULL;
+	if (g->major > 6 || (g->major == 6 && g->minor >= 15) ||
+	    (g->major == 6 && g->minor == 12 && g->sublevel >= 31))
+		return 700000ULL;
+	return 750000ULL;
+}
+
 static int sim_setup(struct sim *s)
 {
 	const struct sr_demand *d = s->d;
@@ -1711,8 +1987,9 @@ static int sim_setup(struct sim *s)
 	s->latency = 6000000ULL * (uint64_t)factor;
 	s->min_gran = 750000ULL * (uint64_t)factor;
 	s->wakeup_gran = 1000000ULL * (uint64_t)factor;
-	s->base_slice = 750000ULL * (uint64_t)factor;
+	s->base_slice = base_slice_ns(s->o->kgen) * (uint64_t)factor;
 	s->eevdf = s->o->eevdf > 0;
+	s->ni_random = s->o->kgen && sr_kgen_has(s->o->kgen, SR_KF_NI_RANDOM);
 	s->delay = s->o->eevdf > 1;
 	s->tick_ns = 1000000000ULL / (uint64_t)s->o->hz;
 	s->rng = s->o->seed * 0x9E3779B97F4A7C15ULL + 0x2545F4914F6CDD1DULL;
@@ -1743,6 +2020,12 @@ static int sim_setup(struct sim *s)
 		s->idle[c].recent_used_cpu = -1;
 		s->idle[c].lb_cpu = -1;
 		s->cpu[c].next_balance = d->t0;
+		/* sd_init(): newidle_call 512, newidle_success 256, newidle_ratio 512 */
+		for (i = 0; i < SR_MAX_DOMAIN_LEVELS; i++) {
+			s->cpu[c].ni_call[i] = 512;
+			s->cpu[c].ni_success[i] = 256;
+			s->cpu[c].ni_ratio[i] = 512;
+		}
 	}
 	for (i = 0; i < d->ntasks; i++) {
 		const struct sr_dm_task *dt = &d->task[i];
@@ -1809,8 +2092,6 @@ static void sim_release(struct sim *s)
 {
 	int i;
 
-	for (i = 0; s->task && i < s->d->ntasks; i++)
-		free(s->task[i].prewoken);
 	for (i = 0; s->cpu && i < s->ncpus; i++)
 		free(s->cpu[i].q);
 	free(s->task);
@@ -1896,6 +2177,19 @@ int sr_sim_run(const struct sr_demand *d, const struct sr_sim_opts *o,
 			break;
 		case EV_PREEMPT:
 			want_resched(&s, e.a);
+			break;
+		case EV_NEWIDLE_END:
+			if (s.cpu[e.a].newidle && e.gen == s.cpu[e.a].nl_gen)
+				ret = newidle_end(&s, e.a);
+			break;
+		case EV_NEWIDLE_ARRIVAL:
+			if (s.cpu[e.a].newidle && e.gen == s.cpu[e.a].nl_gen) {
+				ret = newidle_bails(&s, e.a);
+				if (ret > 0) {
+					s.st.newidle_bails++;
+					ret = newidle_end(&s, e.a);
+				}
+			}
 			break;
 		}
 		if (!ret)

@@ -133,8 +133,22 @@ struct sr_demand {
 	/* the same for a wakeup that preempted the task running on its CPU */
 	uint64_t preempt_wake_ns;
 	uint64_t preempt_wake_samples;
-	/* both distributions (schedreplay/runmetrics.h), NULL before sr_demand_finish() */
-	struct sr_hist *idle_wake_hist, *preempt_wake_hist;
+	/*
+	 * the same for a forked task's first run on a CPU that was idle
+	 * throughout (wake_up_new_task()); 0 samples: forks draw from
+	 * idle_wake_hist
+	 */
+	uint64_t idle_fork_ns;
+	uint64_t idle_fork_samples;
+	/*
+	 * how long the recorded machine's newly idle balances took: the
+	 * recorder's newidle probe (newidle_balance() entry) to its
+	 * newidle_ret on the same CPU; 0 samples without those probes
+	 */
+	uint64_t newidle_ns;
+	uint64_t newidle_samples;
+	/* the distributions (schedreplay/runmetrics.h), NULL before sr_demand_finish() */
+	struct sr_hist *idle_wake_hist, *preempt_wake_hist, *idle_fork_hist, *newidle_hist;
 	struct sr_dm_stats stats;
 	void *priv;			/* extraction state; NULL after sr_demand_finish() */
 };

@@ -89,6 +89,9 @@ struct sr_sim_stats {
 	uint64_t ticks;
 	uint64_t delayed;		/* eevdf-delay: sleeps that stayed queued */
 	uint64_t delayed_wakeups;	/* wakeups of such a task: no placement */
+	uint64_t newidle_timed;		/* newly idle balances that took time */
+	uint64_t newidle_arrivals;	/* ... during which a task arrived on the CPU */
+	uint64_t newidle_bails;		/* ... which ended at the arrival (SR_LBO_BAIL) */
 	uint64_t stuck;			/* tasks left waiting for a wakeup that never came */
 	uint64_t t_end;			/* when the last task finished (trace clock) */
 };

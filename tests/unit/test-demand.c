@@ -156,6 +156,10 @@ static void test_fork_wait(void)
 	CHECK_EQ(d->task[child].exit_ts, 2000520000ULL, "at its final switch");
 	CHECK_EQ(d->task[child].wait_ns, 10000, "the child waited 10 us to run first");
 	CHECK_EQ(d->stats.forks, 1, "one fork");
+	CHECK_EQ(d->idle_fork_samples, 1, "one fork onto an idle CPU");
+	CHECK(d->idle_fork_ns >= 9800 && d->idle_fork_ns <= 10200,
+	      "its cost, fork to first run, is 10 us (%llu ns)", (unsigned long long)d->idle_fork_ns);
+	CHECK_EQ(d->idle_wake_samples, 1, "the fork is not an idle wakeup; the parent's is");
 	CHECK_EQ(d->stats.exits, 1, "one exit");
 	{
 		char *buf = NULL;
@@ -279,6 +283,27 @@ static void test_preempt_cost(void)
 	sr_demand_free(d);
 }
 
+/*
+ * The recorder's newidle probes: the blocking task switches out after its
+ * CPU's newly idle balance (newidle at +100 us, newidle_ret at +200 us), so
+ * its CPU time ends where the balance began, and the balance's length is a
+ * sample of the machine's newidle cost
+ */
+static void test_newidle_probe(void)
+{
+	struct sr_demand *d = load("newidle-window.txt");
+	int b;
+
+	if (!d)
+		return;
+	b = sr_demand_find(d, 400);
+	CHECK_RUN(d, b, 0, 100000);
+	CHECK_EQ(d->newidle_samples, 1, "one newly idle balance timed by the probes");
+	CHECK(d->newidle_ns >= 98000 && d->newidle_ns <= 102000,
+	      "it took 100 us (%llu ns)", (unsigned long long)d->newidle_ns);
+	sr_demand_free(d);
+}
+
 int main(void)
 {
 	test_pipe_pair();
@@ -287,5 +312,6 @@ int main(void)
 	test_unknown_end();
 	test_fork_setaffinity();
 	test_preempt_cost();
+	test_newidle_probe();
 	return unit_done();
 }

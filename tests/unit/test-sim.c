@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "schedreplay/demand.h"
+#include "schedreplay/kgen.h"
 #include "schedreplay/model.h"
 #include "schedreplay/sim.h"
 #include "unit.h"
@@ -161,6 +162,11 @@ static void test_fork_wait(const struct sr_topology *t)
 		goto out;
 	CHECK_EQ(st.decisions[SR_DEC_FORK], 1, "one fork placement");
 	CHECK(first_start(&r, 201) >= d->t0 + 50000, "the child runs after the fork point");
+	/* onto an idle CPU after the recorded fork's cost (10 us), not a wakeup's (20 us) */
+	CHECK(first_start(&r, 201) >= d->t0 + 50000 + 9000 &&
+	      first_start(&r, 201) <= d->t0 + 50000 + 11000,
+	      "%s: the child's first run follows the fork by the recorded cost (+%llu ns)",
+	      rules[eevdf], (unsigned long long)(first_start(&r, 201) - d->t0 - 50000));
 	CHECK_EQ(cpu_time(&r, 201), 460000, "the child's CPU time");
 	CHECK_EQ(cpu_time(&r, 200), 140000, "the parent's CPU time");
 	/* the parent's second burst follows the child's wakeup point (450 us into it) */
@@ -361,6 +367,178 @@ out:
 	sr_topology_free(t4);
 }
 
+/* the start of @pid's @n-th slice (from 0), 0 if it has none */
+static uint64_t nth_start(const struct rec *r, int pid, int n)
+{
+	int i;
+
+	for (i = 0; i < r->n; i++)
+		if (r->s[i].pid == pid && n-- == 0)
+			return r->s[i].start;
+	return 0;
+}
+
+/*
+ * A reader (RT, so that it runs as soon as it is woken) with two wakers (a
+ * FIFO's writers): in the recording writer A
+ * ends its first sleep at 2 ms and the RT writer B its second at 2.56 ms.
+ * On one CPU, A (2 ms of work) waits behind a 10 ms hog, so B's wakeup
+ * (its timer at 2.5 ms) comes first: whichever waker comes first ends the
+ * sleep (try_to_wake_up() on the wait queue), so the reader runs again
+ * at B's wakeup, not at A's after 4 ms and more.
+ */
+static void test_two_wakers(void)
+{
+	struct sr_topology *t1 = sr_topology_new_flat(1, SR_ERA_MAINLINE);
+	struct sr_demand *d = load(FIX "two-wakers.txt");
+	struct sr_run_metrics m;
+	struct sr_sim_stats st;
+	struct rec r;
+
+	if (!d || !t1)
+		goto out;
+	sr_topology_build_domains(t1);
+	for (eevdf = 0; eevdf < 3; eevdf++) {
+		uint64_t second;
+
+		if (run(d, t1, 0, 1, &r, &m, &st))
+			break;
+		second = nth_start(&r, 300, 1);
+		CHECK(second > d->t0 + 2500000 && second < d->t0 + 3000000,
+		      "%s: the reader's second burst follows the first wakeup to come, B's "
+		      "(at +%llu us)", rules[eevdf], (unsigned long long)((second - d->t0) / 1000));
+		CHECK(nth_start(&r, 300, 2) > d->t0 + 4000000,
+		      "%s: its second sleep blocks until A's wakeup", rules[eevdf]);
+		CHECK_EQ(cpu_time(&r, 300), 300000, "%s: the reader's CPU time", rules[eevdf]);
+		CHECK_EQ(st.stuck, 0, "%s: nobody left waiting", rules[eevdf]);
+	}
+out:
+	eevdf = 0;
+	sr_demand_free(d);
+	sr_topology_free(t1);
+}
+
+/*
+ * EEVDF's base slice by release: two busy tasks on one CPU with a tick of
+ * 0.1 ms (HZ 10000), so that a slice ends at the first tick at or past its
+ * deadline: 0.70 ms on 6.12.117 (the stable backport of 2ae891b82695) and
+ * 6.15, 0.75 ms (ended at the tick of 0.8 ms) on 6.12.10 and 6.6
+ */
+static void test_base_slice(void)
+{
+	static const struct {
+		const char *release;
+		uint64_t slice;
+	} cases[] = {
+		{ "6.12.117+deb12-amd64", 700000 }, { "6.15.2", 700000 },
+		{ "6.12.10", 800000 }, { "6.6.30", 800000 },
+	};
+	struct sr_topology *t1 = sr_topology_new_flat(1, SR_ERA_MAINLINE);
+	struct sr_demand *d = sr_demand_new(1);
+	struct sr_run_metrics m;
+	struct sr_sim_stats st;
+	struct rec r;
+	size_t i;
+
+	sr_topology_build_domains(t1);
+	ev_sw(d, 1000000000, 0, SR_PREV_RUNNABLE, 20);
+	ev_sw(d, 1010000000, 20, SR_PREV_PREEMPTED, 21);
+	ev_sw(d, 1020000000, 21, SR_PREV_DEAD, 20);
+	ev_sw(d, 1030000000, 20, SR_PREV_DEAD, 0);
+	sr_demand_finish(d);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sr_kgen g;
+		struct sr_sim_opts o = {
+			.topo = t1, .hz = 10000, .model = sr_model_find("mainline"), .seed = 1,
+			.slice = on_slice, .data = &r, .eevdf = 2, .kgen = &g,
+		};
+		char *cause = NULL;
+
+		sr_kgen_parse(cases[i].release, SR_KGEN_SRC_OPTION, &g);
+		memset(&r, 0, sizeof(r));
+		CHECK(sr_sim_run(d, &o, &m, &st, &cause) == 0, "%s: simulated", cases[i].release);
+		free(cause);
+		CHECK(r.n > 2, "%s: the two tasks take turns", cases[i].release);
+		CHECK_EQ(r.s[0].end - r.s[0].start, cases[i].slice, "%s: the first slice",
+			 cases[i].release);
+	}
+	sr_demand_free(d);
+	sr_topology_free(t1);
+}
+
+/*
+ * A newly idle balance takes the recorded time (the probes: 100 us): the
+ * wakee that lands on the CPU meanwhile (a timer at +150 us; the other CPU
+ * runs a bound kworker) runs when the balance ends at +200 us, and the
+ * blocking task's CPU time is its 100 us without the balance
+ */
+static void test_newidle_window(const struct sr_topology *t)
+{
+	struct sr_demand *d = load(FIX "newidle-window.txt");
+	struct sr_run_metrics m;
+	struct sr_sim_stats st;
+	struct rec r;
+
+	if (!d)
+		return;
+	for (eevdf = 0; eevdf < 3; eevdf++) {
+		if (run(d, t, 0, 1, &r, &m, &st))
+			break;
+		CHECK_EQ(cpu_time(&r, 400), 100000, "%s: the blocking task's CPU time",
+			 rules[eevdf]);
+		/* the drawn length is within the histogram's 1 % of 100 us */
+		CHECK(first_start(&r, 403) >= d->t0 + 198000 && first_start(&r, 403) <= d->t0 + 202000,
+		      "%s: the wakee runs when the newly idle balance ends (+%llu ns)", rules[eevdf],
+		      (unsigned long long)(first_start(&r, 403) - d->t0));
+		CHECK_EQ(st.newidle_arrivals, 1, "%s: it arrived during the balance", rules[eevdf]);
+	}
+	eevdf = 0;
+	sr_demand_free(d);
+}
+
+/*
+ * NI_RANDOM (sched_balance_newidle(), Debian 6.1.192 and 6.12.117): a CPU
+ * that goes newly idle 100 times while the other CPU has two tasks it may
+ * not pull (kworkers bound to it) balances on a 1024-sided draw at most
+ * 1 + newidle_ratio (512 to start with): about half the time, where a
+ * kernel without it balances every time (the sleeper's 100 blocks, and the
+ * kworkers' last)
+ */
+static void test_ni_random(const struct sr_topology *t)
+{
+	static const struct {
+		const char *release;
+		int lo, hi;
+	} cases[] = { { "6.12.117+deb12-amd64", 25, 75 }, { "6.5.0", 100, 102 } };
+	struct sr_demand *d = load(FIX "newidle-draw.txt");
+	struct sr_run_metrics m;
+	struct sr_sim_stats st;
+	struct rec r;
+	size_t i;
+
+	if (!d)
+		return;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sr_kgen g;
+		struct sr_sim_opts o = {
+			.topo = t, .hz = 250, .model = sr_model_find("mainline"), .seed = 1,
+			.slice = on_slice, .data = &r, .kgen = &g,
+		};
+		char *cause = NULL;
+		uint64_t n;
+
+		sr_kgen_parse(cases[i].release, SR_KGEN_SRC_OPTION, &g);
+		memset(&r, 0, sizeof(r));
+		CHECK(sr_sim_run(d, &o, &m, &st, &cause) == 0, "%s: simulated", cases[i].release);
+		free(cause);
+		n = st.decisions[SR_DEC_NEWIDLE] + st.decisions[SR_DEC_LB_NEWIDLE];
+		CHECK(n >= (uint64_t)cases[i].lo && n <= (uint64_t)cases[i].hi,
+		      "%s: %llu of the 100 newly idle balances run (%d to %d)", cases[i].release,
+		      (unsigned long long)n, cases[i].lo, cases[i].hi);
+	}
+	sr_demand_free(d);
+}
+
 int main(void)
 {
 	struct sr_topology *t = sr_topology_new_flat(2, SR_ERA_MAINLINE);
@@ -375,6 +553,10 @@ int main(void)
 	test_eevdf_share(t);
 	test_delayed();
 	test_affinity_spread();
+	test_two_wakers();
+	test_base_slice();
+	test_newidle_window(t);
+	test_ni_random(t);
 	sr_topology_free(t);
 	return unit_done();
 }

@@ -1,0 +1,253 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The validation table of issue 16 on a list of real recordings: simulates
+# each trace under the base model ("schedreplay simulate --json --runs N"),
+# with every seed pair that has decisions to evaluate when --pairs is given,
+# and prints per trace and metric the recorded figure beside the simulated
+# base's (makespan within 10 %, migrations and cross-node migrations within
+# 25 %, wakeup latency p50 and p99 within 30 %), the count per metric that
+# meets its goal, the seed pairs' original and patched sides with their
+# spreads, and what simulating costs against replaying the same trace.
+#
+#   scripts/sim-validate.sh [options] LIST
+#   scripts/sim-validate.sh [--before DIR] --render DIR
+#
+# LIST has one recording a line: "SET PATH [SIMULATE-OPTION...]" (the format
+# of scripts/fidelity-table.sh's lists; a relative PATH is taken from the
+# list's folder, '#' starts a comment).  A trace with FILE.topo beside it is
+# simulated with "-t FILE.topo".
+set -euo pipefail
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+SRBIN=$HERE/../schedreplay MODEL=mainline RUNS=3 WORK= KEEP= RENDER= BEFORE= PAIRS= TIMING=1
+
+usage() {
+	cat <<EOF
+usage: $0 [options] LIST
+       $0 [--before DIR] --render DIR
+  --schedreplay PATH  the binary to measure (default: the repository's)
+  --model NAME        base model (default mainline)
+  --runs N            simulate --runs N (default 3): medians and spreads
+  --pairs             also simulate both sides of every seed pair with
+                      decisions to evaluate, and print the seed table
+  --no-timing         do not time replay against simulate
+  --work DIR          keep each trace's JSON and log in DIR (default: a
+                      temporary folder, removed at the end)
+  --render DIR        print the tables again from a --work DIR
+  --before DIR        a --work DIR of an earlier binary: print its figures
+                      beside this run's (before -> after)
+  -h, --help          this help
+Needs python3 and /usr/bin/time.
+EOF
+	exit "${1:-2}"
+}
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--schedreplay) SRBIN=$2; shift 2 ;;
+	--model) MODEL=$2; shift 2 ;;
+	--runs) RUNS=$2; shift 2 ;;
+	--pairs) PAIRS=1; shift ;;
+	--no-timing) TIMING=; shift ;;
+	--work) WORK=$2; KEEP=1; shift 2 ;;
+	--render) WORK=$2; KEEP=1; RENDER=1; shift 2 ;;
+	--before) BEFORE=$2; shift 2 ;;
+	-h | --help) usage 0 ;;
+	-*) usage ;;
+	*) break ;;
+	esac
+done
+command -v python3 >/dev/null || { echo "sim-validate: needs python3" >&2; exit 1; }
+case $RUNS in '' | *[!0-9]*) usage ;; esac
+if [ -n "$BEFORE" ] && [ ! -f "$BEFORE/runs.tsv" ]; then
+	echo "sim-validate: '$BEFORE' has no runs.tsv" >&2
+	exit 1
+fi
+if [ -n "$RENDER" ]; then
+	[ $# = 0 ] || usage
+	[ -f "$WORK/runs.tsv" ] || { echo "sim-validate: '$WORK' has no runs.tsv" >&2; exit 1; }
+else
+	[ $# = 1 ] || usage
+	LIST=$1
+	[ -r "$LIST" ] || { echo "sim-validate: cannot read the list '$LIST'" >&2; exit 1; }
+	[ -x "$SRBIN" ] || { echo "sim-validate: no schedreplay binary at '$SRBIN'" >&2; exit 1; }
+	if [ -n "$TIMING" ] && [ ! -x /usr/bin/time ]; then
+		echo "sim-validate: needs /usr/bin/time (or --no-timing)" >&2
+		exit 1
+	fi
+fi
+if [ -z "$WORK" ]; then
+	WORK=$(mktemp -d "${TMPDIR:-/tmp}/sim-validate.XXXXXX")
+	trap 'rm -rf "$WORK"' EXIT
+fi
+mkdir -p "$WORK"
+
+# user + system CPU seconds of a command (its output thrown away)
+cpu_s() {
+	local t
+	t=$(mktemp "$WORK/time.XXXXXX")
+	/usr/bin/time -f '%U %S' -o "$t" "$@" >/dev/null 2>&1 || { rm -f "$t"; return 1; }
+	awk 'END { printf "%.3f", $1 + $2 }' "$t"
+	rm -f "$t"
+}
+
+if [ -z "$RENDER" ]; then
+	LISTDIR=$(cd "$(dirname "$LIST")" && pwd)
+	patches=()
+	if [ -n "$PAIRS" ]; then
+		while read -r p; do patches+=(-p "$p"); done < <("$SRBIN" replay --list-patches |
+			awk '/^[a-z0-9]/ { p = $1 } /nothing to evaluate/ { p = "" }
+			/^ / && /; evaluated at/ && p != "" { print p; p = "" }')
+	fi
+	: >"$WORK/runs.tsv"
+	echo "$SRBIN" >"$WORK/binary"
+	while read -r set path opts; do
+		case $set in '' | '#'*) continue ;; esac
+		case $path in /*) ;; *) path=$LISTDIR/$path ;; esac
+		name=$(basename "$path" .dat)
+		topo=()
+		[ -f "${path%.dat}.topo" ] && topo=(-t "${path%.dat}.topo")
+		# shellcheck disable=SC2086  # opts are words
+		if ! "$SRBIN" simulate --json --runs "$RUNS" -m "$MODEL" "${patches[@]}" "${topo[@]}" \
+			$opts "$path" >"$WORK/$name.json" 2>"$WORK/$name.log"; then
+			echo "sim-validate: simulate failed on $path: $(tail -1 "$WORK/$name.log")" >&2
+			exit 1
+		fi
+		rs=- ss=-
+		if [ -n "$TIMING" ]; then
+			# shellcheck disable=SC2086
+			rs=$(cpu_s "$SRBIN" replay -q -m "$MODEL" "${topo[@]}" --snapshots none "$path") || rs=-
+			# shellcheck disable=SC2086
+			ss=$(cpu_s "$SRBIN" simulate -m "$MODEL" "${topo[@]}" $opts "$path") || ss=-
+		fi
+		printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$set" "$path" "$rs" "$ss" >>"$WORK/runs.tsv"
+		echo "sim-validate: $name: done" >&2
+	done <"$LIST"
+fi
+
+python3 - "$WORK" "$BEFORE" <<'EOF'
+import json, os, sys
+
+work, before = sys.argv[1], sys.argv[2]
+GOALS = (("makespan_s", None, 10, "makespan"), ("migrations", None, 25, "migrations"),
+         ("migrations_cross_node", None, 25, "cross-node"),
+         ("wakeup_latency_us", "p50", 30, "p50"), ("wakeup_latency_us", "p99", 30, "p99"))
+
+
+def load(d):
+    runs = {}
+    for line in open(os.path.join(d, "runs.tsv")):
+        name, set_, path, rs, ss = line.rstrip("\n").split("\t")
+        try:
+            j = json.load(open(os.path.join(d, name + ".json")))
+        except (OSError, ValueError):
+            j = None
+        runs[name] = (set_, j, rs, ss)
+    return runs
+
+
+def get(o, key, sub):
+    return o[key][sub] if sub else o[key]
+
+
+def dev(sim, rec):
+    if rec == 0:
+        return 0.0 if sim == 0 else float("inf")
+    return (sim - rec) / rec * 100
+
+
+def fmt(v):
+    return "%.3f" % v if isinstance(v, float) and v < 100 else "%.0f" % v
+
+
+now = load(work)
+old = load(before) if before else {}
+met = {}
+print("| trace | set | " + " | ".join(g[3] + " rec / sim (dev %)" for g in GOALS) +
+      " | wakeups rec / sim | misses |")
+print("|---|---|" + "---|" * len(GOALS) + "---|---|")
+for name, (set_, j, rs, ss) in now.items():
+    if not j:
+        print("| %s | %s | no result |" % (name, set_))
+        continue
+    rec, base = j["recorded"], j["sides"][0]
+    oj = old.get(name, (None, None))[1]
+    ob = oj["sides"][0] if oj else None
+    cells, miss = [], []
+    for key, sub, tol, label in GOALS:
+        r, b = get(rec, key, sub), get(base, key, sub)
+        d = dev(b, r)
+        ok = abs(d) <= tol
+        cell = "%s / %s (%+.0f)" % (fmt(r), fmt(b), d)
+        if ob:
+            cell = "%s / %s (%+.0f) -> %s (%+.0f)" % (fmt(r), fmt(get(ob, key, sub)),
+                                                     dev(get(ob, key, sub), r), fmt(b), d)
+        cells.append(cell)
+        for s in (set_, "all"):
+            m = met.setdefault((s, label), [0, 0, 0])
+            m[0] += ok
+            m[1] += 1
+            if ob:
+                m[2] += abs(dev(get(ob, key, sub), r)) <= tol
+        if not ok:
+            miss.append(label)
+    cells.append("%d / %d" % (rec["wakeups"], base["wakeups"]))
+    print("| %s | %s | %s | %s |" % (name, set_, " | ".join(cells), ", ".join(miss) or "-"))
+print()
+print("within the goal (traces):")
+for s in sorted(set(k[0] for k in met), key=lambda x: (x == "all", x)):
+    parts = []
+    for g in GOALS:
+        m = met.get((s, g[3]))
+        if m:
+            parts.append("%s %s%d/%d" % (g[3], ("%d -> " % m[2]) if old else "", m[0], m[1]))
+    print("  %s: %s" % (s, ", ".join(parts)))
+
+# the seed pairs: original against patched, medians [min..max]
+rows = []
+for name, (set_, j, rs, ss) in now.items():
+    if not j:
+        continue
+    sides = j["sides"]
+    for i in range(1, len(sides) - 1, 2):
+        o, p = sides[i], sides[i + 1]
+        if o.get("variant") != "original" or p.get("variant") != "patched":
+            continue
+        rows.append((name, o, p))
+if rows:
+    print()
+    print("seed pairs (original / patched, median [min..max] over the runs):")
+    print("| trace | pair | makespan s | migrations | cross-node | p50 us | p99 us | idle_while_waiting s | divergent |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for name, o, p in rows:
+        def c(key, sub=None):
+            def one(x):
+                sp = x.get("spread")
+                v = get(x, key, sub)
+                if not sp:
+                    return fmt(v)
+                return "%s [%s..%s]" % (fmt(v), fmt(get(sp["min"], key, sub)),
+                                        fmt(get(sp["max"], key, sub)))
+            return one(o) + " / " + one(p)
+        print("| %s | %s | %s | %s | %s | %s | %s | %s | %s / %s |" % (
+            name, o["patch"], c("makespan_s"), c("migrations"), c("migrations_cross_node"),
+            c("wakeup_latency_us", "p50"), c("wakeup_latency_us", "p99"),
+            c("idle_while_waiting_s"), o.get("divergent_decisions"), p.get("divergent_decisions")))
+
+# the cost: simulate (base model, one run) against replay (the same model)
+tr = ts = 0.0
+worst = None
+for name, (set_, j, rs, ss) in now.items():
+    if rs == "-" or ss == "-":
+        continue
+    r, s = float(rs), float(ss)
+    tr += r
+    ts += s
+    if r > 0 and (worst is None or s / r > worst[1]):
+        worst = (name, s / r)
+if tr > 0:
+    print()
+    print("cost, CPU seconds: replay %.2f, simulate (1 run) %.2f, simulate / replay = %.2f"
+          " (goal <= 3); worst trace %s at %.2f" % (tr, ts, ts / tr, worst[0], worst[1]))
+EOF
