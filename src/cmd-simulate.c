@@ -719,6 +719,16 @@ static int simulate_exec(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	trace = argv[optind];
+	if (out) {
+		struct sr_store_opts so = { .force = force, .append = append };
+
+		/* at once, not after the whole trace is read and simulated */
+		if (sr_store_refuses(out, &so, &cause)) {
+			sr_error("simulate: %s", cause ? cause : sr_strerror(-SR_E_NOMEM));
+			free(cause);
+			return EXIT_FAIL;
+		}
+	}
 	base = sr_model_find(model);
 	if (!base) {
 		sr_error("simulate: unknown model '%s' (see 'schedreplay replay --list-models')",

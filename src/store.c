@@ -879,6 +879,33 @@ static char *dest_path(const char *path)
 	return strdup(path);
 }
 
+static void refuse_existing(const char *path, char **cause)
+{
+	sr_cause_set(cause, "'%s' exists: choose another name, --append a run to it, or "
+		     "replace it with --force", path);
+}
+
+int sr_store_refuses(const char *path, const struct sr_store_opts *o, char **cause)
+{
+	char *dest;
+	struct stat st;
+	int exists;
+
+	if (o->force || o->append)
+		return 0;
+	dest = dest_path(path);
+	if (!dest) {
+		sr_cause_set(cause, "out of memory");
+		return -1;
+	}
+	exists = lstat(dest, &st) == 0;
+	free(dest);
+	if (!exists)
+		return 0;
+	refuse_existing(path, cause);
+	return -1;
+}
+
 struct sr_store *sr_store_create(const char *path, const struct sr_store_opts *o, char **cause)
 {
 	static int heap_limited;
@@ -901,8 +928,7 @@ struct sr_store *sr_store_create(const char *path, const struct sr_store_opts *o
 	}
 	exists = lstat(s->path, &st) == 0;
 	if (exists && !o->force && !o->append) {
-		sr_cause_set(cause, "'%s' exists: choose another name, --append a run to it, or "
-			     "replace it with --force", path);
+		refuse_existing(path, cause);
 		goto fail;
 	}
 	if (exists && o->append) {

@@ -79,6 +79,9 @@ sum=$(md5sum <"$DB")
 same "an existing DB is refused without -f or -a" "1" $?
 ok "... with a message naming it" grep -q "'$DB' exists" "$TMP/e.err"
 same "... and is left as it was" "$sum" "$(md5sum <"$DB")"
+"$SR" simulate -o "$DB" "$TMP/no-such-trace.dat" >/dev/null 2>"$TMP/e.err"
+ok "... refused before the trace is read (a missing trace is not what it says)" \
+	sh -c "grep -q \"'$DB' exists\" '$TMP/e.err' && ! grep -q no-such-trace '$TMP/e.err'"
 "$SR" simulate -f "$F.dat" >/dev/null 2>&1
 same "--force without -o is a usage error" 2 $?
 

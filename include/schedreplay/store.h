@@ -87,6 +87,17 @@ struct sr_store *sr_store_create(const char *path, const struct sr_store_opts *o
 				 char **cause);
 
 /**
+ * sr_store_refuses - would sr_store_create() refuse @path as it is now
+ * @o: as it will be given to sr_store_create()
+ *
+ * Only the existing file without force or append: for a command that reads
+ * its whole input before it creates the database, so that it says so at
+ * once.  sr_store_create() still decides (the file may appear meanwhile).
+ * Return: 0, or -1 with @cause (the caller frees @cause).
+ */
+int sr_store_refuses(const char *path, const struct sr_store_opts *o, char **cause);
+
+/**
  * sr_store_begin_run - the run, its CPUs and its sides
  * @sides: each evaluation's model: base models and patch sides, in the
  *	   order the engine evaluates them
