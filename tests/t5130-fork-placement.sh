@@ -50,4 +50,16 @@ same "a probe's prevload that shows the removal done settles it" \
 same "and it is counted as reconciled by the probe" "1" \
 	"$(sqlite3 "$TMP/dlp.db" "SELECT n FROM reconciled WHERE kind = 'probe'")"
 
+# --- when the fork is placed: select_task_rq() between select_rq and its ret
+ok "probe window: replay" "$SR" replay -q -o "$TMP/pw.db" -t 1x2x1 "$S/fork-probe-window.txt"
+same "a fork is read as of its select_rq_ret, not its late sched_wakeup_new" \
+	"401:1" "$(forks "$TMP/pw.db")"
+same "the decision opens at sched_process_fork and closes at sched_wakeup_new" \
+	"1010000000 1011500000 1" "$(sqlite3 "$TMP/pw.db" "SELECT ts, done_ts, kernel_cpu FROM
+		decision WHERE kind = 'fork'" | tr '|' ' ')"
+ok "probe window, no probes: replay" "$SR" replay -q -o "$TMP/pwn.db" --no-probes -t 1x2x1 \
+	"$S/fork-probe-window.txt"
+same "without the probes it is read at sched_wakeup_new" "401:0 1011500000" \
+	"$(forks "$TMP/pwn.db") $(sqlite3 "$TMP/pwn.db" "SELECT ts FROM decision WHERE kind = 'fork'")"
+
 test_done
