@@ -512,6 +512,33 @@ struct group_stats {
 	enum group_type type;
 };
 
+/*
+ * A CPU's averages as the slow path reads them (schedreplay-models(7)
+ * §3.4).  update_sg_wakeup_stats() and find_idlest_group_cpu() read each
+ * CPU's cfs_rq->avg as last updated: nothing on the placement path brings
+ * another CPU's signal to now (find_idlest_group(), 6.1;
+ * sched_balance_find_dst_group(), 6.12).  A CPU running a task updates it
+ * at its own events and at every tick (task_tick_fair() -> entity_tick()
+ * -> update_load_avg()), whose phase the trace does not show: the last
+ * tick is taken half a tick before the decision.  An idle CPU's blocked
+ * averages change only at its own events and at the blocked-load pass of
+ * nohz idle balancing (_nohz_idle_balance() with NOHZ_STATS_KICK), at most
+ * once per LOAD_AVG_PERIOD ms (nohz.next_blocked): they are read as of
+ * that long before the decision at the latest.
+ */
+#define SR_BLOCKED_UPDATE_NS	(32ull * 1000000ull)
+
+static void read_signal(const struct sr_wake_ctx *c, int cpu, struct sr_pelt *out)
+{
+	const struct sr_rq *rq = &c->v->rq[cpu];
+	uint64_t now = c->v->now, tick = 1000000000ull / (uint64_t)(c->v->hz > 0 ? c->v->hz : 250);
+	uint64_t back = rq->curr != 0 ? tick / 2 : SR_BLOCKED_UPDATE_NS;
+
+	*out = rq->cfs;
+	if (now > back && out->last_update && now - back > out->last_update)
+		sr_pelt_update(out, now - back, rq->cfs_weight, rq->cfs_nr, rq->curr_cfs, 1);
+}
+
 /* update_sg_wakeup_stats() + group_classify() of the slow path */
 static void group_stats(struct sr_wake_ctx *c, const uint64_t *span, int pct,
 			struct group_stats *gs)
@@ -530,8 +557,8 @@ static void group_stats(struct sr_wake_ctx *c, const uint64_t *span, int pct,
 		long rl = sr_view_cpu_load(c->v, cpu, 1);
 		unsigned long util;
 
-		/* one decay of the cpu's signal gives load, util and runnable */
-		sr_view_cpu_signal(c->v, cpu, &sig);
+		/* one read of the cpu's signal gives load, util and runnable */
+		read_signal(c, cpu, &sig);
 		gs->load += c->m->runnable_load ? rl : (long)sig.load_avg;
 		gs->rload += rl;
 		gs->aload += (long)sig.load_avg;
@@ -612,7 +639,17 @@ static int idlest_cpu_in(struct sr_wake_ctx *c, const uint64_t *span, int fallba
 				best_idle = cpu;
 			}
 		} else if (best_idle == SR_NONE) {
-			long l = load_of(c, cpu);
+			long l;
+
+			/* cpu_load() as last updated (read_signal) */
+			if (c->m->runnable_load) {
+				l = load_of(c, cpu);
+			} else {
+				struct sr_pelt sig;
+
+				read_signal(c, cpu, &sig);
+				l = (long)sig.load_avg;
+			}
 
 			if (min_load < 0 || l < min_load) {
 				min_load = l;

@@ -23,6 +23,9 @@ struct sr_fork_probe {
 	int valid;
 	struct sr_event ev;		/* the select_rq event (prev_cpu, wake_flags, pid, ...) */
 	int ret;			/* select_rq_ret's cpu, -1 not seen */
+	/* the fork decision opened at this CPU's last sched_process_fork,
+	 * closed at the child's sched_wakeup_new (state.c, fork_open) */
+	struct sr_pending *pd;
 };
 
 /*
@@ -38,6 +41,7 @@ struct sr_removed {
 struct sr_pending {
 	struct sr_decision d;
 	int selected;			/* the select_rq probe bound to it */
+	int evaluated;			/* a fork evaluated before its sched_wakeup_new */
 	int delay_guess;		/* no probe: skipped as delayed unless the wakeup moves it */
 	const struct sr_task *cur;	/* the waker, for a deferred evaluation */
 	/* what the first base model read (sr_replay_keep_why); the probe's

@@ -1397,15 +1397,15 @@ static int probe_removed(struct sr_replay *r, int cpu, long long kload)
  * (probe_removed()).
  */
 static int fork_probe_take(struct sr_replay *r, struct sr_pending *pd, struct sr_task *p,
-			   const struct sr_event *ev)
+			   int cpu)
 {
-	struct sr_fork_probe *fp = &r->fork_probe[ev->cpu];
+	struct sr_fork_probe *fp = &r->fork_probe[cpu];
 	int prev = fp->ev.target_cpu;
 
-	if (!fp->valid)
-		return 0;
-	fp->valid = 0;
+	if (!fp->valid || pd->selected)
+		return pd->selected;
 	if (fp->ev.pid > 0 && fp->ev.pid != p->pid) {
+		fp->valid = 0;
 		r->stats.probe_unmatched++;
 		return 0;
 	}
@@ -1415,8 +1415,10 @@ static int fork_probe_take(struct sr_replay *r, struct sr_pending *pd, struct sr
 			r->stats.reconciled[SR_REC_PROBE]++;
 		pd->d.prev_cpu = prev;
 	}
+	pd->selected = 1;
 	pd->d.wake_flags = fp->ev.wake_flags;
-	pd->d.kernel_cpu = fp->ret;
+	if (fp->ret >= 0)
+		pd->d.kernel_cpu = fp->ret;
 	if (pd->d.prev_cpu >= 0 && pd->d.prev_cpu < r->topo->ncpus &&
 	    probe_removed(r, pd->d.prev_cpu, fp->ev.prevload))
 		r->stats.reconciled[SR_REC_PROBE]++;
@@ -1507,28 +1509,21 @@ static void post_init_util(struct sr_replay *r, struct sr_task *p, int cpu)
 	sr_pelt_set(&p->pelt, p->pelt.load_avg, util, util, p->weight);
 }
 
-static int on_wakeup_new(struct sr_replay *r, const struct sr_event *ev)
+/*
+ * The fork decision of @p, forked by @parent on @cpu: this_cpu is the
+ * parent's CPU, prev_cpu task_cpu(child), which sched_fork() set to it
+ */
+static struct sr_pending *fork_decision(struct sr_replay *r, struct sr_task *p,
+					const struct sr_task *parent, int cpu, uint64_t now)
 {
-	struct sr_task *p = task_get(r, ev->pid, ev->comm, ev->prio);
-	struct sr_task *parent = ev->common_pid > 0 ? task_get(r, ev->common_pid, NULL, -1) : NULL;
-	struct sr_pending *pd;
-	uint64_t now = ev->ts;
-	int cpu = ev->target_cpu, probed;
+	struct sr_pending *pd = sr_dec_open(r, p, SR_DEC_FORK, now);
 
-	if (!p)
-		return -SR_E_NOMEM;
-	if (cpu < 0 || cpu >= r->topo->ncpus) {
-		r->fork_probe[ev->cpu].valid = 0;
-		return 0;
-	}
-	pd = sr_dec_open(r, p, SR_DEC_FORK, now);
 	if (!pd)
-		return -SR_E_NOMEM;
+		return NULL;
 	pd->d.inferred &= ~SR_INF_PELT_WARMUP;
-	pd->d.this_cpu = ev->cpu;
-	/* task_cpu(child) is the parent's CPU at fork time */
-	pd->d.prev_cpu = p->cpu >= 0 ? p->cpu : ev->cpu;
-	pd->d.waker = ev->common_pid;
+	pd->d.this_cpu = cpu;
+	pd->d.prev_cpu = p->cpu >= 0 ? p->cpu : cpu;
+	pd->d.waker = parent ? parent->pid : -1;
 	if (parent)
 		memcpy(pd->d.waker_comm, parent->comm, SR_COMM_LEN);
 	if (!is_fair(p))
@@ -1539,19 +1534,117 @@ static int on_wakeup_new(struct sr_replay *r, const struct sr_event *ev)
 		pd->d.skip = SR_SKIP_BOUND;
 	if (p->fork_pin)
 		pd->d.inferred |= SR_INF_AFFINITY;
+	return pd;
+}
+
+/*
+ * Evaluate an open fork decision now (fork_open): with probes only once
+ * the fork's select_rq showed select_task_rq_fair() running for it
+ */
+static void fork_evaluate(struct sr_replay *r, struct sr_pending *pd, struct sr_task *p,
+			  uint64_t now)
+{
+	const struct sr_task *parent = pd->d.waker > 0 ? sr_replay_task(r, pd->d.waker) : NULL;
+
 	sr_pelt_init_task(&p->pelt, now, p->weight);
-	probed = r->probes && fork_probe_take(r, pd, p, ev);
-	if (r->probes && !probed && pd->d.skip == SR_SKIP_NONE) {
-		/*
-		 * No probe: select_task_rq() (kernel/sched/core.c, 6.1 and
-		 * 6.12) calls select_task_rq_fair() only when the child has
-		 * more than one allowed CPU and migration is not disabled;
-		 * otherwise it takes cpumask_any(p->cpus_ptr), no placement
-		 */
-		pd->d.skip = SR_SKIP_NO_SELECT;
-		r->stats.fork_no_select++;
-	}
 	sr_dec_evaluate(r, pd, p, parent, now);
+	pd->evaluated = 1;
+}
+
+/*
+ * When the kernel placed a fork (schedreplay-models(7) §5.7):
+ * kernel_clone() (kernel/fork.c, v5.10 to v6.18) emits
+ * sched_process_fork right after copy_process() and then calls
+ * wake_up_new_task(), whose select_task_rq() reads the runqueues between
+ * the select_rq probe and its select_rq_ret; the child's sched_wakeup_new
+ * comes after that, the runqueue lock and activate_task().  Events of other
+ * CPUs timed after select_rq_ret came after the kernel had read their
+ * state (a long gap there is the parent's vCPU not running, in a guest).
+ * So with probes the fork decision opens at sched_process_fork, takes the
+ * probe's inputs at select_rq and is evaluated at select_rq_ret, and
+ * closes at sched_wakeup_new.  Without probes (or without its
+ * sched_process_fork) nothing shows where in [sched_process_fork,
+ * sched_wakeup_new] the kernel read the state: it is evaluated at
+ * sched_wakeup_new.
+ */
+static int fork_open(struct sr_replay *r, struct sr_task *child, const struct sr_task *parent,
+		     int cpu, uint64_t now)
+{
+	struct sr_fork_probe *fp = &r->fork_probe[cpu];
+
+	/* a fork whose sched_wakeup_new never came: no placement */
+	sr_dec_pending_free(fp->pd);
+	fp->pd = NULL;
+	if (!r->probes)
+		return 0;
+	fp->pd = fork_decision(r, child, parent, cpu, now);
+	return fp->pd ? 0 : -SR_E_NOMEM;
+}
+
+/* the fork's select_rq probe on @cpu: the fork opened there takes its inputs */
+static void fork_probe_early(struct sr_replay *r, int cpu)
+{
+	struct sr_pending *pd = r->fork_probe[cpu].pd;
+	struct sr_task *p = pd ? *task_slot(r, pd->d.pid) : NULL;
+
+	if (p && !pd->evaluated)
+		fork_probe_take(r, pd, p, cpu);
+}
+
+/* and its select_rq_ret: the placement is done, evaluate it as of now */
+static void fork_probe_ret(struct sr_replay *r, int cpu, int dest, uint64_t now)
+{
+	struct sr_pending *pd = r->fork_probe[cpu].pd;
+	struct sr_task *p = pd ? *task_slot(r, pd->d.pid) : NULL;
+
+	if (!p || !pd->selected || pd->evaluated)
+		return;
+	pd->d.kernel_cpu = dest;
+	fork_evaluate(r, pd, p, now);
+}
+
+static int on_wakeup_new(struct sr_replay *r, const struct sr_event *ev)
+{
+	struct sr_task *p = task_get(r, ev->pid, ev->comm, ev->prio);
+	struct sr_task *parent = ev->common_pid > 0 ? task_get(r, ev->common_pid, NULL, -1) : NULL;
+	struct sr_fork_probe *fp = &r->fork_probe[ev->cpu];
+	struct sr_pending *pd = fp->pd;
+	uint64_t now = ev->ts;
+	int cpu = ev->target_cpu, probed;
+
+	if (!p)
+		return -SR_E_NOMEM;
+	fp->pd = NULL;
+	if (pd && (pd->d.pid != p->pid || (parent && pd->d.waker != parent->pid))) {
+		sr_dec_pending_free(pd);
+		pd = NULL;
+	}
+	if (cpu < 0 || cpu >= r->topo->ncpus) {
+		fp->valid = 0;
+		sr_dec_pending_free(pd);
+		return 0;
+	}
+	if (!pd)
+		pd = fork_decision(r, p, parent, ev->cpu, now);
+	if (!pd)
+		return -SR_E_NOMEM;
+	probed = r->probes && fork_probe_take(r, pd, p, ev->cpu);
+	fp->valid = 0;
+	if (!pd->evaluated) {
+		if (r->probes && !probed && pd->d.skip == SR_SKIP_NONE) {
+			/*
+			 * No probe: select_task_rq() (kernel/sched/core.c, 6.1 and
+			 * 6.12) calls select_task_rq_fair() only when the child has
+			 * more than one allowed CPU and migration is not disabled;
+			 * otherwise it takes cpumask_any(p->cpus_ptr), no placement
+			 */
+			pd->d.skip = SR_SKIP_NO_SELECT;
+			r->stats.fork_no_select++;
+		}
+		fork_evaluate(r, pd, p, now);
+	}
+	/* the child joins its CPU now: its PELT starts here */
+	sr_pelt_init_task(&p->pelt, now, p->weight);
 	if (parent)
 		aff_fork(r, parent, p, ev->cpu, cpu, probed);
 	post_init_util(r, p, cpu);
@@ -1731,7 +1824,7 @@ static int on_fork(struct sr_replay *r, const struct sr_event *ev)
 			child->kthread = parent->kthread;
 		}
 	}
-	return 0;
+	return fork_open(r, child, parent, ev->cpu, ev->ts);
 }
 
 /*
@@ -1811,14 +1904,17 @@ static int on_select_rq(struct sr_replay *r, const struct sr_event *ev)
 	if (ev->wake_flags >= 0 && !(ev->wake_flags & 0x08)) {
 		/* fork (0x04) or exec (0x02): not a wakeup; the next select_rq_ret is its */
 		r->selected[ev->cpu] = NULL;
-		if (ev->wake_flags & 0x04)
+		if (ev->wake_flags & 0x04) {
 			fork_probe_keep(r, ev);
+			fork_probe_early(r, ev->cpu);
+		}
 		return 0;
 	}
 	if (ev->wake_flags < 0 && (!p || !p->pending)) {
 		/* no wake_flags, no waking to answer: a fork's if its sched_wakeup_new follows */
 		r->selected[ev->cpu] = NULL;
 		fork_probe_keep(r, ev);
+		fork_probe_early(r, ev->cpu);
 		return 0;
 	}
 	if (!p || !p->pending) {
@@ -1915,7 +2011,10 @@ static int on_select_rq_ret(struct sr_replay *r, const struct sr_event *ev)
 		if (p)
 			ttwu_mark(r, p, ev->dest_cpu, ev->cpu);
 	} else if (r->fork_probe[ev->cpu].valid && r->fork_probe[ev->cpu].ret < 0) {
-		r->fork_probe[ev->cpu].ret = ev->dest_cpu;
+		struct sr_fork_probe *fp = &r->fork_probe[ev->cpu];
+
+		fp->ret = ev->dest_cpu;
+		fork_probe_ret(r, ev->cpu, ev->dest_cpu, ev->ts);
 	}
 	return 0;
 }
@@ -2125,6 +2224,8 @@ void sr_replay_free(struct sr_replay *r)
 	free(r->pull);
 	free(r->await);
 	free(r->selected);
+	for (i = 0; r->fork_probe && i < (size_t)r->topo->ncpus; i++)
+		sr_dec_pending_free(r->fork_probe[i].pd);
 	free(r->fork_probe);
 	free(r->removed);
 	free(r->lb_head);

@@ -50,4 +50,30 @@ same "a probe's prevload that shows the removal done settles it" \
 same "and it is counted as reconciled by the probe" "1" \
 	"$(sqlite3 "$TMP/dlp.db" "SELECT n FROM reconciled WHERE kind = 'probe'")"
 
+# --- when the fork is placed: select_task_rq() between select_rq and its ret
+ok "probe window: replay" "$SR" replay -q -o "$TMP/pw.db" -t 1x2x1 "$S/fork-probe-window.txt"
+same "a fork is read as of its select_rq_ret, not its late sched_wakeup_new" \
+	"401:1" "$(forks "$TMP/pw.db")"
+same "the decision opens at sched_process_fork and closes at sched_wakeup_new" \
+	"1010000000 1011500000 1" "$(sqlite3 "$TMP/pw.db" "SELECT ts, done_ts, kernel_cpu FROM
+		decision WHERE kind = 'fork'" | tr '|' ' ')"
+ok "probe window, no probes: replay" "$SR" replay -q -o "$TMP/pwn.db" --no-probes -t 1x2x1 \
+	"$S/fork-probe-window.txt"
+same "without the probes it is read at sched_wakeup_new" "401:0 1011500000" \
+	"$(forks "$TMP/pwn.db") $(sqlite3 "$TMP/pwn.db" "SELECT ts FROM decision WHERE kind = 'fork'")"
+
+# --- the slow path reads other CPUs' averages as last updated -------------
+ok "stale signal: replay" "$SR" replay -q -o "$TMP/ss.db" -t 1x3x1 "$S/fork-stale-signal.txt"
+same "two idle CPUs compared as of their last updates, not decayed to the fork" \
+	"401:2" "$(forks "$TMP/ss.db")"
+# the same fork 40 ms later: CPU 1 idle for 65 ms, CPU 2 for 50 ms; a
+# blocked-load pass has come since (at most 32 ms apart), so both are read
+# decayed to 32 ms before the fork, where CPU 1 (469) reads below CPU 2 (501)
+sed 's/ 1\.140000: sched_process_fork/ 1.180000: sched_process_fork/;
+	s/ 1\.140001: sched_wakeup_new/ 1.180001: sched_wakeup_new/' \
+	"$S/fork-stale-signal.txt" >"$TMP/ss-late.txt"
+"$SR" replay -q -o "$TMP/ssl.db" -t 1x3x1 "$TMP/ss-late.txt" 2>/dev/null
+same "idle CPUs' blocked averages are read at most 32 ms old" \
+	"401:1" "$(forks "$TMP/ssl.db")"
+
 test_done
