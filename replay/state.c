@@ -2126,6 +2126,8 @@ void sr_replay_free(struct sr_replay *r)
 				free(r->tasks[i]);
 			}
 	free(r->tasks);
+	while (r->nspare > 0)
+		free(r->spare[--r->nspare]);
 	free(r->rq);
 	free(r->idle);
 	free(r->pull);

@@ -138,8 +138,13 @@ static void bind_int(sqlite3_stmt *q, int i, int64_t v)
 
 static void bind_text(sqlite3_stmt *q, int i, const char *v)
 {
-	if (v[0])
-		sqlite3_bind_text(q, i, v, -1, SQLITE_STATIC);	/* stepped at once */
+	int n = 0;
+
+	/* the texts of a row are a few bytes: counted here, not by a call per value */
+	while (v[n])
+		n++;
+	if (n)
+		sqlite3_bind_text(q, i, v, n, SQLITE_STATIC);	/* stepped at once */
 	else
 		sqlite3_bind_null(q, i);
 }
