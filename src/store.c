@@ -29,6 +29,7 @@
 #include "schedreplay/model.h"
 #include "schedreplay/slices.h"
 #include "schedreplay/why.h"
+#include "bind-cache.h"
 #include "strtab.h"
 #include "banned.h"
 
@@ -266,6 +267,7 @@ struct sr_store {
 	/* the writer's rows of MULTI at a time, and those waiting for them
 	 * (pointers into the block it writes, flushed before it hands it back) */
 	sqlite3_stmt *ins_dec_k, *ins_slice_k;
+	struct sr_bind_cache bc_dec, bc_slice;	/* what their parameters hold */
 	const struct sr_decision *dq[MULTI];
 	const struct sr_slice_row *sq[MULTI];
 	struct sr_slice_row sq_moved[MULTI];	/* rows of a later run, their ids moved */
@@ -1008,6 +1010,9 @@ struct sr_store *sr_store_create(const char *path, const struct sr_store_opts *o
 		db_error(s, cause, "prepare");
 		goto fail;
 	}
+	/* without the room, every value is bound each time: slower, the same rows */
+	sr_bc_init(&s->bc_dec, MULTI * DECISION_COLUMNS);
+	sr_bc_init(&s->bc_slice, MULTI * SR_SL_SCHED_COLUMNS);
 	return s;
 fail:
 	if (cause && !*cause)
@@ -1045,14 +1050,6 @@ static int bind_text_or_null(sqlite3_stmt *st, int i, const char *v)
 {
 	if (v && *v)
 		return sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT);
-	return sqlite3_bind_null(st, i);
-}
-
-/* text that stays put until the statement has run (a job's fields) */
-static int bind_static_or_null(sqlite3_stmt *st, int i, const char *v)
-{
-	if (v && *v)
-		return sqlite3_bind_text(st, i, v, -1, SQLITE_STATIC);
 	return sqlite3_bind_null(st, i);
 }
 
@@ -1413,43 +1410,70 @@ static int batch(struct sr_store *s, char **cause)
  * @st; its texts must stay put until the statement has run (a job's, or
  * static)
  */
-static void bind_decision(struct sr_store *s, sqlite3_stmt *st, int o,
+static void bind_cpu_bc(struct sr_bind_cache *bc, sqlite3_stmt *st, int i, int cpu)
+{
+	if (cpu >= 0)
+		sr_bc_int(bc, st, i, cpu);
+	else
+		sr_bc_null(bc, st, i);
+}
+
+/* @bc: what @st's parameters hold (the MULTI statement's), or NULL */
+static void bind_decision(struct sr_store *s, sqlite3_stmt *st, struct sr_bind_cache *bc, int o,
 			  const struct sr_decision *d)
 {
-	/* the text of each set of inferred inputs is made once */
+	int n;
+
+	/* the text of each set of inferred inputs is made once, and stays put */
 	if (d->inferred < INF_CACHE) {
 		if (!s->inf_text[d->inferred][0])
 			inferred_text(d->inferred, s->inf_text[d->inferred], sizeof(s->inf_text[0]));
-		bind_static_or_null(st, o + 18, s->inf_text[d->inferred]);
+		if (s->inf_text[d->inferred][0])
+			sr_bc_static(bc, st, o + 18, s->inf_text[d->inferred]);
+		else
+			sr_bc_null(bc, st, o + 18);
 	} else {
 		inferred_text(d->inferred, s->inf_buf, sizeof(s->inf_buf));
+		if (bc && o + 18 <= bc->n)
+			bc->tag[o + 18] = SR_BC_NONE;
 		bind_text_or_null(st, o + 18, s->inf_buf);
 	}
-	sqlite3_bind_int64(st, o + 1, s->id_base + d->id);
-	sqlite3_bind_int64(st, o + 2, s->run_id);
-	sqlite3_bind_text(st, o + 3, sr_decision_kind_name(d->kind), -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, o + 4, (sqlite3_int64)d->ts);
-	sqlite3_bind_int64(st, o + 5, (sqlite3_int64)d->done_ts);
-	sqlite3_bind_int(st, o + 6, d->pid);
-	bind_static_or_null(st, o + 7, d->comm);
-	sqlite3_bind_int(st, o + 8, d->waker > 0 ? d->waker : 0);
-	bind_static_or_null(st, o + 9, d->waker_comm);
-	bind_cpu(st, o + 10, d->this_cpu);
-	bind_cpu(st, o + 11, d->prev_cpu);
-	bind_cpu(st, o + 12, d->actual_cpu);
-	bind_cpu(st, o + 13, d->kernel_cpu);
-	sqlite3_bind_int(st, o + 14, d->sync);
-	if (d->wake_flags >= 0)
-		sqlite3_bind_int64(st, o + 15, d->wake_flags);
+	sr_bc_int(bc, st, o + 1, s->id_base + d->id);
+	sr_bc_int(bc, st, o + 2, s->run_id);
+	sr_bc_static(bc, st, o + 3, sr_decision_kind_name(d->kind));
+	sr_bc_int(bc, st, o + 4, (sqlite3_int64)d->ts);
+	sr_bc_int(bc, st, o + 5, (sqlite3_int64)d->done_ts);
+	sr_bc_int(bc, st, o + 6, d->pid);
+	/* the names are the job's: bound at every row */
+	for (n = 0; n < SR_COMM_LEN && d->comm[n]; n++)
+		;
+	if (n)
+		sr_bc_text(bc, st, o + 7, d->comm, n);
 	else
-		sqlite3_bind_null(st, o + 15);
-	sqlite3_bind_int(st, o + 16, d->waker_exiting);
-	bind_text_or_null(st, o + 17, (unsigned)d->skip < sizeof(skip_names) / sizeof(skip_names[0]) ?
-			  skip_names[d->skip] : "other");
-	sqlite3_bind_int(st, o + 19, d->this_nr);
-	sqlite3_bind_int(st, o + 20, d->prev_nr);
-	sqlite3_bind_int(st, o + 21, d->actual_nr);
-	sqlite3_bind_int(st, o + 22, d->idle_cpus);
+		sr_bc_null(bc, st, o + 7);
+	sr_bc_int(bc, st, o + 8, d->waker > 0 ? d->waker : 0);
+	for (n = 0; n < SR_COMM_LEN && d->waker_comm[n]; n++)
+		;
+	if (n)
+		sr_bc_text(bc, st, o + 9, d->waker_comm, n);
+	else
+		sr_bc_null(bc, st, o + 9);
+	bind_cpu_bc(bc, st, o + 10, d->this_cpu);
+	bind_cpu_bc(bc, st, o + 11, d->prev_cpu);
+	bind_cpu_bc(bc, st, o + 12, d->actual_cpu);
+	bind_cpu_bc(bc, st, o + 13, d->kernel_cpu);
+	sr_bc_int(bc, st, o + 14, d->sync);
+	if (d->wake_flags >= 0)
+		sr_bc_int(bc, st, o + 15, d->wake_flags);
+	else
+		sr_bc_null(bc, st, o + 15);
+	sr_bc_int(bc, st, o + 16, d->waker_exiting);
+	sr_bc_static(bc, st, o + 17, (unsigned)d->skip < sizeof(skip_names) / sizeof(skip_names[0]) ?
+		     skip_names[d->skip] : "other");
+	sr_bc_int(bc, st, o + 19, d->this_nr);
+	sr_bc_int(bc, st, o + 20, d->prev_nr);
+	sr_bc_int(bc, st, o + 21, d->actual_nr);
+	sr_bc_int(bc, st, o + 22, d->idle_cpus);
 }
 
 /* the writer's waiting decision rows, MULTI in one statement when there are as many */
@@ -1460,11 +1484,11 @@ static int flush_decisions(struct sr_store *s, char **cause)
 	s->ndq = 0;
 	if (n == MULTI) {
 		for (i = 0; i < n; i++)
-			bind_decision(s, s->ins_dec_k, i * DECISION_COLUMNS, s->dq[i]);
+			bind_decision(s, s->ins_dec_k, &s->bc_dec, i * DECISION_COLUMNS, s->dq[i]);
 		return step_done(s, s->ins_dec_k, "insert decision", cause) ? -SR_E_IO : 0;
 	}
 	for (i = 0; i < n && !err; i++) {
-		bind_decision(s, s->ins_dec, 0, s->dq[i]);
+		bind_decision(s, s->ins_dec, NULL, 0, s->dq[i]);
 		err = step_done(s, s->ins_dec, "insert decision", cause) ? -SR_E_IO : 0;
 	}
 	return err;
@@ -1477,8 +1501,8 @@ static int flush_slices(struct sr_store *s, char **cause)
 	s->nsq = 0;
 	if (n == MULTI) {
 		for (i = 0; i < n; i++)
-			sr_slices_sql_bind_sched(s->ins_slice_k, i * SR_SL_SCHED_COLUMNS, s->run_id,
-						 s->sq[i]);
+			sr_slices_sql_bind_sched(s->ins_slice_k, &s->bc_slice, i * SR_SL_SCHED_COLUMNS,
+						 s->run_id, s->sq[i]);
 		return step_done(s, s->ins_slice_k, "insert slice", cause) ? -SR_E_IO : 0;
 	}
 	for (i = 0; i < n && !err; i++)
@@ -1503,7 +1527,7 @@ static int decision_now(struct sr_store *s, const struct sr_decision *d,
 		if (s->ndq == MULTI && (err = flush_decisions(s, cause)))
 			return err;
 	} else {
-		bind_decision(s, s->ins_dec, 0, d);
+		bind_decision(s, s->ins_dec, NULL, 0, d);
 		if (step_done(s, s->ins_dec, "insert decision", cause))
 			return -SR_E_IO;
 	}
@@ -2742,6 +2766,8 @@ void sr_store_free(struct sr_store *s)
 	}
 	free(s->err_cause);
 	finalize_all(s);
+	sr_bc_release(&s->bc_dec);
+	sr_bc_release(&s->bc_slice);
 	if (s->db)
 		sqlite3_close(s->db);
 	if (!s->committed && s->tmp)
