@@ -1401,6 +1401,14 @@ static int batch(struct sr_store *s, char **cause)
 		s->in_batch = 0;
 		if (exec(s, "COMMIT; BEGIN", cause))
 			return -SR_E_IO;
+		/*
+		 * Start writing what is there to the disk now, without waiting
+		 * for it: the fsync() before the rename then has only the last
+		 * batches left to wait for, not the whole file (on the 2.2 M-event
+		 * bench trace, 150 MB and up to 0.35 s after the replay was done)
+		 */
+		if (s->tmp_fd >= 0)
+			sync_file_range(s->tmp_fd, 0, 0, SYNC_FILE_RANGE_WRITE);
 	}
 	return 0;
 }
