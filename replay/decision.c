@@ -87,7 +87,8 @@ struct sr_pending *sr_dec_open(struct sr_replay *r, struct sr_task *p,
 	 * its NUL nor effects past neffects (a trace has a decision at every
 	 * sched_waking; zeroing 13 evaluations is 4.4 KiB)
 	 */
-	struct sr_pending *pd = malloc(offsetof(struct sr_pending, ev) +
+	struct sr_pending *pd = r->nspare ? r->spare[--r->nspare] :
+				malloc(offsetof(struct sr_pending, ev) +
 				       (size_t)r->nmodels * sizeof(pd->ev[0]));
 	int i;
 
@@ -326,7 +327,14 @@ int sr_dec_close(struct sr_replay *r, struct sr_pending *pd, int actual, uint64_
 		ret = r->cb(&pd->d, pd->ev, pd->d.skip == SR_SKIP_NONE ? r->nmodels : 0,
 			    r->cb_data);
 	r->why_cur = NULL;
-	sr_dec_pending_free(pd);
+	/* the block is kept for the next decision (same size: r->nmodels is fixed) */
+	if (r->nspare < SR_PENDING_SPARES) {
+		free((void *)pd->d.snap);
+		free(pd->why.g);
+		r->spare[r->nspare++] = pd;
+	} else {
+		sr_dec_pending_free(pd);
+	}
 	return ret;
 }
 

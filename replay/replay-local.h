@@ -38,6 +38,9 @@ struct sr_removed {
 	int nr;				/* 0: nothing pending */
 };
 
+/* how many closed sr_pending blocks sr_dec_close() keeps to reuse */
+#define SR_PENDING_SPARES 16
+
 struct sr_pending {
 	struct sr_decision d;
 	int selected;			/* the select_rq probe bound to it */
@@ -68,6 +71,9 @@ struct sr_lb_pending {
 };
 
 struct sr_replay {
+	/* closed wakeup and fork decisions kept for the next ones (decision.c) */
+	struct sr_pending *spare[SR_PENDING_SPARES];
+	int nspare;
 	const struct sr_topology *topo;
 	int hz;
 	const struct sr_model *const *models;

@@ -191,6 +191,7 @@ static struct sr_task *task_get(struct sr_replay *r, int pid, const char *comm, 
 		t->prio = 120;
 		t->weight = SR_NICE0_WEIGHT;
 		t->kthread = -1;
+		t->kname = -1;
 		t->bound_cpu = -1;
 		t->last_wakee = -1;
 		t->recent_used_cpu = -1;
@@ -202,6 +203,7 @@ static struct sr_task *task_get(struct sr_replay *r, int pid, const char *comm, 
 	}
 	if (comm && comm[0] && strcmp(t->comm, comm)) {
 		sr_strlcpy(t->comm, comm, sizeof(t->comm));
+		t->kname = -1;
 		if (!t->snapshot && (t->kthread < 0 || (t->inferred & SR_INF_KTHREAD)))
 			infer_kthread(t);
 	}
@@ -1072,7 +1074,7 @@ static int on_switch(struct sr_replay *r, const struct sr_event *ev)
  * (mm/vmscan.c), khugepaged, kauditd, oom_reaper, ksmd, khungtaskd,
  * kdevtmpfs, jbd2/%s (fs/jbd2) and irq/%d-%s (kernel/irq/manage.c).
  */
-static int kthread_named(const struct sr_task *t)
+static int kthread_named(struct sr_task *t)
 {
 	static const char *const pre[] = {
 		"kthreadd", "rcu_", "rcuog/", "rcuop/", "rcub/", "kcompactd", "kswapd",
@@ -1083,10 +1085,14 @@ static int kthread_named(const struct sr_task *t)
 
 	if (t->kthread >= 0)
 		return t->kthread == 1;
-	for (i = 0; i < sizeof(pre) / sizeof(pre[0]); i++)
-		if (!strncmp(t->comm, pre[i], strlen(pre[i])))
-			return 1;
-	return 0;
+	/* the verdict on the name is kept until the name changes (task_get()) */
+	if (t->kname < 0) {
+		t->kname = 0;
+		for (i = 0; i < sizeof(pre) / sizeof(pre[0]) && !t->kname; i++)
+			if (!strncmp(t->comm, pre[i], strlen(pre[i])))
+				t->kname = 1;
+	}
+	return t->kname;
 }
 
 /*
@@ -1104,7 +1110,7 @@ static int kthread_named(const struct sr_task *t)
  * signal wakeups between user tasks are not sync and look the same: the
  * decision says the value is inferred.
  */
-static int infer_sync(const struct sr_task *p, const struct sr_task *cur)
+static int infer_sync(struct sr_task *p, struct sr_task *cur)
 {
 	return cur && cur->pid > 0 && !cur->exiting && !kthread_named(cur) && !kthread_named(p);
 }
@@ -2219,6 +2225,8 @@ void sr_replay_free(struct sr_replay *r)
 				free(r->tasks[i]);
 			}
 	free(r->tasks);
+	while (r->nspare > 0)
+		free(r->spare[--r->nspare]);
 	free(r->rq);
 	free(r->idle);
 	free(r->pull);

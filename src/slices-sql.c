@@ -7,6 +7,7 @@
  */
 #include "schedreplay/slices.h"
 
+#include "bind-cache.h"
 #include "banned.h"
 
 /*
@@ -144,25 +145,47 @@ static void bind_text(sqlite3_stmt *q, int i, const char *v)
 		sqlite3_bind_null(q, i);
 }
 
-/* a sched_slice row into parameters @o + 1 .. @o + SR_SL_SCHED_COLUMNS of @q */
-void sr_slices_sql_bind_sched(sqlite3_stmt *q, int o, long run_id, const struct sr_slice_row *r)
+static void bc_int(struct sr_bind_cache *bc, sqlite3_stmt *q, int i, int64_t v)
 {
-	sqlite3_bind_int64(q, o + 1, run_id);
-	sqlite3_bind_int64(q, o + 2, (sqlite3_int64)r->ts);
-	bind_int(q, o + 3, r->dur);
-	sqlite3_bind_int(q, o + 4, r->cpu);
-	sqlite3_bind_int(q, o + 5, r->tid);
-	bind_text(q, o + 6, r->state);
-	bind_int(q, o + 7, r->prio);
-	bind_int(q, o + 8, r->wait);
-	bind_int(q, o + 9, r->delay);
-	bind_text(q, o + 10, r->prev_state);
-	bind_int(q, o + 11, r->woken);
-	bind_int(q, o + 12, r->queue_cpu);
-	bind_int(q, o + 13, r->waker);
-	bind_int(q, o + 14, r->queue_idle);
-	bind_int(q, o + 15, r->queue_nr);
-	bind_int(q, o + 16, r->decision);
+	if (v == SR_SL_NONE)
+		sr_bc_null(bc, q, i);
+	else
+		sr_bc_int(bc, q, i, v);
+}
+
+static void bc_text(struct sr_bind_cache *bc, sqlite3_stmt *q, int i, const char *v)
+{
+	int n = 0;
+
+	/* the texts of a row are a few bytes: counted here, not by a call per value */
+	while (v[n])
+		n++;
+	if (n)
+		sr_bc_text(bc, q, i, v, n);
+	else
+		sr_bc_null(bc, q, i);
+}
+
+/* a sched_slice row into parameters @o + 1 .. @o + SR_SL_SCHED_COLUMNS of @q */
+void sr_slices_sql_bind_sched(sqlite3_stmt *q, struct sr_bind_cache *bc, int o, long run_id,
+			      const struct sr_slice_row *r)
+{
+	sr_bc_int(bc, q, o + 1, run_id);
+	sr_bc_int(bc, q, o + 2, (sqlite3_int64)r->ts);
+	bc_int(bc, q, o + 3, r->dur);
+	sr_bc_int(bc, q, o + 4, r->cpu);
+	sr_bc_int(bc, q, o + 5, r->tid);
+	bc_text(bc, q, o + 6, r->state);
+	bc_int(bc, q, o + 7, r->prio);
+	bc_int(bc, q, o + 8, r->wait);
+	bc_int(bc, q, o + 9, r->delay);
+	bc_text(bc, q, o + 10, r->prev_state);
+	bc_int(bc, q, o + 11, r->woken);
+	bc_int(bc, q, o + 12, r->queue_cpu);
+	bc_int(bc, q, o + 13, r->waker);
+	bc_int(bc, q, o + 14, r->queue_idle);
+	bc_int(bc, q, o + 15, r->queue_nr);
+	bc_int(bc, q, o + 16, r->decision);
 }
 
 int sr_slices_sql_insert(sqlite3_stmt *st[SR_SL__COUNT], long run_id,
@@ -177,7 +200,7 @@ int sr_slices_sql_insert(sqlite3_stmt *st[SR_SL__COUNT], long run_id,
 	sqlite3_bind_int64(q, 1, run_id);
 	switch (r->table) {
 	case SR_SL_SCHED:
-		sr_slices_sql_bind_sched(q, 0, run_id, r);
+		sr_slices_sql_bind_sched(q, NULL, 0, run_id, r);
 		break;
 	case SR_SL_TASK:
 		sqlite3_bind_int(q, 2, r->tid);

@@ -558,6 +558,40 @@ static int keep_format(struct chk *c, const char *text, size_t len, const char *
 	return 0;
 }
 
+/* the children of parse_formats_apart(), at most, and the formats below which one is enough */
+#define CHK_PARSERS		4
+#define CHK_FORMATS_PER_PARSER	256
+
+/* a parse_formats_apart() child: formats [@from, @to), the one it is at in *@at */
+static void parse_formats_child(const struct chk *c, size_t from, size_t to, volatile int *at)
+{
+	static const int sigs[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL };
+	struct tep_handle *tep;
+	int fd = open("/dev/null", O_WRONLY);
+	size_t i;
+
+	if (fd >= 0) {
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO);
+	}
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		signal(sigs[i], SIG_DFL);
+	tep = tep_alloc();
+	if (!tep)
+		_exit(0);
+	tep_set_file_bigendian(tep, c->big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_long_size(tep, c->long_size);
+	/* each on its own: the child exits before anything is freed */
+	for (i = from; i < to; i++) {
+		struct tep_event *ev = NULL;
+
+		*at = (int)i;
+		tep_parse_format(tep, &ev, c->fmt + c->fmts[i].off, c->fmts[i].len,
+				 c->fmts[i].sys);
+	}
+	_exit(0);
+}
+
 /*
  * libtraceevent's event parser has more ways to crash on text than a
  * check can list (an expression cut short hands it a NULL token, ...):
@@ -565,60 +599,66 @@ static int keep_format(struct chk *c, const char *text, size_t len, const char *
  * process, and one that takes the child down is refused with its place.
  * The child's output goes nowhere and it dies by the signal, not by the
  * handlers of a sanitizer or a fuzzer; the format it was at is in memory
- * shared with us.
+ * shared with us.  A file of many formats (a whole tracefs has thousands)
+ * is split between a child per online CPU (CHK_PARSERS at most), which
+ * parse side by side; when several die, the first format that killed one
+ * is the one reported, as a single child would have.
  */
 static int parse_formats_apart(struct chk *c)
 {
-	static const int sigs[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL };
 	volatile int *at;
-	int status, ret = 0;
-	pid_t pid;
-	size_t i;
+	int status[CHK_PARSERS], ret = 0;
+	pid_t pid[CHK_PARSERS];
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t i, n, from, per;
 
 	if (!c->nfmt)
 		return 0;
-	at = mmap(NULL, sizeof(*at), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	n = (c->nfmt + CHK_FORMATS_PER_PARSER - 1) / CHK_FORMATS_PER_PARSER;
+	if (online > 0 && n > (size_t)online)
+		n = (size_t)online;
+	if (n > CHK_PARSERS)
+		n = CHK_PARSERS;
+	if (!n)
+		n = 1;
+	per = (c->nfmt + n - 1) / n;
+	at = mmap(NULL, CHK_PARSERS * sizeof(*at), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (at == MAP_FAILED)
 		return fail(c, -SR_E_NOMEM, "cannot check the event formats: %s", strerror(errno));
-	*at = -1;
 	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		ret = fail(c, -SR_E_IO, "cannot check the event formats: %s", strerror(errno));
-	} else if (!pid) {
-		struct tep_handle *tep;
-		int fd = open("/dev/null", O_WRONLY);
+	for (i = 0, from = 0; i < n; i++, from += per) {
+		size_t to = from + per < c->nfmt ? from + per : c->nfmt;
 
-		if (fd >= 0) {
-			dup2(fd, STDOUT_FILENO);
-			dup2(fd, STDERR_FILENO);
+		at[i] = -1;
+		status[i] = 0;
+		pid[i] = from < to ? fork() : 0;
+		if (pid[i] < 0) {
+			ret = fail(c, -SR_E_IO, "cannot check the event formats: %s",
+				   strerror(errno));
+			break;
 		}
-		for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-			signal(sigs[i], SIG_DFL);
-		tep = tep_alloc();
-		if (!tep)
-			_exit(0);
-		tep_set_file_bigendian(tep, c->big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
-		tep_set_long_size(tep, c->long_size);
-		/* each on its own: the child exits before anything is freed */
-		for (i = 0; i < c->nfmt; i++) {
-			struct tep_event *ev = NULL;
-
-			*at = (int)i;
-			tep_parse_format(tep, &ev, c->fmt + c->fmts[i].off, c->fmts[i].len,
-					 c->fmts[i].sys);
-		}
-		_exit(0);
-	} else {
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
-		if ((!WIFEXITED(status) || WEXITSTATUS(status)) && *at >= 0 &&
-		    (size_t)*at < c->nfmt)
-			ret = fail(c, -SR_E_CORRUPT, "%s: libtraceevent's parser crashes on it (%s)",
-				   c->fmts[*at].place, WIFSIGNALED(status) ?
-				   strsignal(WTERMSIG(status)) : "it exits");
+		if (from >= to)
+			pid[i] = -1;
+		else if (!pid[i])
+			parse_formats_child(c, from, to, &at[i]);
 	}
-	munmap((void *)at, sizeof(*at));
+	for (n = i, i = 0; i < n; i++) {
+		if (pid[i] <= 0)
+			continue;
+		while (waitpid(pid[i], &status[i], 0) < 0 && errno == EINTR)
+			;
+	}
+	/* the children cover the formats in order: the first to die names the first bad one */
+	for (i = 0; i < n && !ret; i++) {
+		if (pid[i] <= 0 || (WIFEXITED(status[i]) && !WEXITSTATUS(status[i])) ||
+		    at[i] < 0 || (size_t)at[i] >= c->nfmt)
+			continue;
+		ret = fail(c, -SR_E_CORRUPT, "%s: libtraceevent's parser crashes on it (%s)",
+			   c->fmts[at[i]].place, WIFSIGNALED(status[i]) ?
+			   strsignal(WTERMSIG(status[i])) : "it exits");
+	}
+	munmap((void *)at, CHK_PARSERS * sizeof(*at));
 	return ret;
 }
 

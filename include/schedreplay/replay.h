@@ -66,6 +66,7 @@ struct sr_task {
 	int recent_used_cpu;
 	int exiting;			/* sched_process_exit seen, final switch not yet */
 	int kthread;			/* 1 kernel thread, 0 user, -1 unknown */
+	int kname;			/* state.c kthread_named() of @comm: 1, 0, -1 not yet */
 	int bound_cpu;			/* single allowed CPU when known/inferred, else -1 */
 	uint64_t allowed;		/* cpus_allowed of CPUs 0-63 from the setaffinity
 					 * probe (CPUs 64+ count as allowed) */

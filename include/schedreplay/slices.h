@@ -147,12 +147,18 @@ int sr_slices_sql_insert(sqlite3_stmt *st[SR_SL__COUNT], long run_id,
 #define SR_SL_SCHED_COLUMNS 16
 #define SR_SL_SCHED_INSERT "INSERT INTO sched_slice VALUES "
 
+struct sr_bind_cache;
+
 /**
  * sr_slices_sql_bind_sched - bind the sched_slice @row of run @run_id to
  * parameters @off + 1 .. @off + SR_SL_SCHED_COLUMNS of @q (an INSERT of
  * SR_SL_SCHED_INSERT with several rows of values)
+ *
+ * @bc: what @q's parameters hold (src/bind-cache.h), so that what they
+ * hold already is not bound again; NULL binds every one.  The row's texts
+ * must stay put until @q has been stepped.
  */
-void sr_slices_sql_bind_sched(sqlite3_stmt *q, int off, long run_id,
+void sr_slices_sql_bind_sched(sqlite3_stmt *q, struct sr_bind_cache *bc, int off, long run_id,
 			      const struct sr_slice_row *row);
 
 #endif
