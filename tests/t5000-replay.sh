@@ -65,7 +65,12 @@ awk 'BEGIN { off = 0; last = 0 }
 	"$big.src" >"$big"
 "$SR" replay -q -o "$TMP/int.db" "$big" >"$TMP/o" 2>"$TMP/e1" &
 pid=$!
-sleep 0.03
+# the signal once the temporary file exists, so replay's handler is in place
+# (a background job of a script starts with SIGINT ignored until then)
+for i in $(seq 1 2000); do
+	ls "$TMP"/int.db.tmp-* >/dev/null 2>&1 || ! kill -0 $pid 2>/dev/null && break
+	sleep 0.001
+done
 kill -INT $pid 2>/dev/null
 wait $pid
 rc=$?
