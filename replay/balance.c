@@ -219,6 +219,29 @@ int sr_lb_update_sd_pick_busiest(struct sr_lb_ctx *c, const struct sr_lb_sg *g,
 	}
 }
 
+/* sds->prefer_sibling: the child domain's SD_PREFER_SIBLING (6.1; 6.12 reads it off the busiest group, the same flags) */
+static int prefer_sibling(const struct sr_lb_ctx *c)
+{
+	const struct sr_lb_env *env = c->env;
+
+	return env->level > 0 &&
+	       (c->v->topo->cpu[env->dst_cpu].dom[env->level - 1].flags & SR_SD_PREFER_SIBLING);
+}
+
+/*
+ * The tasks to spread between two groups of as many cores: 6.1's nr_diff
+ * in calculate_imbalance() (busiest's sum_nr_running less local's, at
+ * least 0), and 6.6+'s sibling_imbalance(), the same for groups of equal
+ * cores but 0 for a busy CPU
+ */
+static int sibling_imbalance(const struct sr_lb_ctx *c, const struct sr_lb_sg *busiest,
+			     const struct sr_lb_sg *local)
+{
+	if (c->env->idle == SR_LB_NOT_IDLE && sr_kgen_has(c->v->kgen, SR_KF_SIBLING_IMBALANCE))
+		return 0;
+	return busiest->nr > local->nr ? busiest->nr - local->nr : 0;
+}
+
 /* calculate_imbalance(), in tasks */
 void sr_lb_calculate_imbalance(struct sr_lb_ctx *c, struct sr_lb_sds *sds)
 {
@@ -227,8 +250,6 @@ void sr_lb_calculate_imbalance(struct sr_lb_ctx *c, struct sr_lb_sds *sds)
 	const struct sr_domain *sd = env->sd;
 	const struct sr_lb_sg *local = &sds->local, *busiest = &sds->busiest;
 	int imb, level = env->level;
-	int child_prefer = level > 0 &&
-			   (t->cpu[env->dst_cpu].dom[level - 1].flags & SR_SD_PREFER_SIBLING);
 
 	env->flags &= ~SR_LBF_MIGRATE_LOAD;
 	if (busiest->type == SR_GROUP_IMBALANCED) {
@@ -238,11 +259,8 @@ void sr_lb_calculate_imbalance(struct sr_lb_ctx *c, struct sr_lb_sds *sds)
 			/* migrate_util: fill local's spare capacity */
 			imb = local->idle > 0 ? local->idle : (env->idle != SR_LB_NOT_IDLE);
 		} else {
-			if (busiest->weight == 1 || child_prefer) {
-				/* sibling_imbalance() with equal cores */
-				imb = busiest->nr - local->nr + 1;
-				if (imb <= 1 && local->nr == 0 && busiest->nr > 1)
-					imb = 2;
+			if (busiest->weight == 1 || prefer_sibling(c)) {
+				imb = sibling_imbalance(c, busiest, local);
 			} else {
 				imb = local->idle - busiest->idle;
 				if (imb < 0)
@@ -332,7 +350,18 @@ int sr_lb_find_busiest_group(struct sr_lb_ctx *c, struct sr_lb_sds *sds)
 			if (local->load >= busiest->load ||
 			    100 * busiest->load <= (long)sd->imbalance_pct * local->load)
 				goto balanced;
-		} else if (busiest->type != SR_GROUP_OVERLOADED) {
+		}
+		/*
+		 * prefer_sibling (find_busiest_group(), the child domain's
+		 * SD_PREFER_SIBLING): a local group with spare capacity takes
+		 * tasks while the busiest runs more than one task more (6.1:
+		 * sum_nr_running > local's + 1; 6.6+: sibling_imbalance() > 1,
+		 * which is 0 for a busy CPU)
+		 */
+		if (prefer_sibling(c) && local->type == SR_GROUP_HAS_SPARE &&
+		    sibling_imbalance(c, busiest, local) > 1)
+			goto force;
+		if (busiest->type != SR_GROUP_OVERLOADED) {
 			if (env->idle == SR_LB_NOT_IDLE)
 				goto balanced;
 			if (busiest->weight > 1 && local->idle <= busiest->idle + 1)
@@ -341,6 +370,7 @@ int sr_lb_find_busiest_group(struct sr_lb_ctx *c, struct sr_lb_sds *sds)
 				goto balanced;
 		}
 	}
+force:
 	c->pol->calculate_imbalance(c, sds);
 	if (env->imbalance > 0)
 		return 1;

@@ -128,6 +128,7 @@ struct sr_replay {
 	uint64_t *nohz_last;			/* per cpu: its last nohz migration */
 	uint64_t *switch_ts;			/* per cpu: its last switch */
 	uint64_t *pull_gap;			/* per cpu: its event before its pending pull */
+	uint64_t *pull_batch;			/* per cpu: ts of its last self-pull */
 	long nwaking;				/* tasks between waking and wakeup */
 };
 

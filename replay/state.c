@@ -1733,8 +1733,24 @@ static int on_migrate(struct sr_replay *r, const struct sr_event *ev)
 			aff_reset(p, dest);
 			aff_stopper(r, p, orig, dest);
 		}
+	} else if (e == dest && r->pull_batch[dest] && r->last_local[dest] == r->pull_batch[dest]) {
+		/*
+		 * A pull right after a pull by the same CPU, no event between:
+		 * the same balance.  detach_tasks() (6.1, 6.12) detaches tasks
+		 * until env->imbalance is met, each set_task_cpu() emitting
+		 * its migration, before attach_tasks(), and rebalance_domains()
+		 * goes on to the next level after a pull; sched_balance_newidle()
+		 * stops at its first pull and detach_tasks() takes one task for
+		 * a newly idle CPU (CONFIG_PREEMPTION, Debian's kernels).  So the
+		 * balance was periodic; its decision is the first pull's.
+		 */
+		m.kind = SR_MIG_LB_PERIODIC;
+		ret = settle_pull(r, dest, -1, 0, now);
+		r->pull_batch[dest] = now;
+		r->stats.lb_batched++;
 	} else if (e == dest) {
 		/* a pull by dest: newidle or periodic, told at its next switch */
+		r->pull_batch[dest] = now;
 		ret = settle_pull(r, dest, -1, 0, now);
 		if (!ret)
 			ret = sr_dec_lb_close_newidle(r, dest, now);
@@ -2157,6 +2173,7 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 	r->switch_ts = calloc(topo->ncpus, sizeof(*r->switch_ts));
 	r->nib_levels = calloc(topo->ncpus, sizeof(*r->nib_levels));
 	r->pull_gap = calloc(topo->ncpus, sizeof(*r->pull_gap));
+	r->pull_batch = calloc(topo->ncpus, sizeof(*r->pull_batch));
 	r->ni_call = calloc((size_t)topo->ncpus * SR_MAX_DOMAIN_LEVELS, sizeof(*r->ni_call));
 	r->ni_pull = calloc((size_t)topo->ncpus * SR_MAX_DOMAIN_LEVELS, sizeof(*r->ni_pull));
 	if (!r->ni_call || !r->ni_pull) {
@@ -2167,7 +2184,7 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 	if (!r->tasks || !r->rq || !r->idle || !r->pull || !r->await ||
 	    !r->selected || !r->fork_probe || !r->removed || !r->lb_head || !r->lb_tail || !r->lb_scratch ||
 	    !r->lbp || !r->last_local || !r->nohz_last ||
-	    !r->switch_ts || !r->nib_levels || !r->pull_gap) {
+	    !r->switch_ts || !r->nib_levels || !r->pull_gap || !r->pull_batch) {
 		sr_replay_free(r);
 		return NULL;
 	}
@@ -2256,6 +2273,7 @@ void sr_replay_free(struct sr_replay *r)
 	free(r->switch_ts);
 	free(r->nib_levels);
 	free(r->pull_gap);
+	free(r->pull_batch);
 	free(r->ni_call);
 	free(r->ni_pull);
 	free(r);

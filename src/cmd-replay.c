@@ -1111,12 +1111,14 @@ static void print_fidelity(const struct replay_args *a, struct replay_ctx *rc,
 		       "takes cpumask_any() for a child with one allowed CPU or migration "
 		       "disabled (core.c, 6.1/6.12)\n",
 		       (unsigned long long)st->fork_no_select);
-	printf("balance:    %llu pulls by the puller (%llu newidle, %llu periodic), %llu nohz "
-	       "passes, %llu newly idle without a pull\n",
+	printf("balance:    %llu pulls by the puller (%llu newidle, %llu periodic; %llu more "
+	       "tasks moved by the same balances), %llu nohz passes, %llu newly idle without a "
+	       "pull\n",
 	       (unsigned long long)(st->decisions[SR_DEC_LB_NEWIDLE] +
 				    st->decisions[SR_DEC_LB_PERIODIC]),
 	       (unsigned long long)st->decisions[SR_DEC_LB_NEWIDLE],
 	       (unsigned long long)st->decisions[SR_DEC_LB_PERIODIC],
+	       (unsigned long long)st->lb_batched,
 	       (unsigned long long)st->decisions[SR_DEC_LB_NOHZ],
 	       (unsigned long long)st->decisions[SR_DEC_NEWIDLE]);
 	if (sr_kgen_has(&run->kgen, SR_KF_DELAY_DEQUEUE))

@@ -57,6 +57,8 @@ static const struct {
 	 */
 	[SR_KF_NI_RANDOM] = { "NI_RANDOM newidle balance", { 6, 19, 0 },
 			      { { 6, 1, 160 }, { 6, 6, 120 }, { 6, 12, 117 }, { 6, 18, 5 } } },
+	[SR_KF_SIBLING_IMBALANCE] = { "prefer-sibling balance for idle CPUs only", { 6, 6, 0 },
+				      { { 0 } } },
 };
 
 static int ver_ge(int maj, int min, int maj2, int min2)

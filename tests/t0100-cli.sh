@@ -64,7 +64,7 @@ done
 # command's options for the command)
 F=$TOP/tests/fixtures/tracedat/numa/numa-6.1-forks
 ok "replay: options after TRACE" "$SR" replay "$F.dat" -q -t "$F.topo" -o "$TMP/late.db"
-same "sql: options after DB and QUERY" 4982 \
+same "sql: options after DB and QUERY" 4980 \
 	"$("$SR" sql "$TMP/late.db" "SELECT count(*) AS n FROM decision" -F csv | tail -n 1)"
 ok "info: --json after TRACE" sh -c "'$SR' info '$F.dat' --json | grep -q '\"events\"'"
 same "after --, an argument that looks like an option is an argument" \

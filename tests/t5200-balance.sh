@@ -303,6 +303,35 @@ same "PELT load: the v4.15 model compares queued weights: balanced" \
 	"$(q "$TMP/bpl4.db" "SELECT r.text FROM decision d JOIN evaluation e ON e.decision_id = d.decision_id
 		AND e.side_id = 1 JOIN reason r ON r.reason_id = e.reason_id WHERE d.kind LIKE 'balance%'")"
 
+# one periodic balance that moves two tasks (detach_tasks() until the
+# imbalance is met, 6.1 and 6.12): the second migration, right after the
+# first on the same CPU, is the same balance, not a decision of its own
+mp="$S/balance-multi-pull.txt"
+"$SR" replay -q -o "$TMP/mp.db" -t 1x2x1 "$mp" 2>"$TMP/e"
+same "multi-task pull: replays" 0 $?
+same "multi-task pull: one balance decision, periodic, the first pull's" \
+	"balance_periodic 0 1 23" \
+	"$(q "$TMP/mp.db" "SELECT kind, prev_cpu, actual_cpu, tid FROM decision
+		WHERE kind LIKE 'balance%' OR kind = 'newidle'" | tr '|' ' ')"
+same "multi-task pull: both migrations are the periodic balance's" \
+	"23 balance_periodic
+24 balance_periodic" "$(q "$TMP/mp.db" "SELECT tid, class FROM migration ORDER BY ts" | tr '|' ' ')"
+"$SR" replay -t 1x2x1 "$mp" >"$TMP/mp.out" 2>&1
+ok "multi-task pull: --fidelity counts the task moved by the same balance" grep -q \
+	'^balance: .*(0 newidle, 1 periodic; 1 more tasks moved by the same balances)' "$TMP/mp.out"
+
+# find_busiest_group()'s prefer_sibling (6.1, 6.12): a local core with spare
+# capacity pulls from a sibling core that runs two tasks more although that
+# core is not overloaded and has one idle CPU
+ps="$S/balance-prefer-sibling.txt"
+"$SR" replay -q -o "$TMP/ps.db" -t 1x2x2 "$ps" 2>"$TMP/e"
+same "prefer_sibling: replays" 0 $?
+same "prefer_sibling: the newly idle CPU 0 pulls from CPU 1 at MC" \
+	"balance_newidle 1 0 0 newidle > SMT: no busiest > MC: busiest cpu 1 (nr 2, fully busy) > pull 21 from 1 to 0" \
+	"$(q "$TMP/ps.db" "SELECT d.kind, d.prev_cpu, d.actual_cpu, e.cpu, r.text FROM decision d
+		JOIN evaluation e ON e.decision_id = d.decision_id AND e.side_id = 1
+		JOIN reason r ON r.reason_id = e.reason_id WHERE d.kind LIKE '%newidle'" | tr '|' ' ')"
+
 # a real recording (Debian 6.1.192 in the NUMA guest, trace-cmd with the balance
 # probes defined by init.sh): each newidle decision is skipped exactly where
 # trace-cmd report shows no load_balance(CPU_NEWLY_IDLE) on its CPU since the

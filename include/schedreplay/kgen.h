@@ -46,6 +46,9 @@ enum sr_kfeat {
 	 * sched_balance_newidle() balances each domain only on a draw,
 	 * sched_rng() % 1024 <= 1 + sd->newidle_ratio */
 	SR_KF_NI_RANDOM,
+	/* v6.6 sibling_imbalance() (in Debian 6.12.117's fair.c, not in 6.1.192's):
+	 * find_busiest_group()'s prefer_sibling spreads tasks only for an idle CPU */
+	SR_KF_SIBLING_IMBALANCE,
 	SR_KF__COUNT
 };
 

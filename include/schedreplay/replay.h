@@ -491,6 +491,8 @@ struct sr_replay_stats {
 	uint64_t newidle_level[8];
 	/* newidle decisions at which a model took NI_RANDOM's likelier side */
 	uint64_t ni_random;
+	/* self-pulls that followed another at once: the same balance, no decision */
+	uint64_t lb_batched;
 	uint64_t reconciled[SR_REC__COUNT];	/* by enum sr_reconcile */
 	uint64_t migrations[SR_MIG__COUNT];
 	uint64_t tasks_seen;
