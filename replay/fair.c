@@ -451,7 +451,12 @@ static int select_idle_cpu_mainline(struct sr_wake_ctx *c, const struct sr_domai
 
 	if (has_idle_core)
 		return sr_scan_llc(c, llc, target + 1, 1, -1);
-	nr = sis_util_budget(c, llc) + 1;
+	/*
+	 * READ_ONCE(sd_share->nr_idle_scan) + 1 (6.1, 6.12): the value of the
+	 * last LLC-level balance where the state keeps one (5.6.1), else the
+	 * budget of the LLC's utilisation now
+	 */
+	nr = c->v->rq[target].sis_nr > 0 ? c->v->rq[target].sis_nr : sis_util_budget(c, llc) + 1;
 	if (nr == 1) {
 		sr_reason(c, "sis: llc overloaded, no scan");
 		return SR_NONE;

@@ -1988,6 +1988,7 @@ int sr_replay_feed(struct sr_replay *r, const struct sr_event *ev)
 	r->now = ev->ts;
 	if (r->nremoved)
 		removed_due(r, ev->ts);
+	sr_idle_scan_advance(r, ev->ts);
 	/* a fork's probe is followed at once by its select_rq_ret and sched_wakeup_new */
 	if (r->fork_probe[ev->cpu].valid && ev->kind != SR_EV_SELECT_RQ_RET &&
 	    ev->kind != SR_EV_WAKEUP_NEW) {
@@ -2052,6 +2053,8 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 	r->switch_ts = calloc(topo->ncpus, sizeof(*r->switch_ts));
 	r->nib_levels = calloc(topo->ncpus, sizeof(*r->nib_levels));
 	r->pull_gap = calloc(topo->ncpus, sizeof(*r->pull_gap));
+	r->lb_llc_last = calloc(topo->ncpus, sizeof(*r->lb_llc_last));
+	r->ticking = calloc(topo->ncpus, sizeof(*r->ticking));
 	r->ni_call = calloc((size_t)topo->ncpus * SR_MAX_DOMAIN_LEVELS, sizeof(*r->ni_call));
 	r->ni_pull = calloc((size_t)topo->ncpus * SR_MAX_DOMAIN_LEVELS, sizeof(*r->ni_pull));
 	if (!r->ni_call || !r->ni_pull) {
@@ -2062,7 +2065,7 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 	if (!r->tasks || !r->rq || !r->idle || !r->pull || !r->await ||
 	    !r->selected || !r->fork_probe || !r->removed || !r->lb_head || !r->lb_tail || !r->lb_scratch ||
 	    !r->lbp || !r->last_local || !r->nohz_last ||
-	    !r->switch_ts || !r->nib_levels || !r->pull_gap) {
+	    !r->switch_ts || !r->nib_levels || !r->pull_gap || !r->lb_llc_last || !r->ticking) {
 		sr_replay_free(r);
 		return NULL;
 	}
@@ -2129,6 +2132,8 @@ void sr_replay_free(struct sr_replay *r)
 	free(r->removed);
 	free(r->lb_head);
 	free(r->lb_tail);
+	free(r->lb_llc_last);
+	free(r->ticking);
 	sr_lb_scratch_free(r->lb_scratch);
 	for (i = 0; r->lbp && i < (size_t)r->topo->ncpus; i++)
 		if (r->lbp[i]) {

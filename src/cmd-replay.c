@@ -1119,6 +1119,9 @@ static void print_fidelity(const struct replay_args *a, struct replay_ctx *rc,
 	       (unsigned long long)st->decisions[SR_DEC_LB_PERIODIC],
 	       (unsigned long long)st->decisions[SR_DEC_LB_NOHZ],
 	       (unsigned long long)st->decisions[SR_DEC_NEWIDLE]);
+	printf("idle scan:  %llu LLC-level balances inferred from the tick wrote SIS_UTIL's "
+	       "nr_idle_scan (update_idle_cpu_scan())\n",
+	       (unsigned long long)st->idle_scan_updates);
 	if (sr_kgen_has(&run->kgen, SR_KF_DELAY_DEQUEUE))
 		printf("delayed:    %llu sleeps kept queued (dequeue_entity(), 6.12+: not "
 		       "eligible), %llu woken still queued (ttwu_runnable(): no placement)\n",

@@ -316,6 +316,18 @@ same "without the flips fields: not wide, the sync wakeup pulls R1 to CPU 0" \
 	"$(sqlite3 -separator ' ' "$TMP/noflips.db" "SELECT cpu, reason FROM evaluation_v JOIN decision USING (decision_id) WHERE tid = 301 AND kind = 'wakeup'")"
 same "and every wakeup is marked: wakee_flips inferred" 4 \
 	"$(sqlite3 "$TMP/noflips.db" "SELECT count(*) FROM decision WHERE kind = 'wakeup' AND inferred LIKE '%wakee_flips%'")"
+# SIS_UTIL's budget as the last LLC-level balance wrote it (schedreplay-models(7) 5.6.1)
+su="$FIX/scenario/sis-util-stale.txt"
+ok "the stale scan budget's trace replays" "$SR" replay -q -o "$TMP/su.db" -t 1x2x1 "$su"
+same "the budget of the balance at 0.504 scans: X to the idle CPU 1 (the kernel's choice)" \
+	"1 1 not wide > this == prev > scan: idle 1" \
+	"$(sqlite3 -separator ' ' "$TMP/su.db" "SELECT actual_cpu, cpu, reason FROM evaluation_v JOIN decision USING (decision_id) WHERE tid = 300 AND kind = 'wakeup' AND model = 'mainline' AND patch IS NULL")"
+sed 's/ 0\.551000: sched_waking/ 0.553000: sched_waking/; s/ 0\.551001: sched_wakeup/ 0.553001: sched_wakeup/;
+	s/ 0\.551050: sched_switch/ 0.553050: sched_switch/' "$su" >"$TMP/su-late.txt"
+"$SR" replay -q -o "$TMP/sul.db" -t 1x2x1 "$TMP/su-late.txt" >/dev/null 2>&1
+same "after CPU 1's idle tick balanced the LLC at 0.552: overloaded, no scan" \
+	"0 not wide > this == prev > sis: llc overloaded, no scan > sis: target" \
+	"$(sqlite3 -separator ' ' "$TMP/sul.db" "SELECT cpu, reason FROM evaluation_v JOIN decision USING (decision_id) WHERE tid = 300 AND kind = 'wakeup' AND model = 'mainline' AND patch IS NULL")"
 # a wakee's mask inferred from its wakeups (schedreplay-models(7) 9.2)
 aw="$FIX/scenario/affinity-wakeups.txt"
 ok "a pinned wakee's trace replays" "$SR" replay -q -o "$TMP/aw.db" -t 2x2x1 "$aw"

@@ -124,6 +124,12 @@ struct sr_rq {
 					 * and cfs_nr (6.12+) */
 	int64_t vzero;			/* avg_vruntime() when it last had entities */
 	int curr_cfs;			/* curr is a CFS task */
+	/*
+	 * select_idle_cpu()'s SIS_UTIL nr: sd_llc_shared->nr_idle_scan + 1 of
+	 * this CPU's LLC as the last LLC-level balance wrote it (6.0+); 0: not
+	 * known, the models compute it at the wakeup (replay/idle-scan.c)
+	 */
+	int sis_nr;
 };
 
 struct sr_replay;
@@ -493,6 +499,7 @@ struct sr_replay_stats {
 	uint64_t reconciled[SR_REC__COUNT];	/* by enum sr_reconcile */
 	uint64_t migrations[SR_MIG__COUNT];
 	uint64_t tasks_seen;
+	uint64_t idle_scan_updates;	/* inferred LLC balances that wrote nr_idle_scan */
 };
 
 const struct sr_replay_stats *sr_replay_borrow_stats(const struct sr_replay *r);
