@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * SIS_UTIL's scan budget as the kernel keeps it (schedreplay-models(7)
- * §5.6.1): sd_llc_shared->nr_idle_scan, which select_idle_cpu() reads, is
+ * SIS_UTIL's scan budget as the kernel keeps it (schedreplay-models(7) §5.6,
+ * "5.6.1 SIS_UTIL"): sd_llc_shared->nr_idle_scan, which select_idle_cpu() reads, is
  * written by update_idle_cpu_scan() from update_sd_lb_stats() in a load
  * balance (kernel/sched/fair.c, v6.0 to v6.12, unchanged in 6.1 and 6.12):
  * only at the domain whose span is the LLC, never at a CPU_NEWLY_IDLE
