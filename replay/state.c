@@ -1429,6 +1429,50 @@ static int fork_probe_take(struct sr_replay *r, struct sr_pending *pd, struct sr
 }
 
 /*
+ * A trace with the select_rq probe but without sched_waking (schedreplay-models(7)
+ * §9.3): try_to_wake_up() (kernel/sched/core.c, 6.1 and 6.12) calls
+ * select_task_rq() on the waker's CPU, with current the waker, right where
+ * sched_waking would have fired (only the task's state checks and the
+ * p->on_cpu wait come between), and the probe at select_task_rq_fair()'s
+ * entry names the wakee (pid), task_cpu(p) (prev_cpu) and WF_TTWU in its
+ * wake_flags.  So a wakeup probe that finds no decision waiting opens one
+ * there, as a sched_waking would.  Not without the pid field (the wakee is
+ * unknown), nor once a sched_waking has been seen.  @*pp is set to the
+ * wakee with the decision open, else left.  Return: 0, or -SR_E_NOMEM.
+ */
+static int probe_waking(struct sr_replay *r, const struct sr_event *ev, struct sr_task **pp)
+{
+	struct sr_event w;
+	struct sr_task *p;
+	int ret;
+
+	if (r->waking_declared || r->waking_seen || ev->pid <= 0 || ev->wake_flags < 0 ||
+	    !(ev->wake_flags & 0x08) || ev->target_cpu < 0)
+		return 0;
+	p = task_get(r, ev->pid, NULL, -1);
+	if (!p)
+		return -SR_E_NOMEM;
+	if (p->pending)
+		return 0;
+	memset(&w, 0, sizeof(w));
+	w.kind = SR_EV_WAKEUP;	/* not a sched_waking: on_waking() tells them apart */
+	w.ts = ev->ts;
+	w.cpu = ev->cpu;
+	w.common_pid = ev->common_pid;
+	w.pid = p->pid;
+	w.prio = -1;
+	w.target_cpu = ev->target_cpu;
+	ret = on_waking(r, &w);
+	if (ret)
+		return ret;
+	if (p->pending && r->await[ev->cpu] == p) {
+		r->stats.probe_opened++;
+		*pp = p;
+	}
+	return 0;
+}
+
+/*
  * Inferred affinity from forks (traces without the parent's mask; see
  * schedreplay-replay(1), INFERENCE RULES).  wake_up_new_task() calls
  * select_task_rq() (kernel/sched/core.c, 6.1 and 6.12), which runs
@@ -1821,6 +1865,8 @@ static int on_select_rq(struct sr_replay *r, const struct sr_event *ev)
 		fork_probe_keep(r, ev);
 		return 0;
 	}
+	if ((!p || !p->pending) && probe_waking(r, ev, &p) < 0)
+		return -SR_E_NOMEM;
 	if (!p || !p->pending) {
 		r->stats.probe_unmatched++;
 		return 0;
