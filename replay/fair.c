@@ -407,8 +407,13 @@ static int sis_mainline(struct sr_wake_ctx *c, int prev, int target)
 		sr_reason(c, "sis: prev idle");
 		return prev;
 	}
-	/* per-CPU kthread stacking: a bound kthread waking in task context */
+	/*
+	 * per-CPU kthread stacking: a bound kthread waking in task context
+	 * (is_per_cpu_kthread(current) && in_task(), 6.1 and 6.12): not from
+	 * an interrupt it was running under, where the trace's flags say so
+	 */
 	if (c->cur && c->cur->kthread == 1 && c->cur->bound_cpu >= 0 && c->cur->pid > 0 &&
+	    !c->in_irq &&
 	    prev == c->this_cpu && c->v->rq[c->this_cpu].nr_running <= 1) {
 		sr_reason(c, "sis: per-cpu kthread waker, stay");
 		return prev;
@@ -937,6 +942,7 @@ void sr_model_select(const struct sr_model *m, const struct sr_view *v,
 		.prev_cpu = in->prev_cpu,
 		.sync = in->sync,
 		.exiting = in->exiting,
+		.in_irq = in->in_irq,
 		.fork = in->fork,
 		.out = out,
 	};

@@ -1133,6 +1133,7 @@ static int on_waking(struct sr_replay *r, const struct sr_event *ev)
 	if (cur)
 		memcpy(pd->d.waker_comm, cur->comm, SR_COMM_LEN);
 	pd->d.waker_exiting = cur && cur->exiting;
+	pd->d.waker_irq = ev->ctx == SR_CTX_IRQ;
 	if (cur && cur->exiting)
 		pd->d.inferred |= SR_INF_EXITING;
 	/* WF_SYNC is in no tracepoint: inferred until a probe gives wake_flags */
@@ -1462,6 +1463,7 @@ static int probe_waking(struct sr_replay *r, const struct sr_event *ev, struct s
 	w.pid = p->pid;
 	w.prio = -1;
 	w.target_cpu = ev->target_cpu;
+	w.ctx = ev->ctx;
 	ret = on_waking(r, &w);
 	if (ret)
 		return ret;

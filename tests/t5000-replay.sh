@@ -343,6 +343,17 @@ sed 's/ 0\.551000: sched_waking/ 0.553000: sched_waking/; s/ 0\.551001: sched_wa
 same "after CPU 1's idle tick balanced the LLC at 0.552: overloaded, no scan" \
 	"0 not wide > this == prev > sis: llc overloaded, no scan > sis: target" \
 	"$(sqlite3 -separator ' ' "$TMP/sul.db" "SELECT cpu, reason FROM evaluation_v JOIN decision USING (decision_id) WHERE tid = 300 AND kind = 'wakeup' AND model = 'mainline' AND patch IS NULL")"
+# the per-CPU kthread stacking rule wants in_task(): the irq-flags column says
+ks="$FIX/scenario/kthread-stack-irq.txt"
+ok "a wakeup from ksoftirqd's softirq replays" "$SR" replay -q -o "$TMP/ks.db" -t 1x2x1 "$ks"
+same "in a softirq ('s'): no kthread stacking, the scan finds CPU 1 (the kernel's choice)" \
+	"1 1 not wide > this == prev > scan: idle 1" \
+	"$(sqlite3 -separator ' ' "$TMP/ks.db" "SELECT actual_cpu, cpu, reason FROM evaluation_v JOIN decision USING (decision_id) WHERE tid = 300 AND kind = 'wakeup' AND model = 'mainline' AND patch IS NULL")"
+sed 's/ d\.s\([34]\)\. / d..\1. /' "$ks" >"$TMP/ks-task.txt"
+"$SR" replay -q -o "$TMP/kst.db" -t 1x2x1 "$TMP/ks-task.txt" >/dev/null 2>&1
+same "in task context ('.'): the kthread stacks R on CPU 0" \
+	"0 not wide > this == prev > sis: per-cpu kthread waker, stay" \
+	"$(sqlite3 -separator ' ' "$TMP/kst.db" "SELECT cpu, reason FROM evaluation_v JOIN decision USING (decision_id) WHERE tid = 300 AND kind = 'wakeup' AND model = 'mainline' AND patch IS NULL")"
 # a wakee's mask inferred from its wakeups (schedreplay-models(7) 9.2)
 aw="$FIX/scenario/affinity-wakeups.txt"
 ok "a pinned wakee's trace replays" "$SR" replay -q -o "$TMP/aw.db" -t 2x2x1 "$aw"

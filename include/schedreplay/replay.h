@@ -241,6 +241,8 @@ struct sr_decision {
 	int kernel_cpu;			/* select_task_rq_fair's return (probe), else -1 */
 	long long wake_flags;		/* from the probe, else -1 */
 	int waker_exiting;
+	int waker_irq;			/* sched_waking fired in interrupt context
+					 * (the trace's irq-flags; 0: task or not told) */
 	enum sr_skip skip;
 	unsigned inferred;		/* SR_INF_* */
 	/* state snapshot at the decision, for the database and the TUI */
