@@ -200,6 +200,7 @@ void sr_dec_evaluate(struct sr_replay *r, struct sr_pending *pd, const struct sr
 	in.prev_cpu = pd->d.prev_cpu;
 	in.sync = pd->d.sync;
 	in.exiting = pd->d.waker_exiting;
+	in.in_irq = pd->d.waker_irq;
 	in.p = p;
 	in.cur = cur;
 	if (r->keep_why)

@@ -407,8 +407,13 @@ static int sis_mainline(struct sr_wake_ctx *c, int prev, int target)
 		sr_reason(c, "sis: prev idle");
 		return prev;
 	}
-	/* per-CPU kthread stacking: a bound kthread waking in task context */
+	/*
+	 * per-CPU kthread stacking: a bound kthread waking in task context
+	 * (is_per_cpu_kthread(current) && in_task(), 6.1 and 6.12): not from
+	 * an interrupt it was running under, where the trace's flags say so
+	 */
 	if (c->cur && c->cur->kthread == 1 && c->cur->bound_cpu >= 0 && c->cur->pid > 0 &&
+	    !c->in_irq &&
 	    prev == c->this_cpu && c->v->rq[c->this_cpu].nr_running <= 1) {
 		sr_reason(c, "sis: per-cpu kthread waker, stay");
 		return prev;
@@ -451,7 +456,12 @@ static int select_idle_cpu_mainline(struct sr_wake_ctx *c, const struct sr_domai
 
 	if (has_idle_core)
 		return sr_scan_llc(c, llc, target + 1, 1, -1);
-	nr = sis_util_budget(c, llc) + 1;
+	/*
+	 * READ_ONCE(sd_share->nr_idle_scan) + 1 (6.1, 6.12): the value of the
+	 * last LLC-level balance where the state keeps one (5.6.1), else the
+	 * budget of the LLC's utilisation now
+	 */
+	nr = c->v->rq[target].sis_nr > 0 ? c->v->rq[target].sis_nr : sis_util_budget(c, llc) + 1;
 	if (nr == 1) {
 		sr_reason(c, "sis: llc overloaded, no scan");
 		return SR_NONE;
@@ -969,6 +979,7 @@ void sr_model_select(const struct sr_model *m, const struct sr_view *v,
 		.prev_cpu = in->prev_cpu,
 		.sync = in->sync,
 		.exiting = in->exiting,
+		.in_irq = in->in_irq,
 		.fork = in->fork,
 		.out = out,
 	};

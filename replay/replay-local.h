@@ -130,7 +130,18 @@ struct sr_replay {
 	uint64_t *pull_gap;			/* per cpu: its event before its pending pull */
 	uint64_t *pull_batch;			/* per cpu: ts of its last self-pull */
 	long nwaking;				/* tasks between waking and wakeup */
+	/* the inferred LLC-level balances (idle-scan.c) */
+	uint64_t jiffy_seen;			/* the last jiffy replayed, 0: none yet */
+	uint64_t *lb_llc_last;			/* per cpu: the jiffy of its last one */
+	unsigned char *ticking;			/* per cpu: scratch */
 };
+
+/**
+ * sr_idle_scan_advance - replay the jiffies up to @now (before the event at
+ * @now is applied): the LLC-level balances inferred at each, which write
+ * each LLC's SIS_UTIL budget (struct sr_rq sis_nr)
+ */
+void sr_idle_scan_advance(struct sr_replay *r, uint64_t now);
 
 
 #define BALANCE_KINDS ((1u << SR_DEC_LB_PERIODIC) | (1u << SR_DEC_LB_NEWIDLE) | \

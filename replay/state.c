@@ -1139,6 +1139,7 @@ static int on_waking(struct sr_replay *r, const struct sr_event *ev)
 	if (cur)
 		memcpy(pd->d.waker_comm, cur->comm, SR_COMM_LEN);
 	pd->d.waker_exiting = cur && cur->exiting;
+	pd->d.waker_irq = ev->ctx == SR_CTX_IRQ;
 	if (cur && cur->exiting)
 		pd->d.inferred |= SR_INF_EXITING;
 	/* WF_SYNC is in no tracepoint: inferred until a probe gives wake_flags */
@@ -1434,6 +1435,51 @@ static int fork_probe_take(struct sr_replay *r, struct sr_pending *pd, struct sr
 		pd->why.flips_src = SR_WHY_PROBE;
 	}
 	return 1;
+}
+
+/*
+ * A trace with the select_rq probe but without sched_waking (schedreplay-models(7)
+ * §9.3): try_to_wake_up() (kernel/sched/core.c, 6.1 and 6.12) calls
+ * select_task_rq() on the waker's CPU, with current the waker, right where
+ * sched_waking would have fired (only the task's state checks and the
+ * p->on_cpu wait come between), and the probe at select_task_rq_fair()'s
+ * entry names the wakee (pid), task_cpu(p) (prev_cpu) and WF_TTWU in its
+ * wake_flags.  So a wakeup probe that finds no decision waiting opens one
+ * there, as a sched_waking would.  Not without the pid field (the wakee is
+ * unknown), nor once a sched_waking has been seen.  @*pp is set to the
+ * wakee with the decision open, else left.  Return: 0, or -SR_E_NOMEM.
+ */
+static int probe_waking(struct sr_replay *r, const struct sr_event *ev, struct sr_task **pp)
+{
+	struct sr_event w;
+	struct sr_task *p;
+	int ret;
+
+	if (r->waking_declared || r->waking_seen || ev->pid <= 0 || ev->wake_flags < 0 ||
+	    !(ev->wake_flags & 0x08) || ev->target_cpu < 0)
+		return 0;
+	p = task_get(r, ev->pid, NULL, -1);
+	if (!p)
+		return -SR_E_NOMEM;
+	if (p->pending)
+		return 0;
+	memset(&w, 0, sizeof(w));
+	w.kind = SR_EV_WAKEUP;	/* not a sched_waking: on_waking() tells them apart */
+	w.ts = ev->ts;
+	w.cpu = ev->cpu;
+	w.common_pid = ev->common_pid;
+	w.pid = p->pid;
+	w.prio = -1;
+	w.target_cpu = ev->target_cpu;
+	w.ctx = ev->ctx;
+	ret = on_waking(r, &w);
+	if (ret)
+		return ret;
+	if (p->pending && r->await[ev->cpu] == p) {
+		r->stats.probe_opened++;
+		*pp = p;
+	}
+	return 0;
 }
 
 /*
@@ -1939,6 +1985,8 @@ static int on_select_rq(struct sr_replay *r, const struct sr_event *ev)
 		fork_probe_early(r, ev->cpu);
 		return 0;
 	}
+	if ((!p || !p->pending) && probe_waking(r, ev, &p) < 0)
+		return -SR_E_NOMEM;
 	if (!p || !p->pending) {
 		r->stats.probe_unmatched++;
 		return 0;
@@ -2109,6 +2157,7 @@ int sr_replay_feed(struct sr_replay *r, const struct sr_event *ev)
 	r->now = ev->ts;
 	if (r->nremoved)
 		removed_due(r, ev->ts);
+	sr_idle_scan_advance(r, ev->ts);
 	/* a fork's probe is followed at once by its select_rq_ret and sched_wakeup_new */
 	if (r->fork_probe[ev->cpu].valid && ev->kind != SR_EV_SELECT_RQ_RET &&
 	    ev->kind != SR_EV_WAKEUP_NEW) {
@@ -2174,6 +2223,8 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 	r->nib_levels = calloc(topo->ncpus, sizeof(*r->nib_levels));
 	r->pull_gap = calloc(topo->ncpus, sizeof(*r->pull_gap));
 	r->pull_batch = calloc(topo->ncpus, sizeof(*r->pull_batch));
+	r->lb_llc_last = calloc(topo->ncpus, sizeof(*r->lb_llc_last));
+	r->ticking = calloc(topo->ncpus, sizeof(*r->ticking));
 	r->ni_call = calloc((size_t)topo->ncpus * SR_MAX_DOMAIN_LEVELS, sizeof(*r->ni_call));
 	r->ni_pull = calloc((size_t)topo->ncpus * SR_MAX_DOMAIN_LEVELS, sizeof(*r->ni_pull));
 	if (!r->ni_call || !r->ni_pull) {
@@ -2184,7 +2235,8 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 	if (!r->tasks || !r->rq || !r->idle || !r->pull || !r->await ||
 	    !r->selected || !r->fork_probe || !r->removed || !r->lb_head || !r->lb_tail || !r->lb_scratch ||
 	    !r->lbp || !r->last_local || !r->nohz_last ||
-	    !r->switch_ts || !r->nib_levels || !r->pull_gap || !r->pull_batch) {
+	    !r->switch_ts || !r->nib_levels || !r->pull_gap || !r->pull_batch ||
+	    !r->lb_llc_last || !r->ticking) {
 		sr_replay_free(r);
 		return NULL;
 	}
@@ -2255,6 +2307,8 @@ void sr_replay_free(struct sr_replay *r)
 	free(r->removed);
 	free(r->lb_head);
 	free(r->lb_tail);
+	free(r->lb_llc_last);
+	free(r->ticking);
 	sr_lb_scratch_free(r->lb_scratch);
 	for (i = 0; r->lbp && i < (size_t)r->topo->ncpus; i++)
 		if (r->lbp[i]) {

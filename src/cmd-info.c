@@ -34,6 +34,7 @@ struct pidset {
 /* what the trace gives replay beyond the tracepoints (schedreplay-record(1)) */
 struct carried {
 	uint64_t flags, flips, pelt, prevload;	/* select_rq events with each field */
+	uint64_t wake_pid;			/* wakeup select_rq events with the pid field */
 	uint64_t meta, topo_cpus, tasks, domains;	/* metadata lines */
 	int hz;					/* from the metadata's kernel line; 0 none */
 };
@@ -171,6 +172,7 @@ static void note_carried(struct carried *c, const struct sr_event *ev)
 		c->flips += ev->flips >= 0;
 		c->pelt += ev->tload >= 0;
 		c->prevload += ev->prevload >= 0;
+		c->wake_pid += ev->pid > 0 && ev->wake_flags >= 0 && (ev->wake_flags & 0x08);
 	}
 	if (!s || strncmp(s, "schedreplay: ", 13))
 		return;
@@ -199,6 +201,10 @@ static void print_replay_text(const struct sr_trace_info *info, const struct inf
 	if (st->kind[SR_EV_WAKING])
 		printf("  wakeups    %llu sched_waking: where wakeup decisions start\n",
 		       (unsigned long long)st->kind[SR_EV_WAKING]);
+	else if (c->wake_pid)
+		printf("  wakeups    missing: no sched_waking: replay opens each wakeup decision "
+		       "at its select_rq probe (%llu with the wakee's pid and WF_TTWU)\n",
+		       (unsigned long long)c->wake_pid);
 	else if (st->kind[SR_EV_WAKEUP])
 		printf("  wakeups    missing: %llu sched_wakeup but no sched_waking: replay infers "
 		       "each wakeup decision from the task's sched_migrate_task or sched_wakeup "

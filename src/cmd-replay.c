@@ -1121,6 +1121,9 @@ static void print_fidelity(const struct replay_args *a, struct replay_ctx *rc,
 	       (unsigned long long)st->lb_batched,
 	       (unsigned long long)st->decisions[SR_DEC_LB_NOHZ],
 	       (unsigned long long)st->decisions[SR_DEC_NEWIDLE]);
+	printf("idle scan:  %llu LLC-level balances inferred from the tick wrote SIS_UTIL's "
+	       "nr_idle_scan (update_idle_cpu_scan())\n",
+	       (unsigned long long)st->idle_scan_updates);
 	if (sr_kgen_has(&run->kgen, SR_KF_DELAY_DEQUEUE))
 		printf("delayed:    %llu sleeps kept queued (dequeue_entity(), 6.12+: not "
 		       "eligible), %llu woken still queued (ttwu_runnable(): no placement)\n",
@@ -1203,11 +1206,16 @@ static void replay_print(const struct replay_args *a, struct replay_ctx *rc,
 			"inferred from the task's sched_migrate_task or sched_wakeup, on the "
 			"CPU that emitted it (prev_cpu in decision.inferred); see "
 			"'schedreplay info'", a->path);
-	else if (!sr_trace_borrow_info(run->t)->has_waking)
-		sr_warn("replay: '%s' has select_rq probes but no sched_waking events: a "
-			"probe hit has no wakeup to belong to, so no wakeup decision is made; "
-			"--no-probes infers them from sched_migrate_task and sched_wakeup",
+	else if (!sr_trace_borrow_info(run->t)->has_waking && sr_replay_borrow_stats(run->r)->probe_opened)
+		sr_warn("replay: '%s' has select_rq probes but no sched_waking events: each "
+			"wakeup decision opens at its select_rq probe (the wakee's pid, prev_cpu "
+			"and wake_flags from the probe, the probe's current task the waker)",
 			a->path);
+	else if (!sr_trace_borrow_info(run->t)->has_waking)
+		sr_warn("replay: '%s' has select_rq probes but no sched_waking events, and "
+			"the probe has no pid field: a probe hit has no wakeup to belong to, so "
+			"no wakeup decision is made; --no-probes infers them from "
+			"sched_migrate_task and sched_wakeup", a->path);
 	if (a->json)
 		print_fidelity_json(rc->fid, stdout);
 	else if (a->fidelity)

@@ -84,6 +84,7 @@ struct text_line {
 	int pid;
 	int cpu;
 	int has_tgid;
+	int ctx;		/* enum sr_event_ctx, from the irq-flags column */
 	uint64_t ts;
 	int digits;		/* fraction digits of the timestamp */
 	const char *name;
@@ -283,6 +284,7 @@ static int parse_prefix_at(const char *s, const char *br, const char *e, struct 
 		return PFX_NO_TASK;
 
 	/* the irq-flags column is optional: the timestamp is the token ending in ':' */
+	l->ctx = SR_CTX_UNKNOWN;
 	p = skip_blanks(q + 1, e);
 	for (i = 0; i < 2; i++) {
 		tok = p;
@@ -294,6 +296,10 @@ static int parse_prefix_at(const char *s, const char *br, const char *e, struct 
 			break;
 		if (i == 1 || tend == tok || tend - tok > 8)
 			return PFX_NO_TS;
+		/* "d.s2.": irqs-off, need-resched, then hardirq/softirq/NMI ('.' none) */
+		if (tend - tok >= 4)
+			l->ctx = strchr("hsHzZ", tok[2]) && tok[2] ? SR_CTX_IRQ :
+				 tok[2] == '.' ? SR_CTX_TASK : SR_CTX_UNKNOWN;
 		p = skip_blanks(p, e);
 	}
 
@@ -1341,6 +1347,7 @@ static int read_record(struct sr_trace *t, struct sr_event *ev, char **cause)
 	ev->ts = l.ts;
 	ev->cpu = l.cpu;
 	ev->common_pid = l.pid;
+	ev->ctx = (enum sr_event_ctx)l.ctx;
 	if (nm->kind == SR_EV_OTHER) {
 		ev->name = nm->name;
 		/* trace_marker writes: the text, e.g. the recorder's metadata lines */

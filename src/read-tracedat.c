@@ -134,6 +134,7 @@ struct dat_priv {
 	unsigned long long off;		/* offset of the last record */
 	char text[4096];		/* the last print event's text */
 	int type_off, type_size;	/* common_type and common_pid, from the formats */
+	int flags_off;			/* common_flags (one byte), -1 absent */
 	int pid_off, pid_size;
 	/* the direct reader: the layout, its streams (heap entries index them) */
 	int direct;
@@ -753,11 +754,12 @@ static int parse_cpustats(struct sr_trace *t, struct dat_priv *d)
 static int common_fields(struct dat_priv *d, char **cause)
 {
 	struct tep_event **events = tep_list_events(d->tep, TEP_EVENT_SORT_ID);
-	struct tep_format_field *ft = NULL, *fp = NULL;
+	struct tep_format_field *ft = NULL, *fp = NULL, *ff = NULL;
 
 	if (events && events[0]) {
 		ft = tep_find_common_field(events[0], "common_type");
 		fp = tep_find_common_field(events[0], "common_pid");
+		ff = tep_find_common_field(events[0], "common_flags");
 	}
 	if (!ft || ft->size < 1 || ft->size > 8 || ft->offset < 0) {
 		sr_cause_set(cause, "event formats have no usable common_type field");
@@ -772,6 +774,7 @@ static int common_fields(struct dat_priv *d, char **cause)
 		d->pid_off = 1 << 30;	/* never inside a record: common_pid unknown */
 		d->pid_size = 4;
 	}
+	d->flags_off = ff && ff->size == 1 && ff->offset >= 0 ? ff->offset : -1;
 	file_swapped = tep_is_file_bigendian(d->tep) != tep_is_local_bigendian(d->tep);
 	return 0;
 }
@@ -1186,6 +1189,10 @@ static int decode(struct sr_trace *t, struct dat_priv *d, struct tep_record *r,
 	if (d->pid_off + d->pid_size <= r->size &&
 	    !read_int((const unsigned char *)r->data + d->pid_off, d->pid_size, 1, &v))
 		ev->common_pid = (int)v;
+	/* TRACE_FLAG_HARDIRQ 0x08, TRACE_FLAG_SOFTIRQ 0x10, TRACE_FLAG_NMI 0x40 (trace.h) */
+	if (d->flags_off >= 0 && d->flags_off < r->size)
+		ev->ctx = ((const unsigned char *)r->data)[d->flags_off] & 0x58 ? SR_CTX_IRQ :
+									 SR_CTX_TASK;
 
 	switch (ty->kind) {
 	case SR_EV_SWITCH:

@@ -82,19 +82,23 @@ ok "info: no probes, no metadata, no affinity, each with its consequence" sh -c 
 same "replay warns that its wakeup decisions are inferred" \
 	"schedreplay: warning: replay: '$FIX/text/succeed/lisa-trace.txt' has no sched_waking events: each wakeup decision is inferred from the task's sched_migrate_task or sched_wakeup, on the CPU that emitted it (prev_cpu in decision.inferred); see 'schedreplay info'" \
 	"$(cat "$TMP/e1")"
-# select_rq probes but no sched_waking (a text export that dropped it): no
-# probe hit has a wakeup to belong to, and the warning says so
+# select_rq probes but no sched_waking (a text export that dropped it): each
+# wakeup decision opens at its probe, which names the wakee (pid), and the
+# warning says so; the placed decisions are those of the trace with it
 if command -v trace-cmd >/dev/null; then
 	NM=$FIX/tracedat/numa/numa-6.1-messaging
 	trace-cmd report "$NM.dat" 2>/dev/null | grep -v ' sched_waking: ' >"$TMP/nw.txt"
 	"$SR" replay -q -F text -t "$NM.topo" -o "$TMP/nw.db" "$TMP/nw.txt" >/dev/null 2>"$TMP/e1"
-	same "probes without sched_waking: the warning says no wakeup decision is made" \
-		"schedreplay: warning: replay: '$TMP/nw.txt' has select_rq probes but no sched_waking events: a probe hit has no wakeup to belong to, so no wakeup decision is made; --no-probes infers them from sched_migrate_task and sched_wakeup" \
+	same "probes without sched_waking: the warning says the decisions open at the probes" \
+		"schedreplay: warning: replay: '$TMP/nw.txt' has select_rq probes but no sched_waking events: each wakeup decision opens at its select_rq probe (the wakee's pid, prev_cpu and wake_flags from the probe, the probe's current task the waker)" \
 		"$(grep -v 'not ordered\|lost' "$TMP/e1" | tail -n 1)"
-	same "... and there are none" 0 "$(sqlite3 "$TMP/nw.db" "SELECT count(*) FROM decision WHERE kind = 'wakeup'")"
+	"$SR" replay -q -t "$NM.topo" -o "$TMP/nwref.db" "$NM.dat" >/dev/null 2>&1
+	same "... and the placed wakeups are those of the trace with sched_waking" \
+		"$(sqlite3 "$TMP/nwref.db" "SELECT count(*) FROM decision WHERE kind = 'wakeup' AND skip IS NULL")" \
+		"$(sqlite3 "$TMP/nw.db" "SELECT count(*) FROM decision WHERE kind = 'wakeup' AND skip IS NULL")"
 else
-	skip "probes without sched_waking: the warning says no wakeup decision is made" "no trace-cmd"
-	skip "... and there are none" "no trace-cmd"
+	skip "probes without sched_waking: the warning says the decisions open at the probes" "no trace-cmd"
+	skip "... and the placed wakeups are those of the trace with sched_waking" "no trace-cmd"
 fi
 "$SR" info "$FIX/tracedat/succeed/live-6.18-record-v6.dat" >"$TMP/r.txt"
 ok "info: a recording's metadata, topology and task snapshot" sh -c "

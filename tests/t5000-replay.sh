@@ -321,6 +321,44 @@ same "without the flips fields: not wide, the sync wakeup pulls R1 to CPU 0" \
 	"$(sqlite3 -separator ' ' "$TMP/noflips.db" "SELECT cpu, reason FROM evaluation_v JOIN decision USING (decision_id) WHERE tid = 301 AND kind = 'wakeup'")"
 same "and every wakeup is marked: wakee_flips inferred" 4 \
 	"$(sqlite3 "$TMP/noflips.db" "SELECT count(*) FROM decision WHERE kind = 'wakeup' AND inferred LIKE '%wakee_flips%'")"
+# the same trace without sched_waking: each wakeup decision opens at its
+# select_rq probe (pid, prev_cpu, wake_flags; schedreplay-models(7) 9.3)
+grep -v ' sched_waking: ' "$ww" >"$TMP/ww-nw.txt"
+"$SR" replay -q -o "$TMP/wwnw.db" -t 2x2x1 "$TMP/ww-nw.txt" >/dev/null 2>"$TMP/wwnw.err"
+same "probes without sched_waking: the four wakeups are decided at their probes, R1 as with sched_waking" \
+	"0 0 300|0 0 300|0 0 300|2 2 300 wake_wide > scan budget spent > sis: target" \
+	"$(sqlite3 -separator ' ' "$TMP/wwnw.db" "SELECT actual_cpu, cpu, waker_tid, CASE WHEN tid = 301 THEN reason END FROM evaluation_v JOIN decision USING (decision_id) WHERE kind = 'wakeup' AND patch IS NULL ORDER BY ts" | sed 's/ $//' | paste -sd'|')"
+same "... not marked prev_cpu inferred" 0 \
+	"$(sqlite3 "$TMP/wwnw.db" "SELECT count(*) FROM decision WHERE kind = 'wakeup' AND inferred LIKE '%prev_cpu%'")"
+ok "... and the warning says where they open" grep -q "each wakeup decision opens at its select_rq probe" "$TMP/wwnw.err"
+sed 's/ pid=[0-9]* flips=/ flips=/' "$TMP/ww-nw.txt" >"$TMP/ww-nwnp.txt"
+"$SR" replay -q -o "$TMP/wwnwnp.db" -t 2x2x1 "$TMP/ww-nwnp.txt" >/dev/null 2>"$TMP/wwnwnp.err"
+same "without the probe's pid field: no wakeup decision" 0 \
+	"$(sqlite3 "$TMP/wwnwnp.db" "SELECT count(*) FROM decision WHERE kind = 'wakeup'")"
+ok "... and the warning says why" grep -q "the probe has no pid field: a probe hit has no wakeup to belong to" "$TMP/wwnwnp.err"
+# SIS_UTIL's budget as the last LLC-level balance wrote it (schedreplay-models(7) 5.6.1)
+su="$FIX/scenario/sis-util-stale.txt"
+ok "the stale scan budget's trace replays" "$SR" replay -q -o "$TMP/su.db" -t 1x2x1 "$su"
+same "the budget of the balance at 0.504 scans: X to the idle CPU 1 (the kernel's choice)" \
+	"1 1 not wide > this == prev > scan: idle 1" \
+	"$(sqlite3 -separator ' ' "$TMP/su.db" "SELECT actual_cpu, cpu, reason FROM evaluation_v JOIN decision USING (decision_id) WHERE tid = 300 AND kind = 'wakeup' AND model = 'mainline' AND patch IS NULL")"
+sed 's/ 0\.551000: sched_waking/ 0.553000: sched_waking/; s/ 0\.551001: sched_wakeup/ 0.553001: sched_wakeup/;
+	s/ 0\.551050: sched_switch/ 0.553050: sched_switch/' "$su" >"$TMP/su-late.txt"
+"$SR" replay -q -o "$TMP/sul.db" -t 1x2x1 "$TMP/su-late.txt" >/dev/null 2>&1
+same "after CPU 1's idle tick balanced the LLC at 0.552: overloaded, no scan" \
+	"0 not wide > this == prev > sis: llc overloaded, no scan > sis: target" \
+	"$(sqlite3 -separator ' ' "$TMP/sul.db" "SELECT cpu, reason FROM evaluation_v JOIN decision USING (decision_id) WHERE tid = 300 AND kind = 'wakeup' AND model = 'mainline' AND patch IS NULL")"
+# the per-CPU kthread stacking rule wants in_task(): the irq-flags column says
+ks="$FIX/scenario/kthread-stack-irq.txt"
+ok "a wakeup from ksoftirqd's softirq replays" "$SR" replay -q -o "$TMP/ks.db" -t 1x2x1 "$ks"
+same "in a softirq ('s'): no kthread stacking, the scan finds CPU 1 (the kernel's choice)" \
+	"1 1 not wide > this == prev > scan: idle 1" \
+	"$(sqlite3 -separator ' ' "$TMP/ks.db" "SELECT actual_cpu, cpu, reason FROM evaluation_v JOIN decision USING (decision_id) WHERE tid = 300 AND kind = 'wakeup' AND model = 'mainline' AND patch IS NULL")"
+sed 's/ d\.s\([34]\)\. / d..\1. /' "$ks" >"$TMP/ks-task.txt"
+"$SR" replay -q -o "$TMP/kst.db" -t 1x2x1 "$TMP/ks-task.txt" >/dev/null 2>&1
+same "in task context ('.'): the kthread stacks R on CPU 0" \
+	"0 not wide > this == prev > sis: per-cpu kthread waker, stay" \
+	"$(sqlite3 -separator ' ' "$TMP/kst.db" "SELECT cpu, reason FROM evaluation_v JOIN decision USING (decision_id) WHERE tid = 300 AND kind = 'wakeup' AND model = 'mainline' AND patch IS NULL")"
 # a wakee's mask inferred from its wakeups (schedreplay-models(7) 9.2)
 aw="$FIX/scenario/affinity-wakeups.txt"
 ok "a pinned wakee's trace replays" "$SR" replay -q -o "$TMP/aw.db" -t 2x2x1 "$aw"

@@ -51,6 +51,17 @@ enum sr_pstate_enc {
 	SR_PSTATE_RAW_NEW,	/* raw p->state 4.14+: 0x10 X, 0x20 Z, 0x40 P, 0x80 x */
 };
 
+/*
+ * The context an event fired in, from the trace's irq-flags (TRACE_FLAG_HARDIRQ,
+ * TRACE_FLAG_SOFTIRQ, TRACE_FLAG_NMI: the latency column's h, s, H, z, Z):
+ * interrupt context is in_task() false
+ */
+enum sr_event_ctx {
+	SR_CTX_UNKNOWN,		/* the trace does not say */
+	SR_CTX_TASK,
+	SR_CTX_IRQ,		/* hardirq, softirq being served, or NMI */
+};
+
 #define SR_PID_NONE	(-1)
 #define SR_CPU_NONE	(-1)
 
@@ -59,6 +70,7 @@ struct sr_event {
 	uint64_t ts;		/* ns, on the trace's clock */
 	int cpu;		/* cpu whose buffer held the event */
 	int common_pid;		/* task current when it fired (waker); -1 unknown */
+	enum sr_event_ctx ctx;	/* the context it fired in */
 
 	/* the task the event is about (switch: prev; fork: parent) */
 	int pid;

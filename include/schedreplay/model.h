@@ -34,6 +34,7 @@ struct sr_wake_input {
 	int prev_cpu;			/* task_cpu(p) */
 	int sync;			/* WF_SYNC as the caller saw it */
 	int exiting;			/* current has PF_EXITING */
+	int in_irq;			/* !in_task(): the wakeup runs in interrupt context */
 	const struct sr_task *p;	/* wakee / new task */
 	const struct sr_task *cur;	/* waker (NULL: idle task or unknown) */
 };
@@ -48,6 +49,7 @@ struct sr_wake_ctx {
 	int prev_cpu;
 	int sync;			/* WF_SYNC as the caller saw it */
 	int exiting;			/* current has PF_EXITING */
+	int in_irq;			/* !in_task() (known from the trace's flags only) */
 	int fork;			/* fork placement (SD_BALANCE_FORK) */
 	struct sr_eval *out;
 };

@@ -125,6 +125,12 @@ struct sr_rq {
 					 * and cfs_nr (6.12+) */
 	int64_t vzero;			/* avg_vruntime() when it last had entities */
 	int curr_cfs;			/* curr is a CFS task */
+	/*
+	 * select_idle_cpu()'s SIS_UTIL nr: sd_llc_shared->nr_idle_scan + 1 of
+	 * this CPU's LLC as the last LLC-level balance wrote it (6.0+); 0: not
+	 * known, the models compute it at the wakeup (replay/idle-scan.c)
+	 */
+	int sis_nr;
 };
 
 struct sr_replay;
@@ -236,6 +242,8 @@ struct sr_decision {
 	int kernel_cpu;			/* select_task_rq_fair's return (probe), else -1 */
 	long long wake_flags;		/* from the probe, else -1 */
 	int waker_exiting;
+	int waker_irq;			/* sched_waking fired in interrupt context
+					 * (the trace's irq-flags; 0: task or not told) */
 	enum sr_skip skip;
 	unsigned inferred;		/* SR_INF_* */
 	/* state snapshot at the decision, for the database and the TUI */
@@ -484,6 +492,7 @@ struct sr_replay_stats {
 	uint64_t probe_flips;		/* select_rq events with the flips field */
 	uint64_t probe_pelt;		/* wakeups whose task PELT the probe gave */
 	uint64_t probe_prevload;	/* wakeups whose prev_cpu load the probe gave */
+	uint64_t probe_opened;		/* wakeups opened at their probe (no sched_waking) */
 	uint64_t fork_no_select;	/* forks without select_rq in a probed trace */
 	uint64_t delayed_sleeps;	/* sleeps kept queued (6.12+ delayed dequeue) */
 	uint64_t delayed_woken;		/* of those, woken still queued (ttwu_runnable) */
@@ -496,6 +505,7 @@ struct sr_replay_stats {
 	uint64_t reconciled[SR_REC__COUNT];	/* by enum sr_reconcile */
 	uint64_t migrations[SR_MIG__COUNT];
 	uint64_t tasks_seen;
+	uint64_t idle_scan_updates;	/* inferred LLC balances that wrote nr_idle_scan */
 };
 
 const struct sr_replay_stats *sr_replay_borrow_stats(const struct sr_replay *r);

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SIS_UTIL's scan budget as the kernel keeps it (schedreplay-models(7) §5.6,
+ * "5.6.1 SIS_UTIL"): sd_llc_shared->nr_idle_scan, which select_idle_cpu() reads, is
+ * written by update_idle_cpu_scan() from update_sd_lb_stats() in a load
+ * balance (kernel/sched/fair.c, v6.0 to v6.12, unchanged in 6.1 and 6.12):
+ * only at the domain whose span is the LLC, never at a CPU_NEWLY_IDLE
+ * balance, from the LLC's summed cpu_util_cfs() at that balance.  Between
+ * two such balances it is stale.  The trace shows no balance that moved
+ * nothing, so the engine infers them from the tick: rebalance_domains() at
+ * a jiffy on a CPU whose tick runs, and the nohz pass for the tickless ones
+ * when a busy CPU's tick would kick it.  The value lives in each CPU's
+ * struct sr_rq (sis_nr); the models read it where it is known.
+ */
+#include "replay-local.h"
+
+#include "banned.h"
+
+#define NSEC_PER_SEC 1000000000ULL
+
+/* the highest SD_SHARE_LLC level of @cpu (sd_llc), NULL without one */
+static const struct sr_domain *llc_of(const struct sr_topology *t, int cpu)
+{
+	const struct sr_cpu_topo *ct = &t->cpu[cpu];
+	const struct sr_domain *llc = NULL;
+	int i;
+
+	for (i = 0; i < ct->ndomains; i++)
+		if (ct->dom[i].flags & SR_SD_SHARE_LLC)
+			llc = &ct->dom[i];
+	return llc;
+}
+
+/* msecs_to_jiffies(), rounding up as the kernel's does */
+static uint64_t ms_to_jiffies(uint64_t ms, int hz)
+{
+	return (ms * (uint64_t)hz + 999) / 1000;
+}
+
+/*
+ * get_sd_balance_interval() (6.1, 6.12) at the LLC domain, in jiffies:
+ * sd->balance_interval, which sd_init() starts at the span weight (ms) and
+ * load_balance() doubles at each balanced pass up to max_interval (twice
+ * the weight), is taken at max_interval, the value of a balanced machine;
+ * a busy CPU multiplies it by busy_factor and takes one jiffy off.
+ */
+static uint64_t llc_interval(const struct sr_domain *d, int busy, int hz)
+{
+	uint64_t ms = 2 * (uint64_t)d->span_weight, j;
+
+	if (busy)
+		ms *= (uint64_t)(d->busy_factor > 0 ? d->busy_factor : 16);
+	j = ms_to_jiffies(ms, hz);
+	if (busy && j > 1)
+		j -= 1;
+	return j ? j : 1;
+}
+
+/* idle_cpu() as the engine knows it */
+static int cpu_idle(const struct sr_rq *rq)
+{
+	return (rq->curr == 0 || (rq->curr < 0 && !rq->known)) && rq->nr_running == 0 &&
+	       !rq->ttwu_pending;
+}
+
+/*
+ * update_idle_cpu_scan() (6.1, 6.12) for the LLC @d at @now, balanced by
+ * @dst: x is the LLC's summed util over its weight, the budget
+ * weight * (1024 - min(1024, x^2 * pct^2 / (10000 * 1024))) / 1024.  Each
+ * CPU's cpu_util_cfs() (max of util_avg and util_est, at most its
+ * capacity) as the balance reads it: the dst CPU's after
+ * update_blocked_averages() (@fresh set: every CPU's, as after the nohz
+ * pass's update_nohz_stats()), a ticking CPU's as of its own tick, each of
+ * those without what cfs_rq->removed holds (update_cfs_rq_load_avg() takes
+ * a dead task's averages out first); a tickless idle CPU's as of its last
+ * update.
+ */
+static void update_idle_cpu_scan(struct sr_replay *r, const struct sr_domain *d, int dst,
+				 const unsigned char *ticking, int fresh, uint64_t now)
+{
+	const struct sr_topology *t = r->topo;
+	struct sr_view v;
+	unsigned long long sum = 0, x, y;
+	int cpu, pct = d->imbalance_pct;
+
+	sr_replay_view(r, &v);
+	v.now = now;
+	for (cpu = 0; cpu < t->ncpus; cpu++) {
+		unsigned long util, cap;
+
+		if (!sr_cpumask_test(d->span, cpu))
+			continue;
+		if (cpu == dst || fresh || ticking[cpu]) {
+			struct sr_pelt sa;
+
+			/* the update takes cfs_rq->removed out first (a task died there) */
+			sr_view_cpu_signal(&v, cpu, &sa);
+			util = sa.util_avg > r->removed[cpu].util ?
+			       sa.util_avg - r->removed[cpu].util : 0;
+			if (r->rq[cpu].util_est > util)
+				util = r->rq[cpu].util_est;
+			cap = t->cpu[cpu].capacity > 0 ? (unsigned long)t->cpu[cpu].capacity :
+							   SR_SCHED_CAPACITY;
+			if (util > cap)
+				util = cap;
+		} else {
+			cap = t->cpu[cpu].capacity > 0 ? (unsigned long)t->cpu[cpu].capacity :
+							   SR_SCHED_CAPACITY;
+			util = r->rq[cpu].cfs.util_avg;
+			if (r->rq[cpu].util_est > util)
+				util = r->rq[cpu].util_est;
+			if (util > cap)
+				util = cap;
+		}
+		sum += util;
+	}
+	x = sum / (unsigned long long)d->span_weight;
+	y = x * x * (unsigned long long)pct * pct / (10000ULL * SR_SCHED_CAPACITY);
+	if (y > SR_SCHED_CAPACITY)
+		y = SR_SCHED_CAPACITY;
+	y = (unsigned long long)d->span_weight * (SR_SCHED_CAPACITY - y) / SR_SCHED_CAPACITY;
+	for (cpu = 0; cpu < t->ncpus; cpu++)
+		if (sr_cpumask_test(d->span, cpu))
+			r->rq[cpu].sis_nr = (int)y + 1;
+	r->stats.idle_scan_updates++;
+}
+
+/*
+ * The balances of one jiffy @j (at @now): scheduler_tick() ->
+ * trigger_load_balance() on every CPU whose tick runs (busy, or idle for
+ * less than a tick: tickless after about one tick of idleness, as §7.7),
+ * rebalance_domains() reaching the LLC domain once its interval since that
+ * CPU's last balance there has passed; should_we_balance() passes at
+ * every CPU where the LLC's groups are single CPUs (no SMT), and is taken
+ * to pass with SMT too.  nohz_balancer_kick() (6.1, 6.12) kicks the pass
+ * for the tickless CPUs when a ticking CPU runs two tasks or more, or its
+ * LLC has more than one busy CPU (nr_busy_cpus).
+ */
+static void jiffy(struct sr_replay *r, uint64_t j, uint64_t now, unsigned char *ticking)
+{
+	const struct sr_topology *t = r->topo;
+	uint64_t tick = NSEC_PER_SEC / (uint64_t)r->hz;
+	int cpu, kick = 0;
+
+	for (cpu = 0; cpu < t->ncpus; cpu++) {
+		const struct sr_rq *rq = &r->rq[cpu];
+
+		ticking[cpu] = !cpu_idle(rq) || (rq->known && now < rq->idle_stamp + tick);
+	}
+	for (cpu = 0; cpu < t->ncpus && !kick; cpu++) {
+		const struct sr_domain *d;
+		int c, busy = 0;
+
+		if (!ticking[cpu] || cpu_idle(&r->rq[cpu]))
+			continue;
+		if (r->rq[cpu].nr_running >= 2) {
+			kick = 1;
+			break;
+		}
+		d = llc_of(t, cpu);
+		for (c = 0; d && c < t->ncpus; c++)
+			if (sr_cpumask_test(d->span, c) && ticking[c])
+				busy++;
+		kick = busy > 1;
+	}
+	for (cpu = 0; cpu < t->ncpus; cpu++) {
+		const struct sr_domain *d = llc_of(t, cpu);
+		int busy = !cpu_idle(&r->rq[cpu]);
+
+		if (!d || d->span_weight < 2 || (!ticking[cpu] && !kick))
+			continue;
+		if (r->lb_llc_last[cpu] && j < r->lb_llc_last[cpu] + llc_interval(d, busy, r->hz))
+			continue;
+		r->lb_llc_last[cpu] = j;
+		update_idle_cpu_scan(r, d, cpu, ticking, !ticking[cpu], now);
+	}
+}
+
+/* at most this many of the jiffies before an event are replayed: the state is the same */
+#define JIFFIES_BACK 64
+
+void sr_idle_scan_advance(struct sr_replay *r, uint64_t now)
+{
+	uint64_t tick = NSEC_PER_SEC / (uint64_t)r->hz, j = now / tick, b;
+
+	if (!r->ticking)
+		return;
+	if (!r->jiffy_seen) {
+		r->jiffy_seen = j;
+		return;
+	}
+	if (j <= r->jiffy_seen)
+		return;
+	b = r->jiffy_seen + 1;
+	if (j - b > JIFFIES_BACK)
+		b = j - JIFFIES_BACK;
+	for (; b <= j; b++)
+		jiffy(r, b, b * tick, r->ticking);
+	r->jiffy_seen = j;
+}
