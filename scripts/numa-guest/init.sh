@@ -454,13 +454,14 @@ load_exitsync() {
 # equalwake (seed 004 3/4, Mel Gorman: "avoids migrations on wakeup when two
 # CPUs are equally loaded which is particularly important in the case where
 # the measured load is 0"): the rt-app workload equalwake.json that record.sh
-# puts into /etc/sr-rtapp.json.  A SCHED_FIFO waker pinned to CPU 0 resumes
-# (futex wakeup, not sync) one of four SCHED_OTHER threads every 125 ms; two
-# SCHED_FIFO loops pinned to CPUs 2 and 3 keep node 1 busy (85 % of each
-# millisecond) with no CFS load.  A thread that last ran on node 1 is woken
-# with prev_cpu busy, CFS loads 0 on both sides (RT tasks carry none, its
-# own has decayed): wake_affine_weight compares 0 with 0.  The duration
-# (seconds) is scaled by --scale (default 8 s).
+# puts into /etc/sr-rtapp.json.  Three SCHED_FIFO wakers pinned to CPU 0
+# each resume (futex wakeup, not sync) a SCHED_OTHER thread of their own once
+# a second (one wakee per waker: its wakee_flips stay low, so wake_wide() does
+# not decide); two SCHED_FIFO loops pinned to CPUs 2 and 3 run 600 us of
+# every millisecond, with no CFS load.  A thread that last ran on node 1 is
+# woken with prev_cpu busy and, once its own load has decayed over the second
+# since, CFS loads 0 on both sides: wake_affine_weight compares 0 with 0.
+# The duration (seconds) is scaled by --scale (default 8 s).
 load_equalwake() {
 	d=$(sc 8)
 	sed "s/\"duration\": *[0-9]*/\"duration\": $d/" /etc/sr-rtapp.json >/tmp/equalwake.json
