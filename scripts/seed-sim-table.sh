@@ -67,8 +67,8 @@ while read -r set path _; do
 	case $set in '' | '#'*) continue ;; esac
 	case $path in /*) ;; *) path=$LDIR/$path ;; esac
 	base=$(basename "$path" .dat)
-	load=${base%-b}
-	load=${load##*-}
+	# KERNEL-RECORDER-LOAD or KERNEL-RECORDER-LOAD-X (X: one letter, a variant)
+	load=$(echo "$base" | sed 's/-[a-z]$//; s/.*-//')
 	pairs=$(pairs_of "$load")
 	[ -n "$pairs" ] || { echo "seed-sim-table: $base: not a seed load, skipped" >&2; continue; }
 	topo=()
@@ -115,11 +115,34 @@ def fmt(v):
     return ("%.3f" % v) if isinstance(v, float) and abs(v) < 100 else ("%.1f" % v if isinstance(v, float) else str(v))
 
 def side_str(s, get):
+    if get is node_gap:
+        # per node: the spread is per node, the gap's own range is not known
+        b = s.get("busy_pct_per_node") or []
+        sp = s.get("spread")
+        parts = []
+        for i, v in enumerate(b):
+            if sp:
+                parts.append("%.1f [%.1f..%.1f]" % (v, sp["min"]["busy_pct_per_node"][i],
+                                                    sp["max"]["busy_pct_per_node"][i]))
+            else:
+                parts.append("%.1f" % v)
+        return " / ".join(parts)
     v = get(s)
     sp = s.get("spread")
     if sp:
         return "%s [%s..%s]" % (fmt(v), fmt(get(sp["min"])), fmt(get(sp["max"])))
     return fmt(v)
+
+def ranges(s, get):
+    # [(lo, hi)] of the metric, per node for node_gap
+    sp = s.get("spread")
+    if get is node_gap:
+        b = s.get("busy_pct_per_node") or []
+        if not sp:
+            return [(v, v) for v in b]
+        return list(zip(sp["min"]["busy_pct_per_node"], sp["max"]["busy_pct_per_node"]))
+    v = get(s)
+    return [(get(sp["min"]), get(sp["max"]))] if sp else [(v, v)]
 
 rows = []
 for line in open(sys.argv[1]):
@@ -139,11 +162,10 @@ for line in open(sys.argv[1]):
             if ov is None or pv is None:
                 verdict = "-"
             else:
-                # the spreads overlap: no direction is shown
-                osp, psp = o.get("spread"), p.get("spread")
-                lo_o, hi_o = (get(osp["min"]), get(osp["max"])) if osp else (ov, ov)
-                lo_p, hi_p = (get(psp["min"]), get(psp["max"])) if psp else (pv, pv)
-                if pv == ov or (hi_p >= lo_o and hi_o >= lo_p):
+                # the spreads overlap (on every node for node_gap): no direction
+                ro, rp = ranges(o, get), ranges(p, get)
+                overlap = all(hp >= lo and ho >= lp for (lo, ho), (lp, hp) in zip(ro, rp))
+                if pv == ov or overlap:
                     verdict = "none (spreads overlap)" if pv != ov else "none (equal)"
                 elif want == 0:
                     verdict = "patched " + ("lower" if pv < ov else "higher")
@@ -151,7 +173,7 @@ for line in open(sys.argv[1]):
                     verdict = "author's direction"
                 else:
                     verdict = "OPPOSITE"
-            rows.append((set_, base, pair, label, fmt(get(rec)), side_str(o, get), side_str(p, get),
+            rows.append((set_, base, pair, label, side_str(rec, get), side_str(o, get), side_str(p, get),
                          "%s/%s" % (o.get("divergent_decisions", "-"), p.get("divergent_decisions", "-")),
                          verdict))
 

@@ -457,10 +457,12 @@ load_exitsync() {
 # puts into /etc/sr-rtapp.json.  Three SCHED_FIFO wakers pinned to CPU 0
 # each resume (futex wakeup, not sync) a SCHED_OTHER thread of their own once
 # a second (one wakee per waker: its wakee_flips stay low, so wake_wide() does
-# not decide); two SCHED_FIFO loops pinned to CPUs 2 and 3 run 600 us of
-# every millisecond, with no CFS load.  A thread that last ran on node 1 is
-# woken with prev_cpu busy and, once its own load has decayed over the second
-# since, CFS loads 0 on both sides: wake_affine_weight compares 0 with 0.
+# not decide); a SCHED_FIFO loop pinned to each CPU runs 600 us of every
+# millisecond, with no CFS load (so that an idle CPU does not end the wakeup
+# in wake_affine_idle() and the threads find no idle CPU to settle on).  A
+# thread woken while an RT task runs on prev_cpu has, once its own load has
+# decayed over the second since, CFS loads 0 on both sides:
+# wake_affine_weight compares 0 with 0.
 # The duration (seconds) is scaled by --scale (default 8 s).
 load_equalwake() {
 	d=$(sc 8)
