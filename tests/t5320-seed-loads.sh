@@ -32,6 +32,20 @@ while read -r name pairs where kind; do
 		n=$(awk -v p="$first" -v k="$kind" '$1 == p && $2 == k { print $4 }' "$TMP/$name.replay") ;;
 	simulate)
 		n=$(awk -v p="$first" '$1 == p { s += $3 } END { print s + 0 }' "$TMP/$name.simulate") ;;
+	reached)
+		# no divergence: the base model's decisions reach the code the seed
+		# changes ($kind: a reason-path pattern), and none diverges
+		"$SR" replay -q -o "$TMP/$name.db" -m mainline -p "$first" -t "$D/$name.topo" \
+			"$D/$name.dat" 2>"$TMP/e"
+		n=$(sqlite3 "$TMP/$name.db" "SELECT count(*) FROM evaluation_v WHERE variant = 'base' AND reason LIKE '$kind'")
+		same "$name: $first diverges nowhere" 0 \
+			"$(sqlite3 "$TMP/$name.db" "SELECT count(*) FROM divergence WHERE patch = '$first'")"
+		if [ "${n:-0}" -gt 0 ]; then
+			pass "$name: decisions reach the seed's code ($kind: $n)"
+		else
+			fail "$name: decisions reach the seed's code ($kind: ${n:-none})"
+		fi
+		continue ;;
 	esac
 	if [ "${n:-0}" -gt 0 ]; then
 		pass "$name: $first diverges ($where, $kind: $n)"
