@@ -133,7 +133,7 @@ done <"$LIST"
 fi
 
 python3 - "$WORK" "$MODEL" "$MIN" "$(cat "$WORK/binary")" <<'EOF'
-import json, os, re, sys
+import json, os, re, sqlite3, sys
 
 work, model, nmin, srbin = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 KINDS = ["wakeup_moved", "wakeup_kept", "fork_idle", "fork_busy", "fork",
@@ -196,7 +196,17 @@ for line in open(os.path.join(work, "runs.tsv")):
                                 round(r["baseline_exact_pct"] * r["n"] / 100.0))
     topo = "metadata" if rp.get("topology_cpus") else (
         "file" if "-t " in opts else "fallback")
-    runs.append(dict(set=set_, name=os.path.basename(trace).rsplit(".", 1)[0],
+    # divergent decisions where both sides chose the same CPU (their reason
+    # paths differ): the kernel's CPU cannot tell the two sides apart there
+    samecpu = {}
+    dbp = os.path.join(work, rid + ".db")
+    if os.path.exists(dbp):
+        con = sqlite3.connect("file:%s?mode=ro" % dbp, uri=True)
+        for p, k, n in con.execute("SELECT patch, kind, count(*) FROM divergence WHERE model = ? "
+                                   "AND original_cpu IS patched_cpu GROUP BY patch, kind", (model,)):
+            samecpu[(p, k)] = n
+        con.close()
+    runs.append(dict(set=set_, name=os.path.basename(trace).rsplit(".", 1)[0], samecpu=samecpu,
                      variant=variant, rec=rec, kernel=info.get("kernel") or "?",
                      cells=cells, div=div, topo=topo,
                      goals="probes" if probes else "tracepoints"))
@@ -264,7 +274,8 @@ def summarize(sel, label):
 def direction(sel, label):
     agg = {}
     print("%s: seed pairs where they diverge (the contained side must match the kernel"
-          " >= 3x as often as the other where divergent >= %d)" % (label, nmin))
+          " >= 3x as often as the other where divergent >= %d; same-cpu: both sides chose"
+          " the same CPU, their reason paths differ)" % (label, nmin))
     lines = []
     for r in sel:
         for d in r["div"]:
@@ -273,23 +284,28 @@ def direction(sel, label):
             side = contained(d["patch"], r["kernel"])
             series = re.match(r"\d+\.\d+", r["kernel"])
             key = (d["patch"], d["kind"], series[0] if series else r["kernel"], r["variant"])
-            a = agg.setdefault(key, [0, 0, 0, side])
+            same = r["samecpu"].get((d["patch"], d["kind"]), 0)
+            a = agg.setdefault(key, [0, 0, 0, side, 0])
             a[0] += d["divergent"]
             a[1] += d["original_matches"]
             a[2] += d["patched_matches"]
-            lines.append("  %-24s %-18s %-16s %-10s div %5d  orig=kern %5d  patch=kern %5d"
+            a[4] += same
+            lines.append("  %-24s %-18s %-16s %-10s div %5d  orig=kern %5d  patch=kern %5d  same-cpu %5d"
                          % (r["name"] + ("" if r["variant"] == "as-recorded"
                                          else "[" + r["variant"] + "]"),
                             d["patch"], d["kind"], r["kernel"].split("-")[0],
-                            d["divergent"], d["original_matches"], d["patched_matches"]))
+                            d["divergent"], d["original_matches"], d["patched_matches"], same))
     for l in lines:
         print(l)
     if not lines:
         print("  (no divergent decisions)")
     print("  pooled over the traces of each kernel series (and variant):")
-    for (p, k, kern, var), (dv, o, pa, side) in sorted(agg.items()):
+    for (p, k, kern, var), (dv, o, pa, side, same) in sorted(agg.items()):
         if side is None:
             verdict = "neither side is this kernel"
+        elif dv >= nmin and same == dv:
+            verdict = ("** every divergent decision has the same CPU on both sides (reason paths"
+                       " differ): the kernel's CPU cannot tell the sides apart")
         else:
             inn, out = (pa, o) if side else (o, pa)
             if dv < nmin:
@@ -300,8 +316,8 @@ def direction(sel, label):
             else:
                 verdict = "** contained %s side %d vs %d" % (
                     "patched" if side else "original", inn, out)
-        print("  %-18s %-16s %-6s %-12s div %5d  orig=kern %5d  patch=kern %5d  %s"
-              % (p, k, kern, var, dv, o, pa, verdict))
+        print("  %-18s %-16s %-6s %-12s div %5d  orig=kern %5d  patch=kern %5d  same-cpu %5d  %s"
+              % (p, k, kern, var, dv, o, pa, same, verdict))
     print()
 
 print("schedreplay: %s" % srbin)

@@ -6,7 +6,8 @@
 # tests/t5100-fidelity-golden.sh and tests/t6000-sql.sh hold the code to
 # these files.  "update-golden.sh fidelity", "update-golden.sh sql",
 # "update-golden.sh simulate" (golden/simulate/ and the rt-app exports of
-# tests/fixtures/demand/, held by tests/t5500-simulate.sh) or
+# tests/fixtures/demand/, held by tests/t5500-simulate.sh), "update-golden.sh
+# seeds" (golden/seeds/, held by tests/t5320-seed-loads.sh) or
 # "update-golden.sh tui" makes one set only.
 set -e
 cd "$(dirname "$0")/.."
@@ -46,6 +47,20 @@ if [ "${1:-all}" = all ] || [ "$1" = simulate ]; then
 	echo "wrote $(ls "$out"/simulate/* | wc -l) files in $out/simulate and 3 rt-app exports"
 fi
 [ "${1:-all}" = simulate ] && exit 0
+
+# the seed loads' recordings (tests/t5320-seed-loads.sh): each fixture's pairs
+if [ "${1:-all}" = all ] || [ "$1" = seeds ]; then
+	. tests/lib/seed-golden.sh
+	mkdir -p "$out/seeds"
+	while read -r name pairs _; do
+		seed_replay_summary "$SR" "tests/fixtures/tracedat/seeds/$name" "${pairs//,/ }" \
+			>"$out/seeds/$name.replay"
+		seed_simulate_summary "$SR" "tests/fixtures/tracedat/seeds/$name" "${pairs//,/ }" \
+			>"$out/seeds/$name.simulate"
+	done < <(grep -v '^#' tests/fixtures/tracedat/seeds/LIST)
+	echo "wrote $(ls "$out"/seeds/* | wc -l) files in $out/seeds"
+fi
+[ "${1:-all}" = seeds ] && exit 0
 
 if [ "${1:-all}" != tui ]; then
 	for f in tests/fixtures/tracedat/numa/*.dat; do

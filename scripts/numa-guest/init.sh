@@ -12,9 +12,11 @@
 # Settings come from /etc/sr.conf (a second cpio archive made by record.sh):
 #   SR_RECORDER  trace-cmd (default) | schedreplay
 #   SR_LOAD      messaging | forks | pingpong | mix | busyloops | pinnedhogs |
-#                forkpin | pphogs | spread
+#                forkpin | pphogs | spread | rtapp | nohzspread | ppbail |
+#                exitsync | equalwake | kthreadpin
 #   SR_HOGS, SR_PINCPU, SR_CHILDCPUS, SR_ALLCPUS, SR_PPCPUS, SR_HOGCPUS,
-#   SR_STARTCPU, SR_GROUPS, SR_FDS: the loads' variables (record.sh --set)
+#   SR_STARTCPU, SR_GROUPS, SR_FDS, SR_ROUNDS, SR_PINGCPU, SR_PONGCPU,
+#   SR_BURST, SR_GAPMS, SR_PARENTCPUS: the loads' variables (record.sh --set)
 #   SR_PIDOFF    offset of task_struct->pid in bytes (empty: no pid field)
 #   SR_FLIPSOFF  offset of task_struct->wakee_flips (empty: no flips field)
 #   SR_PELTOFF   "load=OFF util=OFF runnable=OFF": task_struct->se.avg.*_avg
@@ -32,7 +34,7 @@
 #                SR_BUFKB for both), rounds in rotating order; /out/bench.txt
 #                has one line per run, the files are /out/<tool>-<run>.dat
 # "$0 --run FUNCTION [ARGS]" runs one of the load's helpers (hog, pp_ping,
-# pp_pong, forkpin_parent) in a new shell, so that "taskset -c CPUS $0 --run ..." starts it
+# pp_pong, pp_burst, forkpin_parent, exitsync_parent) in a new shell, so that "taskset -c CPUS $0 --run ..." starts it
 # with its affinity already set.
 
 export PATH=/bin:/sbin:/usr/bin:/usr/sbin
@@ -344,10 +346,187 @@ load_spread() {
 	done
 }
 
+# ------------------------------------------- seed loads (issues 11, 16) ----
+# One load per seed pair of /work/shared/seeds, each the situation its
+# author argued with, on this 2-node guest (README.md, "Seed loads").
+
+# nohzspread (seed 002, Preeti U Murthy): "Busy loops equal to number of
+# cores were spawned ... all busy loops would start on one of the numa
+# domains"; the idle CPUs of the other node must get them through the nohz
+# idle balance.  SR_ROUNDS rounds (default 10): SR_HOGS busy loops (default
+# 4) started with taskset -c SR_STARTCPU (default 1: one CPU of node 0), 0.3 s
+# for the idle CPUs to stop their ticks, then allowed every CPU for T percent
+# of a second (--scale, default 0.4 s), killed, 0.1 s idle.  With node 0's
+# other CPU idle, that CPU is the idle load balancer (find_new_ilb: the first
+# idle CPU) and its pass balances node 1's first idle CPU before itself.  With
+# loops on both CPUs of node 0 (SR_STARTCPU=0-1) the ILB is CPU 2 and its
+# pass for CPU 3 cannot pull across the nodes (should_we_balance: only the
+# first idle CPU of the local group balances an idle domain), so every pull is
+# the ILB's own.
+load_nohzspread() {
+	T=$(sc 40) r=0
+	while [ $r -lt "${SR_ROUNDS:-10}" ]; do
+		hs= k=0
+		while [ $k -lt "${SR_HOGS:-4}" ]; do
+			taskset -c "${SR_STARTCPU:-1}" "$0" --run hog & hs="$hs $!"
+			k=$((k + 1))
+		done
+		sleep 0.3
+		for h in $hs; do
+			taskset -p -c "${SR_ALLCPUS:-0-$(($(nproc) - 1))}" $h >/dev/null
+		done
+		sleep $((T / 100)).$(printf %02d $((T % 100)))
+		# shellcheck disable=SC2086
+		kill $hs
+		# shellcheck disable=SC2086
+		wait $hs 2>/dev/null
+		sleep 0.1
+		r=$((r + 1))
+	done
+}
+
+# ping of ppbail: bursts of SR_BURST exchanges, then SR_GAPMS ms asleep
+pp_burst() {	# pp_burst ROUNDS BURST GAPMS
+	exec 3>/tmp/pp.ab 4</tmp/pp.ba
+	i=0
+	while [ $i -lt $1 ]; do
+		echo p >&3
+		read -r x <&4
+		i=$((i + 1))
+		[ $((i % $2)) = 0 ] && sleep 0.$(printf %03d "$3")
+	done
+	echo q >&3
+}
+
+# ppbail (seed 003, Josh Don): "two threads that take turns sleeping and
+# waking each other up are affined to two cores - a large number of threads
+# with 100% utilization are pinned to all other cores".  ping pinned to
+# SR_PINGCPU (default 0), pong to SR_PONGCPU (default 1), SR_HOGS busy loops
+# (default 6) pinned round-robin to SR_HOGCPUS (default "2 3"); ping pauses
+# SR_GAPMS ms (default 20) after every SR_BURST exchanges (default 8), so the
+# CPUs' avg_idle grows past the balance cost and the newly idle balances of
+# the next exchanges run (with the partner's wakeup on its way) instead of
+# being skipped.  R exchanges (--scale, default 800).
+load_ppbail() {
+	R=$(sc 800)
+	rm -f /tmp/pp.ab /tmp/pp.ba
+	mkfifo /tmp/pp.ab /tmp/pp.ba
+	hs= k=0
+	while [ $k -lt "${SR_HOGS:-6}" ]; do
+		for cpu in ${SR_HOGCPUS:-2 3}; do
+			[ $k -lt "${SR_HOGS:-6}" ] || break
+			taskset -c "$cpu" "$0" --run hog & hs="$hs $!"
+			k=$((k + 1))
+		done
+	done
+	taskset -c "${SR_PINGCPU:-0}" "$0" --run pp_burst "$R" "${SR_BURST:-8}" \
+		"${SR_GAPMS:-20}" & a=$!
+	taskset -c "${SR_PONGCPU:-1}" "$0" --run pp_pong & b=$!
+	wait $a $b
+	# shellcheck disable=SC2086
+	kill $hs
+	# shellcheck disable=SC2086
+	wait $hs 2>/dev/null
+}
+
+# the parent of exitsync: starts on SR_PARENTCPUS, allows itself every CPU,
+# then becomes xargs, which runs each child and waits for it (SIGCHLD left at
+# its default: the child's exit wakes it through __wake_up_parent, WF_SYNC)
+exitsync_parent() {	# exitsync_parent N CHILDCPUS ALLCPUS
+	seq "$1" >/tmp/exitsync.list
+	taskset -p -c "$3" $$ >/dev/null
+	exec xargs -n 1 taskset -c "$2" true </tmp/exitsync.list
+}
+
+# exitsync (seed 004 4/4, Mel Gorman: "When a task exits, it notifies the
+# parent that it has exited. This is a sync wakup and the exiting task may
+# pull the parent towards the wakers CPU"): a parent started on node 1
+# (SR_PARENTCPUS, default 2-3) and then allowed every CPU runs N children
+# (--scale, default 300) one after another, each of which moves itself to
+# SR_CHILDCPUS (default 0-1, node 0) and exits there.  A shell would not do:
+# busybox sh catches SIGCHLD, and the signal's wakeup (not sync) comes first.
+load_exitsync() {
+	N=$(sc 300)
+	taskset -c "${SR_PARENTCPUS:-2-3}" "$0" --run exitsync_parent "$N" \
+		"${SR_CHILDCPUS:-0-1}" "${SR_ALLCPUS:-0-$(($(nproc) - 1))}"
+}
+
+# equalwake (seed 004 3/4, Mel Gorman: "avoids migrations on wakeup when two
+# CPUs are equally loaded which is particularly important in the case where
+# the measured load is 0"): the rt-app workload equalwake.json that record.sh
+# puts into /etc/sr-rtapp.json.  Three SCHED_FIFO wakers pinned to CPU 0
+# each resume (futex wakeup, not sync) a SCHED_OTHER thread of their own once
+# a second (one wakee per waker: its wakee_flips stay low, so wake_wide() does
+# not decide); a SCHED_FIFO loop pinned to each CPU runs 600 us of every
+# millisecond, with no CFS load (so that an idle CPU does not end the wakeup
+# in wake_affine_idle() and the threads find no idle CPU to settle on).  A
+# thread woken while an RT task runs on prev_cpu has, once its own load has
+# decayed over the second since, CFS loads 0 on both sides:
+# wake_affine_weight compares 0 with 0.
+# The duration (seconds) is scaled by --scale (default 8 s).
+load_equalwake() {
+	d=$(sc 8)
+	sed "s/\"duration\": *[0-9]*/\"duration\": $d/" /etc/sr-rtapp.json >/tmp/equalwake.json
+	(cd /tmp && rt-app /tmp/equalwake.json)
+}
+
+# kthreadpin (seed 000, Yihao Wu: per-CPU kernel threads "created by
+# kernel_thread" have no KTHREAD_IS_PER_CPU; load balance tries to migrate
+# them and "further makes wakeup balance at NUMA domain level messed up"):
+# the kernel threads that are not per-CPU by name and that user space may
+# bind (RCU's, kcompactd, kswapd, khugepaged, ksmd, oom_reaper, kauditd) are
+# pinned to SR_PINCPU (default 0) with taskset -p; then SR_ROUNDS rounds
+# (default 4): SR_HOGS busy loops (default 3) started on SR_STARTCPU
+# (default 0) and then allowed every CPU, beside a fork storm of one worker
+# per CPU (every exit queues RCU callbacks, so the pinned rcu_preempt runs
+# often), T percent of a second (--scale, default 0.5 s) each.
+load_kthreadpin() {
+	T=$(sc 50) r=0
+	for d in /proc/[0-9]*; do
+		read -r c 2>/dev/null <"$d/comm" || continue
+		case $c in
+		rcu_preempt | rcu_sched | rcu_tasks* | rcu_exp* | kcompactd* | kswapd* | \
+		khugepaged | ksmd | oom_reaper | kauditd)
+			taskset -p -c "${SR_PINCPU:-0}" "${d#/proc/}" >/dev/null 2>&1 ;;
+		esac
+	done
+	while [ $r -lt "${SR_ROUNDS:-4}" ]; do
+		hs= k=0
+		while [ $k -lt "${SR_HOGS:-3}" ]; do
+			taskset -c "${SR_STARTCPU:-0}" "$0" --run hog & hs="$hs $!"
+			k=$((k + 1))
+		done
+		ws= w=0
+		while [ $w -lt "$(nproc)" ]; do
+			(
+				i=0
+				while [ $i -lt 20 ]; do
+					( true )
+					i=$((i + 1))
+				done
+			) &
+			ws="$ws $!"
+			w=$((w + 1))
+		done
+		sleep 0.1
+		for h in $hs; do
+			taskset -p -c "${SR_ALLCPUS:-0-$(($(nproc) - 1))}" $h >/dev/null
+		done
+		sleep $((T / 100)).$(printf %02d $((T % 100)))
+		# shellcheck disable=SC2086
+		wait $ws
+		# shellcheck disable=SC2086
+		kill $hs
+		# shellcheck disable=SC2086
+		wait $hs 2>/dev/null
+		r=$((r + 1))
+	done
+}
+
 if [ "$1" = --run ]; then
 	[ -f /etc/sr.conf ] && . /etc/sr.conf
 	case $2 in
-	hog | pp_ping | pp_pong | forkpin_parent) f=$2; shift 2; "$f" "$@" ;;
+	hog | pp_ping | pp_pong | pp_burst | forkpin_parent | exitsync_parent) f=$2; shift 2; "$f" "$@" ;;
 	*) echo "unknown helper $2" >&2; exit 1 ;;
 	esac
 	exit 0
@@ -366,7 +545,8 @@ fi
 if [ "$1" = --load ]; then
 	[ -f /etc/sr.conf ] && . /etc/sr.conf
 	case $2 in
-	messaging | forks | pingpong | mix | busyloops | pinnedhogs | forkpin | pphogs | spread | rtapp) "load_$2" ;;
+	messaging | forks | pingpong | mix | busyloops | pinnedhogs | forkpin | pphogs | spread | rtapp | \
+	nohzspread | ppbail | exitsync | equalwake | kthreadpin) "load_$2" ;;
 	*) echo "unknown load $2" >&2; exit 1 ;;
 	esac
 	exit 0

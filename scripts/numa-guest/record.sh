@@ -7,7 +7,8 @@
 # "schedreplay record" (--recorder schedreplay).  See README.md in this folder.
 #
 #   scripts/numa-guest/record.sh --kernel 6.1|6.12 \
-#       --load messaging|forks|pingpong|mix|busyloops|pinnedhogs|forkpin|pphogs|spread|all --out DIR [options]
+#       --load messaging|forks|pingpong|mix|busyloops|pinnedhogs|forkpin|pphogs|spread|rtapp|
+#              nohzspread|ppbail|exitsync|equalwake|kthreadpin|all --out DIR [options]
 #
 # Writes, per load, DIR/numa-<K>-<load>.dat (the recorder's output),
 # .topo (schedreplay topology file), .facts.txt (topology facts, kprobe
@@ -24,7 +25,8 @@ SRBIN=$TOP/schedreplay BUFSET=
 
 usage() {
 	cat <<EOF
-usage: $0 --kernel 6.1|6.12 --load messaging|forks|pingpong|mix|busyloops|pinnedhogs|forkpin|pphogs|spread|rtapp|all --out DIR
+usage: $0 --kernel 6.1|6.12 --load messaging|forks|pingpong|mix|busyloops|pinnedhogs|forkpin|pphogs|spread|rtapp|
+             nohzspread|ppbail|exitsync|equalwake|kthreadpin|all --out DIR
   --recorder R        trace-cmd (default: trace-cmd record, probes defined by
                       init.sh) or schedreplay (schedreplay record, which adds
                       the probes itself)
@@ -39,7 +41,8 @@ usage: $0 --kernel 6.1|6.12 --load messaging|forks|pingpong|mix|busyloops|pinned
   --scale PERCENT     load size (default $SCALE)
   --set NAME=VALUE    a load variable for init.sh (SR_HOGS, SR_PINCPU,
                       SR_CHILDCPUS, SR_PPCPUS, SR_HOGCPUS, SR_STARTCPU,
-                      SR_GROUPS, SR_FDS; README.md), repeatable
+                      SR_GROUPS, SR_FDS, SR_ROUNDS, SR_PINGCPU, SR_PONGCPU,
+                      SR_BURST, SR_GAPMS, SR_PARENTCPUS; README.md), repeatable
   --rtapp FILE        with --load rtapp: the rt-app workload the guest runs
                       (schedreplay simulate --export-demand); rt-app and its
                       libraries go into the guest with it
@@ -108,7 +111,8 @@ while [ $# -gt 0 ]; do
 	--set)
 		case ${2:-} in
 		SR_HOGS=* | SR_PINCPU=* | SR_CHILDCPUS=* | SR_ALLCPUS=* | SR_PPCPUS=* | \
-		SR_HOGCPUS=* | SR_STARTCPU=* | SR_GROUPS=* | SR_FDS=*) ;;
+		SR_HOGCPUS=* | SR_STARTCPU=* | SR_GROUPS=* | SR_FDS=* | SR_ROUNDS=* | \
+		SR_PINGCPU=* | SR_PONGCPU=* | SR_BURST=* | SR_GAPMS=* | SR_PARENTCPUS=*) ;;
 		*) die "--set takes NAME=VALUE with a load variable (see --help), not '${2:-}'" ;;
 		esac
 		case ${2#*=} in *[!0-9,\ -]* | '') die "--set ${2%%=*}: the value must be numbers, ',', '-' or spaces" ;; esac
@@ -130,7 +134,8 @@ while [ $# -gt 0 ]; do
 	esac
 done
 case $KERNEL in 6.1 | 6.12) ;; *) usage ;; esac
-case $LOAD in messaging | forks | pingpong | mix | busyloops | pinnedhogs | forkpin | pphogs | spread | rtapp) LOADS=$LOAD ;; all) LOADS="messaging forks pingpong" ;; *) usage ;; esac
+case $LOAD in messaging | forks | pingpong | mix | busyloops | pinnedhogs | forkpin | pphogs | spread | rtapp | \
+	nohzspread | ppbail | exitsync | equalwake | kthreadpin) LOADS=$LOAD ;; all) LOADS="messaging forks pingpong" ;; *) usage ;; esac
 [ -n "$OUT" ] || usage
 case $ACCEL in tcg | kvm) ;; *) usage ;; esac
 case $RECORDER in trace-cmd | schedreplay) ;; *) usage ;; esac
@@ -158,6 +163,11 @@ HOST_PKGS="qemu-system-x86 busybox-static cpio xz-utils zstd trace-cmd"
 [ "$RECORDER" = trace-cmd ] && HOST_PKGS="$HOST_PKGS bpftool"
 if [ "$LOAD" = rtapp ]; then
 	[ -r "$RTAPP" ] || die "--load rtapp needs --rtapp FILE (a readable rt-app workload)"
+	HOST_PKGS="$HOST_PKGS rt-app"
+elif [ "$LOAD" = equalwake ]; then
+	# seed 004 3/4's load is an rt-app workload of this folder
+	[ -z "$RTAPP" ] || die "--rtapp FILE goes with --load rtapp (equalwake runs $HERE/equalwake.json)"
+	RTAPP=$HERE/equalwake.json
 	HOST_PKGS="$HOST_PKGS rt-app"
 elif [ -n "$RTAPP" ]; then
 	die "--rtapp FILE goes with --load rtapp"
@@ -462,8 +472,8 @@ SR_RECORDER=$RECORDER
 SR_BENCH=$BENCH
 $SETS
 EOF
-	# --load rtapp: the workload, rt-app and the libraries it loads
-	if [ "$load" = rtapp ]; then
+	# --load rtapp / equalwake: the workload, rt-app and the libraries it loads
+	if [ "$load" = rtapp ] || [ "$load" = equalwake ]; then
 		local f
 		mkdir -p "$w/conf/usr/bin"
 		cp "$RTAPP" "$w/conf/etc/sr-rtapp.json"
