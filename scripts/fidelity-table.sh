@@ -6,7 +6,7 @@
 # pair, into a scratch database), then prints per trace, per recorder class
 # and per set (tune / holdout) the exact-CPU % and n of each decision kind,
 # checks the issue's goals on the cells with n >= MIN, and checks the seed
-# pairs' direction.  See scripts/README.md.
+# pairs' direction.  See the table of scripts in README.md.
 #
 #   scripts/fidelity-table.sh [options] LIST
 #
