@@ -1959,23 +1959,6 @@ static int tick(struct sim *s, int cpu)
 
 /* ---- setup --------------------------------------------------------------------- */
 
-/*
- * sysctl_sched_base_slice before its scaling (EEVDF): 0.75 ms from 6.6,
- * 0.70 ms from 6.15 (2ae891b82695 "sched: Reduce the default slice to avoid
- * tasks getting an extra tick"), which the 6.12 stable series took in
- * 6.12.31 (Debian's 6.12.117 source has it); a 6.12 release that does not
- * say its sublevel keeps 0.75 ms.
- */
-static uint64_t base_slice_ns(const struct sr_kgen *g)
-{
-	if (!g || !g->major)
-		return 750000ULL;
-	if (g->major > 6 || (g->major == 6 && g->minor >= 15) ||
-	    (g->major == 6 && g->minor == 12 && g->sublevel >= 31))
-		return 700000ULL;
-	return 750000ULL;
-}
-
 static int sim_setup(struct sim *s)
 {
 	const struct sr_demand *d = s->d;
@@ -1987,7 +1970,8 @@ static int sim_setup(struct sim *s)
 	s->latency = 6000000ULL * (uint64_t)factor;
 	s->min_gran = 750000ULL * (uint64_t)factor;
 	s->wakeup_gran = 1000000ULL * (uint64_t)factor;
-	s->base_slice = base_slice_ns(s->o->kgen) * (uint64_t)factor;
+	/* sysctl_sched_base_slice by release (kgen: 0.70 ms from 6.15 and 6.12.31) */
+	s->base_slice = sr_kgen_base_slice_ns(s->o->kgen) * (uint64_t)factor;
 	s->eevdf = s->o->eevdf > 0;
 	s->ni_random = s->o->kgen && sr_kgen_has(s->o->kgen, SR_KF_NI_RANDOM);
 	s->delay = s->o->eevdf > 1;

@@ -566,7 +566,8 @@ static int64_t avg_vruntime(struct sr_replay *r, int cpu, uint64_t now, unsigned
 /*
  * update_entity_lag() (6.6 to 6.18.0): the lag @t takes off the queue,
  * V - vruntime clamped to max(2 * slice, TICK_NSEC) of its time, the slice
- * sysctl_sched_base_slice (0.75 ms) x (1 + ilog2(min(ncpus, 8)))
+ * sysctl_sched_base_slice (0.75 ms; 0.70 ms from 6.15 and 6.12.31, kgen) x
+ * (1 + ilog2(min(ncpus, 8)))
  */
 static void save_lag(struct sr_replay *r, struct sr_task *t, int64_t v_avg)
 {
@@ -576,7 +577,7 @@ static void save_lag(struct sr_replay *r, struct sr_task *t, int64_t v_avg)
 
 	while (n >>= 1)
 		factor++;
-	slice = 750000ULL * (uint64_t)factor;
+	slice = sr_kgen_base_slice_ns(&r->kgen) * (uint64_t)factor;
 	lim = vdelta(t, 2 * slice > tick ? 2 * slice : tick);
 	t->vlag = lag > lim ? lim : lag < -lim ? -lim : lag;
 }

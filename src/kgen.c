@@ -59,6 +59,12 @@ static const struct {
 			      { { 6, 1, 160 }, { 6, 6, 120 }, { 6, 12, 117 }, { 6, 18, 5 } } },
 	[SR_KF_SIBLING_IMBALANCE] = { "prefer-sibling balance for idle CPUs only", { 6, 6, 0 },
 				      { { 0 } } },
+	/*
+	 * 0.70 ms in sched/fair.c of Debian's 6.12.117 (checked); 6.12.31 as
+	 * the first 6.12 stable release with the backport is not checked
+	 */
+	[SR_KF_BASE_SLICE_700US] = { "0.70 ms base slice", { 6, 15, 0 },
+				     { { 6, 12, 31 }, { 0 } } },
 };
 
 static int ver_ge(int maj, int min, int maj2, int min2)
@@ -158,6 +164,11 @@ int sr_kgen_parse(const char *release, enum sr_kgen_source src, struct sr_kgen *
 int sr_kgen_has(const struct sr_kgen *g, enum sr_kfeat f)
 {
 	return g && f >= 0 && f < SR_KF__COUNT && (g->feat >> f) & 1;
+}
+
+unsigned long long sr_kgen_base_slice_ns(const struct sr_kgen *g)
+{
+	return sr_kgen_has(g, SR_KF_BASE_SLICE_700US) ? 700000ULL : 750000ULL;
 }
 
 const char *sr_kfeat_name(enum sr_kfeat f)

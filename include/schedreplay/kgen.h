@@ -49,6 +49,9 @@ enum sr_kfeat {
 	/* v6.6 sibling_imbalance() (in Debian 6.12.117's fair.c, not in 6.1.192's):
 	 * find_busiest_group()'s prefer_sibling spreads tasks only for an idle CPU */
 	SR_KF_SIBLING_IMBALANCE,
+	/* v6.15 2ae891b82695 "sched: Reduce the default slice to avoid tasks
+	 * getting an extra tick": sysctl_sched_base_slice 0.70 ms, not 0.75 */
+	SR_KF_BASE_SLICE_700US,
 	SR_KF__COUNT
 };
 
@@ -85,6 +88,12 @@ int sr_kgen_has(const struct sr_kgen *g, enum sr_kfeat f);
  * says so.
  */
 int sr_kgen_range(const struct sr_kgen *g);
+
+/*
+ * sysctl_sched_base_slice of @g's kernel before its scaling by
+ * 1 + ilog2(min(CPUs, 8)) (EEVDF): 700000 or 750000 ns
+ */
+unsigned long long sr_kgen_base_slice_ns(const struct sr_kgen *g);
 
 /* a behaviour's short name ("delayed dequeue") */
 const char *sr_kfeat_name(enum sr_kfeat f);

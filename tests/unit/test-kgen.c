@@ -43,6 +43,15 @@ int main(void)
 	CHECK(!sr_kgen_has(&g, SR_KF_SIBLING_IMBALANCE), "6.1.192: 6.1's prefer_sibling test");
 	CHECK_EQ(sr_kgen_parse("6.12.117", SR_KGEN_SRC_OPTION, &g), 0, "6.12.117");
 	CHECK(sr_kgen_has(&g, SR_KF_SIBLING_IMBALANCE), "6.12.117: sibling_imbalance()");
+	/* the base slice: 0.70 ms in Debian 6.12.117's fair.c and from 6.15 */
+	CHECK_EQ(sr_kgen_base_slice_ns(&g), 700000ULL, "6.12.117: a 0.70 ms base slice");
+	CHECK_EQ(sr_kgen_parse("6.12.10", SR_KGEN_SRC_OPTION, &g), 0, "6.12.10");
+	CHECK_EQ(sr_kgen_base_slice_ns(&g), 750000ULL, "6.12.10: 0.75 ms");
+	CHECK_EQ(sr_kgen_parse("6.15.1", SR_KGEN_SRC_OPTION, &g), 0, "6.15.1");
+	CHECK_EQ(sr_kgen_base_slice_ns(&g), 700000ULL, "6.15.1: 0.70 ms");
+	CHECK_EQ(sr_kgen_parse("6.6.60", SR_KGEN_SRC_OPTION, &g), 0, "6.6.60");
+	CHECK_EQ(sr_kgen_base_slice_ns(&g), 750000ULL, "6.6.60: 0.75 ms");
+	CHECK_EQ(sr_kgen_base_slice_ns(NULL), 750000ULL, "unknown: 0.75 ms");
 	/* NI_RANDOM: Debian 6.1.192 and 6.12.117 checked; the rest as noted in kgen.c */
 	CHECK_EQ(sr_kgen_parse("6.1.159", SR_KGEN_SRC_OPTION, &g), 0, "6.1.159");
 	CHECK(!sr_kgen_has(&g, SR_KF_NI_RANDOM), "6.1.159: no NI_RANDOM");
