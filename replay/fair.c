@@ -176,14 +176,7 @@ static long task_h_load(const struct sr_task *t)
 
 static const struct sr_domain *llc_domain(const struct sr_wake_ctx *c, int cpu)
 {
-	const struct sr_cpu_topo *ct = &c->v->topo->cpu[cpu];
-	const struct sr_domain *llc = NULL;
-	int i;
-
-	for (i = 0; i < ct->ndomains; i++)
-		if (ct->dom[i].flags & SR_SD_SHARE_LLC)
-			llc = &ct->dom[i];
-	return llc;
+	return sr_topology_llc(c->v->topo, cpu);
 }
 
 const struct sr_domain *sr_ctx_llc(const struct sr_wake_ctx *c, int cpu)

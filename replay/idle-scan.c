@@ -18,19 +18,6 @@
 
 #define NSEC_PER_SEC 1000000000ULL
 
-/* the highest SD_SHARE_LLC level of @cpu (sd_llc), NULL without one */
-static const struct sr_domain *llc_of(const struct sr_topology *t, int cpu)
-{
-	const struct sr_cpu_topo *ct = &t->cpu[cpu];
-	const struct sr_domain *llc = NULL;
-	int i;
-
-	for (i = 0; i < ct->ndomains; i++)
-		if (ct->dom[i].flags & SR_SD_SHARE_LLC)
-			llc = &ct->dom[i];
-	return llc;
-}
-
 /* msecs_to_jiffies(), rounding up as the kernel's does */
 static uint64_t ms_to_jiffies(uint64_t ms, int hz)
 {
@@ -157,14 +144,14 @@ static void jiffy(struct sr_replay *r, uint64_t j, uint64_t now, unsigned char *
 			kick = 1;
 			break;
 		}
-		d = llc_of(t, cpu);
+		d = sr_topology_llc(t, cpu);
 		for (c = 0; d && c < t->ncpus; c++)
 			if (sr_cpumask_test(d->span, c) && ticking[c])
 				busy++;
 		kick = busy > 1;
 	}
 	for (cpu = 0; cpu < t->ncpus; cpu++) {
-		const struct sr_domain *d = llc_of(t, cpu);
+		const struct sr_domain *d = sr_topology_llc(t, cpu);
 		int busy = !cpu_idle(&r->rq[cpu]);
 
 		if (!d || d->span_weight < 2 || (!ticking[cpu] && !kick))

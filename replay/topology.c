@@ -1108,7 +1108,7 @@ out:
 	return err;
 }
 
-int sr_topology_llc_size(const struct sr_topology *t, int cpu)
+const struct sr_domain *sr_topology_llc(const struct sr_topology *t, int cpu)
 {
 	const struct sr_cpu_topo *c = &t->cpu[cpu];
 	int i;
@@ -1116,8 +1116,15 @@ int sr_topology_llc_size(const struct sr_topology *t, int cpu)
 	/* sd_llc is the highest level with SD_SHARE_LLC */
 	for (i = c->ndomains - 1; i >= 0; i--)
 		if (c->dom[i].flags & SR_SD_SHARE_LLC)
-			return c->dom[i].span_weight;
-	return 1;
+			return &c->dom[i];
+	return NULL;
+}
+
+int sr_topology_llc_size(const struct sr_topology *t, int cpu)
+{
+	const struct sr_domain *llc = sr_topology_llc(t, cpu);
+
+	return llc ? llc->span_weight : 1;
 }
 
 void sr_topology_free(struct sr_topology *t)

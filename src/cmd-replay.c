@@ -28,27 +28,12 @@
 #include "version.h"
 #include "banned.h"
 
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int sig)
-{
-	interrupted = sig;
-}
-
 /*
- * SIGINT and SIGTERM only set a flag: the replay loop, the engine's last
- * decisions and the store (its writer thread, the index build, the wait
- * for a lock, the append's copy) all stop on it, and nothing is written.
- * Once the run is committed a signal changes nothing any more.
+ * A signal (cmd_catch_signals()) stops the replay loop, the engine's last
+ * decisions and the store (its writer thread, the index build, the wait for
+ * a lock, the append's copy), and nothing is written.  Once the run is
+ * committed a signal changes nothing any more.
  */
-static void catch_signals(void)
-{
-	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
 
 /* ---- the progress line: on a terminal only ----------------------------------- */
 
@@ -974,7 +959,7 @@ static int replay_run(const struct replay_args *a, struct replay_ctx *rc, struct
 		return err;
 	topo = run->topo;
 	/* before the temporary file exists: a signal must not leave it behind */
-	catch_signals();
+	cmd_catch_signals();
 	progress_start(&run->prog, a->path, !a->quiet && isatty(STDERR_FILENO));
 	if (a->out) {
 		struct sr_run_info ri = {
@@ -994,14 +979,14 @@ static int replay_run(const struct replay_args *a, struct replay_ctx *rc, struct
 			.force = a->force,
 			.append = a->append,
 			.lock_timeout_ms = a->lock_timeout_ms,
-			.cancel = &interrupted,
+			.cancel = &cmd_interrupted,
 			.notice = store_notice,
 			.notice_data = &run->prog,
 		};
 
 		rc->store = sr_store_create(a->out, &so, cause);
 		if (!rc->store)
-			return interrupted ? -SR_E_INTR : -SR_E_IO;
+			return cmd_interrupted ? -SR_E_INTR : -SR_E_IO;
 		err = sr_store_begin_run(rc->store, &ri, topo, rc->sides, rc->touches, rc->nsides,
 					 cause);
 		if (err < 0)
@@ -1011,7 +996,7 @@ static int replay_run(const struct replay_args *a, struct replay_ctx *rc, struct
 			return -SR_E_NOMEM;
 	}
 
-	while (!interrupted && (err = sr_trace_next(run->t, &ev, cause)) > 0) {
+	while (!cmd_interrupted && (err = sr_trace_next(run->t, &ev, cause)) > 0) {
 		if (ev.cpu >= topo->ncpus) {
 			sr_cause_set(cause, "event on cpu %d, but the topology has %d CPUs",
 				     ev.cpu, topo->ncpus);
@@ -1034,7 +1019,7 @@ static int replay_run(const struct replay_args *a, struct replay_ctx *rc, struct
 		run->events++;
 		progress_update(&run->prog, run->events);
 	}
-	if (interrupted)
+	if (cmd_interrupted)
 		return REPLAY_INTERRUPTED;
 	if (err < 0)
 		return err;
@@ -1054,7 +1039,7 @@ static int replay_run(const struct replay_args *a, struct replay_ctx *rc, struct
 		struct sr_patch_summary ps[SR_MAX_MODELS / 2 * SR_DEC__COUNT];
 		int nps = summaries(rc, ps);
 
-		if (interrupted)
+		if (cmd_interrupted)
 			return REPLAY_INTERRUPTED;
 		progress_phase(&run->prog, a->append ? "writing the run, then appending it" :
 			       "writing the database and its indexes");
@@ -1063,7 +1048,7 @@ static int replay_run(const struct replay_args *a, struct replay_ctx *rc, struct
 					  run->events, run->first_ts, run->last_ts, cause);
 		if (!err)
 			err = sr_store_commit(rc->store, cause);
-		if (err == -SR_E_INTR || (err < 0 && interrupted))
+		if (err == -SR_E_INTR || (err < 0 && cmd_interrupted))
 			return REPLAY_INTERRUPTED;
 		if (err < 0)
 			return err;
@@ -1071,7 +1056,7 @@ static int replay_run(const struct replay_args *a, struct replay_ctx *rc, struct
 		progress_end(&run->prog);
 		if (!a->quiet)
 			print_written(rc, stderr);
-	} else if (interrupted) {
+	} else if (cmd_interrupted) {
 		return REPLAY_INTERRUPTED;
 	}
 	return 0;
@@ -1258,7 +1243,7 @@ static int replay_exec(int argc, char **argv)
 			sr_error("replay: interrupted, nothing written to '%s'", a.out);
 		else
 			sr_error("replay: interrupted");
-		ret = 128 + (interrupted ? interrupted : SIGINT);
+		ret = 128 + (cmd_interrupted ? cmd_interrupted : SIGINT);
 	} else if (err < 0) {
 		progress_end(&run.prog);
 		if (!cause && err == -SR_E_NOMEM)

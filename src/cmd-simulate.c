@@ -367,23 +367,6 @@ static int export_demand(const struct sr_demand *d, const char *path, int kthrea
 
 /* ---- -o DB: each side's simulated run in the database (schedreplay-db(5)) ---- */
 
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int sig)
-{
-	interrupted = sig;
-}
-
-/* SIGINT and SIGTERM stop the simulation and the store: nothing is written */
-static void catch_signals(void)
-{
-	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
-
 static void store_notice(const char *msg, void *data)
 {
 	(void)data;
@@ -419,7 +402,7 @@ static int db_decision(const struct sr_decision *d, const struct sr_eval *e, int
 	struct sim_db *db = data;
 	struct sr_eval ev[3];
 
-	if (interrupted)
+	if (cmd_interrupted)
 		return -SR_E_INTR;
 	/* the simulator's order (the side, its pair's other side, the base) in the store's */
 	if (db->nsides == 1 || nevals < 3) {
@@ -461,7 +444,7 @@ static int db_event(const struct sr_event *ev, void *data)
 	struct sim_db *db = data;
 	int ret;
 
-	if (interrupted)
+	if (cmd_interrupted)
 		return -SR_E_INTR;
 	db->events++;
 	ret = sr_slices_feed(db->slices, ev);
@@ -880,12 +863,12 @@ static int simulate_exec(int argc, char **argv)
 			.force = force,
 			.append = append,
 			.lock_timeout_ms = SR_DB_LOCK_TIMEOUT_MS,
-			.cancel = &interrupted,
+			.cancel = &cmd_interrupted,
 			.notice = store_notice,
 		};
 
 		/* before the temporary file exists: a signal must not leave it behind */
-		catch_signals();
+		cmd_catch_signals();
 		db.store = sr_store_create(out, &so, &cause);
 		if (!db.store) {
 			sr_error("simulate: %s", cause ? cause : "cannot create the database");
@@ -942,7 +925,7 @@ static int simulate_exec(int argc, char **argv)
 			}
 			if (err) {
 db_fail:
-				if (err == -SR_E_INTR || interrupted)
+				if (err == -SR_E_INTR || cmd_interrupted)
 					goto intr;
 				sr_error("%s", cause ? cause : sr_strerror(err));
 				goto out;
@@ -973,8 +956,8 @@ db_fail:
 				(unsigned long long)rec.wakeups);
 	}
 	if (db.store) {
-		r = interrupted ? -SR_E_INTR : sr_store_commit(db.store, &cause);
-		if (r == -SR_E_INTR || interrupted)
+		r = cmd_interrupted ? -SR_E_INTR : sr_store_commit(db.store, &cause);
+		if (r == -SR_E_INTR || cmd_interrupted)
 			goto intr;
 		if (r) {
 			sr_error("simulate: %s", cause ? cause : sr_strerror(r));
@@ -995,7 +978,7 @@ db_fail:
 intr:
 	/* as replay: nothing written, and the signal's exit status */
 	sr_error("simulate: interrupted, nothing written to '%s'", out);
-	ret = 128 + (interrupted ? interrupted : SIGINT);
+	ret = 128 + (cmd_interrupted ? cmd_interrupted : SIGINT);
 out:
 	sr_slices_free(db.slices);
 	sr_store_free(db.store);

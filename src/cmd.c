@@ -184,3 +184,19 @@ int cmd_parse_secs(const char *s, size_t len, long long *ns)
 	*ns = sec * 1000000000LL + frac;
 	return 0;
 }
+
+volatile sig_atomic_t cmd_interrupted;
+
+static void on_signal(int sig)
+{
+	cmd_interrupted = sig;
+}
+
+void cmd_catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}

@@ -7,6 +7,7 @@
 #ifndef SCHEDREPLAY_CMD_H
 #define SCHEDREPLAY_CMD_H
 
+#include <signal.h>
 #include <stdio.h>
 
 /* exit codes: only main() turns a command's result into one */
@@ -57,6 +58,14 @@ int cmd_wants_help(const struct cmd_entry *c, int argc, char **argv);
 int cmd_bad_option(const struct cmd_entry *c, const char *opt);
 /* 0 when exactly one TRACE argument is left, else a usage error and -1 */
 int cmd_one_trace(const struct cmd_entry *c, int argc, int optind_);
+
+/*
+ * SIGINT and SIGTERM only set cmd_interrupted (the signal's number): a
+ * command that writes a database stops on it and writes nothing.  Installed
+ * by cmd_catch_signals(), before the command's temporary file exists.
+ */
+extern volatile sig_atomic_t cmd_interrupted;
+void cmd_catch_signals(void);
 
 /* SECONDS[.FRACTION] to ns: 0, -1 for bad syntax, -2 when too large */
 int cmd_parse_secs(const char *s, size_t len, long long *ns);

@@ -136,6 +136,9 @@ int sr_topology_imb_numa_nr(const struct sr_topology *t, int cpu, int level);
 const uint64_t *sr_topology_group_span(const struct sr_topology *t, int level, int cpu,
 				       uint64_t *one);
 
+/* @cpu's sd_llc: its highest SD_SHARE_LLC level, NULL without one */
+const struct sr_domain *sr_topology_llc(const struct sr_topology *t, int cpu);
+
 /* CPUs in @cpu's LLC (sd_llc_size: weight of the highest SD_SHARE_LLC level, or 1) */
 int sr_topology_llc_size(const struct sr_topology *t, int cpu);
 
