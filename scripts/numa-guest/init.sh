@@ -50,6 +50,35 @@ sc() {	# sc N: N scaled by SR_SCALE percent, at least 1
 	echo "$v"
 }
 
+# start_hogs N CPUS: N busy loops pinned in turn to the CPU lists of CPUS
+# ("2 3": CPU 2, 3, 2, ...; taskset before exec, so their forks are not
+# placed); their pids in hs
+start_hogs() {
+	hs= k=0
+	while [ $k -lt "$1" ]; do
+		for cpu in $2; do
+			[ $k -lt "$1" ] || break
+			taskset -c "$cpu" "$0" --run hog & hs="$hs $!"
+			k=$((k + 1))
+		done
+	done
+}
+
+# unpin_hogs: the hogs of hs allowed SR_ALLCPUS (default every CPU)
+unpin_hogs() {
+	for h in $hs; do
+		taskset -p -c "${SR_ALLCPUS:-0-$(($(nproc) - 1))}" "$h" >/dev/null
+	done
+}
+
+# stop_hogs: the hogs of hs killed and reaped
+stop_hogs() {
+	# shellcheck disable=SC2086
+	kill $hs
+	# shellcheck disable=SC2086
+	wait $hs 2>/dev/null
+}
+
 # hackbench-like: G groups of N senders and N receivers; every sender writes M
 # 100-byte messages to every receiver of its group through FIFOs.  A receiver
 # opens its FIFO read-write (so it never blocks on open and sees no early EOF)
@@ -192,10 +221,7 @@ load_pinnedhogs() {
 	taskset -p -c 0 $a >/dev/null
 	taskset -p -c 2 $b >/dev/null
 	wait $a $b
-	# shellcheck disable=SC2086
-	kill $hs
-	# shellcheck disable=SC2086
-	wait $hs 2>/dev/null
+	stop_hogs
 }
 
 # busyloops (seed 002's scenario): four busy loops started on node 0
@@ -218,10 +244,7 @@ load_busyloops() {
 		done
 		# T percent of one second of guest time, spread
 		sleep $((T / 100)).$((T % 100))
-		# shellcheck disable=SC2086
-		kill $hs
-		# shellcheck disable=SC2086
-		wait $hs 2>/dev/null
+		stop_hogs
 		sleep 0.2
 	done
 }
@@ -303,21 +326,11 @@ load_pphogs() {
 	R=$(sc 600)
 	rm -f /tmp/pp.ab /tmp/pp.ba
 	mkfifo /tmp/pp.ab /tmp/pp.ba
-	hs= k=0
-	while [ $k -lt "${SR_HOGS:-4}" ]; do
-		for cpu in ${SR_HOGCPUS:-2 3}; do
-			[ $k -lt "${SR_HOGS:-4}" ] || break
-			taskset -c "$cpu" "$0" --run hog & hs="$hs $!"
-			k=$((k + 1))
-		done
-	done
+	start_hogs "${SR_HOGS:-4}" "${SR_HOGCPUS:-2 3}"
 	taskset -c "${SR_PPCPUS:-0-1}" "$0" --run pp_ping "$R" & a=$!
 	taskset -c "${SR_PPCPUS:-0-1}" "$0" --run pp_pong & b=$!
 	wait $a $b
-	# shellcheck disable=SC2086
-	kill $hs
-	# shellcheck disable=SC2086
-	wait $hs 2>/dev/null
+	stop_hogs
 }
 
 # spread (issue 11): SR_HOGS busy loops (default 4) started on one CPU
@@ -328,20 +341,11 @@ load_pphogs() {
 load_spread() {
 	T=$(sc 100)
 	for round in 1 2; do
-		hs= k=0
-		while [ $k -lt "${SR_HOGS:-4}" ]; do
-			taskset -c "${SR_STARTCPU:-0}" "$0" --run hog & hs="$hs $!"
-			k=$((k + 1))
-		done
+		start_hogs "${SR_HOGS:-4}" "${SR_STARTCPU:-0}"
 		sleep 0.2
-		for h in $hs; do
-			taskset -p -c "${SR_ALLCPUS:-0-$(($(nproc) - 1))}" $h >/dev/null
-		done
+		unpin_hogs
 		sleep $((T / 100)).$((T % 100))
-		# shellcheck disable=SC2086
-		kill $hs
-		# shellcheck disable=SC2086
-		wait $hs 2>/dev/null
+		stop_hogs
 		sleep 0.2
 	done
 }
@@ -366,20 +370,11 @@ load_spread() {
 load_nohzspread() {
 	T=$(sc 40) r=0
 	while [ $r -lt "${SR_ROUNDS:-10}" ]; do
-		hs= k=0
-		while [ $k -lt "${SR_HOGS:-4}" ]; do
-			taskset -c "${SR_STARTCPU:-1}" "$0" --run hog & hs="$hs $!"
-			k=$((k + 1))
-		done
+		start_hogs "${SR_HOGS:-4}" "${SR_STARTCPU:-1}"
 		sleep 0.3
-		for h in $hs; do
-			taskset -p -c "${SR_ALLCPUS:-0-$(($(nproc) - 1))}" $h >/dev/null
-		done
+		unpin_hogs
 		sleep $((T / 100)).$(printf %02d $((T % 100)))
-		# shellcheck disable=SC2086
-		kill $hs
-		# shellcheck disable=SC2086
-		wait $hs 2>/dev/null
+		stop_hogs
 		sleep 0.1
 		r=$((r + 1))
 	done
@@ -411,22 +406,12 @@ load_ppbail() {
 	R=$(sc 800)
 	rm -f /tmp/pp.ab /tmp/pp.ba
 	mkfifo /tmp/pp.ab /tmp/pp.ba
-	hs= k=0
-	while [ $k -lt "${SR_HOGS:-6}" ]; do
-		for cpu in ${SR_HOGCPUS:-2 3}; do
-			[ $k -lt "${SR_HOGS:-6}" ] || break
-			taskset -c "$cpu" "$0" --run hog & hs="$hs $!"
-			k=$((k + 1))
-		done
-	done
+	start_hogs "${SR_HOGS:-6}" "${SR_HOGCPUS:-2 3}"
 	taskset -c "${SR_PINGCPU:-0}" "$0" --run pp_burst "$R" "${SR_BURST:-8}" \
 		"${SR_GAPMS:-20}" & a=$!
 	taskset -c "${SR_PONGCPU:-1}" "$0" --run pp_pong & b=$!
 	wait $a $b
-	# shellcheck disable=SC2086
-	kill $hs
-	# shellcheck disable=SC2086
-	wait $hs 2>/dev/null
+	stop_hogs
 }
 
 # the parent of exitsync: starts on SR_PARENTCPUS, allows itself every CPU,
@@ -491,11 +476,7 @@ load_kthreadpin() {
 		esac
 	done
 	while [ $r -lt "${SR_ROUNDS:-4}" ]; do
-		hs= k=0
-		while [ $k -lt "${SR_HOGS:-3}" ]; do
-			taskset -c "${SR_STARTCPU:-0}" "$0" --run hog & hs="$hs $!"
-			k=$((k + 1))
-		done
+		start_hogs "${SR_HOGS:-3}" "${SR_STARTCPU:-0}"
 		ws= w=0
 		while [ $w -lt "$(nproc)" ]; do
 			(
@@ -509,16 +490,11 @@ load_kthreadpin() {
 			w=$((w + 1))
 		done
 		sleep 0.1
-		for h in $hs; do
-			taskset -p -c "${SR_ALLCPUS:-0-$(($(nproc) - 1))}" $h >/dev/null
-		done
+		unpin_hogs
 		sleep $((T / 100)).$(printf %02d $((T % 100)))
 		# shellcheck disable=SC2086
 		wait $ws
-		# shellcheck disable=SC2086
-		kill $hs
-		# shellcheck disable=SC2086
-		wait $hs 2>/dev/null
+		stop_hogs
 		r=$((r + 1))
 	done
 }
