@@ -337,28 +337,34 @@ same "without the probe's pid field: no wakeup decision" 0 \
 	"$(sqlite3 "$TMP/wwnwnp.db" "SELECT count(*) FROM decision WHERE kind = 'wakeup'")"
 ok "... and the warning says why" grep -q "the probe has no pid field: a probe hit has no wakeup to belong to" "$TMP/wwnwnp.err"
 # SIS_UTIL's budget as the last LLC-level balance wrote it (schedreplay-models(7) 5.6.1)
+# wake300 DB [COLUMN,]: the mainline base evaluation of task 300's wakeups: cpu, reason
+wake300() {
+	sqlite3 -separator ' ' "$1" "SELECT ${2:-} cpu, reason FROM evaluation_v JOIN decision
+		USING (decision_id) WHERE tid = 300 AND kind = 'wakeup' AND model = 'mainline'
+		AND patch IS NULL"
+}
 su="$FIX/scenario/sis-util-stale.txt"
 ok "the stale scan budget's trace replays" "$SR" replay -q -o "$TMP/su.db" -t 1x2x1 "$su"
 same "the budget of the balance at 0.504 scans: X to the idle CPU 1 (the kernel's choice)" \
 	"1 1 not wide > this == prev > scan: idle 1" \
-	"$(sqlite3 -separator ' ' "$TMP/su.db" "SELECT actual_cpu, cpu, reason FROM evaluation_v JOIN decision USING (decision_id) WHERE tid = 300 AND kind = 'wakeup' AND model = 'mainline' AND patch IS NULL")"
+	"$(wake300 "$TMP/su.db" actual_cpu,)"
 sed 's/ 0\.551000: sched_waking/ 0.553000: sched_waking/; s/ 0\.551001: sched_wakeup/ 0.553001: sched_wakeup/;
 	s/ 0\.551050: sched_switch/ 0.553050: sched_switch/' "$su" >"$TMP/su-late.txt"
 "$SR" replay -q -o "$TMP/sul.db" -t 1x2x1 "$TMP/su-late.txt" >/dev/null 2>&1
 same "after CPU 1's idle tick balanced the LLC at 0.552: overloaded, no scan" \
 	"0 not wide > this == prev > sis: llc overloaded, no scan > sis: target" \
-	"$(sqlite3 -separator ' ' "$TMP/sul.db" "SELECT cpu, reason FROM evaluation_v JOIN decision USING (decision_id) WHERE tid = 300 AND kind = 'wakeup' AND model = 'mainline' AND patch IS NULL")"
+	"$(wake300 "$TMP/sul.db")"
 # the per-CPU kthread stacking rule wants in_task(): the irq-flags column says
 ks="$FIX/scenario/kthread-stack-irq.txt"
 ok "a wakeup from ksoftirqd's softirq replays" "$SR" replay -q -o "$TMP/ks.db" -t 1x2x1 "$ks"
 same "in a softirq ('s'): no kthread stacking, the scan finds CPU 1 (the kernel's choice)" \
 	"1 1 not wide > this == prev > scan: idle 1" \
-	"$(sqlite3 -separator ' ' "$TMP/ks.db" "SELECT actual_cpu, cpu, reason FROM evaluation_v JOIN decision USING (decision_id) WHERE tid = 300 AND kind = 'wakeup' AND model = 'mainline' AND patch IS NULL")"
+	"$(wake300 "$TMP/ks.db" actual_cpu,)"
 sed 's/ d\.s\([34]\)\. / d..\1. /' "$ks" >"$TMP/ks-task.txt"
 "$SR" replay -q -o "$TMP/kst.db" -t 1x2x1 "$TMP/ks-task.txt" >/dev/null 2>&1
 same "in task context ('.'): the kthread stacks R on CPU 0" \
 	"0 not wide > this == prev > sis: per-cpu kthread waker, stay" \
-	"$(sqlite3 -separator ' ' "$TMP/kst.db" "SELECT cpu, reason FROM evaluation_v JOIN decision USING (decision_id) WHERE tid = 300 AND kind = 'wakeup' AND model = 'mainline' AND patch IS NULL")"
+	"$(wake300 "$TMP/kst.db")"
 # a wakee's mask inferred from its wakeups (schedreplay-models(7) 9.2)
 aw="$FIX/scenario/affinity-wakeups.txt"
 ok "a pinned wakee's trace replays" "$SR" replay -q -o "$TMP/aw.db" -t 2x2x1 "$aw"
