@@ -223,6 +223,20 @@ int sr_demand_find(const struct sr_demand *d, int pid)
 	return -1;
 }
 
+/* @a grown to @ncap entries, the new ones from @from on set to @fill */
+static int grow_u64(uint64_t **a, int from, int ncap, uint64_t fill)
+{
+	uint64_t *n = realloc(*a, (size_t)ncap * sizeof(*n));
+	int i;
+
+	if (!n)
+		return -SR_E_NOMEM;
+	for (i = from; i < ncap; i++)
+		n[i] = fill;
+	*a = n;
+	return 0;
+}
+
 static int cpu_slot(struct sr_demand *d, int cpu)
 {
 	struct dpriv *p = d->priv;
@@ -232,30 +246,16 @@ static int cpu_slot(struct sr_demand *d, int cpu)
 
 		while (ncap <= cpu)
 			ncap *= 2;
-		uint64_t *is;
-
 		n = realloc(p->curr, (size_t)ncap * sizeof(*n));
 		if (!n)
 			return -SR_E_NOMEM;
 		p->curr = n;
-		is = realloc(p->switch_ts, (size_t)ncap * sizeof(*is));
-		if (!is)
-			return -SR_E_NOMEM;
-		p->switch_ts = is;
-		is = realloc(p->newidle_ts, (size_t)ncap * sizeof(*is));
-		if (!is)
-			return -SR_E_NOMEM;
-		p->newidle_ts = is;
-		is = realloc(p->newidle_start, (size_t)ncap * sizeof(*is));
-		if (!is)
-			return -SR_E_NOMEM;
-		p->newidle_start = is;
-		for (i = p->ccap; i < ncap; i++) {
+		for (i = p->ccap; i < ncap; i++)
 			n[i] = -1;
-			p->switch_ts[i] = UINT64_MAX;
-			p->newidle_ts[i] = 0;
-			is[i] = 0;
-		}
+		if (grow_u64(&p->switch_ts, p->ccap, ncap, UINT64_MAX) ||
+		    grow_u64(&p->newidle_ts, p->ccap, ncap, 0) ||
+		    grow_u64(&p->newidle_start, p->ccap, ncap, 0))
+			return -SR_E_NOMEM;
 		p->ccap = ncap;
 	}
 	if (cpu >= d->ncpus)
