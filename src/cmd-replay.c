@@ -345,31 +345,6 @@ static void print_written(struct replay_ctx *rc, FILE *out)
 	fprintf(out, "\n");
 }
 
-static int is_preset(const char *s)
-{
-	for (; *s; s++)
-		if (!((*s >= '0' && *s <= '9') || *s == 'x'))
-			return 0;
-	return 1;
-}
-
-/* the highest CPU number in the trace, for a flat topology when it says none */
-static int count_cpus(const char *path, const struct sr_trace_opts *opts, char **cause)
-{
-	struct sr_trace *t = NULL;
-	struct sr_event ev;
-	int ret, max = -1;
-
-	ret = sr_trace_open(path, opts, &t, cause);
-	if (ret < 0)
-		return ret;
-	while ((ret = sr_trace_next(t, &ev, cause)) > 0)
-		if (ev.cpu > max)
-			max = ev.cpu;
-	sr_trace_free(t);
-	return ret < 0 ? ret : max + 1;
-}
-
 /*
  * The topology the replay runs on, and where it comes from (run.topology):
  * -t NODESxCORESxTHREADS or -t FILE, else the recording's metadata, else a
@@ -384,7 +359,7 @@ static struct sr_topology *load_topology(const char *path, const struct sr_trace
 	struct sr_topology *topo;
 
 	*err = -SR_E_USAGE;
-	if (spec && is_preset(spec)) {
+	if (spec && cmd_is_topology_preset(spec)) {
 		topo = sr_topology_new_preset(spec, era, cause);
 	} else if (spec) {
 		topo = sr_topology_new_file(spec, era, cause);
@@ -400,7 +375,7 @@ static struct sr_topology *load_topology(const char *path, const struct sr_trace
 		int n = ti->ncpus_declared;
 
 		if (n <= 0) {
-			n = count_cpus(path, opts, cause);
+			n = cmd_trace_cpus(path, opts, cause);
 			if (n < 0) {
 				*err = n;
 				return NULL;

@@ -80,14 +80,6 @@ static const char simulate_examples[] =
 	"   schedreplay simulate -p nohz-first -o sim.db trace.dat && schedreplay report sim.db\n"
 	"   schedreplay simulate --export-demand load.json trace.dat && rt-app load.json\n";
 
-static int is_preset(const char *s)
-{
-	int a, b, c;
-	char x;
-
-	return sscanf(s, "%dx%dx%d%c", &a, &b, &c, &x) == 3;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -727,7 +719,7 @@ static int simulate_exec(int argc, char **argv)
 
 	/* the machine */
 	if (topo_spec)
-		topo = is_preset(topo_spec) ? sr_topology_new_preset(topo_spec, base->sd_era, &cause) :
+		topo = cmd_is_topology_preset(topo_spec) ? sr_topology_new_preset(topo_spec, base->sd_era, &cause) :
 		       sr_topology_new_file(topo_spec, base->sd_era, &cause);
 	if (topo_spec && !topo) {
 		sr_error("%s", cause ? cause : "simulate: cannot load the topology");
@@ -748,7 +740,7 @@ static int simulate_exec(int argc, char **argv)
 			return EXIT_FAIL;
 		}
 		ti = sr_trace_borrow_info(t);
-		ncpus = ti->ncpus;
+		ncpus = ti->ncpus_declared;
 		sr_strlcpy(kernel, ti->kernel, sizeof(kernel));
 		/* for the database's run rows: the recording's format, host, kernel, clock */
 		tinfo = *ti;
@@ -796,8 +788,15 @@ static int simulate_exec(int argc, char **argv)
 	}
 
 	/* the demand, and the recorded run's figures on the same machine */
+	if (!topo && ncpus <= 0) {
+		ncpus = cmd_trace_cpus(trace, NULL, &cause);
+		if (ncpus < 0) {
+			sr_error("%s", cause ? cause : sr_strerror(ncpus));
+			goto out;
+		}
+	}
 	if (!topo) {
-		topo = sr_topology_new_flat(ncpus > 0 ? ncpus : 1, base->sd_era);
+		topo = sr_topology_new_flat(ncpus, base->sd_era);
 		if (!topo || sr_topology_build_domains(topo)) {
 			sr_error("simulate: %s", sr_strerror(-SR_E_NOMEM));
 			goto out;

@@ -9,6 +9,8 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "schedreplay/trace.h"
+
 #include "banned.h"
 
 const char *sr_progname = "schedreplay";
@@ -183,6 +185,57 @@ int cmd_parse_secs(const char *s, size_t len, long long *ns)
 		return -2;
 	*ns = sec * 1000000000LL + frac;
 	return 0;
+}
+
+/**
+ * cmd_is_topology_preset() - whether -t names a preset or a topology file
+ * @s: the argument
+ *
+ * Digits and 'x' only is a NODESxCORESxTHREADS preset, which the topology
+ * library then checks (so "2x2" is a bad preset, not a missing file).
+ *
+ * Return: 1 for a preset, 0 for a file name.
+ */
+int cmd_is_topology_preset(const char *s)
+{
+	for (; *s; s++)
+		if (!((*s >= '0' && *s <= '9') || *s == 'x'))
+			return 0;
+	return 1;
+}
+
+/**
+ * cmd_trace_cpus() - the CPU count of a trace that carries no topology
+ * @path:  the trace
+ * @opts:  its reader options, or NULL
+ * @cause: set on failure
+ *
+ * The CPUs the trace declares; where it declares none (CTF from perf, ftrace
+ * text), the highest CPU number that has an event, plus one, which takes a
+ * pass over the trace.
+ *
+ * Return: the count (at least 1), or a negative SR_E_* with @cause.
+ */
+int cmd_trace_cpus(const char *path, const struct sr_trace_opts *opts, char **cause)
+{
+	struct sr_trace *t = NULL;
+	struct sr_event ev;
+	int ret, max = -1;
+
+	ret = sr_trace_open(path, opts, &t, cause);
+	if (ret < 0)
+		return ret;
+	if (sr_trace_borrow_info(t)->ncpus_declared > 0) {
+		max = sr_trace_borrow_info(t)->ncpus_declared - 1;
+	} else {
+		while ((ret = sr_trace_next(t, &ev, cause)) > 0)
+			if (ev.cpu > max)
+				max = ev.cpu;
+	}
+	sr_trace_free(t);
+	if (ret < 0)
+		return ret;
+	return max < 0 ? 1 : max + 1;
 }
 
 volatile sig_atomic_t cmd_interrupted;

@@ -70,4 +70,11 @@ void cmd_catch_signals(void);
 /* SECONDS[.FRACTION] to ns: 0, -1 for bad syntax, -2 when too large */
 int cmd_parse_secs(const char *s, size_t len, long long *ns);
 
+/* 1 when -t's argument is a NODESxCORESxTHREADS preset (digits and 'x'), not a file */
+int cmd_is_topology_preset(const char *s);
+
+struct sr_trace_opts;
+/* the CPUs of a flat fallback machine: declared, else the highest CPU with events + 1 */
+int cmd_trace_cpus(const char *path, const struct sr_trace_opts *opts, char **cause);
+
 #endif

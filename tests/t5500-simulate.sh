@@ -113,6 +113,14 @@ ok "the table's first line names the rules" grep -q ', HZ 250, cfs, ' "$TMP/h.tx
 same "no topology: exit 0" 0 $?
 ok "no topology: a warning names the flat machine" grep -q 'FLAT 2-CPU machine' "$TMP/flat.err"
 
+# a trace that declares no CPU count (perf's CTF, tracefs text): the flat machine has as many
+# CPUs as the highest CPU with events, as replay's, not the CPUs seen before the first event
+for t in ctf/succeed/perf-taskset2 text/succeed/trace-critical-path.txt; do
+	"$SR" simulate "$FIX/$t" >"$TMP/undecl.txt" 2>"$TMP/undecl.err"
+	same "undeclared CPUs, $t: exit 0" 0 $?
+	ok "undeclared CPUs, $t: a FLAT 4-CPU machine" grep -q 'FLAT 4-CPU machine' "$TMP/undecl.err"
+done
+
 # a trace of schedreplay record: its metadata's topology and HZ
 L=$FIX/tracedat/succeed/live-6.18-record-v6.dat
 "$SR" simulate "$L" >"$TMP/live.txt" 2>"$TMP/live.err"
