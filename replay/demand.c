@@ -567,6 +567,14 @@ static int on_wake(struct sr_demand *d, const struct sr_event *ev, int fallback)
 		/* a sched_wakeup whose sched_waking was not seen (lost) */
 		if (s->state == TS_SLEEPING)
 			end_sleep(d, t, ev->ts, SR_DM_BY_UNKNOWN, -1, -1, 0);
+		/*
+		 * A pending waking whose sched_wakeup comes while the wakee
+		 * still runs found it queued (ttwu_runnable() traces it, 6.1 to
+		 * 6.18); one that raced the switch-out is traced only once the
+		 * wakee is off its CPU.  Its next sleep is its own.
+		 */
+		else if (s->state == TS_RUNNING && s->pend)
+			s->pend = 0;
 		return 0;
 	}
 	ret = waker_of(d, ev, &w);
@@ -586,11 +594,17 @@ static int on_wake(struct sr_demand *d, const struct sr_event *ev, int fallback)
 		return 0;
 	}
 	d->stats.redundant_wakes++;
-	if (s->state == TS_RUNNING && !s->pend) {
+	if (s->state == TS_RUNNING && !s->pend && ev->kind == SR_EV_WAKING && ev->cpu != s->cpu) {
 		/*
 		 * The waking may precede the wakee's own switch-out on its CPU
-		 * (try_to_wake_up() traces before it waits for on_cpu): keep it,
-		 * and let a blocking switch that follows end at once.
+		 * (try_to_wake_up() traces sched_waking before it waits for
+		 * on_cpu): keep it, and let a blocking switch that follows end
+		 * at once.  Only a sched_waking from another CPU can: one on
+		 * the wakee's own CPU ran before __schedule() disabled
+		 * interrupts, and sched_wakeup is traced after the wakee is off
+		 * its CPU (ttwu_do_wakeup(), 3.10 to 6.18); such a wakeup of a
+		 * task still queued (ttwu_runnable()) only sets it running, and
+		 * the task's next sleep is a sleep of its own.
 		 */
 		s->pend = 1;
 		s->pend_ts = ev->ts;

@@ -205,6 +205,42 @@ static void test_timer_sleeper(void)
 	sr_demand_free(d);
 }
 
+/*
+ * Wakeups of a running task do not end its next sleep: one on the wakee's
+ * own CPU (from an interrupt), a waking from another CPU whose sched_wakeup
+ * follows while the wakee still runs, and a sched_wakeup from another CPU
+ * on a kernel without sched_waking.  Only a sched_waking from another CPU
+ * whose sched_wakeup comes after the switch-out raced it (pipe-pair's
+ * step 7).
+ */
+static void test_running_wake(void)
+{
+	struct sr_demand *d = load("running-wake.txt");
+	int t, w;
+
+	if (d) {
+		t = sr_demand_find(d, 400);
+		CHECK_RUN(d, t, 0, 100000);
+		CHECK_SLEEP(d, t, 1, SR_DM_BY_TIMER, 50000000, -1, -1);
+		CHECK(!(step(d, t, 1)->flags & SR_DM_F_EARLY), "the own-CPU waking is not early");
+		t = sr_demand_find(d, 402);
+		CHECK_RUN(d, t, 0, 1000000);
+		CHECK_SLEEP(d, t, 1, SR_DM_BY_TIMER, 20000000, -1, -1);
+		CHECK_EQ(d->stats.early, 0, "own CPU, or woken while queued: nothing early");
+		sr_demand_free(d);
+	}
+	d = load("running-wakeup-only.txt");
+	if (!d)
+		return;
+	t = sr_demand_find(d, 500);
+	w = sr_demand_find(d, 501);
+	CHECK_RUN(d, t, 0, 100000);
+	CHECK_SLEEP(d, t, 1, SR_DM_BY_TASK, 30000000, w, 1);
+	CHECK_EQ(d->stats.early, 0, "sched_wakeup only: nothing early");
+	CHECK_EQ(d->stats.by_task, 1, "one sleep ended by the waker");
+	sr_demand_free(d);
+}
+
 /* a sleep whose wakeup was lost: the task runs again, the end is unknown */
 static void test_unknown_end(void)
 {
@@ -309,6 +345,7 @@ int main(void)
 	test_pipe_pair();
 	test_fork_wait();
 	test_timer_sleeper();
+	test_running_wake();
 	test_unknown_end();
 	test_fork_setaffinity();
 	test_preempt_cost();
