@@ -620,6 +620,33 @@ static int on_wake(struct sr_demand *d, const struct sr_event *ev, int fallback)
 	return 0;
 }
 
+/*
+ * A task first seen as it is switched in from the idle task, on a CPU seen
+ * to go idle before: an idle CPU runs what is queued on it (pick_next_task()
+ * before the idle class), so the task was not waiting there since the start
+ * but arrived, woken or moved, unseen (a trace without wakeup events, or
+ * lost ones): asleep from the start until now, as a sleep of unknown end.
+ * At a CPU's first switch nothing says what it did before (its buffer may
+ * begin later than the others'): queued since the start, as before.
+ */
+static int asleep_until(struct sr_demand *d, int t, uint64_t ts)
+{
+	struct dpriv *p = d->priv;
+	struct sr_dm_step *st = step_add(&d->task[t], SR_DM_SLEEP, d->t0);
+
+	if (!st)
+		return -SR_E_NOMEM;
+	st->flags = SR_DM_F_INITIAL;
+	st->end = SR_DM_NEVER;
+	d->task[t].origin = SR_DM_ORIGIN_SLEEPING;
+	p->ts[t].state = TS_SLEEPING;
+	p->ts[t].sleep_step = (int)d->task[t].nsteps - 1;
+	p->ts[t].since = d->t0;
+	d->stats.sleeps++;
+	end_sleep(d, t, ts, SR_DM_BY_UNKNOWN, -1, -1, 0);
+	return 0;
+}
+
 static int on_switch(struct sr_demand *d, const struct sr_event *ev)
 {
 	struct dpriv *p = d->priv;
@@ -726,6 +753,12 @@ static int on_switch(struct sr_demand *d, const struct sr_event *ev)
 		s = &p->ts[next];
 		switch (s->state) {
 		case TS_UNKNOWN:
+			if (ev->pid == 0 && p->switch_ts[cpu] != UINT64_MAX) {
+				ret = asleep_until(d, next, ev->ts);
+				if (ret)
+					return ret;
+				break;
+			}
 			s->since = d->t0;
 			d->task[next].wait_ns += ev->ts - d->t0;
 			break;

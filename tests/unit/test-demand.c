@@ -198,7 +198,7 @@ static void test_timer_sleeper(void)
 	CHECK_SLEEP(d, t, 5, SR_DM_NEVER, 180000, -1, -1);
 	CHECK_EQ(d->stats.by_timer, 2, "two timer wakeups");
 	CHECK_EQ(d->stats.by_task, 0, "no task edges");
-	/* 'other' ran without a wakeup: queued from the start, one burst */
+	/* 'other' ran without a wakeup at its CPU's first switch: queued from the start */
 	CHECK_EQ(d->task[o].origin, SR_DM_ORIGIN_RUNNABLE, "other was queued at the start");
 	CHECK_RUN(d, o, 0, 100000);
 	CHECK_EQ(d->task[o].wait_ns, 20400000, "other waited from the start");
@@ -223,9 +223,17 @@ static void test_running_wake(void)
 		CHECK_RUN(d, t, 0, 100000);
 		CHECK_SLEEP(d, t, 1, SR_DM_BY_TIMER, 50000000, -1, -1);
 		CHECK(!(step(d, t, 1)->flags & SR_DM_F_EARLY), "the own-CPU waking is not early");
+		/*
+		 * 402 appears switched in from the idle task on CPU 0, which
+		 * went idle at 3.050210: not queued there since the start, but
+		 * asleep until then, its wakeup unseen
+		 */
 		t = sr_demand_find(d, 402);
-		CHECK_RUN(d, t, 0, 1000000);
-		CHECK_SLEEP(d, t, 1, SR_DM_BY_TIMER, 20000000, -1, -1);
+		CHECK_EQ(d->task[t].origin, SR_DM_ORIGIN_SLEEPING, "402 was asleep at the start");
+		CHECK_SLEEP(d, t, 0, SR_DM_BY_UNKNOWN, 1000010000, -1, -1);
+		CHECK_EQ(d->task[t].wait_ns, 10000, "402 waited only after its timer: 10 us");
+		CHECK_RUN(d, t, 1, 1000000);
+		CHECK_SLEEP(d, t, 2, SR_DM_BY_TIMER, 20000000, -1, -1);
 		CHECK_EQ(d->stats.early, 0, "own CPU, or woken while queued: nothing early");
 		sr_demand_free(d);
 	}
