@@ -593,8 +593,10 @@ int sr_dec_lb_close(struct sr_replay *r, int cpu, int h, enum sr_decision_kind k
 	for (i = 0; i < r->nmodels; i++)
 		if (pd->ev[h][i].lbf & SR_LBO_NI_RANDOM)
 			pd->d.inferred |= SR_INF_NI_RANDOM;
-	if (pd->d.inferred & SR_INF_NI_RANDOM)
+	if ((pd->d.inferred & SR_INF_NI_RANDOM) && kind == SR_DEC_NEWIDLE)
 		r->stats.ni_random++;
+	else if (pd->d.inferred & SR_INF_NI_RANDOM)
+		r->stats.ni_random_pull++;
 	if (kind == SR_DEC_NEWIDLE)
 		aff_refused(r, pd, h);
 	if (kind == SR_DEC_NEWIDLE || kind == SR_DEC_LB_NEWIDLE)
@@ -668,6 +670,37 @@ static void lb_newidle_input(struct sr_replay *r, struct sr_lb_input *in, int cp
 }
 
 /*
+ * NI_RANDOM at a newly idle pull from @src (sched_balance_newidle(), Debian
+ * 6.1.192 and 6.12.117, v6.19), without the probes' levels: the pull shows
+ * that the draw let the level that pulled run, the lowest domain whose
+ * span holds @src (a balance pulls from a group of its domain other than
+ * the local one); of the levels below it the trace shows no more than at a
+ * switch without a pull, so the models see the engine's estimate there, as
+ * sr_dec_lb_newidle() gives it, and balance at that level and above.
+ */
+static void ni_pull_levels(struct sr_replay *r, struct sr_lb_input *in, int cpu, int src)
+{
+	const struct sr_cpu_topo *ct = &r->topo->cpu[cpu];
+	int l, below = 0;
+
+	if (in->levels || !sr_kgen_has(&r->kgen, SR_KF_NI_RANDOM) || src < 0 ||
+	    src >= r->topo->ncpus)
+		return;
+	for (l = 0; l < ct->ndomains; l++) {
+		if (sr_cpumask_test(ct->dom[l].span, src))
+			break;
+		below = 1;
+	}
+	if (!below)
+		return;
+	in->ni_random = 1;
+	for (; l < ct->ndomains; l++)
+		in->ni_run[l] = 1024;
+	for (l = 0; l < ct->ndomains && !sr_cpumask_test(ct->dom[l].span, src); l++)
+		in->ni_run[l] = ni_run_estimate(r, cpu, l);
+}
+
+/*
  * A pull by @cpu (sched_migrate_task emitted on the destination): a
  * newidle balance if the puller then switches from a task that blocked
  * to the pulled one, else periodic; a busy puller is evaluated both ways
@@ -696,6 +729,7 @@ int sr_dec_lb_open_pull(struct sr_replay *r, const struct sr_task *p, int orig, 
 		pd->in[0].nr_sub = r->rq[cpu].nr_running;
 		pd->in[0].cfs_sub = r->rq[cpu].cfs_nr;
 		pd->in[0].load_sub = (long)r->rq[cpu].cfs_weight;
+		ni_pull_levels(r, &pd->in[0], cpu, orig);
 		pd->in[1].kind = SR_DEC_LB_PERIODIC;
 		pd->in[1].cpu = cpu;
 		pd->in[1].idle = SR_LB_NOT_IDLE;

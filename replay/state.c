@@ -156,6 +156,36 @@ static void aff_seen(struct sr_task *t, int cpu)
 	t->aff_denied &= ~(1ULL << cpu);
 }
 
+/*
+ * @t is queued or runs on @cpu, which its inferred mask denies: the kernel
+ * puts a task only on a CPU of its cpus_ptr (select_task_rq() and
+ * can_migrate_task(), 6.1 and 6.12), so the mask changed since it was
+ * inferred (a sched_setaffinity() the trace does not show, as taskset -p
+ * gives).  The new mask holds @cpu and is taken as the smallest sched
+ * domain span of @cpu that holds every CPU @t was seen on since the old
+ * mask was inferred (taskset masks are a CPU, a cache, a node or all);
+ * past the widest domain, every CPU.  A node-pinned task seen on two CPUs
+ * of its node keeps the other nodes denied; one seen across nodes, none.
+ */
+static void aff_refuted(struct sr_replay *r, struct sr_task *t, int cpu)
+{
+	const struct sr_cpu_topo *ct;
+	uint64_t seen, allowed = ~0ULL;
+	int l;
+
+	if (cpu < 0 || cpu >= 64 || cpu >= r->topo->ncpus || !(t->aff_denied >> cpu & 1) ||
+	    !aff_unknown(t))
+		return;
+	ct = &r->topo->cpu[cpu];
+	seen = t->seen_cpus | 1ULL << cpu;
+	for (l = 0; l < ct->ndomains; l++)
+		if (!(seen & ~ct->dom[l].span[0])) {
+			allowed = ct->dom[l].span[0];
+			break;
+		}
+	t->aff_denied &= ~allowed;
+}
+
 /* a new mask the trace does not show: what was learnt of the old one goes */
 static void aff_reset(struct sr_task *t, int cpu)
 {
@@ -623,6 +653,7 @@ static void enqueue(struct sr_replay *r, struct sr_task *t, int cpu, uint64_t no
 		rq->rt_nr++;
 	}
 	t->cpu = cpu;
+	aff_refuted(r, t, cpu);
 	aff_seen(t, cpu);
 }
 
@@ -1051,6 +1082,7 @@ static int on_switch(struct sr_replay *r, const struct sr_event *ev)
 	rq_pelt_update(r, ev->cpu, now);
 	if (next) {
 		ensure_on(r, next, ev->cpu, now);
+		aff_refuted(r, next, ev->cpu);
 		aff_seen(next, ev->cpu);
 		task_pelt_update(next, now);
 		if (next->lb_cpu == ev->cpu)

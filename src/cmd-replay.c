@@ -1099,11 +1099,14 @@ static void print_fidelity(const struct replay_args *a, struct replay_ctx *rc,
 		printf(" (of %llu without a pull)\n", (unsigned long long)st->decisions[SR_DEC_NEWIDLE]);
 	} else if (sr_kgen_has(&run->kgen, SR_KF_NI_RANDOM)) {
 		printf("newidle:    NI_RANDOM: at %llu of %llu newly idle switches without a pull "
+		       "and at %llu of %llu newly idle pulls (below the level that pulled) "
 		       "a domain was passed over on the likelier side of the kernel's draw, "
 		       "which no trace shows (marked ni_random; record --balance-probes to "
 		       "see the levels the kernel balanced at)\n",
 		       (unsigned long long)st->ni_random,
-		       (unsigned long long)st->decisions[SR_DEC_NEWIDLE]);
+		       (unsigned long long)st->decisions[SR_DEC_NEWIDLE],
+		       (unsigned long long)st->ni_random_pull,
+		       (unsigned long long)st->decisions[SR_DEC_LB_NEWIDLE]);
 	}
 	printf("reconciled:");
 	for (k = 0; k < SR_REC__COUNT; k++)

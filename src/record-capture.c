@@ -458,7 +458,7 @@ static void add_probes(struct sr_capture *c)
 }
 
 #if defined(__x86_64__)
-#define BAL_ARGS_MAX 192
+#define BAL_ARGS_MAX 256
 /*
  * The balance probes' definitions: def[0..3] for newidle, newidle_ret,
  * balance_rq, balance_rq_ret.  The fields behind a pointer come from the
@@ -468,10 +468,11 @@ static void add_probes(struct sr_capture *c)
 static void balance_args(char def[4][BAL_ARGS_MAX])
 {
 	static const char *const rq_mem[] = { "cpu", "avg_idle", "sd" };
-	static const char *const sd_mem[] = { "max_newidle_lb_cost", "level" };
-	struct sr_btf_field rq[3], sd[2];
+	static const char *const sd_mem[] = { "max_newidle_lb_cost", "level", "newidle_ratio",
+					      "parent" };
+	struct sr_btf_field rq[3], sd[4];
 	int have_rq = !sr_btf_member(BTF_VMLINUX, "rq", rq_mem, rq, 3);
-	int have_sd = !sr_btf_member(BTF_VMLINUX, "sched_domain", sd_mem, sd, 2);
+	int have_sd = !sr_btf_member(BTF_VMLINUX, "sched_domain", sd_mem, sd, 4);
 	size_t o = 0;
 
 	def[0][0] = 0;
@@ -484,6 +485,20 @@ static void balance_args(char def[4][BAL_ARGS_MAX])
 	if (have_rq && have_sd && rq[2].ptr && sd[0].size == 8 && !sd[0].ptr)
 		o += (size_t)snprintf(def[0] + o, BAL_ARGS_MAX - o,
 				      "cost=+0x%x(+0x%x(%%di)):u64 ", sd[0].offset, rq[2].offset);
+	/*
+	 * NI_RANDOM's odds (sched_balance_newidle() of v6.19 and the stable
+	 * kernels with "Proportional newidle balance", Debian 6.1.192 and
+	 * 6.12.117): sd->newidle_ratio of the lowest domain and of its
+	 * parent, where the kernel has the member
+	 */
+	if (have_rq && have_sd && rq[2].ptr && sd[2].size == 4 && !sd[2].ptr) {
+		o += (size_t)snprintf(def[0] + o, BAL_ARGS_MAX - o,
+				      "ratio=+0x%x(+0x%x(%%di)):u32 ", sd[2].offset, rq[2].offset);
+		if (sd[3].ptr)
+			o += (size_t)snprintf(def[0] + o, BAL_ARGS_MAX - o,
+					      "pratio=+0x%x(+0x%x(+0x%x(%%di))):u32 ",
+					      sd[2].offset, sd[3].offset, rq[2].offset);
+	}
 	if (o)
 		def[0][o - 1] = 0;
 	snprintf(def[1], BAL_ARGS_MAX, "ret=$retval:s32");

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Live NUMA test (issue 3): scripts/numa-guest/record.sh boots a stock Debian
 # 6.1 kernel in a QEMU guest with two NUMA nodes (CPUs 0-1 and 2-3, distance
-# 20; software emulation), runs "schedreplay record" inside it around the
+# 20; software emulation), runs "schedreplay record --balance-probes" inside it around the
 # "mix" load (a fork storm, a FIFO ping-pong between node 0 and node 1, a hog
 # moved from node 0 to node 1 and back) and brings the file back.  On the
 # host: info and trace-cmd report read it with the same counts and decode;
@@ -27,7 +27,7 @@ numa_guest_prereqs
 numa_guest_kernel 'linux-image-6.1.0-*-amd64_*_amd64.deb' '^linux-image-6\.1\.0-[0-9]+-amd64$'
 
 # ---- boot (the first boot panics on purpose), record, bring the file back
-numa_guest_record 6.1 mix --crash-first-boot
+numa_guest_record 6.1 mix --crash-first-boot --balance-probes
 # a boot panicked on purpose (sysrq c; the first one, unless it stalled
 # before /init): record.sh saw the oops and booted again, as after the real
 # ones multi-threaded TCG now and then has; the last boot recorded
@@ -69,6 +69,14 @@ ok "every select_rq has the pid, flips, load, util, runnable and prevload fields
 # the load's taskset calls (three at least: ping, pong, the hog and its two moves)
 naff=$("$SR" info --events "$D" | awk -F'\t' '$3 == "setaffinity"' | wc -l)
 ok "setaffinity events for the load's taskset calls ($naff)" test "$naff" -ge 3
+# --balance-probes: the newidle probe reads avg_idle, the lowest domain's
+# max_newidle_lb_cost and, Debian's 6.1.192 having NI_RANDOM, the
+# newidle_ratio of that domain and of its parent (BTF offsets)
+ok "metadata: the balance probes are on" grep -q '^balance-probes on$' "$TMP/meta"
+nni=$(grep -c ' newidle: .*cpu=[0-9]* avg_idle=[0-9]* cost=[0-9]* ratio=[0-9]* pratio=[0-9]*$' "$TMP/rep.txt")
+ok "every newidle event has avg_idle, cost, ratio and pratio ($nni)" \
+	sh -c "[ $nni -gt 0 ] && [ $nni = \$(grep -c ' newidle: ' '$TMP/rep.txt') ]"
+ok "balance_rq events with their level" grep -q ' balance_rq: .*cpu=[0-9]* idle=[0-9]* level=[0-9]' "$TMP/rep.txt"
 sed -n 's/^topology //p' "$TMP/meta" >"$TMP/topo"
 ok "metadata: the topology lines are a topology file replay reads" \
 	"$SR" replay -q -t "$TMP/topo" "$D"

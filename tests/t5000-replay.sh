@@ -477,4 +477,17 @@ same "a task the stopper moved onto an equally loaded CPU is not pulled by a new
 same "... and that balance is marked inferred affinity" "1" \
 	"$(sqlite3 "$TMP/ast.db" "SELECT count(*) > 0 FROM decision WHERE kind = 'newidle' AND
 		inferred LIKE '%affinity%' AND ts > 1005000000")"
+# an inferred mask refuted (affinity-refuted.txt): H, taken for pinned to
+# CPU 0, is pulled to CPU 3 of the other node, so its mask changed; the
+# newly idle CPU 2 pulls it as the kernel did.  G, pinned to CPU 2 and seen
+# on CPU 3 of the same node, stays denied on node 0
+ar="$FIX/scenario/affinity-refuted.txt"
+"$SR" replay -q -o "$TMP/arf.db" -t 2x2x1 "$ar" >/dev/null 2>&1
+same "a task pulled across nodes off its inferred pin is pulled again by a newly idle CPU" \
+	"2|1" "$(sqlite3 "$TMP/arf.db" "SELECT e.cpu, instr(r.text, 'pull 500 from 3 to 2') > 0
+		FROM decision d JOIN evaluation e USING (decision_id) JOIN reason r USING (reason_id)
+		WHERE d.kind = 'balance_newidle' AND d.ts = 1040000000")"
+same "... and one seen on two CPUs of its node stays off the other node" "0" \
+	"$(sqlite3 "$TMP/arf.db" "SELECT count(*) FROM decision d JOIN evaluation e USING (decision_id)
+		WHERE d.kind = 'newidle' AND d.ts = 1080000000 AND e.cpu IS NOT NULL")"
 test_done

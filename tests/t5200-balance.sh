@@ -285,6 +285,22 @@ ok "NI_RANDOM: --fidelity counts the switches and names what to record" grep -q 
 	'^newidle: *NI_RANDOM: at 2 of 3 newly idle switches without a pull .*record --balance-probes' "$TMP/nr.out"
 same "NI_RANDOM: with the probes' levels the draw is known: no estimate" "0" \
 	"$(q "$TMP/pl.db" "SELECT count(*) FROM decision WHERE inferred LIKE '%ni_random%'")"
+# NI_RANDOM at a pull from the other node (newidle-ni-random-pull.txt): the
+# pull shows NUMA's draw let it balance, MC's draw is estimated as at a
+# switch without a pull (below one half: passed over), so the model pulls at
+# NUMA from CPU 2 as the kernel did, not from its sibling
+nrp="$S/newidle-ni-random-pull.txt"
+"$SR" replay -q -o "$TMP/nrp.db" -t 2x2x1 --kernel 6.12.117 "$nrp" 2>"$TMP/e"
+same "NI_RANDOM: a pull at NUMA passes MC over on the estimate and pulls where the kernel did" \
+	"balance_newidle 0 topology,ni_random newidle > MC: NI_RANDOM skip likelier (p 511/1024) > NUMA: busiest cpu 2 (nr 2, overloaded) > pull 23 from 2 to 0" \
+	"$(q "$TMP/nrp.db" "$nrq" | tr '|' ' ' | grep '^balance_newidle')"
+"$SR" replay -t 2x2x1 --kernel 6.12.117 "$nrp" >"$TMP/nrp.out" 2>&1
+ok "NI_RANDOM: --fidelity counts the pulls too" grep -q \
+	'^newidle: *NI_RANDOM: at 1 of 2 newly idle switches without a pull and at 1 of 1 newly idle pulls' "$TMP/nrp.out"
+"$SR" replay -q -o "$TMP/nrp61.db" -t 2x2x1 --kernel 6.1.100 "$nrp" 2>"$TMP/e"
+same "NI_RANDOM: before it (6.1.100) the pull balances at MC first" \
+	"balance_newidle 0 topology newidle > MC: busiest cpu 1 (nr 2, overloaded) > pull 21 from 1 to 0" \
+	"$(q "$TMP/nrp61.db" "$nrq" | tr '|' ' ' | grep '^balance_newidle')"
 
 # overloaded groups compare PELT load (cpu_load(), update_sg_lb_stats() in 6.1
 # and 6.12), not queued weight: two nice-0 tasks on each CPU, CPU 0's long

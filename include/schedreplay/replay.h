@@ -500,6 +500,8 @@ struct sr_replay_stats {
 	uint64_t newidle_level[8];
 	/* newidle decisions at which a model took NI_RANDOM's likelier side */
 	uint64_t ni_random;
+	/* balance_newidle decisions at which it did, below the level that pulled */
+	uint64_t ni_random_pull;
 	/* self-pulls that followed another at once: the same balance, no decision */
 	uint64_t lb_batched;
 	uint64_t reconciled[SR_REC__COUNT];	/* by enum sr_reconcile */
