@@ -115,6 +115,11 @@ static int grow(struct sr_replay *r)
 		nt[j] = r->tasks[i];
 	}
 	free(r->tasks);
+	free(r->tgroups);
+	free(r->tgc);
+	free(r->tg_load);
+	free(r->tg_root);
+	free(r->prevload_ts);
 	r->tasks = nt;
 	r->cap = ncap;
 	return 0;
@@ -212,6 +217,11 @@ static struct sr_task *task_get(struct sr_replay *r, int pid, const char *comm, 
 		t->weight = sr_prio_to_weight(prio);
 	}
 	return t;
+}
+
+struct sr_task *sr_state_task_get(struct sr_replay *r, int pid)
+{
+	return task_get(r, pid, NULL, -1);
 }
 
 /* ---- cfs_tasks: per-CPU lists, most recently run first (schedreplay-models(7) §2.4) ---- */
@@ -1366,6 +1376,10 @@ static void probe_prevload(struct sr_replay *r, int cpu, const struct sr_event *
 	rq_pelt_update(r, cpu, now);
 	sr_pelt_set_load(&r->rq[cpu].cfs, (unsigned long)ev->prevload);
 	r->stats.probe_prevload++;
+	if (!r->prevload_ts)
+		r->prevload_ts = calloc((size_t)r->topo->ncpus, sizeof(*r->prevload_ts));
+	if (r->prevload_ts)
+		r->prevload_ts[cpu] = now;
 }
 
 /*
@@ -1871,6 +1885,8 @@ static int on_fork(struct sr_replay *r, const struct sr_event *ev)
 	child->state = SR_TASK_BLOCKED;
 	if (parent) {
 		child->tgid = parent->tgid;
+		/* copy_signal() / a thread's shared signal: the parent's autogroup */
+		child->tg = parent->tg;
 		/* dup_task_struct() copies the wakee-flip state; nothing resets it */
 		child->wakee_flips = parent->wakee_flips;
 		child->wakee_flip_decay = parent->wakee_flip_decay;
@@ -2128,6 +2144,13 @@ static int feed(struct sr_replay *r, const struct sr_event *ev)
 		if (!t)
 			return -SR_E_NOMEM;
 		t->exiting = 1;
+		/*
+		 * do_exit() (6.1 - 6.18): after sched_process_exit,
+		 * sched_autogroup_exit_task() moves the task to the root task
+		 * group (task_wants_autogroup() refuses PF_EXITING) before
+		 * exit_notify() wakes the parent (tgroup.c)
+		 */
+		t->tg = 0;
 		return 0;
 	}
 	case SR_EV_FREE: {

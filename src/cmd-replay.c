@@ -585,6 +585,8 @@ static const char replay_options[] =
 	"       --no-balance-probes  ignore the balance probe events\n"
 	"       --no-affinity    ignore the snapshot's masks and the setaffinity probe\n"
 	"                        (affinity as another recorder's trace leaves it)\n"
+	"       --no-groups      ignore the snapshot's autogroups: every task in the\n"
+	"                        root task group (a flat hierarchy)\n"
 	"   -q, --quiet          no progress line\n"
 	"   -h, --help           show this help\n";
 
@@ -624,7 +626,7 @@ static int check_output_options(const char *out, int force, int append, int fide
 struct replay_args {
 	struct sr_trace_opts opts;
 	const char *out, *topo_spec, *path;
-	int force, append, hz, hz_given, fidelity, json, quiet, no_probes, no_affinity;
+	int force, append, hz, hz_given, fidelity, json, quiet, no_probes, no_affinity, no_groups;
 	int no_balance_probes;
 	int lock_timeout_ms;
 	const char *kernel;		/* --kernel RELEASE, or NULL */
@@ -675,6 +677,7 @@ static int replay_parse(int argc, char **argv, struct replay_args *a, struct rep
 		{ "no-balance-probes", no_argument,	NULL, 'b' },
 		{ "lock-timeout", required_argument,	NULL, 'W' },
 		{ "no-affinity", no_argument,		NULL, 'N' },
+		{ "no-groups",	no_argument,		NULL, 'G' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -791,6 +794,9 @@ static int replay_parse(int argc, char **argv, struct replay_args *a, struct rep
 			break;
 		case 'N':
 			a->no_affinity = 1;
+			break;
+		case 'G':
+			a->no_groups = 1;
 			break;
 		case 'h':
 			cmd_usage(&cmd_replay, stdout);
@@ -936,6 +942,15 @@ static int replay_engine(const struct replay_args *a, struct replay_ctx *rc,
 			h->bound = -1;
 		if (sr_replay_hint_task(run->r, h->pid, h->tgid, h->comm, h->kthread, h->bound) < 0 ||
 		    (h->mask && sr_replay_hint_affinity(run->r, h->pid, h->mask) < 0))
+			return -SR_E_NOMEM;
+		/*
+		 * autogroup applies to a task of the root cpu cgroup only
+		 * (task_wants_autogroup()); a task in another cgroup stays in
+		 * the root here (schedreplay-models(7) §3.5)
+		 */
+		if (run->meta.autogroup == 1 && !a->no_groups && h->autogroup > 0 &&
+		    h->cgroup_root != 0 &&
+		    sr_replay_hint_group(run->r, h->pid, h->autogroup, h->agnice) < 0)
 			return -SR_E_NOMEM;
 	}
 	return 0;
@@ -1265,7 +1280,7 @@ static int replay_exec(int argc, char **argv)
 
 const struct cmd_entry cmd_replay = {
 	.name = "replay",
-	.synopsis = "[-o DB [-f | -a [--lock-timeout S]]] [-m MODEL]... [-p PATCH]... [--patch-file SO]... [--snapshots WHICH] [-t TOPOLOGY] [--hz N] [--kernel RELEASE] [-B NAME] [-F FMT] [--no-probes] [--no-balance-probes] [--no-affinity] [-q] [--fidelity | --json] TRACE",
+	.synopsis = "[-o DB [-f | -a [--lock-timeout S]]] [-m MODEL]... [-p PATCH]... [--patch-file SO]... [--snapshots WHICH] [-t TOPOLOGY] [--hz N] [--kernel RELEASE] [-B NAME] [-F FMT] [--no-probes] [--no-balance-probes] [--no-affinity] [--no-groups] [-q] [--fidelity | --json] TRACE",
 	.summary = "re-evaluate every wakeup, fork and load-balance decision of a trace under "
 		   "scheduler models and patch pairs, and measure their fidelity",
 	.options = replay_options,

@@ -1,0 +1,48 @@
+#!/bin/bash
+# Task groups (schedreplay-models(7) §3.5): the recorder's snapshot names
+# each task's autogroup; wake_affine_weight() then reads cpu_load() over the
+# group entities (calc_group_shares()) and task_h_load() through them, and
+# an exiting task leaves its autogroup before it wakes its parent
+# (sched_autogroup_exit_task()).  --no-groups, and a trace without the
+# snapshot, keep the flat hierarchy.
+. "$(dirname "$0")/test-lib.sh"
+
+command -v sqlite3 >/dev/null || skip_all "sqlite3 not installed (make deps)"
+
+S="$FIX/scenario"
+
+wake_of() {	# wake_of DB: the mainline base's CPU and its weight verdict for P's wakeup
+	sqlite3 "$1" "SELECT e.cpu || ' ' || CASE WHEN e.reason LIKE '%wake_affine: prev%' THEN 'prev'
+		ELSE 'this' END FROM evaluation_v e JOIN decision d USING (decision_id)
+		WHERE d.kind = 'wakeup' AND d.tid = 510 AND e.model = 'mainline' AND e.patch IS NULL"
+}
+
+g="$S/group-autogroup.txt"
+"$SR" replay -q -o "$TMP/g.db" -t 1x2x1 "$g" 2>/dev/null
+same "autogroups: CPU 1's four-task group weighs one entity: P stays on prev, as the kernel" \
+	"1 prev" "$(wake_of "$TMP/g.db")"
+"$SR" replay -q -o "$TMP/gf.db" -t 1x2x1 --no-groups "$g" 2>/dev/null
+same "--no-groups: the flat sum of task loads takes this_cpu" "0 this" "$(wake_of "$TMP/gf.db")"
+grep -v "autogroup 1$" "$g" >"$TMP/g-off.txt"
+"$SR" replay -q -o "$TMP/go.db" -t 1x2x1 "$TMP/g-off.txt" 2>/dev/null
+same "a trace that does not say autogroup is on: flat" "0 this" "$(wake_of "$TMP/go.db")"
+sed 's| cgroup /$| cgroup /user.slice|' "$g" >"$TMP/g-cg.txt"
+"$SR" replay -q -o "$TMP/gc.db" -t 1x2x1 "$TMP/g-cg.txt" 2>/dev/null
+same "tasks outside the root cpu cgroup: no autogroup applies, flat" "0 this" \
+	"$(wake_of "$TMP/gc.db")"
+ok "the decision's reason keeps the weights it compared" sh -c \
+	"sqlite3 '$TMP/g.db' \"SELECT reason FROM evaluation_v e JOIN decision d USING (decision_id)
+	WHERE d.tid = 510 AND e.model = 'mainline' AND e.patch IS NULL\" |
+	grep -q 'weight: this [0-9]* >= prev [0-9]*'"
+
+x="$S/group-exit-waker.txt"
+"$SR" replay -q -o "$TMP/x.db" -t 1x2x1 "$x" 2>/dev/null
+same "an exiting waker is a root task: its whole load on this_cpu keeps P on prev" \
+	"1 prev" "$(wake_of "$TMP/x.db")"
+# the same waker not exiting, and the wakeup not sync (an exiting waker masks WF_SYNC)
+grep -v "sched_process_exit" "$x" | sed 's/wake_flags=0x18/wake_flags=0x8/' >"$TMP/x-alive.txt"
+"$SR" replay -q -o "$TMP/xa.db" -t 1x2x1 "$TMP/x-alive.txt" 2>/dev/null
+same "... while a waker still in the group brings only its share: this_cpu" "0 this" \
+	"$(wake_of "$TMP/xa.db")"
+
+test_done
