@@ -508,6 +508,8 @@ static const char inference_rules[] =
 	"  else a task a newly idle balance would have pulled, three times over more than\n"
 	"  a tick while the kernel pulled nothing, is pinned where it was seen (newidle only)\n"
 	"pelt: tasks start with no history; a task's PELT is ours after its first wakeup\n"
+	"groups: the snapshot's autogroups (autogroup 1, cgroup /), a child in its parent's,\n"
+	"  an exiting task in the root; without a snapshot every task in the root group\n"
 	"newidle: a switch whose prev blocked and left nothing to run but tasks woken\n"
 	"  there from other CPUs since the CPU's previous event (they arrived during it)\n"
 	"ttwu_pending: a wakeup whose waking ran on another CPU between the CPU's previous\n"
@@ -641,6 +643,7 @@ struct replay_run {
 	struct sr_replay *r;
 	struct progress prog;
 	int hz, probes, balance_probes;
+	int grouped, ungrouped;		/* snapshot tasks put in an autogroup; in another cgroup */
 	struct sr_kgen kgen;		/* the kernel generation modelled */
 	char kgen_text[512];		/* as sr_kgen_describe() says it */
 	uint64_t events, first_ts, last_ts;
@@ -948,10 +951,15 @@ static int replay_engine(const struct replay_args *a, struct replay_ctx *rc,
 		 * (task_wants_autogroup()); a task in another cgroup stays in
 		 * the root here (schedreplay-models(7) §3.5)
 		 */
-		if (run->meta.autogroup == 1 && !a->no_groups && h->autogroup > 0 &&
-		    h->cgroup_root != 0 &&
-		    sr_replay_hint_group(run->r, h->pid, h->autogroup, h->agnice) < 0)
+		if (run->meta.autogroup != 1 || a->no_groups || h->autogroup <= 0)
+			continue;
+		if (!h->cgroup_root) {
+			run->ungrouped++;
+			continue;
+		}
+		if (sr_replay_hint_group(run->r, h->pid, h->autogroup, h->agnice) < 0)
 			return -SR_E_NOMEM;
+		run->grouped++;
 	}
 	return 0;
 }
@@ -1106,6 +1114,21 @@ static void print_fidelity(const struct replay_args *a, struct replay_ctx *rc,
 	       (unsigned long long)st->skipped[SR_SKIP_NOT_FAIR],
 	       (unsigned long long)st->skipped[SR_SKIP_UNKNOWN_TASK],
 	       (unsigned long long)st->skipped[SR_SKIP_NO_SELECT]);
+	if (a->no_groups)
+		printf("groups:     ignored (--no-groups): every task in the root task group\n");
+	else if (sr_replay_ngroups(run->r))
+		printf("groups:     %d autogroups of %d snapshot tasks (and their children): "
+		       "wake_affine_weight() reads cpu_load() and task_h_load() through them%s\n",
+		       sr_replay_ngroups(run->r), run->grouped,
+		       run->ungrouped ? "; tasks in other cpu cgroups flat" : "");
+	else if (run->meta.autogroup == 1)
+		printf("groups:     autogroup on, every snapshot task in the root task group%s\n",
+		       run->ungrouped ? " or another cpu cgroup (flat)" : "");
+	else if (run->meta.autogroup == 0)
+		printf("groups:     autogroup off: every task in the root task group\n");
+	else
+		printf("groups:     not known (no task snapshot): a flat hierarchy, where a kernel "
+		       "with autogroup on groups every session\n");
 	if (st->fork_no_select)
 		printf("forks:      %llu without select_rq, not placements: select_task_rq() "
 		       "takes cpumask_any() for a child with one allowed CPU or migration "

@@ -35,6 +35,19 @@ ok "the decision's reason keeps the weights it compared" sh -c \
 	WHERE d.tid = 510 AND e.model = 'mainline' AND e.patch IS NULL\" |
 	grep -q 'weight: this [0-9]* >= prev [0-9]*'"
 
+gl() { "$SR" replay -q --fidelity "$@" 2>/dev/null | sed -n 's/^groups: *//p'; }
+same "--fidelity says how many groups and tasks" \
+	"2 autogroups of 5 snapshot tasks (and their children): wake_affine_weight() reads cpu_load() and task_h_load() through them" \
+	"$(gl -t 1x2x1 "$g")"
+same "... that --no-groups ignored them" "ignored (--no-groups): every task in the root task group" \
+	"$(gl -t 1x2x1 --no-groups "$g")"
+same "... that the cgroup kept tasks out" \
+	"autogroup on, every snapshot task in the root task group or another cpu cgroup (flat)" \
+	"$(gl -t 1x2x1 "$TMP/g-cg.txt")"
+same "... and that a trace without the snapshot is flat" \
+	"not known (no task snapshot): a flat hierarchy, where a kernel with autogroup on groups every session" \
+	"$(gl -t 2x2x1 "$S/delayed-sync.txt")"
+
 x="$S/group-exit-waker.txt"
 "$SR" replay -q -o "$TMP/x.db" -t 1x2x1 "$x" 2>/dev/null
 same "an exiting waker is a root task: its whole load on this_cpu keeps P on prev" \
