@@ -431,7 +431,10 @@ const struct sr_why *sr_replay_why(const struct sr_replay *r);
  */
 int sr_replay_hint_group(struct sr_replay *r, int pid, long autogroup, int nice);
 
-/* sr_replay_ngroups - how many task groups the hints named */
+/**
+ * sr_replay_ngroups - the task groups the hints named
+ * Return: how many (0: a flat hierarchy).
+ */
 int sr_replay_ngroups(const struct sr_replay *r);
 
 /**
@@ -474,17 +477,19 @@ const struct sr_task *sr_replay_task(const struct sr_replay *r, int pid);
  * v4.15 weighted_cpuload (enqueued only) */
 long sr_view_cpu_load(const struct sr_view *v, int cpu, int runnable_only);
 
-/*
- * sr_view_affine_load - cpu_load() as wake_affine_weight() reads it: over
- * the view's task groups where it has them (schedreplay-models(7) §3.5),
- * else sr_view_cpu_load()
+/**
+ * sr_view_affine_load - cpu_load() of @cpu as wake_affine_weight() reads it:
+ * over the view's task groups where it has them (schedreplay-models(7)
+ * §3.5), else sr_view_cpu_load()
+ * Return: the load, on the scale of a nice-0 task's weight.
  */
 long sr_view_affine_load(const struct sr_view *v, int cpu, int runnable_only);
 
-/*
+/**
  * sr_view_task_h_load - task_h_load(@t): its load_avg scaled by its group's
- * share of the root's load on task_cpu(@t); its own load_avg in the root
- * task group or a flat view
+ * share of the root's load on task_cpu(@t)
+ * Return: that load; @t's own load_avg in the root task group or a flat
+ * view, 0 for no task.
  */
 long sr_view_task_h_load(const struct sr_view *v, const struct sr_task *t);
 /* cpu_util_cfs(): util_avg, with @util_est max(util_avg, util_est), capped */
