@@ -115,11 +115,6 @@ static int grow(struct sr_replay *r)
 		nt[j] = r->tasks[i];
 	}
 	free(r->tasks);
-	free(r->tgroups);
-	free(r->tgc);
-	free(r->tg_load);
-	free(r->tg_root);
-	free(r->prevload_ts);
 	r->tasks = nt;
 	r->cap = ncap;
 	return 0;
@@ -2318,6 +2313,11 @@ void sr_replay_free(struct sr_replay *r)
 				free(r->tasks[i]);
 			}
 	free(r->tasks);
+	free(r->tgroups);
+	free(r->tgc);
+	free(r->tg_load);
+	free(r->tg_root);
+	free(r->prevload_ts);
 	while (r->nspare > 0)
 		free(r->spare[--r->nspare]);
 	free(r->rq);

@@ -58,4 +58,25 @@ grep -v "sched_process_exit" "$x" | sed 's/wake_flags=0x18/wake_flags=0x8/' >"$T
 same "... while a waker still in the group brings only its share: this_cpu" "0 this" \
 	"$(wake_of "$TMP/xa.db")"
 
+# the engine's task table grows (1024 slots, then doubled) with the groups
+# in place: 600 more tasks, each seen at its sched_process_exit, before the
+# wakeup; under the sanitizers where they are built
+{
+	sed -n '/^ *W-530 .* sched_waking:/q;p' "$g"
+	i=2000
+	while [ $i -lt 2600 ]; do
+		printf '%16s-%-5d [000] d..3.     1.299%03d: sched_process_exit: comm=X pid=%d prio=120\n' \
+			X $i $(( (i - 2000) / 2 )) $i
+		i=$((i + 1))
+	done
+	sed -n '/^ *W-530 .* sched_waking:/,$p' "$g"
+} >"$TMP/g-many.txt"
+"$SR" replay -q -o "$TMP/gm.db" -t 1x2x1 "$TMP/g-many.txt" 2>/dev/null
+same "a task table grown past its first size keeps the groups" "1 prev" "$(wake_of "$TMP/gm.db")"
+if [ -x "$SR_SAN" ]; then
+	ok "... [asan+ubsan]: no use of freed group state" env ASAN_OPTIONS=detect_leaks=1 \
+		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+		"$SR_SAN" replay -q -o "$TMP/gms.db" -t 1x2x1 "$TMP/g-many.txt"
+fi
+
 test_done
