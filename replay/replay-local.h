@@ -143,6 +143,8 @@ struct sr_replay {
 	/* task groups (tgroup.c): the autogroups of the task snapshot */
 	struct sr_tgroup *tgroups;
 	int ntgroups;
+	struct sr_task **tg_tasks;		/* the tasks with tg > 0 (tg_pos indexes it) */
+	size_t ntg_tasks, tg_tasks_cap;
 	struct sr_tg_cpu *tgc;			/* ntgroups * ncpus, at the last decision */
 	size_t tgc_cap;
 	unsigned long *tg_load;			/* per group: tg->load_avg */
@@ -226,6 +228,13 @@ void sr_state_delay_expire(struct sr_replay *r, int cpu, uint64_t now);
 
 /* sr_state_task_get - the task @pid, created if unseen; NULL without memory */
 struct sr_task *sr_state_task_get(struct sr_replay *r, int pid);
+
+/**
+ * sr_tg_set - put @t in task group @g (0: the root task group), keeping the
+ * list of grouped tasks sr_tg_compute() reads
+ * Return: 0, or -SR_E_NOMEM (then @t stays where it was).
+ */
+int sr_tg_set(struct sr_replay *r, struct sr_task *t, int g);
 
 /**
  * sr_tg_compute - the task groups' state at @now for a decision's view

@@ -197,6 +197,7 @@ static struct sr_task *task_get(struct sr_replay *r, int pid, const char *comm, 
 		t->recent_used_cpu = -1;
 		t->lb_cpu = -1;
 		t->ttwu_cpu = -1;
+		t->tg_pos = -1;
 		*slot = t;
 		r->ntasks++;
 		r->stats.tasks_seen++;
@@ -285,6 +286,7 @@ static void task_remove(struct sr_replay *r, int pid)
 		return;
 	lb_unlink(r, t);
 	ttwu_clear(r, t);
+	sr_tg_set(r, t, 0);
 	/* no CPU may keep waiting on it or on its decision */
 	for (c = 0; c < r->topo->ncpus; c++) {
 		if (r->await[c] == t)
@@ -1881,7 +1883,8 @@ static int on_fork(struct sr_replay *r, const struct sr_event *ev)
 	if (parent) {
 		child->tgid = parent->tgid;
 		/* copy_signal() / a thread's shared signal: the parent's autogroup */
-		child->tg = parent->tg;
+		if (sr_tg_set(r, child, parent->tg))
+			return -SR_E_NOMEM;
 		/* dup_task_struct() copies the wakee-flip state; nothing resets it */
 		child->wakee_flips = parent->wakee_flips;
 		child->wakee_flip_decay = parent->wakee_flip_decay;
@@ -2145,7 +2148,7 @@ static int feed(struct sr_replay *r, const struct sr_event *ev)
 		 * group (task_wants_autogroup() refuses PF_EXITING) before
 		 * exit_notify() wakes the parent (tgroup.c)
 		 */
-		t->tg = 0;
+		sr_tg_set(r, t, 0);
 		return 0;
 	}
 	case SR_EV_FREE: {
@@ -2314,6 +2317,7 @@ void sr_replay_free(struct sr_replay *r)
 			}
 	free(r->tasks);
 	free(r->tgroups);
+	free(r->tg_tasks);
 	free(r->tgc);
 	free(r->tg_load);
 	free(r->tg_root);

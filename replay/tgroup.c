@@ -65,22 +65,44 @@ static int tg_slot(struct sr_replay *r, long id, int nice)
 	return ++r->ntgroups;
 }
 
+int sr_tg_set(struct sr_replay *r, struct sr_task *t, int g)
+{
+	if (g > 0 && t->tg <= 0) {
+		if (r->ntg_tasks == r->tg_tasks_cap) {
+			size_t ncap = r->tg_tasks_cap ? r->tg_tasks_cap * 2 : 64;
+			struct sr_task **nt = realloc(r->tg_tasks, ncap * sizeof(*nt));
+
+			if (!nt)
+				return -SR_E_NOMEM;
+			r->tg_tasks = nt;
+			r->tg_tasks_cap = ncap;
+		}
+		t->tg_pos = (int)r->ntg_tasks;
+		r->tg_tasks[r->ntg_tasks++] = t;
+	} else if (g <= 0 && t->tg > 0 && t->tg_pos >= 0 && (size_t)t->tg_pos < r->ntg_tasks) {
+		struct sr_task *last = r->tg_tasks[--r->ntg_tasks];
+
+		r->tg_tasks[t->tg_pos] = last;
+		last->tg_pos = t->tg_pos;
+		t->tg_pos = -1;
+	}
+	t->tg = g > 0 ? g : 0;
+	return 0;
+}
+
 int sr_replay_hint_group(struct sr_replay *r, int pid, long autogroup, int nice)
 {
 	struct sr_task *t = sr_state_task_get(r, pid);
-	int g;
+	int g = 0;
 
 	if (!t)
 		return -SR_E_NOMEM;
-	if (autogroup <= 0) {
-		t->tg = 0;
-		return 0;
+	if (autogroup > 0) {
+		g = tg_slot(r, autogroup, nice);
+		if (!g)
+			return -SR_E_NOMEM;
 	}
-	g = tg_slot(r, autogroup, nice);
-	if (!g)
-		return -SR_E_NOMEM;
-	t->tg = g;
-	return 0;
+	return sr_tg_set(r, t, g);
 }
 
 int sr_replay_ngroups(const struct sr_replay *r)
@@ -136,10 +158,10 @@ const struct sr_tg_view *sr_tg_compute(struct sr_replay *r, uint64_t now)
 	tg_load = r->tg_load;
 	memset(gc, 0, cells * sizeof(*gc));
 	memset(tg_load, 0, (size_t)n * sizeof(*tg_load));
-	for (i = 0; i < r->cap; i++) {
-		const struct sr_task *t = r->tasks[i];
+	for (i = 0; i < r->ntg_tasks; i++) {
+		const struct sr_task *t = r->tg_tasks[i];
 
-		if (!t || t->tg <= 0 || t->tg > n || !t->attached || t->cpu < 0 || t->cpu >= ncpus)
+		if (t->tg > n || !t->attached || t->cpu < 0 || t->cpu >= ncpus)
 			continue;
 		task_share(t, now, &gc[(size_t)(t->tg - 1) * ncpus + t->cpu]);
 	}

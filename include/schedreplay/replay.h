@@ -101,6 +101,7 @@ struct sr_task {
 	 * its autogroup among the view's groups (1-based)
 	 */
 	int tg;
+	int tg_pos;			/* engine-private: its place in the grouped tasks, -1 none */
 	int delay_next;			/* its blocking switch keeps it queued */
 	/* the wakeup-affinity rule (decision.c, aff_wake_refused) */
 	uint64_t wake_seen;		/* seen_cpus since it last woke on another LLC */
