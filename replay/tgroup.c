@@ -25,10 +25,12 @@
  *   [MIN_SHARES = 2, tg->shares];
  * - the group entity's load_avg: that weight times its runnable fraction
  *   (___update_load_avg() with se_weight() of a group entity; the fraction
- *   is load_sum / divider, the time it was on the root queue).  The fraction
- *   is taken as the sum of its tasks' fractions (each task's load_avg over
- *   its weight) clipped at 1, as update_tg_cfs_load() adds a joining task's
- *   runnable sum to the entity's and clips it at the divider.
+ *   is load_sum / divider, the time it was on the root queue).  While the
+ *   group has a task queued on the CPU the fraction is taken as 1: the
+ *   entity is on the root queue as long as its cfs_rq has an entity, and
+ *   update_tg_cfs_load() adds each joining task's runnable sum to the
+ *   entity's and clips it at the divider; with only blocked tasks there, it
+ *   is the sum of their fractions (load_avg over weight) clipped at 1.
  * cpu_load() of a CPU is then its root signal with each group's tasks'
  * load replaced by the group entity's (where a select_rq probe gave the
  * kernel's cpu_load() of the CPU at this decision, that value is kept as
