@@ -36,6 +36,7 @@ static void fill_view(const struct sr_replay *r, struct sr_view *v, uint64_t now
 	v->cfs_tail = (const struct sr_task *const *)r->lb_tail;
 	v->now = now;
 	v->hz = r->hz;
+	v->tg = NULL;
 }
 
 /* before a decision reads the state: the picks the trace does not show (6.12+) */
@@ -167,16 +168,17 @@ static void why_wakeup(struct sr_replay *r, struct sr_pending *pd, const struct 
 	w->factor = sr_topology_llc_size(r->topo, cpu_in(r, pd->d.this_cpu) ? pd->d.this_cpu : 0);
 	if (w->flips_src == SR_WHY_NONE)
 		w->flips_src = SR_WHY_ENGINE;
-	w->task_load = (long)p->pelt.load_avg;
+	/* over the task groups where the view has them (schedreplay-models(7) §3.5) */
+	w->task_load = rl ? (long)p->pelt.load_avg : sr_view_task_h_load(v, p);
 	w->task_util = (long)p->pelt.util_avg;
 	w->task_runnable = (long)p->pelt.runnable_avg;
 	if (w->pelt_src == SR_WHY_NONE)
 		/* a child's is the kernel's own start (post_init_entity_util_avg()) */
 		w->pelt_src = p->pelt_valid || pd->d.kind == SR_DEC_FORK ? SR_WHY_ENGINE :
 			      SR_WHY_WARMUP;
-	w->waker_load = cur ? (long)cur->pelt.load_avg : -1;
-	w->this_load = cpu_in(r, pd->d.this_cpu) ? sr_view_cpu_load(v, pd->d.this_cpu, rl) : -1;
-	w->prev_load = cpu_in(r, pd->d.prev_cpu) ? sr_view_cpu_load(v, pd->d.prev_cpu, rl) : -1;
+	w->waker_load = !cur ? -1 : rl ? (long)cur->pelt.load_avg : sr_view_task_h_load(v, cur);
+	w->this_load = cpu_in(r, pd->d.this_cpu) ? sr_view_affine_load(v, pd->d.this_cpu, rl) : -1;
+	w->prev_load = cpu_in(r, pd->d.prev_cpu) ? sr_view_affine_load(v, pd->d.prev_cpu, rl) : -1;
 	if (w->prev_load_src == SR_WHY_NONE)
 		w->prev_load_src = SR_WHY_ENGINE;
 }
@@ -195,6 +197,9 @@ void sr_dec_evaluate(struct sr_replay *r, struct sr_pending *pd, const struct sr
 		return;
 	if (r->snapshots)
 		keep_snapshot(r, &pd->d, &v);
+	/* wake_affine_weight()'s cpu_load() and task_h_load() over the groups */
+	if (pd->d.kind == SR_DEC_WAKEUP && r->ntgroups)
+		v.tg = sr_tg_compute(r, now);
 	in.fork = pd->d.kind == SR_DEC_FORK;
 	in.this_cpu = pd->d.this_cpu;
 	in.prev_cpu = pd->d.prev_cpu;

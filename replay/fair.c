@@ -168,10 +168,23 @@ long sr_ctx_cpu_load(const struct sr_wake_ctx *c, int cpu)
 	return load_of(c, cpu);
 }
 
-static long task_h_load(const struct sr_task *t)
+/*
+ * task_h_load() (fair.c, 6.1 - 6.18): the task's own, possibly stale,
+ * load_avg (schedreplay-models(7) §3.4), scaled by its task group's share
+ * of the root where the view has groups (§3.5); v4.15's era (runnable
+ * load) keeps the flat hierarchy
+ */
+static long task_h_load(const struct sr_wake_ctx *c, const struct sr_task *t)
 {
-	/* flat hierarchy (schedreplay-models(7) §3.4): the task's own, possibly stale, load_avg */
-	return t ? (long)t->pelt.load_avg : 0;
+	if (c->m->runnable_load)
+		return t ? (long)t->pelt.load_avg : 0;
+	return sr_view_task_h_load(c->v, t);
+}
+
+/* cpu_load() as wake_affine_weight() reads it: the root cfs_rq over the groups (§3.5) */
+static long affine_load(const struct sr_wake_ctx *c, int cpu)
+{
+	return sr_view_affine_load(c->v, cpu, c->m->runnable_load);
 }
 
 static const struct sr_domain *llc_domain(const struct sr_wake_ctx *c, int cpu)
@@ -250,9 +263,9 @@ int sr_affine_weight(struct sr_wake_ctx *c, const struct sr_domain *sd, int this
 	const struct sr_topology *t = c->v->topo;
 	long this_eff, prev_eff, tl;
 
-	this_eff = load_of(c, this_cpu);
+	this_eff = affine_load(c, this_cpu);
 	if (sync) {
-		long cl = task_h_load(c->cur);
+		long cl = task_h_load(c, c->cur);
 
 		if (cl > this_eff) {
 			sr_reason(c, "sync, waker load %ld > this load %ld", cl, this_eff);
@@ -260,12 +273,12 @@ int sr_affine_weight(struct sr_wake_ctx *c, const struct sr_domain *sd, int this
 		}
 		this_eff -= cl;
 	}
-	tl = task_h_load(c->p);
+	tl = task_h_load(c, c->p);
 	this_eff += tl;
 	this_eff *= 100;
 	this_eff *= t->cpu[prev_cpu].capacity;
 
-	prev_eff = load_of(c, prev_cpu);
+	prev_eff = affine_load(c, prev_cpu);
 	prev_eff -= tl;
 	prev_eff *= 100 + (sd->imbalance_pct - 100) / 2;
 	prev_eff *= t->cpu[this_cpu].capacity;

@@ -38,6 +38,12 @@ struct sr_removed {
 	int nr;				/* 0: nothing pending */
 };
 
+/* a task group below the root (tgroup.c): an autogroup and its tg->shares */
+struct sr_tgroup {
+	long id;
+	unsigned long shares;
+};
+
 /* how many closed sr_pending blocks sr_dec_close() keeps to reuse */
 #define SR_PENDING_SPARES 16
 
@@ -134,6 +140,17 @@ struct sr_replay {
 	uint64_t jiffy_seen;			/* the last jiffy replayed, 0: none yet */
 	uint64_t *lb_llc_last;			/* per cpu: the jiffy of its last one */
 	unsigned char *ticking;			/* per cpu: scratch */
+	/* task groups (tgroup.c): the autogroups of the task snapshot */
+	struct sr_tgroup *tgroups;
+	int ntgroups;
+	struct sr_task **tg_tasks;		/* the tasks with tg > 0 (tg_pos indexes it) */
+	size_t ntg_tasks, tg_tasks_cap;
+	struct sr_tg_cpu *tgc;			/* ntgroups * ncpus, at the last decision */
+	size_t tgc_cap;
+	unsigned long *tg_load;			/* per group: tg->load_avg */
+	long *tg_root;				/* per cpu: cpu_load() over the groups */
+	struct sr_tg_view tgv;
+	uint64_t *prevload_ts;			/* per cpu: when a probe gave its cpu_load() */
 };
 
 /**
@@ -208,6 +225,24 @@ void sr_dec_pending_free(struct sr_pending *pd);
  * CPU before a view is taken
  */
 void sr_state_delay_expire(struct sr_replay *r, int cpu, uint64_t now);
+
+/* sr_state_task_get - the task @pid, created if unseen; NULL without memory */
+struct sr_task *sr_state_task_get(struct sr_replay *r, int pid);
+
+/**
+ * sr_tg_set - put @t in task group @g (0: the root task group), keeping the
+ * list of grouped tasks sr_tg_compute() reads
+ * Return: 0, or -SR_E_NOMEM (then @t stays where it was).
+ */
+int sr_tg_set(struct sr_replay *r, struct sr_task *t, int g);
+
+/**
+ * sr_tg_compute - the task groups' state at @now for a decision's view
+ * (tgroup.c, schedreplay-models(7) §3.5), kept in @r until the next call
+ * Return: the groups, or NULL where there are none (a flat hierarchy) or
+ * without memory.
+ */
+const struct sr_tg_view *sr_tg_compute(struct sr_replay *r, uint64_t now);
 /* a wakeup or fork decision for @p, not yet evaluated */
 struct sr_pending *sr_dec_open(struct sr_replay *r, struct sr_task *p,
 			       enum sr_decision_kind kind, uint64_t now);

@@ -870,6 +870,7 @@ static void fill_view(struct sim *s, struct sr_view *v)
 	v->now = s->now;
 	v->hz = s->o->hz;
 	v->kgen = s->o->kgen;
+	v->tg = NULL;
 }
 
 static int allowed(const struct sim *s, const struct stask *p, int cpu)

@@ -227,6 +227,7 @@ static struct sr_task *task_get(struct sr_replay *r, int pid, const char *comm, 
 		t->recent_used_cpu = -1;
 		t->lb_cpu = -1;
 		t->ttwu_cpu = -1;
+		t->tg_pos = -1;
 		*slot = t;
 		r->ntasks++;
 		r->stats.tasks_seen++;
@@ -242,6 +243,11 @@ static struct sr_task *task_get(struct sr_replay *r, int pid, const char *comm, 
 		t->weight = sr_prio_to_weight(prio);
 	}
 	return t;
+}
+
+struct sr_task *sr_state_task_get(struct sr_replay *r, int pid)
+{
+	return task_get(r, pid, NULL, -1);
 }
 
 /* ---- cfs_tasks: per-CPU lists, most recently run first (schedreplay-models(7) §2.4) ---- */
@@ -310,6 +316,7 @@ static void task_remove(struct sr_replay *r, int pid)
 		return;
 	lb_unlink(r, t);
 	ttwu_clear(r, t);
+	sr_tg_set(r, t, 0);
 	/* no CPU may keep waiting on it or on its decision */
 	for (c = 0; c < r->topo->ncpus; c++) {
 		if (r->await[c] == t)
@@ -1398,6 +1405,10 @@ static void probe_prevload(struct sr_replay *r, int cpu, const struct sr_event *
 	rq_pelt_update(r, cpu, now);
 	sr_pelt_set_load(&r->rq[cpu].cfs, (unsigned long)ev->prevload);
 	r->stats.probe_prevload++;
+	if (!r->prevload_ts)
+		r->prevload_ts = calloc((size_t)r->topo->ncpus, sizeof(*r->prevload_ts));
+	if (r->prevload_ts)
+		r->prevload_ts[cpu] = now;
 }
 
 /*
@@ -1903,6 +1914,9 @@ static int on_fork(struct sr_replay *r, const struct sr_event *ev)
 	child->state = SR_TASK_BLOCKED;
 	if (parent) {
 		child->tgid = parent->tgid;
+		/* copy_signal() / a thread's shared signal: the parent's autogroup */
+		if (sr_tg_set(r, child, parent->tg))
+			return -SR_E_NOMEM;
 		/* dup_task_struct() copies the wakee-flip state; nothing resets it */
 		child->wakee_flips = parent->wakee_flips;
 		child->wakee_flip_decay = parent->wakee_flip_decay;
@@ -2160,6 +2174,13 @@ static int feed(struct sr_replay *r, const struct sr_event *ev)
 		if (!t)
 			return -SR_E_NOMEM;
 		t->exiting = 1;
+		/*
+		 * do_exit() (6.1 - 6.18): after sched_process_exit,
+		 * sched_autogroup_exit_task() moves the task to the root task
+		 * group (task_wants_autogroup() refuses PF_EXITING) before
+		 * exit_notify() wakes the parent (tgroup.c)
+		 */
+		sr_tg_set(r, t, 0);
 		return 0;
 	}
 	case SR_EV_FREE: {
@@ -2327,6 +2348,12 @@ void sr_replay_free(struct sr_replay *r)
 				free(r->tasks[i]);
 			}
 	free(r->tasks);
+	free(r->tgroups);
+	free(r->tg_tasks);
+	free(r->tgc);
+	free(r->tg_load);
+	free(r->tg_root);
+	free(r->prevload_ts);
 	while (r->nspare > 0)
 		free(r->spare[--r->nspare]);
 	free(r->rq);

@@ -37,6 +37,29 @@ long sr_view_cpu_load(const struct sr_view *v, int cpu, int runnable_only)
 	return (long)s.load_avg;
 }
 
+long sr_view_affine_load(const struct sr_view *v, int cpu, int runnable_only)
+{
+	if (runnable_only || !v->tg || cpu < 0 || cpu >= v->tg->ncpus)
+		return sr_view_cpu_load(v, cpu, runnable_only);
+	return v->tg->root_load[cpu];
+}
+
+long sr_view_task_h_load(const struct sr_view *v, const struct sr_task *t)
+{
+	const struct sr_tg_cpu *x;
+	unsigned long long h, root;
+
+	if (!t)
+		return 0;
+	if (!v->tg || t->tg <= 0 || t->tg > v->tg->n || t->cpu < 0 || t->cpu >= v->tg->ncpus)
+		return (long)t->pelt.load_avg;
+	/* update_cfs_rq_h_load() from the root down one level, then task_h_load() */
+	x = &v->tg->cpu[(size_t)(t->tg - 1) * (size_t)v->tg->ncpus + (size_t)t->cpu];
+	root = v->tg->root_load[t->cpu] > 0 ? (unsigned long long)v->tg->root_load[t->cpu] : 0;
+	h = root * x->se_load / (root + 1);
+	return (long)(t->pelt.load_avg * h / (x->grq_load + 1));
+}
+
 unsigned long sr_view_cpu_util(const struct sr_view *v, int cpu, int util_est)
 {
 	struct sr_pelt s;

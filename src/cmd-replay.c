@@ -483,6 +483,8 @@ static const char inference_rules[] =
 	"  else a task a newly idle balance would have pulled, three times over more than\n"
 	"  a tick while the kernel pulled nothing, is pinned where it was seen (newidle only)\n"
 	"pelt: tasks start with no history; a task's PELT is ours after its first wakeup\n"
+	"groups: the snapshot's autogroups (autogroup 1, cgroup /), a child in its parent's,\n"
+	"  an exiting task in the root; without a snapshot every task in the root group\n"
 	"newidle: a switch whose prev blocked and left nothing to run but tasks woken\n"
 	"  there from other CPUs since the CPU's previous event (they arrived during it)\n"
 	"ttwu_pending: a wakeup whose waking ran on another CPU between the CPU's previous\n"
@@ -560,6 +562,8 @@ static const char replay_options[] =
 	"       --no-balance-probes  ignore the balance probe events\n"
 	"       --no-affinity    ignore the snapshot's masks and the setaffinity probe\n"
 	"                        (affinity as another recorder's trace leaves it)\n"
+	"       --no-groups      ignore the snapshot's autogroups: every task in the\n"
+	"                        root task group (a flat hierarchy)\n"
 	"   -q, --quiet          no progress line\n"
 	"   -h, --help           show this help\n";
 
@@ -599,7 +603,7 @@ static int check_output_options(const char *out, int force, int append, int fide
 struct replay_args {
 	struct sr_trace_opts opts;
 	const char *out, *topo_spec, *path;
-	int force, append, hz, hz_given, fidelity, json, quiet, no_probes, no_affinity;
+	int force, append, hz, hz_given, fidelity, json, quiet, no_probes, no_affinity, no_groups;
 	int no_balance_probes;
 	int lock_timeout_ms;
 	const char *kernel;		/* --kernel RELEASE, or NULL */
@@ -614,6 +618,7 @@ struct replay_run {
 	struct sr_replay *r;
 	struct progress prog;
 	int hz, probes, balance_probes;
+	int grouped, ungrouped;		/* snapshot tasks put in an autogroup; in another cgroup */
 	struct sr_kgen kgen;		/* the kernel generation modelled */
 	char kgen_text[512];		/* as sr_kgen_describe() says it */
 	uint64_t events, first_ts, last_ts;
@@ -650,6 +655,7 @@ static int replay_parse(int argc, char **argv, struct replay_args *a, struct rep
 		{ "no-balance-probes", no_argument,	NULL, 'b' },
 		{ "lock-timeout", required_argument,	NULL, 'W' },
 		{ "no-affinity", no_argument,		NULL, 'N' },
+		{ "no-groups",	no_argument,		NULL, 'G' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -766,6 +772,9 @@ static int replay_parse(int argc, char **argv, struct replay_args *a, struct rep
 			break;
 		case 'N':
 			a->no_affinity = 1;
+			break;
+		case 'G':
+			a->no_groups = 1;
 			break;
 		case 'h':
 			cmd_usage(&cmd_replay, stdout);
@@ -912,6 +921,20 @@ static int replay_engine(const struct replay_args *a, struct replay_ctx *rc,
 		if (sr_replay_hint_task(run->r, h->pid, h->tgid, h->comm, h->kthread, h->bound) < 0 ||
 		    (h->mask && sr_replay_hint_affinity(run->r, h->pid, h->mask) < 0))
 			return -SR_E_NOMEM;
+		/*
+		 * autogroup applies to a task of the root cpu cgroup only
+		 * (task_wants_autogroup()); a task in another cgroup stays in
+		 * the root here (schedreplay-models(7) §3.5)
+		 */
+		if (run->meta.autogroup != 1 || a->no_groups || h->autogroup <= 0)
+			continue;
+		if (!h->cgroup_root) {
+			run->ungrouped++;
+			continue;
+		}
+		if (sr_replay_hint_group(run->r, h->pid, h->autogroup, h->agnice) < 0)
+			return -SR_E_NOMEM;
+		run->grouped++;
 	}
 	return 0;
 }
@@ -1066,6 +1089,21 @@ static void print_fidelity(const struct replay_args *a, struct replay_ctx *rc,
 	       (unsigned long long)st->skipped[SR_SKIP_NOT_FAIR],
 	       (unsigned long long)st->skipped[SR_SKIP_UNKNOWN_TASK],
 	       (unsigned long long)st->skipped[SR_SKIP_NO_SELECT]);
+	if (a->no_groups)
+		printf("groups:     ignored (--no-groups): every task in the root task group\n");
+	else if (sr_replay_ngroups(run->r))
+		printf("groups:     %d autogroups of %d snapshot tasks (and their children): "
+		       "wake_affine_weight() reads cpu_load() and task_h_load() through them%s\n",
+		       sr_replay_ngroups(run->r), run->grouped,
+		       run->ungrouped ? "; tasks in other cpu cgroups flat" : "");
+	else if (run->meta.autogroup == 1)
+		printf("groups:     autogroup on, every snapshot task in the root task group%s\n",
+		       run->ungrouped ? " or another cpu cgroup (flat)" : "");
+	else if (run->meta.autogroup == 0)
+		printf("groups:     autogroup off: every task in the root task group\n");
+	else
+		printf("groups:     not known (no task snapshot): a flat hierarchy, where a kernel "
+		       "with autogroup on groups every session\n");
 	if (st->fork_no_select)
 		printf("forks:      %llu without select_rq, not placements: select_task_rq() "
 		       "takes cpumask_any() for a child with one allowed CPU or migration "
@@ -1243,7 +1281,7 @@ static int replay_exec(int argc, char **argv)
 
 const struct cmd_entry cmd_replay = {
 	.name = "replay",
-	.synopsis = "[-o DB [-f | -a [--lock-timeout S]]] [-m MODEL]... [-p PATCH]... [--patch-file SO]... [--snapshots WHICH] [-t TOPOLOGY] [--hz N] [--kernel RELEASE] [-B NAME] [-F FMT] [--no-probes] [--no-balance-probes] [--no-affinity] [-q] [--fidelity | --json] TRACE",
+	.synopsis = "[-o DB [-f | -a [--lock-timeout S]]] [-m MODEL]... [-p PATCH]... [--patch-file SO]... [--snapshots WHICH] [-t TOPOLOGY] [--hz N] [--kernel RELEASE] [-B NAME] [-F FMT] [--no-probes] [--no-balance-probes] [--no-affinity] [--no-groups] [-q] [--fidelity | --json] TRACE",
 	.summary = "re-evaluate every wakeup, fork and load-balance decision of a trace under "
 		   "scheduler models and patch pairs, and measure their fidelity",
 	.options = replay_options,

@@ -81,7 +81,8 @@ static uint64_t cpu_list_mask(const char *s)
 
 static void meta_task(struct sr_meta *m, char *line)
 {
-	struct sr_meta_hint h = { .pid = -1, .tgid = -1, .kthread = -1, .bound = -1 };
+	struct sr_meta_hint h = { .pid = -1, .tgid = -1, .kthread = -1, .bound = -1,
+				  .autogroup = -1, .cgroup_root = -1 };
 	char *save = NULL, *k, *v;
 
 	for (k = strtok_r(line, " ", &save); k; k = strtok_r(NULL, " ", &save)) {
@@ -94,6 +95,12 @@ static void meta_task(struct sr_meta *m, char *line)
 			h.tgid = atoi(v);
 		else if (!strcmp(k, "kthread"))
 			h.kthread = atoi(v);
+		else if (!strcmp(k, "autogroup"))
+			h.autogroup = strtol(v, NULL, 10);
+		else if (!strcmp(k, "agnice"))
+			h.agnice = atoi(v);
+		else if (!strcmp(k, "cgroup"))
+			h.cgroup_root = !strcmp(v, "/");
 		else if (!strcmp(k, "cpus")) {
 			h.mask = cpu_list_mask(v);
 			if (!strpbrk(v, ",-"))
@@ -133,6 +140,7 @@ int sr_meta_read(const char *path, const struct sr_trace_opts *opts, struct sr_t
 	int ret, scan_probes, scan_balance, meta_done = 0;
 
 	/* a text trace cannot say up front that it holds the probe events */
+	m->autogroup = -1;
 	scan_probes = !sr_trace_borrow_info(t)->has_probes;
 	scan_balance = !sr_trace_borrow_info(t)->has_balance_probes;
 
@@ -185,6 +193,8 @@ int sr_meta_read(const char *path, const struct sr_trace_opts *opts, struct sr_t
 
 			sr_strlcpy(buf, s + 5, sizeof(buf));
 			meta_task(m, buf);
+		} else if (!strncmp(s, "autogroup ", 10)) {
+			m->autogroup = atoi(s + 10) > 0;
 		} else if (!strcmp(s, "balance-probes on")) {
 			m->balance_probes = 1;
 		} else if (!strncmp(s, "meta end", 8)) {

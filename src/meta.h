@@ -30,6 +30,9 @@ void sr_meta_unescape(char *s);
 struct sr_meta_hint {
 	int pid, tgid, kthread, bound;
 	uint64_t mask;		/* Cpus_allowed_list, CPUs 0-63; 0 unknown */
+	long autogroup;		/* /proc/PID/autogroup's id; -1 none (kernel thread, off) */
+	int agnice;		/* that autogroup's nice */
+	int cgroup_root;	/* its cpu cgroup is "/": 1, another: 0, not said: -1 */
 	char comm[SR_COMM_LEN];
 };
 
@@ -42,6 +45,7 @@ struct sr_meta {
 	int found;
 	int probes;			/* select_rq events seen in the scanned part */
 	int balance_probes;		/* balance_rq events seen in the scanned part */
+	int autogroup;			/* the "autogroup 0|1" line; -1 absent */
 	struct sr_meta_hint *hints;
 	size_t nhints, cap;
 };

@@ -95,6 +95,13 @@ struct sr_task {
 	int64_t vlag;
 	uint64_t vr_start;		/* when it last began to run (update_curr()) */
 	int delayed;			/* 6.12+ sched_delayed: blocked, still queued */
+	/*
+	 * its task group (schedreplay-models(7) §3.5): 0 the root task group
+	 * (kernel threads, autogroup off, or not known), else the slot of
+	 * its autogroup among the view's groups (1-based)
+	 */
+	int tg;
+	int tg_pos;			/* engine-private: its place in the grouped tasks, -1 none */
 	int delay_next;			/* its blocking switch keeps it queued */
 	/* the wakeup-affinity rule (decision.c, aff_wake_refused) */
 	uint64_t wake_seen;		/* seen_cpus since it last woke on another LLC */
@@ -136,6 +143,33 @@ struct sr_rq {
 struct sr_replay;
 
 /*
+ * One task group's state on one CPU as wake_affine_weight() reads it
+ * (schedreplay-models(7) §3.5), computed at the decision: the group
+ * cfs_rq's load_avg (its tasks' signals, blocked ones decayed), its
+ * load.weight (queued tasks), the group entity's weight
+ * (calc_group_shares()) and load_avg (that weight times the share of time
+ * the group had a task runnable here).
+ */
+struct sr_tg_cpu {
+	unsigned long grq_load;
+	unsigned long grq_weight;
+	unsigned long shares;
+	unsigned long se_load;
+};
+
+/*
+ * The task groups below the root a view knows (autogroups): @n groups, slot
+ * g (1..n) on CPU c at cpu[(g - 1) * ncpus + c]; @root_load[c] is CPU c's
+ * cpu_load() with the group entities in place of their tasks' loads.
+ */
+struct sr_tg_view {
+	int n;
+	int ncpus;
+	const struct sr_tg_cpu *cpu;
+	const long *root_load;
+};
+
+/*
  * The read-only state a model sees at a decision: everything a decision
  * function may read, and nothing that leads back to whoever filled it (the
  * replay engine, a test, a simulator).  The helpers sr_view_*() below
@@ -164,6 +198,9 @@ struct sr_view {
 	int hz;				/* CONFIG_HZ (jiffies, the nohz tick) */
 	/* the recording kernel's generation (schedreplay/kgen.h); NULL: none */
 	const struct sr_kgen *kgen;
+	/* the task groups at this decision; NULL: a flat hierarchy (every
+	 * task in the root task group) */
+	const struct sr_tg_view *tg;
 };
 
 /**
@@ -387,6 +424,21 @@ void sr_replay_keep_why(struct sr_replay *r, int on);
 const struct sr_why *sr_replay_why(const struct sr_replay *r);
 
 /**
+ * sr_replay_hint_group - the snapshot's autogroup of a task (its
+ * /proc/PID/autogroup id and nice; @autogroup <= 0: the root task group),
+ * where autogroup is on and the task is in the root cpu cgroup
+ * (schedreplay-models(7) §3.5)
+ * Return: 0, or -SR_E_NOMEM.
+ */
+int sr_replay_hint_group(struct sr_replay *r, int pid, long autogroup, int nice);
+
+/**
+ * sr_replay_ngroups - the task groups the hints named
+ * Return: how many (0: a flat hierarchy).
+ */
+int sr_replay_ngroups(const struct sr_replay *r);
+
+/**
  * sr_replay_hint_affinity - the snapshot's Cpus_allowed_list of a task as a
  * mask of CPUs 0-63 (CPUs 64 and up count as allowed)
  */
@@ -425,6 +477,22 @@ const struct sr_task *sr_replay_task(const struct sr_replay *r, int pid);
 /* CPU load as the era reads it: mainline cpu_load (includes blocked),
  * v4.15 weighted_cpuload (enqueued only) */
 long sr_view_cpu_load(const struct sr_view *v, int cpu, int runnable_only);
+
+/**
+ * sr_view_affine_load - cpu_load() of @cpu as wake_affine_weight() reads it:
+ * over the view's task groups where it has them (schedreplay-models(7)
+ * §3.5), else sr_view_cpu_load()
+ * Return: the load, on the scale of a nice-0 task's weight.
+ */
+long sr_view_affine_load(const struct sr_view *v, int cpu, int runnable_only);
+
+/**
+ * sr_view_task_h_load - task_h_load(@t): its load_avg scaled by its group's
+ * share of the root's load on task_cpu(@t)
+ * Return: that load; @t's own load_avg in the root task group or a flat
+ * view, 0 for no task.
+ */
+long sr_view_task_h_load(const struct sr_view *v, const struct sr_task *t);
 /* cpu_util_cfs(): util_avg, with @util_est max(util_avg, util_est), capped */
 unsigned long sr_view_cpu_util(const struct sr_view *v, int cpu, int util_est);
 /* the cpu's root cfs_rq signal decayed to the decision time (a copy) */

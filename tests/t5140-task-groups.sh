@@ -1,0 +1,82 @@
+#!/bin/bash
+# Task groups (schedreplay-models(7) §3.5): the recorder's snapshot names
+# each task's autogroup; wake_affine_weight() then reads cpu_load() over the
+# group entities (calc_group_shares()) and task_h_load() through them, and
+# an exiting task leaves its autogroup before it wakes its parent
+# (sched_autogroup_exit_task()).  --no-groups, and a trace without the
+# snapshot, keep the flat hierarchy.
+. "$(dirname "$0")/test-lib.sh"
+
+command -v sqlite3 >/dev/null || skip_all "sqlite3 not installed (make deps)"
+
+S="$FIX/scenario"
+
+wake_of() {	# wake_of DB: the mainline base's CPU and its weight verdict for P's wakeup
+	sqlite3 "$1" "SELECT e.cpu || ' ' || CASE WHEN e.reason LIKE '%wake_affine: prev%' THEN 'prev'
+		ELSE 'this' END FROM evaluation_v e JOIN decision d USING (decision_id)
+		WHERE d.kind = 'wakeup' AND d.tid = 510 AND e.model = 'mainline' AND e.patch IS NULL"
+}
+
+g="$S/group-autogroup.txt"
+"$SR" replay -q -o "$TMP/g.db" -t 1x2x1 "$g" 2>/dev/null
+same "autogroups: CPU 1's four-task group weighs one entity: P stays on prev, as the kernel" \
+	"1 prev" "$(wake_of "$TMP/g.db")"
+"$SR" replay -q -o "$TMP/gf.db" -t 1x2x1 --no-groups "$g" 2>/dev/null
+same "--no-groups: the flat sum of task loads takes this_cpu" "0 this" "$(wake_of "$TMP/gf.db")"
+grep -v "autogroup 1$" "$g" >"$TMP/g-off.txt"
+"$SR" replay -q -o "$TMP/go.db" -t 1x2x1 "$TMP/g-off.txt" 2>/dev/null
+same "a trace that does not say autogroup is on: flat" "0 this" "$(wake_of "$TMP/go.db")"
+sed 's| cgroup /$| cgroup /user.slice|' "$g" >"$TMP/g-cg.txt"
+"$SR" replay -q -o "$TMP/gc.db" -t 1x2x1 "$TMP/g-cg.txt" 2>/dev/null
+same "tasks outside the root cpu cgroup: no autogroup applies, flat" "0 this" \
+	"$(wake_of "$TMP/gc.db")"
+ok "the decision's reason keeps the weights it compared" sh -c \
+	"sqlite3 '$TMP/g.db' \"SELECT reason FROM evaluation_v e JOIN decision d USING (decision_id)
+	WHERE d.tid = 510 AND e.model = 'mainline' AND e.patch IS NULL\" |
+	grep -q 'weight: this [0-9]* >= prev [0-9]*'"
+
+gl() { "$SR" replay -q --fidelity "$@" 2>/dev/null | sed -n 's/^groups: *//p'; }
+same "--fidelity says how many groups and tasks" \
+	"2 autogroups of 5 snapshot tasks (and their children): wake_affine_weight() reads cpu_load() and task_h_load() through them" \
+	"$(gl -t 1x2x1 "$g")"
+same "... that --no-groups ignored them" "ignored (--no-groups): every task in the root task group" \
+	"$(gl -t 1x2x1 --no-groups "$g")"
+same "... that the cgroup kept tasks out" \
+	"autogroup on, every snapshot task in the root task group or another cpu cgroup (flat)" \
+	"$(gl -t 1x2x1 "$TMP/g-cg.txt")"
+same "... and that a trace without the snapshot is flat" \
+	"not known (no task snapshot): a flat hierarchy, where a kernel with autogroup on groups every session" \
+	"$(gl -t 2x2x1 "$S/delayed-sync.txt")"
+
+x="$S/group-exit-waker.txt"
+"$SR" replay -q -o "$TMP/x.db" -t 1x2x1 "$x" 2>/dev/null
+same "an exiting waker is a root task: its whole load on this_cpu keeps P on prev" \
+	"1 prev" "$(wake_of "$TMP/x.db")"
+# the same waker not exiting, and the wakeup not sync (an exiting waker masks WF_SYNC)
+grep -v "sched_process_exit" "$x" | sed 's/wake_flags=0x18/wake_flags=0x8/' >"$TMP/x-alive.txt"
+"$SR" replay -q -o "$TMP/xa.db" -t 1x2x1 "$TMP/x-alive.txt" 2>/dev/null
+same "... while a waker still in the group brings only its share: this_cpu" "0 this" \
+	"$(wake_of "$TMP/xa.db")"
+
+# the engine's task table grows (1024 slots, then doubled) with the groups
+# in place: 600 more tasks, each seen at its sched_process_exit, before the
+# wakeup; under the sanitizers where they are built
+{
+	sed -n '/^ *W-530 .* sched_waking:/q;p' "$g"
+	i=2000
+	while [ $i -lt 2600 ]; do
+		printf '%16s-%-5d [000] d..3.     1.299%03d: sched_process_exit: comm=X pid=%d prio=120\n' \
+			X $i $(( (i - 2000) / 2 )) $i
+		i=$((i + 1))
+	done
+	sed -n '/^ *W-530 .* sched_waking:/,$p' "$g"
+} >"$TMP/g-many.txt"
+"$SR" replay -q -o "$TMP/gm.db" -t 1x2x1 "$TMP/g-many.txt" 2>/dev/null
+same "a task table grown past its first size keeps the groups" "1 prev" "$(wake_of "$TMP/gm.db")"
+if [ -x "$SR_SAN" ]; then
+	ok "... [asan+ubsan]: no use of freed group state" env ASAN_OPTIONS=detect_leaks=1 \
+		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+		"$SR_SAN" replay -q -o "$TMP/gms.db" -t 1x2x1 "$TMP/g-many.txt"
+fi
+
+test_done
