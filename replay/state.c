@@ -438,16 +438,65 @@ static void task_pelt_update(struct sr_task *t, uint64_t now)
 #define UTIL_EST_MARGIN		(SR_SCHED_CAPACITY / 100)
 #define UTIL_EST_WEIGHT_SHIFT	2
 
+/* within_margin() of 6.1's util_est_update(): -margin < value < margin */
+static int within_margin(long value, long margin)
+{
+	return value > -margin && value < margin;
+}
+
+/*
+ * util_est_update() of 6.1 (kernel/sched/fair.c, before v6.8), at a
+ * dequeue for sleep: the sample (util_est.enqueued) is util_avg now; with
+ * UTIL_EST_FASTUP a larger sample becomes the EWMA at once; a sample
+ * within 1% of the EWMA is stored only if it moved 1% from the last one;
+ * a task whose util_avg exceeds its CPU's capacity stores nothing; else the
+ * EWMA moves a quarter of the way to the sample.  No runnable_avg test: a
+ * task that waited on the queue decays as one that did not.  The task's
+ * _task_util_est() is max(ewma, enqueued), which is the EWMA itself here:
+ * each store leaves the sample at or below it.
+ */
+static void util_est_update_v61(struct sr_task *t, const struct sr_topology *topo)
+{
+	long ewma = (long)t->util_est, enq = (long)t->pelt.util_avg, diff;
+
+	if (t->util_est_unchanged)
+		return;
+	if (ewma < enq) {
+		ewma = enq;
+		goto done;
+	}
+	diff = enq - ewma;
+	if (within_margin(diff, UTIL_EST_MARGIN)) {
+		if (!within_margin((long)t->util_est_enq - enq, UTIL_EST_MARGIN))
+			goto done;
+		return;
+	}
+	if (t->cpu >= 0 && topo->cpu[t->cpu].capacity > 0 &&
+	    enq > (long)topo->cpu[t->cpu].capacity)
+		return;
+	ewma = ((ewma << UTIL_EST_WEIGHT_SHIFT) + diff) >> UTIL_EST_WEIGHT_SHIFT;
+done:
+	t->util_est = (unsigned long)ewma;
+	t->util_est_enq = (unsigned long)enq;
+	t->util_est_unchanged = 1;
+}
+
 /*
  * util_est_update() as of v6.8+ (kernel/sched/fair.c), at a dequeue for
  * sleep, after the dequeue's PELT update: the EWMA jumps up to a larger
  * sample, ignores one within 1%, skips a CPU-bound task and one that did
- * not get all the CPU it wanted, else moves 1/4 of the way down.
+ * not get all the CPU it wanted, else moves 1/4 of the way down.  Before
+ * v6.8 (no SR_KF_UTIL_EST_EWMA): util_est_update_v61().
  */
-static void util_est_update(struct sr_task *t, const struct sr_topology *topo)
+static void util_est_update(struct sr_replay *r, struct sr_task *t)
 {
+	const struct sr_topology *topo = r->topo;
 	unsigned long ewma = t->util_est, dequeued = t->pelt.util_avg, diff;
 
+	if (!sr_kgen_has(&r->kgen, SR_KF_UTIL_EST_EWMA)) {
+		util_est_update_v61(t, topo);
+		return;
+	}
 	if (t->util_est_unchanged)
 		return;
 	if (ewma <= dequeued) {
@@ -1036,13 +1085,13 @@ static int on_switch(struct sr_replay *r, const struct sr_event *ev)
 				rq->util_est = sub_clamp(rq->util_est, prev->util_est);
 				prev->util_est_queued = 0;
 			}
-			util_est_update(prev, r->topo);
+			util_est_update(r, prev);
 			r->stats.delayed_sleeps++;
 		} else {
 			dequeue(r, prev, now);
 			/* DEQUEUE_SLEEP: a new util_est sample */
 			if (is_fair(prev))
-				util_est_update(prev, r->topo);
+				util_est_update(r, prev);
 			prev->state = ev->prev_state == SR_PREV_DEAD ? SR_TASK_DEAD : SR_TASK_BLOCKED;
 			if (prev->state == SR_TASK_DEAD)
 				removed_add(r, prev, now);

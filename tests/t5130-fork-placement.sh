@@ -76,4 +76,14 @@ sed 's/ 1\.140000: sched_process_fork/ 1.180000: sched_process_fork/;
 same "idle CPUs' blocked averages are read at most 32 ms old" \
 	"401:1" "$(forks "$TMP/ssl.db")"
 
+# --- util_est_update() by generation: 6.1 decays a waiting task's estimate -
+for k in 6.1 6.12.117; do
+	ok "util_est $k: replay" "$SR" replay -q -o "$TMP/ue-$k.db" -t 1x2x1 --kernel "$k" \
+		"$S/fork-util-est-gen.txt"
+done
+same "6.12: a task that waited keeps its estimate, its CPU is fully busy" \
+	"401:1" "$(forks "$TMP/ue-6.12.117.db")"
+same "6.1: the estimate decayed, both CPUs have spare capacity, the child stays" \
+	"401:0" "$(forks "$TMP/ue-6.1.db")"
+
 test_done

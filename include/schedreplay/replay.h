@@ -58,6 +58,8 @@ struct sr_task {
 	/* util_est (v4.17+): the EWMA of util_avg at each sleep, and whether
 	 * it is counted in its cpu's enqueued sum */
 	unsigned long util_est;
+	/* before v6.8: util_est.enqueued, the last sample stored */
+	unsigned long util_est_enq;
 	int util_est_unchanged;		/* UTIL_AVG_UNCHANGED: no PELT update since */
 	int util_est_queued;
 	unsigned wakee_flips;
