@@ -517,6 +517,23 @@ done:
 	t->util_est_unchanged = 1;
 }
 
+/*
+ * The util_est sample of a sleep (dequeue_task_fair() with DEQUEUE_SLEEP),
+ * kept so that the next wakeup's select_rq probe can redo it: the probe's
+ * load, util and runnable fields are p->se.avg as of the task's last update,
+ * its dequeue for that sleep, the very values util_est_update() read then
+ * (6.1, 6.12).  Not for a delayed sleep (6.12): the task's signal was
+ * updated again at the pick that dequeued it.
+ */
+static void util_est_sample(struct sr_replay *r, struct sr_task *t)
+{
+	t->util_est_was = t->util_est;
+	t->util_est_enq_was = t->util_est_enq;
+	t->util_est_unchanged_was = t->util_est_unchanged;
+	util_est_update(r, t);
+	t->util_est_redo = 1;
+}
+
 static unsigned long sub_clamp(unsigned long a, unsigned long b)
 {
 	return a > b ? a - b : 0;
@@ -1086,12 +1103,13 @@ static int on_switch(struct sr_replay *r, const struct sr_event *ev)
 				prev->util_est_queued = 0;
 			}
 			util_est_update(r, prev);
+			prev->util_est_redo = 0;
 			r->stats.delayed_sleeps++;
 		} else {
 			dequeue(r, prev, now);
 			/* DEQUEUE_SLEEP: a new util_est sample */
 			if (is_fair(prev))
-				util_est_update(r, prev);
+				util_est_sample(r, prev);
 			prev->state = ev->prev_state == SR_PREV_DEAD ? SR_TASK_DEAD : SR_TASK_BLOCKED;
 			if (prev->state == SR_TASK_DEAD)
 				removed_add(r, prev, now);
@@ -1105,6 +1123,7 @@ static int on_switch(struct sr_replay *r, const struct sr_event *ev)
 		if (next->lb_cpu == ev->cpu)
 			lb_link_head(r, next, ev->cpu);
 		next->state = SR_TASK_RUNNING;
+		next->util_est_redo = 0;
 		next->vr_start = now;
 		rq->curr = next->pid;
 		rq->curr_cfs = is_fair(next);
@@ -1963,6 +1982,18 @@ static void task_pelt_observed(struct sr_replay *r, struct sr_task *p, const str
 
 	sr_pelt_set(&p->pelt, (unsigned long)ev->tload, (unsigned long)ev->tutil,
 		    (unsigned long)ev->trunnable, p->weight);
+	/* its last sleep's util_est sample, redone from the kernel's values */
+	if (p->util_est_redo && is_fair(p)) {
+		unsigned long was = p->util_est;
+
+		p->util_est = p->util_est_was;
+		p->util_est_enq = p->util_est_enq_was;
+		p->util_est_unchanged = p->util_est_unchanged_was;
+		util_est_update(r, p);
+		if (p->util_est_queued && p->cpu >= 0)
+			r->rq[p->cpu].util_est = add_sub(r->rq[p->cpu].util_est, p->util_est, was);
+		p->util_est_redo = 0;
+	}
 	if (p->attached && p->cpu >= 0) {
 		struct sr_pelt *c = &r->rq[p->cpu].cfs;
 

@@ -86,4 +86,9 @@ same "6.12: a task that waited keeps its estimate, its CPU is fully busy" \
 same "6.1: the estimate decayed, both CPUs have spare capacity, the child stays" \
 	"401:0" "$(forks "$TMP/ue-6.1.db")"
 
+# --- the sleep's util_est sample, redone from the wakeup probe's signal ---
+ok "util_est probe: replay" "$SR" replay -q -o "$TMP/up.db" -t 1x2x1 "$S/fork-util-est-probe.txt"
+same "the probe's util at wakeup is the sample: CPU 0 fully busy, the child moves" \
+	"401:1" "$(forks "$TMP/up.db")"
+
 test_done
