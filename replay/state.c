@@ -396,13 +396,21 @@ static void removed_due(struct sr_replay *r, uint64_t now)
 	r->removed_next = next;
 }
 
+static void rq_pelt_advance(struct sr_replay *r, int cpu, uint64_t now);
+
 /* bring cpu's root cfs_rq signal to @now with what it held since */
 static void rq_pelt_update(struct sr_replay *r, int cpu, uint64_t now)
 {
-	struct sr_rq *rq = &r->rq[cpu];
-
 	if (r->removed[cpu].nr && now > r->removed[cpu].ts)
 		removed_apply(r, cpu);
+	rq_pelt_advance(r, cpu, now);
+}
+
+/* the same, a pending removal left pending */
+static void rq_pelt_advance(struct sr_replay *r, int cpu, uint64_t now)
+{
+	struct sr_rq *rq = &r->rq[cpu];
+
 	if (!rq->cfs.last_update) {
 		rq->cfs.last_update = now;
 		return;
@@ -1426,12 +1434,23 @@ static int probe_proves(struct sr_replay *r, struct sr_task *p, int prev, uint64
 	return n;
 }
 
-/* the probe's prevload: @cpu's cpu_load() as the kernel read it, for the engine's signal */
+static int probe_removal_done(const struct sr_replay *r, int cpu, long long kload);
+
+/*
+ * the probe's prevload: @cpu's cpu_load() as the kernel read it, for the
+ * engine's signal.  Where a dead task's removal is pending there, the
+ * value also tells whether the kernel's update_cfs_rq_load_avg() has taken
+ * it off (probe_removal_done()); if not, the engine's util and runnable
+ * keep it too, as the kernel's do, until the CPU's next update.
+ */
 static void probe_prevload(struct sr_replay *r, int cpu, const struct sr_event *ev, uint64_t now)
 {
 	if (ev->prevload < 0 || cpu < 0 || cpu >= r->topo->ncpus)
 		return;
-	rq_pelt_update(r, cpu, now);
+	if (r->removed[cpu].nr && !probe_removal_done(r, cpu, ev->prevload))
+		rq_pelt_advance(r, cpu, now);
+	else
+		rq_pelt_update(r, cpu, now);
 	sr_pelt_set_load(&r->rq[cpu].cfs, (unsigned long)ev->prevload);
 	r->stats.probe_prevload++;
 }
@@ -1443,7 +1462,7 @@ static void probe_prevload(struct sr_replay *r, int cpu, const struct sr_event *
  * update_cfs_rq_load_avg() has (a tick the trace does not show): nearer the
  * engine's load without it, the removal is applied now.  Return: 1 if so.
  */
-static int probe_removed(struct sr_replay *r, int cpu, long long kload)
+static int probe_removal_done(const struct sr_replay *r, int cpu, long long kload)
 {
 	const struct sr_removed *rm = &r->removed[cpu];
 	long long with, without;
@@ -1452,7 +1471,12 @@ static int probe_removed(struct sr_replay *r, int cpu, long long kload)
 		return 0;
 	with = (long long)r->rq[cpu].cfs.load_avg;
 	without = with > (long long)rm->load ? with - (long long)rm->load : 0;
-	if (llabs(kload - without) >= llabs(kload - with))
+	return llabs(kload - without) < llabs(kload - with);
+}
+
+static int probe_removed(struct sr_replay *r, int cpu, long long kload)
+{
+	if (!probe_removal_done(r, cpu, kload))
 		return 0;
 	removed_apply(r, cpu);
 	return 1;

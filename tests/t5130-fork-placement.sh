@@ -91,4 +91,9 @@ ok "util_est probe: replay" "$SR" replay -q -o "$TMP/up.db" -t 1x2x1 "$S/fork-ut
 same "the probe's util at wakeup is the sample: CPU 0 fully busy, the child moves" \
 	"401:1" "$(forks "$TMP/up.db")"
 
+# --- a wakeup probe's prevload leaves a dead task's removal pending -------
+ok "removed probe: replay" "$SR" replay -q -o "$TMP/rp.db" -t 1x2x1 "$S/fork-removed-probe.txt"
+same "CPU 0 still carries the dead task's util for the kernel: the child moves" \
+	"401:1" "$(forks "$TMP/rp.db")"
+
 test_done
