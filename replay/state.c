@@ -370,6 +370,19 @@ static void removed_add(struct sr_replay *r, struct sr_task *t, uint64_t now)
 }
 
 /*
+ * A sleeping task woken onto another CPU: try_to_wake_up() ->
+ * set_task_cpu() -> migrate_task_rq_fair() -> remove_entity_load_avg()
+ * (6.1, 6.12; the task is not on a runqueue, so not the immediate
+ * detach_entity_load_avg() of a balance's migration): its averages wait in
+ * the old CPU's cfs_rq->removed for that CPU's next update, as a dead
+ * task's do (removed_add())
+ */
+static void leave_lazily(struct sr_replay *r, struct sr_task *t, uint64_t now)
+{
+	removed_add(r, t, now);
+}
+
+/*
  * The CPU's next update: any later event the engine updates its signal at
  * (a switch: put_prev_entity() / set_next_entity(); an enqueue, a dequeue,
  * an attach or a detach), or, on a CPU running a task, the tick
@@ -1324,8 +1337,10 @@ static int waking_missing(const struct sr_replay *r, const struct sr_task *p)
 static void activate(struct sr_replay *r, struct sr_task *p, int cpu, uint64_t now)
 {
 	/* the sleep decays the task's own signal; then it joins cpu */
-	if (p->cpu >= 0 && p->cpu != cpu)
-		detach(r, p);
+	if (p->cpu >= 0 && p->cpu != cpu) {
+		task_pelt_update(p, now);
+		leave_lazily(r, p, now);
+	}
 	task_pelt_update(p, now);
 	if (!p->pelt.last_update)
 		p->pelt.last_update = now;
@@ -1937,9 +1952,9 @@ static int on_migrate(struct sr_replay *r, const struct sr_event *ev)
 			r->rq[orig].curr_cfs = 0;
 		}
 	} else {
-		/* blocked (wakeup, affinity): its load leaves orig now */
+		/* blocked (a wakeup elsewhere): its averages wait on orig */
 		task_pelt_update(p, now);
-		detach(r, p);
+		leave_lazily(r, p, now);
 		p->cpu = dest;
 	}
 	return ret;

@@ -96,4 +96,17 @@ ok "removed probe: replay" "$SR" replay -q -o "$TMP/rp.db" -t 1x2x1 "$S/fork-rem
 same "CPU 0 still carries the dead task's util for the kernel: the child moves" \
 	"401:1" "$(forks "$TMP/rp.db")"
 
+# --- a task woken elsewhere leaves its averages on its old CPU for a while -
+ok "wakeup leaves load: replay" "$SR" replay -q -o "$TMP/wl.db" -t 1x3x1 \
+	"$S/fork-wakeup-leaves-load.txt"
+same "the old CPU still carries the woken task's averages: the child stays" \
+	"401:0" "$(forks "$TMP/wl.db")"
+# 5 ms later CPU 1, running R, has had a tick: W's averages are gone
+sed 's/ 1\.102000: sched_process_fork/ 1.106000: sched_process_fork/;
+	s/ 1\.102005: sched_wakeup_new/ 1.106005: sched_wakeup_new/' \
+	"$S/fork-wakeup-leaves-load.txt" >"$TMP/wl-late.txt"
+"$SR" replay -q -o "$TMP/wll.db" -t 1x3x1 "$TMP/wl-late.txt" 2>/dev/null
+same "a tick later CPU 1 has spare capacity and the child goes there" \
+	"401:1" "$(forks "$TMP/wll.db")"
+
 test_done
