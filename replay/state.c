@@ -2080,6 +2080,36 @@ static void fork_probe_keep(struct sr_replay *r, const struct sr_event *ev)
  * select_task_rq_fair() entry on the waker's CPU, right after its
  * sched_waking: the placement runs, with these wake_flags.
  */
+/*
+ * An exec's select_rq (WF_EXEC, 0x02): sched_exec() (kernel/sched/core.c,
+ * 6.1 and 6.12) calls select_task_rq() for current, on its own CPU, as a
+ * wakeup's select_task_rq() is called for the wakee.  The probe's load,
+ * util and runnable fields are current's p->se.avg as of its last update
+ * (a tick or its switch-in, the tick's phase not traced: half a tick ago
+ * at the latest), which the engine takes as it takes a wakee's, its CPU
+ * getting the difference; a forked child's averages (post_init_entity_
+ * util_avg() and its run since) are the engine's estimate until then.
+ * Its prevload, task_cpu()'s cpu_load(), is taken as a wakeup's is
+ * (probe_prevload()).  The exec placement itself (SD_BALANCE_EXEC) is not
+ * a decision the engine evaluates.
+ */
+static void exec_probe(struct sr_replay *r, const struct sr_event *ev, uint64_t now)
+{
+	int pid = ev->pid > 0 ? ev->pid : ev->common_pid;
+	struct sr_task *p = pid > 0 ? (struct sr_task *)sr_replay_task(r, pid) : NULL;
+	uint64_t half = 1000000000ULL / (uint64_t)r->hz / 2;
+
+	if (!p || !is_fair(p) || p->cpu != ev->cpu || p->state != SR_TASK_RUNNING ||
+	    (ev->target_cpu >= 0 && ev->target_cpu != ev->cpu))
+		return;
+	if (ev->tload >= 0 && ev->tutil >= 0 && ev->trunnable >= 0) {
+		if (now > half && now - half > p->pelt.last_update)
+			task_pelt_update(p, now - half);
+		task_pelt_observed(r, p, ev);
+	}
+	probe_prevload(r, ev->cpu, ev, now);
+}
+
 static int on_select_rq(struct sr_replay *r, const struct sr_event *ev)
 {
 	struct sr_task *p = r->await[ev->cpu];
@@ -2092,6 +2122,8 @@ static int on_select_rq(struct sr_replay *r, const struct sr_event *ev)
 	if (ev->wake_flags >= 0 && !(ev->wake_flags & 0x08)) {
 		/* fork (0x04) or exec (0x02): not a wakeup; the next select_rq_ret is its */
 		r->selected[ev->cpu] = NULL;
+		if (ev->wake_flags & 0x02)
+			exec_probe(r, ev, now);
 		if (ev->wake_flags & 0x04) {
 			fork_probe_keep(r, ev);
 			fork_probe_early(r, ev->cpu);

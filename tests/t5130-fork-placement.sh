@@ -109,4 +109,9 @@ sed 's/ 1\.102000: sched_process_fork/ 1.106000: sched_process_fork/;
 same "a tick later CPU 1 has spare capacity and the child goes there" \
 	"401:1" "$(forks "$TMP/wll.db")"
 
+# --- an exec's probe: the running child's PELT signal ---------------------
+ok "exec probe: replay" "$SR" replay -q -o "$TMP/ep.db" -t 1x2x1 "$S/fork-exec-probe.txt"
+same "the child's util from its exec's probe: both CPUs fully busy, C2 stays" \
+	"401:1 402:0" "$(forks "$TMP/ep.db")"
+
 test_done
