@@ -112,7 +112,8 @@ struct sr_replay {
 	struct sr_task **await;		/* per cpu: the wakee whose select_rq comes next */
 	struct sr_pending **selected;	/* per cpu: the decision select_rq_ret answers */
 	struct sr_fork_probe *fork_probe;	/* per cpu: a fork's probe, its wakeup_new next */
-	struct sr_removed *removed;		/* per cpu: dead tasks' load not yet removed */
+	struct sr_removed *removed;		/* per cpu: load of tasks that died or woke
+					 * elsewhere, not yet removed */
 	int nremoved;				/* CPUs with a removal pending */
 	uint64_t removed_next;			/* no pending removal is due before */
 

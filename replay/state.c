@@ -407,6 +407,19 @@ static void removed_add(struct sr_replay *r, struct sr_task *t, uint64_t now)
 }
 
 /*
+ * A sleeping task woken onto another CPU: try_to_wake_up() ->
+ * set_task_cpu() -> migrate_task_rq_fair() -> remove_entity_load_avg()
+ * (6.1, 6.12; the task is not on a runqueue, so not the immediate
+ * detach_entity_load_avg() of a balance's migration): its averages wait in
+ * the old CPU's cfs_rq->removed for that CPU's next update, as a dead
+ * task's do (removed_add())
+ */
+static void leave_lazily(struct sr_replay *r, struct sr_task *t, uint64_t now)
+{
+	removed_add(r, t, now);
+}
+
+/*
  * The CPU's next update: any later event the engine updates its signal at
  * (a switch: put_prev_entity() / set_next_entity(); an enqueue, a dequeue,
  * an attach or a detach), or, on a CPU running a task, the tick
@@ -433,13 +446,21 @@ static void removed_due(struct sr_replay *r, uint64_t now)
 	r->removed_next = next;
 }
 
+static void rq_pelt_advance(struct sr_replay *r, int cpu, uint64_t now);
+
 /* bring cpu's root cfs_rq signal to @now with what it held since */
 static void rq_pelt_update(struct sr_replay *r, int cpu, uint64_t now)
 {
-	struct sr_rq *rq = &r->rq[cpu];
-
 	if (r->removed[cpu].nr && now > r->removed[cpu].ts)
 		removed_apply(r, cpu);
+	rq_pelt_advance(r, cpu, now);
+}
+
+/* the same, a pending removal left pending */
+static void rq_pelt_advance(struct sr_replay *r, int cpu, uint64_t now)
+{
+	struct sr_rq *rq = &r->rq[cpu];
+
 	if (!rq->cfs.last_update) {
 		rq->cfs.last_update = now;
 		return;
@@ -475,16 +496,65 @@ static void task_pelt_update(struct sr_task *t, uint64_t now)
 #define UTIL_EST_MARGIN		(SR_SCHED_CAPACITY / 100)
 #define UTIL_EST_WEIGHT_SHIFT	2
 
+/* within_margin() of 6.1's util_est_update(): -margin < value < margin */
+static int within_margin(long value, long margin)
+{
+	return value > -margin && value < margin;
+}
+
+/*
+ * util_est_update() of 6.1 (kernel/sched/fair.c, before v6.8), at a
+ * dequeue for sleep: the sample (util_est.enqueued) is util_avg now; with
+ * UTIL_EST_FASTUP a larger sample becomes the EWMA at once; a sample
+ * within 1% of the EWMA is stored only if it moved 1% from the last one;
+ * a task whose util_avg exceeds its CPU's capacity stores nothing; else the
+ * EWMA moves a quarter of the way to the sample.  No runnable_avg test: a
+ * task that waited on the queue decays as one that did not.  The task's
+ * _task_util_est() is max(ewma, enqueued), which is the EWMA itself here:
+ * each store leaves the sample at or below it.
+ */
+static void util_est_update_v61(struct sr_task *t, const struct sr_topology *topo)
+{
+	long ewma = (long)t->util_est, enq = (long)t->pelt.util_avg, diff;
+
+	if (t->util_est_unchanged)
+		return;
+	if (ewma < enq) {
+		ewma = enq;
+		goto done;
+	}
+	diff = enq - ewma;
+	if (within_margin(diff, UTIL_EST_MARGIN)) {
+		if (!within_margin((long)t->util_est_enq - enq, UTIL_EST_MARGIN))
+			goto done;
+		return;
+	}
+	if (t->cpu >= 0 && topo->cpu[t->cpu].capacity > 0 &&
+	    enq > (long)topo->cpu[t->cpu].capacity)
+		return;
+	ewma = ((ewma << UTIL_EST_WEIGHT_SHIFT) + diff) >> UTIL_EST_WEIGHT_SHIFT;
+done:
+	t->util_est = (unsigned long)ewma;
+	t->util_est_enq = (unsigned long)enq;
+	t->util_est_unchanged = 1;
+}
+
 /*
  * util_est_update() as of v6.8+ (kernel/sched/fair.c), at a dequeue for
  * sleep, after the dequeue's PELT update: the EWMA jumps up to a larger
  * sample, ignores one within 1%, skips a CPU-bound task and one that did
- * not get all the CPU it wanted, else moves 1/4 of the way down.
+ * not get all the CPU it wanted, else moves 1/4 of the way down.  Before
+ * v6.8 (no SR_KF_UTIL_EST_EWMA): util_est_update_v61().
  */
-static void util_est_update(struct sr_task *t, const struct sr_topology *topo)
+static void util_est_update(struct sr_replay *r, struct sr_task *t)
 {
+	const struct sr_topology *topo = r->topo;
 	unsigned long ewma = t->util_est, dequeued = t->pelt.util_avg, diff;
 
+	if (!sr_kgen_has(&r->kgen, SR_KF_UTIL_EST_EWMA)) {
+		util_est_update_v61(t, topo);
+		return;
+	}
 	if (t->util_est_unchanged)
 		return;
 	if (ewma <= dequeued) {
@@ -503,6 +573,23 @@ static void util_est_update(struct sr_task *t, const struct sr_topology *topo)
 done:
 	t->util_est = ewma;
 	t->util_est_unchanged = 1;
+}
+
+/*
+ * The util_est sample of a sleep (dequeue_task_fair() with DEQUEUE_SLEEP),
+ * kept so that the next wakeup's select_rq probe can redo it: the probe's
+ * load, util and runnable fields are p->se.avg as of the task's last update,
+ * its dequeue for that sleep, the very values util_est_update() read then
+ * (6.1, 6.12).  Not for a delayed sleep (6.12): the task's signal was
+ * updated again at the pick that dequeued it.
+ */
+static void util_est_sample(struct sr_replay *r, struct sr_task *t)
+{
+	t->util_est_was = t->util_est;
+	t->util_est_enq_was = t->util_est_enq;
+	t->util_est_unchanged_was = t->util_est_unchanged;
+	util_est_update(r, t);
+	t->util_est_redo = 1;
 }
 
 static unsigned long sub_clamp(unsigned long a, unsigned long b)
@@ -1074,13 +1161,14 @@ static int on_switch(struct sr_replay *r, const struct sr_event *ev)
 				rq->util_est = sub_clamp(rq->util_est, prev->util_est);
 				prev->util_est_queued = 0;
 			}
-			util_est_update(prev, r->topo);
+			util_est_update(r, prev);
+			prev->util_est_redo = 0;
 			r->stats.delayed_sleeps++;
 		} else {
 			dequeue(r, prev, now);
 			/* DEQUEUE_SLEEP: a new util_est sample */
 			if (is_fair(prev))
-				util_est_update(prev, r->topo);
+				util_est_sample(r, prev);
 			prev->state = ev->prev_state == SR_PREV_DEAD ? SR_TASK_DEAD : SR_TASK_BLOCKED;
 			if (prev->state == SR_TASK_DEAD)
 				removed_add(r, prev, now);
@@ -1095,6 +1183,7 @@ static int on_switch(struct sr_replay *r, const struct sr_event *ev)
 		if (next->lb_cpu == ev->cpu)
 			lb_link_head(r, next, ev->cpu);
 		next->state = SR_TASK_RUNNING;
+		next->util_est_redo = 0;
 		next->vr_start = now;
 		rq->curr = next->pid;
 		rq->curr_cfs = is_fair(next);
@@ -1287,8 +1376,10 @@ static int waking_missing(const struct sr_replay *r, const struct sr_task *p)
 static void activate(struct sr_replay *r, struct sr_task *p, int cpu, uint64_t now)
 {
 	/* the sleep decays the task's own signal; then it joins cpu */
-	if (p->cpu >= 0 && p->cpu != cpu)
-		detach(r, p);
+	if (p->cpu >= 0 && p->cpu != cpu) {
+		task_pelt_update(p, now);
+		leave_lazily(r, p, now);
+	}
 	task_pelt_update(p, now);
 	if (!p->pelt.last_update)
 		p->pelt.last_update = now;
@@ -1397,12 +1488,23 @@ static int probe_proves(struct sr_replay *r, struct sr_task *p, int prev, uint64
 	return n;
 }
 
-/* the probe's prevload: @cpu's cpu_load() as the kernel read it, for the engine's signal */
+static int probe_removal_done(const struct sr_replay *r, int cpu, long long kload);
+
+/*
+ * the probe's prevload: @cpu's cpu_load() as the kernel read it, for the
+ * engine's signal.  Where a dead task's removal is pending there, the
+ * value also tells whether the kernel's update_cfs_rq_load_avg() has taken
+ * it off (probe_removal_done()); if not, the engine's util and runnable
+ * keep it too, as the kernel's do, until the CPU's next update.
+ */
 static void probe_prevload(struct sr_replay *r, int cpu, const struct sr_event *ev, uint64_t now)
 {
 	if (ev->prevload < 0 || cpu < 0 || cpu >= r->topo->ncpus)
 		return;
-	rq_pelt_update(r, cpu, now);
+	if (r->removed[cpu].nr && !probe_removal_done(r, cpu, ev->prevload))
+		rq_pelt_advance(r, cpu, now);
+	else
+		rq_pelt_update(r, cpu, now);
 	sr_pelt_set_load(&r->rq[cpu].cfs, (unsigned long)ev->prevload);
 	r->stats.probe_prevload++;
 	if (!r->prevload_ts)
@@ -1418,7 +1520,7 @@ static void probe_prevload(struct sr_replay *r, int cpu, const struct sr_event *
  * update_cfs_rq_load_avg() has (a tick the trace does not show): nearer the
  * engine's load without it, the removal is applied now.  Return: 1 if so.
  */
-static int probe_removed(struct sr_replay *r, int cpu, long long kload)
+static int probe_removal_done(const struct sr_replay *r, int cpu, long long kload)
 {
 	const struct sr_removed *rm = &r->removed[cpu];
 	long long with, without;
@@ -1427,7 +1529,12 @@ static int probe_removed(struct sr_replay *r, int cpu, long long kload)
 		return 0;
 	with = (long long)r->rq[cpu].cfs.load_avg;
 	without = with > (long long)rm->load ? with - (long long)rm->load : 0;
-	if (llabs(kload - without) >= llabs(kload - with))
+	return llabs(kload - without) < llabs(kload - with);
+}
+
+static int probe_removed(struct sr_replay *r, int cpu, long long kload)
+{
+	if (!probe_removal_done(r, cpu, kload))
 		return 0;
 	removed_apply(r, cpu);
 	return 1;
@@ -1888,9 +1995,9 @@ static int on_migrate(struct sr_replay *r, const struct sr_event *ev)
 			r->rq[orig].curr_cfs = 0;
 		}
 	} else {
-		/* blocked (wakeup, affinity): its load leaves orig now */
+		/* blocked (a wakeup elsewhere): its averages wait on orig */
 		task_pelt_update(p, now);
-		detach(r, p);
+		leave_lazily(r, p, now);
 		p->cpu = dest;
 	}
 	return ret;
@@ -1960,6 +2067,18 @@ static void task_pelt_observed(struct sr_replay *r, struct sr_task *p, const str
 
 	sr_pelt_set(&p->pelt, (unsigned long)ev->tload, (unsigned long)ev->tutil,
 		    (unsigned long)ev->trunnable, p->weight);
+	/* its last sleep's util_est sample, redone from the kernel's values */
+	if (p->util_est_redo && is_fair(p)) {
+		unsigned long was = p->util_est;
+
+		p->util_est = p->util_est_was;
+		p->util_est_enq = p->util_est_enq_was;
+		p->util_est_unchanged = p->util_est_unchanged_was;
+		util_est_update(r, p);
+		if (p->util_est_queued && p->cpu >= 0)
+			r->rq[p->cpu].util_est = add_sub(r->rq[p->cpu].util_est, p->util_est, was);
+		p->util_est_redo = 0;
+	}
 	if (p->attached && p->cpu >= 0) {
 		struct sr_pelt *c = &r->rq[p->cpu].cfs;
 
@@ -2007,6 +2126,36 @@ static void fork_probe_keep(struct sr_replay *r, const struct sr_event *ev)
  * select_task_rq_fair() entry on the waker's CPU, right after its
  * sched_waking: the placement runs, with these wake_flags.
  */
+/*
+ * An exec's select_rq (WF_EXEC, 0x02): sched_exec() (kernel/sched/core.c,
+ * 6.1 and 6.12) calls select_task_rq() for current, on its own CPU, as a
+ * wakeup's select_task_rq() is called for the wakee.  The probe's load,
+ * util and runnable fields are current's p->se.avg as of its last update
+ * (a tick or its switch-in, the tick's phase not traced: half a tick ago
+ * at the latest), which the engine takes as it takes a wakee's, its CPU
+ * getting the difference; a forked child's averages (post_init_entity_
+ * util_avg() and its run since) are the engine's estimate until then.
+ * Its prevload, task_cpu()'s cpu_load(), is taken as a wakeup's is
+ * (probe_prevload()).  The exec placement itself (SD_BALANCE_EXEC) is not
+ * a decision the engine evaluates.
+ */
+static void exec_probe(struct sr_replay *r, const struct sr_event *ev, uint64_t now)
+{
+	int pid = ev->pid > 0 ? ev->pid : ev->common_pid;
+	struct sr_task *p = pid > 0 ? (struct sr_task *)sr_replay_task(r, pid) : NULL;
+	uint64_t half = 1000000000ULL / (uint64_t)r->hz / 2;
+
+	if (!p || !is_fair(p) || p->cpu != ev->cpu || p->state != SR_TASK_RUNNING ||
+	    (ev->target_cpu >= 0 && ev->target_cpu != ev->cpu))
+		return;
+	if (ev->tload >= 0 && ev->tutil >= 0 && ev->trunnable >= 0) {
+		if (now > half && now - half > p->pelt.last_update)
+			task_pelt_update(p, now - half);
+		task_pelt_observed(r, p, ev);
+	}
+	probe_prevload(r, ev->cpu, ev, now);
+}
+
 static int on_select_rq(struct sr_replay *r, const struct sr_event *ev)
 {
 	struct sr_task *p = r->await[ev->cpu];
@@ -2019,6 +2168,8 @@ static int on_select_rq(struct sr_replay *r, const struct sr_event *ev)
 	if (ev->wake_flags >= 0 && !(ev->wake_flags & 0x08)) {
 		/* fork (0x04) or exec (0x02): not a wakeup; the next select_rq_ret is its */
 		r->selected[ev->cpu] = NULL;
+		if (ev->wake_flags & 0x02)
+			exec_probe(r, ev, now);
 		if (ev->wake_flags & 0x04) {
 			fork_probe_keep(r, ev);
 			fork_probe_early(r, ev->cpu);

@@ -41,6 +41,9 @@ static const struct {
 } feats[SR_KF__COUNT] = {
 	[SR_KF_EEVDF] = { "EEVDF", { 6, 6, 0 }, { { 0 } } },
 	[SR_KF_INIT_UTIL_SE_WEIGHT] = { "new task util from se_weight", { 6, 8, 0 }, { { 0 } } },
+	/* util_est_update() of Debian 6.1.192 has the {enqueued, ewma} pair and
+	 * UTIL_EST_FASTUP, 6.12.117's the one value (checked) */
+	[SR_KF_UTIL_EST_EWMA] = { "util_est as one EWMA", { 6, 8, 0 }, { { 0 } } },
 	[SR_KF_DELAY_DEQUEUE] = { "delayed dequeue", { 6, 12, 0 }, { { 0 } } },
 	[SR_KF_DELAYED_NOT_RUNNABLE] = { "runnable signal without delayed tasks", { 6, 13, 0 },
 					 { { 6, 12, 7 }, { 0 } } },

@@ -76,4 +76,42 @@ sed 's/ 1\.140000: sched_process_fork/ 1.180000: sched_process_fork/;
 same "idle CPUs' blocked averages are read at most 32 ms old" \
 	"401:1" "$(forks "$TMP/ssl.db")"
 
+# --- util_est_update() by generation: 6.1 decays a waiting task's estimate -
+for k in 6.1 6.12.117; do
+	ok "util_est $k: replay" "$SR" replay -q -o "$TMP/ue-$k.db" -t 1x2x1 --kernel "$k" \
+		"$S/fork-util-est-gen.txt"
+done
+same "6.12: a task that waited keeps its estimate, its CPU is fully busy" \
+	"401:1" "$(forks "$TMP/ue-6.12.117.db")"
+same "6.1: the estimate decayed, both CPUs have spare capacity, the child stays" \
+	"401:0" "$(forks "$TMP/ue-6.1.db")"
+
+# --- the sleep's util_est sample, redone from the wakeup probe's signal ---
+ok "util_est probe: replay" "$SR" replay -q -o "$TMP/up.db" -t 1x2x1 "$S/fork-util-est-probe.txt"
+same "the probe's util at wakeup is the sample: CPU 0 fully busy, the child moves" \
+	"401:1" "$(forks "$TMP/up.db")"
+
+# --- a wakeup probe's prevload leaves a dead task's removal pending -------
+ok "removed probe: replay" "$SR" replay -q -o "$TMP/rp.db" -t 1x2x1 "$S/fork-removed-probe.txt"
+same "CPU 0 still carries the dead task's util for the kernel: the child moves" \
+	"401:1" "$(forks "$TMP/rp.db")"
+
+# --- a task woken elsewhere leaves its averages on its old CPU for a while -
+ok "wakeup leaves load: replay" "$SR" replay -q -o "$TMP/wl.db" -t 1x3x1 \
+	"$S/fork-wakeup-leaves-load.txt"
+same "the old CPU still carries the woken task's averages: the child stays" \
+	"401:0" "$(forks "$TMP/wl.db")"
+# 5 ms later CPU 1, running R, has had a tick: W's averages are gone
+sed 's/ 1\.102000: sched_process_fork/ 1.106000: sched_process_fork/;
+	s/ 1\.102005: sched_wakeup_new/ 1.106005: sched_wakeup_new/' \
+	"$S/fork-wakeup-leaves-load.txt" >"$TMP/wl-late.txt"
+"$SR" replay -q -o "$TMP/wll.db" -t 1x3x1 "$TMP/wl-late.txt" 2>/dev/null
+same "a tick later CPU 1 has spare capacity and the child goes there" \
+	"401:1" "$(forks "$TMP/wll.db")"
+
+# --- an exec's probe: the running child's PELT signal ---------------------
+ok "exec probe: replay" "$SR" replay -q -o "$TMP/ep.db" -t 1x2x1 "$S/fork-exec-probe.txt"
+same "the child's util from its exec's probe: both CPUs fully busy, C2 stays" \
+	"401:1 402:0" "$(forks "$TMP/ep.db")"
+
 test_done

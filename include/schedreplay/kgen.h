@@ -27,6 +27,11 @@ enum sr_kfeat {
 	/* v6.8 "sched/fair: Fix initial util_avg calculation": post_init_entity_util_avg()
 	 * scales by se_weight(), no longer by the scale_load()d se->load.weight */
 	SR_KF_INIT_UTIL_SE_WEIGHT,
+	/* v6.8 "sched/fair: Simplify util_est" and "sched/pelt: Avoid
+	 * underestimation of task utilization": util_est is one EWMA, and a
+	 * task that waited on the queue (runnable_avg above util_avg) keeps
+	 * its estimate at a sleep; before, it decays as any other */
+	SR_KF_UTIL_EST_EWMA,
 	/* v6.12 "sched/fair: Implement delayed dequeue": dequeue_entity() of a
 	 * task blocking while not eligible leaves it queued (sched_delayed) */
 	SR_KF_DELAY_DEQUEUE,

@@ -58,7 +58,14 @@ struct sr_task {
 	/* util_est (v4.17+): the EWMA of util_avg at each sleep, and whether
 	 * it is counted in its cpu's enqueued sum */
 	unsigned long util_est;
+	/* before v6.8: util_est.enqueued, the last sample stored */
+	unsigned long util_est_enq;
 	int util_est_unchanged;		/* UTIL_AVG_UNCHANGED: no PELT update since */
+	/* the estimate before the sample of its last sleep, while that sample
+	 * can still be redone from the next wakeup probe's signal (state.c) */
+	int util_est_redo;
+	unsigned long util_est_was, util_est_enq_was;
+	int util_est_unchanged_was;
 	int util_est_queued;
 	unsigned wakee_flips;
 	uint64_t wakee_flip_decay;	/* jiffies */
