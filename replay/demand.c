@@ -10,8 +10,9 @@
  * trace in the demand.  A sleep ends at the sched_waking of the task (the
  * waker's context; sched_wakeup when the trace has no sched_waking): a
  * waker that is a task gives a dependency edge to the point of the waker's
- * own execution, the idle task (pid 0) a timer or interrupt with the
- * recorded length.  The state here is per task and per CPU; only the steps
+ * own execution; the idle task (pid 0), or any task when the wakeup came
+ * from interrupt context (the event's irq flags), a timer or interrupt
+ * with the recorded length.  The state here is per task and per CPU; only the steps
  * grow with the trace.
  */
 #include "schedreplay/demand.h"
@@ -572,7 +573,13 @@ static int on_wake(struct sr_demand *d, const struct sr_event *ev, int fallback)
 	ret = waker_of(d, ev, &w);
 	if (ret)
 		return ret;
-	if (w == t)
+	/*
+	 * A wakeup from interrupt context (in_task() false: a timer's hardirq
+	 * or softirq, RCU's softirq, a device) does not wait for the progress
+	 * of the task it interrupted: try_to_wake_up() runs wherever the
+	 * interrupt lands, so the sleep is a duration, like the idle task's.
+	 */
+	if (w == t || ev->ctx == SR_CTX_IRQ)
 		w = -1;
 	if (s->state == TS_SLEEPING) {
 		if (w < 0) {

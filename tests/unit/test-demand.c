@@ -304,6 +304,46 @@ static void test_newidle_probe(void)
 	sr_demand_free(d);
 }
 
+/*
+ * Wakeups from interrupt context (the irq-flags column's s and h) are not
+ * the interrupted task's: a timer's softirq and a hardirq inside "busy"
+ * end the sleeper's first two sleeps after their recorded lengths; only
+ * busy's own wakeup from task context is a dependency edge.
+ */
+static void test_irq_waker(void)
+{
+	struct sr_demand *d = load("irq-waker.txt");
+	int b, t;
+
+	if (!d)
+		return;
+	b = sr_demand_find(d, 400);
+	t = sr_demand_find(d, 401);
+	CHECK(b >= 0 && t >= 0, "irq waker: busy and sleeper found");
+	if (b < 0 || t < 0)
+		goto out;
+	CHECK_EQ(d->task[t].nsteps, 8, "sleeper: 8 steps");
+	CHECK_RUN(d, t, 0, 100000);
+	CHECK_SLEEP(d, t, 1, SR_DM_BY_TIMER, 4000000, -1, -1);
+	CHECK_EQ(step(d, t, 1)->peer, -1, "the softirq wakeup has no task behind it");
+	CHECK_RUN(d, t, 2, 100000);
+	CHECK_SLEEP(d, t, 3, SR_DM_BY_TIMER, 2000000, -1, -1);
+	CHECK_EQ(step(d, t, 3)->peer, -1, "the hardirq wakeup has no task behind it");
+	CHECK_RUN(d, t, 4, 100000);
+	CHECK_SLEEP(d, t, 5, SR_DM_BY_TASK, 2000000, b, 1);
+	CHECK_RUN(d, t, 6, 100000);
+	CHECK_SLEEP(d, t, 7, SR_DM_NEVER, 1540000, -1, -1);
+	/* busy: one burst up to its task-context wakeup, the wakeup, the rest */
+	CHECK_EQ(d->task[b].nsteps, 4, "busy: 4 steps");
+	CHECK_RUN(d, b, 0, 8340000);
+	CHECK_WAKE(d, b, 1, t, 5);
+	CHECK_RUN(d, b, 2, 1660000);
+	CHECK_EQ(d->stats.by_timer, 2, "two wakeups from interrupt context");
+	CHECK_EQ(d->stats.by_task, 1, "one task edge");
+out:
+	sr_demand_free(d);
+}
+
 int main(void)
 {
 	test_pipe_pair();
@@ -313,5 +353,6 @@ int main(void)
 	test_fork_setaffinity();
 	test_preempt_cost();
 	test_newidle_probe();
+	test_irq_waker();
 	return unit_done();
 }
