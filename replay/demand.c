@@ -48,6 +48,9 @@ struct tstate {
 	int exiting;
 	int woken;		/* RUNNABLE since a wakeup (not a preemption) */
 	int forked;		/* RUNNABLE since its fork, not run yet */
+	/* RUNNABLE: moved by another CPU onto idle CPU @move_cpu at @move_ts (0: not) */
+	uint64_t move_ts;
+	int move_cpu;
 	uint64_t cur_mask;
 };
 
@@ -64,6 +67,7 @@ struct dpriv {
 	struct sr_hist idle_wake;	/* wakeup to switch-in on an idle CPU */
 	struct sr_hist preempt_wake;	/* wakeup to switch-in, preempting a busy CPU */
 	struct sr_hist idle_fork;	/* fork to the child's first switch-in on an idle CPU */
+	struct sr_hist idle_move;	/* a remote move onto an idle CPU to the switch-in there */
 	struct sr_hist newidle;		/* newidle probe to its newidle_ret */
 	uint64_t *newidle_ts;		/* per CPU: its open newidle probe, 0 none */
 	uint64_t *newidle_start;	/* per CPU: its last newidle probe, 0 none */
@@ -207,6 +211,7 @@ void sr_demand_free(struct sr_demand *d)
 	free(d->idle_wake_hist);
 	free(d->preempt_wake_hist);
 	free(d->idle_fork_hist);
+	free(d->idle_move_hist);
 	free(d->newidle_hist);
 	dpriv_free(d->priv);
 	free(d);
@@ -752,6 +757,10 @@ static int on_switch(struct sr_demand *d, const struct sr_event *ev)
 			if (s->forked && ev->pid == 0 &&
 			    (p->switch_ts[cpu] <= s->since || p->switch_ts[cpu] == UINT64_MAX))
 				sr_hist_add(&p->idle_fork, ev->ts - s->since);
+			/* moved here by another CPU while this one was idle, and it ran first */
+			if (s->move_ts && s->move_cpu == cpu && ev->pid == 0 &&
+			    (p->switch_ts[cpu] <= s->move_ts || p->switch_ts[cpu] == UINT64_MAX))
+				sr_hist_add(&p->idle_move, ev->ts - s->move_ts);
 			break;
 		case TS_DEAD:
 			d->stats.inconsistent++;
@@ -762,6 +771,7 @@ static int on_switch(struct sr_demand *d, const struct sr_event *ev)
 		s->since = ev->ts;
 		s->woken = 0;
 		s->forked = 0;
+		s->move_ts = 0;
 		if (!s->acc_ts) {
 			s->acc_ts = ev->ts;
 			s->acc_cpu = cpu;
@@ -772,6 +782,31 @@ static int on_switch(struct sr_demand *d, const struct sr_event *ev)
 	p->curr[cpu] = next;
 	p->switch_ts[cpu] = ev->ts;
 	return 0;
+}
+
+/*
+ * sched_migrate_task of a queued task (not one being woken or forked: their
+ * costs are the wakeups' and forks') made by another CPU than the
+ * destination, onto a CPU that is idle (or not seen yet): move_queued_task() from the
+ * stopper (an affinity change, active balancing) or attach_task() from
+ * another CPU's balance, which reach the idle CPU by resched_curr()'s IPI
+ * (6.1, 6.12).  Its switch-in there gives the idle_move cost.
+ */
+static void on_migrate(struct sr_demand *d, const struct sr_event *ev)
+{
+	struct dpriv *p = d->priv;
+	int t = ev->pid > 0 ? hash_get(p, ev->pid) : -1, dst = ev->dest_cpu;
+	struct tstate *s;
+
+	if (t < 0)
+		return;
+	s = &p->ts[t];
+	s->move_ts = 0;
+	if (s->state != TS_RUNNABLE || s->woken || s->forked || dst < 0 || dst == ev->cpu ||
+	    dst >= p->ccap || p->curr[dst] >= 0)
+		return;
+	s->move_ts = ev->ts;
+	s->move_cpu = dst;
 }
 
 static int do_fork(struct sr_demand *d, int parent, int child_pid, const char *comm, int prio,
@@ -968,6 +1003,14 @@ int sr_demand_feed(struct sr_demand *d, const struct sr_event *ev)
 	}
 	case SR_EV_SETAFFINITY:
 		return on_setaffinity(d, ev);
+	case SR_EV_MIGRATE:
+		if (ev->dest_cpu >= 0 && ev->dest_cpu < SR_TOPOLOGY_MAX_CPUS) {
+			ret = cpu_slot(d, ev->dest_cpu);
+			if (ret)
+				return ret;
+		}
+		on_migrate(d, ev);
+		return 0;
 	case SR_EV_SELECT_RQ:
 		on_select_rq(d, ev);
 		return 0;
@@ -995,6 +1038,9 @@ int sr_demand_finish(struct sr_demand *d)
 	d->preempt_wake_ns = (uint64_t)(sr_hist_quantile(&p->preempt_wake, 0.5) + 0.5);
 	d->idle_fork_samples = p->idle_fork.n;
 	d->idle_fork_ns = (uint64_t)(sr_hist_quantile(&p->idle_fork, 0.5) + 0.5);
+	d->idle_move_samples = p->idle_move.n;
+	d->idle_move_ns = (uint64_t)(sr_hist_quantile(&p->idle_move, 0.5) + 0.5);
+	d->idle_move_hist = malloc(sizeof(*d->idle_move_hist));
 	d->idle_wake_hist = malloc(sizeof(*d->idle_wake_hist));
 	d->preempt_wake_hist = malloc(sizeof(*d->preempt_wake_hist));
 	d->idle_fork_hist = malloc(sizeof(*d->idle_fork_hist));
@@ -1002,12 +1048,13 @@ int sr_demand_finish(struct sr_demand *d)
 	d->newidle_samples = p->newidle.n;
 	d->newidle_ns = (uint64_t)(sr_hist_quantile(&p->newidle, 0.5) + 0.5);
 	if (!d->idle_wake_hist || !d->preempt_wake_hist || !d->idle_fork_hist ||
-	    !d->newidle_hist)
+	    !d->idle_move_hist || !d->newidle_hist)
 		return -SR_E_NOMEM;
 	*d->newidle_hist = p->newidle;
 	*d->idle_wake_hist = p->idle_wake;
 	*d->preempt_wake_hist = p->preempt_wake;
 	*d->idle_fork_hist = p->idle_fork;
+	*d->idle_move_hist = p->idle_move;
 	for (i = 0; i < d->ntasks; i++) {
 		struct tstate *s = &p->ts[i];
 

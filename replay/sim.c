@@ -1036,8 +1036,25 @@ static int place(struct sim *s, struct stask *p, enum sr_decision_kind kind, int
  * cost of wake_up_new_task() onto an idle CPU, a busy CPU is preempted
  * after the cost of a preempting wakeup: each drawn from the recording's
  * distribution (sr_demand.idle_wake_hist, idle_fork_hist, preempt_wake_hist).
+ * A queued task that another CPU moves onto an idle one (WK_MOVE: the
+ * stopper's move_queued_task() after an affinity change, attach_task() by
+ * a nohz pass for another CPU; both end in resched_curr()'s IPI, 6.1 and
+ * 6.12) runs there after the recorded cost of such moves (idle_move_hist;
+ * the wakeups' where the trace has none).  A CPU that pulls for itself
+ * (WK_NONE) picks the task at its own schedule, with no cost.
  */
-enum { WK_NONE, WK_WAKEUP, WK_FORK };
+enum { WK_NONE, WK_WAKEUP, WK_FORK, WK_MOVE };
+
+static const struct sr_hist *idle_cost_hist(const struct sim *s, int wake)
+{
+	const struct sr_demand *d = s->d;
+
+	if (wake == WK_FORK && d->idle_fork_hist && d->idle_fork_hist->n)
+		return d->idle_fork_hist;
+	if (wake == WK_MOVE && d->idle_move_hist && d->idle_move_hist->n)
+		return d->idle_move_hist;
+	return wake ? d->idle_wake_hist : NULL;
+}
 
 static void check_preempt(struct sim *s, int cpu, struct stask *p, int wake)
 {
@@ -1051,9 +1068,7 @@ static void check_preempt(struct sim *s, int cpu, struct stask *p, int wake)
 	if (!curr) {
 		if (c->waking)
 			return;
-		/* a new task: wake_up_new_task()'s cost where the recording has forks onto idle CPUs */
-		cost = wake == WK_FORK && s->d->idle_fork_hist && s->d->idle_fork_hist->n ?
-		       draw(s, s->d->idle_fork_hist) : wake ? draw(s, s->d->idle_wake_hist) : 0;
+		cost = draw(s, idle_cost_hist(s, wake));
 		if (cost) {
 			c->waking = 1;
 			ev_push(s, s->now + cost, EV_IDLE_EXIT, cpu, 0);
@@ -1077,7 +1092,7 @@ static void check_preempt(struct sim *s, int cpu, struct stask *p, int wake)
 	    (int64_t)(curr->vruntime - p->vruntime) > (int64_t)gran) {
 		s->st.preemptions++;
 		/* the recorded machine's cost of a preempting wakeup (resched IPI, switch) */
-		cost = wake ? draw(s, s->d->preempt_wake_hist) : 0;
+		cost = wake && wake != WK_MOVE ? draw(s, s->d->preempt_wake_hist) : 0;
 		if (cost)
 			ev_push(s, s->now + cost, EV_PREEMPT, cpu, 0);
 		else
@@ -1204,7 +1219,7 @@ static int balance_once(struct sim *s, enum sr_decision_kind kind, int cpu, enum
 				 kind == SR_DEC_NEWIDLE ? SR_MIG_LB_NEWIDLE : SR_MIG_LB_PERIODIC, -1);
 		if (ret)
 			return ret;
-		check_preempt(s, e->cpu, p, WK_NONE);
+		check_preempt(s, e->cpu, p, e->cpu != cpu ? WK_MOVE : WK_NONE);
 	} else if (kind != SR_DEC_NEWIDLE && kind != SR_DEC_LB_NOHZ) {
 		/* a periodic balance that moved nothing: not a decision the replay sees either */
 		return 0;
@@ -1918,7 +1933,7 @@ static int move_disallowed(struct sim *s, int cpu)
 		return -SR_E_NOMEM;
 	if (trace_move(s, p, cpu, dst, cpu, SR_MIG_AFFINITY, -1))
 		return s->err;
-	check_preempt(s, dst, p, WK_NONE);
+	check_preempt(s, dst, p, dst != cpu ? WK_MOVE : WK_NONE);
 	want_resched(s, cpu);
 	return 0;
 }

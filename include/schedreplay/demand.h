@@ -141,6 +141,14 @@ struct sr_demand {
 	uint64_t idle_fork_ns;
 	uint64_t idle_fork_samples;
 	/*
+	 * the same for a queued task moved onto an idle CPU by another CPU
+	 * (the stopper's move_queued_task() for an affinity change, a remote
+	 * balance's attach_task()): the move to its switch-in there; 0
+	 * samples: such moves draw from idle_wake_hist
+	 */
+	uint64_t idle_move_ns;
+	uint64_t idle_move_samples;
+	/*
 	 * how long the recorded machine's newly idle balances took: the
 	 * recorder's newidle probe (newidle_balance() entry) to its
 	 * newidle_ret on the same CPU; 0 samples without those probes
@@ -148,7 +156,8 @@ struct sr_demand {
 	uint64_t newidle_ns;
 	uint64_t newidle_samples;
 	/* the distributions (schedreplay/runmetrics.h), NULL before sr_demand_finish() */
-	struct sr_hist *idle_wake_hist, *preempt_wake_hist, *idle_fork_hist, *newidle_hist;
+	struct sr_hist *idle_wake_hist, *preempt_wake_hist, *idle_fork_hist, *idle_move_hist;
+	struct sr_hist *newidle_hist;
 	struct sr_dm_stats stats;
 	void *priv;			/* extraction state; NULL after sr_demand_finish() */
 };

@@ -344,6 +344,27 @@ out:
 	sr_demand_free(d);
 }
 
+/*
+ * The stopper moves a preempted task onto an idle CPU (move_queued_task():
+ * the move is emitted on the source CPU, the destination learns of it by
+ * IPI): its switch-in there 500 us later is a sample of the machine's
+ * idle_move cost.  A CPU that pulls a task for itself (the second move,
+ * emitted on its destination) is not.
+ */
+static void test_remote_move(void)
+{
+	struct sr_demand *d = load("remote-move.txt");
+
+	if (!d)
+		return;
+	CHECK_EQ(d->idle_move_samples, 1, "remote-move: one move onto an idle CPU by another CPU");
+	CHECK(d->idle_move_ns >= 490000 && d->idle_move_ns <= 510000,
+	      "it ran there about 500 us after the move (%llu ns)",
+	      (unsigned long long)d->idle_move_ns);
+	CHECK(d->idle_move_hist && d->idle_move_hist->n == 1, "the distribution has that sample");
+	sr_demand_free(d);
+}
+
 int main(void)
 {
 	test_pipe_pair();
@@ -354,5 +375,6 @@ int main(void)
 	test_preempt_cost();
 	test_newidle_probe();
 	test_irq_waker();
+	test_remote_move();
 	return unit_done();
 }

@@ -343,6 +343,22 @@ static int last_cpu(const struct rec *r, int pid)
  * (cpumask_any_and_distribute()), so the first goes to 2 and the second to
  * 3, not both to the first allowed CPU
  */
+/* from the end of @pid's last slice elsewhere to its first slice on @cpu */
+static uint64_t move_gap(const struct rec *r, int pid, int cpu)
+{
+	uint64_t end = 0;
+	int i;
+
+	for (i = 0; i < r->n; i++) {
+		if (r->s[i].pid != pid)
+			continue;
+		if (r->s[i].cpu == cpu)
+			return r->s[i].start - end;
+		end = r->s[i].end;
+	}
+	return 0;
+}
+
 static void test_affinity_spread(void)
 {
 	struct sr_topology *t4 = sr_topology_new_flat(4, SR_ERA_MAINLINE);
@@ -358,6 +374,18 @@ static void test_affinity_spread(void)
 		goto out;
 	CHECK_EQ(last_cpu(&r, 201), 2, "the first child moved to CPU 2");
 	CHECK_EQ(last_cpu(&r, 202), 3, "the second child moved to CPU 3");
+	/*
+	 * the stopper's move onto an idle CPU reaches it by IPI: each child
+	 * runs there the recorded 18 us after its move (idle_move_hist)
+	 */
+	CHECK_EQ(d->idle_move_samples, 2, "two recorded moves onto idle CPUs");
+	{
+		uint64_t gap = move_gap(&r, 201, 2);
+
+		CHECK(gap >= 17000 && gap <= 19000,
+		      "the first child waits about 18 us on CPU 2 (%llu ns)",
+		      (unsigned long long)gap);
+	}
 	CHECK_EQ(cpu_time(&r, 201), demand_run(d, sr_demand_find(d, 201)),
 		 "the first child got its CPU time");
 	CHECK_EQ(cpu_time(&r, 202), demand_run(d, sr_demand_find(d, 202)),
