@@ -43,7 +43,7 @@ struct tstate {
 	/* a sched_waking seen while it still ran (it had not switched out yet) */
 	int pend;		/* 1: pending */
 	int pend_waker;		/* task index, -1 for no task */
-	int pend_step;		/* the waker's WAKE step, -1 none */
+	int pend_step;		/* the waker's WAKE step, -1 none; no waker: the waking CPU */
 	uint64_t pend_ts;
 	int exiting;
 	int woken;		/* RUNNABLE since a wakeup (not a preemption) */
@@ -445,7 +445,10 @@ static int flush_run(struct sr_demand *d, int idx, uint64_t ts)
 	return 0;
 }
 
-/* end the open sleep of @idx at @ts: by task @w's WAKE step @wstep, or not a task */
+/*
+ * end the open sleep of @idx at @ts: by task @w's WAKE step @wstep, or not
+ * a task (a timer's: @wstep is the CPU its wakeup ran on, -1 unknown)
+ */
 static void end_sleep(struct sr_demand *d, int idx, uint64_t ts, enum sr_dm_end how,
 		      int w, int wstep, unsigned flags)
 {
@@ -464,6 +467,7 @@ static void end_sleep(struct sr_demand *d, int idx, uint64_t ts, enum sr_dm_end 
 		if (flags & SR_DM_F_EARLY)
 			d->stats.early++;
 	} else if (how == SR_DM_BY_TIMER) {
+		st->peer_step = wstep;
 		d->stats.by_timer++;
 	} else if (how == SR_DM_BY_UNKNOWN) {
 		d->stats.by_unknown++;
@@ -588,7 +592,7 @@ static int on_wake(struct sr_demand *d, const struct sr_event *ev, int fallback)
 		w = -1;
 	if (s->state == TS_SLEEPING) {
 		if (w < 0) {
-			end_sleep(d, t, ev->ts, SR_DM_BY_TIMER, -1, -1, 0);
+			end_sleep(d, t, ev->ts, SR_DM_BY_TIMER, -1, ev->cpu, 0);
 			return 0;
 		}
 		ws = add_wake(d, w, t, ev->cpu, ev->ts);
@@ -607,7 +611,8 @@ static int on_wake(struct sr_demand *d, const struct sr_event *ev, int fallback)
 		s->pend = 1;
 		s->pend_ts = ev->ts;
 		s->pend_waker = w;
-		s->pend_step = -1;
+		/* no task: the CPU the interrupt was served on */
+		s->pend_step = w < 0 ? ev->cpu : -1;
 		if (w >= 0) {
 			ws = add_wake(d, w, t, ev->cpu, ev->ts);
 			if (ws < 0)

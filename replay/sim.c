@@ -1508,13 +1508,27 @@ static int do_wakeup(struct sim *s, struct stask *w, struct stask *p, int this_c
 
 	if (p->delayed)
 		return wake_delayed(s, w, p);
-	p->step++;
-	if (w) {
-		cur = &w->t;
-	} else {
-		this_cpu = prev;
-		cur = s->cpu[this_cpu].curr ? &s->cpu[this_cpu].curr->t : &s->idle[this_cpu];
+	if (!w) {
+		/*
+		 * a timer's or an interrupt's wakeup: try_to_wake_up() runs on
+		 * the CPU that served it (select_task_rq()'s this_cpu, 6.1 and
+		 * 6.12), which the recording gives; where the timer fires is
+		 * the environment's (get_nohz_timer_target(), the timer
+		 * migration hierarchy, an IRQ's affinity), not a decision the
+		 * model makes.  Unknown: the sleeper's own CPU.
+		 */
+		const struct sr_dm_step *st = &p->dm->step[p->step];
+
+		this_cpu = st->kind == SR_DM_SLEEP && st->end == SR_DM_BY_TIMER &&
+			   st->peer_step >= 0 && st->peer_step < s->ncpus ? st->peer_step : prev;
+		if (this_cpu < 0)
+			this_cpu = prev;
 	}
+	p->step++;
+	if (w)
+		cur = &w->t;
+	else
+		cur = s->cpu[this_cpu].curr ? &s->cpu[this_cpu].curr->t : &s->idle[this_cpu];
 	enter_step(s, p);
 	record_wakee(s, (struct sr_task *)cur, p->t.pid);
 	sync = (flags & SR_DM_F_SYNC) ? 1 : 0;

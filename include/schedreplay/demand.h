@@ -50,7 +50,8 @@ struct sr_dm_step {
 	uint8_t end;		/* SLEEP: enum sr_dm_end */
 	uint16_t flags;		/* SR_DM_F_* */
 	int32_t peer;		/* WAKE, FORK: the other task's index; SLEEP BY_TASK: the waker */
-	int32_t peer_step;	/* WAKE: the wakee's SLEEP step; SLEEP BY_TASK: the waker's WAKE */
+	int32_t peer_step;	/* WAKE: the wakee's SLEEP step; SLEEP BY_TASK: the waker's WAKE;
+				 * SLEEP BY_TIMER: the CPU the wakeup ran on (-1 unknown) */
 	int32_t cpu;		/* RUN: the CPU its first slice ran on; WAKE: the waker's CPU;
 				 * SLEEP: the CPU it blocked on */
 	uint64_t ts;		/* trace time the step began (RUN: first slice; SLEEP: block) */

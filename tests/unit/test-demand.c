@@ -192,6 +192,7 @@ static void test_timer_sleeper(void)
 	CHECK_RUN(d, t, 0, 100000);
 	CHECK_SLEEP(d, t, 1, SR_DM_BY_TIMER, 10000000, -1, -1);
 	CHECK_EQ(step(d, t, 1)->peer, -1, "no task behind the timer");
+	CHECK_EQ(step(d, t, 1)->peer_step, 0, "the timer's wakeup ran on CPU 0");
 	CHECK_RUN(d, t, 2, 100000);
 	CHECK_SLEEP(d, t, 3, SR_DM_BY_TIMER, 10000000, -1, -1);
 	CHECK_RUN(d, t, 4, 100000);
@@ -326,6 +327,7 @@ static void test_irq_waker(void)
 	CHECK_RUN(d, t, 0, 100000);
 	CHECK_SLEEP(d, t, 1, SR_DM_BY_TIMER, 4000000, -1, -1);
 	CHECK_EQ(step(d, t, 1)->peer, -1, "the softirq wakeup has no task behind it");
+	CHECK_EQ(step(d, t, 1)->peer_step, 0, "it ran on CPU 0, where the softirq was served");
 	CHECK_RUN(d, t, 2, 100000);
 	CHECK_SLEEP(d, t, 3, SR_DM_BY_TIMER, 2000000, -1, -1);
 	CHECK_EQ(step(d, t, 3)->peer, -1, "the hardirq wakeup has no task behind it");

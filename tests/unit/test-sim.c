@@ -23,6 +23,9 @@ struct rec {
 	int n;
 	struct sr_sim_slice s[MAXSL];
 	int ndec;
+	/* the wakeup decisions: wakee and this_cpu, in order */
+	int nwake;
+	int wake_pid[MAXSL], wake_this[MAXSL];
 };
 
 static int on_slice(const struct sr_sim_slice *s, void *data)
@@ -39,10 +42,13 @@ static int on_decision(const struct sr_decision *d, const struct sr_eval *e, int
 {
 	struct rec *r = data;
 
-	(void)d;
 	(void)e;
 	(void)nevals;
 	r->ndec++;
+	if (d->kind == SR_DEC_WAKEUP && r->nwake < MAXSL) {
+		r->wake_pid[r->nwake] = d->pid;
+		r->wake_this[r->nwake++] = d->this_cpu;
+	}
 	return 0;
 }
 
@@ -567,6 +573,33 @@ static void test_ni_random(const struct sr_topology *t)
 	sr_demand_free(d);
 }
 
+/*
+ * A sleeper on CPU 1 whose wakeups come from interrupts served on CPU 0
+ * (the softirq and hardirq inside "busy"): try_to_wake_up() runs there,
+ * so each of those wakeups is evaluated with this_cpu 0, as the kernel's
+ * select_task_rq() was; the third comes from busy's own task context.
+ */
+static void test_timer_cpu(const struct sr_topology *t)
+{
+	struct sr_demand *d = load(FIX "irq-waker.txt");
+	struct sr_run_metrics m;
+	struct sr_sim_stats st;
+	struct rec r;
+	int i, k = 0, this[3] = { -1, -1, -1 };
+
+	if (!d || run(d, t, 0, 1, &r, &m, &st))
+		goto out;
+	for (i = 0; i < r.nwake && k < 3; i++)
+		if (r.wake_pid[i] == 401)
+			this[k++] = r.wake_this[i];
+	CHECK_EQ(k, 3, "irq waker: the sleeper's three wakeups are decisions");
+	CHECK_EQ(this[0], 0, "the softirq's wakeup runs on CPU 0, where it was served");
+	CHECK_EQ(this[1], 0, "the hardirq's too");
+	CHECK_EQ(this[2], 0, "and busy's own wakeup on busy's CPU");
+out:
+	sr_demand_free(d);
+}
+
 int main(void)
 {
 	struct sr_topology *t = sr_topology_new_flat(2, SR_ERA_MAINLINE);
@@ -585,6 +618,7 @@ int main(void)
 	test_base_slice();
 	test_newidle_window(t);
 	test_ni_random(t);
+	test_timer_cpu(t);
 	sr_topology_free(t);
 	return unit_done();
 }
