@@ -57,6 +57,7 @@ struct scpu {
 	uint64_t run_gen;
 	int tick_armed;
 	uint64_t next_balance;
+	int lb_backoff;			/* sd->balance_interval at max_interval (doubled) */
 	uint64_t slice_start;
 	int resched;
 	int waking;			/* leaving idle for a wakeup (EV_IDLE_EXIT due) */
@@ -115,6 +116,7 @@ struct sim {
 	int delay;			/* 6.12: DELAY_DEQUEUE, DELAY_ZERO, PLACE_REL_DEADLINE */
 	int ni_random;			/* sched_balance_newidle()'s NI_RANDOM draws */
 	int last_pull_src;		/* the CPU the last balance evaluation pulled from */
+	int last_pull_dst;		/* ... and to */
 };
 
 /* ---- randomness: xorshift64*, for the timing perturbation only -------------- */
@@ -1214,6 +1216,7 @@ static int balance_once(struct sim *s, enum sr_decision_kind kind, int cpu, enum
 			return ret;
 		s->st.pulls++;
 		s->last_pull_src = e->src_cpu;
+		s->last_pull_dst = e->cpu;
 		ret = trace_move(s, p, e->src_cpu, e->cpu, cpu,
 				 kind == SR_DEC_LB_NOHZ ? SR_MIG_LB_NOHZ :
 				 kind == SR_DEC_NEWIDLE ? SR_MIG_LB_NEWIDLE : SR_MIG_LB_PERIODIC, -1);
@@ -1233,19 +1236,32 @@ static int balance_once(struct sim *s, enum sr_decision_kind kind, int cpu, enum
 	return p ? 1 : 0;
 }
 
+/*
+ * get_sd_balance_interval() of the lowest domain (6.1, 6.12): its
+ * balance_interval (min_interval, the span in ms; max_interval, twice
+ * that, after a balance that found nothing: struct scpu lb_backoff), times
+ * busy_factor on a busy CPU, in jiffies (msecs_to_jiffies() rounds up),
+ * one jiffy less when busy, clamped to 1 .. max_load_balance_interval
+ * (HZ * CPUs / 10)
+ */
 static uint64_t balance_interval(const struct sim *s, int cpu, int busy)
 {
 	const struct sr_cpu_topo *t = &s->topo->cpu[cpu];
-	uint64_t ms;
+	uint64_t ms, j, jmax = (uint64_t)s->o->hz * (uint64_t)s->ncpus / 10;
 
 	if (t->ndomains <= 0)
 		return UINT64_MAX / 4;
-	ms = (uint64_t)t->dom[0].span_weight;
+	ms = (uint64_t)t->dom[0].span_weight << (s->cpu[cpu].lb_backoff ? 1 : 0);
 	if (busy && t->dom[0].busy_factor > 0)
 		ms *= (uint64_t)t->dom[0].busy_factor;
-	if (ms < 1)
-		ms = 1;
-	return ms * 1000000ULL;
+	j = (ms * (uint64_t)s->o->hz + 999) / 1000;
+	if (busy && j > 1)
+		j--;
+	if (j < 1)
+		j = 1;
+	if (jmax >= 1 && j > jmax)
+		j = jmax;
+	return j * s->tick_ns;
 }
 
 /* the ILB still idle (it did not pull for itself) */
@@ -1270,7 +1286,6 @@ static int tick_balance(struct sim *s, int cpu)
 	int ret, n, ilb;
 
 	if (s->now >= s->cpu[cpu].next_balance) {
-		s->cpu[cpu].next_balance = s->now + balance_interval(s, cpu, 1);
 		for (n = 0; n < 8; n++) {
 			ret = balance_once(s, SR_DEC_LB_PERIODIC, cpu, SR_LB_NOT_IDLE, 0, NULL);
 			if (ret <= 0) {
@@ -1279,6 +1294,13 @@ static int tick_balance(struct sim *s, int cpu)
 				break;
 			}
 		}
+		/*
+		 * load_balance()'s "tune up the balancing interval" (6.1,
+		 * 6.12): a balance that moved nothing doubles balance_interval
+		 * up to max_interval, one that moved resets it to min_interval
+		 */
+		s->cpu[cpu].lb_backoff = n == 0;
+		s->cpu[cpu].next_balance = s->now + balance_interval(s, cpu, 1);
 	}
 	/*
 	 * nohz_balancer_kick(): this CPU has more than it runs and another is
@@ -1288,7 +1310,9 @@ static int tick_balance(struct sim *s, int cpu)
 	 */
 	ilb = any_idle(s);
 	if (ilb >= 0 && s->rq[cpu].nr_running >= 2 && s->now >= s->nohz_next) {
-		s->nohz_next = s->now + balance_interval(s, ilb, 0);
+		uint64_t next = UINT64_MAX;
+		int c;
+
 		for (n = 0; n < s->ncpus; n++) {
 			unsigned lbf = 0;
 
@@ -1298,6 +1322,26 @@ static int tick_balance(struct sim *s, int cpu)
 			if (!ret || (lbf & SR_LBO_ABORT) || !cpu_idle_now(s, ilb))
 				break;
 		}
+		/*
+		 * the idle CPUs' balances of the pass: nothing moved, each
+		 * one's interval doubles (load_balance()); a pass that moved
+		 * resets the receiving CPU's; nohz.next_balance is the soonest of the
+		 * idle CPUs' next balances (_nohz_idle_balance())
+		 */
+		for (c = 0; c < s->ncpus; c++) {
+			uint64_t t;
+
+			if (n && c == s->last_pull_dst)
+				s->cpu[c].lb_backoff = 0;
+			if (!cpu_idle_now(s, c) && c != ilb)
+				continue;
+			if (!n)
+				s->cpu[c].lb_backoff = 1;
+			t = balance_interval(s, c, 0);
+			if (t < next)
+				next = t;
+		}
+		s->nohz_next = s->now + (next == UINT64_MAX ? balance_interval(s, ilb, 0) : next);
 	}
 	return 0;
 }

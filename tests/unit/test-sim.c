@@ -600,6 +600,36 @@ out:
 	sr_demand_free(d);
 }
 
+/*
+ * Two hogs pinned to CPU 0 of four (1 s): CPU 0's tick kicks the nohz pass
+ * (two tasks on its runqueue, idle CPUs), which finds nothing it may move.
+ * load_balance() then doubles each idle CPU's balance_interval (4 ms, the
+ * span, to max_interval, 8 ms: two jiffies at HZ 250), so the pass runs
+ * on every other tick, not on every one.
+ */
+static void test_nohz_backoff(void)
+{
+	struct sr_topology *t4 = sr_topology_new_flat(4, SR_ERA_MAINLINE);
+	struct sr_demand *d = load(FIX "pinned-pair.txt");
+	struct sr_run_metrics m;
+	struct sr_sim_stats st;
+	struct rec r;
+	uint64_t n;
+
+	if (!d || !t4)
+		goto out;
+	sr_topology_build_domains(t4);
+	if (run(d, t4, 0, 1, &r, &m, &st))
+		goto out;
+	n = st.decisions[SR_DEC_LB_NOHZ];
+	CHECK_EQ(st.pulls, 0, "pinned pair: nothing is pulled");
+	CHECK(n >= 100 && n <= 140, "the nohz pass runs about every other tick: %llu passes "
+	      "in 1 s at HZ 250", (unsigned long long)n);
+out:
+	sr_demand_free(d);
+	sr_topology_free(t4);
+}
+
 int main(void)
 {
 	struct sr_topology *t = sr_topology_new_flat(2, SR_ERA_MAINLINE);
@@ -619,6 +649,7 @@ int main(void)
 	test_newidle_window(t);
 	test_ni_random(t);
 	test_timer_cpu(t);
+	test_nohz_backoff();
 	sr_topology_free(t);
 	return unit_done();
 }
