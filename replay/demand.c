@@ -45,6 +45,7 @@ struct tstate {
 	int pend_waker;		/* task index, -1 for no task */
 	int pend_step;		/* the waker's WAKE step, -1 none; no waker: the waking CPU */
 	uint64_t pend_ts;
+	uint64_t pend_acc;	/* the burst's CPU time up to the pending waking */
 	int exiting;
 	int woken;		/* RUNNABLE since a wakeup (not a preemption) */
 	int forked;		/* RUNNABLE since its fork, not run yet */
@@ -446,6 +447,77 @@ static int flush_run(struct sr_demand *d, int idx, uint64_t ts)
 }
 
 /*
+ * A pending waking (one that found @idx running, struct tstate pend) that
+ * no blocking switch-out took: the task was woken while it prepared to
+ * sleep (try_to_wake_up() matched its state before schedule(), 6.1 and
+ * 6.12) and went on without blocking, a wait whose condition came true
+ * (a parent's second wakeup by an exiting child: do_notify_parent() after
+ * the SIGCHLD's).  When it reaches a point of its own (a wakeup it makes,
+ * a fork, an affinity call) or is preempted first, that waking becomes a
+ * sleep of no length at the waking's point of its execution: the
+ * simulation keeps the dependency, and the task's next blocking switch is
+ * not taken for this wakeup's.
+ */
+static int pend_to_sleep(struct sr_demand *d, int idx)
+{
+	struct tstate *s = &((struct dpriv *)d->priv)->ts[idx];
+	struct sr_dm_step *st;
+	uint64_t rest;
+	int si;
+
+	if (!s->pend || s->state != TS_RUNNING)
+		return 0;
+	s->pend = 0;
+	if (s->pend_acc > s->acc)
+		s->pend_acc = s->acc;
+	rest = s->acc - s->pend_acc;
+	if (s->pend_acc) {
+		st = step_add(&d->task[idx], SR_DM_RUN, s->acc_ts ? s->acc_ts : s->pend_ts);
+		if (!st)
+			return -SR_E_NOMEM;
+		st->ns = s->pend_acc;
+		st->cpu = s->acc_cpu;
+		d->stats.bursts++;
+	}
+	st = step_add(&d->task[idx], SR_DM_SLEEP, s->pend_ts);
+	if (!st)
+		return -SR_E_NOMEM;
+	si = (int)d->task[idx].nsteps - 1;
+	st->cpu = s->cpu;
+	st->flags = SR_DM_F_EARLY;
+	d->stats.sleeps++;
+	d->stats.redundant_wakes--;
+	if (s->pend_waker >= 0) {
+		st->end = SR_DM_BY_TASK;
+		st->peer = s->pend_waker;
+		st->peer_step = s->pend_step;
+		if (s->pend_step >= 0)
+			d->task[s->pend_waker].step[s->pend_step].peer_step = si;
+		d->stats.by_task++;
+		d->stats.early++;
+	} else {
+		st->end = SR_DM_BY_TIMER;
+		st->peer_step = s->pend_step;
+		d->stats.by_timer++;
+	}
+	/* the rest of the burst runs from the waking on, where it ran */
+	s->acc = rest;
+	s->acc_ts = s->pend_ts;
+	s->acc_cpu = s->cpu;
+	return 0;
+}
+
+/* a point of @idx's own execution: a pending waking first, then the burst so far */
+static int flush_point(struct sr_demand *d, int idx, uint64_t ts)
+{
+	int ret;
+
+	account(d, idx, ts);
+	ret = pend_to_sleep(d, idx);
+	return ret ? ret : flush_run(d, idx, ts);
+}
+
+/*
  * end the open sleep of @idx at @ts: by task @w's WAKE step @wstep, or not
  * a task (a timer's: @wstep is the CPU its wakeup ran on, -1 unknown)
  */
@@ -486,7 +558,7 @@ static void end_sleep(struct sr_demand *d, int idx, uint64_t ts, enum sr_dm_end 
 static int add_wake(struct sr_demand *d, int w, int wakee, int cpu, uint64_t ts)
 {
 	struct sr_dm_step *st;
-	int ret = flush_run(d, w, ts);
+	int ret = flush_point(d, w, ts);
 
 	if (ret)
 		return ret;
@@ -608,8 +680,10 @@ static int on_wake(struct sr_demand *d, const struct sr_event *ev, int fallback)
 		 * (try_to_wake_up() traces before it waits for on_cpu): keep it,
 		 * and let a blocking switch that follows end at once.
 		 */
+		account(d, t, ev->ts);
 		s->pend = 1;
 		s->pend_ts = ev->ts;
+		s->pend_acc = s->acc;
 		s->pend_waker = w;
 		/* no task: the CPU the interrupt was served on */
 		s->pend_step = w < 0 ? ev->cpu : -1;
@@ -719,6 +793,10 @@ static int on_switch(struct sr_demand *d, const struct sr_event *ev)
 			d->stats.exits++;
 			break;
 		default:
+			/* preempted after a waking that found it running: it will not block for it */
+			ret = pend_to_sleep(d, prev);
+			if (ret)
+				return ret;
 			s->state = TS_RUNNABLE;
 			s->since = ev->ts;
 			break;
@@ -822,7 +900,7 @@ static int do_fork(struct sr_demand *d, int parent, int child_pid, const char *c
 	int c, ret;
 
 	if (parent >= 0) {
-		ret = flush_run(d, parent, ts);
+		ret = flush_point(d, parent, ts);
 		if (ret)
 			return ret;
 	}
@@ -922,7 +1000,7 @@ static int on_setaffinity(struct sr_demand *d, const struct sr_event *ev)
 		d->task[t].mask_known = 1;
 		return 0;
 	}
-	ret = flush_run(d, t, ev->ts);
+	ret = flush_point(d, t, ev->ts);
 	if (ret)
 		return ret;
 	st = step_add(&d->task[t], SR_DM_AFFINITY, ev->ts);

@@ -367,6 +367,39 @@ static void test_remote_move(void)
 	sr_demand_free(d);
 }
 
+/*
+ * An exiting child wakes its parent twice (the SIGCHLD's signal_wake_up(),
+ * then do_notify_parent()'s __wake_up_parent()); the second finds the
+ * parent running, woken before it blocked.  That is a sleep of no length
+ * where the waking came (the parent went on to fork the next child), not
+ * the end of the parent's next real wait, which the next child ends.
+ */
+static void test_double_wake(void)
+{
+	struct sr_demand *d = load("double-wake.txt");
+	int p, c1, c2;
+
+	if (!d)
+		return;
+	p = sr_demand_find(d, 700);
+	c1 = sr_demand_find(d, 701);
+	c2 = sr_demand_find(d, 702);
+	CHECK(p >= 0 && c1 >= 0 && c2 >= 0, "double wake: three tasks");
+	if (p < 0 || c1 < 0 || c2 < 0)
+		goto out;
+	CHECK_SLEEP(d, p, 3, SR_DM_BY_TASK, 1110000, c1, 1);
+	CHECK_RUN(d, p, 4, 170000);
+	CHECK_SLEEP(d, p, 5, SR_DM_BY_TASK, 0, c1, 3);
+	CHECK(step(d, p, 5)->flags & SR_DM_F_EARLY, "the second wakeup came before any block");
+	CHECK_RUN(d, p, 6, 830000);
+	CHECK_EQ(step(d, p, 7)->kind, SR_DM_FORK, "then the parent forks the second child");
+	CHECK_SLEEP(d, p, 9, SR_DM_BY_TASK, 2080000, c2, 1);
+	CHECK_EQ(d->task[p].wait_ns, 40000, "the parent's wait for the second child is a sleep");
+	CHECK_EQ(d->stats.redundant_wakes, 0, "no wakeup left over");
+out:
+	sr_demand_free(d);
+}
+
 int main(void)
 {
 	test_pipe_pair();
@@ -378,5 +411,6 @@ int main(void)
 	test_newidle_probe();
 	test_irq_waker();
 	test_remote_move();
+	test_double_wake();
 	return unit_done();
 }
