@@ -48,6 +48,9 @@ struct tstate {
 	uint64_t pend_acc;	/* the burst's CPU time up to the pending waking */
 	int exiting;
 	int woken;		/* RUNNABLE since a wakeup (not a preemption) */
+	int wake_cpu;		/* ... whose sched_waking ran on this CPU */
+	int act_pending;	/* ... and whose sched_wakeup (activation) is not seen yet */
+	int pend_cpu;		/* the pending waking's CPU */
 	int forked;		/* RUNNABLE since its fork, not run yet */
 	/* RUNNABLE: moved by another CPU onto idle CPU @move_cpu at @move_ts (0: not) */
 	uint64_t move_ts;
@@ -65,7 +68,8 @@ struct dpriv {
 	int *curr;		/* per CPU: task index running, -1 idle/unknown */
 	uint64_t *switch_ts;	/* per CPU: its last switch, UINT64_MAX none seen */
 	int ccap;
-	struct sr_hist idle_wake;	/* wakeup to switch-in on an idle CPU */
+	struct sr_hist idle_wake;	/* wakeup from another CPU to switch-in on an idle CPU */
+	struct sr_hist idle_wake_local;	/* the same, the waking on that CPU itself */
 	struct sr_hist preempt_wake;	/* wakeup to switch-in, preempting a busy CPU */
 	struct sr_hist idle_fork;	/* fork to the child's first switch-in on an idle CPU */
 	struct sr_hist idle_move;	/* a remote move onto an idle CPU to the switch-in there */
@@ -73,6 +77,7 @@ struct dpriv {
 	uint64_t *newidle_ts;		/* per CPU: its open newidle probe, 0 none */
 	uint64_t *newidle_start;	/* per CPU: its last newidle probe, 0 none */
 	int have_t0;
+	size_t act_cap;
 	struct sr_rm *rm;	/* the recorded run's figures, or NULL */
 	int rm_failed;		/* it ran out of memory */
 };
@@ -210,6 +215,8 @@ void sr_demand_free(struct sr_demand *d)
 		free(d->task[i].step);
 	free(d->task);
 	free(d->idle_wake_hist);
+	free(d->idle_wake_local_hist);
+	free(d->act);
 	free(d->preempt_wake_hist);
 	free(d->idle_fork_hist);
 	free(d->idle_move_hist);
@@ -615,6 +622,40 @@ static int waker_of(struct sr_demand *d, const struct sr_event *ev, int *w)
 	return task_running_since_start(d, idx, ev->cpu);
 }
 
+/*
+ * The sched_wakeup of a task woken (sched_waking) onto a CPU that was
+ * running another task: the time between is the activation's, done by the
+ * waker or, queued on the target's wake list, by the target's IPI
+ * (ttwu_queue_wakelist(), 6.1 and 6.12: always across LLCs).  Kept with
+ * the two CPUs, for the simulator to take the pairs its topology puts in
+ * different LLCs.
+ */
+static int on_activate(struct sr_demand *d, int t, const struct sr_event *ev)
+{
+	struct dpriv *p = d->priv;
+	struct tstate *s = &p->ts[t];
+	int to = ev->target_cpu >= 0 ? ev->target_cpu : ev->cpu;
+	struct sr_dm_act *a;
+
+	s->act_pending = 0;
+	if (to < 0 || to >= p->ccap || s->wake_cpu < 0 || p->curr[to] < 0 || ev->ts < s->since)
+		return 0;
+	if (d->nact == p->act_cap) {
+		size_t ncap = p->act_cap ? p->act_cap * 2 : 256;
+		struct sr_dm_act *n = realloc(d->act, ncap * sizeof(*n));
+
+		if (!n)
+			return -SR_E_NOMEM;
+		d->act = n;
+		p->act_cap = ncap;
+	}
+	a = &d->act[d->nact++];
+	a->from = (int16_t)s->wake_cpu;
+	a->to = (int16_t)to;
+	a->ns = ev->ts - s->since;
+	return 0;
+}
+
 static int on_wake(struct sr_demand *d, const struct sr_event *ev, int fallback)
 {
 	struct dpriv *p = d->priv;
@@ -649,6 +690,8 @@ static int on_wake(struct sr_demand *d, const struct sr_event *ev, int fallback)
 		/* a sched_wakeup whose sched_waking was not seen (lost) */
 		if (s->state == TS_SLEEPING)
 			end_sleep(d, t, ev->ts, SR_DM_BY_UNKNOWN, -1, -1, 0);
+		else if (s->state == TS_RUNNABLE && s->act_pending)
+			return on_activate(d, t, ev);
 		return 0;
 	}
 	ret = waker_of(d, ev, &w);
@@ -664,12 +707,16 @@ static int on_wake(struct sr_demand *d, const struct sr_event *ev, int fallback)
 		w = -1;
 	if (s->state == TS_SLEEPING) {
 		if (w < 0) {
+			s->wake_cpu = ev->cpu;
+			s->act_pending = 1;
 			end_sleep(d, t, ev->ts, SR_DM_BY_TIMER, -1, ev->cpu, 0);
 			return 0;
 		}
 		ws = add_wake(d, w, t, ev->cpu, ev->ts);
 		if (ws < 0)
 			return ws;
+		s->wake_cpu = ev->cpu;
+		s->act_pending = 1;
 		end_sleep(d, t, ev->ts, SR_DM_BY_TASK, w, ws, 0);
 		return 0;
 	}
@@ -684,6 +731,7 @@ static int on_wake(struct sr_demand *d, const struct sr_event *ev, int fallback)
 		s->pend = 1;
 		s->pend_ts = ev->ts;
 		s->pend_acc = s->acc;
+		s->pend_cpu = ev->cpu;
 		s->pend_waker = w;
 		/* no task: the CPU the interrupt was served on */
 		s->pend_step = w < 0 ? ev->cpu : -1;
@@ -776,6 +824,7 @@ static int on_switch(struct sr_demand *d, const struct sr_event *ev)
 			d->stats.sleeps++;
 			if (s->pend) {
 				d->stats.redundant_wakes--;
+				s->wake_cpu = s->pend_cpu;
 				end_sleep(d, prev, ev->ts,
 					  s->pend_waker >= 0 ? SR_DM_BY_TASK : SR_DM_BY_TIMER,
 					  s->pend_waker, s->pend_step, SR_DM_F_EARLY);
@@ -828,7 +877,8 @@ static int on_switch(struct sr_demand *d, const struct sr_event *ev)
 			 */
 			if (s->woken && p->switch_ts[cpu] <= s->since) {
 				if (ev->pid == 0)
-					sr_hist_add(&p->idle_wake, ev->ts - s->since);
+					sr_hist_add(s->wake_cpu == cpu ? &p->idle_wake_local :
+						    &p->idle_wake, ev->ts - s->since);
 				else if (ev->prev_state == SR_PREV_PREEMPTED ||
 					 ev->prev_state == SR_PREV_RUNNABLE)
 					sr_hist_add(&p->preempt_wake, ev->ts - s->since);
@@ -855,6 +905,7 @@ static int on_switch(struct sr_demand *d, const struct sr_event *ev)
 		s->woken = 0;
 		s->forked = 0;
 		s->move_ts = 0;
+		s->act_pending = 0;
 		if (!s->acc_ts) {
 			s->acc_ts = ev->ts;
 			s->acc_cpu = cpu;
@@ -1116,6 +1167,9 @@ int sr_demand_finish(struct sr_demand *d)
 	if (!p)
 		return 0;
 	d->idle_wake_samples = p->idle_wake.n;
+	d->idle_wake_local_samples = p->idle_wake_local.n;
+	d->idle_wake_local_ns = (uint64_t)(sr_hist_quantile(&p->idle_wake_local, 0.5) + 0.5);
+	d->idle_wake_local_hist = malloc(sizeof(*d->idle_wake_local_hist));
 	d->idle_wake_ns = (uint64_t)(sr_hist_quantile(&p->idle_wake, 0.5) + 0.5);
 	d->preempt_wake_samples = p->preempt_wake.n;
 	d->preempt_wake_ns = (uint64_t)(sr_hist_quantile(&p->preempt_wake, 0.5) + 0.5);
@@ -1130,11 +1184,13 @@ int sr_demand_finish(struct sr_demand *d)
 	d->newidle_hist = malloc(sizeof(*d->newidle_hist));
 	d->newidle_samples = p->newidle.n;
 	d->newidle_ns = (uint64_t)(sr_hist_quantile(&p->newidle, 0.5) + 0.5);
-	if (!d->idle_wake_hist || !d->preempt_wake_hist || !d->idle_fork_hist ||
+	if (!d->idle_wake_hist || !d->idle_wake_local_hist || !d->preempt_wake_hist ||
+	    !d->idle_fork_hist ||
 	    !d->idle_move_hist || !d->newidle_hist)
 		return -SR_E_NOMEM;
 	*d->newidle_hist = p->newidle;
 	*d->idle_wake_hist = p->idle_wake;
+	*d->idle_wake_local_hist = p->idle_wake_local;
 	*d->preempt_wake_hist = p->preempt_wake;
 	*d->idle_fork_hist = p->idle_fork;
 	*d->idle_move_hist = p->idle_move;

@@ -26,7 +26,8 @@
 #include "schedreplay/replay.h"
 #include "banned.h"
 
-enum { ST_NEW, ST_SLEEP, ST_QUEUED, ST_RUNNING, ST_DONE };
+/* ST_WAKING: woken onto another LLC's busy CPU, its activation there not done yet */
+enum { ST_NEW, ST_SLEEP, ST_QUEUED, ST_RUNNING, ST_DONE, ST_WAKING };
 
 struct stask {
 	struct sr_task t;		/* what the models read */
@@ -47,6 +48,7 @@ struct stask {
 	unsigned tokens;		/* wakeups by a task that found it not waiting for one */
 	int rt;
 	int aff_dest;			/* where its last affinity call sends it, -1: none */
+	int act_cpu;			/* ST_WAKING: the CPU it is activated on */
 };
 
 struct scpu {
@@ -78,7 +80,7 @@ struct scpu {
 };
 
 enum { EV_RUN_END, EV_TIMER, EV_TICK, EV_IDLE_EXIT, EV_PREEMPT, EV_NEWIDLE_END,
-       EV_NEWIDLE_ARRIVAL };
+       EV_NEWIDLE_ARRIVAL, EV_ACTIVATE };
 
 struct sev {
 	uint64_t t, seq, gen;
@@ -117,6 +119,8 @@ struct sim {
 	int ni_random;			/* sched_balance_newidle()'s NI_RANDOM draws */
 	int last_pull_src;		/* the CPU the last balance evaluation pulled from */
 	int last_pull_dst;		/* ... and to */
+	int wake_from;			/* the CPU a WK_WAKEUP's try_to_wake_up() runs on */
+	struct sr_hist *xllc_act;	/* the recorded activations across LLCs onto busy CPUs */
 };
 
 /* ---- randomness: xorshift64*, for the timing perturbation only -------------- */
@@ -1038,6 +1042,9 @@ static int place(struct sim *s, struct stask *p, enum sr_decision_kind kind, int
  * cost of wake_up_new_task() onto an idle CPU, a busy CPU is preempted
  * after the cost of a preempting wakeup: each drawn from the recording's
  * distribution (sr_demand.idle_wake_hist, idle_fork_hist, preempt_wake_hist).
+ * A wakeup made on the idle CPU itself (its own timer: ttwu_queue() with
+ * cpu == smp_processor_id(), 6.1 and 6.12) takes no IPI, and draws from
+ * the recorded local ones (idle_wake_local_hist).
  * A queued task that another CPU moves onto an idle one (WK_MOVE: the
  * stopper's move_queued_task() after an affinity change, attach_task() by
  * a nohz pass for another CPU; both end in resched_curr()'s IPI, 6.1 and
@@ -1047,15 +1054,21 @@ static int place(struct sim *s, struct stask *p, enum sr_decision_kind kind, int
  */
 enum { WK_NONE, WK_WAKEUP, WK_FORK, WK_MOVE };
 
-static const struct sr_hist *idle_cost_hist(const struct sim *s, int wake)
+static const struct sr_hist *idle_cost_hist(const struct sim *s, int wake, int cpu)
 {
 	const struct sr_demand *d = s->d;
+	const struct sr_hist *local = d->idle_wake_local_hist, *remote = d->idle_wake_hist;
 
 	if (wake == WK_FORK && d->idle_fork_hist && d->idle_fork_hist->n)
 		return d->idle_fork_hist;
 	if (wake == WK_MOVE && d->idle_move_hist && d->idle_move_hist->n)
 		return d->idle_move_hist;
-	return wake ? d->idle_wake_hist : NULL;
+	if (!wake)
+		return NULL;
+	/* a wakeup made on the idle CPU itself activates the task there, no IPI */
+	if (wake == WK_WAKEUP && s->wake_from == cpu && local && local->n)
+		return local;
+	return remote && remote->n ? remote : local;
 }
 
 static void check_preempt(struct sim *s, int cpu, struct stask *p, int wake)
@@ -1070,7 +1083,7 @@ static void check_preempt(struct sim *s, int cpu, struct stask *p, int wake)
 	if (!curr) {
 		if (c->waking)
 			return;
-		cost = draw(s, idle_cost_hist(s, wake));
+		cost = draw(s, idle_cost_hist(s, wake, cpu));
 		if (cost) {
 			c->waking = 1;
 			ev_push(s, s->now + cost, EV_IDLE_EXIT, cpu, 0);
@@ -1539,7 +1552,35 @@ static int wake_delayed(struct sim *s, struct stask *w, struct stask *p)
 		return -SR_E_NOMEM;
 	if (trace_wakeup(s, SR_EV_WAKEUP, cur, p, w ? w->t.cpu : cpu, cpu))
 		return s->err;
+	s->wake_from = w ? w->t.cpu : cpu;
 	check_preempt(s, cpu, p, WK_WAKEUP);
+	return 0;
+}
+
+/*
+ * ttwu_do_activate() of a woken task on @cpu: place_entity() for a waking
+ * task (its lag, EEVDF; the GENTLE_FAIR_SLEEPERS credit, CFS), the
+ * enqueue, the wakeup preemption check (@wake: its cost, see
+ * check_preempt()); @cur is the task current where it is traced
+ */
+static int activate(struct sim *s, struct stask *p, int cpu, const struct sr_task *cur,
+		    int this_cpu, int wake)
+{
+	if (s->eevdf && is_fair(p)) {
+		place_eevdf(s, cpu, p, 0);
+	} else if (is_fair(p)) {
+		uint64_t floor = s->cpu[cpu].min_vruntime - s->latency / 2;
+
+		if (vr_before(p->vruntime, floor))
+			p->vruntime = floor;
+	}
+	if (enqueue(s, p, cpu))
+		return -SR_E_NOMEM;
+	if (trace_wakeup(s, SR_EV_WAKEUP, cur, p, this_cpu, cpu))
+		return s->err;
+	s->wake_from = this_cpu;
+	check_preempt(s, cpu, p, wake);
+	/* the steps after the sleep up to the next burst happen as it runs */
 	return 0;
 }
 
@@ -1598,26 +1639,34 @@ static int do_wakeup(struct sim *s, struct stask *w, struct stask *p, int this_c
 	}
 	if (cpu != this_cpu)
 		p->t.remote_wakeup_ts = s->now;
-	/* place_entity() for a waking task: its lag (EEVDF), or the
-	 * GENTLE_FAIR_SLEEPERS credit (CFS) */
-	if (s->eevdf && is_fair(p)) {
-		place_eevdf(s, cpu, p, 0);
-	} else if (is_fair(p)) {
-		uint64_t floor = s->cpu[cpu].min_vruntime - s->latency / 2;
-
-		if (vr_before(p->vruntime, floor))
-			p->vruntime = floor;
-	}
 	p->t.last_wakeup_ts = s->now;
-	if (enqueue(s, p, cpu))
-		return -SR_E_NOMEM;
 	if (sr_rm_wakeup(s->rm, s->now, p->idx, 1))
 		return -SR_E_NOMEM;
-	if (trace_wakeup(s, SR_EV_WAKEUP, w ? cur : NULL, p, this_cpu, cpu))
-		return s->err;
-	check_preempt(s, cpu, p, WK_WAKEUP);
-	/* the steps after the sleep up to the next burst happen as it runs */
-	return 0;
+	/*
+	 * ttwu_queue_wakelist() (6.1, 6.12): a wakeup onto a CPU of another
+	 * LLC is queued on that CPU's wake list, and the task is activated
+	 * there when the CPU takes the IPI.  Onto a CPU that runs a task the
+	 * recording gives that wait (sched_waking to sched_wakeup across
+	 * LLCs, sr_demand.act); onto an idle one the idle wakeup's cost
+	 * covers it.
+	 */
+	if (cpu != this_cpu && this_cpu >= 0 && s->xllc_act && s->xllc_act->n &&
+	    !sr_cpus_share_cache(s->topo, this_cpu, cpu) && s->cpu[cpu].curr) {
+		p->st = ST_WAKING;
+		p->act_cpu = cpu;
+		ev_push(s, s->now + draw(s, s->xllc_act), EV_ACTIVATE, p->idx, 0);
+		return 0;
+	}
+	return activate(s, p, cpu, w ? cur : NULL, this_cpu, WK_WAKEUP);
+}
+
+/* the end of a wake-list activation: the task is enqueued on its CPU, in that CPU's IPI */
+static int activate_queued(struct sim *s, struct stask *p)
+{
+	int cpu = p->act_cpu;
+	const struct sr_task *cur = s->cpu[cpu].curr ? &s->cpu[cpu].curr->t : &s->idle[cpu];
+
+	return activate(s, p, cpu, cur, cpu, WK_NONE);
 }
 
 /*
@@ -2036,6 +2085,7 @@ static int sim_setup(struct sim *s)
 {
 	const struct sr_demand *d = s->d;
 	int i, c, factor = 1, n;
+	size_t sz;
 	uint64_t online = s->ncpus >= 64 ? ~0ULL : (1ULL << s->ncpus) - 1;
 
 	for (n = s->ncpus < 8 ? s->ncpus : 8; n > 1; n >>= 1)
@@ -2062,9 +2112,18 @@ static int sim_setup(struct sim *s)
 	s->sgc_imb = calloc((size_t)s->ncpus * SR_MAX_DOMAIN_LEVELS, 1);
 	s->scratch = sr_lb_scratch_new(s->ncpus);
 	s->rm = sr_rm_new(s->topo, d->ntasks, d->t0);
+	s->xllc_act = calloc(1, sizeof(*s->xllc_act));
 	if (!s->task || !s->cpu || !s->rq || !s->head || !s->tail || !s->idle || !s->resched ||
-	    !s->sgc_imb || !s->scratch || !s->rm)
+	    !s->sgc_imb || !s->scratch || !s->rm || !s->xllc_act)
 		return -SR_E_NOMEM;
+	/* the recorded activations whose CPUs this topology puts in different LLCs */
+	for (sz = 0; sz < d->nact; sz++) {
+		const struct sr_dm_act *a = &d->act[sz];
+
+		if (a->from >= 0 && a->from < s->ncpus && a->to >= 0 && a->to < s->ncpus &&
+		    !sr_cpus_share_cache(s->topo, a->from, a->to))
+			sr_hist_add(s->xllc_act, a->ns);
+	}
 	s->now = d->t0;
 	for (c = 0; c < s->ncpus; c++) {
 		s->rq[c].curr = 0;
@@ -2159,6 +2218,7 @@ static void sim_release(struct sim *s)
 	free(s->idle);
 	free(s->resched);
 	free(s->sgc_imb);
+	free(s->xllc_act);
 	free(s->heap);
 	sr_lb_scratch_free(s->scratch);
 	sr_rm_free(s->rm);
@@ -2238,6 +2298,10 @@ int sr_sim_run(const struct sr_demand *d, const struct sr_sim_opts *o,
 		case EV_NEWIDLE_END:
 			if (s.cpu[e.a].newidle && e.gen == s.cpu[e.a].nl_gen)
 				ret = newidle_end(&s, e.a);
+			break;
+		case EV_ACTIVATE:
+			if (s.task[e.a].st == ST_WAKING)
+				ret = activate_queued(&s, &s.task[e.a]);
 			break;
 		case EV_NEWIDLE_ARRIVAL:
 			if (s.cpu[e.a].newidle && e.gen == s.cpu[e.a].nl_gen) {

@@ -199,6 +199,9 @@ static void test_timer_sleeper(void)
 	CHECK_SLEEP(d, t, 5, SR_DM_NEVER, 180000, -1, -1);
 	CHECK_EQ(d->stats.by_timer, 2, "two timer wakeups");
 	CHECK_EQ(d->stats.by_task, 0, "no task edges");
+	/* the idle CPU's own timer wakes the task there: no IPI, a local cost */
+	CHECK_EQ(d->idle_wake_local_samples, 2, "both timer wakeups are local to the idle CPU");
+	CHECK_EQ(d->idle_wake_samples, 0, "none from another CPU");
 	/* 'other' ran without a wakeup: queued from the start, one burst */
 	CHECK_EQ(d->task[o].origin, SR_DM_ORIGIN_RUNNABLE, "other was queued at the start");
 	CHECK_RUN(d, o, 0, 100000);
@@ -400,6 +403,26 @@ out:
 	sr_demand_free(d);
 }
 
+/*
+ * A wakeup from CPU 0 onto CPU 2, which runs a hog: sched_waking at 2 ms
+ * on the waker's CPU, sched_wakeup 1 ms later on the target (the wake
+ * list's IPI): one activation sample, with its two CPUs.
+ */
+static void test_activation(void)
+{
+	struct sr_demand *d = load("xllc-wake.txt");
+
+	if (!d)
+		return;
+	CHECK_EQ(d->nact, 1, "xllc wake: one wakeup onto a busy CPU");
+	if (d->nact == 1) {
+		CHECK_EQ(d->act[0].from, 0, "its sched_waking ran on CPU 0");
+		CHECK_EQ(d->act[0].to, 2, "it was activated on CPU 2");
+		CHECK_EQ(d->act[0].ns, 1000000, "1 ms after the waking");
+	}
+	sr_demand_free(d);
+}
+
 int main(void)
 {
 	test_pipe_pair();
@@ -412,5 +435,6 @@ int main(void)
 	test_irq_waker();
 	test_remote_move();
 	test_double_wake();
+	test_activation();
 	return unit_done();
 }

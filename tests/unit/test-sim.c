@@ -630,6 +630,49 @@ out:
 	sr_topology_free(t4);
 }
 
+/*
+ * On two nodes of two CPUs (an LLC each), a task pinned to CPU 2 is woken
+ * from CPU 0 while a hog runs on CPU 2: ttwu_queue_wakelist() queues it on
+ * CPU 2's wake list, and it is activated there (its sched_wakeup) after
+ * the recorded 1 ms (xllc-wake.txt's sched_waking to sched_wakeup).
+ */
+static uint64_t wl_waking, wl_wakeup;
+
+static int wl_event(const struct sr_event *ev, void *data)
+{
+	(void)data;
+	if (ev->pid == 801 && ev->kind == SR_EV_WAKING && !wl_waking)
+		wl_waking = ev->ts;
+	if (ev->pid == 801 && ev->kind == SR_EV_WAKEUP && !wl_wakeup)
+		wl_wakeup = ev->ts;
+	return 0;
+}
+
+static void test_wakelist(void)
+{
+	struct sr_topology *t = sr_topology_new_preset("2x2x1", SR_ERA_MAINLINE, NULL);
+	struct sr_demand *d = load(FIX "xllc-wake.txt");
+	struct sr_sim_opts o = {
+		.hz = 250, .model = sr_model_find("mainline"), .seed = 1, .event = wl_event,
+	};
+	struct sr_run_metrics m;
+	char *cause = NULL;
+
+	if (!d || !t)
+		goto out;
+	sr_topology_build_domains(t);
+	o.topo = t;
+	CHECK(sr_sim_run(d, &o, &m, NULL, &cause) == 0, "xllc wake: simulated (%s)",
+	      cause ? cause : "ok");
+	free(cause);
+	CHECK(wl_waking && wl_wakeup >= wl_waking + 990000 && wl_wakeup <= wl_waking + 1010000,
+	      "the pinned task is activated on CPU 2 1 ms after its waking (%lld ns)",
+	      (long long)(wl_wakeup - wl_waking));
+out:
+	sr_demand_free(d);
+	sr_topology_free(t);
+}
+
 int main(void)
 {
 	struct sr_topology *t = sr_topology_new_flat(2, SR_ERA_MAINLINE);
@@ -650,6 +693,7 @@ int main(void)
 	test_ni_random(t);
 	test_timer_cpu(t);
 	test_nohz_backoff();
+	test_wakelist();
 	sr_topology_free(t);
 	return unit_done();
 }
