@@ -10,8 +10,9 @@
  * trace in the demand.  A sleep ends at the sched_waking of the task (the
  * waker's context; sched_wakeup when the trace has no sched_waking): a
  * waker that is a task gives a dependency edge to the point of the waker's
- * own execution, the idle task (pid 0) a timer or interrupt with the
- * recorded length.  The state here is per task and per CPU; only the steps
+ * own execution; the idle task (pid 0), or any task when the wakeup came
+ * from interrupt context (the event's irq flags), a timer or interrupt
+ * with the recorded length.  The state here is per task and per CPU; only the steps
  * grow with the trace.
  */
 #include "schedreplay/demand.h"
@@ -42,11 +43,18 @@ struct tstate {
 	/* a sched_waking seen while it still ran (it had not switched out yet) */
 	int pend;		/* 1: pending */
 	int pend_waker;		/* task index, -1 for no task */
-	int pend_step;		/* the waker's WAKE step, -1 none */
+	int pend_step;		/* the waker's WAKE step, -1 none; no waker: the waking CPU */
 	uint64_t pend_ts;
+	uint64_t pend_acc;	/* the burst's CPU time up to the pending waking */
 	int exiting;
 	int woken;		/* RUNNABLE since a wakeup (not a preemption) */
+	int wake_cpu;		/* ... whose sched_waking ran on this CPU */
+	int act_pending;	/* ... and whose sched_wakeup (activation) is not seen yet */
+	int pend_cpu;		/* the pending waking's CPU */
 	int forked;		/* RUNNABLE since its fork, not run yet */
+	/* RUNNABLE: moved by another CPU onto idle CPU @move_cpu at @move_ts (0: not) */
+	uint64_t move_ts;
+	int move_cpu;
 	uint64_t cur_mask;
 };
 
@@ -60,13 +68,16 @@ struct dpriv {
 	int *curr;		/* per CPU: task index running, -1 idle/unknown */
 	uint64_t *switch_ts;	/* per CPU: its last switch, UINT64_MAX none seen */
 	int ccap;
-	struct sr_hist idle_wake;	/* wakeup to switch-in on an idle CPU */
+	struct sr_hist idle_wake;	/* wakeup from another CPU to switch-in on an idle CPU */
+	struct sr_hist idle_wake_local;	/* the same, the waking on that CPU itself */
 	struct sr_hist preempt_wake;	/* wakeup to switch-in, preempting a busy CPU */
 	struct sr_hist idle_fork;	/* fork to the child's first switch-in on an idle CPU */
+	struct sr_hist idle_move;	/* a remote move onto an idle CPU to the switch-in there */
 	struct sr_hist newidle;		/* newidle probe to its newidle_ret */
 	uint64_t *newidle_ts;		/* per CPU: its open newidle probe, 0 none */
 	uint64_t *newidle_start;	/* per CPU: its last newidle probe, 0 none */
 	int have_t0;
+	size_t act_cap;
 	struct sr_rm *rm;	/* the recorded run's figures, or NULL */
 	int rm_failed;		/* it ran out of memory */
 };
@@ -204,8 +215,11 @@ void sr_demand_free(struct sr_demand *d)
 		free(d->task[i].step);
 	free(d->task);
 	free(d->idle_wake_hist);
+	free(d->idle_wake_local_hist);
+	free(d->act);
 	free(d->preempt_wake_hist);
 	free(d->idle_fork_hist);
+	free(d->idle_move_hist);
 	free(d->newidle_hist);
 	dpriv_free(d->priv);
 	free(d);
@@ -439,7 +453,81 @@ static int flush_run(struct sr_demand *d, int idx, uint64_t ts)
 	return 0;
 }
 
-/* end the open sleep of @idx at @ts: by task @w's WAKE step @wstep, or not a task */
+/*
+ * A pending waking (one that found @idx running, struct tstate pend) that
+ * no blocking switch-out took: the task was woken while it prepared to
+ * sleep (try_to_wake_up() matched its state before schedule(), 6.1 and
+ * 6.12) and went on without blocking, a wait whose condition came true
+ * (a parent's second wakeup by an exiting child: do_notify_parent() after
+ * the SIGCHLD's).  When it reaches a point of its own (a wakeup it makes,
+ * a fork, an affinity call) or is preempted first, that waking becomes a
+ * sleep of no length at the waking's point of its execution: the
+ * simulation keeps the dependency, and the task's next blocking switch is
+ * not taken for this wakeup's.
+ */
+static int pend_to_sleep(struct sr_demand *d, int idx)
+{
+	struct tstate *s = &((struct dpriv *)d->priv)->ts[idx];
+	struct sr_dm_step *st;
+	uint64_t rest;
+	int si;
+
+	if (!s->pend || s->state != TS_RUNNING)
+		return 0;
+	s->pend = 0;
+	if (s->pend_acc > s->acc)
+		s->pend_acc = s->acc;
+	rest = s->acc - s->pend_acc;
+	if (s->pend_acc) {
+		st = step_add(&d->task[idx], SR_DM_RUN, s->acc_ts ? s->acc_ts : s->pend_ts);
+		if (!st)
+			return -SR_E_NOMEM;
+		st->ns = s->pend_acc;
+		st->cpu = s->acc_cpu;
+		d->stats.bursts++;
+	}
+	st = step_add(&d->task[idx], SR_DM_SLEEP, s->pend_ts);
+	if (!st)
+		return -SR_E_NOMEM;
+	si = (int)d->task[idx].nsteps - 1;
+	st->cpu = s->cpu;
+	st->flags = SR_DM_F_EARLY;
+	d->stats.sleeps++;
+	d->stats.redundant_wakes--;
+	if (s->pend_waker >= 0) {
+		st->end = SR_DM_BY_TASK;
+		st->peer = s->pend_waker;
+		st->peer_step = s->pend_step;
+		if (s->pend_step >= 0)
+			d->task[s->pend_waker].step[s->pend_step].peer_step = si;
+		d->stats.by_task++;
+		d->stats.early++;
+	} else {
+		st->end = SR_DM_BY_TIMER;
+		st->peer_step = s->pend_step;
+		d->stats.by_timer++;
+	}
+	/* the rest of the burst runs from the waking on, where it ran */
+	s->acc = rest;
+	s->acc_ts = s->pend_ts;
+	s->acc_cpu = s->cpu;
+	return 0;
+}
+
+/* a point of @idx's own execution: a pending waking first, then the burst so far */
+static int flush_point(struct sr_demand *d, int idx, uint64_t ts)
+{
+	int ret;
+
+	account(d, idx, ts);
+	ret = pend_to_sleep(d, idx);
+	return ret ? ret : flush_run(d, idx, ts);
+}
+
+/*
+ * end the open sleep of @idx at @ts: by task @w's WAKE step @wstep, or not
+ * a task (a timer's: @wstep is the CPU its wakeup ran on, -1 unknown)
+ */
 static void end_sleep(struct sr_demand *d, int idx, uint64_t ts, enum sr_dm_end how,
 		      int w, int wstep, unsigned flags)
 {
@@ -458,6 +546,7 @@ static void end_sleep(struct sr_demand *d, int idx, uint64_t ts, enum sr_dm_end 
 		if (flags & SR_DM_F_EARLY)
 			d->stats.early++;
 	} else if (how == SR_DM_BY_TIMER) {
+		st->peer_step = wstep;
 		d->stats.by_timer++;
 	} else if (how == SR_DM_BY_UNKNOWN) {
 		d->stats.by_unknown++;
@@ -476,7 +565,7 @@ static void end_sleep(struct sr_demand *d, int idx, uint64_t ts, enum sr_dm_end 
 static int add_wake(struct sr_demand *d, int w, int wakee, int cpu, uint64_t ts)
 {
 	struct sr_dm_step *st;
-	int ret = flush_run(d, w, ts);
+	int ret = flush_point(d, w, ts);
 
 	if (ret)
 		return ret;
@@ -533,6 +622,40 @@ static int waker_of(struct sr_demand *d, const struct sr_event *ev, int *w)
 	return task_running_since_start(d, idx, ev->cpu);
 }
 
+/*
+ * The sched_wakeup of a task woken (sched_waking) onto a CPU that was
+ * running another task: the time between is the activation's, done by the
+ * waker or, queued on the target's wake list, by the target's IPI
+ * (ttwu_queue_wakelist(), 6.1 and 6.12: always across LLCs).  Kept with
+ * the two CPUs, for the simulator to take the pairs its topology puts in
+ * different LLCs.
+ */
+static int on_activate(struct sr_demand *d, int t, const struct sr_event *ev)
+{
+	struct dpriv *p = d->priv;
+	struct tstate *s = &p->ts[t];
+	int to = ev->target_cpu >= 0 ? ev->target_cpu : ev->cpu;
+	struct sr_dm_act *a;
+
+	s->act_pending = 0;
+	if (to < 0 || to >= p->ccap || s->wake_cpu < 0 || p->curr[to] < 0 || ev->ts < s->since)
+		return 0;
+	if (d->nact == p->act_cap) {
+		size_t ncap = p->act_cap ? p->act_cap * 2 : 256;
+		struct sr_dm_act *n = realloc(d->act, ncap * sizeof(*n));
+
+		if (!n)
+			return -SR_E_NOMEM;
+		d->act = n;
+		p->act_cap = ncap;
+	}
+	a = &d->act[d->nact++];
+	a->from = (int16_t)s->wake_cpu;
+	a->to = (int16_t)to;
+	a->ns = ev->ts - s->since;
+	return 0;
+}
+
 static int on_wake(struct sr_demand *d, const struct sr_event *ev, int fallback)
 {
 	struct dpriv *p = d->priv;
@@ -570,26 +693,42 @@ static int on_wake(struct sr_demand *d, const struct sr_event *ev, int fallback)
 		/*
 		 * A pending waking whose sched_wakeup comes while the wakee
 		 * still runs found it queued (ttwu_runnable() traces it, 6.1 to
-		 * 6.18); one that raced the switch-out is traced only once the
-		 * wakee is off its CPU.  Its next sleep is its own.
+		 * 6.18): it did not race the switch-out (that one is traced
+		 * only once the wakee is off its CPU), so it is a sleep of no
+		 * length where it came (pend_to_sleep()), and the task's next
+		 * blocking switch is a sleep of its own.
 		 */
-		else if (s->state == TS_RUNNING && s->pend)
-			s->pend = 0;
+		else if (s->state == TS_RUNNING && s->pend) {
+			account(d, t, ev->ts);
+			return pend_to_sleep(d, t);
+		} else if (s->state == TS_RUNNABLE && s->act_pending) {
+			return on_activate(d, t, ev);
+		}
 		return 0;
 	}
 	ret = waker_of(d, ev, &w);
 	if (ret)
 		return ret;
-	if (w == t)
+	/*
+	 * A wakeup from interrupt context (in_task() false: a timer's hardirq
+	 * or softirq, RCU's softirq, a device) does not wait for the progress
+	 * of the task it interrupted: try_to_wake_up() runs wherever the
+	 * interrupt lands, so the sleep is a duration, like the idle task's.
+	 */
+	if (w == t || ev->ctx == SR_CTX_IRQ)
 		w = -1;
 	if (s->state == TS_SLEEPING) {
 		if (w < 0) {
-			end_sleep(d, t, ev->ts, SR_DM_BY_TIMER, -1, -1, 0);
+			s->wake_cpu = ev->cpu;
+			s->act_pending = 1;
+			end_sleep(d, t, ev->ts, SR_DM_BY_TIMER, -1, ev->cpu, 0);
 			return 0;
 		}
 		ws = add_wake(d, w, t, ev->cpu, ev->ts);
 		if (ws < 0)
 			return ws;
+		s->wake_cpu = ev->cpu;
+		s->act_pending = 1;
 		end_sleep(d, t, ev->ts, SR_DM_BY_TASK, w, ws, 0);
 		return 0;
 	}
@@ -602,14 +741,21 @@ static int on_wake(struct sr_demand *d, const struct sr_event *ev, int fallback)
 		 * at once.  Only a sched_waking from another CPU can: one on
 		 * the wakee's own CPU ran before __schedule() disabled
 		 * interrupts, and sched_wakeup is traced after the wakee is off
-		 * its CPU (ttwu_do_wakeup(), 3.10 to 6.18); such a wakeup of a
+		 * its CPU (ttwu_do_wakeup(), 3.10 to 6.18): such a wakeup of a
 		 * task still queued (ttwu_runnable()) only sets it running, and
-		 * the task's next sleep is a sleep of its own.
+		 * the task's next sleep is a sleep of its own.  A kept waking
+		 * whose sched_wakeup then comes while the task runs, or that
+		 * the task outlives by a point of its own, becomes a sleep of
+		 * no length (pend_to_sleep()).
 		 */
+		account(d, t, ev->ts);
 		s->pend = 1;
 		s->pend_ts = ev->ts;
+		s->pend_acc = s->acc;
+		s->pend_cpu = ev->cpu;
 		s->pend_waker = w;
-		s->pend_step = -1;
+		/* no task: the CPU the interrupt was served on */
+		s->pend_step = w < 0 ? ev->cpu : -1;
 		if (w >= 0) {
 			ws = add_wake(d, w, t, ev->cpu, ev->ts);
 			if (ws < 0)
@@ -726,6 +872,7 @@ static int on_switch(struct sr_demand *d, const struct sr_event *ev)
 			d->stats.sleeps++;
 			if (s->pend) {
 				d->stats.redundant_wakes--;
+				s->wake_cpu = s->pend_cpu;
 				end_sleep(d, prev, ev->ts,
 					  s->pend_waker >= 0 ? SR_DM_BY_TASK : SR_DM_BY_TIMER,
 					  s->pend_waker, s->pend_step, SR_DM_F_EARLY);
@@ -743,6 +890,10 @@ static int on_switch(struct sr_demand *d, const struct sr_event *ev)
 			d->stats.exits++;
 			break;
 		default:
+			/* preempted after a waking that found it running: it will not block for it */
+			ret = pend_to_sleep(d, prev);
+			if (ret)
+				return ret;
 			s->state = TS_RUNNABLE;
 			s->since = ev->ts;
 			break;
@@ -780,7 +931,8 @@ static int on_switch(struct sr_demand *d, const struct sr_event *ev)
 			 */
 			if (s->woken && p->switch_ts[cpu] <= s->since) {
 				if (ev->pid == 0)
-					sr_hist_add(&p->idle_wake, ev->ts - s->since);
+					sr_hist_add(s->wake_cpu == cpu ? &p->idle_wake_local :
+						    &p->idle_wake, ev->ts - s->since);
 				else if (ev->prev_state == SR_PREV_PREEMPTED ||
 					 ev->prev_state == SR_PREV_RUNNABLE)
 					sr_hist_add(&p->preempt_wake, ev->ts - s->since);
@@ -792,6 +944,10 @@ static int on_switch(struct sr_demand *d, const struct sr_event *ev)
 			if (s->forked && ev->pid == 0 &&
 			    (p->switch_ts[cpu] <= s->since || p->switch_ts[cpu] == UINT64_MAX))
 				sr_hist_add(&p->idle_fork, ev->ts - s->since);
+			/* moved here by another CPU while this one was idle, and it ran first */
+			if (s->move_ts && s->move_cpu == cpu && ev->pid == 0 &&
+			    (p->switch_ts[cpu] <= s->move_ts || p->switch_ts[cpu] == UINT64_MAX))
+				sr_hist_add(&p->idle_move, ev->ts - s->move_ts);
 			break;
 		case TS_DEAD:
 			d->stats.inconsistent++;
@@ -802,6 +958,8 @@ static int on_switch(struct sr_demand *d, const struct sr_event *ev)
 		s->since = ev->ts;
 		s->woken = 0;
 		s->forked = 0;
+		s->move_ts = 0;
+		s->act_pending = 0;
 		if (!s->acc_ts) {
 			s->acc_ts = ev->ts;
 			s->acc_cpu = cpu;
@@ -814,6 +972,31 @@ static int on_switch(struct sr_demand *d, const struct sr_event *ev)
 	return 0;
 }
 
+/*
+ * sched_migrate_task of a queued task (not one being woken or forked: their
+ * costs are the wakeups' and forks') made by another CPU than the
+ * destination, onto a CPU that is idle (or not seen yet): move_queued_task() from the
+ * stopper (an affinity change, active balancing) or attach_task() from
+ * another CPU's balance, which reach the idle CPU by resched_curr()'s IPI
+ * (6.1, 6.12).  Its switch-in there gives the idle_move cost.
+ */
+static void on_migrate(struct sr_demand *d, const struct sr_event *ev)
+{
+	struct dpriv *p = d->priv;
+	int t = ev->pid > 0 ? hash_get(p, ev->pid) : -1, dst = ev->dest_cpu;
+	struct tstate *s;
+
+	if (t < 0)
+		return;
+	s = &p->ts[t];
+	s->move_ts = 0;
+	if (s->state != TS_RUNNABLE || s->woken || s->forked || dst < 0 || dst == ev->cpu ||
+	    dst >= p->ccap || p->curr[dst] >= 0)
+		return;
+	s->move_ts = ev->ts;
+	s->move_cpu = dst;
+}
+
 static int do_fork(struct sr_demand *d, int parent, int child_pid, const char *comm, int prio,
 		   int cpu, uint64_t ts)
 {
@@ -822,7 +1005,7 @@ static int do_fork(struct sr_demand *d, int parent, int child_pid, const char *c
 	int c, ret;
 
 	if (parent >= 0) {
-		ret = flush_run(d, parent, ts);
+		ret = flush_point(d, parent, ts);
 		if (ret)
 			return ret;
 	}
@@ -922,7 +1105,7 @@ static int on_setaffinity(struct sr_demand *d, const struct sr_event *ev)
 		d->task[t].mask_known = 1;
 		return 0;
 	}
-	ret = flush_run(d, t, ev->ts);
+	ret = flush_point(d, t, ev->ts);
 	if (ret)
 		return ret;
 	st = step_add(&d->task[t], SR_DM_AFFINITY, ev->ts);
@@ -1008,6 +1191,14 @@ int sr_demand_feed(struct sr_demand *d, const struct sr_event *ev)
 	}
 	case SR_EV_SETAFFINITY:
 		return on_setaffinity(d, ev);
+	case SR_EV_MIGRATE:
+		if (ev->dest_cpu >= 0 && ev->dest_cpu < SR_TOPOLOGY_MAX_CPUS) {
+			ret = cpu_slot(d, ev->dest_cpu);
+			if (ret)
+				return ret;
+		}
+		on_migrate(d, ev);
+		return 0;
 	case SR_EV_SELECT_RQ:
 		on_select_rq(d, ev);
 		return 0;
@@ -1030,24 +1221,33 @@ int sr_demand_finish(struct sr_demand *d)
 	if (!p)
 		return 0;
 	d->idle_wake_samples = p->idle_wake.n;
+	d->idle_wake_local_samples = p->idle_wake_local.n;
+	d->idle_wake_local_ns = (uint64_t)(sr_hist_quantile(&p->idle_wake_local, 0.5) + 0.5);
+	d->idle_wake_local_hist = malloc(sizeof(*d->idle_wake_local_hist));
 	d->idle_wake_ns = (uint64_t)(sr_hist_quantile(&p->idle_wake, 0.5) + 0.5);
 	d->preempt_wake_samples = p->preempt_wake.n;
 	d->preempt_wake_ns = (uint64_t)(sr_hist_quantile(&p->preempt_wake, 0.5) + 0.5);
 	d->idle_fork_samples = p->idle_fork.n;
 	d->idle_fork_ns = (uint64_t)(sr_hist_quantile(&p->idle_fork, 0.5) + 0.5);
+	d->idle_move_samples = p->idle_move.n;
+	d->idle_move_ns = (uint64_t)(sr_hist_quantile(&p->idle_move, 0.5) + 0.5);
+	d->idle_move_hist = malloc(sizeof(*d->idle_move_hist));
 	d->idle_wake_hist = malloc(sizeof(*d->idle_wake_hist));
 	d->preempt_wake_hist = malloc(sizeof(*d->preempt_wake_hist));
 	d->idle_fork_hist = malloc(sizeof(*d->idle_fork_hist));
 	d->newidle_hist = malloc(sizeof(*d->newidle_hist));
 	d->newidle_samples = p->newidle.n;
 	d->newidle_ns = (uint64_t)(sr_hist_quantile(&p->newidle, 0.5) + 0.5);
-	if (!d->idle_wake_hist || !d->preempt_wake_hist || !d->idle_fork_hist ||
-	    !d->newidle_hist)
+	if (!d->idle_wake_hist || !d->idle_wake_local_hist || !d->preempt_wake_hist ||
+	    !d->idle_fork_hist ||
+	    !d->idle_move_hist || !d->newidle_hist)
 		return -SR_E_NOMEM;
 	*d->newidle_hist = p->newidle;
 	*d->idle_wake_hist = p->idle_wake;
+	*d->idle_wake_local_hist = p->idle_wake_local;
 	*d->preempt_wake_hist = p->preempt_wake;
 	*d->idle_fork_hist = p->idle_fork;
+	*d->idle_move_hist = p->idle_move;
 	for (i = 0; i < d->ntasks; i++) {
 		struct tstate *s = &p->ts[i];
 

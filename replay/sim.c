@@ -26,7 +26,8 @@
 #include "schedreplay/replay.h"
 #include "banned.h"
 
-enum { ST_NEW, ST_SLEEP, ST_QUEUED, ST_RUNNING, ST_DONE };
+/* ST_WAKING: woken onto another LLC's busy CPU, its activation there not done yet */
+enum { ST_NEW, ST_SLEEP, ST_QUEUED, ST_RUNNING, ST_DONE, ST_WAKING };
 
 struct stask {
 	struct sr_task t;		/* what the models read */
@@ -47,6 +48,7 @@ struct stask {
 	unsigned tokens;		/* wakeups by a task that found it not waiting for one */
 	int rt;
 	int aff_dest;			/* where its last affinity call sends it, -1: none */
+	int act_cpu;			/* ST_WAKING: the CPU it is activated on */
 };
 
 struct scpu {
@@ -57,6 +59,7 @@ struct scpu {
 	uint64_t run_gen;
 	int tick_armed;
 	uint64_t next_balance;
+	int lb_backoff;			/* sd->balance_interval at max_interval (doubled) */
 	uint64_t slice_start;
 	int resched;
 	int waking;			/* leaving idle for a wakeup (EV_IDLE_EXIT due) */
@@ -77,7 +80,7 @@ struct scpu {
 };
 
 enum { EV_RUN_END, EV_TIMER, EV_TICK, EV_IDLE_EXIT, EV_PREEMPT, EV_NEWIDLE_END,
-       EV_NEWIDLE_ARRIVAL };
+       EV_NEWIDLE_ARRIVAL, EV_ACTIVATE };
 
 struct sev {
 	uint64_t t, seq, gen;
@@ -115,6 +118,9 @@ struct sim {
 	int delay;			/* 6.12: DELAY_DEQUEUE, DELAY_ZERO, PLACE_REL_DEADLINE */
 	int ni_random;			/* sched_balance_newidle()'s NI_RANDOM draws */
 	int last_pull_src;		/* the CPU the last balance evaluation pulled from */
+	int last_pull_dst;		/* ... and to */
+	int wake_from;			/* the CPU a WK_WAKEUP's try_to_wake_up() runs on */
+	struct sr_hist *xllc_act;	/* the recorded activations across LLCs onto busy CPUs */
 };
 
 /* ---- randomness: xorshift64*, for the timing perturbation only -------------- */
@@ -1037,8 +1043,34 @@ static int place(struct sim *s, struct stask *p, enum sr_decision_kind kind, int
  * cost of wake_up_new_task() onto an idle CPU, a busy CPU is preempted
  * after the cost of a preempting wakeup: each drawn from the recording's
  * distribution (sr_demand.idle_wake_hist, idle_fork_hist, preempt_wake_hist).
+ * A wakeup made on the idle CPU itself (its own timer: ttwu_queue() with
+ * cpu == smp_processor_id(), 6.1 and 6.12) takes no IPI, and draws from
+ * the recorded local ones (idle_wake_local_hist).
+ * A queued task that another CPU moves onto an idle one (WK_MOVE: the
+ * stopper's move_queued_task() after an affinity change, attach_task() by
+ * a nohz pass for another CPU; both end in resched_curr()'s IPI, 6.1 and
+ * 6.12) runs there after the recorded cost of such moves (idle_move_hist;
+ * the wakeups' where the trace has none).  A CPU that pulls for itself
+ * (WK_NONE) picks the task at its own schedule, with no cost.
  */
-enum { WK_NONE, WK_WAKEUP, WK_FORK };
+enum { WK_NONE, WK_WAKEUP, WK_FORK, WK_MOVE };
+
+static const struct sr_hist *idle_cost_hist(const struct sim *s, int wake, int cpu)
+{
+	const struct sr_demand *d = s->d;
+	const struct sr_hist *local = d->idle_wake_local_hist, *remote = d->idle_wake_hist;
+
+	if (wake == WK_FORK && d->idle_fork_hist && d->idle_fork_hist->n)
+		return d->idle_fork_hist;
+	if (wake == WK_MOVE && d->idle_move_hist && d->idle_move_hist->n)
+		return d->idle_move_hist;
+	if (!wake)
+		return NULL;
+	/* a wakeup made on the idle CPU itself activates the task there, no IPI */
+	if (wake == WK_WAKEUP && s->wake_from == cpu && local && local->n)
+		return local;
+	return remote && remote->n ? remote : local;
+}
 
 static void check_preempt(struct sim *s, int cpu, struct stask *p, int wake)
 {
@@ -1052,9 +1084,7 @@ static void check_preempt(struct sim *s, int cpu, struct stask *p, int wake)
 	if (!curr) {
 		if (c->waking)
 			return;
-		/* a new task: wake_up_new_task()'s cost where the recording has forks onto idle CPUs */
-		cost = wake == WK_FORK && s->d->idle_fork_hist && s->d->idle_fork_hist->n ?
-		       draw(s, s->d->idle_fork_hist) : wake ? draw(s, s->d->idle_wake_hist) : 0;
+		cost = draw(s, idle_cost_hist(s, wake, cpu));
 		if (cost) {
 			c->waking = 1;
 			ev_push(s, s->now + cost, EV_IDLE_EXIT, cpu, 0);
@@ -1078,7 +1108,7 @@ static void check_preempt(struct sim *s, int cpu, struct stask *p, int wake)
 	    (int64_t)(curr->vruntime - p->vruntime) > (int64_t)gran) {
 		s->st.preemptions++;
 		/* the recorded machine's cost of a preempting wakeup (resched IPI, switch) */
-		cost = wake ? draw(s, s->d->preempt_wake_hist) : 0;
+		cost = wake && wake != WK_MOVE ? draw(s, s->d->preempt_wake_hist) : 0;
 		if (cost)
 			ev_push(s, s->now + cost, EV_PREEMPT, cpu, 0);
 		else
@@ -1200,12 +1230,13 @@ static int balance_once(struct sim *s, enum sr_decision_kind kind, int cpu, enum
 			return ret;
 		s->st.pulls++;
 		s->last_pull_src = e->src_cpu;
+		s->last_pull_dst = e->cpu;
 		ret = trace_move(s, p, e->src_cpu, e->cpu, cpu,
 				 kind == SR_DEC_LB_NOHZ ? SR_MIG_LB_NOHZ :
 				 kind == SR_DEC_NEWIDLE ? SR_MIG_LB_NEWIDLE : SR_MIG_LB_PERIODIC, -1);
 		if (ret)
 			return ret;
-		check_preempt(s, e->cpu, p, WK_NONE);
+		check_preempt(s, e->cpu, p, e->cpu != cpu ? WK_MOVE : WK_NONE);
 	} else if (kind != SR_DEC_NEWIDLE && kind != SR_DEC_LB_NOHZ) {
 		/* a periodic balance that moved nothing: not a decision the replay sees either */
 		return 0;
@@ -1219,19 +1250,32 @@ static int balance_once(struct sim *s, enum sr_decision_kind kind, int cpu, enum
 	return p ? 1 : 0;
 }
 
+/*
+ * get_sd_balance_interval() of the lowest domain (6.1, 6.12): its
+ * balance_interval (min_interval, the span in ms; max_interval, twice
+ * that, after a balance that found nothing: struct scpu lb_backoff), times
+ * busy_factor on a busy CPU, in jiffies (msecs_to_jiffies() rounds up),
+ * one jiffy less when busy, clamped to 1 .. max_load_balance_interval
+ * (HZ * CPUs / 10)
+ */
 static uint64_t balance_interval(const struct sim *s, int cpu, int busy)
 {
 	const struct sr_cpu_topo *t = &s->topo->cpu[cpu];
-	uint64_t ms;
+	uint64_t ms, j, jmax = (uint64_t)s->o->hz * (uint64_t)s->ncpus / 10;
 
 	if (t->ndomains <= 0)
 		return UINT64_MAX / 4;
-	ms = (uint64_t)t->dom[0].span_weight;
+	ms = (uint64_t)t->dom[0].span_weight << (s->cpu[cpu].lb_backoff ? 1 : 0);
 	if (busy && t->dom[0].busy_factor > 0)
 		ms *= (uint64_t)t->dom[0].busy_factor;
-	if (ms < 1)
-		ms = 1;
-	return ms * 1000000ULL;
+	j = (ms * (uint64_t)s->o->hz + 999) / 1000;
+	if (busy && j > 1)
+		j--;
+	if (j < 1)
+		j = 1;
+	if (jmax >= 1 && j > jmax)
+		j = jmax;
+	return j * s->tick_ns;
 }
 
 /* the ILB still idle (it did not pull for itself) */
@@ -1256,7 +1300,6 @@ static int tick_balance(struct sim *s, int cpu)
 	int ret, n, ilb;
 
 	if (s->now >= s->cpu[cpu].next_balance) {
-		s->cpu[cpu].next_balance = s->now + balance_interval(s, cpu, 1);
 		for (n = 0; n < 8; n++) {
 			ret = balance_once(s, SR_DEC_LB_PERIODIC, cpu, SR_LB_NOT_IDLE, 0, NULL);
 			if (ret <= 0) {
@@ -1265,6 +1308,13 @@ static int tick_balance(struct sim *s, int cpu)
 				break;
 			}
 		}
+		/*
+		 * load_balance()'s "tune up the balancing interval" (6.1,
+		 * 6.12): a balance that moved nothing doubles balance_interval
+		 * up to max_interval, one that moved resets it to min_interval
+		 */
+		s->cpu[cpu].lb_backoff = n == 0;
+		s->cpu[cpu].next_balance = s->now + balance_interval(s, cpu, 1);
 	}
 	/*
 	 * nohz_balancer_kick(): this CPU has more than it runs and another is
@@ -1274,7 +1324,9 @@ static int tick_balance(struct sim *s, int cpu)
 	 */
 	ilb = any_idle(s);
 	if (ilb >= 0 && s->rq[cpu].nr_running >= 2 && s->now >= s->nohz_next) {
-		s->nohz_next = s->now + balance_interval(s, ilb, 0);
+		uint64_t next = UINT64_MAX;
+		int c;
+
 		for (n = 0; n < s->ncpus; n++) {
 			unsigned lbf = 0;
 
@@ -1284,6 +1336,26 @@ static int tick_balance(struct sim *s, int cpu)
 			if (!ret || (lbf & SR_LBO_ABORT) || !cpu_idle_now(s, ilb))
 				break;
 		}
+		/*
+		 * the idle CPUs' balances of the pass: nothing moved, each
+		 * one's interval doubles (load_balance()); a pass that moved
+		 * resets the receiving CPU's; nohz.next_balance is the soonest of the
+		 * idle CPUs' next balances (_nohz_idle_balance())
+		 */
+		for (c = 0; c < s->ncpus; c++) {
+			uint64_t t;
+
+			if (n && c == s->last_pull_dst)
+				s->cpu[c].lb_backoff = 0;
+			if (!cpu_idle_now(s, c) && c != ilb)
+				continue;
+			if (!n)
+				s->cpu[c].lb_backoff = 1;
+			t = balance_interval(s, c, 0);
+			if (t < next)
+				next = t;
+		}
+		s->nohz_next = s->now + (next == UINT64_MAX ? balance_interval(s, ilb, 0) : next);
 	}
 	return 0;
 }
@@ -1481,7 +1553,35 @@ static int wake_delayed(struct sim *s, struct stask *w, struct stask *p)
 		return -SR_E_NOMEM;
 	if (trace_wakeup(s, SR_EV_WAKEUP, cur, p, w ? w->t.cpu : cpu, cpu))
 		return s->err;
+	s->wake_from = w ? w->t.cpu : cpu;
 	check_preempt(s, cpu, p, WK_WAKEUP);
+	return 0;
+}
+
+/*
+ * ttwu_do_activate() of a woken task on @cpu: place_entity() for a waking
+ * task (its lag, EEVDF; the GENTLE_FAIR_SLEEPERS credit, CFS), the
+ * enqueue, the wakeup preemption check (@wake: its cost, see
+ * check_preempt()); @cur is the task current where it is traced
+ */
+static int activate(struct sim *s, struct stask *p, int cpu, const struct sr_task *cur,
+		    int this_cpu, int wake)
+{
+	if (s->eevdf && is_fair(p)) {
+		place_eevdf(s, cpu, p, 0);
+	} else if (is_fair(p)) {
+		uint64_t floor = s->cpu[cpu].min_vruntime - s->latency / 2;
+
+		if (vr_before(p->vruntime, floor))
+			p->vruntime = floor;
+	}
+	if (enqueue(s, p, cpu))
+		return -SR_E_NOMEM;
+	if (trace_wakeup(s, SR_EV_WAKEUP, cur, p, this_cpu, cpu))
+		return s->err;
+	s->wake_from = this_cpu;
+	check_preempt(s, cpu, p, wake);
+	/* the steps after the sleep up to the next burst happen as it runs */
 	return 0;
 }
 
@@ -1494,13 +1594,27 @@ static int do_wakeup(struct sim *s, struct stask *w, struct stask *p, int this_c
 
 	if (p->delayed)
 		return wake_delayed(s, w, p);
-	p->step++;
-	if (w) {
-		cur = &w->t;
-	} else {
-		this_cpu = prev;
-		cur = s->cpu[this_cpu].curr ? &s->cpu[this_cpu].curr->t : &s->idle[this_cpu];
+	if (!w) {
+		/*
+		 * a timer's or an interrupt's wakeup: try_to_wake_up() runs on
+		 * the CPU that served it (select_task_rq()'s this_cpu, 6.1 and
+		 * 6.12), which the recording gives; where the timer fires is
+		 * the environment's (get_nohz_timer_target(), the timer
+		 * migration hierarchy, an IRQ's affinity), not a decision the
+		 * model makes.  Unknown: the sleeper's own CPU.
+		 */
+		const struct sr_dm_step *st = &p->dm->step[p->step];
+
+		this_cpu = st->kind == SR_DM_SLEEP && st->end == SR_DM_BY_TIMER &&
+			   st->peer_step >= 0 && st->peer_step < s->ncpus ? st->peer_step : prev;
+		if (this_cpu < 0)
+			this_cpu = prev;
 	}
+	p->step++;
+	if (w)
+		cur = &w->t;
+	else
+		cur = s->cpu[this_cpu].curr ? &s->cpu[this_cpu].curr->t : &s->idle[this_cpu];
 	enter_step(s, p);
 	record_wakee(s, (struct sr_task *)cur, p->t.pid);
 	sync = (flags & SR_DM_F_SYNC) ? 1 : 0;
@@ -1526,26 +1640,34 @@ static int do_wakeup(struct sim *s, struct stask *w, struct stask *p, int this_c
 	}
 	if (cpu != this_cpu)
 		p->t.remote_wakeup_ts = s->now;
-	/* place_entity() for a waking task: its lag (EEVDF), or the
-	 * GENTLE_FAIR_SLEEPERS credit (CFS) */
-	if (s->eevdf && is_fair(p)) {
-		place_eevdf(s, cpu, p, 0);
-	} else if (is_fair(p)) {
-		uint64_t floor = s->cpu[cpu].min_vruntime - s->latency / 2;
-
-		if (vr_before(p->vruntime, floor))
-			p->vruntime = floor;
-	}
 	p->t.last_wakeup_ts = s->now;
-	if (enqueue(s, p, cpu))
-		return -SR_E_NOMEM;
 	if (sr_rm_wakeup(s->rm, s->now, p->idx, 1))
 		return -SR_E_NOMEM;
-	if (trace_wakeup(s, SR_EV_WAKEUP, w ? cur : NULL, p, this_cpu, cpu))
-		return s->err;
-	check_preempt(s, cpu, p, WK_WAKEUP);
-	/* the steps after the sleep up to the next burst happen as it runs */
-	return 0;
+	/*
+	 * ttwu_queue_wakelist() (6.1, 6.12): a wakeup onto a CPU of another
+	 * LLC is queued on that CPU's wake list, and the task is activated
+	 * there when the CPU takes the IPI.  Onto a CPU that runs a task the
+	 * recording gives that wait (sched_waking to sched_wakeup across
+	 * LLCs, sr_demand.act); onto an idle one the idle wakeup's cost
+	 * covers it.
+	 */
+	if (cpu != this_cpu && this_cpu >= 0 && s->xllc_act && s->xllc_act->n &&
+	    !sr_cpus_share_cache(s->topo, this_cpu, cpu) && s->cpu[cpu].curr) {
+		p->st = ST_WAKING;
+		p->act_cpu = cpu;
+		ev_push(s, s->now + draw(s, s->xllc_act), EV_ACTIVATE, p->idx, 0);
+		return 0;
+	}
+	return activate(s, p, cpu, w ? cur : NULL, this_cpu, WK_WAKEUP);
+}
+
+/* the end of a wake-list activation: the task is enqueued on its CPU, in that CPU's IPI */
+static int activate_queued(struct sim *s, struct stask *p)
+{
+	int cpu = p->act_cpu;
+	const struct sr_task *cur = s->cpu[cpu].curr ? &s->cpu[cpu].curr->t : &s->idle[cpu];
+
+	return activate(s, p, cpu, cur, cpu, WK_NONE);
 }
 
 /*
@@ -1919,7 +2041,7 @@ static int move_disallowed(struct sim *s, int cpu)
 		return -SR_E_NOMEM;
 	if (trace_move(s, p, cpu, dst, cpu, SR_MIG_AFFINITY, -1))
 		return s->err;
-	check_preempt(s, dst, p, WK_NONE);
+	check_preempt(s, dst, p, dst != cpu ? WK_MOVE : WK_NONE);
 	want_resched(s, cpu);
 	return 0;
 }
@@ -1964,6 +2086,7 @@ static int sim_setup(struct sim *s)
 {
 	const struct sr_demand *d = s->d;
 	int i, c, factor = 1, n;
+	size_t sz;
 	uint64_t online = s->ncpus >= 64 ? ~0ULL : (1ULL << s->ncpus) - 1;
 
 	for (n = s->ncpus < 8 ? s->ncpus : 8; n > 1; n >>= 1)
@@ -1990,9 +2113,18 @@ static int sim_setup(struct sim *s)
 	s->sgc_imb = calloc((size_t)s->ncpus * SR_MAX_DOMAIN_LEVELS, 1);
 	s->scratch = sr_lb_scratch_new(s->ncpus);
 	s->rm = sr_rm_new(s->topo, d->ntasks, d->t0);
+	s->xllc_act = calloc(1, sizeof(*s->xllc_act));
 	if (!s->task || !s->cpu || !s->rq || !s->head || !s->tail || !s->idle || !s->resched ||
-	    !s->sgc_imb || !s->scratch || !s->rm)
+	    !s->sgc_imb || !s->scratch || !s->rm || !s->xllc_act)
 		return -SR_E_NOMEM;
+	/* the recorded activations whose CPUs this topology puts in different LLCs */
+	for (sz = 0; sz < d->nact; sz++) {
+		const struct sr_dm_act *a = &d->act[sz];
+
+		if (a->from >= 0 && a->from < s->ncpus && a->to >= 0 && a->to < s->ncpus &&
+		    !sr_cpus_share_cache(s->topo, a->from, a->to))
+			sr_hist_add(s->xllc_act, a->ns);
+	}
 	s->now = d->t0;
 	for (c = 0; c < s->ncpus; c++) {
 		s->rq[c].curr = 0;
@@ -2087,6 +2219,7 @@ static void sim_release(struct sim *s)
 	free(s->idle);
 	free(s->resched);
 	free(s->sgc_imb);
+	free(s->xllc_act);
 	free(s->heap);
 	sr_lb_scratch_free(s->scratch);
 	sr_rm_free(s->rm);
@@ -2166,6 +2299,10 @@ int sr_sim_run(const struct sr_demand *d, const struct sr_sim_opts *o,
 		case EV_NEWIDLE_END:
 			if (s.cpu[e.a].newidle && e.gen == s.cpu[e.a].nl_gen)
 				ret = newidle_end(&s, e.a);
+			break;
+		case EV_ACTIVATE:
+			if (s.task[e.a].st == ST_WAKING)
+				ret = activate_queued(&s, &s.task[e.a]);
 			break;
 		case EV_NEWIDLE_ARRIVAL:
 			if (s.cpu[e.a].newidle && e.gen == s.cpu[e.a].nl_gen) {

@@ -2,13 +2,26 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The validation table of issue 16 on a list of real recordings: simulates
-# each trace under the base model ("schedreplay simulate --json --runs N"),
-# with every seed pair that has decisions to evaluate when --pairs is given,
+# each trace under the base model ("schedreplay simulate --json --runs N")
 # and prints per trace and metric the recorded figure beside the simulated
 # base's (makespan within 10 %, migrations and cross-node migrations within
 # 25 %, wakeup latency p50 and p99 within 30 %), the count per metric that
-# meets its goal, the seed pairs' original and patched sides with their
-# spreads, and what simulating costs against replaying the same trace.
+# meets its goal, and what simulating costs against replaying the same
+# trace.  With --pairs it also simulates both sides of seed pairs: on a
+# recording of a seed load (scripts/numa-guest/README.md, "Seed loads"; the
+# load from the file name, KERNEL-RECORDER-LOAD[-X].dat) the pairs of that
+# seed, elsewhere every pair with decisions to evaluate; it prints each
+# pair's original and patched sides with their spreads, and for the seed
+# loads the seed-direction table: the metric the seed's author argued with,
+# recorded and per side (median and min..max), and whether the patched side
+# moved it the author's way, the opposite way, or not beyond the spread:
+#
+#   seed 002 nohz-first        nohzspread  idle_while_waiting_s lower, and
+#                                          busy_pct_per_node closer together
+#   seed 003 newidle-bail      ppbail      wakeup_latency_us p50 / p99 lower
+#   seed 004 wake-affine-equal equalwake   migrations (cross-node) fewer
+#   seed 004 exit-sync-*       exitsync    migrations_cross_node fewer
+#   seed 000 kthread-per-cpu   kthreadpin  busy_pct_per_node closer together
 #
 #   scripts/sim-validate.sh [options] LIST
 #   scripts/sim-validate.sh [--before DIR] --render DIR
@@ -29,8 +42,9 @@ usage: $0 [options] LIST
   --schedreplay PATH  the binary to measure (default: the repository's)
   --model NAME        base model (default mainline)
   --runs N            simulate --runs N (default 3): medians and spreads
-  --pairs             also simulate both sides of every seed pair with
-                      decisions to evaluate, and print the seed table
+  --pairs             also simulate both sides of seed pairs (a seed load's
+                      own, else every pair with decisions to evaluate), and
+                      print the pairs' table and the seed-direction table
   --no-timing         do not time replay against simulate
   --work DIR          keep each trace's JSON and log in DIR (default: a
                       temporary folder, removed at the end)
@@ -83,6 +97,22 @@ if [ -z "$WORK" ]; then
 fi
 mkdir -p "$WORK"
 
+# the load of a recording by its name: KERNEL-RECORDER-LOAD or ...-LOAD-X
+load_of() {
+	echo "$1" | sed 's/-[a-z]$//; s/.*-//'
+}
+
+# the pairs whose seed the load reproduces (nothing: not a seed load)
+seed_pairs() {
+	case $1 in
+	nohzspread) echo nohz-first ;;
+	ppbail) echo newidle-bail ;;
+	equalwake) echo wake-affine-equal ;;
+	exitsync) echo exit-sync-mel exit-sync-peterz ;;
+	kthreadpin) echo kthread-per-cpu ;;
+	esac
+}
+
 # user + system CPU seconds of a command (its output thrown away)
 cpu_s() {
 	local t
@@ -94,9 +124,9 @@ cpu_s() {
 
 if [ -z "$RENDER" ]; then
 	LISTDIR=$(cd "$(dirname "$LIST")" && pwd)
-	patches=()
+	all_pairs=()
 	if [ -n "$PAIRS" ]; then
-		while read -r p; do patches+=(-p "$p"); done < <("$SRBIN" replay --list-patches |
+		while read -r p; do all_pairs+=(-p "$p"); done < <("$SRBIN" replay --list-patches |
 			awk '/^[a-z0-9]/ { p = $1 } /nothing to evaluate/ { p = "" }
 			/^ / && /; evaluated at/ && p != "" { print p; p = "" }')
 	fi
@@ -106,6 +136,15 @@ if [ -z "$RENDER" ]; then
 		case $set in '' | '#'*) continue ;; esac
 		case $path in /*) ;; *) path=$LISTDIR/$path ;; esac
 		name=$(basename "$path" .dat)
+		patches=()
+		if [ -n "$PAIRS" ]; then
+			sp=$(seed_pairs "$(load_of "$name")")
+			if [ -n "$sp" ]; then
+				for p in $sp; do patches+=(-p "$p"); done
+			else
+				patches=("${all_pairs[@]}")
+			fi
+		fi
 		topo=()
 		[ -f "${path%.dat}.topo" ] && topo=(-t "${path%.dat}.topo")
 		# shellcheck disable=SC2086  # opts are words
@@ -234,6 +273,115 @@ if rows:
             name, o["patch"], c("makespan_s"), c("migrations"), c("migrations_cross_node"),
             c("wakeup_latency_us", "p50"), c("wakeup_latency_us", "p99"),
             c("idle_while_waiting_s"), o.get("divergent_decisions"), p.get("divergent_decisions")))
+
+# the seed-direction table: per seed load, the metric its author argued
+# with (patched lower = -1; 0: no direction claimed, the change is shown)
+def node_gap(m):
+    b = m.get("busy_pct_per_node") or []
+    return max(b) - min(b) if len(b) > 1 else None
+
+
+def lat(k):
+    return lambda m: (m.get("wakeup_latency_us") or {}).get(k)
+
+
+def field(k):
+    return lambda m: m.get(k)
+
+
+SEED_METRICS = {
+    "nohzspread": [("idle_while_waiting_s", field("idle_while_waiting_s"), -1),
+                   ("node busy gap %", node_gap, -1), ("makespan_s", field("makespan_s"), -1)],
+    "ppbail": [("wakeup p50 us", lat("p50"), -1), ("wakeup p99 us", lat("p99"), -1)],
+    "equalwake": [("migrations", field("migrations"), -1),
+                  ("cross-node migrations", field("migrations_cross_node"), -1)],
+    "exitsync": [("cross-node migrations", field("migrations_cross_node"), -1),
+                 ("migrations", field("migrations"), -1)],
+    "kthreadpin": [("node busy gap %", node_gap, -1),
+                   ("cross-node migrations", field("migrations_cross_node"), 0)],
+}
+
+
+def load_of(name):
+    base = name[:-2] if len(name) > 2 and name[-2] == "-" and name[-1].isalpha() else name
+    return base.rsplit("-", 1)[-1]
+
+
+def sfmt(v):
+    if v is None:
+        return "-"
+    if isinstance(v, float):
+        return "%.3f" % v if abs(v) < 100 else "%.1f" % v
+    return str(v)
+
+
+def side_str(x, getter):
+    sp = x.get("spread")
+    if getter is node_gap:
+        b = x.get("busy_pct_per_node") or []
+        if sp:
+            return " / ".join("%.1f [%.1f..%.1f]" % (v, sp["min"]["busy_pct_per_node"][i],
+                                                     sp["max"]["busy_pct_per_node"][i])
+                              for i, v in enumerate(b))
+        return " / ".join("%.1f" % v for v in b)
+    v = getter(x)
+    if sp:
+        return "%s [%s..%s]" % (sfmt(v), sfmt(getter(sp["min"])), sfmt(getter(sp["max"])))
+    return sfmt(v)
+
+
+def ranges(x, getter):
+    sp = x.get("spread")
+    if getter is node_gap:
+        b = x.get("busy_pct_per_node") or []
+        if not sp:
+            return [(v, v) for v in b]
+        return list(zip(sp["min"]["busy_pct_per_node"], sp["max"]["busy_pct_per_node"]))
+    v = getter(x)
+    return [(getter(sp["min"]), getter(sp["max"]))] if sp else [(v, v)]
+
+
+srows = []
+for name, (set_, j, rs, ss) in now.items():
+    load = load_of(name)
+    if not j or load not in SEED_METRICS:
+        continue
+    sides = {}
+    for x in j["sides"]:
+        if x.get("patch"):
+            sides.setdefault(x["patch"], {})[x["variant"]] = x
+    for pair, vs in sorted(sides.items()):
+        o, p = vs.get("original"), vs.get("patched")
+        if not o or not p:
+            continue
+        for label, getter, want in SEED_METRICS[load]:
+            ov, pv = getter(o), getter(p)
+            if ov is None or pv is None:
+                verdict = "-"
+            else:
+                ro, rp = ranges(o, getter), ranges(p, getter)
+                overlap = all(hp >= lo and ho >= lp for (lo, ho), (lp, hp) in zip(ro, rp))
+                if pv == ov:
+                    verdict = "none (equal)"
+                elif overlap:
+                    verdict = "none (spreads overlap)"
+                elif want == 0:
+                    verdict = "patched " + ("lower" if pv < ov else "higher")
+                elif (pv - ov) * want > 0:
+                    verdict = "author's direction"
+                else:
+                    verdict = "OPPOSITE"
+            srows.append((set_, name, pair, label, side_str(j["recorded"], getter),
+                          side_str(o, getter), side_str(p, getter),
+                          "%s/%s" % (o.get("divergent_decisions", "-"),
+                                     p.get("divergent_decisions", "-")), verdict))
+if srows:
+    print()
+    print("seed directions (the author's metric; original / patched median [min..max]):")
+    print("| set | trace | pair | metric | recorded | original | patched | divergent o/p | direction |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for r in srows:
+        print("| " + " | ".join(str(c) for c in r) + " |")
 
 # the cost: simulate (base model, one run) against replay (the same model)
 tr = ts = 0.0

@@ -260,14 +260,18 @@ static void print_table(const char *trace, const struct sr_demand *d,
 	printf("simulate: '%s' on %s, HZ %d, %s, %d tasks, %d run%s per side\n", trace, topo_src,
 	       hz, fair_names[eevdf], d->ntasks, runs, runs == 1 ? "" : "s");
 	printf("demand: %llu bursts, %llu sleeps (%llu ended by a task, %llu timer, %llu unknown, "
-	       "%llu never), %llu forks, %llu exits; idle wakeup %.1f us, preempting wakeup %.1f us, "
-	       "idle fork %.1f us, newidle balance %.1f us (%llu)\n",
+	       "%llu never), %llu forks, %llu exits; idle wakeup %.1f us (local %.1f us), "
+	       "preempting wakeup %.1f us, "
+	       "idle fork %.1f us, idle move %.1f us, newidle balance %.1f us (%llu)\n",
 	       (unsigned long long)d->stats.bursts, (unsigned long long)d->stats.sleeps,
 	       (unsigned long long)d->stats.by_task, (unsigned long long)d->stats.by_timer,
 	       (unsigned long long)d->stats.by_unknown, (unsigned long long)d->stats.never,
 	       (unsigned long long)d->stats.forks, (unsigned long long)d->stats.exits,
-	       (double)d->idle_wake_ns / 1e3, (double)d->preempt_wake_ns / 1e3,
+	       (double)d->idle_wake_ns / 1e3,
+	       (double)(d->idle_wake_local_samples ? d->idle_wake_local_ns : d->idle_wake_ns) / 1e3,
+	       (double)d->preempt_wake_ns / 1e3,
 	       (double)(d->idle_fork_samples ? d->idle_fork_ns : d->idle_wake_ns) / 1e3,
+	       (double)(d->idle_move_samples ? d->idle_move_ns : d->idle_wake_ns) / 1e3,
 	       (double)d->newidle_ns / 1e3, (unsigned long long)d->newidle_samples);
 	printf("%-24s %14s", "", "recorded");
 	for (i = 0; i < nsides; i++) {

@@ -50,7 +50,8 @@ struct sr_dm_step {
 	uint8_t end;		/* SLEEP: enum sr_dm_end */
 	uint16_t flags;		/* SR_DM_F_* */
 	int32_t peer;		/* WAKE, FORK: the other task's index; SLEEP BY_TASK: the waker */
-	int32_t peer_step;	/* WAKE: the wakee's SLEEP step; SLEEP BY_TASK: the waker's WAKE */
+	int32_t peer_step;	/* WAKE: the wakee's SLEEP step; SLEEP BY_TASK: the waker's WAKE;
+				 * SLEEP BY_TIMER: the CPU the wakeup ran on (-1 unknown) */
 	int32_t cpu;		/* RUN: the CPU its first slice ran on; WAKE: the waker's CPU;
 				 * SLEEP: the CPU it blocked on */
 	uint64_t ts;		/* trace time the step began (RUN: first slice; SLEEP: block) */
@@ -100,6 +101,12 @@ struct sr_dm_task {
 	struct sr_dm_step *step;
 };
 
+/* one wakeup's activation onto a busy CPU: sched_waking on @from to sched_wakeup on @to */
+struct sr_dm_act {
+	int16_t from, to;
+	uint64_t ns;
+};
+
 /* counts of what the extraction saw and inferred */
 struct sr_dm_stats {
 	uint64_t events;
@@ -123,13 +130,20 @@ struct sr_demand {
 	int ncpus;			/* highest CPU seen + 1 */
 	uint64_t t0, t1;		/* first and last event time */
 	/*
-	 * The recorded machine's cost of a wakeup onto an idle CPU: the median
-	 * time from a task's wakeup to its switch-in on a CPU that was idle
-	 * throughout (IPI, idle exit, the switch), and how many such wakeups
-	 * the median is of (0: none, the cost is 0)
+	 * The recorded machine's cost of a wakeup onto an idle CPU from
+	 * another CPU: the median time from a task's wakeup to its switch-in
+	 * on a CPU that was idle throughout (IPI, idle exit, the switch), and
+	 * how many such wakeups the median is of (0: none, the cost is 0)
 	 */
 	uint64_t idle_wake_ns;
 	uint64_t idle_wake_samples;
+	/*
+	 * the same for a wakeup whose sched_waking ran on the idle CPU itself
+	 * (its own timer or interrupt: ttwu_queue() activates the task there,
+	 * no IPI); 0 samples: such wakeups draw from idle_wake_hist
+	 */
+	uint64_t idle_wake_local_ns;
+	uint64_t idle_wake_local_samples;
 	/* the same for a wakeup that preempted the task running on its CPU */
 	uint64_t preempt_wake_ns;
 	uint64_t preempt_wake_samples;
@@ -141,6 +155,14 @@ struct sr_demand {
 	uint64_t idle_fork_ns;
 	uint64_t idle_fork_samples;
 	/*
+	 * the same for a queued task moved onto an idle CPU by another CPU
+	 * (the stopper's move_queued_task() for an affinity change, a remote
+	 * balance's attach_task()): the move to its switch-in there; 0
+	 * samples: such moves draw from idle_wake_hist
+	 */
+	uint64_t idle_move_ns;
+	uint64_t idle_move_samples;
+	/*
 	 * how long the recorded machine's newly idle balances took: the
 	 * recorder's newidle probe (newidle_balance() entry) to its
 	 * newidle_ret on the same CPU; 0 samples without those probes
@@ -148,7 +170,17 @@ struct sr_demand {
 	uint64_t newidle_ns;
 	uint64_t newidle_samples;
 	/* the distributions (schedreplay/runmetrics.h), NULL before sr_demand_finish() */
-	struct sr_hist *idle_wake_hist, *preempt_wake_hist, *idle_fork_hist, *newidle_hist;
+	struct sr_hist *idle_wake_hist, *idle_wake_local_hist, *preempt_wake_hist, *idle_fork_hist;
+	struct sr_hist *idle_move_hist;
+	struct sr_hist *newidle_hist;
+	/*
+	 * every wakeup onto a CPU that ran another task, with the time from its
+	 * sched_waking to its sched_wakeup (nact entries; none without
+	 * sched_waking): the simulator takes the pairs of CPUs in different
+	 * LLCs, whose activation waits for the target's IPI
+	 */
+	struct sr_dm_act *act;
+	size_t nact;
 	struct sr_dm_stats stats;
 	void *priv;			/* extraction state; NULL after sr_demand_finish() */
 };

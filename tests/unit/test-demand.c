@@ -192,12 +192,16 @@ static void test_timer_sleeper(void)
 	CHECK_RUN(d, t, 0, 100000);
 	CHECK_SLEEP(d, t, 1, SR_DM_BY_TIMER, 10000000, -1, -1);
 	CHECK_EQ(step(d, t, 1)->peer, -1, "no task behind the timer");
+	CHECK_EQ(step(d, t, 1)->peer_step, 0, "the timer's wakeup ran on CPU 0");
 	CHECK_RUN(d, t, 2, 100000);
 	CHECK_SLEEP(d, t, 3, SR_DM_BY_TIMER, 10000000, -1, -1);
 	CHECK_RUN(d, t, 4, 100000);
 	CHECK_SLEEP(d, t, 5, SR_DM_NEVER, 180000, -1, -1);
 	CHECK_EQ(d->stats.by_timer, 2, "two timer wakeups");
 	CHECK_EQ(d->stats.by_task, 0, "no task edges");
+	/* the idle CPU's own timer wakes the task there: no IPI, a local cost */
+	CHECK_EQ(d->idle_wake_local_samples, 2, "both timer wakeups are local to the idle CPU");
+	CHECK_EQ(d->idle_wake_samples, 0, "none from another CPU");
 	/* 'other' ran without a wakeup at its CPU's first switch: queued from the start */
 	CHECK_EQ(d->task[o].origin, SR_DM_ORIGIN_RUNNABLE, "other was queued at the start");
 	CHECK_RUN(d, o, 0, 100000);
@@ -232,9 +236,18 @@ static void test_running_wake(void)
 		CHECK_EQ(d->task[t].origin, SR_DM_ORIGIN_SLEEPING, "402 was asleep at the start");
 		CHECK_SLEEP(d, t, 0, SR_DM_BY_UNKNOWN, 1000010000, -1, -1);
 		CHECK_EQ(d->task[t].wait_ns, 10000, "402 waited only after its timer: 10 us");
-		CHECK_RUN(d, t, 1, 1000000);
-		CHECK_SLEEP(d, t, 2, SR_DM_BY_TIMER, 20000000, -1, -1);
-		CHECK_EQ(d->stats.early, 0, "own CPU, or woken while queued: nothing early");
+		/*
+		 * 403's waking from CPU 1, its sched_wakeup while 402 still
+		 * runs (ttwu_runnable()): a sleep of no length there, ended by
+		 * 403, and 402's blocking switch after is its own timer sleep
+		 */
+		w = sr_demand_find(d, 403);
+		CHECK_RUN(d, t, 1, 90000);
+		CHECK_SLEEP(d, t, 2, SR_DM_BY_TASK, 0, w, 1);
+		CHECK(step(d, t, 2)->flags & SR_DM_F_EARLY, "the waking of the queued task is early");
+		CHECK_RUN(d, t, 3, 910000);
+		CHECK_SLEEP(d, t, 4, SR_DM_BY_TIMER, 20000000, -1, -1);
+		CHECK_EQ(d->stats.early, 1, "only the waking of the queued task is early");
 		sr_demand_free(d);
 	}
 	d = load("running-wakeup-only.txt");
@@ -348,6 +361,121 @@ static void test_newidle_probe(void)
 	sr_demand_free(d);
 }
 
+/*
+ * Wakeups from interrupt context (the irq-flags column's s and h) are not
+ * the interrupted task's: a timer's softirq and a hardirq inside "busy"
+ * end the sleeper's first two sleeps after their recorded lengths; only
+ * busy's own wakeup from task context is a dependency edge.
+ */
+static void test_irq_waker(void)
+{
+	struct sr_demand *d = load("irq-waker.txt");
+	int b, t;
+
+	if (!d)
+		return;
+	b = sr_demand_find(d, 400);
+	t = sr_demand_find(d, 401);
+	CHECK(b >= 0 && t >= 0, "irq waker: busy and sleeper found");
+	if (b < 0 || t < 0)
+		goto out;
+	CHECK_EQ(d->task[t].nsteps, 8, "sleeper: 8 steps");
+	CHECK_RUN(d, t, 0, 100000);
+	CHECK_SLEEP(d, t, 1, SR_DM_BY_TIMER, 4000000, -1, -1);
+	CHECK_EQ(step(d, t, 1)->peer, -1, "the softirq wakeup has no task behind it");
+	CHECK_EQ(step(d, t, 1)->peer_step, 0, "it ran on CPU 0, where the softirq was served");
+	CHECK_RUN(d, t, 2, 100000);
+	CHECK_SLEEP(d, t, 3, SR_DM_BY_TIMER, 2000000, -1, -1);
+	CHECK_EQ(step(d, t, 3)->peer, -1, "the hardirq wakeup has no task behind it");
+	CHECK_RUN(d, t, 4, 100000);
+	CHECK_SLEEP(d, t, 5, SR_DM_BY_TASK, 2000000, b, 1);
+	CHECK_RUN(d, t, 6, 100000);
+	CHECK_SLEEP(d, t, 7, SR_DM_NEVER, 1540000, -1, -1);
+	/* busy: one burst up to its task-context wakeup, the wakeup, the rest */
+	CHECK_EQ(d->task[b].nsteps, 4, "busy: 4 steps");
+	CHECK_RUN(d, b, 0, 8340000);
+	CHECK_WAKE(d, b, 1, t, 5);
+	CHECK_RUN(d, b, 2, 1660000);
+	CHECK_EQ(d->stats.by_timer, 2, "two wakeups from interrupt context");
+	CHECK_EQ(d->stats.by_task, 1, "one task edge");
+out:
+	sr_demand_free(d);
+}
+
+/*
+ * The stopper moves a preempted task onto an idle CPU (move_queued_task():
+ * the move is emitted on the source CPU, the destination learns of it by
+ * IPI): its switch-in there 500 us later is a sample of the machine's
+ * idle_move cost.  A CPU that pulls a task for itself (the second move,
+ * emitted on its destination) is not.
+ */
+static void test_remote_move(void)
+{
+	struct sr_demand *d = load("remote-move.txt");
+
+	if (!d)
+		return;
+	CHECK_EQ(d->idle_move_samples, 1, "remote-move: one move onto an idle CPU by another CPU");
+	CHECK(d->idle_move_ns >= 490000 && d->idle_move_ns <= 510000,
+	      "it ran there about 500 us after the move (%llu ns)",
+	      (unsigned long long)d->idle_move_ns);
+	CHECK(d->idle_move_hist && d->idle_move_hist->n == 1, "the distribution has that sample");
+	sr_demand_free(d);
+}
+
+/*
+ * An exiting child wakes its parent twice (the SIGCHLD's signal_wake_up(),
+ * then do_notify_parent()'s __wake_up_parent()); the second finds the
+ * parent running, woken before it blocked.  That is a sleep of no length
+ * where the waking came (the parent went on to fork the next child), not
+ * the end of the parent's next real wait, which the next child ends.
+ */
+static void test_double_wake(void)
+{
+	struct sr_demand *d = load("double-wake.txt");
+	int p, c1, c2;
+
+	if (!d)
+		return;
+	p = sr_demand_find(d, 700);
+	c1 = sr_demand_find(d, 701);
+	c2 = sr_demand_find(d, 702);
+	CHECK(p >= 0 && c1 >= 0 && c2 >= 0, "double wake: three tasks");
+	if (p < 0 || c1 < 0 || c2 < 0)
+		goto out;
+	CHECK_SLEEP(d, p, 3, SR_DM_BY_TASK, 1110000, c1, 1);
+	CHECK_RUN(d, p, 4, 170000);
+	CHECK_SLEEP(d, p, 5, SR_DM_BY_TASK, 0, c1, 3);
+	CHECK(step(d, p, 5)->flags & SR_DM_F_EARLY, "the second wakeup came before any block");
+	CHECK_RUN(d, p, 6, 830000);
+	CHECK_EQ(step(d, p, 7)->kind, SR_DM_FORK, "then the parent forks the second child");
+	CHECK_SLEEP(d, p, 9, SR_DM_BY_TASK, 2080000, c2, 1);
+	CHECK_EQ(d->task[p].wait_ns, 40000, "the parent's wait for the second child is a sleep");
+	CHECK_EQ(d->stats.redundant_wakes, 0, "no wakeup left over");
+out:
+	sr_demand_free(d);
+}
+
+/*
+ * A wakeup from CPU 0 onto CPU 2, which runs a hog: sched_waking at 2 ms
+ * on the waker's CPU, sched_wakeup 1 ms later on the target (the wake
+ * list's IPI): one activation sample, with its two CPUs.
+ */
+static void test_activation(void)
+{
+	struct sr_demand *d = load("xllc-wake.txt");
+
+	if (!d)
+		return;
+	CHECK_EQ(d->nact, 1, "xllc wake: one wakeup onto a busy CPU");
+	if (d->nact == 1) {
+		CHECK_EQ(d->act[0].from, 0, "its sched_waking ran on CPU 0");
+		CHECK_EQ(d->act[0].to, 2, "it was activated on CPU 2");
+		CHECK_EQ(d->act[0].ns, 1000000, "1 ms after the waking");
+	}
+	sr_demand_free(d);
+}
+
 int main(void)
 {
 	test_pipe_pair();
@@ -358,5 +486,9 @@ int main(void)
 	test_fork_setaffinity();
 	test_preempt_cost();
 	test_newidle_probe();
+	test_irq_waker();
+	test_remote_move();
+	test_double_wake();
+	test_activation();
 	return unit_done();
 }

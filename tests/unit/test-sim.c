@@ -23,6 +23,9 @@ struct rec {
 	int n;
 	struct sr_sim_slice s[MAXSL];
 	int ndec;
+	/* the wakeup decisions: wakee and this_cpu, in order */
+	int nwake;
+	int wake_pid[MAXSL], wake_this[MAXSL];
 };
 
 static int on_slice(const struct sr_sim_slice *s, void *data)
@@ -39,10 +42,13 @@ static int on_decision(const struct sr_decision *d, const struct sr_eval *e, int
 {
 	struct rec *r = data;
 
-	(void)d;
 	(void)e;
 	(void)nevals;
 	r->ndec++;
+	if (d->kind == SR_DEC_WAKEUP && r->nwake < MAXSL) {
+		r->wake_pid[r->nwake] = d->pid;
+		r->wake_this[r->nwake++] = d->this_cpu;
+	}
 	return 0;
 }
 
@@ -343,6 +349,22 @@ static int last_cpu(const struct rec *r, int pid)
  * (cpumask_any_and_distribute()), so the first goes to 2 and the second to
  * 3, not both to the first allowed CPU
  */
+/* from the end of @pid's last slice elsewhere to its first slice on @cpu */
+static uint64_t move_gap(const struct rec *r, int pid, int cpu)
+{
+	uint64_t end = 0;
+	int i;
+
+	for (i = 0; i < r->n; i++) {
+		if (r->s[i].pid != pid)
+			continue;
+		if (r->s[i].cpu == cpu)
+			return r->s[i].start - end;
+		end = r->s[i].end;
+	}
+	return 0;
+}
+
 static void test_affinity_spread(void)
 {
 	struct sr_topology *t4 = sr_topology_new_flat(4, SR_ERA_MAINLINE);
@@ -358,6 +380,18 @@ static void test_affinity_spread(void)
 		goto out;
 	CHECK_EQ(last_cpu(&r, 201), 2, "the first child moved to CPU 2");
 	CHECK_EQ(last_cpu(&r, 202), 3, "the second child moved to CPU 3");
+	/*
+	 * the stopper's move onto an idle CPU reaches it by IPI: each child
+	 * runs there the recorded 18 us after its move (idle_move_hist)
+	 */
+	CHECK_EQ(d->idle_move_samples, 2, "two recorded moves onto idle CPUs");
+	{
+		uint64_t gap = move_gap(&r, 201, 2);
+
+		CHECK(gap >= 17000 && gap <= 19000,
+		      "the first child waits about 18 us on CPU 2 (%llu ns)",
+		      (unsigned long long)gap);
+	}
 	CHECK_EQ(cpu_time(&r, 201), demand_run(d, sr_demand_find(d, 201)),
 		 "the first child got its CPU time");
 	CHECK_EQ(cpu_time(&r, 202), demand_run(d, sr_demand_find(d, 202)),
@@ -539,6 +573,106 @@ static void test_ni_random(const struct sr_topology *t)
 	sr_demand_free(d);
 }
 
+/*
+ * A sleeper on CPU 1 whose wakeups come from interrupts served on CPU 0
+ * (the softirq and hardirq inside "busy"): try_to_wake_up() runs there,
+ * so each of those wakeups is evaluated with this_cpu 0, as the kernel's
+ * select_task_rq() was; the third comes from busy's own task context.
+ */
+static void test_timer_cpu(const struct sr_topology *t)
+{
+	struct sr_demand *d = load(FIX "irq-waker.txt");
+	struct sr_run_metrics m;
+	struct sr_sim_stats st;
+	struct rec r;
+	int i, k = 0, this[3] = { -1, -1, -1 };
+
+	if (!d || run(d, t, 0, 1, &r, &m, &st))
+		goto out;
+	for (i = 0; i < r.nwake && k < 3; i++)
+		if (r.wake_pid[i] == 401)
+			this[k++] = r.wake_this[i];
+	CHECK_EQ(k, 3, "irq waker: the sleeper's three wakeups are decisions");
+	CHECK_EQ(this[0], 0, "the softirq's wakeup runs on CPU 0, where it was served");
+	CHECK_EQ(this[1], 0, "the hardirq's too");
+	CHECK_EQ(this[2], 0, "and busy's own wakeup on busy's CPU");
+out:
+	sr_demand_free(d);
+}
+
+/*
+ * Two hogs pinned to CPU 0 of four (1 s): CPU 0's tick kicks the nohz pass
+ * (two tasks on its runqueue, idle CPUs), which finds nothing it may move.
+ * load_balance() then doubles each idle CPU's balance_interval (4 ms, the
+ * span, to max_interval, 8 ms: two jiffies at HZ 250), so the pass runs
+ * on every other tick, not on every one.
+ */
+static void test_nohz_backoff(void)
+{
+	struct sr_topology *t4 = sr_topology_new_flat(4, SR_ERA_MAINLINE);
+	struct sr_demand *d = load(FIX "pinned-pair.txt");
+	struct sr_run_metrics m;
+	struct sr_sim_stats st;
+	struct rec r;
+	uint64_t n;
+
+	if (!d || !t4)
+		goto out;
+	sr_topology_build_domains(t4);
+	if (run(d, t4, 0, 1, &r, &m, &st))
+		goto out;
+	n = st.decisions[SR_DEC_LB_NOHZ];
+	CHECK_EQ(st.pulls, 0, "pinned pair: nothing is pulled");
+	CHECK(n >= 100 && n <= 140, "the nohz pass runs about every other tick: %llu passes "
+	      "in 1 s at HZ 250", (unsigned long long)n);
+out:
+	sr_demand_free(d);
+	sr_topology_free(t4);
+}
+
+/*
+ * On two nodes of two CPUs (an LLC each), a task pinned to CPU 2 is woken
+ * from CPU 0 while a hog runs on CPU 2: ttwu_queue_wakelist() queues it on
+ * CPU 2's wake list, and it is activated there (its sched_wakeup) after
+ * the recorded 1 ms (xllc-wake.txt's sched_waking to sched_wakeup).
+ */
+static uint64_t wl_waking, wl_wakeup;
+
+static int wl_event(const struct sr_event *ev, void *data)
+{
+	(void)data;
+	if (ev->pid == 801 && ev->kind == SR_EV_WAKING && !wl_waking)
+		wl_waking = ev->ts;
+	if (ev->pid == 801 && ev->kind == SR_EV_WAKEUP && !wl_wakeup)
+		wl_wakeup = ev->ts;
+	return 0;
+}
+
+static void test_wakelist(void)
+{
+	struct sr_topology *t = sr_topology_new_preset("2x2x1", SR_ERA_MAINLINE, NULL);
+	struct sr_demand *d = load(FIX "xllc-wake.txt");
+	struct sr_sim_opts o = {
+		.hz = 250, .model = sr_model_find("mainline"), .seed = 1, .event = wl_event,
+	};
+	struct sr_run_metrics m;
+	char *cause = NULL;
+
+	if (!d || !t)
+		goto out;
+	sr_topology_build_domains(t);
+	o.topo = t;
+	CHECK(sr_sim_run(d, &o, &m, NULL, &cause) == 0, "xllc wake: simulated (%s)",
+	      cause ? cause : "ok");
+	free(cause);
+	CHECK(wl_waking && wl_wakeup >= wl_waking + 990000 && wl_wakeup <= wl_waking + 1010000,
+	      "the pinned task is activated on CPU 2 1 ms after its waking (%lld ns)",
+	      (long long)(wl_wakeup - wl_waking));
+out:
+	sr_demand_free(d);
+	sr_topology_free(t);
+}
+
 int main(void)
 {
 	struct sr_topology *t = sr_topology_new_flat(2, SR_ERA_MAINLINE);
@@ -557,6 +691,9 @@ int main(void)
 	test_base_slice();
 	test_newidle_window(t);
 	test_ni_random(t);
+	test_timer_cpu(t);
+	test_nohz_backoff();
+	test_wakelist();
 	sr_topology_free(t);
 	return unit_done();
 }
