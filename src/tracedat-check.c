@@ -1786,9 +1786,13 @@ static int walk_compressed(struct chk *c, unsigned int id, uint64_t soff, const 
 	data = malloc(u ? u : 1);
 	if (!data)
 		return -SR_E_NOMEM;
+	/* libtracecmd's buffers: a failed malloc() is not a damaged section */
+	errno = 0;
 	if (lseek(c->fd, (off_t)(soff + 16), SEEK_SET) == (off_t)-1 ||
 	    tracecmd_uncompress_block(c->z) < 0) {
 		free(data);
+		if (errno == ENOMEM)
+			return -SR_E_NOMEM;
 		return fail(c, -SR_E_CORRUPT, "%s: does not decompress", place);
 	}
 	n = u ? tracecmd_compress_buffer_read(c->z, data, (int)u) : 0;
