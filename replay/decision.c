@@ -197,8 +197,12 @@ void sr_dec_evaluate(struct sr_replay *r, struct sr_pending *pd, const struct sr
 		return;
 	if (r->snapshots)
 		keep_snapshot(r, &pd->d, &v);
-	/* wake_affine_weight()'s cpu_load() and task_h_load() over the groups */
-	if (pd->d.kind == SR_DEC_WAKEUP && r->ntgroups)
+	/*
+	 * cpu_load() and task_h_load() over the groups: wake_affine_weight()
+	 * at a wakeup, find_idlest_group() / find_idlest_group_cpu() at a
+	 * fork (schedreplay-models(7) §3.5)
+	 */
+	if ((pd->d.kind == SR_DEC_WAKEUP || pd->d.kind == SR_DEC_FORK) && r->ntgroups)
 		v.tg = sr_tg_compute(r, now);
 	in.fork = pd->d.kind == SR_DEC_FORK;
 	in.this_cpu = pd->d.this_cpu;

@@ -555,6 +555,19 @@ static void read_signal(const struct sr_wake_ctx *c, int cpu, struct sr_pelt *ou
 		sr_pelt_update(out, now - back, rq->cfs_weight, rq->cfs_nr, rq->curr_cfs, 1);
 }
 
+/*
+ * cpu_load() as the slow path reads it (update_sg_wakeup_stats() through
+ * cpu_load_without(), which is cpu_load() for a new task;
+ * find_idlest_group_cpu()): cfs_rq_load_avg() of the root cfs_rq, which
+ * holds the task groups' entities, not their tasks (fair.c, the same in
+ * 6.1, 6.12 and 6.18; schedreplay-models(7) §3.5).  @sig is the root signal
+ * as last updated (read_signal()); the groups are as of the decision.
+ */
+static long slow_load(const struct sr_wake_ctx *c, int cpu, const struct sr_pelt *sig)
+{
+	return sr_view_group_load(c->v, cpu, (long)sig->load_avg);
+}
+
 /* update_sg_wakeup_stats() + group_classify() of the slow path */
 static void group_stats(struct sr_wake_ctx *c, const uint64_t *span, int pct,
 			struct group_stats *gs)
@@ -575,7 +588,7 @@ static void group_stats(struct sr_wake_ctx *c, const uint64_t *span, int pct,
 
 		/* one read of the cpu's signal gives load, util and runnable */
 		read_signal(c, cpu, &sig);
-		gs->load += c->m->runnable_load ? rl : (long)sig.load_avg;
+		gs->load += c->m->runnable_load ? rl : slow_load(c, cpu, &sig);
 		gs->rload += rl;
 		gs->aload += (long)sig.load_avg;
 		/* cpu_util_without(): the new task has no contribution yet */
@@ -664,7 +677,7 @@ static int idlest_cpu_in(struct sr_wake_ctx *c, const uint64_t *span, int fallba
 				struct sr_pelt sig;
 
 				read_signal(c, cpu, &sig);
-				l = (long)sig.load_avg;
+				l = slow_load(c, cpu, &sig);
 			}
 
 			if (min_load < 0 || l < min_load) {

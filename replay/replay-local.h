@@ -150,6 +150,7 @@ struct sr_replay {
 	size_t tgc_cap;
 	unsigned long *tg_load;			/* per group: tg->load_avg */
 	long *tg_root;				/* per cpu: cpu_load() over the groups */
+	long *tg_sub, *tg_add;			/* per cpu: what that took out, put in */
 	struct sr_tg_view tgv;
 	uint64_t *prevload_ts;			/* per cpu: when a probe gave its cpu_load() */
 };

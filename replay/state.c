@@ -2504,6 +2504,8 @@ void sr_replay_free(struct sr_replay *r)
 	free(r->tgc);
 	free(r->tg_load);
 	free(r->tg_root);
+	free(r->tg_sub);
+	free(r->tg_add);
 	free(r->prevload_ts);
 	while (r->nspare > 0)
 		free(r->spare[--r->nspare]);

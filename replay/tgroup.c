@@ -34,7 +34,9 @@
  * cpu_load() of a CPU is then its root signal with each group's tasks'
  * load replaced by the group entity's (where a select_rq probe gave the
  * kernel's cpu_load() of the CPU at this decision, that value is kept as
- * is); task_h_load() (update_cfs_rq_h_load(), task_h_load()) is
+ * is).  What that took out and put in per CPU is kept too, so the fork slow
+ * path can apply it to the root signal as last updated
+ * (sr_view_group_load()).  task_h_load() (update_cfs_rq_h_load(), task_h_load()) is
  * p->se.avg.load_avg * h_load / (group cfs_rq load_avg + 1) with h_load =
  * cpu_load * entity load_avg / (cpu_load + 1), on task_cpu(p).
  */
@@ -153,8 +155,15 @@ const struct sr_tg_view *sr_tg_compute(struct sr_replay *r, uint64_t now)
 	}
 	if (!r->tg_root) {
 		r->tg_root = calloc((size_t)ncpus, sizeof(*r->tg_root));
-		if (!r->tg_root)
+		r->tg_sub = calloc((size_t)ncpus, sizeof(*r->tg_sub));
+		r->tg_add = calloc((size_t)ncpus, sizeof(*r->tg_add));
+		if (!r->tg_root || !r->tg_sub || !r->tg_add) {
+			free(r->tg_root);
+			free(r->tg_sub);
+			free(r->tg_add);
+			r->tg_root = r->tg_sub = r->tg_add = NULL;
 			return NULL;
+		}
 	}
 	gc = r->tgc;
 	tg_load = r->tg_load;
@@ -201,13 +210,16 @@ const struct sr_tg_view *sr_tg_compute(struct sr_replay *r, uint64_t now)
 		root = (long)sig.load_avg;
 		/* the probe's prevload is the kernel's own cpu_load(): already a hierarchy */
 		if (r->prevload_ts && r->prevload_ts[c] == now && now)
-			r->tg_root[c] = root;
-		else
-			r->tg_root[c] = (root > sub ? root - sub : 0) + add;
+			sub = add = 0;
+		r->tg_sub[c] = sub;
+		r->tg_add[c] = add;
+		r->tg_root[c] = (root > sub ? root - sub : 0) + add;
 	}
 	r->tgv.n = n;
 	r->tgv.ncpus = ncpus;
 	r->tgv.cpu = gc;
 	r->tgv.root_load = r->tg_root;
+	r->tgv.grq_sum = r->tg_sub;
+	r->tgv.se_sum = r->tg_add;
 	return &r->tgv;
 }

@@ -44,6 +44,13 @@ long sr_view_affine_load(const struct sr_view *v, int cpu, int runnable_only)
 	return v->tg->root_load[cpu];
 }
 
+long sr_view_group_load(const struct sr_view *v, int cpu, long flat)
+{
+	if (!v->tg || cpu < 0 || cpu >= v->tg->ncpus)
+		return flat;
+	return (flat > v->tg->grq_sum[cpu] ? flat - v->tg->grq_sum[cpu] : 0) + v->tg->se_sum[cpu];
+}
+
 long sr_view_task_h_load(const struct sr_view *v, const struct sr_task *t)
 {
 	const struct sr_tg_cpu *x;

@@ -1093,7 +1093,8 @@ static void print_fidelity(const struct replay_args *a, struct replay_ctx *rc,
 		printf("groups:     ignored (--no-groups): every task in the root task group\n");
 	else if (sr_replay_ngroups(run->r))
 		printf("groups:     %d autogroups of %d snapshot tasks (and their children): "
-		       "wake_affine_weight() reads cpu_load() and task_h_load() through them%s\n",
+		       "wake_affine_weight() reads cpu_load() and task_h_load() through them, "
+		       "the fork slow path cpu_load()%s\n",
 		       sr_replay_ngroups(run->r), run->grouped,
 		       run->ungrouped ? "; tasks in other cpu cgroups flat" : "");
 	else if (run->meta.autogroup == 1)

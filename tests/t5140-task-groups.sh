@@ -1,7 +1,8 @@
 #!/bin/bash
 # Task groups (schedreplay-models(7) §3.5): the recorder's snapshot names
 # each task's autogroup; wake_affine_weight() then reads cpu_load() over the
-# group entities (calc_group_shares()) and task_h_load() through them, and
+# group entities (calc_group_shares()) and task_h_load() through them, the
+# fork slow path (find_idlest_group()) that cpu_load(), and
 # an exiting task leaves its autogroup before it wakes its parent
 # (sched_autogroup_exit_task()).  --no-groups, and a trace without the
 # snapshot, keep the flat hierarchy.
@@ -37,7 +38,7 @@ ok "the decision's reason keeps the weights it compared" sh -c \
 
 gl() { "$SR" replay -q --fidelity "$@" 2>/dev/null | sed -n 's/^groups: *//p'; }
 same "--fidelity says how many groups and tasks" \
-	"2 autogroups of 5 snapshot tasks (and their children): wake_affine_weight() reads cpu_load() and task_h_load() through them" \
+	"2 autogroups of 5 snapshot tasks (and their children): wake_affine_weight() reads cpu_load() and task_h_load() through them, the fork slow path cpu_load()" \
 	"$(gl -t 1x2x1 "$g")"
 same "... that --no-groups ignored them" "ignored (--no-groups): every task in the root task group" \
 	"$(gl -t 1x2x1 --no-groups "$g")"
@@ -47,6 +48,19 @@ same "... that the cgroup kept tasks out" \
 same "... and that a trace without the snapshot is flat" \
 	"not known (no task snapshot): a flat hierarchy, where a kernel with autogroup on groups every session" \
 	"$(gl -t 2x2x1 "$S/delayed-sync.txt")"
+
+fork_of() {	# fork_of DB: the mainline base's CPU and reason for the child's placement
+	sqlite3 "$1" "SELECT e.cpu || ' ' || e.reason FROM evaluation_v e JOIN decision d
+		USING (decision_id) WHERE d.kind = 'fork' AND d.tid = 540 AND e.model = 'mainline'
+		AND e.patch IS NULL"
+}
+f="$S/group-fork.txt"
+"$SR" replay -q -o "$TMP/f.db" -t 1x2x1 "$f" 2>/dev/null
+same "fork slow path: CPU 1's four-task group weighs one entity: the child stays local" \
+	"1 fork > MC: local" "$(fork_of "$TMP/f.db")"
+"$SR" replay -q -o "$TMP/ff.db" -t 1x2x1 --no-groups "$f" 2>/dev/null
+same "... flat, CPU 1's four tasks outweigh CPU 0's two: CPU 0" \
+	"0 fork > MC: idlest group, cpu 0" "$(fork_of "$TMP/ff.db")"
 
 x="$S/group-exit-waker.txt"
 "$SR" replay -q -o "$TMP/x.db" -t 1x2x1 "$x" 2>/dev/null

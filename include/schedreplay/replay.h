@@ -167,13 +167,18 @@ struct sr_tg_cpu {
 /*
  * The task groups below the root a view knows (autogroups): @n groups, slot
  * g (1..n) on CPU c at cpu[(g - 1) * ncpus + c]; @root_load[c] is CPU c's
- * cpu_load() with the group entities in place of their tasks' loads.
+ * cpu_load() with the group entities in place of their tasks' loads;
+ * @grq_sum[c] and @se_sum[c] are what that took out (the grouped tasks'
+ * load_avg on c) and put in (the entities' load_avg), both 0 where a probe
+ * gave the kernel's own cpu_load() of c at this decision.
  */
 struct sr_tg_view {
 	int n;
 	int ncpus;
 	const struct sr_tg_cpu *cpu;
 	const long *root_load;
+	const long *grq_sum;
+	const long *se_sum;
 };
 
 /*
@@ -492,6 +497,15 @@ long sr_view_cpu_load(const struct sr_view *v, int cpu, int runnable_only);
  * Return: the load, on the scale of a nice-0 task's weight.
  */
 long sr_view_affine_load(const struct sr_view *v, int cpu, int runnable_only);
+
+/**
+ * sr_view_group_load - a root cfs_rq load_avg of @cpu read as of some time
+ * (@flat: the engine's flat sum, e.g. as last updated) with the task
+ * groups' entities in place of their tasks (schedreplay-models(7) §3.5),
+ * the groups as of the view's decision
+ * Return: that load; @flat itself in a flat view.
+ */
+long sr_view_group_load(const struct sr_view *v, int cpu, long flat);
 
 /**
  * sr_view_task_h_load - task_h_load(@t): its load_avg scaled by its group's
