@@ -162,6 +162,23 @@ static int cpus_with_events(const struct sr_trace_info *info)
 	return n;
 }
 
+/*
+ * The flat machine replay and simulate fall back to (cmd_trace_cpus()): the
+ * highest CPU with an event, plus one, not how many CPUs have events (a
+ * trace with events on CPUs 0, 1 and 3 replays on 4); one without events.
+ */
+static int flat_cpus(const struct sr_trace_info *info)
+{
+	int i, n = 1;
+
+	if (info->ncpus_declared > 0)
+		return info->ncpus_declared;
+	for (i = 0; i < info->ncpus; i++)
+		if (info->cpu[i].events > 0)
+			n = i + 1;
+	return n;
+}
+
 /* count what an event carries for replay: probe fields, metadata lines */
 static void note_carried(struct carried *c, const struct sr_event *ev)
 {
@@ -253,8 +270,7 @@ static void print_replay_text(const struct sr_trace_info *info, const struct inf
 		       (unsigned long long)c->topo_cpus, c->domains ? ", with sched domains" : "");
 	else
 		printf("  topology   missing: replay runs on a flat %d-CPU machine (one LLC, one "
-		       "node) unless -t gives one\n", info->ncpus_declared > 0 ?
-		       info->ncpus_declared : cpus_with_events(info));
+		       "node) unless -t gives one\n", flat_cpus(info));
 	if (st->kind[SR_EV_SETAFFINITY] || c->tasks)
 		printf("  affinity   %llu setaffinity calls, a snapshot of %llu tasks\n",
 		       (unsigned long long)st->kind[SR_EV_SETAFFINITY], (unsigned long long)c->tasks);
