@@ -1160,10 +1160,20 @@ static void print_fidelity_json(const struct sr_fidelity *f, FILE *out)
 	fprintf(out, "\n]\n");
 }
 
-/* after a run: the warning a trace without sched_waking needs, then the table asked for */
+/*
+ * after a run: the warning a trace without sched_waking needs, then the table
+ * asked for; a run that made no wakeup decision and read no probe (a trace
+ * without wakeup events) has nothing inferred to warn of
+ */
 static void replay_print(const struct replay_args *a, struct replay_ctx *rc,
 			 const struct replay_run *run)
 {
+	const struct sr_replay_stats *stats = sr_replay_borrow_stats(run->r);
+
+	int infers = stats->decisions[SR_DEC_WAKEUP] || stats->probe_hits;
+
+	if (!infers)
+		goto table;
 	if (!sr_trace_borrow_info(run->t)->has_waking && !run->probes)
 		sr_warn("replay: '%s' has no sched_waking events: each wakeup decision is "
 			"inferred from the task's sched_migrate_task or sched_wakeup, on the "
@@ -1179,6 +1189,7 @@ static void replay_print(const struct replay_args *a, struct replay_ctx *rc,
 			"the probe has no pid field: a probe hit has no wakeup to belong to, so "
 			"no wakeup decision is made; --no-probes infers them from "
 			"sched_migrate_task and sched_wakeup", a->path);
+table:
 	if (a->json)
 		print_fidelity_json(rc->fid, stdout);
 	else if (a->fidelity)
