@@ -1115,13 +1115,22 @@ static void print_fidelity(const struct replay_args *a, struct replay_ctx *rc,
 	printf(" (the engine's state contradicted by the trace, which it then followed)\n");
 	for (k = 0; k < SR_MIG__COUNT; k++)
 		mig += st->migrations[k];
-	printf("migrations: %llu:", (unsigned long long)mig);
-	for (k = 0; k < SR_MIG__COUNT; k++)
+	/*
+	 * replay counts the sched_migrate_task events: none is no figure of
+	 * 0 migrations (a trace without that event, e.g. ftrace text of
+	 * switches and wakeups only, hides where its tasks moved)
+	 */
+	if (!mig)
+		printf("migrations: 0 (the trace has no sched_migrate_task event)\n");
+	else
+		printf("migrations: %llu:", (unsigned long long)mig);
+	for (k = 0; mig && k < SR_MIG__COUNT; k++)
 		if (st->migrations[k])
 			printf(" %s %llu", sr_migration_kind_name(k),
 			       (unsigned long long)st->migrations[k]);
-	printf(" (unexplained %.1f%%)\n",
-	       mig ? 100.0 * (double)st->migrations[SR_MIG_UNEXPLAINED] / (double)mig : 0.0);
+	if (mig)
+		printf(" (unexplained %.1f%%)\n",
+		       100.0 * (double)st->migrations[SR_MIG_UNEXPLAINED] / (double)mig);
 	sr_fidelity_print(rc->fid, stdout, 8);
 	print_patches(rc, stdout);
 }
