@@ -319,7 +319,7 @@ static void print_text(const struct sr_trace_info *info, struct info_state *st)
 	uint64_t lost = 0, markers = 0, packets = 0, overrun = 0;
 	char name[256];
 	size_t i;
-	int c;
+	int c, namew = 22;
 
 	print_field("file:       ", info->path);
 	print_field("format:     ", info->format);
@@ -346,12 +346,23 @@ static void print_text(const struct sr_trace_info *info, struct info_state *st)
 		printf("time span:  (no events)\n");
 	}
 	printf("events:     %llu\n", (unsigned long long)st->total);
+	/*
+	 * one column of counts: the names as wide as the longest (LTTng's
+	 * lttng_statedump_process_state is 29), up to 48
+	 */
+	for (i = 0; i < st->nother; i++) {
+		int w = (int)strlen(sr_escape_buf(name, sizeof(name), st->other[i].name));
+
+		if (w > namew)
+			namew = w < 48 ? w : 48;
+	}
 	for (i = 0; i < NKINDS; i++)
-		printf("  %-22s %10llu\n", kinds[i].tp, (unsigned long long)st->kind[kinds[i].kind]);
+		printf("  %-*s %10llu\n", namew, kinds[i].tp,
+		       (unsigned long long)st->kind[kinds[i].kind]);
 	if (st->nother)
 		qsort(st->other, st->nother, sizeof(*st->other), cmp_other);
 	for (i = 0; i < st->nother; i++)
-		printf("  %-22s %10llu\n", sr_escape_buf(name, sizeof(name), st->other[i].name),
+		printf("  %-*s %10llu\n", namew, sr_escape_buf(name, sizeof(name), st->other[i].name),
 		       (unsigned long long)st->other[i].n);
 	printf("tasks:      %zu\n", st->pids.n);
 
