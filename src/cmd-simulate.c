@@ -629,7 +629,7 @@ static int simulate_exec(int argc, char **argv)
 	const struct sr_model *base;
 	char *cause = NULL, *end;
 	int npatches = 0, nsides = 0, runs = 1, hz = 250, json = 0, kthreads = 0, fair = -1;
-	int ncpus = 0, hz_given = 0;
+	int ncpus = 0, hz_given = 0, model_given = 0;
 	char kernel[160];
 	struct sr_meta meta;
 	struct sr_kgen kgen;
@@ -645,7 +645,14 @@ static int simulate_exec(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "m:p:t:o:fah", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'm':
+			/* one base model a run, unlike replay's repeatable -m */
+			if (model_given) {
+				sr_error("simulate: one base model per run, not '%s' and '%s' "
+					 "(run simulate once per model)", model, optarg);
+				return EXIT_USAGE;
+			}
 			model = optarg;
+			model_given = 1;
 			break;
 		case 'p':
 			if (npatches == MAX_PATCHES) {
