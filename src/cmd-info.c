@@ -283,12 +283,21 @@ static void print_replay_text(const struct sr_trace_info *info, const struct inf
 static void print_replay_json(const struct sr_trace_info *info, const struct info_state *st)
 {
 	const struct carried *c = &st->c;
+	/*
+	 * where replay opens its wakeup decisions, as the text's "wakeups"
+	 * line says: at sched_waking, else at a select_rq probe with the
+	 * wakee's pid, else inferred from sched_wakeup; none without any
+	 */
+	const char *from = st->kind[SR_EV_WAKING] ? "\"sched_waking\"" :
+			   c->wake_pid ? "\"select_rq\"" :
+			   st->kind[SR_EV_WAKEUP] ? "\"sched_wakeup\"" : "null";
 
-	printf(",\n  \"replay\": {\"wakeup_decisions\": %s, \"fork_decisions\": %s, "
+	printf(",\n  \"replay\": {\"wakeup_decisions\": %s, \"wakeup_decisions_from\": %s, "
+	       "\"fork_decisions\": %s, "
 	       "\"select_rq\": %llu, \"select_rq_ret\": %llu, "
 	       "\"probe_fields\": {\"wake_flags\": %llu, \"wakee_flips\": %llu, "
 	       "\"wakee_pelt\": %llu, \"prev_load\": %llu}, \"metadata_lines\": %llu, "
-	       "\"hz\": ", st->kind[SR_EV_WAKING] ? "true" : "false",
+	       "\"hz\": ", strcmp(from, "null") ? "true" : "false", from,
 	       st->kind[SR_EV_WAKEUP_NEW] ? "true" : "false",
 	       (unsigned long long)st->kind[SR_EV_SELECT_RQ],
 	       (unsigned long long)st->kind[SR_EV_SELECT_RQ_RET],
