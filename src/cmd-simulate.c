@@ -725,6 +725,11 @@ static int simulate_exec(int argc, char **argv)
 		sr_error("simulate: --%s needs --output DB", force ? "force" : "append");
 		return EXIT_USAGE;
 	}
+	if (kthreads && !export) {
+		sr_error("simulate: --kthreads needs --export-demand FILE (it selects what the "
+			 "rt-app export holds)");
+		return EXIT_USAGE;
+	}
 	if (force && append) {
 		sr_error("simulate: --force and --append exclude each other");
 		return EXIT_USAGE;
