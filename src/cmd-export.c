@@ -422,10 +422,16 @@ static int parse_num(const char *opt, const char *s, long long min, long long *v
  */
 static int parse_time(const char *opt, const char *s, long long *v, int *rel)
 {
+	char *end;
+
 	*rel = strchr(s, '.') != NULL;
-	if (!*rel)
-		return parse_num(opt, s, 0, v);
-	if (cmd_parse_secs(s, strlen(s), v)) {
+	if (!*rel) {
+		errno = 0;
+		*v = strtoll(s, &end, 10);
+		if (!errno && end != s && !*end && *v >= 0)
+			return 0;
+	}
+	if (!*rel || cmd_parse_secs(s, strlen(s), v)) {
 		sr_error("export: %s wants ns (a whole number) or seconds like 1.5 from the "
 			 "run's first event, not '%s'", opt, s);
 		cmd_usage(&cmd_export, stderr);

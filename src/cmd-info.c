@@ -162,6 +162,23 @@ static int cpus_with_events(const struct sr_trace_info *info)
 	return n;
 }
 
+/*
+ * The flat machine replay and simulate fall back to (cmd_trace_cpus()): the
+ * highest CPU with an event, plus one, not how many CPUs have events (a
+ * trace with events on CPUs 0, 1 and 3 replays on 4); one without events.
+ */
+static int flat_cpus(const struct sr_trace_info *info)
+{
+	int i, n = 1;
+
+	if (info->ncpus_declared > 0)
+		return info->ncpus_declared;
+	for (i = 0; i < info->ncpus; i++)
+		if (info->cpu[i].events > 0)
+			n = i + 1;
+	return n;
+}
+
 /* count what an event carries for replay: probe fields, metadata lines */
 static void note_carried(struct carried *c, const struct sr_event *ev)
 {
@@ -253,8 +270,7 @@ static void print_replay_text(const struct sr_trace_info *info, const struct inf
 		       (unsigned long long)c->topo_cpus, c->domains ? ", with sched domains" : "");
 	else
 		printf("  topology   missing: replay runs on a flat %d-CPU machine (one LLC, one "
-		       "node) unless -t gives one\n", info->ncpus_declared > 0 ?
-		       info->ncpus_declared : cpus_with_events(info));
+		       "node) unless -t gives one\n", flat_cpus(info));
 	if (st->kind[SR_EV_SETAFFINITY] || c->tasks)
 		printf("  affinity   %llu setaffinity calls, a snapshot of %llu tasks\n",
 		       (unsigned long long)st->kind[SR_EV_SETAFFINITY], (unsigned long long)c->tasks);
@@ -267,12 +283,21 @@ static void print_replay_text(const struct sr_trace_info *info, const struct inf
 static void print_replay_json(const struct sr_trace_info *info, const struct info_state *st)
 {
 	const struct carried *c = &st->c;
+	/*
+	 * where replay opens its wakeup decisions, as the text's "wakeups"
+	 * line says: at sched_waking, else at a select_rq probe with the
+	 * wakee's pid, else inferred from sched_wakeup; none without any
+	 */
+	const char *from = st->kind[SR_EV_WAKING] ? "\"sched_waking\"" :
+			   c->wake_pid ? "\"select_rq\"" :
+			   st->kind[SR_EV_WAKEUP] ? "\"sched_wakeup\"" : "null";
 
-	printf(",\n  \"replay\": {\"wakeup_decisions\": %s, \"fork_decisions\": %s, "
+	printf(",\n  \"replay\": {\"wakeup_decisions\": %s, \"wakeup_decisions_from\": %s, "
+	       "\"fork_decisions\": %s, "
 	       "\"select_rq\": %llu, \"select_rq_ret\": %llu, "
 	       "\"probe_fields\": {\"wake_flags\": %llu, \"wakee_flips\": %llu, "
 	       "\"wakee_pelt\": %llu, \"prev_load\": %llu}, \"metadata_lines\": %llu, "
-	       "\"hz\": ", st->kind[SR_EV_WAKING] ? "true" : "false",
+	       "\"hz\": ", strcmp(from, "null") ? "true" : "false", from,
 	       st->kind[SR_EV_WAKEUP_NEW] ? "true" : "false",
 	       (unsigned long long)st->kind[SR_EV_SELECT_RQ],
 	       (unsigned long long)st->kind[SR_EV_SELECT_RQ_RET],
@@ -303,7 +328,7 @@ static void print_text(const struct sr_trace_info *info, struct info_state *st)
 	uint64_t lost = 0, markers = 0, packets = 0, overrun = 0;
 	char name[256];
 	size_t i;
-	int c;
+	int c, namew = 22;
 
 	print_field("file:       ", info->path);
 	print_field("format:     ", info->format);
@@ -330,12 +355,23 @@ static void print_text(const struct sr_trace_info *info, struct info_state *st)
 		printf("time span:  (no events)\n");
 	}
 	printf("events:     %llu\n", (unsigned long long)st->total);
+	/*
+	 * one column of counts: the names as wide as the longest (LTTng's
+	 * lttng_statedump_process_state is 29), up to 48
+	 */
+	for (i = 0; i < st->nother; i++) {
+		int w = (int)strlen(sr_escape_buf(name, sizeof(name), st->other[i].name));
+
+		if (w > namew)
+			namew = w < 48 ? w : 48;
+	}
 	for (i = 0; i < NKINDS; i++)
-		printf("  %-22s %10llu\n", kinds[i].tp, (unsigned long long)st->kind[kinds[i].kind]);
+		printf("  %-*s %10llu\n", namew, kinds[i].tp,
+		       (unsigned long long)st->kind[kinds[i].kind]);
 	if (st->nother)
 		qsort(st->other, st->nother, sizeof(*st->other), cmp_other);
 	for (i = 0; i < st->nother; i++)
-		printf("  %-22s %10llu\n", sr_escape_buf(name, sizeof(name), st->other[i].name),
+		printf("  %-*s %10llu\n", namew, sr_escape_buf(name, sizeof(name), st->other[i].name),
 		       (unsigned long long)st->other[i].n);
 	printf("tasks:      %zu\n", st->pids.n);
 

@@ -1154,13 +1154,22 @@ static void print_fidelity(const struct replay_args *a, struct replay_ctx *rc,
 	printf(" (the engine's state contradicted by the trace, which it then followed)\n");
 	for (k = 0; k < SR_MIG__COUNT; k++)
 		mig += st->migrations[k];
-	printf("migrations: %llu:", (unsigned long long)mig);
-	for (k = 0; k < SR_MIG__COUNT; k++)
+	/*
+	 * replay counts the sched_migrate_task events: none is no figure of
+	 * 0 migrations (a trace without that event, e.g. ftrace text of
+	 * switches and wakeups only, hides where its tasks moved)
+	 */
+	if (!mig)
+		printf("migrations: 0 (the trace has no sched_migrate_task event)\n");
+	else
+		printf("migrations: %llu:", (unsigned long long)mig);
+	for (k = 0; mig && k < SR_MIG__COUNT; k++)
 		if (st->migrations[k])
 			printf(" %s %llu", sr_migration_kind_name(k),
 			       (unsigned long long)st->migrations[k]);
-	printf(" (unexplained %.1f%%)\n",
-	       mig ? 100.0 * (double)st->migrations[SR_MIG_UNEXPLAINED] / (double)mig : 0.0);
+	if (mig)
+		printf(" (unexplained %.1f%%)\n",
+		       100.0 * (double)st->migrations[SR_MIG_UNEXPLAINED] / (double)mig);
 	sr_fidelity_print(rc->fid, stdout, 8);
 	print_patches(rc, stdout);
 }
@@ -1199,10 +1208,20 @@ static void print_fidelity_json(const struct sr_fidelity *f, FILE *out)
 	fprintf(out, "\n]\n");
 }
 
-/* after a run: the warning a trace without sched_waking needs, then the table asked for */
+/*
+ * after a run: the warning a trace without sched_waking needs, then the table
+ * asked for; a run that made no wakeup decision and read no probe (a trace
+ * without wakeup events) has nothing inferred to warn of
+ */
 static void replay_print(const struct replay_args *a, struct replay_ctx *rc,
 			 const struct replay_run *run)
 {
+	const struct sr_replay_stats *stats = sr_replay_borrow_stats(run->r);
+
+	int infers = stats->decisions[SR_DEC_WAKEUP] || stats->probe_hits;
+
+	if (!infers)
+		goto table;
 	if (!sr_trace_borrow_info(run->t)->has_waking && !run->probes)
 		sr_warn("replay: '%s' has no sched_waking events: each wakeup decision is "
 			"inferred from the task's sched_migrate_task or sched_wakeup, on the "
@@ -1218,6 +1237,7 @@ static void replay_print(const struct replay_args *a, struct replay_ctx *rc,
 			"the probe has no pid field: a probe hit has no wakeup to belong to, so "
 			"no wakeup decision is made; --no-probes infers them from "
 			"sched_migrate_task and sched_wakeup", a->path);
+table:
 	if (a->json)
 		print_fidelity_json(rc->fid, stdout);
 	else if (a->fidelity)

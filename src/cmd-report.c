@@ -94,6 +94,31 @@ static int table_empty(const struct sr_report_table *t)
 
 #define CELL 512
 
+/*
+ * The columns a text takes: one per UTF-8 character, not per byte (a task
+ * name is escaped to valid UTF-8 before it gets here), as sql's table counts
+ */
+static int text_width(const char *s)
+{
+	int w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+/* @s in @w columns, left- or right-aligned */
+static void put_padded(FILE *f, const char *s, int w, int left)
+{
+	int pad = w - text_width(s);
+
+	if (!left)
+		fprintf(f, "%*s", pad > 0 ? pad : 0, "");
+	fputs(s, f);
+	if (left)
+		fprintf(f, "%*s", pad > 0 ? pad : 0, "");
+}
+
 /* one source: keys and values as columns, one row per key */
 static void print_wide(const struct sr_report_table *t, FILE *f)
 {
@@ -102,17 +127,17 @@ static void print_wide(const struct sr_report_table *t, FILE *f)
 	int i, k, c;
 
 	for (k = 0; k < t->nkeys; k++)
-		w[k] = (int)strlen(t->keys[k]);
+		w[k] = text_width(t->keys[k]);
 	for (c = 0; c < t->ncols; c++)
-		w[t->nkeys + c] = (int)strlen(t->cols[c]);
+		w[t->nkeys + c] = text_width(t->cols[c]);
 	for (i = 0; i < t->nrows; i++) {
 		for (k = 0; k < t->nkeys; k++)
-			if ((int)strlen(t->rows[i].key[k]) > w[k])
-				w[k] = (int)strlen(t->rows[i].key[k]);
+			if (text_width(t->rows[i].key[k]) > w[k])
+				w[k] = text_width(t->rows[i].key[k]);
 		for (c = 0; c < t->ncols; c++) {
 			cell_str(t->rows[i].val[0] ? &t->rows[i].val[0][c] : NULL, buf, sizeof(buf));
-			if ((int)strlen(buf) > w[t->nkeys + c])
-				w[t->nkeys + c] = (int)strlen(buf);
+			if (text_width(buf) > w[t->nkeys + c])
+				w[t->nkeys + c] = text_width(buf);
 		}
 	}
 	for (i = -1; i < t->nrows; i++) {
@@ -127,14 +152,16 @@ static void print_wide(const struct sr_report_table *t, FILE *f)
 					if (row)
 						cell_str(row->val[0] ? &row->val[0][c] : NULL, buf,
 							 sizeof(buf));
-					fprintf(f, " %*s", w[t->nkeys + c], row ? buf : t->cols[c]);
+					fputc(' ', f);
+					put_padded(f, row ? buf : t->cols[c], w[t->nkeys + c], 0);
 				}
 			} else {
 				for (k = 0; k < t->nkeys; k++) {
 					const char *s = row ? row->key[k] : t->keys[k];
 					int last = t->key_last && k == t->nkeys - 1;
 
-					fprintf(f, " %-*s", last ? 0 : w[k], s);
+					fputc(' ', f);
+					put_padded(f, s, last ? 0 : w[k], 1);
 				}
 			}
 		}

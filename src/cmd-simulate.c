@@ -163,13 +163,20 @@ static void json_metrics(const struct sr_run_metrics *m, FILE *f)
 	int k;
 
 	fprintf(f, "\"makespan_s\": %.6f, \"migrations\": %llu, \"migrations_cross_llc\": %llu, "
-		"\"migrations_cross_node\": %llu, \"wakeup_latency_us\": {\"p50\": %.1f, "
-		"\"p99\": %.1f, \"mean\": %.1f, \"max\": %.1f}, \"wakeups\": %llu, "
-		"\"busy_pct_per_node\": [",
+		"\"migrations_cross_node\": %llu, ",
 		m->makespan_s, (unsigned long long)m->migrations,
 		(unsigned long long)m->migrations_cross_llc,
-		(unsigned long long)m->migrations_cross_node, m->lat_p50_us, m->lat_p99_us,
-		m->lat_mean_us, m->lat_max_us, (unsigned long long)m->wakeups);
+		(unsigned long long)m->migrations_cross_node);
+	/* no wakeup, no latency: null, not a latency of 0 */
+	if (m->wakeups)
+		fprintf(f, "\"wakeup_latency_us\": {\"p50\": %.1f, \"p99\": %.1f, \"mean\": %.1f, "
+			"\"max\": %.1f}, ", m->lat_p50_us, m->lat_p99_us, m->lat_mean_us,
+			m->lat_max_us);
+	else
+		fprintf(f, "\"wakeup_latency_us\": {\"p50\": null, \"p99\": null, \"mean\": null, "
+			"\"max\": null}, ");
+	fprintf(f, "\"wakeups\": %llu, \"busy_pct_per_node\": [",
+		(unsigned long long)m->wakeups);
 	for (k = 0; k < m->nnodes; k++)
 		fprintf(f, "%s%.1f", k ? ", " : "", m->busy_pct_per_node[k]);
 	fprintf(f, "], \"idle_while_waiting_s\": %.6f", m->idle_while_waiting_s);
@@ -219,27 +226,42 @@ static void print_json(const struct sr_run_metrics *rec, const struct side *side
 	fprintf(f, "]}\n");
 }
 
+/*
+ * A figure as the table prints it: "-" for a latency over no wakeup (a trace
+ * without wakeup events, a side whose run woke nothing), not 0.0.
+ */
+static void fig(char *buf, size_t len, const struct sr_run_metrics *m, size_t off, int is_u64,
+		int prec, int per_wakeup)
+{
+	double v = is_u64 ? (double)*(const uint64_t *)((const char *)m + off) :
+		   *(const double *)((const char *)m + off);
+
+	if (per_wakeup && !m->wakeups)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.*f", prec, v);
+}
+
 /* one table row: the recorded value, then each side's (median [min..max]) */
 static void row(const char *name, const struct sr_run_metrics *rec, const struct side *sides,
 		int nsides, int runs, size_t off, int is_u64, int prec)
 {
+	int per_wakeup = off >= D(lat_p50_us) && off <= D(lat_max_us);
 	char buf[40];
 	int i;
 
-#define VAL(m) (is_u64 ? (double)*(const uint64_t *)((const char *)(m) + off) : \
-		 *(const double *)((const char *)(m) + off))
 	printf("%-24s", name);
-	snprintf(buf, sizeof(buf), "%.*f", prec, VAL(rec));
+	fig(buf, sizeof(buf), rec, off, is_u64, prec, per_wakeup);
 	printf(" %14s", buf);
 	for (i = 0; i < nsides; i++) {
 		char s[160];
 
-		snprintf(buf, sizeof(buf), "%.*f", prec, VAL(&sides[i].med));
+		fig(buf, sizeof(buf), &sides[i].med, off, is_u64, prec, per_wakeup);
 		if (runs > 1) {
 			char lo[40], hi[40];
 
-			snprintf(lo, sizeof(lo), "%.*f", prec, VAL(&sides[i].lo));
-			snprintf(hi, sizeof(hi), "%.*f", prec, VAL(&sides[i].hi));
+			fig(lo, sizeof(lo), &sides[i].lo, off, is_u64, prec, per_wakeup);
+			fig(hi, sizeof(hi), &sides[i].hi, off, is_u64, prec, per_wakeup);
 			snprintf(s, sizeof(s), "%s [%s..%s]", buf, lo, hi);
 		} else {
 			snprintf(s, sizeof(s), "%s", buf);
@@ -247,7 +269,6 @@ static void row(const char *name, const struct sr_run_metrics *rec, const struct
 		printf(" %*s", runs > 1 ? 30 : 14, s);
 	}
 	printf("\n");
-#undef VAL
 }
 
 static void print_table(const char *trace, const struct sr_demand *d,
@@ -311,6 +332,14 @@ static void print_table(const char *trace, const struct sr_demand *d,
 		printf(" %*s", runs > 1 ? 30 : 14, s);
 	}
 	printf("\n");
+	/*
+	 * The recorded latency starts where the demand's wakeup does; replay's
+	 * wakeup table starts at sched_wakeup, later by the time the kernel
+	 * took to queue the task (a remote wakeup's IPI): say which is which.
+	 */
+	printf("wakeup_latency_us: from a wakeup's sched_waking (its sched_wakeup in a trace "
+	       "without sched_waking) to the switch-in; replay's wakeup table (sql -Q latency, "
+	       "report) counts from sched_wakeup\n");
 }
 
 /*
@@ -604,7 +633,7 @@ static int simulate_exec(int argc, char **argv)
 	const struct sr_model *base;
 	char *cause = NULL, *end;
 	int npatches = 0, nsides = 0, runs = 1, hz = 250, json = 0, kthreads = 0, fair = -1;
-	int ncpus = 0, hz_given = 0;
+	int ncpus = 0, hz_given = 0, model_given = 0;
 	char kernel[160];
 	struct sr_meta meta;
 	struct sr_kgen kgen;
@@ -620,7 +649,14 @@ static int simulate_exec(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "m:p:t:o:fah", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'm':
+			/* one base model a run, unlike replay's repeatable -m */
+			if (model_given) {
+				sr_error("simulate: one base model per run, not '%s' and '%s' "
+					 "(run simulate once per model)", model, optarg);
+				return EXIT_USAGE;
+			}
 			model = optarg;
+			model_given = 1;
 			break;
 		case 'p':
 			if (npatches == MAX_PATCHES) {
@@ -691,6 +727,11 @@ static int simulate_exec(int argc, char **argv)
 		return EXIT_USAGE;
 	if ((force || append) && !out) {
 		sr_error("simulate: --%s needs --output DB", force ? "force" : "append");
+		return EXIT_USAGE;
+	}
+	if (kthreads && !export) {
+		sr_error("simulate: --kthreads needs --export-demand FILE (it selects what the "
+			 "rt-app export holds)");
 		return EXIT_USAGE;
 	}
 	if (force && append) {
@@ -958,6 +999,12 @@ db_fail:
 				(unsigned long long)sides[i].med.wakeups,
 				(unsigned long long)rec.wakeups);
 	}
+	if (!rec.wakeups && nsides && sides[0].med.wakeups)
+		sr_warn("simulate: '%s' has no wakeup the recording measured (no sched_waking or "
+			"sched_wakeup of a sleeping task): its latency figures are '-', and the "
+			"simulated sides' wakeups (%llu for %s) have none to compare with", trace,
+			(unsigned long long)sides[0].med.wakeups,
+			sides[0].m->base ? sides[0].m->base->name : sides[0].m->name);
 	if (db.store) {
 		r = cmd_interrupted ? -SR_E_INTR : sr_store_commit(db.store, &cause);
 		if (r == -SR_E_INTR || cmd_interrupted)

@@ -577,6 +577,51 @@ static const char sql_options[] =
 	"   -w, --write          open the database read-write (default: read-only)\n"
 	"   -h, --help           show this help\n";
 
+/*
+ * A run asked of a canned query (-r ID, -P run=ID) that the database does not
+ * hold: say so, as report, tui and export do, rather than print an empty
+ * result (an own query's :run may name a run of an attached database).
+ * Return: 0 when the run is there (or none was asked for, or the database
+ * has no run table), -1 after the message.
+ */
+static int check_run(sqlite3 *db, const char *file, const struct param *params, int nparams)
+{
+	sqlite3_stmt *st = NULL;
+	long long run = 0, lo = 0, hi = 0, found = 1;
+	int i;
+
+	for (i = 0; i < nparams; i++) {
+		char *end;
+
+		if (params[i].namelen != 3 || strncmp(params[i].name, "run", 3))
+			continue;
+		errno = 0;
+		run = strtoll(params[i].value, &end, 10);
+		if (errno || end == params[i].value || *end)
+			run = 0;
+	}
+	if (run <= 0 || sqlite3_prepare_v2(db, "SELECT count(*) FILTER (WHERE run_id = ?), "
+					   "min(run_id), max(run_id) FROM run", -1, &st,
+					   NULL) != SQLITE_OK) {
+		sqlite3_finalize(st);
+		return 0;
+	}
+	sqlite3_bind_int64(st, 1, run);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		found = sqlite3_column_int64(st, 0);
+		lo = sqlite3_column_int64(st, 1);
+		hi = sqlite3_column_int64(st, 2);
+	}
+	sqlite3_finalize(st);
+	if (found)
+		return 0;
+	if (hi)
+		sr_error("sql: '%s' has no run %lld (runs %lld to %lld)", file, run, lo, hi);
+	else
+		sr_error("sql: '%s' has no run %lld (it holds no run)", file, run);
+	return -1;
+}
+
 static int sql_exec(int argc, char **argv);
 
 const struct cmd_entry cmd_sql = {
@@ -767,6 +812,10 @@ static int sql_exec(int argc, char **argv)
 	ret = bind_params(st, params, nparams, report ? &h : NULL, report ? report->name : NULL);
 	if (ret)
 		goto out;
+	if (report && check_run(db, pos[0], params, nparams)) {
+		ret = EXIT_FAIL;
+		goto out;
+	}
 	if (fmt == FMT_TABLE)
 		ret = print_table(st, header);
 	else if (fmt == FMT_CSV)

@@ -2177,7 +2177,7 @@ static void render_summary_page(struct tui *t, int cols)
 	line(&p, 2, TUI_A_DIM, 0, "(orig=A, new=A: of the divergent decisions, how often that side chose the kernel's CPU)");
 	line(&p, 0, 0, 0, "%s", "");
 	line(&p, 0, TUI_A_BOLD, 0, "fidelity of the base models (the kernel's CPU = A)");
-	line(&p, 2, TUI_A_UNDERLINE, 0, "%-10s %-12s %9s %7s %8s %9s %9s", "model", "kind", "n",
+	line(&p, 2, TUI_A_UNDERLINE, 0, "%-10s %-16s %9s %7s %8s %9s %9s", "model", "kind", "n",
 	     "exact", "same LLC", "same node", "baseline");
 	if (sqlite3_prepare_v2(t->db, tui_q(TUI_Q_FIDELITY), -1, &st,
 			       NULL) == SQLITE_OK) {
@@ -2185,7 +2185,7 @@ static void render_summary_page(struct tui *t, int cols)
 		while (sqlite3_step(st) == SQLITE_ROW) {
 			long long n = sqlite3_column_int64(st, 2);
 
-			line(&p, 2, 0, 0, "%-10.10s %-12.12s %9lld %6.1f%% %7.1f%% %8.1f%% %8.1f%%",
+			line(&p, 2, 0, 0, "%-10.10s %-16.16s %9lld %6.1f%% %7.1f%% %8.1f%% %8.1f%%",
 			     sqlite3_column_text(st, 0), sqlite3_column_text(st, 1), n,
 			     pct(sqlite3_column_int64(st, 3), n), pct(sqlite3_column_int64(st, 4), n),
 			     pct(sqlite3_column_int64(st, 5), n), pct(sqlite3_column_int64(st, 6), n));

@@ -208,4 +208,16 @@ if command -v man >/dev/null; then
 else
 	skip "schedreplay-db(5) renders without warnings" "man is not installed (Debian man-db; make deps)"
 fi
+
+# a canned query's run that the database does not hold: an error naming the
+# runs it holds, not an empty result; an own query's :run is left alone (it may
+# be an attached database's)
+"$SR" sql -r 9 -Q latency "$DB" >"$TMP/o" 2>"$TMP/e"
+same "sql -r 9 -Q latency on a three-run database: exit 1" 1 $?
+ok "... says the database has no run 9, and prints nothing" sh -c \
+	"grep -q \"^schedreplay: sql: '.*golden.db' has no run 9 (runs 1 to 3)\$\" '$TMP/e' && ! test -s '$TMP/o'"
+"$SR" sql -F csv -P run=9 -Q divergences "$DB" >/dev/null 2>&1
+same "sql -P run=9 -Q divergences: exit 1" 1 $?
+ok "sql -r 1 -Q latency: the run is there" "$SR" sql -r 1 -Q latency "$DB"
+ok "an own query's :run is not checked" "$SR" sql -P run=9 "$DB" "SELECT :run"
 test_done

@@ -165,6 +165,11 @@ ok "... the message names the file asked for" grep -q "cannot create '$TMP/no/su
 ok "... and nothing left" sh -c "! ls '$TMP'/no 2>/dev/null"
 "$SR" export --from x "$DB" 2>"$TMP/e"
 same "a bad --from: exit 2" 2 $?
+ok "... says it takes ns or seconds, as --help does, not only a whole number" grep -q \
+	"export: --from wants ns (a whole number) or seconds like 1.5 from the run's first event, not 'x'" "$TMP/e"
+"$SR" export --to -1 "$DB" 2>"$TMP/e"
+same "a negative --to: exit 2" 2 $?
+ok "... the same message" grep -q "export: --to wants ns (a whole number) or seconds like 1.5 from the run's first event, not '-1'" "$TMP/e"
 "$SR" export --from 5 --to 1 "$DB" >"$TMP/o" 2>"$TMP/e"
 same "--from after --to: exit 2" 2 $?
 ok "... says so, and writes nothing" sh -c "grep -q 'export: --from 5 is after --to 1' '$TMP/e' && ! test -s '$TMP/o'"

@@ -1,0 +1,34 @@
+#!/bin/bash
+# replay warns that wakeup decisions are inferred from sched_wakeup only where
+# it made some: a trace without wakeup events (an empty one, a scenario with
+# switches only, LISA's sched_load) gets no such warning, a trace with
+# sched_wakeup and no sched_waking (Android's ftrace text) still does; the
+# summary's migrations line of a trace without sched_migrate_task says so
+# rather than "0: (unexplained 0.0%)".
+. "$(dirname "$0")/test-lib.sh"
+
+cd "$TOP" || exit 1
+printf '# tracer: nop\n#\n' >"$TMP/empty.txt"
+
+for t in "$TMP/empty.txt" tests/fixtures/scenario/no-decisions.txt \
+	tests/fixtures/tracedat/succeed/lisa-sched_load.dat; do
+	"$SR" replay -q "$t" >/dev/null 2>"$TMP/warn"
+	if grep -q 'sched_waking' "$TMP/warn"; then
+		fail "$(basename "$t"): no wakeup events, no warning of inferred wakeups" \
+			"$(grep sched_waking "$TMP/warn")"
+	else
+		pass "$(basename "$t"): no wakeup events, no warning of inferred wakeups"
+	fi
+done
+"$SR" replay -q tests/fixtures/text/succeed/trace-android-sched.txt >/dev/null 2>"$TMP/warn"
+ok "sched_wakeup without sched_waking: the warning of inferred wakeups" \
+	grep -q "has no sched_waking events: each wakeup decision is inferred" "$TMP/warn"
+
+"$SR" replay -q tests/fixtures/text/succeed/lisa-trace.txt >"$TMP/fid" 2>/dev/null
+got=$(grep '^migrations:' "$TMP/fid")
+same "no sched_migrate_task: the migrations line says so" \
+	"migrations: 0 (the trace has no sched_migrate_task event)" "$got"
+"$SR" replay -q tests/fixtures/ctf/succeed/lttng-tracefile-rotation >"$TMP/fid" 2>/dev/null
+ok "sched_migrate_task events: the migrations line counts them by class" \
+	grep -q '^migrations: 269: wakeup [0-9]* .*(unexplained [0-9.]*%)$' "$TMP/fid"
+test_done
