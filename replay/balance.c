@@ -621,13 +621,22 @@ out_all_pinned:
 
 /* ---- the callers: rebalance_domains, newidle_balance, the nohz pass ------------- */
 
+/*
+ * rebalance_domains() (6.1) / sched_balance_domains() (6.12): a level is
+ * balanced only when time_after_eq(jiffies, sd->last_balance + interval);
+ * the engine that keeps the clocks (simulate) says which levels are due,
+ * the others are passed over without ending the walk
+ */
 int sr_lb_rebalance_domains(struct sr_lb_ctx *c, int cpu, int idle)
 {
 	const struct sr_cpu_topo *ct = &c->v->topo->cpu[cpu];
+	unsigned due = c->in->due ? c->in->due[cpu] : ~0u;
 	int level, pulled;
 
 	c->stop = 0;
 	for (level = 0; level < ct->ndomains; level++) {
+		if (!(due >> level & 1))
+			continue;
 		pulled = c->pol->load_balance(c, cpu, level, idle);
 		if (pulled)
 			return pulled;

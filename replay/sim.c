@@ -58,8 +58,11 @@ struct scpu {
 	uint64_t min_vruntime;
 	uint64_t run_gen;
 	int tick_armed;
-	uint64_t next_balance;
-	int lb_backoff;			/* sd->balance_interval at max_interval (doubled) */
+	uint64_t next_balance;		/* rq->next_balance: the soonest level's */
+	/* per domain level: sd->last_balance (UINT64_MAX: not yet balanced) */
+	uint64_t last_balance[SR_MAX_DOMAIN_LEVELS];
+	unsigned lb_backoff;		/* bit l: sd->balance_interval at max_interval (doubled) */
+	unsigned lb_pulled;		/* bit l: a pull at that level in this pass */
 	uint64_t slice_start;
 	int resched;
 	int waking;			/* leaving idle for a wakeup (EV_IDLE_EXIT due) */
@@ -107,6 +110,7 @@ struct sim {
 	struct sr_rm *rm;
 	struct sr_sim_stats st;
 	uint64_t nohz_next;
+	unsigned *due;			/* per CPU: the levels due in this pass (sr_lb_input.due) */
 	long next_id;
 	long last_place;		/* the id of the last placement decision, -1: none */
 	int tracing;			/* an event or migration callback is set */
@@ -1142,6 +1146,8 @@ static void lb_input(struct sim *s, struct sr_lb_input *in, enum sr_decision_kin
 	in->curr_leaving = leaving && s->cpu[cpu].curr;
 	if (kind == SR_DEC_NEWIDLE)
 		in->levels = s->cpu[cpu].nl_levels;
+	if (kind == SR_DEC_LB_PERIODIC || kind == SR_DEC_LB_NOHZ)
+		in->due = s->due;
 	if (kind == SR_DEC_NEWIDLE && s->cpu[cpu].nl_nr > 0) {
 		in->arrival = 1;
 		in->nr_sub = s->cpu[cpu].nl_nr;
@@ -1167,6 +1173,22 @@ static int newidle_bails(struct sim *s, int cpu)
 	if (sr_model_balance(s->o->model, &v, &in, s->scratch, &e))
 		return -SR_E_NOMEM;
 	return (e.lbf & SR_LBO_BAIL) != 0;
+}
+
+/*
+ * The domain level of @dst at which a pull from @src happened: the lowest
+ * whose span holds @src (load_balance() pulls from a group other than the
+ * local one, the child's span)
+ */
+static int pull_level(const struct sim *s, int dst, int src)
+{
+	const struct sr_cpu_topo *ct = &s->topo->cpu[dst];
+	int l;
+
+	for (l = 0; l < ct->ndomains && l < SR_MAX_DOMAIN_LEVELS; l++)
+		if (sr_cpumask_test(ct->dom[l].span, src))
+			return l;
+	return 0;
 }
 
 /*
@@ -1231,6 +1253,7 @@ static int balance_once(struct sim *s, enum sr_decision_kind kind, int cpu, enum
 		s->st.pulls++;
 		s->last_pull_src = e->src_cpu;
 		s->last_pull_dst = e->cpu;
+		s->cpu[e->cpu].lb_pulled |= 1u << pull_level(s, e->cpu, e->src_cpu);
 		ret = trace_move(s, p, e->src_cpu, e->cpu, cpu,
 				 kind == SR_DEC_LB_NOHZ ? SR_MIG_LB_NOHZ :
 				 kind == SR_DEC_NEWIDLE ? SR_MIG_LB_NEWIDLE : SR_MIG_LB_PERIODIC, -1);
@@ -1251,23 +1274,23 @@ static int balance_once(struct sim *s, enum sr_decision_kind kind, int cpu, enum
 }
 
 /*
- * get_sd_balance_interval() of the lowest domain (6.1, 6.12): its
+ * get_sd_balance_interval() of domain @level (6.1, 6.12): its
  * balance_interval (min_interval, the span in ms; max_interval, twice
  * that, after a balance that found nothing: struct scpu lb_backoff), times
  * busy_factor on a busy CPU, in jiffies (msecs_to_jiffies() rounds up),
  * one jiffy less when busy, clamped to 1 .. max_load_balance_interval
  * (HZ * CPUs / 10)
  */
-static uint64_t balance_interval(const struct sim *s, int cpu, int busy)
+static uint64_t balance_interval(const struct sim *s, int cpu, int level, int busy)
 {
 	const struct sr_cpu_topo *t = &s->topo->cpu[cpu];
 	uint64_t ms, j, jmax = (uint64_t)s->o->hz * (uint64_t)s->ncpus / 10;
 
-	if (t->ndomains <= 0)
+	if (level >= t->ndomains)
 		return UINT64_MAX / 4;
-	ms = (uint64_t)t->dom[0].span_weight << (s->cpu[cpu].lb_backoff ? 1 : 0);
-	if (busy && t->dom[0].busy_factor > 0)
-		ms *= (uint64_t)t->dom[0].busy_factor;
+	ms = (uint64_t)t->dom[level].span_weight << (s->cpu[cpu].lb_backoff >> level & 1);
+	if (busy && t->dom[level].busy_factor > 0)
+		ms *= (uint64_t)t->dom[level].busy_factor;
 	j = (ms * (uint64_t)s->o->hz + 999) / 1000;
 	if (busy && j > 1)
 		j--;
@@ -1276,6 +1299,61 @@ static uint64_t balance_interval(const struct sim *s, int cpu, int busy)
 	if (jmax >= 1 && j > jmax)
 		j = jmax;
 	return j * s->tick_ns;
+}
+
+/*
+ * The levels of @cpu that rebalance_domains() (6.1) / sched_balance_domains()
+ * (6.12) balances now: time_after_eq(jiffies, sd->last_balance + interval),
+ * interval per level from get_sd_balance_interval(sd, busy).  SD_SERIALIZE's
+ * trylock (the NUMA levels) never fails here: the engine runs one balance at
+ * a time.
+ */
+static unsigned levels_due(const struct sim *s, int cpu, int busy)
+{
+	const struct scpu *sc = &s->cpu[cpu];
+	unsigned due = 0;
+	int l;
+
+	for (l = 0; l < s->topo->cpu[cpu].ndomains && l < SR_MAX_DOMAIN_LEVELS; l++)
+		if (sc->last_balance[l] == UINT64_MAX ||
+		    s->now >= sc->last_balance[l] + balance_interval(s, cpu, l, busy))
+			due |= 1u << l;
+	return due;
+}
+
+/*
+ * After a pass over @cpu's due levels: sd->last_balance = jiffies at each;
+ * load_balance()'s "tune up the balancing interval" (6.1, 6.12): a level
+ * that moved nothing doubles its balance_interval up to max_interval, one
+ * that moved resets it to min_interval; rq->next_balance is the soonest
+ * level's last_balance + interval.  The walk's stop on continue_balancing
+ * (should_we_balance() failing) is not seen by the engine: every due level
+ * counts as balanced.
+ */
+static void levels_done(struct sim *s, int cpu, unsigned due, int busy)
+{
+	struct scpu *sc = &s->cpu[cpu];
+	uint64_t next = UINT64_MAX, t;
+	int l;
+
+	for (l = 0; l < s->topo->cpu[cpu].ndomains && l < SR_MAX_DOMAIN_LEVELS; l++) {
+		if (due >> l & 1) {
+			s->st.lb_level[l]++;
+			sc->last_balance[l] = s->now;
+			if (sc->lb_pulled >> l & 1)
+				sc->lb_backoff &= ~(1u << l);
+			else
+				sc->lb_backoff |= 1u << l;
+		}
+		if (sc->last_balance[l] == UINT64_MAX)
+			t = s->now;
+		else
+			t = sc->last_balance[l] + balance_interval(s, cpu, l, busy);
+		if (t < next)
+			next = t;
+	}
+	sc->lb_pulled = 0;
+	sc->next_balance = next == UINT64_MAX ? s->now + UINT64_MAX / 4 : next;
 }
 
 /* the ILB still idle (it did not pull for itself) */
@@ -1294,13 +1372,19 @@ static int any_idle(const struct sim *s)
 	return -1;
 }
 
-/* trigger_load_balance() from a busy CPU's tick */
+/*
+ * trigger_load_balance() from a busy CPU's tick: rebalance_domains() (6.1)
+ * / sched_balance_domains() (6.12) on the levels that are due (levels_due())
+ */
 static int tick_balance(struct sim *s, int cpu)
 {
-	int ret, n, ilb;
+	int ret, n, ilb, c;
 
 	if (s->now >= s->cpu[cpu].next_balance) {
-		for (n = 0; n < 8; n++) {
+		memset(s->due, 0, (size_t)s->ncpus * sizeof(*s->due));
+		s->due[cpu] = levels_due(s, cpu, 1);
+		s->cpu[cpu].lb_pulled = 0;
+		for (n = 0; n < 8 && s->due[cpu]; n++) {
 			ret = balance_once(s, SR_DEC_LB_PERIODIC, cpu, SR_LB_NOT_IDLE, 0, NULL);
 			if (ret <= 0) {
 				if (ret < 0)
@@ -1308,25 +1392,26 @@ static int tick_balance(struct sim *s, int cpu)
 				break;
 			}
 		}
-		/*
-		 * load_balance()'s "tune up the balancing interval" (6.1,
-		 * 6.12): a balance that moved nothing doubles balance_interval
-		 * up to max_interval, one that moved resets it to min_interval
-		 */
-		s->cpu[cpu].lb_backoff = n == 0;
-		s->cpu[cpu].next_balance = s->now + balance_interval(s, cpu, 1);
+		levels_done(s, cpu, s->due[cpu], 1);
 	}
 	/*
 	 * nohz_balancer_kick(): this CPU has more than it runs and another is
 	 * idle: the first idle CPU runs the pass.  The model answers with the
 	 * pass's first pull; the pass goes on (evaluated again on the state the
 	 * pull left) unless the model says it was abandoned (SR_LBO_ABORT).
+	 * _nohz_idle_balance() (6.1, 6.12) balances an idle CPU whose
+	 * rq->next_balance has come, at its due levels (levels_due(), not busy).
 	 */
 	ilb = any_idle(s);
 	if (ilb >= 0 && s->rq[cpu].nr_running >= 2 && s->now >= s->nohz_next) {
 		uint64_t next = UINT64_MAX;
-		int c;
 
+		for (c = 0; c < s->ncpus; c++) {
+			s->due[c] = 0;
+			s->cpu[c].lb_pulled = 0;
+			if ((cpu_idle_now(s, c) || c == ilb) && s->now >= s->cpu[c].next_balance)
+				s->due[c] = levels_due(s, c, 0);
+		}
 		for (n = 0; n < s->ncpus; n++) {
 			unsigned lbf = 0;
 
@@ -1336,26 +1421,17 @@ static int tick_balance(struct sim *s, int cpu)
 			if (!ret || (lbf & SR_LBO_ABORT) || !cpu_idle_now(s, ilb))
 				break;
 		}
-		/*
-		 * the idle CPUs' balances of the pass: nothing moved, each
-		 * one's interval doubles (load_balance()); a pass that moved
-		 * resets the receiving CPU's; nohz.next_balance is the soonest of the
-		 * idle CPUs' next balances (_nohz_idle_balance())
-		 */
+		/* nohz.next_balance: the soonest of the idle CPUs' rq->next_balance */
 		for (c = 0; c < s->ncpus; c++) {
-			uint64_t t;
-
-			if (n && c == s->last_pull_dst)
-				s->cpu[c].lb_backoff = 0;
+			if (s->due[c])
+				levels_done(s, c, s->due[c], 0);
 			if (!cpu_idle_now(s, c) && c != ilb)
 				continue;
-			if (!n)
-				s->cpu[c].lb_backoff = 1;
-			t = balance_interval(s, c, 0);
-			if (t < next)
-				next = t;
+			if (s->cpu[c].next_balance < next)
+				next = s->cpu[c].next_balance;
 		}
-		s->nohz_next = s->now + (next == UINT64_MAX ? balance_interval(s, ilb, 0) : next);
+		s->nohz_next = next == UINT64_MAX || next < s->now ?
+			s->now + s->tick_ns : next;
 	}
 	return 0;
 }
@@ -2111,11 +2187,12 @@ static int sim_setup(struct sim *s)
 	s->idle = calloc((size_t)s->ncpus, sizeof(*s->idle));
 	s->resched = calloc((size_t)s->ncpus, sizeof(*s->resched));
 	s->sgc_imb = calloc((size_t)s->ncpus * SR_MAX_DOMAIN_LEVELS, 1);
+	s->due = calloc((size_t)s->ncpus, sizeof(*s->due));
 	s->scratch = sr_lb_scratch_new(s->ncpus);
 	s->rm = sr_rm_new(s->topo, d->ntasks, d->t0);
 	s->xllc_act = calloc(1, sizeof(*s->xllc_act));
 	if (!s->task || !s->cpu || !s->rq || !s->head || !s->tail || !s->idle || !s->resched ||
-	    !s->sgc_imb || !s->scratch || !s->rm || !s->xllc_act)
+	    !s->sgc_imb || !s->due || !s->scratch || !s->rm || !s->xllc_act)
 		return -SR_E_NOMEM;
 	/* the recorded activations whose CPUs this topology puts in different LLCs */
 	for (sz = 0; sz < d->nact; sz++) {
@@ -2137,6 +2214,8 @@ static int sim_setup(struct sim *s)
 		s->idle[c].recent_used_cpu = -1;
 		s->idle[c].lb_cpu = -1;
 		s->cpu[c].next_balance = d->t0;
+		for (i = 0; i < SR_MAX_DOMAIN_LEVELS; i++)
+			s->cpu[c].last_balance[i] = UINT64_MAX;
 		/* sd_init(): newidle_call 512, newidle_success 256, newidle_ratio 512 */
 		for (i = 0; i < SR_MAX_DOMAIN_LEVELS; i++) {
 			s->cpu[c].ni_call[i] = 512;
@@ -2219,6 +2298,7 @@ static void sim_release(struct sim *s)
 	free(s->idle);
 	free(s->resched);
 	free(s->sgc_imb);
+	free(s->due);
 	free(s->xllc_act);
 	free(s->heap);
 	sr_lb_scratch_free(s->scratch);

@@ -54,6 +54,13 @@ struct sr_lb_input {
 	 */
 	unsigned levels;
 	/*
+	 * periodic and nohz (simulate): per CPU, the domain levels whose
+	 * balance interval has elapsed (sd->last_balance + interval, kept by
+	 * the engine); rebalance_domains() balances those only.  NULL: every
+	 * level is taken as due (replay: the trace shows the balance happened)
+	 */
+	const unsigned *due;
+	/*
 	 * newidle without a pull, on a kernel with NI_RANDOM and without the
 	 * probes' levels: ni_random is set and ni_run[i] is the engine's
 	 * estimate (of 1024) that the draw let the i-th domain balance
@@ -183,8 +190,10 @@ void sr_lb_calculate_imbalance(struct sr_lb_ctx *c, struct sr_lb_sds *sds);
 int sr_lb_find_busiest_queue(struct sr_lb_ctx *c, const struct sr_lb_sg *busiest);
 int sr_lb_load_balance(struct sr_lb_ctx *c, int dst, int level, int idle);
 /*
- * rebalance_domains(cpu, idle) as the surrogate runs it: every level is
- * taken as due; stops at the first level that pulls.  Return: tasks pulled.
+ * rebalance_domains(cpu, idle) (6.1; sched_balance_domains() in 6.12) as
+ * the surrogate runs it: the levels in in->due[cpu] (every level when
+ * in->due is NULL); stops at the first level that pulls.  Return: tasks
+ * pulled.
  */
 int sr_lb_rebalance_domains(struct sr_lb_ctx *c, int cpu, int idle);
 int sr_lb_newidle_balance(struct sr_lb_ctx *c, int cpu);

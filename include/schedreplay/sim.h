@@ -93,6 +93,11 @@ struct sr_sim_stats {
 	uint64_t newidle_arrivals;	/* ... during which a task arrived on the CPU */
 	uint64_t newidle_bails;		/* ... which ended at the arrival (SR_LBO_BAIL) */
 	uint64_t stuck;			/* tasks left waiting for a wakeup that never came */
+	/*
+	 * periodic and nohz balances per domain level (bottom up): the CPUs'
+	 * levels whose balance interval had elapsed at a pass
+	 */
+	uint64_t lb_level[SR_MAX_DOMAIN_LEVELS];
 	uint64_t t_end;			/* when the last task finished (trace clock) */
 };
 

@@ -631,6 +631,43 @@ out:
 }
 
 /*
+ * The same pinned pair on two nodes of two CPUs: rebalance_domains() (6.1)
+ * / sched_balance_domains() (6.12) balances each domain level on its own
+ * interval (get_sd_balance_interval(), sd->last_balance).  On the idle
+ * CPUs the nohz pass reaches MC (span 2: 2 ms, 4 ms after nothing moved,
+ * one jiffy at HZ 250) on every pass and NUMA (span 4: 8 ms, two jiffies)
+ * on every other one; CPU 0's own balance (busy_factor 16) MC every 15
+ * jiffies, NUMA every 31.  Balancing every level on the lowest one's
+ * interval gives NUMA as many balances as MC.
+ */
+static void test_level_intervals(void)
+{
+	struct sr_topology *t = sr_topology_new_preset("2x2x1", SR_ERA_MAINLINE, NULL);
+	struct sr_demand *d = load(FIX "pinned-pair.txt");
+	struct sr_run_metrics m;
+	struct sr_sim_stats st;
+	struct rec r;
+	uint64_t mc, numa;
+
+	if (!d || !t)
+		goto out;
+	if (run(d, t, 0, 1, &r, &m, &st))
+		goto out;
+	mc = st.lb_level[0];
+	numa = st.lb_level[1];
+	CHECK_EQ(st.pulls, 0, "pinned pair on 2x2x1: nothing is pulled");
+	CHECK(mc >= 650 && mc <= 850, "MC is balanced about 3 CPUs x 250 ticks + 17 times: %llu",
+	      (unsigned long long)mc);
+	CHECK(numa * 10 >= mc * 4 && numa * 10 <= mc * 6,
+	      "NUMA about half as often as MC: %llu of %llu", (unsigned long long)numa,
+	      (unsigned long long)mc);
+	CHECK_EQ(st.lb_level[2], 0, "no third level");
+out:
+	sr_demand_free(d);
+	sr_topology_free(t);
+}
+
+/*
  * On two nodes of two CPUs (an LLC each), a task pinned to CPU 2 is woken
  * from CPU 0 while a hog runs on CPU 2: ttwu_queue_wakelist() queues it on
  * CPU 2's wake list, and it is activated there (its sched_wakeup) after
@@ -693,6 +730,7 @@ int main(void)
 	test_ni_random(t);
 	test_timer_cpu(t);
 	test_nohz_backoff();
+	test_level_intervals();
 	test_wakelist();
 	sr_topology_free(t);
 	return unit_done();
