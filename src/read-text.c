@@ -28,7 +28,7 @@
 
 #define TEXT_BUF_INIT	(256 * 1024)
 #define TEXT_LINE_MAX	(4 * 1024 * 1024)	/* longer lines are corruption */
-#define TEXT_MAX_CPU	65535			/* the core applies its own, lower limit */
+#define TEXT_MAX_CPU	65535			/* the core applies its own, lower limit; bad_line() says it */
 #define TEXT_NAME_MAX	255
 #define TEXT_MAX_NAMES	16384			/* distinct event names; interned for good */
 
@@ -234,8 +234,10 @@ static void fmt_ts(char *buf, size_t len, uint64_t ns, int digits)
 enum {
 	PFX_OK,
 	PFX_NO_TASK = -1,	/* no "<comm>-<pid> [<cpu>]" */
-	PFX_NO_TS = -2,		/* no "<sec>.<frac>:" after the cpu */
-	PFX_NO_NAME = -3,	/* no "<event>:" after the timestamp */
+	PFX_BAD_CPU = -2,	/* "[<cpu>]" above TEXT_MAX_CPU */
+	PFX_BAD_PID = -3,	/* "-<pid>" above INT_MAX */
+	PFX_NO_TS = -4,		/* no "<sec>.<frac>:" after the cpu */
+	PFX_NO_NAME = -5,	/* no "<event>:" after the timestamp */
 };
 
 /*
@@ -254,7 +256,7 @@ static int parse_prefix_at(const char *s, const char *br, const char *e, struct 
 	if (q == br + 1 || q >= e || *q != ']' || q - br > 8)
 		return PFX_NO_TASK;
 	if (parse_int(br + 1, q, &cpu) || cpu > TEXT_MAX_CPU)
-		return PFX_NO_TASK;
+		return PFX_BAD_CPU;
 
 	/* back over blanks, the optional (tgid), blanks, then "-<pid>" */
 	l->has_tgid = 0;
@@ -280,8 +282,10 @@ static int parse_prefix_at(const char *s, const char *br, const char *e, struct 
 	}
 	for (d = b; d > s && is_digit(d[-1]); d--)
 		;
-	if (d == b || d == s || d[-1] != '-' || parse_int(d, b, &pid))
+	if (d == b || d == s || d[-1] != '-')
 		return PFX_NO_TASK;
+	if (parse_int(d, b, &pid))
+		return PFX_BAD_PID;
 
 	/* the irq-flags column is optional: the timestamp is the token ending in ':' */
 	l->ctx = SR_CTX_UNKNOWN;
@@ -916,6 +920,8 @@ static int bad_line(struct text_priv *tp, char **cause, int shape)
 {
 	sr_cause_set(cause, "line %llu: not an ftrace event line (%s)", tp->lineno,
 		     shape == PFX_NO_TASK ? "no '<task>-<pid> [<cpu>]'" :
+		     shape == PFX_BAD_CPU ? "its [<cpu>] is above 65535" :
+		     shape == PFX_BAD_PID ? "its <task>-<pid> is above 2147483647" :
 		     shape == PFX_NO_TS ? "bad timestamp" : "no event name");
 	return -SR_E_CORRUPT;
 }

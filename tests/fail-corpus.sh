@@ -110,6 +110,9 @@ EOT
 	awk 'NR == 13 { hold = $0; next } NR == 14 { print; print hold; next } { print }' $src >misordered.txt
 	awk '/\[000\]/ && !done { sub(/\[000\]/, "[9999]"); done = 1 } { print }' \
 		$src >cpu-out-of-range.txt
+	# a <task>-<pid> above INT_MAX, a [<cpu>] above the reader's 65535
+	sed '11s/Content-2711 /Content-4294967295 /' $src >pid-out-of-range.txt
+	sed '11s/\[003\]/[99999]/' $src >cpu-above-65535.txt
 	{ head -n 12 $src; printf 'garbage in the middle of a trace\n'; tail -n +13 $src; } >malformed-line.txt
 	{ head -n 20 $src; printf '\000\000\000binary'; } >nul-bytes.txt
 	sed '12s/target_cpu=[0-9]*/target_cpu=/' $src >empty-value.txt
