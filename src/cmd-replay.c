@@ -1220,6 +1220,9 @@ static void replay_print(const struct replay_args *a, struct replay_ctx *rc,
 
 	int infers = stats->decisions[SR_DEC_WAKEUP] || stats->probe_hits;
 
+	if (!run->events)
+		sr_warn("replay: '%s' holds no event: the run is empty (see 'schedreplay info')",
+			a->path);
 	if (!infers)
 		goto table;
 	if (!sr_trace_borrow_info(run->t)->has_waking && !run->probes)

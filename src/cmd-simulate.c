@@ -875,6 +875,9 @@ static int simulate_exec(int argc, char **argv)
 	}
 	sr_rm_finish(rm, d->t1, &rec);
 	apply_hints(d, &meta, topo->ncpus);
+	if (!d->ntasks)
+		sr_warn("simulate: '%s' has no task (no scheduler event): there is no demand to "
+			"simulate%s", trace, export ? ", and the rt-app workload runs nothing" : "");
 	if (export) {
 		ret = export_demand(d, export, kthreads);
 		if (ret)

@@ -4,7 +4,8 @@
 # switches only, LISA's sched_load) gets no such warning, a trace with
 # sched_wakeup and no sched_waking (Android's ftrace text) still does; the
 # summary's migrations line of a trace without sched_migrate_task says so
-# rather than "0: (unexplained 0.0%)".
+# rather than "0: (unexplained 0.0%)"; an empty trace is said to be empty,
+# by replay and by simulate.
 . "$(dirname "$0")/test-lib.sh"
 
 cd "$TOP" || exit 1
@@ -20,6 +21,17 @@ for t in "$TMP/empty.txt" tests/fixtures/scenario/no-decisions.txt \
 		pass "$(basename "$t"): no wakeup events, no warning of inferred wakeups"
 	fi
 done
+# an empty trace: replay and simulate say there is nothing, and still exit 0
+"$SR" replay -q "$TMP/empty.txt" >/dev/null 2>"$TMP/warn"
+same "an empty trace: replay exits 0" 0 $?
+ok "an empty trace: replay says the run is empty" \
+	grep -q "'$TMP/empty.txt' holds no event: the run is empty" "$TMP/warn"
+"$SR" replay -q tests/fixtures/scenario/no-decisions.txt >/dev/null 2>"$TMP/warn"
+ok "a trace with events: no empty-run warning" sh -c "! grep -q 'holds no event' '$TMP/warn'"
+"$SR" simulate --export-demand "$TMP/e.json" "$TMP/empty.txt" >/dev/null 2>"$TMP/warn"
+same "an empty trace: simulate exits 0" 0 $?
+ok "an empty trace: simulate says there is no demand, nor an rt-app workload" \
+	grep -q "has no task (no scheduler event): there is no demand to simulate, and the rt-app workload runs nothing" "$TMP/warn"
 "$SR" replay -q tests/fixtures/text/succeed/trace-android-sched.txt >/dev/null 2>"$TMP/warn"
 ok "sched_wakeup without sched_waking: the warning of inferred wakeups" \
 	grep -q "has no sched_waking events: each wakeup decision is inferred" "$TMP/warn"
