@@ -1152,6 +1152,16 @@ static void print_fidelity(const struct replay_args *a, struct replay_ctx *rc,
 		printf("%s %llu %s", k ? "," : "", (unsigned long long)st->reconciled[k],
 		       sr_reconcile_name(k));
 	printf(" (the engine's state contradicted by the trace, which it then followed)\n");
+	/*
+	 * a trace without wakeup events: a task that runs again after it
+	 * slept was never seen woken, and its switch-in is such a contradiction
+	 */
+	if (st->reconciled[SR_REC_SWITCH] && !st->decisions[SR_DEC_WAKEUP] &&
+	    !st->skipped[SR_SKIP_RUNNABLE] && !st->skipped[SR_SKIP_BOUND] &&
+	    !st->skipped[SR_SKIP_NOT_FAIR] && !st->skipped[SR_SKIP_UNKNOWN_TASK])
+		printf("            the trace shows no wakeup: each switch-in of a task after "
+		       "its sleep is one of the %llu switches\n",
+		       (unsigned long long)st->reconciled[SR_REC_SWITCH]);
 	for (k = 0; k < SR_MIG__COUNT; k++)
 		mig += st->migrations[k];
 	/*

@@ -43,4 +43,10 @@ same "no sched_migrate_task: the migrations line says so" \
 "$SR" replay -q tests/fixtures/ctf/succeed/lttng-tracefile-rotation >"$TMP/fid" 2>/dev/null
 ok "sched_migrate_task events: the migrations line counts them by class" \
 	grep -q '^migrations: 269: wakeup [0-9]* .*(unexplained [0-9.]*%)$' "$TMP/fid"
+# a trace without wakeup events: the reconciled switches are said to be its tasks' wakeups
+"$SR" replay -q tests/fixtures/ctf/succeed/flipping-endianness >"$TMP/fid" 2>/dev/null
+ok "no wakeup events: the reconciled switches are explained" \
+	grep -q '^            the trace shows no wakeup: each switch-in of a task after its sleep is one of the 1379 switches$' "$TMP/fid"
+"$SR" replay -q tests/fixtures/ctf/succeed/lttng-tracefile-rotation >"$TMP/fid" 2>/dev/null
+ok "wakeup events: no such line" sh -c "! grep -q 'the trace shows no wakeup' '$TMP/fid'"
 test_done
