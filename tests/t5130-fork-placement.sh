@@ -16,6 +16,15 @@ forks() {
 		ORDER BY d.tid" | paste -sd' '
 }
 
+# later SCENARIO TOPOLOGY NAME FORK NEWFORK WAKE NEWWAKE: SCENARIO with its
+# fork's sched_process_fork and sched_wakeup_new moved from FORK and WAKE to
+# NEWFORK and NEWWAKE, replayed into $TMP/NAME.db
+later() {
+	sed "s/ ${4//./\\.}: sched_process_fork/ $5: sched_process_fork/;
+		s/ ${6//./\\.}: sched_wakeup_new/ $7: sched_wakeup_new/" "$S/$1" >"$TMP/$3.txt"
+	"$SR" replay -q -o "$TMP/$3.db" -t "$2" "$TMP/$3.txt" 2>/dev/null
+}
+
 # --- post_init_entity_util_avg(): a waiting child's util counts ------------
 ok "init util: replay" "$SR" replay -q -o "$TMP/iu.db" -t 1x2x1 "$S/fork-init-util.txt"
 same "a child that has not run yet makes its CPU fully busy for the next fork" \
@@ -29,10 +38,7 @@ ok "dead load: replay" "$SR" replay -q -o "$TMP/dl.db" -t 1x2x1 "$S/fork-dead-lo
 same "the CPU a task just died on still carries its load at the next fork" \
 	"402:1" "$(forks "$TMP/dl.db")"
 # the same fork 5 ms later: a tick has updated CPU 0 (1/HZ at 250 Hz)
-sed 's/ 1\.001000: sched_process_fork/ 1.005000: sched_process_fork/;
-	s/ 1\.001001: sched_wakeup_new/ 1.005001: sched_wakeup_new/' \
-	"$S/fork-dead-load.txt" >"$TMP/dl-late.txt"
-"$SR" replay -q -o "$TMP/dll.db" -t 1x2x1 "$TMP/dl-late.txt" 2>/dev/null
+later fork-dead-load.txt 1x2x1 dll 1.001000 1.005000 1.001001 1.005001
 same "a tick later the load is gone and the child stays local" \
 	"402:0" "$(forks "$TMP/dll.db")"
 # the fork's probe: prevload (the kernel's cpu_load() of CPU 0) near P's
@@ -69,10 +75,7 @@ same "two idle CPUs compared as of their last updates, not decayed to the fork" 
 # the same fork 40 ms later: CPU 1 idle for 65 ms, CPU 2 for 50 ms; a
 # blocked-load pass has come since (at most 32 ms apart), so both are read
 # decayed to 32 ms before the fork, where CPU 1 (469) reads below CPU 2 (501)
-sed 's/ 1\.140000: sched_process_fork/ 1.180000: sched_process_fork/;
-	s/ 1\.140001: sched_wakeup_new/ 1.180001: sched_wakeup_new/' \
-	"$S/fork-stale-signal.txt" >"$TMP/ss-late.txt"
-"$SR" replay -q -o "$TMP/ssl.db" -t 1x3x1 "$TMP/ss-late.txt" 2>/dev/null
+later fork-stale-signal.txt 1x3x1 ssl 1.140000 1.180000 1.140001 1.180001
 same "idle CPUs' blocked averages are read at most 32 ms old" \
 	"401:1" "$(forks "$TMP/ssl.db")"
 
@@ -102,10 +105,7 @@ ok "wakeup leaves load: replay" "$SR" replay -q -o "$TMP/wl.db" -t 1x3x1 \
 same "the old CPU still carries the woken task's averages: the child stays" \
 	"401:0" "$(forks "$TMP/wl.db")"
 # 5 ms later CPU 1, running R, has had a tick: W's averages are gone
-sed 's/ 1\.102000: sched_process_fork/ 1.106000: sched_process_fork/;
-	s/ 1\.102005: sched_wakeup_new/ 1.106005: sched_wakeup_new/' \
-	"$S/fork-wakeup-leaves-load.txt" >"$TMP/wl-late.txt"
-"$SR" replay -q -o "$TMP/wll.db" -t 1x3x1 "$TMP/wl-late.txt" 2>/dev/null
+later fork-wakeup-leaves-load.txt 1x3x1 wll 1.102000 1.106000 1.102005 1.106005
 same "a tick later CPU 1 has spare capacity and the child goes there" \
 	"401:1" "$(forks "$TMP/wll.db")"
 
