@@ -169,14 +169,14 @@ static void why_wakeup(struct sr_replay *r, struct sr_pending *pd, const struct 
 	if (w->flips_src == SR_WHY_NONE)
 		w->flips_src = SR_WHY_ENGINE;
 	/* over the task groups where the view has them (schedreplay-models(7) §3.5) */
-	w->task_load = rl ? (long)p->pelt.load_avg : sr_view_task_h_load(v, p);
+	w->task_load = sr_view_task_h_load(v, p, rl);
 	w->task_util = (long)p->pelt.util_avg;
 	w->task_runnable = (long)p->pelt.runnable_avg;
 	if (w->pelt_src == SR_WHY_NONE)
 		/* a child's is the kernel's own start (post_init_entity_util_avg()) */
 		w->pelt_src = p->pelt_valid || pd->d.kind == SR_DEC_FORK ? SR_WHY_ENGINE :
 			      SR_WHY_WARMUP;
-	w->waker_load = !cur ? -1 : rl ? (long)cur->pelt.load_avg : sr_view_task_h_load(v, cur);
+	w->waker_load = cur ? sr_view_task_h_load(v, cur, rl) : -1;
 	w->this_load = cpu_in(r, pd->d.this_cpu) ? sr_view_affine_load(v, pd->d.this_cpu, rl) : -1;
 	w->prev_load = cpu_in(r, pd->d.prev_cpu) ? sr_view_affine_load(v, pd->d.prev_cpu, rl) : -1;
 	if (w->prev_load_src == SR_WHY_NONE)
@@ -690,23 +690,19 @@ static void lb_newidle_input(struct sr_replay *r, struct sr_lb_input *in, int cp
 static void ni_pull_levels(struct sr_replay *r, struct sr_lb_input *in, int cpu, int src)
 {
 	const struct sr_cpu_topo *ct = &r->topo->cpu[cpu];
-	int l, below = 0;
+	int l, pulled;
 
 	if (in->levels || !sr_kgen_has(&r->kgen, SR_KF_NI_RANDOM) || src < 0 ||
 	    src >= r->topo->ncpus)
 		return;
-	for (l = 0; l < ct->ndomains; l++) {
-		if (sr_cpumask_test(ct->dom[l].span, src))
+	for (pulled = 0; pulled < ct->ndomains; pulled++)
+		if (sr_cpumask_test(ct->dom[pulled].span, src))
 			break;
-		below = 1;
-	}
-	if (!below)
+	if (!pulled)
 		return;
 	in->ni_random = 1;
-	for (; l < ct->ndomains; l++)
-		in->ni_run[l] = 1024;
-	for (l = 0; l < ct->ndomains && !sr_cpumask_test(ct->dom[l].span, src); l++)
-		in->ni_run[l] = ni_run_estimate(r, cpu, l);
+	for (l = 0; l < ct->ndomains; l++)
+		in->ni_run[l] = l < pulled ? ni_run_estimate(r, cpu, l) : 1024;
 }
 
 /*

@@ -176,9 +176,7 @@ long sr_ctx_cpu_load(const struct sr_wake_ctx *c, int cpu)
  */
 static long task_h_load(const struct sr_wake_ctx *c, const struct sr_task *t)
 {
-	if (c->m->runnable_load)
-		return t ? (long)t->pelt.load_avg : 0;
-	return sr_view_task_h_load(c->v, t);
+	return sr_view_task_h_load(c->v, t, c->m->runnable_load);
 }
 
 /* cpu_load() as wake_affine_weight() reads it: the root cfs_rq over the groups (§3.5) */

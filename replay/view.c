@@ -51,14 +51,14 @@ long sr_view_group_load(const struct sr_view *v, int cpu, long flat)
 	return (flat > v->tg->grq_sum[cpu] ? flat - v->tg->grq_sum[cpu] : 0) + v->tg->se_sum[cpu];
 }
 
-long sr_view_task_h_load(const struct sr_view *v, const struct sr_task *t)
+long sr_view_task_h_load(const struct sr_view *v, const struct sr_task *t, int runnable_only)
 {
 	const struct sr_tg_cpu *x;
 	unsigned long long h, root;
 
 	if (!t)
 		return 0;
-	if (!v->tg || t->tg <= 0 || t->tg > v->tg->n || t->cpu < 0 || t->cpu >= v->tg->ncpus)
+	if (runnable_only || !v->tg || t->tg <= 0 || t->tg > v->tg->n || t->cpu < 0 || t->cpu >= v->tg->ncpus)
 		return (long)t->pelt.load_avg;
 	/* update_cfs_rq_h_load() from the root down one level, then task_h_load() */
 	x = &v->tg->cpu[(size_t)(t->tg - 1) * (size_t)v->tg->ncpus + (size_t)t->cpu];

@@ -509,11 +509,12 @@ long sr_view_group_load(const struct sr_view *v, int cpu, long flat);
 
 /**
  * sr_view_task_h_load - task_h_load(@t): its load_avg scaled by its group's
- * share of the root's load on task_cpu(@t)
- * Return: that load; @t's own load_avg in the root task group or a flat
- * view, 0 for no task.
+ * share of the root's load on task_cpu(@t); with @runnable_only (v4.15's
+ * runnable load) the flat hierarchy, as sr_view_affine_load()
+ * Return: that load; @t's own load_avg in the root task group, a flat
+ * view or with @runnable_only, 0 for no task.
  */
-long sr_view_task_h_load(const struct sr_view *v, const struct sr_task *t);
+long sr_view_task_h_load(const struct sr_view *v, const struct sr_task *t, int runnable_only);
 /* cpu_util_cfs(): util_avg, with @util_est max(util_avg, util_est), capped */
 unsigned long sr_view_cpu_util(const struct sr_view *v, int cpu, int util_est);
 /* the cpu's root cfs_rq signal decayed to the decision time (a copy) */
