@@ -2165,6 +2165,8 @@ static int on_select_rq(struct sr_replay *r, const struct sr_event *ev)
 	r->stats.probe_hits++;
 	if (ev->flips >= 0)
 		r->stats.probe_flips++;
+	if (ev->pid <= 0 && (ev->wake_flags < 0 || (ev->wake_flags & 0x08)))
+		r->stats.probe_nopid++;
 	if (ev->wake_flags >= 0 && !(ev->wake_flags & 0x08)) {
 		/* fork (0x04) or exec (0x02): not a wakeup; the next select_rq_ret is its */
 		r->selected[ev->cpu] = NULL;

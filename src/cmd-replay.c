@@ -1240,12 +1240,12 @@ static void replay_print(const struct replay_args *a, struct replay_ctx *rc,
 			"inferred from the task's sched_migrate_task or sched_wakeup, on the "
 			"CPU that emitted it (prev_cpu in decision.inferred); see "
 			"'schedreplay info'", a->path);
-	else if (!sr_trace_borrow_info(run->t)->has_waking && sr_replay_borrow_stats(run->r)->probe_opened)
+	else if (!sr_trace_borrow_info(run->t)->has_waking && stats->probe_opened)
 		sr_warn("replay: '%s' has select_rq probes but no sched_waking events: each "
 			"wakeup decision opens at its select_rq probe (the wakee's pid, prev_cpu "
 			"and wake_flags from the probe, the probe's current task the waker)",
 			a->path);
-	else if (!sr_trace_borrow_info(run->t)->has_waking)
+	else if (!sr_trace_borrow_info(run->t)->has_waking && stats->probe_nopid)
 		sr_warn("replay: '%s' has select_rq probes but no sched_waking events, and "
 			"the probe has no pid field: a probe hit has no wakeup to belong to, so "
 			"no wakeup decision is made; --no-probes infers them from "

@@ -336,6 +336,10 @@ sed 's/ pid=[0-9]* flips=/ flips=/' "$TMP/ww-nw.txt" >"$TMP/ww-nwnp.txt"
 same "without the probe's pid field: no wakeup decision" 0 \
 	"$(sqlite3 "$TMP/wwnwnp.db" "SELECT count(*) FROM decision WHERE kind = 'wakeup'")"
 ok "... and the warning says why" grep -q "the probe has no pid field: a probe hit has no wakeup to belong to" "$TMP/wwnwnp.err"
+# a trace whose probe hits are all forks (wake_flags 0x4, with pid): no wakeup went undecided
+"$SR" replay -q -t 2x2x1 "$FIX/scenario/fork-probe.txt" >/dev/null 2>"$TMP/forkprobe.err"
+ok "probe hits of forks only: no warning of a missing pid field" \
+	sh -c "! grep -q 'no pid field' '$TMP/forkprobe.err'"
 # SIS_UTIL's budget as the last LLC-level balance wrote it (schedreplay-models(7) 5.6.1)
 # wake300 DB [COLUMN,]: the mainline base evaluation of task 300's wakeups: cpu, reason
 wake300() {

@@ -583,6 +583,9 @@ struct sr_replay_stats {
 	uint64_t probe_pelt;		/* wakeups whose task PELT the probe gave */
 	uint64_t probe_prevload;	/* wakeups whose prev_cpu load the probe gave */
 	uint64_t probe_opened;		/* wakeups opened at their probe (no sched_waking) */
+	uint64_t probe_nopid;		/* wakeup hits (or hits without wake_flags) without
+					 * the pid field: no wakeup to belong to without
+					 * sched_waking */
 	uint64_t fork_no_select;	/* forks without select_rq in a probed trace */
 	uint64_t delayed_sleeps;	/* sleeps kept queued (6.12+ delayed dequeue) */
 	uint64_t delayed_woken;		/* of those, woken still queued (ttwu_runnable) */
