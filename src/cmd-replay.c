@@ -1154,9 +1154,9 @@ static void print_fidelity(const struct replay_args *a, struct replay_ctx *rc,
 		 */
 		printf("newidle:    NI_RANDOM check, per domain (passed over / pulled as the "
 		       "kernel did; with the model right, the kernel's share is the draw's "
-		       "chance, about 1/2 at newidle_ratio 512, less where avg_idle cut the "
-		       "walk short; far below it, the model pulls where the kernel finds "
-		       "nothing):");
+		       "chance, about 1/2 at newidle_ratio 512, less where avg_idle kept "
+		       "the kernel from balancing; far below it, the model pulls where the "
+		       "kernel's balance finds nothing):");
 		for (k = 0; k < SR_MAX_DOMAIN_LEVELS && k < ct->ndomains; k++) {
 			uint64_t n = st->ni_skip_level[k] + st->ni_pull_level[k];
 
