@@ -657,6 +657,59 @@ static int rd_overloaded(const struct sr_lb_ctx *c)
 }
 
 /*
+ * What a level's load_balance() changes in an evaluation, so that a level
+ * the kernel's draw is taken to have passed over can be undone
+ */
+struct lb_saved {
+	int nmoved, rounds, stop;
+	struct sr_eval out;
+	int *nr, *cfs;
+	long *load;
+};
+
+static int lb_save(const struct sr_lb_ctx *c, struct lb_saved *s)
+{
+	size_t n = (size_t)c->v->topo->ncpus;
+
+	s->nmoved = c->nmoved;
+	s->rounds = c->rounds;
+	s->stop = c->stop;
+	s->out = *c->out;
+	s->nr = malloc(n * sizeof(*s->nr));
+	s->cfs = malloc(n * sizeof(*s->cfs));
+	s->load = malloc(n * sizeof(*s->load));
+	if (!s->nr || !s->cfs || !s->load) {
+		free(s->nr);
+		free(s->cfs);
+		free(s->load);
+		return -1;
+	}
+	memcpy(s->nr, c->nr, n * sizeof(*s->nr));
+	memcpy(s->cfs, c->cfs, n * sizeof(*s->cfs));
+	memcpy(s->load, c->load, n * sizeof(*s->load));
+	return 0;
+}
+
+/* @undo: put the evaluation back as lb_save() found it; then free @s */
+static void lb_saved_end(struct sr_lb_ctx *c, struct lb_saved *s, int undo)
+{
+	size_t n = (size_t)c->v->topo->ncpus;
+
+	if (undo) {
+		c->nmoved = s->nmoved;
+		c->rounds = s->rounds;
+		c->stop = s->stop;
+		*c->out = s->out;
+		memcpy(c->nr, s->nr, n * sizeof(*s->nr));
+		memcpy(c->cfs, s->cfs, n * sizeof(*s->cfs));
+		memcpy(c->load, s->load, n * sizeof(*s->load));
+	}
+	free(s->nr);
+	free(s->cfs);
+	free(s->load);
+}
+
+/*
  * newidle_balance() at v5.19 (schedreplay-models(7) §8.2); avg_idle and the lb
  * cost are not seen.  Where the balance probes show the levels the kernel
  * balanced at (in->levels), the others are passed over: in
@@ -674,6 +727,9 @@ int sr_lb_newidle_balance(struct sr_lb_ctx *c, int cpu)
 		return 0;
 	}
 	for (level = 0; level < ct->ndomains; level++) {
+		struct lb_saved saved;
+		int drawn;
+
 		if (!(ct->dom[level].flags & SR_SD_BALANCE_NEWIDLE))
 			continue;
 		if (c->in->levels && !(c->in->levels >> level & 1)) {
@@ -682,22 +738,39 @@ int sr_lb_newidle_balance(struct sr_lb_ctx *c, int cpu)
 		}
 		/*
 		 * NI_RANDOM's draw (sched_balance_newidle(), Debian 6.1.192 and
-		 * 6.12.117): the kernel balances here with a chance of about
-		 * ni_run/1024, no trace shows which way the draw went, and the
-		 * model takes its likelier side: below one half, the level is
-		 * passed over as the kernel's "continue" does (not in the
-		 * v4.15 model's kernels)
+		 * 6.12.117): the kernel balances here only when sched_rng() %
+		 * 1024 <= 1 + sd->newidle_ratio, and skips the level
+		 * ("continue") otherwise.  No trace shows the draw, but the
+		 * trace shows that the kernel pulled nothing at this level (a
+		 * switch without a pull, or a level below the one that
+		 * pulled): where the model's balance of the level would pull,
+		 * its own state leaves the draw's skip as the only reading of
+		 * that, unless the draw cannot skip (the engine's estimate of
+		 * its chance to run, ni_run, is 1024), so the level is passed
+		 * over and the decision marked (not in the v4.15 model's
+		 * kernels)
 		 */
-		if (c->in->ni_random && c->m->sd_era == SR_ERA_MAINLINE &&
-		    c->in->ni_run[level] < 512) {
-			sr_lb_reason(c, "%s: NI_RANDOM skip likelier (p %d/1024)", ct->dom[level].name,
-				     c->in->ni_run[level]);
-			c->out->lbf |= SR_LBO_NI_RANDOM;
-			continue;
+		drawn = c->in->ni_random && c->m->sd_era == SR_ERA_MAINLINE &&
+			c->in->ni_run[level] < 1024;
+		if (drawn && !lb_save(c, &saved)) {
+			int task, src;
+
+			pulled = c->pol->load_balance(c, cpu, level, SR_LB_NEWLY_IDLE);
+			task = c->out->task;
+			src = c->out->src_cpu;
+			lb_saved_end(c, &saved, pulled);
+			if (pulled) {
+				sr_lb_reason(c, "%s: NI_RANDOM skip (would pull %d from %d)",
+					     ct->dom[level].name, task, src);
+				c->out->lbf |= SR_LBO_NI_RANDOM;
+				c->out->ni_skip |= 1u << level;
+				continue;
+			}
+		} else {
+			pulled = c->pol->load_balance(c, cpu, level, SR_LB_NEWLY_IDLE);
+			if (pulled)
+				return pulled;
 		}
-		pulled = c->pol->load_balance(c, cpu, level, SR_LB_NEWLY_IDLE);
-		if (pulled)
-			return pulled;
 		if (sr_lb_nr_running(c, cpu) > 0 || sr_lb_ttwu_pending(c, cpu)) {
 			sr_lb_reason(c, "stop: work arrived");
 			break;

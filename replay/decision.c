@@ -555,6 +555,38 @@ static void ni_account(struct sr_replay *r, const struct sr_decision *d, int cpu
 	}
 }
 
+/*
+ * The check of the NI_RANDOM reading (balance.c) the trace allows without
+ * the probes' levels: at each domain, the switches and pulls at which the
+ * first model passed it over as the draw where it would have pulled, and
+ * the pulls at that domain the model made as the kernel did.  With the
+ * model's state right, the kernel pulls at that domain at the draw's
+ * chance to run of those (about one half at sd_init()'s newidle_ratio of
+ * 512); a much smaller share says the model would pull where the kernel's
+ * balance finds nothing.
+ */
+static void ni_tally(struct sr_replay *r, const struct sr_lb_pending *pd, int h, int cpu,
+		     enum sr_decision_kind kind)
+{
+	const struct sr_cpu_topo *ct = &r->topo->cpu[cpu];
+	const struct sr_eval *e = &pd->ev[h][0];
+	int l;
+
+	if (!sr_kgen_has(&r->kgen, SR_KF_NI_RANDOM) || pd->in[h].levels)
+		return;
+	for (l = 0; l < ct->ndomains && l < SR_MAX_DOMAIN_LEVELS; l++)
+		if (e->ni_skip >> l & 1)
+			r->stats.ni_skip_level[l]++;
+	if (kind != SR_DEC_LB_NEWIDLE || !cpu_in(r, pd->d.prev_cpu) ||
+	    !sr_eval_matches(&pd->d, e))
+		return;
+	for (l = 0; l < ct->ndomains && l < SR_MAX_DOMAIN_LEVELS; l++)
+		if (sr_cpumask_test(ct->dom[l].span, pd->d.prev_cpu)) {
+			r->stats.ni_pull_level[l]++;
+			break;
+		}
+}
+
 /* of 1024: the chance that NI_RANDOM's draw let @cpu's @level balance */
 static int ni_run_estimate(const struct sr_replay *r, int cpu, int level)
 {
@@ -608,8 +640,11 @@ int sr_dec_lb_close(struct sr_replay *r, int cpu, int h, enum sr_decision_kind k
 		r->stats.ni_random_pull++;
 	if (kind == SR_DEC_NEWIDLE)
 		aff_refused(r, pd, h);
-	if (kind == SR_DEC_NEWIDLE || kind == SR_DEC_LB_NEWIDLE)
+	if (kind == SR_DEC_NEWIDLE || kind == SR_DEC_LB_NEWIDLE) {
 		ni_account(r, &pd->d, cpu, kind);
+		if (r->nmodels > 0)
+			ni_tally(r, pd, h, cpu, kind);
+	}
 	r->stats.decisions[kind]++;
 	r->why_cur = pd->why[h].valid ? &pd->why[h] : NULL;
 	if (r->cb)
@@ -683,9 +718,11 @@ static void lb_newidle_input(struct sr_replay *r, struct sr_lb_input *in, int cp
  * 6.1.192 and 6.12.117, v6.19), without the probes' levels: the pull shows
  * that the draw let the level that pulled run, the lowest domain whose
  * span holds @src (a balance pulls from a group of its domain other than
- * the local one); of the levels below it the trace shows no more than at a
- * switch without a pull, so the models see the engine's estimate there, as
- * sr_dec_lb_newidle() gives it, and balance at that level and above.
+ * the local one); of the levels below it the trace shows what it shows at a
+ * switch without a pull, that they pulled nothing, so the models see the
+ * engine's estimate there, as sr_dec_lb_newidle() gives it (balance.c
+ * passes a level that would pull over as the draw), and balance at that
+ * level and above.
  */
 static void ni_pull_levels(struct sr_replay *r, struct sr_lb_input *in, int cpu, int src)
 {
@@ -824,9 +861,11 @@ int sr_dec_lb_newidle(struct sr_replay *r, struct sr_task *prev, int cpu, uint64
 	pd->in[0].arrival = known;
 	/*
 	 * without the probes' levels, on a kernel with NI_RANDOM, the models
-	 * see the engine's estimate of each level's draw (balance.c takes
-	 * its likelier side); a pull (balance_newidle) shows the draw let
-	 * the balance run, so only a switch without one gets it
+	 * see the engine's estimate of each level's draw: balance.c passes
+	 * over, as the draw, a level whose balance would pull (the trace
+	 * shows none here) unless the estimate says it cannot skip; a pull
+	 * (balance_newidle) shows the draw let the balance run, so only a
+	 * switch without one gets it
 	 */
 	if (!pd->in[0].levels && sr_kgen_has(&r->kgen, SR_KF_NI_RANDOM)) {
 		int l;

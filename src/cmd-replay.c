@@ -1137,15 +1137,36 @@ static void print_fidelity(const struct replay_args *a, struct replay_ctx *rc,
 				printf(" %d: %llu", k, (unsigned long long)st->newidle_level[k]);
 		printf(" (of %llu without a pull)\n", (unsigned long long)st->decisions[SR_DEC_NEWIDLE]);
 	} else if (sr_kgen_has(&run->kgen, SR_KF_NI_RANDOM)) {
+		const struct sr_cpu_topo *ct = &run->topo->cpu[0];
+
 		printf("newidle:    NI_RANDOM: at %llu of %llu newly idle switches without a pull "
 		       "and at %llu of %llu newly idle pulls (below the level that pulled) "
-		       "a domain was passed over on the likelier side of the kernel's draw, "
-		       "which no trace shows (marked ni_random; record --balance-probes to "
-		       "see the levels the kernel balanced at)\n",
+		       "a domain whose balance would have pulled was passed over as the "
+		       "kernel's draw, which no trace shows (marked ni_random; record "
+		       "--balance-probes to see the levels the kernel balanced at)\n",
 		       (unsigned long long)st->ni_random,
 		       (unsigned long long)st->decisions[SR_DEC_NEWIDLE],
 		       (unsigned long long)st->ni_random_pull,
 		       (unsigned long long)st->decisions[SR_DEC_LB_NEWIDLE]);
+		/*
+		 * the check the trace still allows: of the chances the model
+		 * saw to pull at a domain, the kernel took the draw's share
+		 */
+		printf("newidle:    NI_RANDOM check, per domain (passed over / pulled as the "
+		       "kernel did; with the model right, the kernel's share is the draw's "
+		       "chance, about 1/2 at newidle_ratio 512, less where avg_idle kept "
+		       "the kernel from balancing; far below it, the model pulls where the "
+		       "kernel's balance finds nothing):");
+		for (k = 0; k < SR_MAX_DOMAIN_LEVELS && k < ct->ndomains; k++) {
+			uint64_t n = st->ni_skip_level[k] + st->ni_pull_level[k];
+
+			printf(" %s %llu / %llu", ct->dom[k].name,
+			       (unsigned long long)st->ni_skip_level[k],
+			       (unsigned long long)st->ni_pull_level[k]);
+			if (n)
+				printf(" (%.0f%%)", 100.0 * (double)st->ni_pull_level[k] / (double)n);
+		}
+		printf("\n");
 	}
 	printf("reconciled:");
 	for (k = 0; k < SR_REC__COUNT; k++)

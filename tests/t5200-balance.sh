@@ -170,14 +170,15 @@ same "fidelity: balance_periodic exact = pulls from and to the kernel's CPUs" \
 # CPUs 0 and 2: the newly idle balances find only pinned tasks at MC (ALL_PINNED);
 # at NUMA the two nodes' PELT loads (the hogs' and the blocked task's) are
 # within imbalance_pct, so few of them reach the ALL_PINNED redo there
-# The recording's kernel (Debian 6.1.192) has NI_RANDOM, whose draw passes
-# over most of these balances (below); the balance path itself is checked
-# as a 6.1 release before NI_RANDOM (6.1.100) would take it
+# The recording's kernel (Debian 6.1.192) has NI_RANDOM, whose draw the
+# trace does not show; the model's own balance pulls nothing here (only
+# pinned tasks), so no draw is inferred (below); the balance path itself is
+# checked as a 6.1 release before NI_RANDOM (6.1.100) would take it
 ph="$FIX/tracedat/numa/numa-6.1-pinnedhogs"
 "$SR" replay -q -o "$TMP/ph.db" -t "$ph.topo" --kernel 6.1.100 "$ph.dat" >/dev/null 2>&1
 "$SR" replay -q -o "$TMP/ph-ni.db" -t "$ph.topo" "$ph.dat" >/dev/null 2>&1
-ok "pinned hogs, as recorded (NI_RANDOM): nothing pulled at any newidle decision, most levels passed over" sh -c \
-	"[ \"\$(sqlite3 '$TMP/ph-ni.db' \"SELECT count(*) > 600, sum(e.cpu IS NOT NULL) FROM evaluation e JOIN decision d USING (decision_id) WHERE e.side_id = 1 AND d.kind = 'newidle' AND d.inferred LIKE '%ni_random%'\")\" = '1|0' ]"
+ok "pinned hogs, as recorded (NI_RANDOM): nothing pulled at any newidle decision, no draw inferred" sh -c \
+	"[ \"\$(sqlite3 '$TMP/ph-ni.db' \"SELECT count(*) > 600, sum(d.inferred LIKE '%ni_random%'), sum(e.cpu IS NOT NULL) FROM evaluation e JOIN decision d USING (decision_id) WHERE e.side_id = 1 AND d.kind = 'newidle'\")\" = '1|0|0' ]"
 ok "pinned hogs: most newly idle balances find only pinned tasks" sh -c \
 	"[ \$(sqlite3 '$TMP/ph.db' \"SELECT count(*) FROM evaluation_v e JOIN decision d USING (decision_id) WHERE d.kind = 'newidle' AND e.reason LIKE '%all pinned%'\") -gt 600 ]"
 ok "pinned hogs: and pull nothing, as the kernel did, at 99% of them" sh -c \
@@ -262,19 +263,22 @@ grep -v ' cpu=3 idle=0 level=' "$pl" >"$TMP/pl-one.txt"
 same "probe levels: with one sd->level seen every level is tried" "0" \
 	"$(q "$TMP/pl-one.db" "SELECT count(*) FROM ($plq) WHERE text LIKE '%not tried%'")"
 
-# NI_RANDOM without the balance probes: the model takes the likelier side of
-# the draw the trace cannot show, from the engine's estimate of the kernel's
-# newidle_ratio; a pull shows the draw let the balance run
+# NI_RANDOM without the balance probes: the draw is in no trace, but the
+# trace shows the kernel pulled nothing at a switch without a pull; where
+# the model's balance of a level would pull, the draw's skip is its only
+# reading (the first switch too, at a chance of one half, which the
+# likelier-side rule before this balanced and got wrong); a pull shows the
+# draw let the balance run
 nr="$S/newidle-ni-random.txt"
 nrq="SELECT d.kind, coalesce(e.cpu, '-'), coalesce(d.inferred, ''), r.text FROM decision d
 	JOIN evaluation e ON e.decision_id = d.decision_id AND e.side_id = 1
 	JOIN reason r ON r.reason_id = e.reason_id WHERE d.kind LIKE '%newidle' ORDER BY d.ts"
 "$SR" replay -q -o "$TMP/nr.db" -t 1x2x1 --kernel 6.12.117 "$nr" 2>"$TMP/e"
 same "NI_RANDOM: replays" 0 $?
-same "NI_RANDOM: a chance of one half balances, below it MC is passed over; the pull is evaluated" \
-	"newidle 0 topology newidle > MC: busiest cpu 1 (nr 2, overloaded) > pull 21 from 1 to 0
-newidle - topology,ni_random newidle > MC: NI_RANDOM skip likelier (p 511/1024) > no pull
-newidle - topology,ni_random newidle > MC: NI_RANDOM skip likelier (p 511/1024) > no pull
+same "NI_RANDOM: MC would pull at each switch without a pull: passed over as the draw; the pull is evaluated" \
+	"newidle - topology,ni_random newidle > MC: NI_RANDOM skip (would pull 21 from 1) > no pull
+newidle - topology,ni_random newidle > MC: NI_RANDOM skip (would pull 21 from 1) > no pull
+newidle - topology,ni_random newidle > MC: NI_RANDOM skip (would pull 21 from 1) > no pull
 balance_newidle 0 topology newidle > MC: busiest cpu 1 (nr 2, overloaded) > pull 21 from 1 to 0" \
 	"$(q "$TMP/nr.db" "$nrq" | tr '|' ' ')"
 "$SR" replay -q -o "$TMP/nr61.db" -t 1x2x1 --kernel 6.1.100 "$nr" 2>"$TMP/e"
@@ -282,21 +286,23 @@ same "NI_RANDOM: a 6.1 release before it (6.1.100) balances at every switch" "0 
 	"$(q "$TMP/nr61.db" "$nrq" | cut -d'|' -f2 | tr '\n' ' ' | sed 's/ $//')"
 "$SR" replay -t 1x2x1 --kernel 6.12.117 "$nr" >"$TMP/nr.out" 2>&1
 ok "NI_RANDOM: --fidelity counts the switches and names what to record" grep -q \
-	'^newidle: *NI_RANDOM: at 2 of 3 newly idle switches without a pull .*record --balance-probes' "$TMP/nr.out"
+	'^newidle: *NI_RANDOM: at 3 of 3 newly idle switches without a pull .*record --balance-probes' "$TMP/nr.out"
+ok "NI_RANDOM: --fidelity gives the check per domain: passed over 3, pulled as the kernel 1" grep -q \
+	'^newidle: *NI_RANDOM check, per domain .*: MC 3 / 1 (25%)$' "$TMP/nr.out"
 same "NI_RANDOM: with the probes' levels the draw is known: no estimate" "0" \
 	"$(q "$TMP/pl.db" "SELECT count(*) FROM decision WHERE inferred LIKE '%ni_random%'")"
 # NI_RANDOM at a pull from the other node (newidle-ni-random-pull.txt): the
-# pull shows NUMA's draw let it balance, MC's draw is estimated as at a
-# switch without a pull (below one half: passed over), so the model pulls at
-# NUMA from CPU 2 as the kernel did, not from its sibling
+# pull shows NUMA's draw let it balance and that MC pulled nothing, where the
+# model's MC balance would pull: passed over as the draw, so the model pulls
+# at NUMA from CPU 2 as the kernel did, not from its sibling
 nrp="$S/newidle-ni-random-pull.txt"
 "$SR" replay -q -o "$TMP/nrp.db" -t 2x2x1 --kernel 6.12.117 "$nrp" 2>"$TMP/e"
-same "NI_RANDOM: a pull at NUMA passes MC over on the estimate and pulls where the kernel did" \
-	"balance_newidle 0 topology,ni_random newidle > MC: NI_RANDOM skip likelier (p 511/1024) > NUMA: busiest cpu 2 (nr 2, overloaded) > pull 23 from 2 to 0" \
+same "NI_RANDOM: a pull at NUMA passes MC over as the draw and pulls where the kernel did" \
+	"balance_newidle 0 topology,ni_random newidle > MC: NI_RANDOM skip (would pull 21 from 1) > NUMA: busiest cpu 2 (nr 2, overloaded) > pull 23 from 2 to 0" \
 	"$(q "$TMP/nrp.db" "$nrq" | tr '|' ' ' | grep '^balance_newidle')"
 "$SR" replay -t 2x2x1 --kernel 6.12.117 "$nrp" >"$TMP/nrp.out" 2>&1
 ok "NI_RANDOM: --fidelity counts the pulls too" grep -q \
-	'^newidle: *NI_RANDOM: at 1 of 2 newly idle switches without a pull and at 1 of 1 newly idle pulls' "$TMP/nrp.out"
+	'^newidle: *NI_RANDOM: at 2 of 2 newly idle switches without a pull and at 1 of 1 newly idle pulls' "$TMP/nrp.out"
 "$SR" replay -q -o "$TMP/nrp61.db" -t 2x2x1 --kernel 6.1.100 "$nrp" 2>"$TMP/e"
 same "NI_RANDOM: before it (6.1.100) the pull balances at MC first" \
 	"balance_newidle 0 topology newidle > MC: busiest cpu 1 (nr 2, overloaded) > pull 21 from 1 to 0" \

@@ -63,7 +63,9 @@ struct sr_lb_input {
 	/*
 	 * newidle without a pull, on a kernel with NI_RANDOM and without the
 	 * probes' levels: ni_random is set and ni_run[i] is the engine's
-	 * estimate (of 1024) that the draw let the i-th domain balance
+	 * estimate (of 1024) that the draw let the i-th domain balance; below
+	 * 1024 a domain whose balance would pull is passed over as the draw
+	 * (the trace shows it pulled nothing; sr_lb_newidle_balance())
 	 */
 	int ni_random;
 	int ni_run[SR_MAX_DOMAIN_LEVELS];

@@ -314,7 +314,8 @@ enum sr_lb_outcome {
 	SR_LBO_REDO		= 1 << 3,	/* an LBF_ALL_PINNED redo ran */
 	SR_LBO_ABORT		= 1 << 4,	/* nohz pass abandoned (need_resched) */
 	SR_LBO_INF_AFFINITY	= 1 << 5,	/* an inferred affinity refused a task */
-	SR_LBO_NI_RANDOM	= 1 << 6,	/* a level passed over on NI_RANDOM's likelier draw */
+	SR_LBO_NI_RANDOM	= 1 << 6,	/* a level that would pull passed over as
+						 * NI_RANDOM's draw (the trace shows no pull there) */
 };
 /* the outcome bits that make two sides' balance decisions differ */
 #define SR_LBO_COMPARE (SR_LBO_SOME_PINNED | SR_LBO_HINT_SET | SR_LBO_BAIL)
@@ -335,6 +336,8 @@ struct sr_eval {
 	unsigned lbf;
 	int neffects;
 	int effect[SR_LB_MAX_EFFECTS];	/* (group index << 1) | value */
+	unsigned ni_skip;		/* bit i: the i-th domain passed over as NI_RANDOM's
+					 * draw where its balance would have pulled */
 };
 
 /**
@@ -591,10 +594,18 @@ struct sr_replay_stats {
 	uint64_t delayed_woken;		/* of those, woken still queued (ttwu_runnable) */
 	/* newidle decisions (not skipped) at which load_balance ran at sd->level i */
 	uint64_t newidle_level[8];
-	/* newidle decisions at which a model took NI_RANDOM's likelier side */
+	/* newidle decisions at which a model passed a level over as NI_RANDOM's draw */
 	uint64_t ni_random;
 	/* balance_newidle decisions at which it did, below the level that pulled */
 	uint64_t ni_random_pull;
+	/*
+	 * NI_RANDOM without the probes' levels, the first model, per domain
+	 * index: newly idle switches and pulls at which it passed the domain
+	 * over where its balance would have pulled (ni_skip_level), and newly
+	 * idle pulls at that domain it made as the kernel did (ni_pull_level)
+	 */
+	uint64_t ni_skip_level[SR_MAX_DOMAIN_LEVELS];
+	uint64_t ni_pull_level[SR_MAX_DOMAIN_LEVELS];
 	/* self-pulls that followed another at once: the same balance, no decision */
 	uint64_t lb_batched;
 	uint64_t reconciled[SR_REC__COUNT];	/* by enum sr_reconcile */
