@@ -10,9 +10,10 @@
  * trace in the demand.  A sleep ends at the sched_waking of the task (the
  * waker's context; sched_wakeup when the trace has no sched_waking): a
  * waker that is a task gives a dependency edge to the point of the waker's
- * own execution; the idle task (pid 0), or any task when the wakeup came
- * from interrupt context (the event's irq flags), a timer or interrupt
- * with the recorded length.  The state here is per task and per CPU; only the steps
+ * own execution (a producer's, SR_DM_F_STREAM: the waker's CPU time from
+ * the wakee's block instead); the idle task (pid 0), or any task when the
+ * wakeup came from interrupt context (the event's irq flags), a timer or
+ * interrupt with the recorded length.  The state here is per task and per CPU; only the steps
  * grow with the trace.
  */
 #include "schedreplay/demand.h"
@@ -30,6 +31,9 @@
 #include "banned.h"
 
 enum ts_state { TS_UNKNOWN, TS_RUNNING, TS_RUNNABLE, TS_SLEEPING, TS_DEAD };
+
+#define RING	16	/* switch-ins kept per task, for cpu_since() */
+#define NWK	8	/* wakers kept per task, for unblocked_since() */
 
 /* extraction state of one task, parallel to sr_demand.task */
 struct tstate {
@@ -56,6 +60,17 @@ struct tstate {
 	uint64_t move_ts;
 	int move_cpu;
 	uint64_t cur_mask;
+	unsigned blocks;	/* its blocking switches so far */
+	/*
+	 * the last NWK tasks that woke it, each with its ->blocks then: a
+	 * waker that has not blocked since its previous wakeup of this task
+	 * is a producer's (SR_DM_F_STREAM)
+	 */
+	int wk_task[NWK];
+	unsigned wk_blocks[NWK], wk_n;
+	/* its last RING switch-ins: when, and its CPU time (run_ns) then */
+	uint64_t ring_ts[RING], ring_cum[RING];
+	unsigned ring_n;
 };
 
 struct dpriv {
@@ -395,6 +410,50 @@ static int task_get(struct sr_demand *d, int pid, const char *comm, int prio,
 	return task_new(d, pid, comm ? comm : "", prio, origin, d->t0, cpu);
 }
 
+/* @idx is switched in at @ts (its run_ns is its CPU time up to then) */
+static void ring_push(struct sr_demand *d, int idx, uint64_t ts)
+{
+	struct tstate *s = &((struct dpriv *)d->priv)->ts[idx];
+	unsigned i = s->ring_n++ % RING;
+
+	s->ring_ts[i] = ts;
+	s->ring_cum[i] = d->task[idx].run_ns;
+}
+
+/*
+ * The CPU time of @idx from @a to now, its run_ns accounted up to now: its
+ * run_ns less its CPU time at @a, from the switch-ins kept (before the
+ * oldest kept, from that one's)
+ */
+static uint64_t cpu_since(const struct sr_demand *d, int idx, uint64_t a)
+{
+	const struct tstate *s = &((const struct dpriv *)d->priv)->ts[idx];
+	uint64_t now = d->task[idx].run_ns, at;
+	unsigned n = s->ring_n < RING ? s->ring_n : RING, k;
+
+	if (!n)
+		return 0;
+	/* newest first: the last switch-in at or before @a */
+	for (k = 0; k < n; k++) {
+		unsigned i = (s->ring_n - 1 - k) % RING;
+
+		if (s->ring_ts[i] > a)
+			continue;
+		at = s->ring_cum[i] + (a - s->ring_ts[i]);
+		/* the slice may have ended before @a: no more than at the next switch-in */
+		if (k) {
+			unsigned nx = (s->ring_n - k) % RING;
+
+			if (at > s->ring_cum[nx])
+				at = s->ring_cum[nx];
+		}
+		if (at > now)
+			at = now;
+		return now - at;
+	}
+	return now - s->ring_cum[(s->ring_n - n) % RING];
+}
+
 /* a task first seen running: its burst began at the trace start */
 static int task_running_since_start(struct sr_demand *d, int idx, int cpu)
 {
@@ -408,6 +467,7 @@ static int task_running_since_start(struct sr_demand *d, int idx, int cpu)
 	s->since = d->t0;
 	s->acc_ts = d->t0;
 	s->acc_cpu = cpu;
+	ring_push(d, idx, d->t0);
 	if (cpu >= 0 && cpu < p->ccap && p->curr[cpu] < 0) {
 		p->curr[cpu] = idx;
 		if (p->rm)
@@ -561,6 +621,30 @@ static void end_sleep(struct sr_demand *d, int idx, uint64_t ts, enum sr_dm_end 
 		p->rm_failed = 1;
 }
 
+/*
+ * @w wakes @t: whether it woke @t before and has not blocked since; @w is
+ * then kept as @t's latest waker
+ */
+static int unblocked_since(struct sr_demand *d, int w, int t)
+{
+	struct dpriv *p = d->priv;
+	struct tstate *s = &p->ts[t];
+	unsigned n = s->wk_n < NWK ? s->wk_n : NWK, k;
+
+	for (k = 0; k < n; k++) {
+		if (s->wk_task[k] == w) {
+			int same = s->wk_blocks[k] == p->ts[w].blocks;
+
+			s->wk_blocks[k] = p->ts[w].blocks;
+			return same;
+		}
+	}
+	k = s->wk_n++ % NWK;
+	s->wk_task[k] = w;
+	s->wk_blocks[k] = p->ts[w].blocks;
+	return 0;
+}
+
 /* a WAKE step of @w (running on @cpu) for @wakee; returns its index or a negative code */
 static int add_wake(struct sr_demand *d, int w, int wakee, int cpu, uint64_t ts)
 {
@@ -660,7 +744,7 @@ static int on_wake(struct sr_demand *d, const struct sr_event *ev, int fallback)
 {
 	struct dpriv *p = d->priv;
 	struct tstate *s;
-	int t, w, ret, ws;
+	int t, w, ret, ws, stream;
 
 	if (ev->pid <= 0)
 		return 0;
@@ -724,9 +808,28 @@ static int on_wake(struct sr_demand *d, const struct sr_event *ev, int fallback)
 			end_sleep(d, t, ev->ts, SR_DM_BY_TIMER, -1, ev->cpu, 0);
 			return 0;
 		}
+		/*
+		 * A waker that has not blocked since its previous wakeup of
+		 * this task is a producer (a FIFO's writer): it does not wait for
+		 * the wakee, and which of its writes finds the wakee asleep on
+		 * an empty pipe (pipe_write() wakes the readers only when the
+		 * pipe was empty, 6.1 and 6.12) is the wakee's timing, not a
+		 * point of its own.  The wakeup is kept as the producer's CPU
+		 * time from the wakee's block to it; a sleep from the trace
+		 * start has no block to count from.
+		 */
+		stream = unblocked_since(d, w, t) && !p->ts[w].exiting &&
+			 !(d->task[t].step[s->sleep_step].flags & SR_DM_F_INITIAL);
 		ws = add_wake(d, w, t, ev->cpu, ev->ts);
 		if (ws < 0)
 			return ws;
+		if (stream) {
+			struct sr_dm_step *wst = &d->task[w].step[ws];
+
+			wst->flags |= SR_DM_F_STREAM;
+			wst->ns = cpu_since(d, w, d->task[t].step[s->sleep_step].ts);
+			d->stats.stream++;
+		}
 		s->wake_cpu = ev->cpu;
 		s->act_pending = 1;
 		end_sleep(d, t, ev->ts, SR_DM_BY_TASK, w, ws, 0);
@@ -863,6 +966,7 @@ static int on_switch(struct sr_demand *d, const struct sr_event *ev)
 				return ret;
 			s->state = TS_SLEEPING;
 			s->since = ev->ts;
+			s->blocks++;
 			st = step_add(&d->task[prev], SR_DM_SLEEP, ev->ts);
 			if (!st)
 				return -SR_E_NOMEM;
@@ -956,6 +1060,7 @@ static int on_switch(struct sr_demand *d, const struct sr_event *ev)
 		s->state = TS_RUNNING;
 		s->cpu = cpu;
 		s->since = ev->ts;
+		ring_push(d, next, ev->ts);
 		s->woken = 0;
 		s->forked = 0;
 		s->move_ts = 0;
@@ -1213,6 +1318,42 @@ int sr_demand_feed(struct sr_demand *d, const struct sr_event *ev)
 	}
 }
 
+/*
+ * A producer is a task whose wakeups of tasks mostly came without a block
+ * of its own since its previous one (a FIFO's writer).  A task that mostly
+ * blocks between them answers what it was woken for (a ping-pong partner,
+ * whose occasional second wakeup follows a reply it found without
+ * sleeping, pipe_read() taking the data at once): its wakeups stay points
+ * of its own execution, SR_DM_F_STREAM taken off.
+ */
+static void producers_only(struct sr_demand *d)
+{
+	int i;
+	unsigned j;
+
+	for (i = 0; i < d->ntasks; i++) {
+		struct sr_dm_task *t = &d->task[i];
+		unsigned wakes = 0, stream = 0;
+
+		for (j = 0; j < t->nsteps; j++) {
+			if (t->step[j].kind != SR_DM_WAKE || t->step[j].peer_step < 0)
+				continue;
+			wakes++;
+			if (t->step[j].flags & SR_DM_F_STREAM)
+				stream++;
+		}
+		if (!stream || stream * 2 > wakes)
+			continue;
+		for (j = 0; j < t->nsteps; j++) {
+			if (t->step[j].kind == SR_DM_WAKE && (t->step[j].flags & SR_DM_F_STREAM)) {
+				t->step[j].flags &= (uint16_t)~SR_DM_F_STREAM;
+				t->step[j].ns = 0;
+				d->stats.stream--;
+			}
+		}
+	}
+}
+
 int sr_demand_finish(struct sr_demand *d)
 {
 	struct dpriv *p = d->priv;
@@ -1278,6 +1419,7 @@ int sr_demand_finish(struct sr_demand *d)
 			d->stats.exits++;
 		}
 	}
+	producers_only(d);
 	dpriv_free(p);
 	d->priv = NULL;
 	return 0;
@@ -1364,9 +1506,12 @@ int sr_demand_write_text(const struct sr_demand *d, FILE *f)
 				fprintf(f, "run %" PRIu64 "\n", s->ns);
 				break;
 			case SR_DM_WAKE:
-				fprintf(f, "wake %d@%d%s%s\n", s->peer, s->peer_step,
+				fprintf(f, "wake %d@%d%s%s", s->peer, s->peer_step,
 					(s->flags & SR_DM_F_SYNC) ? " sync" : "",
 					(s->flags & SR_DM_F_EXITING) ? " exiting" : "");
+				if (s->flags & SR_DM_F_STREAM)
+					fprintf(f, " stream %" PRIu64, s->ns);
+				fprintf(f, "\n");
 				break;
 			case SR_DM_FORK:
 				fprintf(f, "fork %d\n", s->peer);

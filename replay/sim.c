@@ -7,7 +7,9 @@
  * its own execution; a sleep that a task ended in the recording ends at the
  * first wakeup of the task by a task that comes (a wakeup that comes while
  * the task is not in such a sleep is kept, so its next one does not block),
- * a timer's or an interrupt's when its recorded length has passed.  Placement and
+ * one a producer ended when one of the sleeper's producers has run as long
+ * from the block as the recording's did (watch_start()), a timer's or an
+ * interrupt's when its recorded length has passed.  Placement and
  * balancing are the model's: the simulator fills a struct sr_view from its
  * own runqueues and tasks and applies what sr_model_evaluate() and
  * sr_model_balance() decide.  Everything runs on the trace's clock from the
@@ -29,6 +31,8 @@
 /* ST_WAKING: woken onto another LLC's busy CPU, its activation there not done yet */
 enum { ST_NEW, ST_SLEEP, ST_QUEUED, ST_RUNNING, ST_DONE, ST_WAKING };
 
+#define NPROD	8
+
 struct stask {
 	struct sr_task t;		/* what the models read */
 	int idx;
@@ -49,6 +53,21 @@ struct stask {
 	int rt;
 	int aff_dest;			/* where its last affinity call sends it, -1: none */
 	int act_cpu;			/* ST_WAKING: the CPU it is activated on */
+	uint64_t work;			/* the CPU time of its demand done (capacity-scaled) */
+	/* the producers that ended its sleeps in the recording (the first NPROD) */
+	int prod[NPROD], nprod;
+	/*
+	 * A sleep producers end (SR_DM_F_STREAM, watch_start()): it waits
+	 * until producer prod[i] has done @watch_target[i] of work (its
+	 * ->work), for each i with bit i of @watching; @watch_next[i] links
+	 * the producer's watchers (a watch node: task index * NPROD + i, -1
+	 * the end).  @watchers: a producer's first watch node, -1 none.
+	 */
+	unsigned watching;
+	uint64_t watch_target[NPROD];
+	int watch_next[NPROD], watchers;
+	unsigned watch_flags;		/* the producer's WAKE step's flags */
+	int release_by;			/* its EV_TIMER is that producer's wakeup, -1: a timer's */
 };
 
 struct scpu {
@@ -67,6 +86,7 @@ struct scpu {
 	int resched;
 	int waking;			/* leaving idle for a wakeup (EV_IDLE_EXIT due) */
 	int dist_prev;			/* cpumask_any_and_distribute()'s last pick here */
+	uint64_t watch_at, watch_gen;	/* the earliest EV_WATCH pushed for run_gen */
 	/*
 	 * in a newly idle balance that takes time (EV_NEWIDLE_END due): curr
 	 * is the task that blocked, and the tasks that arrive meanwhile
@@ -83,7 +103,7 @@ struct scpu {
 };
 
 enum { EV_RUN_END, EV_TIMER, EV_TICK, EV_IDLE_EXIT, EV_PREEMPT, EV_NEWIDLE_END,
-       EV_NEWIDLE_ARRIVAL, EV_ACTIVATE };
+       EV_NEWIDLE_ARRIVAL, EV_ACTIVATE, EV_WATCH };
 
 struct sev {
 	uint64_t t, seq, gen;
@@ -591,6 +611,7 @@ static void update_curr(struct sim *s, int cpu)
 	p->sum_exec += delta;
 	work = cap_scale(s, cpu, delta, 1);
 	p->rem = p->rem > work ? p->rem - work : 0;
+	p->work += work;
 	if (is_fair(p)) {
 		p->vruntime += delta * SR_NICE0_WEIGHT / (p->t.weight ? p->t.weight : 1);
 		update_min_vruntime(c);
@@ -677,6 +698,33 @@ static struct stask *pick(struct sim *s, int cpu)
 	return best;
 }
 
+/*
+ * The running task of @cpu has watchers (a producer whose progress ends
+ * their sleeps): an EV_WATCH when it will have done the soonest one's work,
+ * valid while it keeps running (the CPU's run_gen)
+ */
+static void arm_watch(struct sim *s, int cpu)
+{
+	struct scpu *c = &s->cpu[cpu];
+	struct stask *p = c->curr;
+	uint64_t target = UINT64_MAX, done, at;
+	int n;
+
+	if (!p || p->st != ST_RUNNING || p->watchers < 0)
+		return;
+	for (n = p->watchers; n >= 0; n = s->task[n / NPROD].watch_next[n % NPROD])
+		if (s->task[n / NPROD].watch_target[n % NPROD] < target)
+			target = s->task[n / NPROD].watch_target[n % NPROD];
+	done = p->work + (s->now > p->exec_start ?
+			  cap_scale(s, cpu, s->now - p->exec_start, 1) : 0);
+	at = s->now + (target > done ? cap_scale(s, cpu, target - done, 0) + 1 : 0);
+	if (c->watch_gen == c->run_gen && c->watch_at <= at)
+		return;
+	c->watch_gen = c->run_gen;
+	c->watch_at = at;
+	ev_push(s, at, EV_WATCH, cpu, c->run_gen);
+}
+
 static void arm_run_end(struct sim *s, int cpu)
 {
 	struct scpu *c = &s->cpu[cpu];
@@ -686,6 +734,7 @@ static void arm_run_end(struct sim *s, int cpu)
 	if (!p || p->st != ST_RUNNING)
 		return;
 	ev_push(s, s->now + cap_scale(s, cpu, p->rem, 0), EV_RUN_END, cpu, c->run_gen);
+	arm_watch(s, cpu);
 }
 
 static void arm_tick(struct sim *s, int cpu)
@@ -1445,6 +1494,7 @@ static int fork_task(struct sim *s, struct stask *parent, struct stask *c);
 static void arm_timer(struct sim *s, struct stask *p, uint64_t ns)
 {
 	p->timer_gen++;
+	p->release_by = -1;
 	ev_push(s, s->now + perturb(s, ns), EV_TIMER, p->idx, p->timer_gen);
 }
 
@@ -1454,12 +1504,63 @@ static int by_task(const struct sr_dm_step *st)
 	return st->kind == SR_DM_SLEEP && st->end == SR_DM_BY_TASK && st->peer >= 0;
 }
 
+/* the producer's WAKE step that ended sleep @st in the recording, or NULL */
+static const struct sr_dm_step *stream_wake(const struct sim *s, const struct sr_dm_step *st)
+{
+	const struct sr_dm_task *wt;
+	const struct sr_dm_step *ws;
+
+	if (!by_task(st) || st->peer_step < 0)
+		return NULL;
+	wt = &s->d->task[st->peer];
+	if ((unsigned)st->peer_step >= wt->nsteps)
+		return NULL;
+	ws = &wt->step[st->peer_step];
+	return ws->kind == SR_DM_WAKE && (ws->flags & SR_DM_F_STREAM) ? ws : NULL;
+}
+
+/* a sleep that a task's wakeup at a point of its own ends (wake_task()) */
+static int by_point(const struct sim *s, const struct sr_dm_step *st)
+{
+	return by_task(st) && !stream_wake(s, st);
+}
+
 /* p->step was reached: a run burst's time (perturbed) */
 static void enter_step(struct sim *s, struct stask *p)
 {
 	p->rem = 0;
 	if (p->step < p->dm->nsteps && p->dm->step[p->step].kind == SR_DM_RUN)
 		p->rem = perturb(s, p->dm->step[p->step].ns);
+}
+
+/* a sleeping producer @w waits for @p's wakeup (a writer on @p's full pipe) */
+static int waits_for(const struct stask *w, const struct stask *p)
+{
+	const struct sr_dm_step *st = w->step < w->dm->nsteps ? &w->dm->step[w->step] : NULL;
+
+	return w->st == ST_SLEEP && st && st->kind == SR_DM_SLEEP && st->end == SR_DM_BY_TASK &&
+	       st->peer == p->idx;
+}
+
+/*
+ * Whether @p, at a sleep producers end, blocks: not if one of them waits
+ * for its wakeup (a writer blocked on @p's full pipe: the data is there,
+ * pipe_read() takes it), nor if all are done (the writers' ends closed:
+ * pipe_read() takes what is left, then end of file)
+ */
+static int stream_blocks(const struct sim *s, const struct stask *p)
+{
+	int i, left = 0;
+
+	for (i = 0; i < p->nprod; i++) {
+		const struct stask *w = &s->task[p->prod[i]];
+
+		if (waits_for(w, p))
+			return 0;
+		if (w->st != ST_DONE)
+			left = 1;
+	}
+	return left;
 }
 
 /*
@@ -1482,6 +1583,9 @@ static int advance(struct sim *s, struct stask *p)
 		case SR_DM_WAKE:
 			if (st->flags & SR_DM_F_EXITING)
 				p->t.exiting = 1;
+			/* a producer's: the wakee's sleep ends by this task's progress (watch_start()) */
+			if (st->flags & SR_DM_F_STREAM)
+				break;
 			if (st->peer >= 0 && st->peer_step >= 0) {
 				p->step++;
 				ret = wake_task(s, p, &s->task[st->peer], (unsigned)st->peer_step,
@@ -1513,8 +1617,11 @@ static int advance(struct sim *s, struct stask *p)
 			break;
 		}
 		case SR_DM_SLEEP:
+			/* a producer's sleep with the data there or the writers gone */
+			if (stream_wake(s, st) && !stream_blocks(s, p))
+				break;
 			/* a wakeup by a task came before it got here: it does not block */
-			if (!by_task(st) || !p->tokens)
+			if (!by_point(s, st) || !p->tokens)
 				return 0;
 			p->tokens--;
 			break;
@@ -1525,6 +1632,149 @@ static int advance(struct sim *s, struct stask *p)
 		enter_step(s, p);
 	}
 	return 0;
+}
+
+/* @p's sleep no longer waits for producer prod[@i] */
+static void unwatch_one(struct sim *s, struct stask *p, int i)
+{
+	int node = p->idx * NPROD + i, *link;
+
+	if (!(p->watching & (1u << i)))
+		return;
+	p->watching &= ~(1u << i);
+	for (link = &s->task[p->prod[i]].watchers; *link >= 0;
+	     link = &s->task[*link / NPROD].watch_next[*link % NPROD]) {
+		if (*link == node) {
+			*link = p->watch_next[i];
+			break;
+		}
+	}
+}
+
+/* @p's sleep no longer waits for producers */
+static void unwatch(struct sim *s, struct stask *p)
+{
+	int i;
+
+	for (i = 0; p->watching && i < p->nprod; i++)
+		unwatch_one(s, p, i);
+}
+
+/* @p's sleep ends now, by producer @by (-1: none) in its context (an EV_TIMER) */
+static void arm_release(struct sim *s, struct stask *p, int by)
+{
+	arm_timer(s, p, 0);
+	p->release_by = by;
+}
+
+/* the work @w has done up to now */
+static uint64_t work_now(const struct sim *s, const struct stask *w)
+{
+	if (w->st == ST_RUNNING && w->t.cpu >= 0 && s->cpu[w->t.cpu].curr == w &&
+	    s->now > w->exec_start)
+		return w->work + cap_scale(s, w->t.cpu, s->now - w->exec_start, 1);
+	return w->work;
+}
+
+/*
+ * @p blocks in a sleep that a producer ended in the recording
+ * (SR_DM_F_STREAM, demand.c says when).  pipe_write() wakes a reader that
+ * waits on an empty pipe at the next write by any of its writers (6.1 and
+ * 6.12), whichever point of the writer's execution that is: the sleep
+ * ends when one of @p's producers that is not done has done @ns more work
+ * from now, as much as the one that ended it did from @p's block in the
+ * recording (perturbed as a run burst).  A producer blocked on @p's own
+ * full pipe (it waits for @p's wakeup), or none left (pipe_release() of
+ * the last writer), ends the sleep at once (advance() does not block for
+ * those: stream_blocks(); they come about within one simulated instant).
+ */
+static void watch_start(struct sim *s, struct stask *p, uint64_t ns, unsigned flags)
+{
+	int i, by = -1;
+
+	p->watch_flags = flags;
+	for (i = 0; i < p->nprod; i++) {
+		if (s->task[p->prod[i]].st != ST_NEW)
+			by = p->prod[i];
+		if (waits_for(&s->task[p->prod[i]], p))
+			break;
+	}
+	if (i == p->nprod) {
+		ns = perturb(s, ns);
+		for (i = 0; i < p->nprod; i++) {
+			struct stask *w = &s->task[p->prod[i]];
+
+			if (w->st == ST_DONE)
+				continue;
+			p->watch_target[i] = work_now(s, w) + ns;
+			p->watch_next[i] = w->watchers;
+			w->watchers = p->idx * NPROD + i;
+			p->watching |= 1u << i;
+			if (w->st == ST_RUNNING && w->t.cpu >= 0 && s->cpu[w->t.cpu].curr == w)
+				arm_watch(s, w->t.cpu);
+		}
+	} else {
+		by = p->prod[i];
+	}
+	if (!p->watching)
+		arm_release(s, p, by);
+}
+
+static int do_wakeup(struct sim *s, struct stask *w, struct stask *p, int this_cpu,
+		     unsigned flags);
+
+/* EV_WATCH: the running task of @cpu wakes the watchers whose work it has done */
+static int watch_due(struct sim *s, int cpu)
+{
+	struct stask *p = s->cpu[cpu].curr;
+	int n, ret;
+
+	if (!p || p->st != ST_RUNNING)
+		return 0;
+	update_curr(s, cpu);
+	for (n = p->watchers; n >= 0; ) {
+		struct stask *r = &s->task[n / NPROD];
+		int i = n % NPROD;
+
+		n = r->watch_next[i];
+		if (r->watch_target[i] > p->work)
+			continue;
+		/* do_wakeup() unlinks all of @r's nodes: start again */
+		ret = do_wakeup(s, p, r, cpu, r->watch_flags);
+		if (ret)
+			return ret;
+		n = p->watchers;
+	}
+	arm_watch(s, cpu);
+	return 0;
+}
+
+/*
+ * @w blocks or is done.  Done: it watches for no one (a sleep left with no
+ * producer ends now).  Blocked on the full pipe of one of its watchers
+ * (its sleep ends by that one's wakeup): that one's sleep ends now, as
+ * pipe_write() wakes the readers before its wait on wr_wait (6.1 and
+ * 6.12); the others wait on.
+ */
+static void watch_release(struct sim *s, struct stask *w)
+{
+	int n = w->watchers;
+
+	while (n >= 0) {
+		struct stask *r = &s->task[n / NPROD];
+		int i = n % NPROD;
+
+		n = r->watch_next[i];
+		if (w->st == ST_DONE) {
+			unwatch_one(s, r, i);
+			if (!r->watching)
+				arm_release(s, r, w->idx);
+		} else if (waits_for(w, r)) {
+			unwatch(s, r);
+			arm_release(s, r, w->idx);
+			n = w->watchers;
+		}
+	}
 }
 
 /* what @p, off its CPU now, waits for at its current step */
@@ -1549,6 +1799,8 @@ static void sleep_wait(struct sim *s, struct stask *p)
 	if (st->kind == SR_DM_SLEEP && (st->end == SR_DM_BY_TIMER || st->end == SR_DM_BY_UNKNOWN ||
 					(st->end == SR_DM_BY_TASK && st->peer < 0)))
 		arm_timer(s, p, st->ns);
+	if (stream_wake(s, st))
+		watch_start(s, p, stream_wake(s, st)->ns, stream_wake(s, st)->flags);
 }
 
 /* @p leaves @cpu (it blocked, exited or finished): dequeue and account */
@@ -1668,6 +1920,7 @@ static int do_wakeup(struct sim *s, struct stask *w, struct stask *p, int this_c
 	const struct sr_task *cur;
 	int prev = p->t.cpu >= 0 ? p->t.cpu : first_allowed(s, p), cpu, sync, exiting;
 
+	unwatch(s, p);
 	if (p->delayed)
 		return wake_delayed(s, w, p);
 	if (!w) {
@@ -1761,7 +2014,7 @@ static int wake_task(struct sim *s, struct stask *w, struct stask *p, unsigned s
 {
 	if (p->st == ST_DONE || step >= p->dm->nsteps)
 		return 0;
-	if (p->st == ST_SLEEP && p->step < p->dm->nsteps && by_task(&p->dm->step[p->step]))
+	if (p->st == ST_SLEEP && p->step < p->dm->nsteps && by_point(s, &p->dm->step[p->step]))
 		return do_wakeup(s, w, p, w ? w->t.cpu : -1, flags);
 	p->tokens++;
 	return 0;
@@ -2088,6 +2341,7 @@ static int run_end(struct sim *s, int cpu)
 	}
 	block_curr(s, cpu, p);
 	want_resched(s, cpu);
+	watch_release(s, p);
 	return 0;
 }
 
@@ -2247,10 +2501,29 @@ static int sim_setup(struct sim *s)
 		p->t.ttwu_cpu = -1;
 		p->t.aff_cpu = -1;
 		p->aff_dest = -1;
+		p->watchers = -1;
+		p->release_by = -1;
 		p->t.cpu = dt->first_cpu >= 0 && dt->first_cpu < s->ncpus ? dt->first_cpu : -1;
 		if (p->t.cpu >= 0 && !allowed(s, p, p->t.cpu))
 			p->t.cpu = first_allowed(s, p);
 		p->st = ST_NEW;
+	}
+	/* each task's producers (SR_DM_F_STREAM wakers), for watch_start() */
+	for (i = 0; i < d->ntasks; i++) {
+		struct stask *p = &s->task[i];
+		unsigned j;
+
+		for (j = 0; j < d->task[i].nsteps && p->nprod < NPROD; j++) {
+			const struct sr_dm_step *st = &d->task[i].step[j];
+			int k;
+
+			if (!stream_wake(s, st))
+				continue;
+			for (k = 0; k < p->nprod && p->prod[k] != st->peer; k++)
+				;
+			if (k == p->nprod)
+				p->prod[p->nprod++] = st->peer;
+		}
 	}
 	/* pids named twice (reused) would be ambiguous in a balance's answer */
 	for (i = 0; i < d->ntasks; i++)
@@ -2362,7 +2635,10 @@ int sr_sim_run(const struct sr_demand *d, const struct sr_sim_opts *o,
 		case EV_TIMER: {
 			struct stask *p = &s.task[e.a];
 
-			if (e.gen == p->timer_gen && p->st == ST_SLEEP)
+			if (e.gen == p->timer_gen && p->st == ST_SLEEP && p->release_by >= 0)
+				ret = do_wakeup(&s, &s.task[p->release_by], p,
+						s.task[p->release_by].t.cpu, p->watch_flags);
+			else if (e.gen == p->timer_gen && p->st == ST_SLEEP)
 				ret = do_wakeup(&s, NULL, p, -1, 0);
 			break;
 		}
@@ -2379,6 +2655,10 @@ int sr_sim_run(const struct sr_demand *d, const struct sr_sim_opts *o,
 		case EV_NEWIDLE_END:
 			if (s.cpu[e.a].newidle && e.gen == s.cpu[e.a].nl_gen)
 				ret = newidle_end(&s, e.a);
+			break;
+		case EV_WATCH:
+			if (e.gen == s.cpu[e.a].run_gen)
+				ret = watch_due(&s, e.a);
 			break;
 		case EV_ACTIVATE:
 			if (s.task[e.a].st == ST_WAKING)

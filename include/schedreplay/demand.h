@@ -56,7 +56,9 @@ struct sr_dm_step {
 				 * SLEEP: the CPU it blocked on */
 	uint64_t ts;		/* trace time the step began (RUN: first slice; SLEEP: block) */
 	union {
-		uint64_t ns;	/* RUN: CPU time; SLEEP: recorded length */
+		uint64_t ns;	/* RUN: CPU time; SLEEP: recorded length;
+				 * WAKE with SR_DM_F_STREAM: the waker's CPU time
+				 * from the wakee's block to this wakeup */
 		uint64_t mask;	/* AFFINITY: CPUs 0-63 */
 	};
 };
@@ -69,6 +71,9 @@ struct sr_dm_step {
 #define SR_DM_F_SYNC	(1 << 2)	/* WF_SYNC, as the select_rq probe read it */
 #define SR_DM_F_SYNC_KNOWN (1 << 3)	/* the probe gave the wake flags (else sync unknown) */
 #define SR_DM_F_EXITING	(1 << 4)	/* the waker had passed sched_process_exit */
+#define SR_DM_F_STREAM	(1 << 5)	/* a producer's wakeup: the waker had not blocked
+					 * since its previous wakeup of a task; @ns is its
+					 * CPU time from the wakee's block to the wakeup */
 
 /* how a task came to be in the demand */
 enum sr_dm_origin {
@@ -120,6 +125,7 @@ struct sr_dm_stats {
 	uint64_t forks;
 	uint64_t exits;
 	uint64_t redundant_wakes;	/* wakeups of a task that was not asleep */
+	uint64_t stream;		/* of by_task: a producer's (SR_DM_F_STREAM) */
 	uint64_t lost_markers;		/* lost-event markers: the state may be off there */
 	uint64_t inconsistent;		/* events that contradicted the tracked state */
 };

@@ -3,7 +3,7 @@
  * Unit tests of demand extraction (replay/demand.c) on small hand-written
  * ftrace text traces in tests/fixtures/demand/: a pipe pair (ping-pong,
  * with one sched_waking that races the wakee's switch-out), a fork and
- * wait, a timer sleeper.  Each checks the bursts, the sleeps and what ended
+ * wait, a timer sleeper, a producer.  Each checks the bursts, the sleeps and what ended
  * them, and the edges both ways.
  */
 #include <stdlib.h>
@@ -476,6 +476,60 @@ static void test_activation(void)
 	sr_demand_free(d);
 }
 
+/*
+ * A producer: the writer wakes the reader 8 times without blocking itself;
+ * its first wakeup (none before it) is a point of its execution, the 7
+ * others SR_DM_F_STREAM with its CPU time from the reader's block (100 us,
+ * the writer running throughout).  A ping-pong partner blocks between its
+ * wakeups: none of the pipe pair's is a producer's, nor the second wakeup
+ * of a partner that found the reply without sleeping.
+ */
+static void test_producer(void)
+{
+	struct sr_demand *d = load("producer.txt");
+	int r, w, i;
+	unsigned j;
+
+	if (!d)
+		return;
+	r = sr_demand_find(d, 400);
+	w = sr_demand_find(d, 401);
+	CHECK(r >= 0 && w >= 0, "producer: reader and writer found");
+	CHECK_EQ(d->task[w].nsteps, 18, "writer: 9 runs, 8 wakes, the exit");
+	CHECK_WAKE(d, w, 1, r, 1);
+	CHECK(!(step(d, w, 1)->flags & SR_DM_F_STREAM), "its first wakeup is a point of its own");
+	for (j = 3; j < 17; j += 2) {
+		CHECK_WAKE(d, w, j, r, (int)j);
+		CHECK(step(d, w, j)->flags & SR_DM_F_STREAM, "writer step %u: a producer's wakeup", j);
+		CHECK_EQ(step(d, w, j)->ns, 100000, "writer step %u: 100 us of its CPU time from the "
+			 "reader's block", j);
+	}
+	CHECK_EQ(d->stats.stream, 7, "7 sleeps ended by a producer");
+	for (j = 1; j < 17; j += 2)
+		CHECK_SLEEP(d, r, j, SR_DM_BY_TASK, 100000, w, (int)j);
+	sr_demand_free(d);
+
+	d = load("pipe-pair.txt");
+	if (!d)
+		return;
+	for (i = 0; i < d->ntasks; i++)
+		for (j = 0; j < d->task[i].nsteps; j++)
+			CHECK(!(d->task[i].step[j].flags & SR_DM_F_STREAM),
+			      "pipe pair: task %d step %u is not a producer's", i, j);
+	CHECK_EQ(d->stats.stream, 0, "pipe pair: no producer");
+	sr_demand_free(d);
+
+	/* ping once finds pong's reply without sleeping and wakes it again, unblocked */
+	d = load("reply-twice.txt");
+	if (!d)
+		return;
+	CHECK_WAKE(d, 0, 7, 1, 6);
+	CHECK(!(step(d, 0, 7)->flags & SR_DM_F_STREAM),
+	      "a partner that mostly blocks between its wakeups is no producer (1 of 5 unblocked)");
+	CHECK_EQ(d->stats.stream, 0, "reply-twice: no producer");
+	sr_demand_free(d);
+}
+
 int main(void)
 {
 	test_pipe_pair();
@@ -490,5 +544,6 @@ int main(void)
 	test_remote_move();
 	test_double_wake();
 	test_activation();
+	test_producer();
 	return unit_done();
 }

@@ -453,6 +453,84 @@ out:
 }
 
 /*
+ * A producer (it wakes the reader without blocking in between, SR_DM_F_STREAM)
+ * and its reader, recorded on two CPUs, simulated on one.  EEVDF: the
+ * writer's slices now cover several of its recorded wakeup points while the
+ * reader waits, and pipe_write() would have woken the reader at its first
+ * write after each block, so each of the reader's sleeps still blocks and
+ * ends by the writer's progress (100 us of it) after the block.  CFS: the
+ * woken reader does not preempt the writer (within wakeup_granularity), the
+ * writer runs to its exit first, and the reader then finds the data without
+ * sleeping (its writer gone: no sleep blocks).
+ */
+static uint64_t writer_end(const struct rec *r)
+{
+	uint64_t end = 0;
+	int i;
+
+	for (i = 0; i < r->n; i++)
+		if (r->s[i].pid == 401 && r->s[i].end > end)
+			end = r->s[i].end;
+	return end;
+}
+
+static void test_producer(void)
+{
+	struct sr_topology *t1 = sr_topology_new_flat(1, SR_ERA_MAINLINE);
+	struct sr_demand *d = load(FIX "producer.txt");
+	struct sr_run_metrics m;
+	struct sr_sim_stats st;
+	struct rec r;
+
+	if (!d || !t1)
+		goto out;
+	sr_topology_build_domains(t1);
+	for (eevdf = 0; eevdf < 3; eevdf++) {
+		int i, ends = 0;
+
+		if (run(d, t1, 0, 1, &r, &m, &st))
+			break;
+		if (!eevdf) {
+			CHECK_EQ(m.wakeups, 1, "CFS: the reader blocks once, before the writer's exit");
+			CHECK(first_start(&r, 400) == d->t0 && nth_start(&r, 400, 1) >= writer_end(&r),
+			      "CFS: the writer runs to its exit before the reader's second burst");
+			CHECK(nth_start(&r, 400, 1) + 2400000 <= r.s[r.n - 1].end + 1000 &&
+			      r.s[r.n - 1].end - nth_start(&r, 400, 1) < 2500000,
+			      "CFS: then the reader runs its 8 bursts back to back");
+		} else {
+			CHECK_EQ(m.wakeups, 8, "%s: the reader's 8 sleeps each end by a wakeup",
+				 rules[eevdf]);
+		}
+		CHECK_EQ(cpu_time(&r, 400), 2500000, "%s: the reader's CPU time", rules[eevdf]);
+		CHECK_EQ(cpu_time(&r, 401), 3440000, "%s: the writer's CPU time", rules[eevdf]);
+		CHECK_EQ(st.stuck, 0, "%s: nobody left waiting", rules[eevdf]);
+		/*
+		 * each of the reader's slices ends at a block (its bursts are
+		 * shorter than a slice); the next starts once the writer has run
+		 * 100 us since
+		 */
+		for (i = 0; i < r.n; i++) {
+			uint64_t wrote = 0;
+			int j;
+
+			if (r.s[i].pid != 400)
+				continue;
+			for (j = i + 1; j < r.n && r.s[j].pid != 400; j++)
+				wrote += r.s[j].end - r.s[j].start;
+			if (j < r.n && wrote >= 100000)
+				ends++;
+		}
+		if (eevdf)
+			CHECK_EQ(ends, 8, "%s: each of the reader's 8 sleeps lasts 100 us of the "
+				 "writer's CPU time", rules[eevdf]);
+	}
+out:
+	eevdf = 0;
+	sr_demand_free(d);
+	sr_topology_free(t1);
+}
+
+/*
  * EEVDF's base slice by release: two busy tasks on one CPU with a tick of
  * 0.1 ms (HZ 10000), so that a slice ends at the first tick at or past its
  * deadline: 0.70 ms on 6.12.117 (the stable backport of 2ae891b82695) and
@@ -725,6 +803,7 @@ int main(void)
 	test_delayed();
 	test_affinity_spread();
 	test_two_wakers();
+	test_producer();
 	test_base_slice();
 	test_newidle_window(t);
 	test_ni_random(t);
