@@ -115,6 +115,12 @@ struct sr_replay {
 	struct sr_removed *removed;		/* per cpu: load of tasks that died or woke
 					 * elsewhere, not yet removed */
 	int nremoved;				/* CPUs with a removal pending */
+	/*
+	 * left out of avg_vruntime() during a switch (state.c, delay_switch()):
+	 * [0] the task a newidle balance pulled for it, [1] the blocking prev
+	 * once it has left the queue, before the pick
+	 */
+	const struct sr_task *v_skip[2];
 	uint64_t removed_next;			/* no pending removal is due before */
 
 	/* self-pull migrations waiting to be told newidle or periodic */

@@ -349,6 +349,10 @@ static void task_remove(struct sr_replay *r, int pid)
 
 static unsigned long sub_clamp(unsigned long a, unsigned long b);
 
+/* sr_task.delay_next: what delay_switch() found for a blocking prev */
+#define DELAY_KEPT		1	/* not eligible: stays queued, sched_delayed */
+#define DELAY_LAG_TAKEN		2	/* leaves; its lag taken at the block */
+
 /*
  * schedreplay-models(7) §3.4: update_cfs_rq_load_avg() (kernel/sched/fair.c,
  * 6.1 and 6.12) first takes what remove_entity_load_avg() left in
@@ -666,8 +670,17 @@ static int64_t vr_now(const struct sr_replay *r, const struct sr_task *t, uint64
  * avg_vruntime() (fair.c, 6.6+): the load-weighted mean vruntime V of
  * @cpu's queued CFS entities, curr and delayed ones included; the last V
  * while the queue is empty (zero_vruntime).  @load: their weight.
+ *
+ * The queue is the cfs_rq of task group @tg on @cpu (sr_task.tg: 0 the
+ * root's tasks): a task's vruntime, lag and eligibility are kept against
+ * the entities of its own cfs_rq (cfs_rq_of(se) in place_entity(),
+ * update_entity_lag(), entity_eligible(), 6.6 - 6.18), and with autogroups
+ * a session's tasks share a cfs_rq below the root.  The root's own cfs_rq
+ * also holds the groups' entities, whose vruntimes no trace shows: the
+ * root's V is its tasks' alone.
  */
-static int64_t avg_vruntime(struct sr_replay *r, int cpu, uint64_t now, unsigned long *load)
+static int64_t avg_vruntime(struct sr_replay *r, int cpu, uint64_t now, unsigned long *load,
+			    int tg)
 {
 	struct sr_rq *rq = &r->rq[cpu];
 	const struct sr_task *t;
@@ -675,7 +688,8 @@ static int64_t avg_vruntime(struct sr_replay *r, int cpu, uint64_t now, unsigned
 	unsigned long w = 0;
 
 	for (t = r->lb_head[cpu]; t; t = t->lb_next) {
-		if (!on_rq(t) || t->cpu != cpu)
+		if (!on_rq(t) || t->cpu != cpu || t == r->v_skip[0] || t == r->v_skip[1] ||
+		    t->tg != tg)
 			continue;
 		sum += (__int128)t->weight * vr_now(r, t, now);
 		w += t->weight;
@@ -713,7 +727,7 @@ static void save_lag(struct sr_replay *r, struct sr_task *t, int64_t v_avg)
 static void place_entity(struct sr_replay *r, struct sr_task *t, int cpu, uint64_t now)
 {
 	unsigned long w;
-	int64_t v_avg = avg_vruntime(r, cpu, now, &w), lag = 0;
+	int64_t v_avg = avg_vruntime(r, cpu, now, &w, t->tg), lag = 0;
 
 	if (w && t->vlag)
 		lag = t->vlag * (int64_t)(w + t->weight) / (int64_t)w;
@@ -760,7 +774,9 @@ static void dequeue(struct sr_replay *r, struct sr_task *t, uint64_t now)
 	rq = &r->rq[t->cpu];
 	rq_pelt_update(r, t->cpu, now);
 	if (eevdf(r) && is_fair(t) && t->lb_cpu == t->cpu) {
-		save_lag(r, t, avg_vruntime(r, t->cpu, now, NULL));
+		/* a blocking prev's lag was taken at the block (delay_switch()) */
+		if (t->delay_next != DELAY_LAG_TAKEN)
+			save_lag(r, t, avg_vruntime(r, t->cpu, now, NULL, t->tg));
 		/* finish_delayed_dequeue_entity(): DELAY_ZERO clips a positive lag */
 		if (t->delayed && t->vlag > 0)
 			t->vlag = 0;
@@ -985,11 +1001,25 @@ static void switch_proves(struct sr_replay *r, const struct sr_event *ev, struct
 
 /* ---- delayed dequeue (6.12+) ---------------------------------------------- */
 
+/*
+ * The lag a delayed task takes off the queue at a pick (6.12 - 6.18.44):
+ * pick_next_entity() dequeues a sched_delayed entity only when
+ * pick_eevdf() returned it, so eligible (lag >= 0) or alone on the queue
+ * (lag 0), and finish_delayed_dequeue_entity() with DELAY_ZERO clips a
+ * positive lag: it sleeps with vlag 0, whatever the engine's estimate of V
+ * says at the moment it takes the task off
+ */
+static void delay_zero_lag(struct sr_task *t)
+{
+	t->vlag = 0;
+}
+
 /* the delayed @t leaves its queue (pick_next_entity() -> dequeue_entities()) */
 static void delay_leave(struct sr_replay *r, struct sr_task *t, uint64_t now)
 {
 	task_pelt_update(t, now);
 	dequeue(r, t, now);
+	delay_zero_lag(t);
 	t->state = SR_TASK_BLOCKED;
 }
 
@@ -1033,16 +1063,37 @@ static void delay_switch(struct sr_replay *r, const struct sr_event *ev, struct 
 		    !(pulled && next && t->pid == next->pid))
 			others++;
 	all = !next || !others;
-	if (sleeps && !all && prev->vruntime > avg_vruntime(r, cpu, now, NULL))
-		prev->delay_next = 1;
+	if (sleeps) {
+		/*
+		 * dequeue_entity() at the block, before the pick drains anything:
+		 * a prev not eligible stays as sched_delayed; if the pick then
+		 * drains the CPU it takes prev off eligible or alone, vlag 0
+		 * (delay_zero_lag()); an eligible prev leaves with its lag
+		 * (update_entity_lag()) against V of this queue
+		 */
+		v_avg = avg_vruntime(r, cpu, now, NULL, prev->tg);
+		if (prev->vruntime > v_avg && !all) {
+			prev->delay_next = DELAY_KEPT;
+		} else {
+			if (prev->vruntime > v_avg)
+				delay_zero_lag(prev);
+			else
+				save_lag(r, prev, v_avg);
+			prev->delay_next = DELAY_LAG_TAKEN;
+		}
+	}
 	if (!rq->nr_delayed)
 		return;
-	v_avg = avg_vruntime(r, cpu, now, NULL);
+	/* the pick: V of the queue prev has left, each delayed task against its own */
+	if (sleeps && prev->delay_next == DELAY_LAG_TAKEN)
+		r->v_skip[1] = prev;
 	for (t = r->lb_head[cpu]; t; t = tn) {
 		tn = t->lb_next;
-		if (t->delayed && t->cpu == cpu && (all || t->vruntime <= v_avg))
+		if (t->delayed && t->cpu == cpu &&
+		    (all || t->vruntime <= avg_vruntime(r, cpu, now, NULL, t->tg)))
 			delay_leave(r, t, now);
 	}
+	r->v_skip[1] = NULL;
 }
 
 /*
@@ -1060,13 +1111,15 @@ void sr_state_delay_expire(struct sr_replay *r, int cpu, uint64_t now)
 
 	if (!rq->nr_delayed)
 		return;
-	v_avg = avg_vruntime(r, cpu, now, &w);
-	if (!w)
-		return;
-	tick = (int64_t)(1000000000ULL / (uint64_t)r->hz * SR_NICE0_WEIGHT / w);
 	for (t = r->lb_head[cpu]; t; t = tn) {
 		tn = t->lb_next;
-		if (t->delayed && t->cpu == cpu && v_avg - t->vruntime >= tick)
+		if (!t->delayed || t->cpu != cpu)
+			continue;
+		v_avg = avg_vruntime(r, cpu, now, &w, t->tg);
+		if (!w)
+			continue;
+		tick = (int64_t)(1000000000ULL / (uint64_t)r->hz * SR_NICE0_WEIGHT / w);
+		if (v_avg - t->vruntime >= tick)
 			delay_leave(r, t, now);
 	}
 }
@@ -1086,7 +1139,7 @@ static void delay_wake(struct sr_replay *r, struct sr_task *p, uint64_t now)
 	p->delayed = 0;
 	if (rq->nr_delayed > 0)
 		rq->nr_delayed--;
-	v_avg = avg_vruntime(r, p->cpu, now, NULL);
+	v_avg = avg_vruntime(r, p->cpu, now, NULL, p->tg);
 	if (v_avg > p->vruntime)
 		p->vruntime = v_avg;
 	if (!p->util_est_queued) {
@@ -1117,6 +1170,15 @@ static int on_switch(struct sr_replay *r, const struct sr_event *ev)
 	if (ret)
 		return ret;
 	switch_proves(r, ev, prev, next, now);
+	/*
+	 * The task a newidle balance pulled for this switch was not on the
+	 * queue when __schedule() blocked prev, nor at the pick that drained
+	 * the delayed tasks: the newidle balance runs after both, from
+	 * pick_next_task_fair() (newidle_balance(), sched_balance_newidle()
+	 * from 6.10; 6.6 - 6.18.44); V leaves it out until prev has left (its
+	 * eligibility, its lag)
+	 */
+	r->v_skip[0] = pulled ? next : NULL;
 	delay_switch(r, ev, prev, next, pulled, now);
 	/*
 	 * A blocking task's switch to the idle task: pick_next_task() found
@@ -1150,7 +1212,7 @@ static int on_switch(struct sr_replay *r, const struct sr_event *ev)
 		if (ev->prev_state == SR_PREV_RUNNABLE || ev->prev_state == SR_PREV_PREEMPTED ||
 		    ev->prev_state == SR_PREV_UNKNOWN) {
 			prev->state = SR_TASK_QUEUED;
-		} else if (prev->delay_next) {
+		} else if (prev->delay_next == DELAY_KEPT) {
 			/* sched_delayed: still queued, its weight in load.weight */
 			prev->delay_next = 0;
 			prev->delayed = 1;
@@ -1166,6 +1228,7 @@ static int on_switch(struct sr_replay *r, const struct sr_event *ev)
 			r->stats.delayed_sleeps++;
 		} else {
 			dequeue(r, prev, now);
+			prev->delay_next = 0;
 			/* DEQUEUE_SLEEP: a new util_est sample */
 			if (is_fair(prev))
 				util_est_sample(r, prev);
@@ -1174,6 +1237,7 @@ static int on_switch(struct sr_replay *r, const struct sr_event *ev)
 				removed_add(r, prev, now);
 		}
 	}
+	r->v_skip[0] = NULL;
 	rq_pelt_update(r, ev->cpu, now);
 	if (next) {
 		ensure_on(r, next, ev->cpu, now);
@@ -1447,10 +1511,14 @@ static int on_wakeup(struct sr_replay *r, const struct sr_event *ev)
 		delay_wake(r, p, now);
 	} else if (!on_rq(p) || p->cpu != cpu) {
 		/* taken as delayed, but placed elsewhere: a pick had dequeued it */
-		if (p->delayed)
+		int was_delayed = p->delayed;
+
+		if (was_delayed)
 			r->stats.reconciled[SR_REC_DELAYED]++;
 		if (on_rq(p))
 			dequeue(r, p, now);
+		if (was_delayed)
+			delay_zero_lag(p);
 		activate(r, p, cpu, now);
 	}
 	p->pelt_valid = 1;
@@ -2331,8 +2399,28 @@ static int feed(struct sr_replay *r, const struct sr_event *ev)
 		 * do_exit() (6.1 - 6.18): after sched_process_exit,
 		 * sched_autogroup_exit_task() moves the task to the root task
 		 * group (task_wants_autogroup() refuses PF_EXITING) before
-		 * exit_notify() wakes the parent (tgroup.c)
+		 * exit_notify() wakes the parent (tgroup.c); sched_move_task()
+		 * dequeues it (DEQUEUE_SAVE | DEQUEUE_MOVE: its lag kept) and
+		 * enqueues it on the root's cfs_rq (place_entity())
 		 */
+		if (t->tg && eevdf(r) && is_fair(t) && on_rq(t) && t->cpu >= 0 &&
+		    t->lb_cpu == t->cpu) {
+			const struct sr_task *skip = r->v_skip[1];
+			uint64_t now = ev->ts;
+
+			/* update_curr(), then update_entity_lag() on the group's cfs_rq */
+			t->vruntime = vr_now(r, t, now);
+			if (t->state == SR_TASK_RUNNING)
+				t->vr_start = now;
+			save_lag(r, t, avg_vruntime(r, t->cpu, now, NULL, t->tg));
+			if (sr_tg_set(r, t, 0))
+				return -SR_E_NOMEM;
+			/* placed against the root's queue, which it is not on yet */
+			r->v_skip[1] = t;
+			place_entity(r, t, t->cpu, now);
+			r->v_skip[1] = skip;
+			return 0;
+		}
 		sr_tg_set(r, t, 0);
 		return 0;
 	}

@@ -1094,7 +1094,8 @@ static void print_fidelity(const struct replay_args *a, struct replay_ctx *rc,
 	else if (sr_replay_ngroups(run->r))
 		printf("groups:     %d autogroups of %d snapshot tasks (and their children): "
 		       "wake_affine_weight() reads cpu_load() and task_h_load() through them, "
-		       "the fork slow path cpu_load()%s\n",
+		       "the fork slow path cpu_load(), EEVDF lag and eligibility each task's "
+		       "own cfs_rq%s\n",
 		       sr_replay_ngroups(run->r), run->grouped,
 		       run->ungrouped ? "; tasks in other cpu cgroups flat" : "");
 	else if (run->meta.autogroup == 1)

@@ -99,6 +99,25 @@ same "and C's later wakeup is a placement" "" \
 "$SR" replay -q --fidelity -t 2x2x1 --kernel 6.1 "$dd" >"$TMP/f61" 2>/dev/null
 ok "6.1 has no delayed line" sh -c "! grep -q '^delayed:' '$TMP/f61'"
 
+# --- the lag a task leaves with around a pick (6.12+: DELAY_ZERO) ------------
+# K blocks before the newidle pull of P (its lag against a queue without P),
+# D is drained by the idle pick (lag 0): both come back eligible, and their
+# next wakeup, after a short run with E queued, is a placement
+for f in delayed-pull-lag delayed-drain-lag; do
+	"$SR" replay -q -o "$TMP/$f.db" -t 1x2x1 --kernel 6.18.44 "$S/$f.txt" 2>/dev/null
+done
+same "a task that blocked before a newidle pull is not held as delayed at its next sleep" \
+	"620 placement" \
+	"$(sqlite3 "$TMP/delayed-pull-lag.db" "SELECT tid || ' ' || coalesce(skip, 'placement')
+		FROM decision WHERE kind = 'wakeup' AND ts = 10010500000")"
+same "a delayed task the idle pick drained leaves with lag 0: not held at its next sleep" \
+	"600 placement" \
+	"$(sqlite3 "$TMP/delayed-drain-lag.db" "SELECT tid || ' ' || coalesce(skip, 'placement')
+		FROM decision WHERE kind = 'wakeup' AND ts = 10010500000")"
+"$SR" replay -q --fidelity -t 1x2x1 --kernel 6.18.44 "$S/delayed-drain-lag.txt" >"$TMP/fdl" 2>/dev/null
+ok "... D's first sleep is the one kept queued" \
+	grep -q '^delayed: *1 sleeps kept queued (dequeue_entity(), 6.12+: not eligible), 0 woken still queued' "$TMP/fdl"
+
 # --- a wakeup that moves a task held as delayed: select_task_rq() ran -------
 dm="$S/delayed-moved.txt"
 "$SR" replay -q -o "$TMP/dm.db" -t 2x2x1 --kernel 6.12.117 "$dm" 2>/dev/null

@@ -38,7 +38,7 @@ ok "the decision's reason keeps the weights it compared" sh -c \
 
 gl() { "$SR" replay -q --fidelity "$@" 2>/dev/null | sed -n 's/^groups: *//p'; }
 same "--fidelity says how many groups and tasks" \
-	"2 autogroups of 5 snapshot tasks (and their children): wake_affine_weight() reads cpu_load() and task_h_load() through them, the fork slow path cpu_load()" \
+	"2 autogroups of 5 snapshot tasks (and their children): wake_affine_weight() reads cpu_load() and task_h_load() through them, the fork slow path cpu_load(), EEVDF lag and eligibility each task's own cfs_rq" \
 	"$(gl -t 1x2x1 "$g")"
 same "... that --no-groups ignored them" "ignored (--no-groups): every task in the root task group" \
 	"$(gl -t 1x2x1 --no-groups "$g")"
@@ -92,5 +92,17 @@ if [ -x "$SR_SAN" ]; then
 		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 		"$SR_SAN" replay -q -o "$TMP/gms.db" -t 1x2x1 "$TMP/g-many.txt"
 fi
+
+# --- eligibility on a task's own cfs_rq (6.12+ delayed dequeue) -------------
+# A sleeps with B of another session queued on its CPU: alone on its
+# group's cfs_rq, it is eligible and leaves; flat, it would be held delayed
+d="$S/delayed-own-cfs-rq.txt"
+"$SR" replay -q -o "$TMP/dg.db" -t 1x2x1 "$d" 2>/dev/null
+"$SR" replay -q -o "$TMP/dgf.db" -t 1x2x1 --no-groups "$d" 2>/dev/null
+same "A, alone on its autogroup's cfs_rq, leaves the queue: W's wakeup of A is a placement" \
+	"placement" \
+	"$(sqlite3 "$TMP/dg.db" "SELECT coalesce(skip, 'placement') FROM decision WHERE kind = 'wakeup' AND tid = 500")"
+same "--no-groups: one flat queue, A above V is held delayed (ttwu_runnable)" "runnable" \
+	"$(sqlite3 "$TMP/dgf.db" "SELECT coalesce(skip, 'placement') FROM decision WHERE kind = 'wakeup' AND tid = 500")"
 
 test_done
