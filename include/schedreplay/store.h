@@ -22,7 +22,9 @@
 #include "schedreplay/replay.h"
 #include "schedreplay/trace.h"
 
-#define SR_DB_SCHEMA_VERSION 3
+#define SR_DB_SCHEMA_VERSION 4
+/* the oldest schema read (and migrated by an append) */
+#define SR_DB_SCHEMA_OLDEST 3
 /* PRAGMA application_id: "SRPL" */
 #define SR_DB_APPLICATION_ID 0x5352504c
 /* how long an append waits for another writer's lock by default (ms) */
