@@ -383,7 +383,7 @@ char *tui_filter_format(const struct tui_filter *f)
 	" USING (side_id) WHERE x.decision_id = d.decision_id)"
 
 /*
- * The list of every decision is a compound of one SELECT a decision table
+ * The list of every decision is a compound of one SELECT per decision table
  * (schedreplay-db(5): decision_row, decision_runnable), so its ORDER BY
  * names result columns (.all), each the value of .expr in both arms.
  */
