@@ -683,8 +683,20 @@ static int check_schema(sqlite3 *db, const char *path, char **cause)
  * (views of this connection only; the file is unchanged)
  */
 static const char v3_reader_views[] =
-	"CREATE TEMP VIEW decision_row AS SELECT * FROM main.decision;"
-	"CREATE TEMP VIEW decision_runnable AS SELECT * FROM main.decision WHERE 0;";
+	"CREATE TEMP VIEW decision_row AS SELECT * FROM main.decision;\n"
+	"CREATE TEMP VIEW decision_runnable AS SELECT * FROM main.decision WHERE 0;\n";
+
+const char *sr_db_reader_views(sqlite3 *db)
+{
+	sqlite3_stmt *st = NULL;
+	int ver = -1;
+
+	if (sqlite3_prepare_v2(db, "PRAGMA main.user_version", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		ver = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return ver == 3 ? v3_reader_views : "";
+}
 
 /*
  * A schema 3 file becomes a schema 4 one, inside the caller's transaction

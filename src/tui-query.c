@@ -18,6 +18,7 @@
 
 #include "schedreplay/error.h"
 #include "schedreplay/replay.h"
+#include "schedreplay/store.h"
 #include "banned.h"
 
 void tui_filter_init(struct tui_filter *f)
@@ -989,10 +990,13 @@ static void print_shell_text(FILE *out, const char *s)
 	fputs("'\"", out);
 }
 
-void tui_sql_print(const struct tui_sql *q, FILE *out)
+/* @db: the views a file of an older schema reads through come first */
+void tui_sql_print(const struct tui_sql *q, sqlite3 *db, FILE *out)
 {
 	int i;
 
+	if (db)
+		fputs(sr_db_reader_views(db), out);
 	fputs(".parameter init\n", out);
 	for (i = 0; i < q->n; i++) {
 		fprintf(out, ".parameter set %s ", q->p[i].name);

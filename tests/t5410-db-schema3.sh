@@ -91,6 +91,9 @@ same "tui detail of a runnable wakeup: the same as on schema 4" \
 same "export: the same as on schema 4" \
 	"$("$SR" export "$TMP/one.db" 2>/dev/null | md5sum)" \
 	"$("$SR" export "$TMP/ro.db" 2>/dev/null | md5sum)"
+same "tui --dump sql of the schema 3 file runs in sqlite3: the rows of schema 4" \
+	"$("$SR" tui --dump sql --all --sort task "$TMP/one.db" | sqlite3 -readonly "$TMP/one.db" 2>&1 | md5sum)" \
+	"$("$SR" tui --dump sql --all --sort task "$TMP/ro.db" | sqlite3 -readonly "$TMP/ro.db" 2>&1 | md5sum)"
 chmod u+w "$TMP/ro.db"
 ok "reading changed nothing in the file" cmp "$TMP/ro.db" "$TMP/pristine.db"
 

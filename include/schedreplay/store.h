@@ -191,4 +191,13 @@ uint64_t sr_store_decisions(const struct sr_store *s);
  */
 sqlite3 *sr_db_open(const char *path, int writable, char **cause);
 
+/**
+ * sr_db_reader_views - what sr_db_open() added to a connection of @db
+ * Return: the statements (SQL text, one a line) of the temporary views
+ * through which a file of an older schema reads as one of this schema,
+ * "" for a file of this schema: an sqlite3 shell given a query of ours
+ * runs them first.
+ */
+const char *sr_db_reader_views(sqlite3 *db);
+
 #endif
