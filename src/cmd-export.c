@@ -309,18 +309,27 @@ static int write_decisions(struct export *x)
 	 * decision's name needs its miss and divergence before its args, so
 	 * both come from the first row (aggregates over its evaluations).
 	 */
-	st = prepare(x, "SELECT d.decision_id, d.kind, d.ts, d.tid, d.comm, d.waker_tid,"
-		     " d.this_cpu, d.prev_cpu, d.actual_cpu, d.kernel_cpu, d.skip,"
+	/*
+	 * The two decision tables at the top level (schedreplay-db(5)); the
+	 * runnable wakeups of decision_runnable have no evaluation.
+	 */
+	st = prepare(x, "SELECT d.decision_id AS decision_id, d.kind, d.ts, d.tid, d.comm,"
+		     " d.waker_tid, d.this_cpu, d.prev_cpu, d.actual_cpu, d.kernel_cpu, d.skip,"
 		     " EXISTS (SELECT 1 FROM diverged v WHERE v.decision_id = d.decision_id),"
 		     " (SELECT group_concat(s2.model) FROM evaluation e2 JOIN side s2"
 		     "  ON s2.side_id = e2.side_id WHERE e2.decision_id = d.decision_id"
 		     "  AND s2.variant = 'base' AND e2.cpu IS NOT d.actual_cpu),"
-		     " s.model, s.patch, s.variant, e.cpu, r.path, r.text"
-		     " FROM decision d LEFT JOIN evaluation e ON e.decision_id = d.decision_id"
+		     " s.model, s.patch, s.variant, e.cpu, r.path, r.text, e.side_id AS side_id"
+		     " FROM decision_row d LEFT JOIN evaluation e ON e.decision_id = d.decision_id"
 		     " LEFT JOIN side s ON s.side_id = e.side_id"
 		     " LEFT JOIN reason r ON r.reason_id = e.reason_id"
 		     " WHERE d.run_id = :run" WINDOW("d.ts", "d.ts")
-		     " ORDER BY d.decision_id, e.side_id");
+		     " UNION ALL SELECT d.decision_id, d.kind, d.ts, d.tid, d.comm, d.waker_tid,"
+		     " d.this_cpu, d.prev_cpu, d.actual_cpu, d.kernel_cpu, d.skip, 0, NULL,"
+		     " NULL, NULL, NULL, NULL, NULL, NULL, NULL"
+		     " FROM decision_runnable d"
+		     " WHERE d.run_id = :run" WINDOW("d.ts", "d.ts")
+		     " ORDER BY decision_id, side_id");
 	if (!st)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {

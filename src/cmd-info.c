@@ -579,7 +579,7 @@ static int info_db(const char *path, int json)
 	sqlite3_stmt *st = NULL;
 	char *cause = NULL;
 	sqlite3 *db = sr_db_open(path, 0, &cause);
-	int n = 0, rc;
+	int n = 0, rc, ver = SR_DB_SCHEMA_VERSION;
 
 	if (!db) {
 		sr_error("%s (info describes traces and schedreplay databases)",
@@ -587,6 +587,12 @@ static int info_db(const char *path, int json)
 		free(cause);
 		return EXIT_FAIL;
 	}
+	/* the file's own schema (sr_db_open reads the older ones too) */
+	if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		ver = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	st = NULL;
 	if (sqlite3_prepare_v2(db, runs_sql, -1, &st, NULL) != SQLITE_OK &&
 	    sqlite3_prepare_v2(db, runs_old_sql, -1, &st, NULL) != SQLITE_OK) {
 		sr_error("cannot read '%s': %s", path, sqlite3_errmsg(db));
@@ -597,11 +603,11 @@ static int info_db(const char *path, int json)
 		printf("{\n  \"file\": ");
 		sr_json_string(path, stdout);
 		printf(",\n  \"format\": \"schedreplay database\",\n  \"schema\": %d,\n"
-		       "  \"runs\": [", SR_DB_SCHEMA_VERSION);
+		       "  \"runs\": [", ver);
 	} else {
 		printf("file:       %s\n", path);
 		printf("format:     schedreplay database (schema %d): replay results, not a trace;\n"
-		       "            read it with report, sql or tui\n", SR_DB_SCHEMA_VERSION);
+		       "            read it with report, sql or tui\n", ver);
 	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (json) {

@@ -105,7 +105,7 @@ static int dump(struct tui *t, const char *view, int rows, int cols, const char 
 		if (tui_current_sql(t, &s, -1, 0)) {
 			ret = EXIT_FAIL;
 		} else {
-			tui_sql_print(&s, out);
+			tui_sql_print(&s, t->db, out);
 			tui_sql_release(&s);
 		}
 	} else {

@@ -77,6 +77,72 @@
 #define ORIG_REASON	"(CASE WHEN xo.side_id IS NULL THEN eb.reason_id ELSE xo.reason_id END)"
 #define PATCH_REASON	"(CASE WHEN xp.side_id IS NULL THEN eb.reason_id ELSE xp.reason_id END)"
 
+/*
+ * Schema 4: a wakeup that found its task still queued or running (skip
+ * 'runnable', about nine decisions in ten, never evaluated) is a row of the
+ * narrow decision_runnable table, every other decision a row of
+ * decision_row.  Both have the same columns in the same order (kind and
+ * skip of a runnable row are generated, not stored), and the decision view
+ * is their union: "SELECT * FROM decision" reads every decision.  Readers
+ * of many rows query the two tables (a compound at the top level, or
+ * decision_row where only evaluated decisions matter), never a join of the
+ * view, which SQLite materializes.  An append to a schema 3 file migrates it
+ * (migrate_v3()): its decision table becomes decision_row.
+ */
+#define RUNNABLE_TABLE \
+	"CREATE TABLE decision_runnable (" \
+	" decision_id INTEGER PRIMARY KEY, run_id INTEGER NOT NULL," \
+	" kind TEXT GENERATED ALWAYS AS ('wakeup') VIRTUAL, ts INTEGER NOT NULL, done_ts INTEGER," \
+	" tid INTEGER, comm TEXT, waker_tid INTEGER, waker_comm TEXT," \
+	" this_cpu INTEGER, prev_cpu INTEGER, actual_cpu INTEGER, kernel_cpu INTEGER," \
+	" sync INTEGER, wake_flags INTEGER, waker_exiting INTEGER," \
+	" skip TEXT GENERATED ALWAYS AS ('runnable') VIRTUAL, inferred TEXT," \
+	" this_nr INTEGER, prev_nr INTEGER, actual_nr INTEGER, idle_cpus INTEGER);"
+
+/* the views that name the decision tables (a migration makes them anew) */
+#define DECISION_VIEWS \
+	"CREATE VIEW decision AS" \
+	" SELECT * FROM decision_row UNION ALL SELECT * FROM decision_runnable;" \
+	"CREATE VIEW evaluation AS" \
+	" SELECT b.decision_id AS decision_id, s.side_id AS side_id," \
+	" CASE WHEN x.side_id IS NULL THEN b.cpu ELSE x.cpu END AS cpu," \
+	" CASE WHEN x.side_id IS NULL THEN b.reason_id ELSE x.reason_id END AS reason_id" \
+	" FROM eval_row b JOIN side s ON s.base_side_id = b.side_id" \
+	" JOIN decision_row d ON d.decision_id = b.decision_id" \
+	" LEFT JOIN eval_row x ON s.patch IS NOT NULL AND x.decision_id = b.decision_id" \
+	"  AND x.side_id = s.side_id" \
+	" WHERE s.patch IS NULL OR instr(',' || s.kinds || ',', ',' || d.kind || ',') > 0;" \
+	"CREATE VIEW evaluation_v AS" \
+	" SELECT e.decision_id, s.run_id, s.side_id, s.model, s.patch, s.variant, e.cpu," \
+	" r.path, r.text AS reason" \
+	" FROM evaluation e JOIN side s USING (side_id) LEFT JOIN reason r USING (reason_id);" \
+	"CREATE VIEW divergence AS" \
+	" SELECT d.run_id, d.decision_id, so.patch, so.model, d.kind, d.ts, d.tid, d.comm," \
+	" d.waker_tid, d.waker_comm, d.this_cpu, d.prev_cpu, d.actual_cpu," \
+	" " ORIG_CPU " AS original_cpu, " PATCH_CPU " AS patched_cpu," \
+	" ro.text AS original_reason, rp.text AS patched_reason," \
+	" " ORIG_CPU " IS d.actual_cpu AS original_matches," \
+	" " PATCH_CPU " IS d.actual_cpu AS patched_matches," \
+	" co.llc_id IS NOT cprev.llc_id AS original_cross_llc," \
+	" co.node IS NOT cprev.node AS original_cross_node," \
+	" cp.llc_id IS NOT cprev.llc_id AS patched_cross_llc," \
+	" cp.node IS NOT cprev.node AS patched_cross_node," \
+	" d.sync, d.waker_exiting, d.inferred" \
+	/* CROSS JOIN: start from the few divergent rows, not from every decision of a run */ \
+	" FROM diverged v CROSS JOIN decision_row d ON d.decision_id = v.decision_id" \
+	" CROSS JOIN side so ON so.side_id = v.side_id" \
+	" CROSS JOIN side sp ON sp.run_id = so.run_id AND sp.patch = so.patch" \
+	"  AND sp.model = so.model AND sp.variant = 'patched'" \
+	/* a side without its own row answered what its base side answered */ \
+	" JOIN eval_row eb ON eb.decision_id = d.decision_id AND eb.side_id = so.base_side_id" \
+	" LEFT JOIN eval_row xo ON xo.decision_id = d.decision_id AND xo.side_id = so.side_id" \
+	" LEFT JOIN eval_row xp ON xp.decision_id = d.decision_id AND xp.side_id = sp.side_id" \
+	" LEFT JOIN reason ro ON ro.reason_id = " ORIG_REASON \
+	" LEFT JOIN reason rp ON rp.reason_id = " PATCH_REASON \
+	" LEFT JOIN cpu cprev ON cprev.run_id = d.run_id AND cprev.cpu = d.prev_cpu" \
+	" LEFT JOIN cpu co ON co.run_id = d.run_id AND co.cpu = " ORIG_CPU \
+	" LEFT JOIN cpu cp ON cp.run_id = d.run_id AND cp.cpu = " PATCH_CPU ";"
+
 /* the sets of inferred inputs whose text is kept (all of today's 8 bits) */
 #define INF_CACHE 256
 
@@ -114,13 +180,14 @@ static const char schema[] =
 	" patch TEXT, variant TEXT NOT NULL, base_side_id INTEGER NOT NULL, kinds TEXT NOT NULL);"
 	"CREATE TABLE reason ("
 	" reason_id INTEGER PRIMARY KEY, path TEXT NOT NULL, text TEXT NOT NULL UNIQUE);"
-	"CREATE TABLE decision ("
+	"CREATE TABLE decision_row ("
 	" decision_id INTEGER PRIMARY KEY, run_id INTEGER NOT NULL,"
 	" kind TEXT NOT NULL, ts INTEGER NOT NULL, done_ts INTEGER,"
 	" tid INTEGER, comm TEXT, waker_tid INTEGER, waker_comm TEXT,"
 	" this_cpu INTEGER, prev_cpu INTEGER, actual_cpu INTEGER, kernel_cpu INTEGER,"
 	" sync INTEGER, wake_flags INTEGER, waker_exiting INTEGER, skip TEXT, inferred TEXT,"
 	" this_nr INTEGER, prev_nr INTEGER, actual_nr INTEGER, idle_cpus INTEGER);"
+	RUNNABLE_TABLE
 	/* what is stored of the evaluations: every base side's, and a patch
 	 * side's only where it differs from its base side's (the view below) */
 	"CREATE TABLE eval_row ("
@@ -154,54 +221,22 @@ static const char schema[] =
 	/* the views users and the report start from */
 	/* every side's evaluation of every decision it evaluates: a patch side
 	 * without its own row answered what its base side answered */
-	"CREATE VIEW evaluation AS"
-	" SELECT b.decision_id AS decision_id, s.side_id AS side_id,"
-	" CASE WHEN x.side_id IS NULL THEN b.cpu ELSE x.cpu END AS cpu,"
-	" CASE WHEN x.side_id IS NULL THEN b.reason_id ELSE x.reason_id END AS reason_id"
-	" FROM eval_row b JOIN side s ON s.base_side_id = b.side_id"
-	" JOIN decision d ON d.decision_id = b.decision_id"
-	" LEFT JOIN eval_row x ON s.patch IS NOT NULL AND x.decision_id = b.decision_id"
-	"  AND x.side_id = s.side_id"
-	" WHERE s.patch IS NULL OR instr(',' || s.kinds || ',', ',' || d.kind || ',') > 0;"
-	"CREATE VIEW evaluation_v AS"
-	" SELECT e.decision_id, s.run_id, s.side_id, s.model, s.patch, s.variant, e.cpu,"
-	" r.path, r.text AS reason"
-	" FROM evaluation e JOIN side s USING (side_id) LEFT JOIN reason r USING (reason_id);"
-	"CREATE VIEW divergence AS"
-	" SELECT d.run_id, d.decision_id, so.patch, so.model, d.kind, d.ts, d.tid, d.comm,"
-	" d.waker_tid, d.waker_comm, d.this_cpu, d.prev_cpu, d.actual_cpu,"
-	" " ORIG_CPU " AS original_cpu, " PATCH_CPU " AS patched_cpu,"
-	" ro.text AS original_reason, rp.text AS patched_reason,"
-	" " ORIG_CPU " IS d.actual_cpu AS original_matches,"
-	" " PATCH_CPU " IS d.actual_cpu AS patched_matches,"
-	" co.llc_id IS NOT cprev.llc_id AS original_cross_llc,"
-	" co.node IS NOT cprev.node AS original_cross_node,"
-	" cp.llc_id IS NOT cprev.llc_id AS patched_cross_llc,"
-	" cp.node IS NOT cprev.node AS patched_cross_node,"
-	" d.sync, d.waker_exiting, d.inferred"
-	/* CROSS JOIN: start from the few divergent rows, not from every decision of a run */
-	" FROM diverged v CROSS JOIN decision d ON d.decision_id = v.decision_id"
-	" CROSS JOIN side so ON so.side_id = v.side_id"
-	" CROSS JOIN side sp ON sp.run_id = so.run_id AND sp.patch = so.patch"
-	"  AND sp.model = so.model AND sp.variant = 'patched'"
-	/* a side without its own row answered what its base side answered */
-	" JOIN eval_row eb ON eb.decision_id = d.decision_id AND eb.side_id = so.base_side_id"
-	" LEFT JOIN eval_row xo ON xo.decision_id = d.decision_id AND xo.side_id = so.side_id"
-	" LEFT JOIN eval_row xp ON xp.decision_id = d.decision_id AND xp.side_id = sp.side_id"
-	" LEFT JOIN reason ro ON ro.reason_id = " ORIG_REASON
-	" LEFT JOIN reason rp ON rp.reason_id = " PATCH_REASON
-	" LEFT JOIN cpu cprev ON cprev.run_id = d.run_id AND cprev.cpu = d.prev_cpu"
-	" LEFT JOIN cpu co ON co.run_id = d.run_id AND co.cpu = " ORIG_CPU
-	" LEFT JOIN cpu cp ON cp.run_id = d.run_id AND cp.cpu = " PATCH_CPU ";"
+	DECISION_VIEWS
 	"CREATE VIEW migration_summary AS"
 	" SELECT run_id, class, count(*) AS n FROM migration GROUP BY run_id, class;";
+
+/* the first decision id after those of the file (schema @p: "" or "main.") */
+#define NEXT_DECISION_ID(p)							\
+	"SELECT max(coalesce((SELECT max(decision_id) FROM " p "decision_row), -1),"	\
+	" coalesce((SELECT max(decision_id) FROM " p "decision_runnable), -1)) + 1"
 
 /* created with a new file's tables; a temporary file to append from gets them
  * at commit if it becomes the database after all (IF NOT EXISTS) */
 static const char indexes[] =
-	"CREATE INDEX IF NOT EXISTS decision_run ON decision (run_id, kind, ts);"
-	"CREATE INDEX IF NOT EXISTS decision_ts ON decision (run_id, ts);"
-	"CREATE INDEX IF NOT EXISTS decision_tid ON decision (run_id, tid);"
+	"CREATE INDEX IF NOT EXISTS decision_run ON decision_row (run_id, kind, ts);"
+	"CREATE INDEX IF NOT EXISTS decision_ts ON decision_row (run_id, ts);"
+	"CREATE INDEX IF NOT EXISTS decision_tid ON decision_row (run_id, tid);"
+	"CREATE INDEX IF NOT EXISTS decision_runnable_ts ON decision_runnable (run_id, ts);"
 	"CREATE INDEX IF NOT EXISTS migration_run ON migration (run_id, ts);"
 	"CREATE INDEX IF NOT EXISTS side_run ON side (run_id, patch);";
 
@@ -267,8 +302,11 @@ struct sr_store {
 	/* the writer's rows of MULTI at a time, and those waiting for them
 	 * (pointers into the block it writes, flushed before it hands it back) */
 	sqlite3_stmt *ins_dec_k, *ins_slice_k;
-	struct sr_bind_cache bc_dec, bc_slice;	/* what their parameters hold */
+	sqlite3_stmt *ins_run, *ins_run_k;	/* decision_runnable's, one row and MULTI */
+	struct sr_bind_cache bc_dec, bc_slice, bc_run;	/* what their parameters hold */
 	const struct sr_decision *dq[MULTI];
+	const struct sr_decision *rq[MULTI];	/* the waiting decision_runnable rows */
+	int nrq;
 	const struct sr_slice_row *sq[MULTI];
 	struct sr_slice_row sq_moved[MULTI];	/* rows of a later run, their ids moved */
 	int ndq, nsq;
@@ -582,7 +620,10 @@ static int check_file(const char *path, char **cause)
 	return 0;
 }
 
-/* what a file is: 1 a schedreplay database of this schema, else -1 with @cause */
+/*
+ * What a file is: the schema of a schedreplay database this schedreplay
+ * reads (SR_DB_SCHEMA_OLDEST .. SR_DB_SCHEMA_VERSION), else -1 with @cause
+ */
 static int check_schema(sqlite3 *db, const char *path, char **cause)
 {
 	sqlite3_stmt *st = NULL;
@@ -618,27 +659,81 @@ static int check_schema(sqlite3 *db, const char *path, char **cause)
 							      NULL, NULL, NULL, NULL,
 							      NULL) == SQLITE_OK) {
 			sr_cause_set(cause, "'%s' is a schedreplay database of schema 1; this "
-				     "schedreplay reads schema %d: replay the trace again", path,
-				     SR_DB_SCHEMA_VERSION);
+				     "schedreplay reads schemas %d to %d: replay the trace again",
+				     path, SR_DB_SCHEMA_OLDEST, SR_DB_SCHEMA_VERSION);
 			return -1;
 		}
 		sr_cause_set(cause, "'%s' is an SQLite database, but not one schedreplay wrote",
 			     path);
 		return -1;
 	}
-	if (ver != SR_DB_SCHEMA_VERSION) {
-		sr_cause_set(cause, "'%s' has database schema %d; this schedreplay reads schema %d: "
-			     "%s", path, ver, SR_DB_SCHEMA_VERSION,
+	if (ver < SR_DB_SCHEMA_OLDEST || ver > SR_DB_SCHEMA_VERSION) {
+		sr_cause_set(cause, "'%s' has database schema %d; this schedreplay reads schemas "
+			     "%d to %d: %s", path, ver, SR_DB_SCHEMA_OLDEST, SR_DB_SCHEMA_VERSION,
 			     ver > SR_DB_SCHEMA_VERSION ? "use a newer schedreplay" :
 			     "replay the trace again");
 		return -1;
 	}
-	return 1;
+	return ver;
+}
+
+/*
+ * A schema 3 file read as a schema 4 one: its decision table holds every
+ * decision, so decision_row is all of it and decision_runnable is empty
+ * (views of this connection only; the file is unchanged)
+ */
+static const char v3_reader_views[] =
+	"CREATE TEMP VIEW decision_row AS SELECT * FROM main.decision;\n"
+	"CREATE TEMP VIEW decision_runnable AS SELECT * FROM main.decision WHERE 0;\n";
+
+const char *sr_db_reader_views(sqlite3 *db)
+{
+	sqlite3_stmt *st = NULL;
+	int ver = -1;
+
+	if (sqlite3_prepare_v2(db, "PRAGMA main.user_version", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		ver = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return ver == 3 ? v3_reader_views : "";
+}
+
+/*
+ * A schema 3 file becomes a schema 4 one, inside the caller's transaction
+ * (an append's): its decision table, indexes and rows, becomes decision_row
+ * (with its runnable wakeups, which the views and readers allow), and the
+ * views are made anew over both tables.  legacy_alter_table: the rename
+ * leaves alone the views that name "decision", a user's too, which then
+ * read the decision view of every decision.
+ * Return: 0, or -1 (the caller reads the error from @db).
+ */
+static int migrate_v3(sqlite3 *db)
+{
+	static const char sql[] =
+		"PRAGMA legacy_alter_table = ON;"
+		"ALTER TABLE main.decision RENAME TO decision_row;"
+		"PRAGMA legacy_alter_table = OFF;"
+		"DROP VIEW IF EXISTS main.evaluation_v;"
+		"DROP VIEW IF EXISTS main.evaluation;"
+		"DROP VIEW IF EXISTS main.divergence;"
+		RUNNABLE_TABLE
+		DECISION_VIEWS;
+	char ver[128];
+	int rc;
+
+	/* on failure the caller rolls back and closes @db, legacy flag and all */
+	rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+	if (rc != SQLITE_OK)
+		return -1;
+	snprintf(ver, sizeof(ver), "PRAGMA main.user_version = %d; UPDATE main.meta SET value = "
+		 "'%d' WHERE key = 'schema_version'", SR_DB_SCHEMA_VERSION, SR_DB_SCHEMA_VERSION);
+	return sqlite3_exec(db, ver, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
 }
 
 sqlite3 *sr_db_open(const char *path, int writable, char **cause)
 {
 	sqlite3 *db = NULL;
+	int ver;
 
 	if (check_file(path, cause) < 0)
 		return NULL;
@@ -652,7 +747,13 @@ sqlite3 *sr_db_open(const char *path, int writable, char **cause)
 	sqlite3_extended_result_codes(db, 1);
 	/* a replay appending to it holds the write lock for a moment */
 	sqlite3_busy_timeout(db, SR_DB_LOCK_TIMEOUT_MS);
-	if (check_schema(db, path, cause) < 0) {
+	ver = check_schema(db, path, cause);
+	if (ver < 0) {
+		sqlite3_close(db);
+		return NULL;
+	}
+	if (ver == 3 && sqlite3_exec(db, v3_reader_views, NULL, NULL, NULL) != SQLITE_OK) {
+		sr_cause_set(cause, "cannot read '%s': %s", path, sqlite3_errmsg(db));
 		sqlite3_close(db);
 		return NULL;
 	}
@@ -852,6 +953,8 @@ static int temp_create(struct sr_store *s, mode_t mode, char **cause)
 }
 
 #define DECISION_COLUMNS 22
+/* decision_runnable's stored columns: all but kind and skip */
+#define RUNNABLE_COLUMNS 20
 
 /* "INSERT INTO t VALUES " @head with MULTI rows of @ncols parameters */
 static int prepare_multi(sqlite3 *db, const char *head, int ncols, sqlite3_stmt **st)
@@ -1008,7 +1111,7 @@ struct sr_store *sr_store_create(const char *path, const struct sr_store_opts *o
 	}
 	/* engine ids start at 0 in every run; an append offsets them when it copies */
 	s->id_base = 0;
-	if (sqlite3_prepare_v2(s->db, "INSERT INTO decision VALUES "
+	if (sqlite3_prepare_v2(s->db, "INSERT INTO decision_row VALUES "
 			       "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 			       -1, &s->ins_dec, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(s->db, "INSERT INTO eval_row VALUES (?,?,?,?)", -1,
@@ -1029,8 +1132,13 @@ struct sr_store *sr_store_create(const char *path, const struct sr_store_opts *o
 			       "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1, &s->ins_group,
 			       NULL) != SQLITE_OK ||
 	    sr_slices_sql_prepare(s->db, s->ins_slice) != SQLITE_OK ||
-	    prepare_multi(s->db, "INSERT INTO decision VALUES ", DECISION_COLUMNS,
+	    prepare_multi(s->db, "INSERT INTO decision_row VALUES ", DECISION_COLUMNS,
 			  &s->ins_dec_k) != SQLITE_OK ||
+	    sqlite3_prepare_v2(s->db, "INSERT INTO decision_runnable VALUES "
+			       "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+			       -1, &s->ins_run, NULL) != SQLITE_OK ||
+	    prepare_multi(s->db, "INSERT INTO decision_runnable VALUES ", RUNNABLE_COLUMNS,
+			  &s->ins_run_k) != SQLITE_OK ||
 	    prepare_multi(s->db, SR_SL_SCHED_INSERT, SR_SL_SCHED_COLUMNS,
 			  &s->ins_slice_k) != SQLITE_OK) {
 		db_error(s, cause, "prepare");
@@ -1039,6 +1147,7 @@ struct sr_store *sr_store_create(const char *path, const struct sr_store_opts *o
 	/* without the room, every value is bound each time: slower, the same rows */
 	sr_bc_init(&s->bc_dec, MULTI * DECISION_COLUMNS);
 	sr_bc_init(&s->bc_slice, MULTI * SR_SL_SCHED_COLUMNS);
+	sr_bc_init(&s->bc_run, MULTI * RUNNABLE_COLUMNS);
 	return s;
 fail:
 	if (cause && !*cause)
@@ -1452,9 +1561,18 @@ static void bind_cpu_bc(struct sr_bind_cache *bc, sqlite3_stmt *st, int i, int c
 		sr_bc_null(bc, st, i);
 }
 
-/* @bc: what @st's parameters hold (the MULTI statement's), or NULL */
+/*
+ * The parameter of @st for column @i (1-based, the decision view's order):
+ * a decision_runnable row (@narrow) has no kind (3) nor skip (17) to bind
+ */
+#define DEC_PARAM(i) (o + (narrow ? (i) - ((i) > 3) - ((i) > 17) : (i)))
+
+/*
+ * @bc: what @st's parameters hold (the MULTI statement's), or NULL;
+ * @narrow: @st inserts into decision_runnable
+ */
 static void bind_decision(struct sr_store *s, sqlite3_stmt *st, struct sr_bind_cache *bc, int o,
-			  const struct sr_decision *d)
+			  const struct sr_decision *d, int narrow)
 {
 	int n;
 
@@ -1463,52 +1581,57 @@ static void bind_decision(struct sr_store *s, sqlite3_stmt *st, struct sr_bind_c
 		if (!s->inf_text[d->inferred][0])
 			inferred_text(d->inferred, s->inf_text[d->inferred], sizeof(s->inf_text[0]));
 		if (s->inf_text[d->inferred][0])
-			sr_bc_static(bc, st, o + 18, s->inf_text[d->inferred]);
+			sr_bc_static(bc, st, DEC_PARAM(18), s->inf_text[d->inferred]);
 		else
-			sr_bc_null(bc, st, o + 18);
+			sr_bc_null(bc, st, DEC_PARAM(18));
 	} else {
 		inferred_text(d->inferred, s->inf_buf, sizeof(s->inf_buf));
-		if (bc && o + 18 <= bc->n)
-			bc->tag[o + 18] = SR_BC_NONE;
-		bind_text_or_null(st, o + 18, s->inf_buf);
+		if (bc && DEC_PARAM(18) <= bc->n)
+			bc->tag[DEC_PARAM(18)] = SR_BC_NONE;
+		bind_text_or_null(st, DEC_PARAM(18), s->inf_buf);
 	}
-	sr_bc_int(bc, st, o + 1, s->id_base + d->id);
-	sr_bc_int(bc, st, o + 2, s->run_id);
-	sr_bc_static(bc, st, o + 3, sr_decision_kind_name(d->kind));
-	sr_bc_int(bc, st, o + 4, (sqlite3_int64)d->ts);
-	sr_bc_int(bc, st, o + 5, (sqlite3_int64)d->done_ts);
-	sr_bc_int(bc, st, o + 6, d->pid);
+	sr_bc_int(bc, st, DEC_PARAM(1), s->id_base + d->id);
+	sr_bc_int(bc, st, DEC_PARAM(2), s->run_id);
+	if (!narrow)
+		sr_bc_static(bc, st, DEC_PARAM(3), sr_decision_kind_name(d->kind));
+	sr_bc_int(bc, st, DEC_PARAM(4), (sqlite3_int64)d->ts);
+	sr_bc_int(bc, st, DEC_PARAM(5), (sqlite3_int64)d->done_ts);
+	sr_bc_int(bc, st, DEC_PARAM(6), d->pid);
 	/* the names are the job's: bound at every row */
 	for (n = 0; n < SR_COMM_LEN && d->comm[n]; n++)
 		;
 	if (n)
-		sr_bc_text(bc, st, o + 7, d->comm, n);
+		sr_bc_text(bc, st, DEC_PARAM(7), d->comm, n);
 	else
-		sr_bc_null(bc, st, o + 7);
-	sr_bc_int(bc, st, o + 8, d->waker > 0 ? d->waker : 0);
+		sr_bc_null(bc, st, DEC_PARAM(7));
+	sr_bc_int(bc, st, DEC_PARAM(8), d->waker > 0 ? d->waker : 0);
 	for (n = 0; n < SR_COMM_LEN && d->waker_comm[n]; n++)
 		;
 	if (n)
-		sr_bc_text(bc, st, o + 9, d->waker_comm, n);
+		sr_bc_text(bc, st, DEC_PARAM(9), d->waker_comm, n);
 	else
-		sr_bc_null(bc, st, o + 9);
-	bind_cpu_bc(bc, st, o + 10, d->this_cpu);
-	bind_cpu_bc(bc, st, o + 11, d->prev_cpu);
-	bind_cpu_bc(bc, st, o + 12, d->actual_cpu);
-	bind_cpu_bc(bc, st, o + 13, d->kernel_cpu);
-	sr_bc_int(bc, st, o + 14, d->sync);
+		sr_bc_null(bc, st, DEC_PARAM(9));
+	bind_cpu_bc(bc, st, DEC_PARAM(10), d->this_cpu);
+	bind_cpu_bc(bc, st, DEC_PARAM(11), d->prev_cpu);
+	bind_cpu_bc(bc, st, DEC_PARAM(12), d->actual_cpu);
+	bind_cpu_bc(bc, st, DEC_PARAM(13), d->kernel_cpu);
+	sr_bc_int(bc, st, DEC_PARAM(14), d->sync);
 	if (d->wake_flags >= 0)
-		sr_bc_int(bc, st, o + 15, d->wake_flags);
+		sr_bc_int(bc, st, DEC_PARAM(15), d->wake_flags);
 	else
-		sr_bc_null(bc, st, o + 15);
-	sr_bc_int(bc, st, o + 16, d->waker_exiting);
-	sr_bc_static(bc, st, o + 17, (unsigned)d->skip < sizeof(skip_names) / sizeof(skip_names[0]) ?
-		     skip_names[d->skip] : "other");
-	sr_bc_int(bc, st, o + 19, d->this_nr);
-	sr_bc_int(bc, st, o + 20, d->prev_nr);
-	sr_bc_int(bc, st, o + 21, d->actual_nr);
-	sr_bc_int(bc, st, o + 22, d->idle_cpus);
+		sr_bc_null(bc, st, DEC_PARAM(15));
+	sr_bc_int(bc, st, DEC_PARAM(16), d->waker_exiting);
+	if (!narrow)
+		sr_bc_static(bc, st, DEC_PARAM(17),
+			     (unsigned)d->skip < sizeof(skip_names) / sizeof(skip_names[0]) ?
+			     skip_names[d->skip] : "other");
+	sr_bc_int(bc, st, DEC_PARAM(19), d->this_nr);
+	sr_bc_int(bc, st, DEC_PARAM(20), d->prev_nr);
+	sr_bc_int(bc, st, DEC_PARAM(21), d->actual_nr);
+	sr_bc_int(bc, st, DEC_PARAM(22), d->idle_cpus);
 }
+
+#undef DEC_PARAM
 
 /* the writer's waiting decision rows, MULTI in one statement when there are as many */
 static int flush_decisions(struct sr_store *s, char **cause)
@@ -1518,12 +1641,30 @@ static int flush_decisions(struct sr_store *s, char **cause)
 	s->ndq = 0;
 	if (n == MULTI) {
 		for (i = 0; i < n; i++)
-			bind_decision(s, s->ins_dec_k, &s->bc_dec, i * DECISION_COLUMNS, s->dq[i]);
+			bind_decision(s, s->ins_dec_k, &s->bc_dec, i * DECISION_COLUMNS, s->dq[i], 0);
 		return step_done(s, s->ins_dec_k, "insert decision", cause) ? -SR_E_IO : 0;
 	}
 	for (i = 0; i < n && !err; i++) {
-		bind_decision(s, s->ins_dec, NULL, 0, s->dq[i]);
+		bind_decision(s, s->ins_dec, NULL, 0, s->dq[i], 0);
 		err = step_done(s, s->ins_dec, "insert decision", cause) ? -SR_E_IO : 0;
+	}
+	return err;
+}
+
+/* ... and the waiting decision_runnable rows */
+static int flush_runnable(struct sr_store *s, char **cause)
+{
+	int i, n = s->nrq, err = 0;
+
+	s->nrq = 0;
+	if (n == MULTI) {
+		for (i = 0; i < n; i++)
+			bind_decision(s, s->ins_run_k, &s->bc_run, i * RUNNABLE_COLUMNS, s->rq[i], 1);
+		return step_done(s, s->ins_run_k, "insert decision", cause) ? -SR_E_IO : 0;
+	}
+	for (i = 0; i < n && !err; i++) {
+		bind_decision(s, s->ins_run, NULL, 0, s->rq[i], 1);
+		err = step_done(s, s->ins_run, "insert decision", cause) ? -SR_E_IO : 0;
 	}
 	return err;
 }
@@ -1554,15 +1695,22 @@ static int decision_now(struct sr_store *s, const struct sr_decision *d,
 {
 	sqlite3_stmt *st;
 	long id = s->id_base + d->id;
+	/* decision_runnable's rows: the generated kind and skip, no evaluation */
+	int narrow = d->kind == SR_DEC_WAKEUP && d->skip == SR_SKIP_RUNNABLE && !nevals;
 	int i, err;
 
-	if (defer) {
+	if (defer && narrow) {
+		s->rq[s->nrq++] = d;
+		if (s->nrq == MULTI && (err = flush_runnable(s, cause)))
+			return err;
+	} else if (defer) {
 		s->dq[s->ndq++] = d;
 		if (s->ndq == MULTI && (err = flush_decisions(s, cause)))
 			return err;
 	} else {
-		bind_decision(s, s->ins_dec, NULL, 0, d);
-		if (step_done(s, s->ins_dec, "insert decision", cause))
+		st = narrow ? s->ins_run : s->ins_dec;
+		bind_decision(s, st, NULL, 0, d, narrow);
+		if (step_done(s, st, "insert decision", cause))
 			return -SR_E_IO;
 	}
 	s->decisions++;
@@ -1814,8 +1962,10 @@ static void flush_block(struct sr_store *s)
 	if (!err && !__atomic_load_n(&s->err, __ATOMIC_ACQUIRE))
 		err = flush_decisions(s, &cause);
 	if (!err && !__atomic_load_n(&s->err, __ATOMIC_ACQUIRE))
+		err = flush_runnable(s, &cause);
+	if (!err && !__atomic_load_n(&s->err, __ATOMIC_ACQUIRE))
 		err = flush_slices(s, &cause);
-	s->ndq = s->nsq = 0;
+	s->ndq = s->nsq = s->nrq = 0;
 	writer_fail(s, err, cause);
 }
 
@@ -2317,8 +2467,8 @@ int sr_store_next_run(struct sr_store *s, char **cause)
 	if (exec(s, "COMMIT", cause))
 		return -SR_E_IO;
 	/* decision ids are unique in the file: the next run's follow this one's */
-	if (sqlite3_prepare_v2(s->db, "SELECT coalesce(max(decision_id), -1) + 1 FROM decision",
-			       -1, &q, NULL) != SQLITE_OK || sqlite3_step(q) != SQLITE_ROW) {
+	if (sqlite3_prepare_v2(s->db, NEXT_DECISION_ID(""), -1, &q, NULL) != SQLITE_OK ||
+	    sqlite3_step(q) != SQLITE_ROW) {
 		sqlite3_finalize(q);
 		return db_error(s, cause, "read decision");
 	}
@@ -2359,6 +2509,9 @@ static void finalize_all(struct sr_store *s)
 	sqlite3_finalize(s->ins_input);
 	sqlite3_finalize(s->ins_group);
 	sqlite3_finalize(s->ins_dec_k);
+	sqlite3_finalize(s->ins_run);
+	sqlite3_finalize(s->ins_run_k);
+	s->ins_run = s->ins_run_k = NULL;
 	sqlite3_finalize(s->ins_slice_k);
 	s->ins_dec = s->ins_eval = s->ins_reason = s->ins_div = s->ins_mig = s->ins_snap = NULL;
 	s->ins_input = s->ins_group = s->ins_dec_k = s->ins_slice_k = NULL;
@@ -2477,10 +2630,15 @@ static const struct {
 	  " base_side_id + :s, kinds FROM src.side" },
 	{ "reason", "INSERT OR IGNORE INTO main.reason (path, text) SELECT path, text"
 	  " FROM src.reason ORDER BY reason_id" },
-	{ "decision", "INSERT INTO main.decision SELECT decision_id + :d, run_id + :r, kind, ts,"
-	  " done_ts, tid, comm, waker_tid, waker_comm, this_cpu, prev_cpu, actual_cpu,"
+	{ "decision_row", "INSERT INTO main.decision_row SELECT decision_id + :d, run_id + :r,"
+	  " kind, ts, done_ts, tid, comm, waker_tid, waker_comm, this_cpu, prev_cpu, actual_cpu,"
 	  " kernel_cpu, sync, wake_flags, waker_exiting, skip, inferred, this_nr, prev_nr,"
-	  " actual_nr, idle_cpus FROM src.decision ORDER BY decision_id" },
+	  " actual_nr, idle_cpus FROM src.decision_row ORDER BY decision_id" },
+	/* its generated kind and skip are not written */
+	{ "decision_runnable", "INSERT INTO main.decision_runnable SELECT decision_id + :d,"
+	  " run_id + :r, ts, done_ts, tid, comm, waker_tid, waker_comm, this_cpu, prev_cpu,"
+	  " actual_cpu, kernel_cpu, sync, wake_flags, waker_exiting, inferred, this_nr, prev_nr,"
+	  " actual_nr, idle_cpus FROM src.decision_runnable ORDER BY decision_id" },
 	{ "eval_row", "INSERT INTO main.eval_row SELECT e.decision_id + :d, e.side_id + :s,"
 	  " e.cpu, m.reason_id FROM src.eval_row e"
 	  " LEFT JOIN src.reason r ON r.reason_id = e.reason_id"
@@ -2690,12 +2848,17 @@ static int copy_into(struct sr_store *s, char **cause)
 		err = 2;
 		goto rollback;
 	}
+	/* a schema 3 file (read now, under the lock) becomes a schema 4 one */
+	if (query_int(db, "PRAGMA main.user_version", &rc) == 3 && rc == SQLITE_OK &&
+	    migrate_v3(db)) {
+		err = dest_error(s, db, "migrate", cause);
+		goto rollback;
+	}
 	r = query_int(db, "SELECT coalesce(max(run_id), 0) FROM main.run", &rc);
 	if (rc == SQLITE_OK)
 		sd = query_int(db, "SELECT coalesce(max(side_id), 0) FROM main.side", &rc);
 	if (rc == SQLITE_OK)
-		d = query_int(db, "SELECT coalesce(max(decision_id), -1) + 1 FROM main.decision",
-			      &rc);
+		d = query_int(db, NEXT_DECISION_ID("main."), &rc);
 	if (rc != SQLITE_OK) {
 		err = dest_error(s, db, "read", cause);
 		goto rollback;
@@ -2802,6 +2965,7 @@ void sr_store_free(struct sr_store *s)
 	finalize_all(s);
 	sr_bc_release(&s->bc_dec);
 	sr_bc_release(&s->bc_slice);
+	sr_bc_release(&s->bc_run);
 	if (s->db)
 		sqlite3_close(s->db);
 	if (!s->committed && s->tmp)

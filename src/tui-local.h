@@ -199,7 +199,7 @@ int tui_sql_search(struct tui_sql *out, const struct tui_scope *sc, const struct
 /* Return: a prepared statement with every parameter bound, or NULL with @cause */
 sqlite3_stmt *tui_sql_prepare(sqlite3 *db, const struct tui_sql *q, char **cause);
 /* the SQL and its parameters as sqlite3 shell input (.parameter set lines) */
-void tui_sql_print(const struct tui_sql *q, FILE *out);
+void tui_sql_print(const struct tui_sql *q, sqlite3 *db, FILE *out);
 
 /* ---- the data and the views --------------------------------------------- */
 

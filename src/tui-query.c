@@ -18,6 +18,7 @@
 
 #include "schedreplay/error.h"
 #include "schedreplay/replay.h"
+#include "schedreplay/store.h"
 #include "banned.h"
 
 void tui_filter_init(struct tui_filter *f)
@@ -377,23 +378,37 @@ char *tui_filter_format(const struct tui_filter *f)
 #define EO_REASON	SIDE_VAL("xo", "so", "reason_id")
 #define EP_REASON	SIDE_VAL("xp", "sp", "reason_id")
 
+/* the decisions of the diverged table's patches, by name */
+#define DIVERGED							\
+	"(SELECT group_concat(DISTINCT xs.patch) FROM diverged x JOIN side xs"	\
+	" USING (side_id) WHERE x.decision_id = d.decision_id)"
+
+/*
+ * The list of every decision is a compound of one SELECT per decision table
+ * (schedreplay-db(5): decision_row, decision_runnable), so its ORDER BY
+ * names result columns (.all), each the value of .expr in both arms.
+ */
 static const struct {
 	const char *name;
 	const char *div;		/* ORDER BY term in the divergence list */
 	const char *all;		/* ... in the list of every decision */
+	const char *expr;		/* what .all is, in a decision table "d" */
 } cols[TUI_COL__COUNT] = {
-	[TUI_COL_TIME]		= { "time",	"ts",		"d.ts" },
-	[TUI_COL_TASK]		= { "task",	"comm",		"d.comm" },
-	[TUI_COL_PID]		= { "pid",	"tid",		"d.tid" },
-	[TUI_COL_KIND]		= { "kind",	"kind",		"d.kind" },
-	[TUI_COL_THIS]		= { "this",	"this_cpu",	"d.this_cpu" },
-	[TUI_COL_PREV]		= { "prev",	"prev_cpu",	"d.prev_cpu" },
-	[TUI_COL_ACTUAL]	= { "actual",	"actual_cpu",	"d.actual_cpu" },
-	[TUI_COL_ORIGINAL]	= { "original",	"original_cpu",	EO_CPU },
-	[TUI_COL_PATCHED]	= { "patched",	"patched_cpu",	EP_CPU },
-	[TUI_COL_PATCH]		= { "patch",	"patch",	"diverged" },
-	[TUI_COL_BASE]		= { "base",	"ts",		"eb0.cpu" },
+	[TUI_COL_TIME]		= { "time",	"ts",		"ts",		"d.ts" },
+	[TUI_COL_TASK]		= { "task",	"comm",		"comm",		"d.comm" },
+	[TUI_COL_PID]		= { "pid",	"tid",		"tid",		"d.tid" },
+	[TUI_COL_KIND]		= { "kind",	"kind",		"kind",		"d.kind" },
+	[TUI_COL_THIS]		= { "this",	"this_cpu",	"this_cpu",	"d.this_cpu" },
+	[TUI_COL_PREV]		= { "prev",	"prev_cpu",	"prev_cpu",	"d.prev_cpu" },
+	[TUI_COL_ACTUAL]	= { "actual",	"actual_cpu",	"actual_cpu",	"d.actual_cpu" },
+	[TUI_COL_ORIGINAL]	= { "original",	"original_cpu",	"original_cpu",	EO_CPU },
+	[TUI_COL_PATCHED]	= { "patched",	"patched_cpu",	"patched_cpu",	EP_CPU },
+	[TUI_COL_PATCH]		= { "patch",	"patch",	"diverged",	DIVERGED },
+	[TUI_COL_BASE]		= { "base",	"ts",		"base0_cpu",	"eb0.cpu" },
 };
+
+/* the decision tables, each an arm of the list of every decision */
+static const char *const dec_table[] = { "decision_row", "decision_runnable" };
 
 const char *tui_col_name(enum tui_col c)
 {
@@ -429,11 +444,13 @@ static const char *const fixed[TUI_Q__COUNT] = {
 		"SELECT cpu, core_id, llc_id, node, capacity FROM cpu WHERE run_id = ?",
 	[TUI_Q_NDIVERGENT] =
 		/* CROSS JOIN: from the few divergent rows, not every decision of the run */
-		"SELECT count(*) FROM diverged x CROSS JOIN decision d ON d.decision_id = "
+		"SELECT count(*) FROM diverged x CROSS JOIN decision_row d ON d.decision_id = "
 		"x.decision_id WHERE d.run_id = ?",
+	/* every decision: the two decision tables at the top level, not their view */
 	[TUI_Q_TIMELINE_DECISIONS] =
-		"SELECT ts, actual_cpu, kind FROM decision WHERE run_id = ? AND ts BETWEEN ? "
-		"AND ?",
+		"SELECT ts, actual_cpu, kind FROM decision_row WHERE run_id = ?1 AND ts "
+		"BETWEEN ?2 AND ?3 UNION ALL SELECT ts, actual_cpu, kind FROM "
+		"decision_runnable WHERE run_id = ?1 AND ts BETWEEN ?2 AND ?3",
 	[TUI_Q_TIMELINE_MIGRATIONS] =
 		"SELECT ts, orig_cpu, dest_cpu FROM migration WHERE run_id = ? AND ts "
 		"BETWEEN ? AND ?",
@@ -446,7 +463,11 @@ static const char *const fixed[TUI_Q__COUNT] = {
 	[TUI_Q_DETAIL_DECISION] =
 		"SELECT kind, ts, tid, comm, waker_tid, waker_comm, this_cpu, prev_cpu, "
 		"actual_cpu, kernel_cpu, sync, wake_flags, waker_exiting, skip, inferred, "
-		"this_nr, prev_nr, actual_nr, idle_cpus FROM decision WHERE decision_id = ?",
+		"this_nr, prev_nr, actual_nr, idle_cpus FROM decision_row WHERE decision_id = "
+		"?1 UNION ALL SELECT kind, ts, tid, comm, waker_tid, waker_comm, this_cpu, "
+		"prev_cpu, actual_cpu, kernel_cpu, sync, wake_flags, waker_exiting, skip, "
+		"inferred, this_nr, prev_nr, actual_nr, idle_cpus FROM decision_runnable "
+		"WHERE decision_id = ?1",
 	[TUI_Q_DETAIL_CPU_STATE] =
 		"SELECT cpu, nr_running, cfs_nr, curr_tid, curr_comm, idle, load, util FROM "
 		"cpu_state WHERE decision_id = ?",
@@ -492,16 +513,22 @@ static const char *const fixed[TUI_Q__COUNT] = {
 		"SELECT ts, dur, cpu, tid, delay, queue_cpu FROM sched_slice WHERE rowid "
 		"BETWEEN ? AND ? ORDER BY rowid",
 	[TUI_Q_NEXT_DECISION] =
-		"SELECT decision_id FROM decision WHERE run_id = ?1 AND (ts > ?2 OR (ts = ?2 "
-		"AND decision_id > ?3)) ORDER BY ts, decision_id LIMIT 1",
+		"SELECT decision_id, ts FROM decision_row WHERE run_id = ?1 AND (ts > ?2 OR "
+		"(ts = ?2 AND decision_id > ?3)) UNION ALL SELECT decision_id, ts FROM "
+		"decision_runnable WHERE run_id = ?1 AND (ts > ?2 OR (ts = ?2 AND "
+		"decision_id > ?3)) ORDER BY ts, decision_id LIMIT 1",
 	[TUI_Q_PREV_DECISION] =
-		"SELECT decision_id FROM decision WHERE run_id = ?1 AND (ts < ?2 OR (ts = ?2 "
-		"AND decision_id < ?3)) ORDER BY ts DESC, decision_id DESC LIMIT 1",
+		"SELECT decision_id, ts FROM decision_row WHERE run_id = ?1 AND (ts < ?2 OR "
+		"(ts = ?2 AND decision_id < ?3)) UNION ALL SELECT decision_id, ts FROM "
+		"decision_runnable WHERE run_id = ?1 AND (ts < ?2 OR (ts = ?2 AND "
+		"decision_id < ?3)) ORDER BY ts DESC, decision_id DESC LIMIT 1",
 	[TUI_Q_FIND_ID] =
-		"SELECT run_id FROM decision WHERE decision_id = ?",
+		"SELECT run_id FROM decision_row WHERE decision_id = ?1 UNION ALL SELECT "
+		"run_id FROM decision_runnable WHERE decision_id = ?1",
 	[TUI_Q_FIND_TS] =
-		"SELECT decision_id FROM decision WHERE run_id = ? AND ts >= ? ORDER BY ts, "
-		"decision_id LIMIT 1",
+		"SELECT decision_id, ts FROM decision_row WHERE run_id = ?1 AND ts >= ?2 "
+		"UNION ALL SELECT decision_id, ts FROM decision_runnable WHERE run_id = ?1 "
+		"AND ts >= ?2 ORDER BY ts, decision_id LIMIT 1",
 };
 
 const char *tui_q(enum tui_q q)
@@ -631,10 +658,11 @@ static void text_match(FILE *m, int all, const char *p)
 /*
  * The FROM and WHERE of a list: the same for rows, count and search.  In
  * the list of every decision, @joins 0 leaves the evaluations out when the
- * filter does not need them: counting a million rows then reads one index.
+ * filter does not need them: counting a million rows then reads one index;
+ * @table: the decision table of this arm (dec_table[]).
  */
 static int from_where(FILE *m, struct tui_sql *q, const struct tui_scope *sc,
-		      const struct tui_query *qu, int joins)
+		      const struct tui_query *qu, int joins, const char *table)
 {
 	const struct tui_filter *f = qu->filter;
 	int all = qu->mode == TUI_ALL, i, err = 0;
@@ -643,7 +671,7 @@ static int from_where(FILE *m, struct tui_sql *q, const struct tui_scope *sc,
 	if (!all) {
 		fputs("\nFROM divergence\nWHERE run_id = :run", m);
 	} else {
-		fputs("\nFROM decision d", m);
+		fprintf(m, "\nFROM %s d", table);
 		if (joins || filter_joins(f))
 			err |= all_joins(m, q, sc, f);
 		fputs("\nWHERE d.run_id = :run", m);
@@ -735,9 +763,9 @@ static void order_by(FILE *m, const struct tui_scope *sc, const struct tui_query
 	enum tui_col c = (unsigned)qu->sort < TUI_COL__COUNT ? qu->sort : TUI_COL_TIME;
 
 	if (qu->mode == TUI_ALL && c == TUI_COL_TIME)
-		fprintf(m, "\nORDER BY d.ts%s, d.decision_id%s", dir, dir);
+		fprintf(m, "\nORDER BY ts%s, decision_id%s", dir, dir);
 	else if (qu->mode == TUI_ALL)
-		fprintf(m, "\nORDER BY %s%s, d.ts%s, d.decision_id%s", cols[c].all, dir, dir, dir);
+		fprintf(m, "\nORDER BY %s%s, ts%s, decision_id%s", cols[c].all, dir, dir, dir);
 	else if (c == TUI_COL_TIME)
 		fprintf(m, "\nORDER BY ts%s, decision_id%s, patch%s, model%s", dir, dir, dir, dir);
 	else
@@ -757,10 +785,11 @@ static void select_cols(FILE *m, const struct tui_scope *sc, const struct tui_qu
 		      " AND s.variant = 'base' AND s.model = divergence.model) AS base_cpu", m);
 		return;
 	}
-	fputs("SELECT d.decision_id, d.ts, d.tid, d.comm, d.kind, d.this_cpu, d.prev_cpu,"
-	      " d.actual_cpu, " EO_CPU " AS original_cpu, " EP_CPU " AS patched_cpu,"
-	      "\n  (SELECT group_concat(DISTINCT xs.patch) FROM diverged x JOIN side xs"
-	      " USING (side_id) WHERE x.decision_id = d.decision_id) AS diverged,"
+	/* named: the compound's ORDER BY names them (decision_id is eval_row's too) */
+	fputs("SELECT d.decision_id AS decision_id, d.ts AS ts, d.tid AS tid, d.comm AS comm,"
+	      " d.kind AS kind, d.this_cpu AS this_cpu, d.prev_cpu AS prev_cpu,"
+	      " d.actual_cpu AS actual_cpu, " EO_CPU " AS original_cpu, " EP_CPU " AS patched_cpu,"
+	      "\n  " DIVERGED " AS diverged,"
 	      "\n  (SELECT text FROM reason WHERE reason_id = eb0.reason_id) AS base_reason", m);
 	for (i = 0; i < nbase && i < TUI_MAX_BASE; i++)
 		fprintf(m, ", eb%d.cpu AS base%d_cpu", i, i);
@@ -784,33 +813,72 @@ static FILE *sql_open(struct tui_sql *out, char **buf, size_t *len)
 	return open_memstream(buf, len);
 }
 
+/*
+ * Whether the list of every decision needs its decision_runnable arm: not
+ * when the filter keeps only evaluated decisions (a runnable wakeup has
+ * no evaluation, schedreplay-db(5)) or another kind than a wakeup
+ */
+static int runnable_arm(const struct tui_query *qu)
+{
+	const struct tui_filter *f = qu->filter;
+
+	return !f->patch && f->miss < 0 && f->div != 1 &&
+	       (!f->kind || !strcmp(f->kind, sr_decision_kind_name(SR_DEC_WAKEUP)));
+}
+
+/* the arms of the list of every decision: 1 or 2 */
+static int arms(const struct tui_query *qu)
+{
+	return qu->mode == TUI_ALL && runnable_arm(qu) ? 2 : 1;
+}
+
 int tui_sql_rows(struct tui_sql *out, const struct tui_scope *sc, const struct tui_query *qu,
 		 long limit, long offset)
 {
+	enum tui_col c = (unsigned)qu->sort < TUI_COL__COUNT ? qu->sort : TUI_COL_TIME;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *m = sql_open(out, &buf, &len);
-	int err;
+	int err = 0, i, n = arms(qu);
 
 	if (!m)
 		return -1;
-	select_cols(m, sc, qu);
-	if (qu->mode == TUI_ALL && limit >= 0 && !filter_joins(qu->filter) && !sort_joins(qu)) {
+	if (qu->mode == TUI_ALL && limit >= 0) {
 		/*
-		 * A window far down the list: OFFSET skips rows in the index
-		 * alone, then only the window's rows get their evaluations.
+		 * The window: the decisions' ids and sort keys alone (without
+		 * the evaluations unless the filter or the sort reads them; a
+		 * window far down the list then skips rows in the indexes),
+		 * then only the window's rows get the rest of their columns.
 		 */
-		fputs("\nFROM (SELECT d.decision_id", m);
-		err = from_where(m, out, sc, qu, 0);
+		fputs("WITH w AS (", m);
+		for (i = 0; i < n; i++) {
+			fprintf(m, "%sSELECT d.decision_id AS decision_id, d.ts AS ts",
+				i ? "\n  UNION ALL " : "");
+			if (c != TUI_COL_TIME)
+				fprintf(m, ", %s AS %s", cols[c].expr, cols[c].all);
+			err |= from_where(m, out, sc, qu, sort_joins(qu), dec_table[i]);
+		}
 		order_by(m, sc, qu);
-		fputs("\n  LIMIT :limit OFFSET :offset) w\n  JOIN decision d USING (decision_id)", m);
+		fputs("\n  LIMIT :limit OFFSET :offset)\n", m);
 		err |= add_int(out, ":limit", limit);
 		err |= add_int(out, ":offset", offset);
-		err |= all_joins(m, out, sc, qu->filter);
+		for (i = 0; i < n; i++) {
+			if (i)
+				fputs("\nUNION ALL\n", m);
+			select_cols(m, sc, qu);
+			fprintf(m, "\nFROM w CROSS JOIN %s d ON d.decision_id = w.decision_id",
+				dec_table[i]);
+			err |= all_joins(m, out, sc, qu->filter);
+		}
 		order_by(m, sc, qu);
 		return finish(m, &buf, out, err);
 	}
-	err = from_where(m, out, sc, qu, 1);
+	for (i = 0; i < n; i++) {
+		if (i)
+			fputs("\nUNION ALL\n", m);
+		select_cols(m, sc, qu);
+		err |= from_where(m, out, sc, qu, 1, dec_table[i]);
+	}
 	order_by(m, sc, qu);
 	if (limit >= 0) {
 		fputs("\nLIMIT :limit OFFSET :offset", m);
@@ -825,32 +893,59 @@ int tui_sql_count(struct tui_sql *out, const struct tui_scope *sc, const struct 
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *m = sql_open(out, &buf, &len);
-	int err;
+	int err = 0, i, n = arms(qu);
 
 	if (!m)
 		return -1;
-	fputs("SELECT count(*)", m);
-	err = from_where(m, out, sc, qu, 0);
+	if (qu->mode != TUI_ALL) {
+		fputs("SELECT count(*)", m);
+		err = from_where(m, out, sc, qu, 0, NULL);
+		return finish(m, &buf, out, err);
+	}
+	/* the sum of each table's count */
+	fputs("SELECT ", m);
+	for (i = 0; i < n; i++) {
+		fprintf(m, "%s(SELECT count(*)", i ? "\n  + " : "");
+		err |= from_where(m, out, sc, qu, 0, dec_table[i]);
+		fputc(')', m);
+	}
 	return finish(m, &buf, out, err);
 }
 
 int tui_sql_search(struct tui_sql *out, const struct tui_scope *sc, const struct tui_query *qu,
 		   const char *text, long from, int dir)
 {
+	enum tui_col c = (unsigned)qu->sort < TUI_COL__COUNT ? qu->sort : TUI_COL_TIME;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *m = sql_open(out, &buf, &len);
-	int err;
+	int err, i, n = arms(qu);
 
 	if (!m)
 		return -1;
 	fputs("SELECT rn FROM (SELECT row_number() OVER (", m);
 	order_by(m, sc, qu);
 	fputs(") - 1 AS rn, ", m);
-	text_match(m, qu->mode == TUI_ALL, ":search");
-	fputs(" AS hit", m);
 	err = add_text(out, ":search", text);
-	err |= from_where(m, out, sc, qu, 1);
+	if (qu->mode != TUI_ALL) {
+		text_match(m, 0, ":search");
+		fputs(" AS hit", m);
+		err |= from_where(m, out, sc, qu, 1, NULL);
+	} else {
+		/* each arm's sort keys and hits, numbered in the list's order */
+		fputs("hit FROM (", m);
+		for (i = 0; i < n; i++) {
+			fprintf(m, "%sSELECT d.decision_id AS decision_id, d.ts AS ts",
+				i ? "\n  UNION ALL " : "");
+			if (c != TUI_COL_TIME)
+				fprintf(m, ", %s AS %s", cols[c].expr, cols[c].all);
+			fputs(", ", m);
+			text_match(m, 1, ":search");
+			fputs(" AS hit", m);
+			err |= from_where(m, out, sc, qu, 1, dec_table[i]);
+		}
+		fputc(')', m);
+	}
 	fprintf(m, ")\nWHERE hit AND rn %s :from ORDER BY rn%s LIMIT 1", dir > 0 ? ">" : "<",
 		dir > 0 ? "" : " DESC");
 	err |= add_int(out, ":from", from);
@@ -895,10 +990,13 @@ static void print_shell_text(FILE *out, const char *s)
 	fputs("'\"", out);
 }
 
-void tui_sql_print(const struct tui_sql *q, FILE *out)
+/* @db: the views a file of an older schema reads through come first */
+void tui_sql_print(const struct tui_sql *q, sqlite3 *db, FILE *out)
 {
 	int i;
 
+	if (db)
+		fputs(sr_db_reader_views(db), out);
 	fputs(".parameter init\n", out);
 	for (i = 0; i < q->n; i++) {
 		fprintf(out, ".parameter set %s ", q->p[i].name);

@@ -2311,7 +2311,7 @@ static void render_sql_page(struct tui *t, int cols)
 		return;
 	m = open_memstream(&buf, &len);
 	if (m) {
-		tui_sql_print(&s, m);
+		tui_sql_print(&s, t->db, m);
 		fclose(m);
 	}
 	tui_sql_release(&s);

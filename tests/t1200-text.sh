@@ -116,7 +116,7 @@ same "info --json --events is refused" "2 schedreplay: info: --json and --events
 # a replay database is described as one
 "$SR" replay -q -o "$TMP/run.db" -t 1x6x1 "$FIX/text/succeed/lisa-trace.txt" 2>/dev/null
 "$SR" info "$TMP/run.db" >"$TMP/d.txt" 2>"$TMP/e1"
-same "info run.db: a schedreplay database, with its runs" "0 format:     schedreplay database (schema 3): replay results, not a trace;" \
+same "info run.db: a schedreplay database, with its runs" "0 format:     schedreplay database (schema 4): replay results, not a trace;" \
 	"$? $(sed -n 2p "$TMP/d.txt")$(cat "$TMP/e1")"
 ok "... its models, topology and decisions" sh -c "
 	grep -q '^  models     mainline$' '$TMP/d.txt' && grep -q '^  topology   preset 1x6x1$' '$TMP/d.txt' &&

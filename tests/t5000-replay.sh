@@ -21,7 +21,7 @@ db="$TMP/run.db"
 "$SR" replay -q -o "$db" -m mainline -m v4.15 "$v7" >"$TMP/o" 2>"$TMP/e1"
 same "replay -o exits 0" 0 $?
 ok "the database passes integrity_check" sh -c "[ \"\$(sqlite3 '$db' 'PRAGMA integrity_check')\" = ok ]"
-same "schema version" 3 "$(sqlite3 "$db" 'PRAGMA user_version')"
+same "schema version" 4 "$(sqlite3 "$db" 'PRAGMA user_version')"
 same "application id" 1397903436 "$(sqlite3 "$db" 'PRAGMA application_id')"
 same "integrity check" ok "$(sqlite3 "$db" 'PRAGMA integrity_check')"
 same "one run" 1 "$(sqlite3 "$db" 'SELECT count(*) FROM run')"
@@ -273,7 +273,7 @@ same "and names it" "schedreplay: '$TMP/foreign.db' is not a schedreplay databas
 same "the foreign file is untouched" "not a database at all, just text" "$(cat "$TMP/foreign.db")"
 sqlite3 "$TMP/v1.db" 'CREATE TABLE decision (decision_id INTEGER); PRAGMA user_version = 1;'
 "$SR" replay -q -a -o "$TMP/v1.db" "$numa.dat" >/dev/null 2>"$TMP/e1"
-ok "a schema-1 database is named as such" grep -q "schema 1; this schedreplay reads schema 3" "$TMP/e1"
+ok "a schema-1 database is named as such" grep -q "schema 1; this schedreplay reads schemas 3 to 4" "$TMP/e1"
 # the setaffinity probe: a task's allowed CPUs (taskset) constrain the models
 aff="$FIX/scenario/affinity-mask.txt"
 ok "a trace with the setaffinity probe replays" "$SR" replay -q -o "$TMP/aff.db" -t 2x2x1 "$aff"

@@ -109,7 +109,7 @@ ok "the database is byte-identical afterwards" cmp "$DB" "$TMP/before.db"
 same "and the decision table is still there" "$ndec" "$(sqlite3 "$DB" 'SELECT count(*) FROM decision')"
 
 # read-only unless --write
-"$SR" sql "$DB" "DELETE FROM decision" >"$TMP/o" 2>"$TMP/e"
+"$SR" sql "$DB" "DELETE FROM decision_row" >"$TMP/o" 2>"$TMP/e"
 same "a write fails with exit 1" 1 $?
 same "in one line" "schedreplay: sql: the statement would change the database, which sql opens read-only (see --write)" "$(cat "$TMP/e")"
 ok "and changes nothing" cmp "$DB" "$TMP/before.db"
@@ -183,14 +183,14 @@ sqlite3 "$TMP/foreign.db" "CREATE TABLE t (x)"
 err "a foreign SQLite database" 1 "schedreplay: '$TMP/foreign.db' is an SQLite database, but not one schedreplay wrote" \
 	"$TMP/foreign.db" "SELECT 1"
 sqlite3 "$TMP/v1.db" "CREATE TABLE decision (decision_id INTEGER PRIMARY KEY, ts INTEGER); PRAGMA user_version = 1"
-err "a schema-1 database" 1 "schedreplay: '$TMP/v1.db' is a schedreplay database of schema 1; this schedreplay reads schema 3: replay the trace again" \
+err "a schema-1 database" 1 "schedreplay: '$TMP/v1.db' is a schedreplay database of schema 1; this schedreplay reads schemas 3 to 4: replay the trace again" \
 	"$TMP/v1.db" "SELECT 1"
-cp "$DB" "$TMP/v4.db"
-sqlite3 "$TMP/v4.db" "PRAGMA user_version = 4"
-err "a newer schema" 1 "schedreplay: '$TMP/v4.db' has database schema 4; this schedreplay reads schema 3: use a newer schedreplay" \
-	"$TMP/v4.db" "SELECT 1"
-err "--attach checks the other file too" 1 "schedreplay: '$TMP/v4.db' has database schema 4; this schedreplay reads schema 3: use a newer schedreplay" \
-	-A new="$TMP/v4.db" "$DB" "SELECT 1"
+cp "$DB" "$TMP/v5.db"
+sqlite3 "$TMP/v5.db" "PRAGMA user_version = 5"
+err "a newer schema" 1 "schedreplay: '$TMP/v5.db' has database schema 5; this schedreplay reads schemas 3 to 4: use a newer schedreplay" \
+	"$TMP/v5.db" "SELECT 1"
+err "--attach checks the other file too" 1 "schedreplay: '$TMP/v5.db' has database schema 5; this schedreplay reads schemas 3 to 4: use a newer schedreplay" \
+	-A new="$TMP/v5.db" "$DB" "SELECT 1"
 
 # schedreplay-db(5) covers the whole schema the replay writes
 missing=$(sqlite3 "$DB" "SELECT m.name || '.' || p.name FROM sqlite_schema m, pragma_table_info(m.name) p

@@ -74,11 +74,17 @@ DB=$TMP/div.db
 "$SR" replay -q -o "$DB" -m v4.15 -t $N/numa-6.12-forks.topo -p wake-affine-equal \
 	-p exit-sync-mel $N/numa-6.12-forks.dat || fail "the NUMA fixture replays"
 sqlite3 "$DB" "ATTACH '$TMP/esc-comm-newline-osc-v6.db' AS h;
-	UPDATE decision SET comm = (SELECT comm FROM h.decision WHERE comm LIKE '%PW%' LIMIT 1)
+	UPDATE decision_row SET comm = (SELECT comm FROM h.decision WHERE comm LIKE '%PW%' LIMIT 1)
 	WHERE tid = 18;
-	UPDATE decision SET comm = 'x,'||char(34)||char(127)||char(155)||'\\'||char(13)||char(10)||'y'
+	UPDATE decision_row SET comm = 'x,'||char(34)||char(127)||char(155)||'\\'||char(13)||char(10)||'y'
 	WHERE tid = 1567;
-	UPDATE decision SET waker_comm = (SELECT waker_comm FROM h.decision
+	UPDATE decision_row SET waker_comm = (SELECT waker_comm FROM h.decision
+		WHERE waker_comm LIKE 'A%CD' LIMIT 1);
+	UPDATE decision_runnable SET comm = (SELECT comm FROM h.decision WHERE comm LIKE '%PW%' LIMIT 1)
+	WHERE tid = 18;
+	UPDATE decision_runnable SET comm = 'x,'||char(34)||char(127)||char(155)||'\\'||char(13)||char(10)||'y'
+	WHERE tid = 1567;
+	UPDATE decision_runnable SET waker_comm = (SELECT waker_comm FROM h.decision
 		WHERE waker_comm LIKE 'A%CD' LIMIT 1);
 	UPDATE thread SET name = (SELECT comm FROM decision d WHERE d.tid = thread.tid LIMIT 1)
 	WHERE tid IN (18, 1567);

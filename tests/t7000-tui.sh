@@ -203,7 +203,8 @@ fi
 echo "hello" >"$TMP/text.db"
 sqlite3 "$TMP/v1.db" 'PRAGMA user_version = 1; CREATE TABLE decision (decision_id INTEGER PRIMARY KEY);'
 cp "$DB" "$TMP/nodec.db"
-sqlite3 "$TMP/nodec.db" 'DELETE FROM decision; DELETE FROM diverged; DELETE FROM eval_row;'
+sqlite3 "$TMP/nodec.db" 'DELETE FROM decision_row; DELETE FROM decision_runnable; DELETE FROM diverged;
+	DELETE FROM eval_row;'
 bad_db() {
 	"$SR" tui --dump list "$1" >"$TMP/o" 2>"$TMP/e"
 	same "$2: exit 1" 1 $?
@@ -212,7 +213,7 @@ bad_db() {
 bad_db "$TMP/missing.db" "missing file" "schedreplay: cannot open '$TMP/missing.db': No such file or directory"
 bad_db "$TMP/empty.db" "empty file" "schedreplay: '$TMP/empty.db' is not a schedreplay database (not SQLite)"
 bad_db "$TMP/text.db" "text file" "schedreplay: '$TMP/text.db' is not a schedreplay database (not SQLite)"
-bad_db "$TMP/v1.db" "schema 1" "schedreplay: '$TMP/v1.db' is a schedreplay database of schema 1; this schedreplay reads schema 3: replay the trace again"
+bad_db "$TMP/v1.db" "schema 1" "schedreplay: '$TMP/v1.db' is a schedreplay database of schema 1; this schedreplay reads schemas 3 to 4: replay the trace again"
 "$SR" tui --dump list "$TMP/nodec.db" >"$TMP/o" 2>"$TMP/e"
 same "no decisions: exit 0" 0 $?
 ok "no decisions: a notice and no rows" grep -q 'this run has no decisions' "$TMP/o"

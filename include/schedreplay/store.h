@@ -22,7 +22,9 @@
 #include "schedreplay/replay.h"
 #include "schedreplay/trace.h"
 
-#define SR_DB_SCHEMA_VERSION 3
+#define SR_DB_SCHEMA_VERSION 4
+/* the oldest schema read (and migrated by an append) */
+#define SR_DB_SCHEMA_OLDEST 3
 /* PRAGMA application_id: "SRPL" */
 #define SR_DB_APPLICATION_ID 0x5352504c
 /* how long an append waits for another writer's lock by default (ms) */
@@ -188,5 +190,14 @@ uint64_t sr_store_decisions(const struct sr_store *s);
  * database, or a schema version this build does not read.
  */
 sqlite3 *sr_db_open(const char *path, int writable, char **cause);
+
+/**
+ * sr_db_reader_views - what sr_db_open() added to a connection of @db
+ * Return: the statements (SQL text, one a line) of the temporary views
+ * through which a file of an older schema reads as one of this schema,
+ * "" for a file of this schema: an sqlite3 shell given a query of ours
+ * runs them first.
+ */
+const char *sr_db_reader_views(sqlite3 *db);
 
 #endif

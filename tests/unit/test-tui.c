@@ -145,14 +145,31 @@ static void test_sql(void)
 	q.sort = TUI_COL_TIME;
 	q.desc = 0;
 	CHECK(!tui_sql_rows(&s, &sc, &q, 10, 0), "every decision: rows SQL");
-	CHECK(strstr(s.text, "LIMIT :limit OFFSET :offset) w") != NULL,
+	CHECK(strstr(s.text, "LIMIT :limit OFFSET :offset)\n") != NULL &&
+	      strstr(s.text, "FROM w CROSS JOIN decision_row d") != NULL,
 	      "the window is cut from the index before the evaluations are joined");
+	CHECK(!strstr(s.text, "decision_runnable"),
+	      "kind=fork leaves out the runnable wakeups' table");
 	CHECK(param(&s, ":base0") && !strcmp(param(&s, ":base0")->s, "v4.15"), "base model");
 	CHECK(param(&s, ":sides") && !strcmp(param(&s, ":sides")->s, "wake-affine-equal"),
 	      "the first patch's sides are shown");
 	tui_sql_release(&s);
+	CHECK(!tui_filter_parse("comm=x", &f, &cause), "a filter of every kind");
+	CHECK(!tui_sql_rows(&s, &sc, &q, 10, 0), "every decision: rows SQL of both tables");
+	CHECK(strstr(s.text, "UNION ALL") && strstr(s.text, "FROM decision_runnable d") &&
+	      strstr(s.text, "FROM w CROSS JOIN decision_runnable d") &&
+	      !strstr(s.text, " decision d"), "both decision tables, never a join of their view");
+	CHECK(strstr(s.text, "\nORDER BY ts, decision_id") != NULL,
+	      "the compound is sorted by result columns");
+	tui_sql_release(&s);
 	CHECK(!tui_sql_count(&s, &sc, &q), "count SQL");
 	CHECK(!strstr(s.text, "LEFT JOIN"), "counting needs no evaluations for this filter");
+	tui_sql_release(&s);
+
+	CHECK(!tui_filter_parse("patch=wake-affine-equal", &f, &cause), "a patch filter");
+	CHECK(!tui_sql_count(&s, &sc, &q), "count SQL with a patch");
+	CHECK(strstr(s.text, "FROM decision_row d") && !strstr(s.text, "decision_runnable"),
+	      "a patch filter leaves out the runnable wakeups (never evaluated)");
 	tui_sql_release(&s);
 
 	CHECK(!tui_filter_parse("cpu=2 cross=llc text=idle", &f, &cause), "join filters");
