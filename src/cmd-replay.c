@@ -1054,6 +1054,10 @@ static int replay_run(const struct replay_args *a, struct replay_ctx *rc, struct
 		progress_end(&run->prog);
 		if (!a->quiet)
 			print_written(rc, stderr);
+		if (sr_store_migrated(rc->store))
+			sr_warn("replay: '%s' was migrated from schema 3 to 4 by the append "
+				"(schedreplay-db(5)): a schedreplay that reads only schema 3 no "
+				"longer reads it", sr_store_path(rc->store));
 	} else if (cmd_interrupted) {
 		return REPLAY_INTERRUPTED;
 	}

@@ -1021,6 +1021,10 @@ db_fail:
 			sr_store_run_id(db.store) + nsides - 1, nsides, nsides == 1 ? "" : "s",
 			sr_store_appended(db.store) ? "appended to" : "written to new",
 			sr_store_path(db.store));
+		if (sr_store_migrated(db.store))
+			sr_warn("simulate: '%s' was migrated from schema 3 to 4 by the append "
+				"(schedreplay-db(5)): a schedreplay that reads only schema 3 no "
+				"longer reads it", sr_store_path(db.store));
 	}
 	if (json)
 		print_json(&rec, sides, nsides, runs, fair, stdout);

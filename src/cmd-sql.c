@@ -787,6 +787,21 @@ static int sql_exec(int argc, char **argv)
 		free(cause);
 		return EXIT_FAIL;
 	}
+	/* what --write creates in a schema 3 file may name schema 4's tables */
+	if (writable) {
+		int up = sr_db_upgrade(db, pos[0], &cause);
+
+		if (up < 0) {
+			sr_error("sql: %s", cause ? cause : "out of memory");
+			free(cause);
+			sqlite3_close(db);
+			return EXIT_FAIL;
+		}
+		if (up)
+			sr_warn("sql: '%s' was migrated from schema 3 to 4 for --write "
+				"(schedreplay-db(5)): a schedreplay that reads only schema 3 "
+				"no longer reads it", pos[0]);
+	}
 	for (i = 0; i < nattached; i++)
 		if (attach(db, attached[i], writable) < 0)
 			goto out;

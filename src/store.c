@@ -320,6 +320,7 @@ struct sr_store {
 	long id_base;			/* decision_id = id_base + engine id */
 	long in_batch;
 	int committed, appended;
+	int migrated;			/* the append made a schema 3 file schema 4 */
 	/* waiting for another writer's lock */
 	int64_t busy_start;
 	int busy_told;
@@ -728,6 +729,38 @@ static int migrate_v3(sqlite3 *db)
 	snprintf(ver, sizeof(ver), "PRAGMA main.user_version = %d; UPDATE main.meta SET value = "
 		 "'%d' WHERE key = 'schema_version'", SR_DB_SCHEMA_VERSION, SR_DB_SCHEMA_VERSION);
 	return sqlite3_exec(db, ver, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+}
+
+int sr_db_upgrade(sqlite3 *db, const char *path, char **cause)
+{
+	sqlite3_stmt *st = NULL;
+	int ver = -1;
+
+	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+		goto fail;
+	if (sqlite3_prepare_v2(db, "PRAGMA main.user_version", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		ver = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	if (ver < 0)
+		goto rollback;
+	if (ver != 3)
+		return sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+	/* the views sr_db_open() added would hide the tables of that name */
+	if (sqlite3_exec(db, "DROP VIEW IF EXISTS temp.decision_row;"
+			 "DROP VIEW IF EXISTS temp.decision_runnable;", NULL, NULL, NULL) != SQLITE_OK ||
+	    migrate_v3(db) || sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+		goto rollback;
+	return 1;
+rollback:
+	sr_cause_set(cause, "cannot migrate '%s' from schema 3 to 4: %s (the file is unchanged)",
+		     path, sqlite3_errmsg(db));
+	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+fail:
+	sr_cause_set(cause, "cannot migrate '%s' from schema 3 to 4: %s (the file is unchanged)",
+		     path, sqlite3_errmsg(db));
+	return -1;
 }
 
 sqlite3 *sr_db_open(const char *path, int writable, char **cause)
@@ -1169,6 +1202,11 @@ long sr_store_run_id(const struct sr_store *s)
 int sr_store_appended(const struct sr_store *s)
 {
 	return s->appended;
+}
+
+int sr_store_migrated(const struct sr_store *s)
+{
+	return s->migrated;
 }
 
 const char *sr_store_path(const struct sr_store *s)
@@ -2815,7 +2853,7 @@ static int copy_into(struct sr_store *s, char **cause)
 	sqlite3_stmt *q = NULL;
 	int64_t r, sd, d;
 	sqlite3 *db;
-	int rc, err = 0;
+	int rc, err = 0, migrated;
 	char *msg = NULL;
 
 	if (stat(s->path, &st) < 0 && errno == ENOENT)
@@ -2849,9 +2887,9 @@ static int copy_into(struct sr_store *s, char **cause)
 		goto rollback;
 	}
 	/* a schema 3 file (read now, under the lock) becomes a schema 4 one */
-	if (query_int(db, "PRAGMA main.user_version", &rc) == 3 && rc == SQLITE_OK &&
-	    migrate_v3(db)) {
-		err = dest_error(s, db, "migrate", cause);
+	migrated = query_int(db, "PRAGMA main.user_version", &rc) == 3 && rc == SQLITE_OK;
+	if (migrated && migrate_v3(db)) {
+		err = dest_error(s, db, "migrate schema 3 to 4", cause);
 		goto rollback;
 	}
 	r = query_int(db, "SELECT coalesce(max(run_id), 0) FROM main.run", &rc);
@@ -2886,6 +2924,7 @@ static int copy_into(struct sr_store *s, char **cause)
 	}
 	s->run_id = (long)r + 1;
 	s->appended = 1;
+	s->migrated = migrated;
 	goto out;
 rollback:
 	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);

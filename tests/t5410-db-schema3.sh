@@ -103,11 +103,32 @@ q "$TMP/clash.db" "CREATE TABLE decision_runnable (x)"
 cp "$TMP/clash.db" "$TMP/clash-before.db"
 replay -a -o "$TMP/clash.db" 2>"$TMP/e"
 same "an append whose migration fails: exit 1" 1 $?
-ok "... says why" grep -q "cannot write '$TMP/clash.db': migrate: .*decision_runnable" "$TMP/e"
+ok "... says why" grep -q "cannot write '$TMP/clash.db': migrate schema 3 to 4: .*decision_runnable" "$TMP/e"
+ok "... and the file is unchanged" cmp "$TMP/clash.db" "$TMP/clash-before.db"
+"$SR" sql -w "$TMP/clash.db" "CREATE VIEW v AS SELECT 1" 2>"$TMP/e"
+same "sql --write whose migration fails: exit 1" 1 $?
+ok "... says why" grep -q "cannot migrate '$TMP/clash.db' from schema 3 to 4: .*decision_runnable.*the file is unchanged" "$TMP/e"
 ok "... and the file is unchanged" cmp "$TMP/clash.db" "$TMP/clash-before.db"
 
+# sql --write migrates a schema 3 file first: a view it stores may name
+# decision_row, which a schema 3 file has only as a temporary view
+cp "$TMP/v3.db" "$TMP/w.db"
+"$SR" sql -w "$TMP/w.db" "CREATE VIEW my_rows AS SELECT count(*) AS n FROM decision_row" 2>"$TMP/e" ||
+	fail "sql --write into a schema 3 file"
+ok "sql --write on schema 3: one line says the file was migrated" \
+	grep -q "sql: '$TMP/w.db' was migrated from schema 3 to 4 for --write" "$TMP/e"
+same "... the file is schema 4" 4 "$(q "$TMP/w.db" "PRAGMA user_version")"
+same "... and the stored view works in sqlite3 too" "$(q "$TMP/pristine.db" "SELECT count(*) FROM decision")" \
+	"$(q "$TMP/w.db" "SELECT n FROM my_rows")"
+same "... and in sql" "$(q "$TMP/pristine.db" "SELECT count(*) FROM decision")" \
+	"$("$SR" sql -F csv --no-header "$TMP/w.db" "SELECT n FROM my_rows")"
+"$SR" sql -w "$TMP/w.db" "CREATE VIEW v2 AS SELECT 1" 2>"$TMP/e" || fail "sql --write again"
+ok "... a second --write says nothing of a migration" sh -c "! grep -q migrated '$TMP/e'"
+
 # appending to it: migrated in the append, nothing lost
-replay -a -o "$TMP/v3.db" || fail "replay -a into a schema 3 file"
+replay -a -o "$TMP/v3.db" 2>"$TMP/e" || fail "replay -a into a schema 3 file"
+ok "one line says the append migrated the file" \
+	grep -q "replay: '$TMP/v3.db' was migrated from schema 3 to 4 by the append" "$TMP/e"
 same "the file is schema 4" "4 4" \
 	"$(q "$TMP/v3.db" "PRAGMA user_version") $(q "$TMP/v3.db" "SELECT value FROM meta WHERE key = 'schema_version'")"
 same "its old decisions are all there, unchanged" "$old_dec" \

@@ -178,6 +178,8 @@ const char *sr_store_temp_path(const struct sr_store *s);
  * and the file written (a symlink's target) */
 long sr_store_run_id(const struct sr_store *s);
 int sr_store_appended(const struct sr_store *s);
+/* after a commit: the append migrated a schema 3 file to schema 4 */
+int sr_store_migrated(const struct sr_store *s);
 const char *sr_store_path(const struct sr_store *s);
 /* the decisions stored */
 uint64_t sr_store_decisions(const struct sr_store *s);
@@ -190,6 +192,14 @@ uint64_t sr_store_decisions(const struct sr_store *s);
  * database, or a schema version this build does not read.
  */
 sqlite3 *sr_db_open(const char *path, int writable, char **cause);
+
+/**
+ * sr_db_upgrade - migrate a database sr_db_open() opened writable to this
+ * schema (a schema 3 file becomes schema 4, as an append does it), in one
+ * transaction: on failure the file is unchanged
+ * Return: 1 migrated, 0 already of this schema, -1 with @cause.
+ */
+int sr_db_upgrade(sqlite3 *db, const char *path, char **cause);
 
 /**
  * sr_db_reader_views - what sr_db_open() added to a connection of @db
