@@ -642,6 +642,17 @@ static int check_schema(sqlite3 *db, const char *path, char **cause)
 		case SQLITE_NOTADB:
 			sr_cause_set(cause, "'%s' is damaged: %s", path, sqlite3_errmsg(db));
 			break;
+		case SQLITE_READONLY:
+			if (sqlite3_extended_errcode(db) == SQLITE_READONLY_ROLLBACK) {
+				/* a write was cut off: its journal is there to be rolled back */
+				sr_cause_set(cause, "cannot read '%s': a write to it was cut off "
+					     "and left its journal ('%s-journal'), which a read-only "
+					     "open cannot roll back; the next read-write open does "
+					     "it (e.g. 'sqlite3 %s \"PRAGMA quick_check\"'), and "
+					     "nothing committed is lost", path, path, path);
+				break;
+			}
+			/* fall through */
 		default:
 			sr_cause_set(cause, "cannot read '%s': %s", path, sqlite3_errmsg(db));
 		}

@@ -220,4 +220,24 @@ ok "... says the database has no run 9, and prints nothing" sh -c \
 same "sql -P run=9 -Q divergences: exit 1" 1 $?
 ok "sql -r 1 -Q latency: the run is there" "$SR" sql -r 1 -Q latency "$DB"
 ok "an own query's :run is not checked" "$SR" sql -P run=9 "$DB" "SELECT :run"
+
+# a write cut off in its transaction leaves a hot journal, which a read-only
+# open cannot roll back: the copies of the file and its journal taken then
+cp "$DB" "$TMP/hot-src.db"
+sqlite3 "$TMP/hot-src.db" >/dev/null <<EOF
+PRAGMA cache_size = 1;
+BEGIN;
+UPDATE decision_row SET comm = comm || 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx';
+UPDATE sched_slice SET ts = ts + 1;
+.shell cp '$TMP/hot-src.db' '$TMP/hot.db' && cp '$TMP/hot-src.db-journal' '$TMP/hot.db-journal'
+ROLLBACK;
+EOF
+"$SR" sql "$TMP/hot.db" "SELECT count(*) FROM run" >/dev/null 2>"$TMP/e"
+same "a file with a cut-off write's journal: exit 1" 1 $?
+ok "... the message names the journal and what rolls it back" \
+	grep -q "cannot read '$TMP/hot.db': a write to it was cut off and left its journal ('$TMP/hot.db-journal'), which a read-only open cannot roll back" "$TMP/e"
+sqlite3 "$TMP/hot.db" "PRAGMA quick_check" >/dev/null
+same "... after a read-write open, every committed row is back" \
+	"$(sqlite3 "$DB" "SELECT count(*) || ' ' || sum(ts) FROM sched_slice")" \
+	"$("$SR" sql -F csv --no-header "$TMP/hot.db" "SELECT count(*) || ' ' || sum(ts) FROM sched_slice" 2>&1)"
 test_done
