@@ -122,6 +122,14 @@ struct sr_replay {
 	 */
 	const struct sr_task *v_skip[2];
 	uint64_t removed_next;			/* no pending removal is due before */
+	/*
+	 * per cpu: what the engine's tick rule (removed_due()) took off since
+	 * the trace last showed that CPU; and how often a probe's prevload
+	 * showed such a removal still on (held) or gone (state.c, tick_held())
+	 */
+	struct sr_removed *tick_rm;
+	struct sr_pelt *tick_saved;		/* per cpu: fork_inputs_as_read()'s */
+	unsigned tick_rm_held, tick_rm_gone;
 
 	/* self-pull migrations waiting to be told newidle or periodic */
 	struct sr_migration *pull;	/* per cpu; pid 0: none */

@@ -348,6 +348,15 @@ static void task_remove(struct sr_replay *r, int pid)
 /* ---- PELT bookkeeping ---------------------------------------------------- */
 
 static unsigned long sub_clamp(unsigned long a, unsigned long b);
+static void tick_held(struct sr_replay *r, int cpu, long long kload);
+
+/*
+ * tick_held(): a removal below the engine's usual error on a CPU's load
+ * (about 100 where the guest recordings' probes show it) tells nothing;
+ * fork_inputs_as_read() needs this many probes that told
+ */
+#define SR_TICK_RM_MIN		100
+#define SR_TICK_EVIDENCE	8
 
 /* sr_task.delay_next: what delay_switch() found for a blocking prev */
 #define DELAY_KEPT		1	/* not eligible: stays queued, sched_delayed */
@@ -424,6 +433,25 @@ static void leave_lazily(struct sr_replay *r, struct sr_task *t, uint64_t now)
 }
 
 /*
+ * A removal the engine's tick rule takes off a CPU (removed_due()) is
+ * remembered until the trace shows that CPU again (any event on it, or an
+ * update of its signal), for tick_held() and fork_inputs_as_read()
+ */
+static void tick_rm_add(struct sr_replay *r, int cpu)
+{
+	struct sr_removed *t = &r->tick_rm[cpu];
+	const struct sr_removed *rm = &r->removed[cpu];
+
+	if (!t->nr)
+		memset(t, 0, sizeof(*t));
+	t->load += rm->load;
+	t->util += rm->util;
+	t->runnable += rm->runnable;
+	t->ts = rm->ts;
+	t->nr++;
+}
+
+/*
  * The CPU's next update: any later event the engine updates its signal at
  * (a switch: put_prev_entity() / set_next_entity(); an enqueue, a dequeue,
  * an attach or a detach), or, on a CPU running a task, the tick
@@ -442,9 +470,10 @@ static void removed_due(struct sr_replay *r, uint64_t now)
 	for (cpu = 0; cpu < r->topo->ncpus && r->nremoved; cpu++) {
 		if (!r->removed[cpu].nr)
 			continue;
-		if (r->rq[cpu].curr != 0 && now >= r->removed[cpu].ts + tick)
+		if (r->rq[cpu].curr != 0 && now >= r->removed[cpu].ts + tick) {
+			tick_rm_add(r, cpu);
 			removed_apply(r, cpu);
-		else if (r->removed[cpu].ts + tick < next)
+		} else if (r->removed[cpu].ts + tick < next)
 			next = r->removed[cpu].ts + tick;
 	}
 	r->removed_next = next;
@@ -455,6 +484,8 @@ static void rq_pelt_advance(struct sr_replay *r, int cpu, uint64_t now);
 /* bring cpu's root cfs_rq signal to @now with what it held since */
 static void rq_pelt_update(struct sr_replay *r, int cpu, uint64_t now)
 {
+	/* an update the trace shows: whatever the tick left pending is gone */
+	r->tick_rm[cpu].nr = 0;
 	if (r->removed[cpu].nr && now > r->removed[cpu].ts)
 		removed_apply(r, cpu);
 	rq_pelt_advance(r, cpu, now);
@@ -1569,6 +1600,7 @@ static void probe_prevload(struct sr_replay *r, int cpu, const struct sr_event *
 {
 	if (ev->prevload < 0 || cpu < 0 || cpu >= r->topo->ncpus)
 		return;
+	tick_held(r, cpu, ev->prevload);
 	if (r->removed[cpu].nr && !probe_removal_done(r, cpu, ev->prevload))
 		rq_pelt_advance(r, cpu, now);
 	else
@@ -1579,6 +1611,72 @@ static void probe_prevload(struct sr_replay *r, int cpu, const struct sr_event *
 		r->prevload_ts = calloc((size_t)r->topo->ncpus, sizeof(*r->prevload_ts));
 	if (r->prevload_ts)
 		r->prevload_ts[cpu] = now;
+}
+
+/*
+ * Whether the tick came (schedreplay-models(7) §3.4).  update_cfs_rq_load_avg()
+ * (kernel/sched/fair.c, 6.1 and 6.12) takes a dead or migrated task's load
+ * off at the CPU's next PELT update, on a busy CPU at the latest its tick
+ * (entity_tick()), which removed_due() assumes 1/HZ after the removal.  The
+ * trace shows no tick; a probe's prevload shows the kernel's load of one
+ * CPU: where the engine's tick rule took a removal off that CPU and the
+ * trace has not shown the CPU since, the load either still holds it (the
+ * tick had not come: a virtual CPU the host did not run, as on the TCG
+ * guests) or not.  Counted per trace; fork_inputs_as_read() follows the
+ * majority.
+ */
+static void tick_held(struct sr_replay *r, int cpu, long long kload)
+{
+	const struct sr_removed *t = &r->tick_rm[cpu];
+	long long eng = (long long)r->rq[cpu].cfs.load_avg;
+
+	if (!t->nr || t->load < SR_TICK_RM_MIN)
+		return;
+	if (llabs(kload - (eng + (long long)t->load)) < llabs(kload - eng))
+		r->tick_rm_held++;
+	else
+		r->tick_rm_gone++;
+	/* the probe shows the CPU: its load is the kernel's from here */
+	r->tick_rm[cpu].nr = 0;
+}
+
+/*
+ * The fork slow path reads every CPU's averages as last updated
+ * (sched_balance_find_dst_group() / find_idlest_group(), 6.12 / 6.1): on a
+ * trace whose probes showed the tick rule's removals still on more often
+ * than gone (tick_held(), at least SR_TICK_EVIDENCE times in all), the
+ * removals the tick rule took off CPUs the trace has not shown since are
+ * put back for the evaluation (@sign 1; @saved keeps each CPU's signal)
+ * and the signals restored after it (-1).
+ */
+static void fork_inputs_as_read(struct sr_replay *r, struct sr_pelt *saved, int sign)
+{
+	uint64_t divider;
+	int cpu;
+
+	if (r->tick_rm_held + r->tick_rm_gone < SR_TICK_EVIDENCE ||
+	    r->tick_rm_held <= r->tick_rm_gone)
+		return;
+	for (cpu = 0; cpu < r->topo->ncpus; cpu++) {
+		const struct sr_removed *t = &r->tick_rm[cpu];
+		struct sr_pelt *sa = &r->rq[cpu].cfs;
+
+		if (!t->nr)
+			continue;
+		if (sign > 0) {
+			saved[cpu] = *sa;
+			divider = SR_PELT_MAX - 1024 + sa->period_contrib;
+			/* removed_apply() undone: averages and sums */
+			sa->load_avg += t->load;
+			sa->load_sum += t->load * divider;
+			sa->util_avg += t->util;
+			sa->util_sum = (uint32_t)(sa->util_sum + t->util * divider);
+			sa->runnable_avg += t->runnable;
+			sa->runnable_sum += t->runnable * divider;
+		} else {
+			*sa = saved[cpu];
+		}
+	}
 }
 
 /*
@@ -1818,7 +1916,9 @@ static void fork_evaluate(struct sr_replay *r, struct sr_pending *pd, struct sr_
 	const struct sr_task *parent = pd->d.waker > 0 ? sr_replay_task(r, pd->d.waker) : NULL;
 
 	sr_pelt_init_task(&p->pelt, now, p->weight);
+	fork_inputs_as_read(r, r->tick_saved, 1);
 	sr_dec_evaluate(r, pd, p, parent, now);
+	fork_inputs_as_read(r, r->tick_saved, -1);
 	pd->evaluated = 1;
 }
 
@@ -2460,12 +2560,15 @@ int sr_replay_feed(struct sr_replay *r, const struct sr_event *ev)
 		r->stats.probe_unmatched++;
 	}
 	ret = feed(r, ev);
+	/* the trace shows this CPU: its ticks come (tick_rm_add()) */
+	r->tick_rm[ev->cpu].nr = 0;
 	r->last_local[ev->cpu] = ev->ts;
 	return ret;
 }
 
 int sr_replay_finish(struct sr_replay *r)
 {
+
 	size_t i;
 	int ret = 0;
 
@@ -2508,6 +2611,8 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 	r->waking_declared = 1;
 	r->fork_probe = calloc(topo->ncpus, sizeof(*r->fork_probe));
 	r->removed = calloc(topo->ncpus, sizeof(*r->removed));
+	r->tick_rm = calloc(topo->ncpus, sizeof(*r->tick_rm));
+	r->tick_saved = calloc(topo->ncpus, sizeof(*r->tick_saved));
 	r->lb_head = calloc(topo->ncpus, sizeof(*r->lb_head));
 	r->lb_tail = calloc(topo->ncpus, sizeof(*r->lb_tail));
 	r->lb_scratch = sr_lb_scratch_new(topo->ncpus);
@@ -2528,8 +2633,8 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 	}
 	sr_dec_ni_init(r);
 	if (!r->tasks || !r->rq || !r->idle || !r->pull || !r->await ||
-	    !r->selected || !r->fork_probe || !r->removed || !r->lb_head || !r->lb_tail || !r->lb_scratch ||
-	    !r->lbp || !r->last_local || !r->nohz_last ||
+	    !r->selected || !r->fork_probe || !r->removed || !r->tick_rm || !r->tick_saved || !r->lb_head ||
+	    !r->lb_tail || !r->lb_scratch || !r->lbp || !r->last_local || !r->nohz_last ||
 	    !r->switch_ts || !r->nib_levels || !r->pull_gap || !r->pull_batch ||
 	    !r->lb_llc_last || !r->ticking) {
 		sr_replay_free(r);
@@ -2608,6 +2713,8 @@ void sr_replay_free(struct sr_replay *r)
 		sr_dec_pending_free(r->fork_probe[i].pd);
 	free(r->fork_probe);
 	free(r->removed);
+	free(r->tick_rm);
+	free(r->tick_saved);
 	free(r->lb_head);
 	free(r->lb_tail);
 	free(r->lb_llc_last);

@@ -114,4 +114,20 @@ ok "exec probe: replay" "$SR" replay -q -o "$TMP/ep.db" -t 1x2x1 "$S/fork-exec-p
 same "the child's util from its exec's probe: both CPUs fully busy, C2 stays" \
 	"401:1 402:0" "$(forks "$TMP/ep.db")"
 
+# --- a tick the trace does not show (fork_inputs_as_read(), §3.4) ----------
+ok "tick unseen: replay" "$SR" replay -q -o "$TMP/tu.db" -t 1x2x1 "$S/fork-tick-unseen.txt"
+same "eight probes showed the 1/HZ rule's removals still on: the slow path reads CPU 1 with them, the child stays" \
+	"700:0" "$(forks "$TMP/tu.db")"
+# the same probes with prevloads near the load without the dead task: gone
+sed 's/ prevload=1550$/ prevload=800/; s/ prevload=1690$/ prevload=800/' "$S/fork-tick-unseen.txt" >"$TMP/tg.txt"
+same "the variant's probes all say gone" "8" "$(grep -c 'wake_flags=0x8 pid=60[1-8] .* prevload=800$' "$TMP/tg.txt")"
+"$SR" replay -q -o "$TMP/tg.db" -t 1x2x1 "$TMP/tg.txt" 2>/dev/null
+same "probes that showed them gone: the 1/HZ rule stands, the child goes to CPU 1" \
+	"700:1" "$(forks "$TMP/tg.db")"
+# seven probes that told: too few, the 1/HZ rule stands
+sed '/ pid=608 / s/ prevload=1690$//' "$S/fork-tick-unseen.txt" >"$TMP/t7.txt"
+same "the variant has seven probes with prevload" "7" "$(grep -c 'wake_flags=0x8 pid=60[1-8] .* prevload=' "$TMP/t7.txt")"
+"$SR" replay -q -o "$TMP/t7.db" -t 1x2x1 "$TMP/t7.txt" 2>/dev/null
+same "seven probes are too few: the child goes to CPU 1" "700:1" "$(forks "$TMP/t7.db")"
+
 test_done

@@ -25,6 +25,8 @@
 #                --balance-probes, or defined below for trace-cmd)
 #   SR_BALOFF    "cpu=OFF avg_idle=OFF sd=OFF max_newidle_lb_cost=OFF level=OFF"
 #                (struct rq and sched_domain members, for trace-cmd's probes)
+#   SR_INOFF     the input probes' offsets (record.sh --input-probes; empty:
+#                none), "rq_load_avg=OFF ... cfs_rq=OFF rq_cpu=OFF"
 #   SR_BUFKB     record -b (KiB per CPU; empty: the recorder's default)
 #   SR_SCALE     load size multiplier, percent (100 = the default size)
 #   SR_TRACECMD_OPTS  extra trace-cmd record options (e.g. --file-version 6)
@@ -726,6 +728,42 @@ if [ "${SR_RECORDER:-trace-cmd}" = trace-cmd ] && [ -n "$SR_BALPROBES" ]; then
 	done <$O/kprobe_events-balance.in
 	cp $T/kprobe_events $O/kprobe_events
 	sed 's/^/kprobe_events (balance): /' $O/kprobe_events-balance.in >>$F
+fi
+
+# ---- the optional input probes (record.sh --input-probes, trace-cmd only):
+# what the slow path of select_task_rq_fair() reads of every CPU, at its
+# entry (rqstat), and every PELT update of every cfs_rq (cfs_pelt, at the
+# entry of __update_load_avg_cfs_rq(now, cfs_rq): the averages as the
+# previous update left them, less the removed load this update takes out).
+# rqstat reads rq(i) as the per-CPU address of runqueues, through
+# __per_cpu_offset[i] (kprobe fetch args: @SYM+OFF, +OFF(...)); 6 fields a
+# CPU, so up to 21 CPUs (128 fields a probe event)
+if [ "${SR_RECORDER:-trace-cmd}" = trace-cmd ] && [ -n "$SR_INOFF" ]; then
+	inf() { for kv in $SR_INOFF; do [ "${kv%%=*}" = "$1" ] && echo "${kv#*=}"; done; }
+	RQA=$(awk '$3 == "runqueues" { print $1; exit }' /proc/kallsyms)
+	[ -n "$RQA" ] || fail "input probes: no runqueues in /proc/kallsyms"
+	RQF= i=0
+	while [ $i -lt "$(nproc)" ]; do
+		for m in load_avg:load:u64 util_avg:util:u64 runnable_avg:run:u64 \
+			util_est:ue:u32 nr_running:nr:u32 ttwu_pending:ttwu:u32; do
+			f=${m#*:}
+			RQF="$RQF c$i${f%%:*}=+$((0x$RQA + $(inf "rq_${m%%:*}")))(@__per_cpu_offset+$((8 * i))):${f#*:}"
+		done
+		i=$((i + 1))
+	done
+	q=$(inf cfs_rq)
+	{
+		echo "p:schedreplay/rqstat select_task_rq_fair$RQF"
+		echo "p:schedreplay/cfs_pelt __update_load_avg_cfs_rq now=%di:u64 cfs=%si:x64 rq=+$q(%si):x64 cpu=+$(inf rq_cpu)(+$q(%si)):s32 lut=+$(inf cfs_last_update_time)(%si):u64 load=+$(inf cfs_load_avg)(%si):u64 util=+$(inf cfs_util_avg)(%si):u64 runnable=+$(inf cfs_runnable_avg)(%si):u64"
+	} >$O/kprobe_events-input.in
+	while read -r ev; do
+		echo "$ev" >>$T/kprobe_events || {
+			cat $T/error_log >$O/kprobe-error.txt 2>/dev/null
+			fail "kprobe_events rejected: $ev"
+		}
+	done <$O/kprobe_events-input.in
+	cp $T/kprobe_events $O/kprobe_events
+	sed 's/^/kprobe_events (input): /' $O/kprobe_events-input.in >>$F
 fi
 
 # ---- record one load

@@ -17,7 +17,7 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 CACHE=$HERE/cache
-KERNEL= LOAD= OUT= ACCEL=tcg KPKG= BUFKB=20000 SCALE=100 TCOPTS= NOPID= BALPROBES= RTAPP=
+KERNEL= LOAD= OUT= ACCEL=tcg KPKG= BUFKB=20000 SCALE=100 TCOPTS= NOPID= BALPROBES= INPROBES= RTAPP=
 TIMEOUT=300 BOOT_TIMEOUT=120 RETRIES=4 NOINSTALL= RECORDER=trace-cmd CACHED= BENCH=
 CRASHFIRST= SETS=
 TOP=$(cd "$HERE/../.." && pwd)
@@ -52,6 +52,11 @@ usage: $0 --kernel 6.1|6.12 --load messaging|forks|pingpong|mix|busyloops|pinned
                       balance_rq, balance_rq_ret: schedreplay-record(1));
                       schedreplay record --balance-probes, or defined by
                       init.sh for trace-cmd
+  --input-probes      trace-cmd only, validation: also record what the fork
+                      and wakeup slow path reads of every CPU (rqstat: each
+                      rq's cfs load/util/runnable/util_est, nr_running and
+                      ttwu_pending at select_task_rq_fair()) and every PELT
+                      update of every cfs_rq (cfs_pelt); README.md
   --cache DIR         where kernels and initramfs are kept (default $CACHE)
   --timeout S         kill QEMU after S seconds (default $TIMEOUT; $BOOT_TIMEOUT s to reach /init)
   --retries N         runs of QEMU per load when the guest hangs or oopses
@@ -122,6 +127,7 @@ while [ $# -gt 0 ]; do
 	--rtapp) RTAPP=$2; shift 2 ;;
 	--no-pid) NOPID=1; shift ;;
 	--balance-probes) BALPROBES=1; shift ;;
+	--input-probes) INPROBES=1; shift ;;
 	--cache) CACHE=$2; shift 2 ;;
 	--timeout) TIMEOUT=$2; shift 2 ;;
 	--retries) RETRIES=$2; shift 2 ;;
@@ -139,6 +145,11 @@ case $LOAD in messaging | forks | pingpong | mix | busyloops | pinnedhogs | fork
 [ -n "$OUT" ] || usage
 case $ACCEL in tcg | kvm) ;; *) usage ;; esac
 case $RECORDER in trace-cmd | schedreplay) ;; *) usage ;; esac
+if [ -n "$INPROBES" ]; then
+	[ "$RECORDER" = trace-cmd ] || die "--input-probes: only with --recorder trace-cmd"
+	[ -z "$NOPID" ] || die "--input-probes: needs the BTF offsets that --no-pid leaves out"
+	[ -z "$BENCH" ] || die "--input-probes: not with --bench"
+fi
 # --bench: both recorders in one initramfs, no probes (schedreplay record
 # --no-probes, trace-cmd without -e schedreplay), one load
 if [ -n "$BENCH" ]; then
@@ -270,7 +281,9 @@ HZ=$(sed -n 's/^CONFIG_HZ=//p' "$KCONFIG")
 # offsets from the kernel's own BTF (vmlinux extracted from the bzImage: xz
 # in 6.1, zstd in 6.12), with bpftool
 if [ -z "$NOPID" ] && { [ ! -f "$KDIR/.pidoff" ] || [ ! -f "$KDIR/.flipsoff" ] ||
-	[ ! -f "$KDIR/.peltoff" ] || [ ! -f "$KDIR/.prevoff" ] || [ ! -f "$KDIR/.baloff" ]; }; then
+	[ ! -f "$KDIR/.peltoff" ] || [ ! -f "$KDIR/.prevoff" ] || [ ! -f "$KDIR/.baloff" ] ||
+	[ ! -f "$KDIR/.inoff" ]; }; then
+	: >"$KDIR/.inoff"
 	: >"$KDIR/.baloff"
 	: >"$KDIR/.pidoff"
 	: >"$KDIR/.flipsoff"
@@ -322,12 +335,36 @@ if [ -z "$NOPID" ] && { [ ! -f "$KDIR/.pidoff" ] || [ ! -f "$KDIR/.flipsoff" ] |
 		b=$(bits "${sm%%:*}" "${sm#*:}")
 		[ -n "$b" ] && [ $((b % 8)) = 0 ] && printf '%s=0x%x ' "${sm#*:}" $((b / 8)) >>"$KDIR/.baloff"
 	done
+	# --input-probes (trace-cmd mode): "name=OFF ..." in bytes.  rq_*: from
+	# struct rq to rq->cfs.avg.{load,util,runnable}_avg, ->cfs.avg.util_est
+	# (6.1: struct util_est, whose first member is .enqueued), ->nr_running,
+	# ->ttwu_pending; cfs_*: from struct cfs_rq to ->avg.*, ->rq, and
+	# rq->cpu; every one present or none
+	d=$(bits cfs_rq avg) c=$(bits rq cfs) q=$(bits cfs_rq rq) u=$(bits rq cpu)
+	inoff=
+	for m in load_avg util_avg runnable_avg util_est last_update_time; do
+		b=$(bits sched_avg "$m")
+		if [ -z "$b" ] || [ -z "$c" ] || [ -z "$d" ]; then inoff=; break; fi
+		inoff="$inoff rq_$m=0x$(printf %x $(((c + d + b) / 8))) cfs_$m=0x$(printf %x $(((d + b) / 8)))"
+	done
+	for sm in rq:nr_running rq:ttwu_pending; do
+		b=$(bits "${sm%%:*}" "${sm#*:}")
+		if [ -z "$inoff" ] || [ -z "$b" ]; then inoff=; break; fi
+		inoff="$inoff rq_${sm#*:}=0x$(printf %x $((b / 8)))"
+	done
+	[ -n "$inoff" ] && [ -n "$q" ] && [ -n "$u" ] &&
+		printf '%s cfs_rq=0x%x rq_cpu=0x%x\n' "${inoff# }" $((q / 8)) $((u / 8)) >"$KDIR/.inoff"
 	rm -f "$vml.btf"
 fi
 PIDOFF= FLIPSOFF= PELTOFF= PREVOFF= BALOFF=
 [ -z "$NOPID" ] && PIDOFF=$(cat "$KDIR/.pidoff") && FLIPSOFF=$(cat "$KDIR/.flipsoff") &&
 	PELTOFF=$(cat "$KDIR/.peltoff") && PREVOFF=$(cat "$KDIR/.prevoff")
 [ -z "$NOPID" ] && [ -n "$BALPROBES" ] && BALOFF=$(cat "$KDIR/.baloff")
+INOFF=
+if [ -n "$INPROBES" ]; then
+	INOFF=$(cat "$KDIR/.inoff")
+	[ -n "$INOFF" ] || die "--input-probes: the kernel's BTF lacks a struct rq / cfs_rq member the probes read"
+fi
 say "kernel $KREL, CONFIG_HZ=$HZ, task_struct->pid at ${PIDOFF:-(not used)}, ->wakee_flips at ${FLIPSOFF:-(not used)}, ->se.avg: ${PELTOFF:-(not used)}, prevload: ${PREVOFF:-(not used)}"
 
 # ---------------------------------------------------------- initramfs ----
@@ -465,6 +502,7 @@ SR_PELTOFF="$PELTOFF"
 SR_PREVOFF="$PREVOFF"
 SR_BALPROBES=$BALPROBES
 SR_BALOFF="$BALOFF"
+SR_INOFF="$INOFF"
 SR_BUFKB=$BUFKB
 SR_SCALE=$SCALE
 SR_TRACECMD_OPTS="$TCOPTS"

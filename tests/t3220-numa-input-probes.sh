@@ -1,0 +1,65 @@
+#!/bin/bash
+# Live NUMA test of record.sh --input-probes (trace-cmd mode, 6.12 guest):
+# the validation probes that record what the fork and wakeup slow path
+# reads of every CPU.  rqstat fires with every select_rq (both at
+# select_task_rq_fair()'s entry) and carries six fields a CPU; at a fork its
+# load of the parent's CPU is the same memory select_rq's prevload reads
+# (p->se.cfs_rq->rq->cfs.avg.load_avg of the child, whose cfs_rq is the
+# parent's CPU's); cfs_pelt fires at PELT updates of every CPU's root
+# cfs_rq; replay skips both and still pairs every fork with its probe.
+# The option refuses the schedreplay recorder and --no-pid without a boot.
+#
+# Needs what t3210 needs.  Says SKIP with the reason elsewhere.  One boot,
+# 30-50 s here.
+. "$(dirname "$0")/test-lib.sh"
+
+"$TOP/scripts/numa-guest/record.sh" --kernel 6.12 --load forks --out "$TMP/x" --input-probes \
+	--recorder schedreplay >"$TMP/o" 2>"$TMP/e"
+same "--input-probes with the schedreplay recorder: exit 1" 1 $?
+ok "... and says why" grep -q 'input-probes: only with --recorder trace-cmd' "$TMP/e"
+"$TOP/scripts/numa-guest/record.sh" --kernel 6.12 --load forks --out "$TMP/x" --input-probes \
+	--no-pid >"$TMP/o" 2>"$TMP/e"
+same "--input-probes with --no-pid: exit 1" 1 $?
+ok "... and says why" grep -q 'input-probes: needs the BTF offsets' "$TMP/e"
+
+. "$TEST_DIR/lib/numa-guest.sh"
+numa_guest_prereqs
+numa_guest_kernel 'linux-image-6.12.*+deb*-amd64_*_amd64.deb' '^linux-image-6\.12\.[0-9]+\+deb[0-9]+-amd64$'
+
+numa_guest_record 6.12 forks --recorder trace-cmd --input-probes --scale 10
+ok "guest: the kernel took both input probes" sh -c \
+	"grep -q '^kprobe_events (input): p:schedreplay/rqstat select_task_rq_fair c0load=' '$OUT/$NAME.facts.txt' &&
+	 grep -q '^kprobe_events (input): p:schedreplay/cfs_pelt __update_load_avg_cfs_rq ' '$OUT/$NAME.facts.txt'"
+
+trace-cmd report "$D" >"$TMP/rep.txt" 2>/dev/null
+nsel=$(grep -c ' select_rq: ' "$TMP/rep.txt")
+nrq=$(grep -c ' rqstat: ' "$TMP/rep.txt")
+ok "one rqstat for every select_rq ($nrq, $nsel)" sh -c "[ $nsel -gt 100 ] && [ $nrq = $nsel ]"
+same "every rqstat has load, util, run, ue, nr and ttwu of CPUs 0-3" 0 "$(awk '/ rqstat: / {
+		if (gsub(/ c[0-3](load|util|run|ue|nr|ttwu)=[0-9]+/, "&") != 24) bad++ }
+	END { print bad + 0 }' "$TMP/rep.txt")"
+# a fork's select_rq and its rqstat, in either order, on the same CPU:
+# rqstat's load of prev_cpu against select_rq's prevload
+awk '/ rqstat: / { cpu = $2; rq[cpu] = $0; next }
+	/ select_rq: / && / wake_flags=0x4 / {
+		cpu = $2; p = $0; sub(/.*prev_cpu=/, "", p); sub(/ .*/, "", p)
+		v = $0; sub(/.*prevload=/, "", v); sub(/ .*/, "", v)
+		if (!(cpu in rq)) { miss++; next }
+		s = rq[cpu]; sub(".* c" p "load=", "", s); sub(/ .*/, "", s)
+		n++; if (s == v) eq++; delete rq[cpu]
+	}
+	END { print n + 0, eq + 0, miss + 0 }' "$TMP/rep.txt" >"$TMP/forks"
+read -r nf neq nmiss <"$TMP/forks"
+ok "forks: rqstat's load of the parent's CPU is select_rq's prevload ($neq of $nf, $nmiss unpaired)" \
+	sh -c "[ $nf -gt 100 ] && [ $nmiss = 0 ] && [ \$(($neq * 100)) -ge \$(($nf * 90)) ]"
+# cfs_pelt: every CPU's root cfs_rq (the commonest cfs - rq of each CPU)
+awk '/ cfs_pelt: / { c = $0; sub(/.*cpu=/, "", c); sub(/ .*/, "", c); n[c]++ }
+	END { for (c in n) if (n[c] > 50) k++; print k + 0 }' "$TMP/rep.txt" >"$TMP/cpus"
+same "cfs_pelt: updates of every CPU's cfs_rq" 4 "$(cat "$TMP/cpus")"
+
+"$SR" replay -q -o "$TMP/r.db" -t "$OUT/$NAME.topo" "$D" >"$TMP/replay.txt" 2>"$TMP/replay.err"
+same "replay: exits 0" 0 $?
+nfk=$(sqlite3 "$TMP/r.db" "SELECT count(*) FROM decision WHERE kind = 'fork' AND kernel_cpu IS NOT NULL")
+nwf=$(grep -c ' select_rq: .* wake_flags=0x4 ' "$TMP/rep.txt")
+same "replay: the input probes leave every fork paired with its select_rq ($nwf)" "$nwf" "$nfk"
+test_done
