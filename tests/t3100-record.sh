@@ -180,9 +180,12 @@ for sig in INT TERM; do
 done
 
 # ---- COMMAND mode: signals reach the command (job control, so that the
-# background command does not start with SIGINT ignored)
+# background command does not start with SIGINT ignored; and env resets
+# SIGINT to its default, as a shell started with SIGINT ignored, such as a
+# make check run as a background job without job control, keeps it ignored
+# for every child whatever set -m does, and the command would inherit that)
 set -m
-"$SR" record -o "$TMP/c.dat" -- sleep 30 2>"$TMP/rec.err" &
+env --default-signal=INT "$SR" record -o "$TMP/c.dat" -- sleep 30 2>"$TMP/rec.err" &
 pid=$!
 wait_tracing && sleep 0.3
 kill -INT $pid
