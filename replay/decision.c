@@ -183,6 +183,29 @@ static void why_wakeup(struct sr_replay *r, struct sr_pending *pd, const struct 
 		w->prev_load_src = SR_WHY_ENGINE;
 }
 
+/*
+ * update_cfs_rq_h_load() (kernel/sched/fair.c, 6.1 and 6.12): the first
+ * task_h_load() of a jiffy on a CPU's root cfs_rq stores its cpu_load() as
+ * h_load, which every later task_h_load() there reads until the next
+ * jiffy.  The first base model's path stands for the kernel's: the CPUs
+ * whose root it read (@read, bit per CPU) take the cache now if it is not
+ * of this jiffy already.
+ */
+static void h_load_taken(struct sr_replay *r, const struct sr_view *v, uint64_t read)
+{
+	uint64_t j = sr_view_h_load_jiffy(v);
+	int cpu;
+
+	for (cpu = 0; read && j && cpu < r->topo->ncpus && cpu < 64; cpu++) {
+		struct sr_rq *rq = &r->rq[cpu];
+
+		if (!(read >> cpu & 1) || rq->h_load_jiffy == j)
+			continue;
+		rq->h_load = sr_view_cpu_load(v, cpu, 0);
+		rq->h_load_jiffy = j;
+	}
+}
+
 void sr_dec_evaluate(struct sr_replay *r, struct sr_pending *pd, const struct sr_task *p,
 		     const struct sr_task *cur, uint64_t now)
 {
@@ -233,6 +256,8 @@ void sr_dec_evaluate(struct sr_replay *r, struct sr_pending *pd, const struct sr
 		sr_model_select(r->models[i], &v, &in, e);
 	}
 	sr_why_record(NULL);
+	if (r->touches[0] & (1u << pd->d.kind))
+		h_load_taken(r, &v, pd->ev[0].h_load_read);
 }
 
 /*

@@ -171,11 +171,16 @@ long sr_ctx_cpu_load(const struct sr_wake_ctx *c, int cpu)
 /*
  * task_h_load() (fair.c, 6.1 - 6.18): the task's own, possibly stale,
  * load_avg (schedreplay-models(7) §3.4), scaled by its task group's share
- * of the root where the view has groups (§3.5); v4.15's era (runnable
- * load) keeps the flat hierarchy
+ * of the root where the view has groups (§3.5), by the root's h_load that
+ * update_cfs_rq_h_load() keeps for a jiffy over its cpu_load() + 1 where
+ * it has none (sr_view_task_h_load()); v4.15's era (runnable load) keeps
+ * the flat hierarchy.  The CPUs it reads go to out->h_load_read.
  */
 static long task_h_load(const struct sr_wake_ctx *c, const struct sr_task *t)
 {
+	/* update_cfs_rq_h_load() ran on task_cpu(t)'s root: the engine's cache follows */
+	if (t && !c->m->runnable_load && !c->v->tg && t->cpu >= 0 && t->cpu < 64 && c->out)
+		c->out->h_load_read |= 1ULL << t->cpu;
 	return sr_view_task_h_load(c->v, t, c->m->runnable_load);
 }
 
@@ -1002,5 +1007,6 @@ void sr_model_select(const struct sr_model *m, const struct sr_view *v,
 	};
 
 	out->reason[0] = '\0';
+	out->h_load_read = 0;
 	out->cpu = m->pol.select_task_rq(&c);
 }

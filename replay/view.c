@@ -51,6 +51,36 @@ long sr_view_group_load(const struct sr_view *v, int cpu, long flat)
 	return (flat > v->tg->grq_sum[cpu] ? flat - v->tg->grq_sum[cpu] : 0) + v->tg->se_sum[cpu];
 }
 
+uint64_t sr_view_h_load_jiffy(const struct sr_view *v)
+{
+	if (v->hz <= 0)
+		return 0;
+	return v->now / (1000000000ULL / (uint64_t)v->hz) + 1;
+}
+
+/*
+ * task_h_load() of a task in the root task group (6.1, 6.12,
+ * CONFIG_FAIR_GROUP_SCHED): load_avg * h_load / (cpu_load() + 1), where
+ * update_cfs_rq_h_load() takes the root's h_load = cpu_load() at the
+ * first call of each jiffy and keeps it for the rest of that jiffy
+ */
+static long flat_h_load(const struct sr_view *v, const struct sr_task *t)
+{
+	const struct sr_rq *rq;
+	unsigned long long h;
+	long cl;
+
+	if (t->cpu < 0 || t->cpu >= v->topo->ncpus || !v->hz)
+		return (long)t->pelt.load_avg;
+	rq = &v->rq[t->cpu];
+	cl = sr_view_cpu_load(v, t->cpu, 0);
+	if (cl < 0)
+		cl = 0;
+	h = rq->h_load_jiffy && rq->h_load_jiffy == sr_view_h_load_jiffy(v) && rq->h_load >= 0 ?
+	    (unsigned long long)rq->h_load : (unsigned long long)cl;
+	return (long)(t->pelt.load_avg * h / ((unsigned long long)cl + 1));
+}
+
 long sr_view_task_h_load(const struct sr_view *v, const struct sr_task *t, int runnable_only)
 {
 	const struct sr_tg_cpu *x;
@@ -58,8 +88,10 @@ long sr_view_task_h_load(const struct sr_view *v, const struct sr_task *t, int r
 
 	if (!t)
 		return 0;
-	if (runnable_only || !v->tg || t->tg <= 0 || t->tg > v->tg->n || t->cpu < 0 || t->cpu >= v->tg->ncpus)
+	if (runnable_only)
 		return (long)t->pelt.load_avg;
+	if (!v->tg || t->tg <= 0 || t->tg > v->tg->n || t->cpu < 0 || t->cpu >= v->tg->ncpus)
+		return v->tg ? (long)t->pelt.load_avg : flat_h_load(v, t);
 	/* update_cfs_rq_h_load() from the root down one level, then task_h_load() */
 	x = &v->tg->cpu[(size_t)(t->tg - 1) * (size_t)v->tg->ncpus + (size_t)t->cpu];
 	root = v->tg->root_load[t->cpu] > 0 ? (unsigned long long)v->tg->root_load[t->cpu] : 0;

@@ -402,10 +402,10 @@ sed -e '/prev_cpu=2 wake_flags=0x8 pid=301/s/$/ load=1024 util=600 runnable=700/
 "$SR" replay -q -o "$TMP/nopelt.db" -t 2x2x1 "$TMP/nopelt.txt" >/dev/null 2>&1
 "$SR" replay -q -o "$TMP/pelt.db" -t 2x2x1 "$TMP/pelt.txt" >/dev/null 2>&1
 same "without the PELT fields: the engine's signal, still warming up" \
-	"pelt_warmup,topology,wakee_flips|2|not wide > affine NUMA > weight: this 38092800 >= prev 22892544 > wake_affine: prev > scan budget spent > sis: target" \
+	"pelt_warmup,topology,wakee_flips|2|not wide > affine NUMA > weight: this 37990400 >= prev 23003136 > wake_affine: prev > scan budget spent > sis: target" \
 	"$(sqlite3 "$TMP/nopelt.db" "SELECT inferred, cpu, reason FROM evaluation_v JOIN decision USING (decision_id) WHERE tid = 301 AND kind = 'wakeup'")"
 same "with them: the kernel's load 1024 on both sides of the comparison, not marked warming up" \
-	"topology,wakee_flips|2|not wide > affine NUMA > weight: this 134656000 >= prev -110592 > wake_affine: prev > scan budget spent > sis: target" \
+	"topology,wakee_flips|2|not wide > affine NUMA > weight: this 134553600 >= prev 0 > wake_affine: prev > scan budget spent > sis: target" \
 	"$(sqlite3 "$TMP/pelt.db" "SELECT inferred, cpu, reason FROM evaluation_v JOIN decision USING (decision_id) WHERE tid = 301 AND kind = 'wakeup'")"
 # the probe's prevload: prev_cpu's cpu_load() as the kernel read it, in
 # place of the engine's on the prev side of wake_affine_weight (mainline;
@@ -413,7 +413,7 @@ same "with them: the kernel's load 1024 on both sides of the comparison, not mar
 sed -e '/load=1024 util=600 runnable=700/s/$/ prevload=3000/' "$TMP/pelt.txt" >"$TMP/prevload.txt"
 "$SR" replay -q -o "$TMP/prevload.db" -t 2x2x1 "$TMP/prevload.txt" >/dev/null 2>&1
 same "prevload 3000: the prev side is the kernel's, and the task is pulled to CPU 0" \
-	"0|not wide > affine NUMA > weight: this 134656000 < prev 218529792 > wake_affine: this > scan budget spent > sis: target" \
+	"0|not wide > affine NUMA > weight: this 134553600 < prev 218640384 > wake_affine: this > scan budget spent > sis: target" \
 	"$(sqlite3 "$TMP/prevload.db" "SELECT cpu, reason FROM evaluation_v JOIN decision USING (decision_id) WHERE tid = 301 AND kind = 'wakeup'")"
 "$SR" replay -q -m v4.15 -o "$TMP/prevload415.db" -t 2x2x1 "$TMP/prevload.txt" >/dev/null 2>&1
 "$SR" replay -q -m v4.15 -o "$TMP/pelt415.db" -t 2x2x1 "$TMP/pelt.txt" >/dev/null 2>&1

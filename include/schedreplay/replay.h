@@ -145,6 +145,13 @@ struct sr_rq {
 	 * known, the models compute it at the wakeup (replay/idle-scan.c)
 	 */
 	int sis_nr;
+	/*
+	 * update_cfs_rq_h_load()'s cache of the root cfs_rq (6.1, 6.12,
+	 * CONFIG_FAIR_GROUP_SCHED): h_load is cpu_load() as the first
+	 * task_h_load() of jiffy h_load_jiffy - 1 read it; 0: none taken
+	 */
+	long h_load;
+	uint64_t h_load_jiffy;
 };
 
 struct sr_replay;
@@ -338,6 +345,8 @@ struct sr_eval {
 	int effect[SR_LB_MAX_EFFECTS];	/* (group index << 1) | value */
 	unsigned ni_skip;		/* bit i: the i-th domain passed over as NI_RANDOM's
 					 * draw where its balance would have pulled */
+	uint64_t h_load_read;		/* bit c: task_h_load() read CPU c's root cfs_rq
+					 * (sr_view_h_load_jiffy()) */
 };
 
 /**
@@ -514,10 +523,21 @@ long sr_view_group_load(const struct sr_view *v, int cpu, long flat);
  * sr_view_task_h_load - task_h_load(@t): its load_avg scaled by its group's
  * share of the root's load on task_cpu(@t); with @runnable_only (v4.15's
  * runnable load) the flat hierarchy, as sr_view_affine_load()
- * Return: that load; @t's own load_avg in the root task group, a flat
- * view or with @runnable_only, 0 for no task.
+ * Return: that load; in a flat view (no task groups) load_avg * h_load /
+ * (cpu_load() + 1) on task_cpu(@t), h_load the root's cached value
+ * (sr_rq.h_load) when it was taken in the view's jiffy, else cpu_load();
+ * @t's own load_avg in the root group of a grouped view or with
+ * @runnable_only, 0 for no task.
  */
 long sr_view_task_h_load(const struct sr_view *v, const struct sr_task *t, int runnable_only);
+
+/**
+ * sr_view_h_load_jiffy - the view's jiffy as sr_rq.h_load_jiffy counts it:
+ * now / (1 s / hz) + 1, the jiffy boundaries taken at multiples of the tick
+ * in the trace's clock (their phase is not traced)
+ * Return: that value, 0 when the view has no hz.
+ */
+uint64_t sr_view_h_load_jiffy(const struct sr_view *v);
 /* cpu_util_cfs(): util_avg, with @util_est max(util_avg, util_est), capped */
 unsigned long sr_view_cpu_util(const struct sr_view *v, int cpu, int util_est);
 /* the cpu's root cfs_rq signal decayed to the decision time (a copy) */
