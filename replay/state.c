@@ -1393,6 +1393,17 @@ static int on_waking(struct sr_replay *r, const struct sr_event *ev)
 		pd->d.skip = SR_SKIP_BOUND;
 	if (p->bound_cpu >= 0 || p->aff_wake)
 		pd->d.inferred |= SR_INF_AFFINITY;
+	/*
+	 * select_task_rq() (kernel/sched/core.c, 6.1 and 6.12) gives a task
+	 * allowed on one CPU that CPU, cpumask_any(p->cpus_ptr), without the
+	 * class's select_task_rq: no select_rq probe, no migration shows it.
+	 * From another CPU, ttwu_queue_wakelist() queues it on that CPU's
+	 * wakelist when it is idle (rq->ttwu_pending until its sched_wakeup),
+	 * so idle_cpu() there is false meanwhile; a sleeping wakee only
+	 * (ttwu_runnable() takes a queued one)
+	 */
+	if (p->bound_cpu >= 0 && !on_rq(p))
+		ttwu_mark(r, p, p->bound_cpu, ev->cpu);
 
 	if (pd->d.skip == SR_SKIP_NONE && !r->probes && !pd->delay_guess) {
 		/* select_task_rq_fair() runs record_wakee() on current first (a waker known) */

@@ -358,6 +358,18 @@ sed 's/ 0\.551000: sched_waking/ 0.553000: sched_waking/; s/ 0\.551001: sched_wa
 same "after CPU 1's idle tick balanced the LLC at 0.552: overloaded, no scan" \
 	"0 not wide > this == prev > sis: llc overloaded, no scan > sis: target" \
 	"$(wake300 "$TMP/sul.db")"
+# a bound kthread's wakeup on an idle CPU's wake list: that CPU is not idle
+# until its sched_wakeup (select_task_rq(), ttwu_queue_wakelist(), 6.1 and 6.12)
+bw="$FIX/scenario/sis-bound-wakelist.txt"
+ok "a bound kworker's remote wakeup replays" "$SR" replay -q -o "$TMP/bw.db" -t 1x2x1 "$bw"
+same "CPU 1 has kworker/1:0's wakeup pending: the scan finds no idle CPU, X kept on CPU 0 (the kernel's choice)" \
+	"0 0 not wide > this == prev > sis: target" \
+	"$(wake300 "$TMP/bw.db" actual_cpu,)"
+grep -v ' 0\.501000: sched_waking' "$bw" >"$TMP/bw-none.txt"
+"$SR" replay -q -o "$TMP/bwn.db" -t 1x2x1 "$TMP/bw-none.txt" >/dev/null 2>&1
+same "without that waking, CPU 1 is idle and the scan takes it" \
+	"1 not wide > this == prev > scan: idle 1" \
+	"$(wake300 "$TMP/bwn.db")"
 # the per-CPU kthread stacking rule wants in_task(): the irq-flags column says
 ks="$FIX/scenario/kthread-stack-irq.txt"
 ok "a wakeup from ksoftirqd's softirq replays" "$SR" replay -q -o "$TMP/ks.db" -t 1x2x1 "$ks"
