@@ -698,7 +698,8 @@ static const char v3_reader_views[] =
 	"CREATE TEMP VIEW decision_row AS SELECT * FROM main.decision;\n"
 	"CREATE TEMP VIEW decision_runnable AS SELECT * FROM main.decision WHERE 0;\n";
 
-const char *sr_db_reader_views(sqlite3 *db)
+/* the schema version of @db's main file, -1 when it cannot be read */
+static int file_version(sqlite3 *db)
 {
 	sqlite3_stmt *st = NULL;
 	int ver = -1;
@@ -707,7 +708,12 @@ const char *sr_db_reader_views(sqlite3 *db)
 	    sqlite3_step(st) == SQLITE_ROW)
 		ver = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
-	return ver == 3 ? v3_reader_views : "";
+	return ver;
+}
+
+const char *sr_db_reader_views(sqlite3 *db)
+{
+	return file_version(db) == 3 ? v3_reader_views : "";
 }
 
 /*
@@ -744,33 +750,22 @@ static int migrate_v3(sqlite3 *db)
 
 int sr_db_upgrade(sqlite3 *db, const char *path, char **cause)
 {
-	sqlite3_stmt *st = NULL;
-	int ver = -1;
+	int ver, begun;
 
-	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
-		goto fail;
-	if (sqlite3_prepare_v2(db, "PRAGMA main.user_version", -1, &st, NULL) == SQLITE_OK &&
-	    sqlite3_step(st) == SQLITE_ROW)
-		ver = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	if (ver < 0)
-		goto rollback;
-	if (ver != 3)
+	begun = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK;
+	ver = begun ? file_version(db) : -1;
+	if (ver >= 0 && ver != 3)
 		return sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
 	/* the views sr_db_open() added would hide the tables of that name */
-	if (sqlite3_exec(db, "DROP VIEW IF EXISTS temp.decision_row;"
-			 "DROP VIEW IF EXISTS temp.decision_runnable;", NULL, NULL, NULL) != SQLITE_OK ||
-	    migrate_v3(db) || sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
-		goto rollback;
-	return 1;
-rollback:
+	if (ver == 3 &&
+	    sqlite3_exec(db, "DROP VIEW IF EXISTS temp.decision_row;"
+			 "DROP VIEW IF EXISTS temp.decision_runnable;", NULL, NULL, NULL) == SQLITE_OK &&
+	    !migrate_v3(db) && sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK)
+		return 1;
 	sr_cause_set(cause, "cannot migrate '%s' from schema 3 to 4: %s (the file is unchanged)",
 		     path, sqlite3_errmsg(db));
-	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-	return -1;
-fail:
-	sr_cause_set(cause, "cannot migrate '%s' from schema 3 to 4: %s (the file is unchanged)",
-		     path, sqlite3_errmsg(db));
+	if (begun)
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 	return -1;
 }
 
