@@ -1573,7 +1573,7 @@ static int advance(struct sim *s, struct stask *p)
 	int ret;
 
 	while (p->step < dm->nsteps) {
-		const struct sr_dm_step *st = &dm->step[p->step];
+		const struct sr_dm_step *st = &dm->step[p->step], *sw;
 
 		switch (st->kind) {
 		case SR_DM_RUN:
@@ -1618,10 +1618,11 @@ static int advance(struct sim *s, struct stask *p)
 		}
 		case SR_DM_SLEEP:
 			/* a producer's sleep with the data there or the writers gone */
-			if (stream_wake(s, st) && !stream_blocks(s, p))
+			sw = stream_wake(s, st);
+			if (sw && !stream_blocks(s, p))
 				break;
-			/* a wakeup by a task came before it got here: it does not block */
-			if (!by_point(s, st) || !p->tokens)
+			/* a wakeup at a point of a task's came before it got here: no block */
+			if (!by_task(st) || sw || !p->tokens)
 				return 0;
 			p->tokens--;
 			break;
@@ -1780,7 +1781,7 @@ static void watch_release(struct sim *s, struct stask *w)
 /* what @p, off its CPU now, waits for at its current step */
 static void sleep_wait(struct sim *s, struct stask *p)
 {
-	const struct sr_dm_step *st;
+	const struct sr_dm_step *st, *sw;
 
 	p->st = ST_SLEEP;
 	p->t.state = SR_TASK_BLOCKED;
@@ -1799,8 +1800,9 @@ static void sleep_wait(struct sim *s, struct stask *p)
 	if (st->kind == SR_DM_SLEEP && (st->end == SR_DM_BY_TIMER || st->end == SR_DM_BY_UNKNOWN ||
 					(st->end == SR_DM_BY_TASK && st->peer < 0)))
 		arm_timer(s, p, st->ns);
-	if (stream_wake(s, st))
-		watch_start(s, p, stream_wake(s, st)->ns, stream_wake(s, st)->flags);
+	sw = stream_wake(s, st);
+	if (sw)
+		watch_start(s, p, sw->ns, sw->flags);
 }
 
 /* @p leaves @cpu (it blocked, exited or finished): dequeue and account */

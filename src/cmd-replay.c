@@ -1055,9 +1055,7 @@ static int replay_run(const struct replay_args *a, struct replay_ctx *rc, struct
 		if (!a->quiet)
 			print_written(rc, stderr);
 		if (sr_store_migrated(rc->store))
-			sr_warn("replay: '%s' was migrated from schema 3 to 4 by the append "
-				"(schedreplay-db(5)): a schedreplay that reads only schema 3 no "
-				"longer reads it", sr_store_path(rc->store));
+			cmd_warn_migrated("replay", sr_store_path(rc->store), "by the append");
 	} else if (cmd_interrupted) {
 		return REPLAY_INTERRUPTED;
 	}

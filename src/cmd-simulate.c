@@ -1022,9 +1022,7 @@ db_fail:
 			sr_store_appended(db.store) ? "appended to" : "written to new",
 			sr_store_path(db.store));
 		if (sr_store_migrated(db.store))
-			sr_warn("simulate: '%s' was migrated from schema 3 to 4 by the append "
-				"(schedreplay-db(5)): a schedreplay that reads only schema 3 no "
-				"longer reads it", sr_store_path(db.store));
+			cmd_warn_migrated("simulate", sr_store_path(db.store), "by the append");
 	}
 	if (json)
 		print_json(&rec, sides, nsides, runs, fair, stdout);

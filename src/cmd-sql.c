@@ -798,9 +798,7 @@ static int sql_exec(int argc, char **argv)
 			return EXIT_FAIL;
 		}
 		if (up)
-			sr_warn("sql: '%s' was migrated from schema 3 to 4 for --write "
-				"(schedreplay-db(5)): a schedreplay that reads only schema 3 "
-				"no longer reads it", pos[0]);
+			cmd_warn_migrated("sql", pos[0], "for --write");
 	}
 	for (i = 0; i < nattached; i++)
 		if (attach(db, attached[i], writable) < 0)

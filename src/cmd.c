@@ -253,3 +253,9 @@ void cmd_catch_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 }
+
+void cmd_warn_migrated(const char *cmd, const char *path, const char *how)
+{
+	sr_warn("%s: '%s' was migrated from schema 3 to 4 %s (schedreplay-db(5)): a "
+		"schedreplay that reads only schema 3 no longer reads it", cmd, path, how);
+}

@@ -66,6 +66,8 @@ int cmd_one_trace(const struct cmd_entry *c, int argc, int optind_);
  */
 extern volatile sig_atomic_t cmd_interrupted;
 void cmd_catch_signals(void);
+/* the line a command prints when it migrated @path from schema 3 (@how: "by the append") */
+void cmd_warn_migrated(const char *cmd, const char *path, const char *how);
 
 /* SECONDS[.FRACTION] to ns: 0, -1 for bad syntax, -2 when too large */
 int cmd_parse_secs(const char *s, size_t len, long long *ns);
