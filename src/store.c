@@ -1677,38 +1677,30 @@ static void bind_decision(struct sr_store *s, sqlite3_stmt *st, struct sr_bind_c
 
 #undef DEC_PARAM
 
-/* the writer's waiting decision rows, MULTI in one statement when there are as many */
-static int flush_decisions(struct sr_store *s, char **cause)
+/*
+ * the writer's waiting decision rows, MULTI in one statement when there are
+ * as many: those of the decision table, or (@narrow) of decision_runnable
+ */
+static int flush_decisions(struct sr_store *s, int narrow, char **cause)
 {
-	int i, n = s->ndq, err = 0;
+	const struct sr_decision **q = narrow ? s->rq : s->dq;
+	int *np = narrow ? &s->nrq : &s->ndq;
+	sqlite3_stmt *one = narrow ? s->ins_run : s->ins_dec;
+	int cols = narrow ? RUNNABLE_COLUMNS : DECISION_COLUMNS;
+	int i, n = *np, err = 0;
 
-	s->ndq = 0;
+	*np = 0;
 	if (n == MULTI) {
+		sqlite3_stmt *multi = narrow ? s->ins_run_k : s->ins_dec_k;
+		struct sr_bind_cache *bc = narrow ? &s->bc_run : &s->bc_dec;
+
 		for (i = 0; i < n; i++)
-			bind_decision(s, s->ins_dec_k, &s->bc_dec, i * DECISION_COLUMNS, s->dq[i], 0);
-		return step_done(s, s->ins_dec_k, "insert decision", cause) ? -SR_E_IO : 0;
+			bind_decision(s, multi, bc, i * cols, q[i], narrow);
+		return step_done(s, multi, "insert decision", cause) ? -SR_E_IO : 0;
 	}
 	for (i = 0; i < n && !err; i++) {
-		bind_decision(s, s->ins_dec, NULL, 0, s->dq[i], 0);
-		err = step_done(s, s->ins_dec, "insert decision", cause) ? -SR_E_IO : 0;
-	}
-	return err;
-}
-
-/* ... and the waiting decision_runnable rows */
-static int flush_runnable(struct sr_store *s, char **cause)
-{
-	int i, n = s->nrq, err = 0;
-
-	s->nrq = 0;
-	if (n == MULTI) {
-		for (i = 0; i < n; i++)
-			bind_decision(s, s->ins_run_k, &s->bc_run, i * RUNNABLE_COLUMNS, s->rq[i], 1);
-		return step_done(s, s->ins_run_k, "insert decision", cause) ? -SR_E_IO : 0;
-	}
-	for (i = 0; i < n && !err; i++) {
-		bind_decision(s, s->ins_run, NULL, 0, s->rq[i], 1);
-		err = step_done(s, s->ins_run, "insert decision", cause) ? -SR_E_IO : 0;
+		bind_decision(s, one, NULL, 0, q[i], narrow);
+		err = step_done(s, one, "insert decision", cause) ? -SR_E_IO : 0;
 	}
 	return err;
 }
@@ -1743,13 +1735,11 @@ static int decision_now(struct sr_store *s, const struct sr_decision *d,
 	int narrow = d->kind == SR_DEC_WAKEUP && d->skip == SR_SKIP_RUNNABLE && !nevals;
 	int i, err;
 
-	if (defer && narrow) {
-		s->rq[s->nrq++] = d;
-		if (s->nrq == MULTI && (err = flush_runnable(s, cause)))
-			return err;
-	} else if (defer) {
-		s->dq[s->ndq++] = d;
-		if (s->ndq == MULTI && (err = flush_decisions(s, cause)))
+	if (defer) {
+		int *np = narrow ? &s->nrq : &s->ndq;
+
+		(narrow ? s->rq : s->dq)[(*np)++] = d;
+		if (*np == MULTI && (err = flush_decisions(s, narrow, cause)))
 			return err;
 	} else {
 		st = narrow ? s->ins_run : s->ins_dec;
@@ -2004,9 +1994,9 @@ static void flush_block(struct sr_store *s)
 	if (cancelled(s))
 		err = -SR_E_INTR;
 	if (!err && !__atomic_load_n(&s->err, __ATOMIC_ACQUIRE))
-		err = flush_decisions(s, &cause);
+		err = flush_decisions(s, 0, &cause);
 	if (!err && !__atomic_load_n(&s->err, __ATOMIC_ACQUIRE))
-		err = flush_runnable(s, &cause);
+		err = flush_decisions(s, 1, &cause);
 	if (!err && !__atomic_load_n(&s->err, __ATOMIC_ACQUIRE))
 		err = flush_slices(s, &cause);
 	s->ndq = s->nsq = s->nrq = 0;
