@@ -663,11 +663,10 @@ static int rd_overloaded(const struct sr_lb_ctx *c)
 struct lb_saved {
 	int nmoved, rounds, stop;
 	struct sr_eval out;
-	int *nr, *cfs;
-	long *load;
 };
 
-static int lb_save(const struct sr_lb_ctx *c, struct lb_saved *s)
+/* the state of @c into @s and the ctx's saved arrays */
+static void lb_save(const struct sr_lb_ctx *c, struct lb_saved *s)
 {
 	size_t n = (size_t)c->v->topo->ncpus;
 
@@ -675,38 +674,23 @@ static int lb_save(const struct sr_lb_ctx *c, struct lb_saved *s)
 	s->rounds = c->rounds;
 	s->stop = c->stop;
 	s->out = *c->out;
-	s->nr = malloc(n * sizeof(*s->nr));
-	s->cfs = malloc(n * sizeof(*s->cfs));
-	s->load = malloc(n * sizeof(*s->load));
-	if (!s->nr || !s->cfs || !s->load) {
-		free(s->nr);
-		free(s->cfs);
-		free(s->load);
-		return -1;
-	}
-	memcpy(s->nr, c->nr, n * sizeof(*s->nr));
-	memcpy(s->cfs, c->cfs, n * sizeof(*s->cfs));
-	memcpy(s->load, c->load, n * sizeof(*s->load));
-	return 0;
+	memcpy(c->nr_saved, c->nr, n * sizeof(*c->nr));
+	memcpy(c->cfs_saved, c->cfs, n * sizeof(*c->cfs));
+	memcpy(c->load_saved, c->load, n * sizeof(*c->load));
 }
 
-/* @undo: put the evaluation back as lb_save() found it; then free @s */
-static void lb_saved_end(struct sr_lb_ctx *c, struct lb_saved *s, int undo)
+/* put the evaluation back as lb_save() found it */
+static void lb_restore(struct sr_lb_ctx *c, const struct lb_saved *s)
 {
 	size_t n = (size_t)c->v->topo->ncpus;
 
-	if (undo) {
-		c->nmoved = s->nmoved;
-		c->rounds = s->rounds;
-		c->stop = s->stop;
-		*c->out = s->out;
-		memcpy(c->nr, s->nr, n * sizeof(*s->nr));
-		memcpy(c->cfs, s->cfs, n * sizeof(*s->cfs));
-		memcpy(c->load, s->load, n * sizeof(*s->load));
-	}
-	free(s->nr);
-	free(s->cfs);
-	free(s->load);
+	c->nmoved = s->nmoved;
+	c->rounds = s->rounds;
+	c->stop = s->stop;
+	*c->out = s->out;
+	memcpy(c->nr, c->nr_saved, n * sizeof(*c->nr));
+	memcpy(c->cfs, c->cfs_saved, n * sizeof(*c->cfs));
+	memcpy(c->load, c->load_saved, n * sizeof(*c->load));
 }
 
 /*
@@ -752,14 +736,15 @@ int sr_lb_newidle_balance(struct sr_lb_ctx *c, int cpu)
 		 */
 		drawn = c->in->ni_random && c->m->sd_era == SR_ERA_MAINLINE &&
 			c->in->ni_run[level] < 1024;
-		if (drawn && !lb_save(c, &saved)) {
+		if (drawn) {
 			int task, src;
 
+			lb_save(c, &saved);
 			pulled = c->pol->load_balance(c, cpu, level, SR_LB_NEWLY_IDLE);
 			task = c->out->task;
 			src = c->out->src_cpu;
-			lb_saved_end(c, &saved, pulled);
 			if (pulled) {
+				lb_restore(c, &saved);
 				sr_lb_reason(c, "%s: NI_RANDOM skip (would pull %d from %d)",
 					     ct->dom[level].name, task, src);
 				c->out->lbf |= SR_LBO_NI_RANDOM;
@@ -881,8 +866,8 @@ int sr_lb_should_we_balance_v60(struct sr_lb_ctx *c)
 
 struct sr_lb_scratch {
 	int ncpus;
-	int *nr, *cfs;
-	long *load;
+	int *nr, *cfs, *nr_saved, *cfs_saved;
+	long *load, *load_saved;
 	uint64_t *masks;
 };
 
@@ -897,8 +882,12 @@ struct sr_lb_scratch *sr_lb_scratch_new(int ncpus)
 	s->nr = calloc(n, sizeof(*s->nr));
 	s->cfs = calloc(n, sizeof(*s->cfs));
 	s->load = calloc(n, sizeof(*s->load));
+	s->nr_saved = calloc(n, sizeof(*s->nr_saved));
+	s->cfs_saved = calloc(n, sizeof(*s->cfs_saved));
+	s->load_saved = calloc(n, sizeof(*s->load_saved));
 	s->masks = calloc(4 * ((n + 63) / 64), sizeof(*s->masks));
-	if (!s->nr || !s->cfs || !s->load || !s->masks) {
+	if (!s->nr || !s->cfs || !s->load || !s->nr_saved || !s->cfs_saved || !s->load_saved ||
+	    !s->masks) {
 		sr_lb_scratch_free(s);
 		return NULL;
 	}
@@ -912,6 +901,9 @@ void sr_lb_scratch_free(struct sr_lb_scratch *s)
 	free(s->nr);
 	free(s->cfs);
 	free(s->load);
+	free(s->nr_saved);
+	free(s->cfs_saved);
+	free(s->load_saved);
 	free(s->masks);
 	free(s);
 }
@@ -942,6 +934,9 @@ int sr_model_balance(const struct sr_model *m, const struct sr_view *v,
 	c.cfs = scratch->cfs;
 	c.load = scratch->load;
 	c.masks = scratch->masks;
+	c.nr_saved = scratch->nr_saved;
+	c.cfs_saved = scratch->cfs_saved;
+	c.load_saved = scratch->load_saved;
 	for (cpu = 0; cpu < v->topo->ncpus; cpu++) {
 		c.nr[cpu] = v->rq[cpu].nr_running;
 		/*

@@ -129,6 +129,8 @@ struct sr_lb_ctx {
 	int *cfs;			/* cfs h_nr_running per cpu */
 	long *load;			/* cpu_load() per cpu (v4.15: queued weight) */
 	uint64_t *masks;		/* room for 4 cpumasks */
+	int *nr_saved, *cfs_saved;	/* nr, cfs and load as a level found them, */
+	long *load_saved;		/* for a level passed over to be undone */
 	int nmoved;
 	struct sr_lb_moved moved[SR_LB_MAX_MOVED];
 };
