@@ -605,11 +605,9 @@ static void ni_tally(struct sr_replay *r, const struct sr_lb_pending *pd, int h,
 	if (kind != SR_DEC_LB_NEWIDLE || !cpu_in(r, pd->d.prev_cpu) ||
 	    !sr_eval_matches(&pd->d, e))
 		return;
-	for (l = 0; l < ct->ndomains && l < SR_MAX_DOMAIN_LEVELS; l++)
-		if (sr_cpumask_test(ct->dom[l].span, pd->d.prev_cpu)) {
-			r->stats.ni_pull_level[l]++;
-			break;
-		}
+	l = sr_topology_level_of(r->topo, cpu, pd->d.prev_cpu);
+	if (l < ct->ndomains && l < SR_MAX_DOMAIN_LEVELS)
+		r->stats.ni_pull_level[l]++;
 }
 
 /* of 1024: the chance that NI_RANDOM's draw let @cpu's @level balance */
@@ -757,9 +755,7 @@ static void ni_pull_levels(struct sr_replay *r, struct sr_lb_input *in, int cpu,
 	if (in->levels || !sr_kgen_has(&r->kgen, SR_KF_NI_RANDOM) || src < 0 ||
 	    src >= r->topo->ncpus)
 		return;
-	for (pulled = 0; pulled < ct->ndomains; pulled++)
-		if (sr_cpumask_test(ct->dom[pulled].span, src))
-			break;
+	pulled = sr_topology_level_of(r->topo, cpu, src);
 	if (!pulled)
 		return;
 	in->ni_random = 1;

@@ -1231,13 +1231,9 @@ static int newidle_bails(struct sim *s, int cpu)
  */
 static int pull_level(const struct sim *s, int dst, int src)
 {
-	const struct sr_cpu_topo *ct = &s->topo->cpu[dst];
-	int l;
+	int l = sr_topology_level_of(s->topo, dst, src);
 
-	for (l = 0; l < ct->ndomains && l < SR_MAX_DOMAIN_LEVELS; l++)
-		if (sr_cpumask_test(ct->dom[l].span, src))
-			return l;
-	return 0;
+	return l < s->topo->cpu[dst].ndomains && l < SR_MAX_DOMAIN_LEVELS ? l : 0;
 }
 
 /*

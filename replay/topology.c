@@ -1127,6 +1127,17 @@ int sr_topology_llc_size(const struct sr_topology *t, int cpu)
 	return llc ? llc->span_weight : 1;
 }
 
+int sr_topology_level_of(const struct sr_topology *t, int cpu, int other)
+{
+	const struct sr_cpu_topo *c = &t->cpu[cpu];
+	int l;
+
+	for (l = 0; l < c->ndomains; l++)
+		if (sr_cpumask_test(c->dom[l].span, other))
+			break;
+	return l;
+}
+
 void sr_topology_free(struct sr_topology *t)
 {
 	int i;

@@ -141,5 +141,10 @@ const struct sr_domain *sr_topology_llc(const struct sr_topology *t, int cpu);
 
 /* CPUs in @cpu's LLC (sd_llc_size: weight of the highest SD_SHARE_LLC level, or 1) */
 int sr_topology_llc_size(const struct sr_topology *t, int cpu);
+/*
+ * the lowest domain level of @cpu whose span holds @other (where a balance
+ * of @cpu pulls from @other), or the CPU's number of domains when none does
+ */
+int sr_topology_level_of(const struct sr_topology *t, int cpu, int other);
 
 #endif
