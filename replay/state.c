@@ -1482,11 +1482,9 @@ static int waking_missing(const struct sr_replay *r, const struct sr_task *p)
 static void activate(struct sr_replay *r, struct sr_task *p, int cpu, uint64_t now)
 {
 	/* the sleep decays the task's own signal; then it joins cpu */
-	if (p->cpu >= 0 && p->cpu != cpu) {
-		task_pelt_update(p, now);
-		leave_lazily(r, p, now);
-	}
 	task_pelt_update(p, now);
+	if (p->cpu >= 0 && p->cpu != cpu)
+		leave_lazily(r, p, now);
 	if (!p->pelt.last_update)
 		p->pelt.last_update = now;
 	p->state = SR_TASK_QUEUED;
