@@ -44,6 +44,32 @@ struct sr_tgroup {
 	unsigned long shares;
 };
 
+/*
+ * A group's sched_entity on one CPU as the kernel keeps it (tgroup.c):
+ * its weight as update_cfs_group() last set it and its own PELT signal
+ * (se->avg: load_sum unweighted, the time it was on the root's queue, with
+ * what update_tg_cfs_load() propagated into it), brought forward at each
+ * change of its group's queue on that CPU
+ */
+struct sr_tg_se {
+	struct sr_pelt pelt;
+	unsigned long weight;		/* se->load.weight, scaled down */
+	unsigned char on_rq;		/* since the last update: its cfs_rq had a task */
+	unsigned char running;		/* ... and one of them was the CPU's curr */
+	unsigned char init;		/* 0: not touched yet (sr_tg_compute() estimates) */
+};
+
+/* one group's cfs_rq on one CPU, summed from the engine's tasks (tgroup.c) */
+struct sr_tg_grq {
+	unsigned long load;		/* avg.load_avg: the attached tasks' load_avg */
+	unsigned long weight;		/* load.weight: the queued tasks' weights */
+	uint64_t wsum;			/* avg.load_sum: weight * load_sum, summed */
+	uint64_t lsum;			/* the tasks' unweighted load_sum, summed */
+	uint32_t usum;			/* their util_sum, summed */
+	unsigned long frac;		/* their load_avg / weight, of SR_SCHED_CAPACITY, summed */
+	int running;			/* one of them is the CPU's curr */
+};
+
 /* how many closed sr_pending blocks sr_dec_close() keeps to reuse */
 #define SR_PENDING_SPARES 16
 
@@ -162,10 +188,12 @@ struct sr_replay {
 	size_t ntg_tasks, tg_tasks_cap;
 	struct sr_tg_cpu *tgc;			/* ntgroups * ncpus, at the last decision */
 	size_t tgc_cap;
-	unsigned long *tg_load;			/* per group: tg->load_avg */
 	long *tg_root;				/* per cpu: cpu_load() over the groups */
 	long *tg_sub, *tg_add;			/* per cpu: what that took out, put in */
 	struct sr_tg_view tgv;
+	struct sr_tg_se *tgse;			/* ntgse * ncpus: the group entities */
+	int ntgse;
+	struct sr_tg_grq *tg_grq;		/* per cpu: scratch of one group's cfs_rqs */
 	uint64_t *prevload_ts;			/* per cpu: when a probe gave its cpu_load() */
 };
 
@@ -251,6 +279,16 @@ struct sr_task *sr_state_task_get(struct sr_replay *r, int pid);
  * Return: 0, or -SR_E_NOMEM (then @t stays where it was).
  */
 int sr_tg_set(struct sr_replay *r, struct sr_task *t, int g);
+
+/*
+ * sr_tg_update - task group @g's entity on @cpu after its cfs_rq changed at
+ * @now (tgroup.c): brought forward over the time since its last update as
+ * it was then, @prop propagated into it (update_tg_cfs_load(): > 0 the
+ * load_sum of a task attached, < 0 a task detached, 0 none), and with
+ * @reweight (an enqueue or a dequeue: update_cfs_group()) its weight
+ * recomputed.  A no-op for the root task group (@g 0) or without memory.
+ */
+void sr_tg_update(struct sr_replay *r, int g, int cpu, uint64_t now, long long prop, int reweight);
 
 /**
  * sr_tg_compute - the task groups' state at @now for a decision's view

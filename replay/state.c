@@ -417,6 +417,12 @@ static void removed_add(struct sr_replay *r, struct sr_task *t, uint64_t now)
 	rm->util += t->pelt.util_avg;
 	rm->runnable += t->pelt.runnable_avg;
 	t->attached = 0;
+	/*
+	 * the group's cfs_rq propagates the removal at its next update
+	 * (update_cfs_rq_load_avg()'s add_tg_cfs_propagate()), taken as now
+	 */
+	if (t->tg > 0)
+		sr_tg_update(r, t->tg, t->cpu, now, -1, 0);
 }
 
 /*
@@ -669,6 +675,9 @@ static void detach(struct sr_replay *r, struct sr_task *t)
 	rq->cfs.runnable_sum = rq->cfs.runnable_sum > t->pelt.runnable_sum ?
 			       rq->cfs.runnable_sum - t->pelt.runnable_sum : 0;
 	t->attached = 0;
+	/* detach_entity_cfs_rq() -> propagate_entity_cfs_rq() */
+	if (t->tg > 0)
+		sr_tg_update(r, t->tg, t->cpu, r->now, -1, 0);
 }
 
 /* ---- EEVDF virtual time (6.6+) --------------------------------------------- */
@@ -770,6 +779,7 @@ static void place_entity(struct sr_replay *r, struct sr_task *t, int cpu, uint64
 static void enqueue(struct sr_replay *r, struct sr_task *t, int cpu, uint64_t now)
 {
 	struct sr_rq *rq = &r->rq[cpu];
+	int joins = !t->attached;
 
 	rq_pelt_update(r, cpu, now);
 	rq->nr_running++;
@@ -792,6 +802,9 @@ static void enqueue(struct sr_replay *r, struct sr_task *t, int cpu, uint64_t no
 		rq->rt_nr++;
 	}
 	t->cpu = cpu;
+	/* enqueue_entity(): DO_ATTACH propagates a joining task's load_sum */
+	if (is_fair(t) && t->tg > 0)
+		sr_tg_update(r, t->tg, cpu, now, joins ? (long long)t->pelt.load_sum : 0, 1);
 	aff_refuted(r, t, cpu);
 	aff_seen(t, cpu);
 }
@@ -836,6 +849,8 @@ static void dequeue(struct sr_replay *r, struct sr_task *t, uint64_t now)
 		rq->util_est = sub_clamp(rq->util_est, t->util_est);
 		t->util_est_queued = 0;
 	}
+	if (is_fair(t) && t->tg > 0)
+		sr_tg_update(r, t->tg, t->cpu, now, 0, 1);
 }
 
 /*
@@ -1287,6 +1302,11 @@ static int on_switch(struct sr_replay *r, const struct sr_event *ev)
 		rq->curr_cfs = 0;
 		rq->idle_stamp = now;
 	}
+	/* the group entities that stop and start running (their util_sum) */
+	if (prev && prev->tg > 0 && prev->cpu == ev->cpu && (!next || next->tg != prev->tg))
+		sr_tg_update(r, prev->tg, ev->cpu, now, 0, 0);
+	if (next && next->tg > 0)
+		sr_tg_update(r, next->tg, ev->cpu, now, 0, 0);
 	return 0;
 }
 
@@ -2706,7 +2726,8 @@ void sr_replay_free(struct sr_replay *r)
 	free(r->tgroups);
 	free(r->tg_tasks);
 	free(r->tgc);
-	free(r->tg_load);
+	free(r->tgse);
+	free(r->tg_grq);
 	free(r->tg_root);
 	free(r->tg_sub);
 	free(r->tg_add);

@@ -68,6 +68,14 @@ static const struct {
 	 */
 	[SR_KF_BASE_SLICE_700US] = { "0.70 ms base slice", { 6, 15, 0 },
 				     { { 6, 12, 31 }, { 0 } } },
+	/*
+	 * the early return of update_cfs_group() on !gcfs_rq->load.weight is
+	 * in Debian's 6.12.117 and not in 6.1.192 (checked); 6.12.11 as the
+	 * first stable release with it is from the stable review series of
+	 * 2025-01-21 ("[PATCH 6.12 073/122]"), v6.13 from the upstream commit
+	 */
+	[SR_KF_GROUP_KEEP_WEIGHT] = { "empty group entity keeps its weight", { 6, 13, 0 },
+				      { { 6, 12, 11 }, { 0 } } },
 };
 
 static int ver_ge(int maj, int min, int maj2, int min2)

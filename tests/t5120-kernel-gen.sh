@@ -16,7 +16,7 @@ S="$FIX/scenario"
 # --- where the generation comes from --------------------------------------
 kline() { "$SR" replay -q --fidelity "$@" 2>/dev/null | sed -n 's/^kernel: *//p'; }
 same "6.12 trace: the generation from its uname" \
-	"6.12.117 (recording 6.12.117+deb12-amd64): EEVDF, new task util from se_weight, util_est as one EWMA, delayed dequeue, runnable signal without delayed tasks, sync wake_affine without delayed tasks, NI_RANDOM newidle balance, prefer-sibling balance for idle CPUs only, 0.70 ms base slice" \
+	"6.12.117 (recording 6.12.117+deb12-amd64): EEVDF, new task util from se_weight, util_est as one EWMA, delayed dequeue, runnable signal without delayed tasks, sync wake_affine without delayed tasks, NI_RANDOM newidle balance, prefer-sibling balance for idle CPUs only, 0.70 ms base slice, empty group entity keeps its weight" \
 	"$(kline -t "$N/numa-6.12-pingpong.topo" "$N/numa-6.12-pingpong.dat")"
 same "6.1 trace (Debian ABI release): 6.1.y, CFS, NI_RANDOM of the newest stable" \
 	"6.1.y (recording 6.1.0-57-amd64; sublevel not in the release: newest stable assumed): CFS, no delayed dequeue, NI_RANDOM newidle balance" \
@@ -52,7 +52,7 @@ ok "and says what it takes" grep -q "^schedreplay: replay: --kernel takes a kern
 # --- stored, reported, described ------------------------------------------
 "$SR" replay -q -o "$TMP/g.db" -t "$N/numa-6.12-pingpong.topo" "$N/numa-6.12-pingpong.dat" 2>/dev/null
 same "run.kernel_gen holds it" \
-	"6.12.117 (recording 6.12.117+deb12-amd64): EEVDF, new task util from se_weight, util_est as one EWMA, delayed dequeue, runnable signal without delayed tasks, sync wake_affine without delayed tasks, NI_RANDOM newidle balance, prefer-sibling balance for idle CPUs only, 0.70 ms base slice" \
+	"6.12.117 (recording 6.12.117+deb12-amd64): EEVDF, new task util from se_weight, util_est as one EWMA, delayed dequeue, runnable signal without delayed tasks, sync wake_affine without delayed tasks, NI_RANDOM newidle balance, prefer-sibling balance for idle CPUs only, 0.70 ms base slice, empty group entity keeps its weight" \
 	"$(sqlite3 "$TMP/g.db" "SELECT kernel_gen FROM run")"
 ok "report shows it" sh -c "'$SR' report '$TMP/g.db' | grep -q '^  generation   6.12.117 (recording'"
 ok "info on the database shows it" sh -c "'$SR' info '$TMP/g.db' | grep -q '^  generation 6.12.117 (recording'"

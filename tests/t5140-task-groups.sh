@@ -62,6 +62,15 @@ same "fork slow path: CPU 1's four-task group weighs one entity: the child stays
 same "... flat, CPU 1's four tasks outweigh CPU 0's two: CPU 0" \
 	"0 fork > MC: idlest group, cpu 0" "$(fork_of "$TMP/ff.db")"
 
+# an emptied group's entity keeps its weight (update_cfs_group(), 6.12.11, 6.13 on)
+k="$S/group-kept-weight.txt"
+"$SR" replay -q -o "$TMP/k.db" -t 1x2x1 "$k" 2>/dev/null
+same "6.18: G0's sleep leaves its group entity its weight: CPU 0 weighs more, P stays on prev" \
+	"1 prev" "$(wake_of "$TMP/k.db")"
+"$SR" replay -q -o "$TMP/k10.db" -t 1x2x1 --kernel 6.12.10 "$k" 2>/dev/null
+same "... --kernel 6.12.10: reweighted from G0's blocked load at that sleep: this_cpu" "0 this" \
+	"$(wake_of "$TMP/k10.db")"
+
 x="$S/group-exit-waker.txt"
 "$SR" replay -q -o "$TMP/x.db" -t 1x2x1 "$x" 2>/dev/null
 same "an exiting waker is a root task: its whole load on this_cpu keeps P on prev" \

@@ -57,6 +57,11 @@ enum sr_kfeat {
 	/* v6.15 2ae891b82695 "sched: Reduce the default slice to avoid tasks
 	 * getting an extra tick": sysctl_sched_base_slice 0.70 ms, not 0.75 */
 	SR_KF_BASE_SLICE_700US,
+	/* v6.13, 6.12.11 66951e4860d3 "sched/fair: Fix update_cfs_group() vs
+	 * DELAY_DEQUEUE": update_cfs_group() leaves the weight of a group
+	 * entity whose cfs_rq is empty as it was; before, calc_group_shares()
+	 * of the blocked load reweighted it at the dequeue that emptied it */
+	SR_KF_GROUP_KEEP_WEIGHT,
 	SR_KF__COUNT
 };
 

@@ -52,6 +52,15 @@ int main(void)
 	CHECK_EQ(sr_kgen_parse("6.6.60", SR_KGEN_SRC_OPTION, &g), 0, "6.6.60");
 	CHECK_EQ(sr_kgen_base_slice_ns(&g), 750000ULL, "6.6.60: 0.75 ms");
 	CHECK_EQ(sr_kgen_base_slice_ns(NULL), 750000ULL, "unknown: 0.75 ms");
+	/* update_cfs_group()'s empty-group return: Debian 6.12.117 and not 6.1.192 (checked) */
+	CHECK_EQ(sr_kgen_parse("6.12.10", SR_KGEN_SRC_OPTION, &g), 0, "6.12.10 again");
+	CHECK(!sr_kgen_has(&g, SR_KF_GROUP_KEEP_WEIGHT), "6.12.10: an emptied group is reweighted");
+	CHECK_EQ(sr_kgen_parse("6.12.11", SR_KGEN_SRC_OPTION, &g), 0, "6.12.11");
+	CHECK(sr_kgen_has(&g, SR_KF_GROUP_KEEP_WEIGHT), "6.12.11: an empty group keeps its weight");
+	CHECK_EQ(sr_kgen_parse("6.1.192", SR_KGEN_SRC_OPTION, &g), 0, "6.1.192 again");
+	CHECK(!sr_kgen_has(&g, SR_KF_GROUP_KEEP_WEIGHT), "6.1.192: an emptied group is reweighted");
+	CHECK_EQ(sr_kgen_parse("6.13", SR_KGEN_SRC_OPTION, &g), 0, "6.13");
+	CHECK(sr_kgen_has(&g, SR_KF_GROUP_KEEP_WEIGHT), "6.13: an empty group keeps its weight");
 	/* NI_RANDOM: Debian 6.1.192 and 6.12.117 checked; the rest as noted in kgen.c */
 	CHECK_EQ(sr_kgen_parse("6.1.159", SR_KGEN_SRC_OPTION, &g), 0, "6.1.159");
 	CHECK(!sr_kgen_has(&g, SR_KF_NI_RANDOM), "6.1.159: no NI_RANDOM");
