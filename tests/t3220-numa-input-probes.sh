@@ -7,7 +7,11 @@
 # (p->se.cfs_rq->rq->cfs.avg.load_avg of the child, whose cfs_rq is the
 # parent's CPU's); cfs_pelt fires at PELT updates of every CPU's root
 # cfs_rq; replay skips both and still pairs every fork with its probe.
-# The option refuses the schedreplay recorder and --no-pid without a boot.
+# The same boot takes --lb-probes: find_busiest_group()'s return
+# (lb_group_ret), every can_migrate_task() with the task's and lb_env's
+# fields and its answer (lb_task, lb_task_ret), and with --input-probes
+# every CPU's state at find_busiest_group() (lb_rqstat).  Both options
+# refuse the schedreplay recorder and --no-pid without a boot.
 #
 # Needs what t3210 needs.  Says SKIP with the reason elsewhere.  One boot,
 # 30-50 s here.
@@ -21,17 +25,47 @@ ok "... and says why" grep -q 'input-probes: only with --recorder trace-cmd' "$T
 	--no-pid >"$TMP/o" 2>"$TMP/e"
 same "--input-probes with --no-pid: exit 1" 1 $?
 ok "... and says why" grep -q 'input-probes: needs the BTF offsets' "$TMP/e"
+"$TOP/scripts/numa-guest/record.sh" --kernel 6.12 --load forks --out "$TMP/x" --lb-probes \
+	--recorder schedreplay >"$TMP/o" 2>"$TMP/e"
+same "--lb-probes with the schedreplay recorder: exit 1" 1 $?
+ok "... and says why" grep -q 'lb-probes: only with --recorder trace-cmd' "$TMP/e"
+"$TOP/scripts/numa-guest/record.sh" --kernel 6.12 --load forks --out "$TMP/x" --lb-probes \
+	--no-pid >"$TMP/o" 2>"$TMP/e"
+same "--lb-probes with --no-pid: exit 1" 1 $?
+ok "... and says why" grep -q 'lb-probes: needs the BTF offsets' "$TMP/e"
 
 . "$TEST_DIR/lib/numa-guest.sh"
 numa_guest_prereqs
 numa_guest_kernel 'linux-image-6.12.*+deb*-amd64_*_amd64.deb' '^linux-image-6\.12\.[0-9]+\+deb[0-9]+-amd64$'
 
-numa_guest_record 6.12 forks --recorder trace-cmd --input-probes --scale 10
+numa_guest_record 6.12 forks --recorder trace-cmd --input-probes --lb-probes --scale 10
 ok "guest: the kernel took both input probes" sh -c \
 	"grep -q '^kprobe_events (input): p:schedreplay/rqstat select_task_rq_fair c0load=' '$OUT/$NAME.facts.txt' &&
 	 grep -q '^kprobe_events (input): p:schedreplay/cfs_pelt __update_load_avg_cfs_rq ' '$OUT/$NAME.facts.txt'"
 
+ok "guest: the kernel took the load-balance probes" sh -c \
+	"grep -q '^kprobe_events (lb): r:schedreplay/lb_group_ret sched_balance_find_src_group busiest=' '$OUT/$NAME.facts.txt' &&
+	 grep -q '^kprobe_events (lb): p:schedreplay/lb_task can_migrate_task pid=+0x[0-9a-f]*(%di):s32 ' '$OUT/$NAME.facts.txt' &&
+	 grep -q '^kprobe_events (input): p:schedreplay/lb_rqstat sched_balance_find_src_group c0load=' '$OUT/$NAME.facts.txt'"
+
 trace-cmd report "$D" >"$TMP/rep.txt" 2>/dev/null
+ngr=$(grep -c ' lb_group_ret: ' "$TMP/rep.txt")
+nlr=$(grep -c ' lb_rqstat: ' "$TMP/rep.txt")
+ok "one lb_rqstat for every lb_group_ret ($nlr, $ngr)" sh -c "[ $ngr -gt 10 ] && [ $nlr = $ngr ]"
+# every lb_task is followed on its CPU by its lb_task_ret, and names a
+# source CPU other than its destination (the balancing CPU, or the CPU a
+# nohz pass or a DST_PINNED retarget balances for), a migration type of
+# 0-3 and a sched_domain level
+awk '/ lb_task: / { cpu = $2; if (open[cpu]) bad++; open[cpu] = 1; n++
+		d = $0; sub(/.* dst=/, "", d); sub(/ .*/, "", d)
+		s = $0; sub(/.* src=/, "", s); sub(/ .*/, "", s)
+		m = $0; sub(/.* mt=/, "", m); sub(/ .*/, "", m)
+		if (s == d || m > 3 || $0 !~ / level=[0-9]+ /) bad++; next }
+	/ lb_task_ret: / { cpu = $2; if (!open[cpu]) bad++; open[cpu] = 0; r++ }
+	END { print n + 0, r + 0, bad + 0 }' "$TMP/rep.txt" >"$TMP/lbt"
+read -r nlt nltr nbad <"$TMP/lbt"
+ok "lb_task: each with its lb_task_ret ($nlt, $nltr, $nbad wrong)" \
+	sh -c "[ $nlt = $nltr ] && [ $nbad = 0 ]"
 nsel=$(grep -c ' select_rq: ' "$TMP/rep.txt")
 nrq=$(grep -c ' rqstat: ' "$TMP/rep.txt")
 ok "one rqstat for every select_rq ($nrq, $nsel)" sh -c "[ $nsel -gt 100 ] && [ $nrq = $nsel ]"

@@ -27,6 +27,8 @@
 #                (struct rq and sched_domain members, for trace-cmd's probes)
 #   SR_INOFF     the input probes' offsets (record.sh --input-probes; empty:
 #                none), "rq_load_avg=OFF ... cfs_rq=OFF rq_cpu=OFF"
+#   SR_LBPROBES  1: also the load-balance probes (record.sh --lb-probes)
+#   SR_LBOFF     their offsets, "task_struct.pid=OFF ... lb_env.imbalance=OFF ..."
 #   SR_BUFKB     record -b (KiB per CPU; empty: the recorder's default)
 #   SR_SCALE     load size multiplier, percent (100 = the default size)
 #   SR_TRACECMD_OPTS  extra trace-cmd record options (e.g. --file-version 6)
@@ -730,6 +732,49 @@ if [ "${SR_RECORDER:-trace-cmd}" = trace-cmd ] && [ -n "$SR_BALPROBES" ]; then
 	sed 's/^/kprobe_events (balance): /' $O/kprobe_events-balance.in >>$F
 fi
 
+# ---- the optional load-balance probes (record.sh --lb-probes, trace-cmd
+# only, validation): what each load_balance() found and decided, which the
+# balance probes do not show.  lb_group_ret: find_busiest_group()'s
+# (sched_balance_find_src_group()'s) busiest group, 0 when balanced (or
+# imbalance 0); lb_task: every can_migrate_task(p, env), with the task's pid,
+# numa_preferred_nid, exec_start, util_avg and util_est and lb_env's src and
+# dst CPUs, idle type, imbalance, flags, loop, fbq_type, migration_type (0
+# load, 1 util, 2 task, 3 misfit), sd->level, sd->nr_balance_failed and the
+# source rq's clock_task and nr_running; lb_task_ret: its answer.  Both
+# functions are out of line in the Debian 6.1 and 6.12 kernels (their BTF)
+if [ "${SR_RECORDER:-trace-cmd}" = trace-cmd ] && [ -n "${SR_LBPROBES:-}" ]; then
+	lbf() { for kv in $SR_LBOFF; do [ "${kv%%=*}" = "$1" ] && echo "${kv#*=}"; done; }
+	if grep -q " sched_balance_find_src_group\$" /proc/kallsyms; then
+		FBG=sched_balance_find_src_group
+	else
+		FBG=find_busiest_group
+	fi
+	LTF="pid=+$(lbf task_struct.pid)(%di):s32 nid=+$(lbf task_struct.numa_preferred_nid)(%di):s32"
+	LTF="$LTF exec=+$(lbf task_struct.exec_start)(%di):u64 util=+$(lbf sched_avg.util_avg)(%di):u64"
+	LTF="$LTF ue=+$(lbf sched_avg.util_est)(%di):u32 src=+$(lbf lb_env.src_cpu)(%si):s32"
+	LTF="$LTF dst=+$(lbf lb_env.dst_cpu)(%si):s32 idle=+$(lbf lb_env.idle)(%si):s32"
+	LTF="$LTF imb=+$(lbf lb_env.imbalance)(%si):s64 flags=+$(lbf lb_env.flags)(%si):u32"
+	LTF="$LTF loop=+$(lbf lb_env.loop)(%si):u32 fbq=+$(lbf lb_env.fbq_type)(%si):u32"
+	LTF="$LTF mt=+$(lbf lb_env.migration_type)(%si):u32"
+	LTF="$LTF level=+$(lbf sched_domain.level)(+$(lbf lb_env.sd)(%si)):s32"
+	LTF="$LTF nbf=+$(lbf sched_domain.nr_balance_failed)(+$(lbf lb_env.sd)(%si)):u32"
+	LTF="$LTF clock=+$(lbf rq.clock_task)(+$(lbf lb_env.src_rq)(%si)):u64"
+	LTF="$LTF srcnr=+$(lbf rq.nr_running)(+$(lbf lb_env.src_rq)(%si)):u32"
+	{
+		echo "r:schedreplay/lb_group_ret $FBG busiest=\$retval:x64"
+		echo "p:schedreplay/lb_task can_migrate_task $LTF"
+		echo "r:schedreplay/lb_task_ret can_migrate_task ret=\$retval:s32"
+	} >$O/kprobe_events-lb.in
+	while read -r ev; do
+		echo "$ev" >>$T/kprobe_events || {
+			cat $T/error_log >$O/kprobe-error.txt 2>/dev/null
+			fail "kprobe_events rejected: $ev"
+		}
+	done <$O/kprobe_events-lb.in
+	cp $T/kprobe_events $O/kprobe_events
+	sed 's/^/kprobe_events (lb): /' $O/kprobe_events-lb.in >>$F
+fi
+
 # ---- the optional input probes (record.sh --input-probes, trace-cmd only):
 # what the slow path of select_task_rq_fair() reads of every CPU, at its
 # entry (rqstat), and every PELT update of every cfs_rq (cfs_pelt, at the
@@ -754,6 +799,8 @@ if [ "${SR_RECORDER:-trace-cmd}" = trace-cmd ] && [ -n "$SR_INOFF" ]; then
 	q=$(inf cfs_rq)
 	{
 		echo "p:schedreplay/rqstat select_task_rq_fair$RQF"
+		# with --lb-probes, the same state at every find_busiest_group()
+		[ -z "${FBG:-}" ] || echo "p:schedreplay/lb_rqstat $FBG$RQF"
 		echo "p:schedreplay/cfs_pelt __update_load_avg_cfs_rq now=%di:u64 cfs=%si:x64 rq=+$q(%si):x64 cpu=+$(inf rq_cpu)(+$q(%si)):s32 lut=+$(inf cfs_last_update_time)(%si):u64 load=+$(inf cfs_load_avg)(%si):u64 util=+$(inf cfs_util_avg)(%si):u64 runnable=+$(inf cfs_runnable_avg)(%si):u64"
 	} >$O/kprobe_events-input.in
 	while read -r ev; do

@@ -17,7 +17,7 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 CACHE=$HERE/cache
-KERNEL= LOAD= OUT= ACCEL=tcg KPKG= BUFKB=20000 SCALE=100 TCOPTS= NOPID= BALPROBES= INPROBES= RTAPP=
+KERNEL= LOAD= OUT= ACCEL=tcg KPKG= BUFKB=20000 SCALE=100 TCOPTS= NOPID= BALPROBES= INPROBES= LBPROBES= RTAPP=
 TIMEOUT=300 BOOT_TIMEOUT=120 RETRIES=4 NOINSTALL= RECORDER=trace-cmd CACHED= BENCH=
 CRASHFIRST= SETS=
 TOP=$(cd "$HERE/../.." && pwd)
@@ -57,6 +57,13 @@ usage: $0 --kernel 6.1|6.12 --load messaging|forks|pingpong|mix|busyloops|pinned
                       rq's cfs load/util/runnable/util_est, nr_running and
                       ttwu_pending at select_task_rq_fair()) and every PELT
                       update of every cfs_rq (cfs_pelt); README.md
+  --lb-probes         trace-cmd only, validation: also record what each
+                      load_balance() decided (lb_group_ret: the busiest group
+                      find_busiest_group() returned, 0 balanced; lb_task and
+                      lb_task_ret: every can_migrate_task() with the task's and
+                      lb_env's fields and its answer); with --input-probes
+                      also every CPU's rq state at find_busiest_group()
+                      (lb_rqstat); README.md
   --cache DIR         where kernels and initramfs are kept (default $CACHE)
   --timeout S         kill QEMU after S seconds (default $TIMEOUT; $BOOT_TIMEOUT s to reach /init)
   --retries N         runs of QEMU per load when the guest hangs or oopses
@@ -128,6 +135,7 @@ while [ $# -gt 0 ]; do
 	--no-pid) NOPID=1; shift ;;
 	--balance-probes) BALPROBES=1; shift ;;
 	--input-probes) INPROBES=1; shift ;;
+	--lb-probes) LBPROBES=1; shift ;;
 	--cache) CACHE=$2; shift 2 ;;
 	--timeout) TIMEOUT=$2; shift 2 ;;
 	--retries) RETRIES=$2; shift 2 ;;
@@ -149,6 +157,11 @@ if [ -n "$INPROBES" ]; then
 	[ "$RECORDER" = trace-cmd ] || die "--input-probes: only with --recorder trace-cmd"
 	[ -z "$NOPID" ] || die "--input-probes: needs the BTF offsets that --no-pid leaves out"
 	[ -z "$BENCH" ] || die "--input-probes: not with --bench"
+fi
+if [ -n "$LBPROBES" ]; then
+	[ "$RECORDER" = trace-cmd ] || die "--lb-probes: only with --recorder trace-cmd"
+	[ -z "$NOPID" ] || die "--lb-probes: needs the BTF offsets that --no-pid leaves out"
+	[ -z "$BENCH" ] || die "--lb-probes: not with --bench"
 fi
 # --bench: both recorders in one initramfs, no probes (schedreplay record
 # --no-probes, trace-cmd without -e schedreplay), one load
@@ -282,9 +295,11 @@ HZ=$(sed -n 's/^CONFIG_HZ=//p' "$KCONFIG")
 # in 6.1, zstd in 6.12), with bpftool
 if [ -z "$NOPID" ] && { [ ! -f "$KDIR/.pidoff" ] || [ ! -f "$KDIR/.flipsoff" ] ||
 	[ ! -f "$KDIR/.peltoff" ] || [ ! -f "$KDIR/.prevoff" ] || [ ! -f "$KDIR/.baloff" ] ||
+	[ ! -f "$KDIR/.lboff" ] ||
 	[ ! -f "$KDIR/.inoff" ]; }; then
 	: >"$KDIR/.inoff"
 	: >"$KDIR/.baloff"
+	: >"$KDIR/.lboff"
 	: >"$KDIR/.pidoff"
 	: >"$KDIR/.flipsoff"
 	: >"$KDIR/.peltoff"
@@ -354,12 +369,37 @@ if [ -z "$NOPID" ] && { [ ! -f "$KDIR/.pidoff" ] || [ ! -f "$KDIR/.flipsoff" ] |
 	done
 	[ -n "$inoff" ] && [ -n "$q" ] && [ -n "$u" ] &&
 		printf '%s cfs_rq=0x%x rq_cpu=0x%x\n' "${inoff# }" $((q / 8)) $((u / 8)) >"$KDIR/.inoff"
+	# --lb-probes (trace-cmd mode): "name=OFF ..." in bytes, every one
+	# present or none.  Of the task (can_migrate_task()'s %di): pid,
+	# numa_preferred_nid, se.exec_start, se.avg.util_avg, se.avg.util_est
+	# (6.1: .enqueued, the struct's first member; 6.12: the u32, its bit 31
+	# UTIL_AVG_UNCHANGED); of struct lb_env (%si): its members; of the
+	# sched_domain and the source rq it points to: level,
+	# nr_balance_failed, clock_task, nr_running
+	se=$(bits task_struct se) ex=$(bits sched_entity exec_start) av=$(bits sched_entity avg)
+	lboff=
+	for sm in task_struct:pid task_struct:numa_preferred_nid sched_avg:util_avg \
+		sched_avg:util_est lb_env:sd lb_env:src_rq lb_env:src_cpu lb_env:dst_cpu \
+		lb_env:idle lb_env:imbalance lb_env:flags lb_env:loop lb_env:fbq_type \
+		lb_env:migration_type sched_domain:level sched_domain:nr_balance_failed \
+		rq:clock_task rq:nr_running; do
+		b=$(bits "${sm%%:*}" "${sm#*:}")
+		if [ -z "$b" ] || [ -z "$se" ] || [ -z "$ex" ] || [ -z "$av" ]; then lboff=; break; fi
+		[ "${sm%%:*}" = sched_avg ] && b=$((se + av + b))
+		lboff="$lboff ${sm%%:*}.${sm#*:}=0x$(printf %x $((b / 8)))"
+	done
+	[ -n "$lboff" ] && printf '%s task_struct.exec_start=0x%x\n' "${lboff# }" $(((se + ex) / 8)) >"$KDIR/.lboff"
 	rm -f "$vml.btf"
 fi
 PIDOFF= FLIPSOFF= PELTOFF= PREVOFF= BALOFF=
 [ -z "$NOPID" ] && PIDOFF=$(cat "$KDIR/.pidoff") && FLIPSOFF=$(cat "$KDIR/.flipsoff") &&
 	PELTOFF=$(cat "$KDIR/.peltoff") && PREVOFF=$(cat "$KDIR/.prevoff")
 [ -z "$NOPID" ] && [ -n "$BALPROBES" ] && BALOFF=$(cat "$KDIR/.baloff")
+LBOFF=
+if [ -n "$LBPROBES" ]; then
+	LBOFF=$(cat "$KDIR/.lboff")
+	[ -n "$LBOFF" ] || die "--lb-probes: the kernel's BTF lacks a struct lb_env / sched_domain / rq member the probes read"
+fi
 INOFF=
 if [ -n "$INPROBES" ]; then
 	INOFF=$(cat "$KDIR/.inoff")
@@ -503,6 +543,8 @@ SR_PREVOFF="$PREVOFF"
 SR_BALPROBES=$BALPROBES
 SR_BALOFF="$BALOFF"
 SR_INOFF="$INOFF"
+SR_LBPROBES=$LBPROBES
+SR_LBOFF="$LBOFF"
 SR_BUFKB=$BUFKB
 SR_SCALE=$SCALE
 SR_TRACECMD_OPTS="$TCOPTS"
