@@ -3,6 +3,13 @@
 # (tests/t*.sh), all printing TAP.  Prints each file's result, the failing
 # lines, and one closing line "N passed, N failed, N skipped"; exits
 # non-zero when anything failed.
+#
+#   tests/run-tests.sh [TEST...]
+#
+# With arguments only the named tests run: a shell test by its path or file
+# name (tests/t5140-task-groups.sh, t5140-task-groups.sh), a unit test by its
+# binary (build/tests/test-sim) or as unit/NAME; a name that matches no test
+# is an error, so a typo never passes as an empty run.
 cd "$(dirname "$0")/.." || exit 1
 
 passed=0
@@ -48,14 +55,28 @@ run_one() {
 	grep '# SKIP' "$log" | grep -v '^1\.\.0' | sed 's/^/    /' | head -n 5
 }
 
-for t in build/tests/*; do
-	[ -x "$t" ] || continue
-	run_one "unit/$(basename "$t")" "$t"
-done
-for t in tests/t[0-9]*.sh; do
-	[ -f "$t" ] || continue
-	run_one "$(basename "$t")" bash "$t"
-done
+if [ $# -eq 0 ]; then
+	for t in build/tests/*; do
+		[ -x "$t" ] || continue
+		run_one "unit/$(basename "$t")" "$t"
+	done
+	for t in tests/t[0-9]*.sh; do
+		[ -f "$t" ] || continue
+		run_one "$(basename "$t")" bash "$t"
+	done
+else
+	for a in "$@"; do
+		b=$(basename "$a")
+		if [ -f "tests/$b" ] && [[ $b == t[0-9]*.sh ]]; then
+			run_one "$b" bash "tests/$b"
+		elif [ -x "build/tests/$b" ] && [ -f "build/tests/$b" ]; then
+			run_one "unit/$b" "build/tests/$b"
+		else
+			echo "run-tests: no test named '$a': neither tests/t*.sh nor a build/tests/ binary (make unit builds those)" >&2
+			exit 2
+		fi
+	done
+fi
 
 echo
 [ -n "$bad_files" ] && echo "failed:$bad_files"
