@@ -52,11 +52,13 @@ usage: $0 --kernel 6.1|6.12 --load messaging|forks|pingpong|mix|busyloops|pinned
                       balance_rq, balance_rq_ret: schedreplay-record(1));
                       schedreplay record --balance-probes, or defined by
                       init.sh for trace-cmd
-  --input-probes      trace-cmd only, validation: also record what the fork
-                      and wakeup slow path reads of every CPU (rqstat: each
-                      rq's cfs load/util/runnable/util_est, nr_running and
+  --input-probes      validation: also record what the fork and wakeup slow
+                      path reads of every CPU (rqstat: each rq's cfs
+                      load/util/runnable/util_est, nr_running and
                       ttwu_pending at select_task_rq_fair()) and every PELT
-                      update of every cfs_rq (cfs_pelt); README.md
+                      update of every cfs_rq (cfs_pelt); schedreplay record
+                      --input-probes, or defined by init.sh for trace-cmd;
+                      README.md
   --cache DIR         where kernels and initramfs are kept (default $CACHE)
   --timeout S         kill QEMU after S seconds (default $TIMEOUT; $BOOT_TIMEOUT s to reach /init)
   --retries N         runs of QEMU per load when the guest hangs or oopses
@@ -146,8 +148,8 @@ case $LOAD in messaging | forks | pingpong | mix | busyloops | pinnedhogs | fork
 case $ACCEL in tcg | kvm) ;; *) usage ;; esac
 case $RECORDER in trace-cmd | schedreplay) ;; *) usage ;; esac
 if [ -n "$INPROBES" ]; then
-	[ "$RECORDER" = trace-cmd ] || die "--input-probes: only with --recorder trace-cmd"
-	[ -z "$NOPID" ] || die "--input-probes: needs the BTF offsets that --no-pid leaves out"
+	[ "$RECORDER" = schedreplay ] || [ -z "$NOPID" ] ||
+		die "--input-probes: needs the BTF offsets that --no-pid leaves out"
 	[ -z "$BENCH" ] || die "--input-probes: not with --bench"
 fi
 # --bench: both recorders in one initramfs, no probes (schedreplay record
@@ -282,8 +284,9 @@ HZ=$(sed -n 's/^CONFIG_HZ=//p' "$KCONFIG")
 # in 6.1, zstd in 6.12), with bpftool
 if [ -z "$NOPID" ] && { [ ! -f "$KDIR/.pidoff" ] || [ ! -f "$KDIR/.flipsoff" ] ||
 	[ ! -f "$KDIR/.peltoff" ] || [ ! -f "$KDIR/.prevoff" ] || [ ! -f "$KDIR/.baloff" ] ||
-	[ ! -f "$KDIR/.inoff" ]; }; then
+	[ ! -f "$KDIR/.inoff" ] || [ ! -f "$KDIR/.sdsoff" ]; }; then
 	: >"$KDIR/.inoff"
+	: >"$KDIR/.sdsoff"
 	: >"$KDIR/.baloff"
 	: >"$KDIR/.pidoff"
 	: >"$KDIR/.flipsoff"
@@ -354,6 +357,10 @@ if [ -z "$NOPID" ] && { [ ! -f "$KDIR/.pidoff" ] || [ ! -f "$KDIR/.flipsoff" ] |
 	done
 	[ -n "$inoff" ] && [ -n "$q" ] && [ -n "$u" ] &&
 		printf '%s cfs_rq=0x%x rq_cpu=0x%x\n' "${inoff# }" $((q / 8)) $((u / 8)) >"$KDIR/.inoff"
+	# and SIS_UTIL's hint, sched_domain_shared->nr_idle_scan (6.0+), for
+	# rqstat's cNscan: "sds_nr_idle_scan=OFF", or empty
+	b=$(bits sched_domain_shared nr_idle_scan)
+	[ -n "$b" ] && printf 'sds_nr_idle_scan=0x%x\n' $((b / 8)) >"$KDIR/.sdsoff"
 	rm -f "$vml.btf"
 fi
 PIDOFF= FLIPSOFF= PELTOFF= PREVOFF= BALOFF=
@@ -361,9 +368,11 @@ PIDOFF= FLIPSOFF= PELTOFF= PREVOFF= BALOFF=
 	PELTOFF=$(cat "$KDIR/.peltoff") && PREVOFF=$(cat "$KDIR/.prevoff")
 [ -z "$NOPID" ] && [ -n "$BALPROBES" ] && BALOFF=$(cat "$KDIR/.baloff")
 INOFF=
-if [ -n "$INPROBES" ]; then
+# the schedreplay recorder defines the input probes itself (--input-probes)
+if [ -n "$INPROBES" ] && [ "$RECORDER" = trace-cmd ]; then
 	INOFF=$(cat "$KDIR/.inoff")
 	[ -n "$INOFF" ] || die "--input-probes: the kernel's BTF lacks a struct rq / cfs_rq member the probes read"
+	INOFF="$INOFF $(cat "$KDIR/.sdsoff")"
 fi
 say "kernel $KREL, CONFIG_HZ=$HZ, task_struct->pid at ${PIDOFF:-(not used)}, ->wakee_flips at ${FLIPSOFF:-(not used)}, ->se.avg: ${PELTOFF:-(not used)}, prevload: ${PREVOFF:-(not used)}"
 
@@ -502,6 +511,7 @@ SR_PELTOFF="$PELTOFF"
 SR_PREVOFF="$PREVOFF"
 SR_BALPROBES=$BALPROBES
 SR_BALOFF="$BALOFF"
+SR_INPROBES=$INPROBES
 SR_INOFF="$INOFF"
 SR_BUFKB=$BUFKB
 SR_SCALE=$SCALE
