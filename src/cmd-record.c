@@ -59,6 +59,10 @@ static const char record_options[] =
 	"       --no-probes       do not add the select_rq kprobe events\n"
 	"       --balance-probes  also add kprobe events on the newidle balance and\n"
 	"                         load_balance (entry and return)\n"
+	"       --input-probes    also add the validation kprobe events rqstat (every\n"
+	"                         CPU's load, util, runnable, util_est, nr_running at\n"
+	"                         each select_task_rq_fair()) and cfs_pelt (every PELT\n"
+	"                         update of a cfs_rq); replay does not read them\n"
 	"       --no-kallsyms     do not copy /proc/kallsyms into the file\n"
 	"   -h, --help            show this help\n"
 	"\n"
@@ -79,6 +83,7 @@ struct record_opts {
 	int nevents;
 	int probes;
 	int balance_probes;
+	int input_probes;
 	int kallsyms;
 	char **command;			/* NULL-terminated, or NULL */
 };
@@ -109,6 +114,7 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		{ "event",	required_argument,	NULL, 'e' },
 		{ "no-probes",	no_argument,		NULL, 'P' },
 		{ "balance-probes", no_argument,	NULL, 'B' },
+		{ "input-probes", no_argument,		NULL, 'I' },
 		{ "no-kallsyms", no_argument,		NULL, 'K' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -168,6 +174,9 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 			break;
 		case 'B':
 			o->balance_probes = 1;
+			break;
+		case 'I':
+			o->input_probes = 1;
 			break;
 		case 'K':
 			o->kallsyms = 0;
@@ -483,6 +492,8 @@ static int write_meta(struct sr_capture *c, const struct sr_lines *facts, size_t
 	mark(&m, line);
 	snprintf(line, sizeof(line), "balance-probes %s", sr_capture_balance_probes(c) ? "on" : "off");
 	mark(&m, line);
+	snprintf(line, sizeof(line), "input-probes %s", sr_capture_input_probes(c));
+	mark(&m, line);
 	ntasks = m.failed ? 0 : sr_meta_tasks(mark, &m);
 	snprintf(line, sizeof(line), "meta end tasks %d lines %lu", ntasks < 0 ? 0 : ntasks,
 		 m.lines + 1);
@@ -689,6 +700,7 @@ static int record_exec(int argc, char **argv)
 	co.nevents = o.nevents;
 	co.probes = o.probes;
 	co.balance_probes = o.balance_probes;
+	co.input_probes = o.input_probes;
 	co.tmpdir = out.dir;
 	ret = sr_capture_new(&co, print_note, &c, &cause);
 	if (!ret)
@@ -809,7 +821,8 @@ out:
 
 const struct cmd_entry cmd_record = {
 	.name = "record",
-	.synopsis = "[-o FILE] [-d SECONDS] [-b KB] [-e EVENT]... [--no-probes] [--balance-probes] [--no-kallsyms] "
+	.synopsis = "[-o FILE] [-d SECONDS] [-b KB] [-e EVENT]... [--no-probes] [--balance-probes] [--input-probes] "
+		    "[--no-kallsyms] "
 		    "[-- COMMAND [ARGS]]",
 	.summary = "capture scheduler events on this machine into a trace.dat",
 	.options = record_options,

@@ -91,8 +91,24 @@ static const char *const default_events[] = {
  * 6.10), entry and return.  The struct fields are read at offsets from the
  * kernel's BTF, so the same definitions work before and after 6.6.
  */
-#define NPROBES		7
+/*
+ * The optional input probes (--input-probes, schedreplay-record(1)), for
+ * validating the engine's per-CPU state, which replay does not read:
+ * rqstat at select_task_rq_fair()'s entry, every CPU's root cfs_rq
+ * averages, nr_running and ttwu_pending as the slow path reads them (rq(i)
+ * is &runqueues + __per_cpu_offset[i], per_cpu_ptr()'s sum; both symbols
+ * must be in kallsyms, CONFIG_KALLSYMS_ALL), and cfs_pelt at every PELT
+ * update of a cfs_rq, __update_load_avg_cfs_rq(u64 now, struct cfs_rq *)
+ * (kernel/sched/pelt.c, global from 5.x to 6.18).
+ */
+#define NPROBES		9
 #define BAL_FIRST	3		/* the balance probes are probe[3..6] */
+#define IN_FIRST	7		/* the input probes are probe[7..8] */
+#define RQSTAT_FUNC	"select_task_rq_fair"
+#define CFS_PELT_FUNC	"__update_load_avg_cfs_rq"
+/* the kernel's limits: MAX_TRACE_ARGS fields, WRITE_BUFSIZE bytes a definition */
+#define RQSTAT_MAX_FIELDS 128
+#define RQSTAT_ARGS_MAX	4000
 
 struct reader {
 	struct sr_capture *c;
@@ -123,6 +139,7 @@ struct sr_capture {
 	int own_probe[NPROBES];
 	int probe_pid;
 	int balance;			/* the balance probes were added */
+	char input[64];			/* the input probes in use: "rqstat cfs_pelt", "off" */
 	char probes[160];
 	char clock[64];
 	pthread_t main;
@@ -228,11 +245,13 @@ static int take_lock(struct sr_capture *c, char **cause)
 static const char *const probe_name[NPROBES] = {
 	"select_rq", "select_rq_ret", "setaffinity",
 	"newidle", "newidle_ret", "balance_rq", "balance_rq_ret",
+	"rqstat", "cfs_pelt",
 };
 static const enum tracefs_dynevent_type probe_type[NPROBES] = {
 	TRACEFS_DYNEVENT_KPROBE, TRACEFS_DYNEVENT_KRETPROBE, TRACEFS_DYNEVENT_KPROBE,
 	TRACEFS_DYNEVENT_KPROBE, TRACEFS_DYNEVENT_KRETPROBE,
 	TRACEFS_DYNEVENT_KPROBE, TRACEFS_DYNEVENT_KRETPROBE,
+	TRACEFS_DYNEVENT_KPROBE, TRACEFS_DYNEVENT_KPROBE,
 };
 
 /*
@@ -515,7 +534,7 @@ static void destroy_balance_probes(struct sr_capture *c)
 {
 	int i;
 
-	for (i = NPROBES - 1; i >= BAL_FIRST; i--) {
+	for (i = IN_FIRST - 1; i >= BAL_FIRST; i--) {
 		if (!c->probe[i])
 			continue;
 		if (c->own_probe[i] && tracefs_dynevent_destroy(c->probe[i], false) < 0)
@@ -554,7 +573,7 @@ static void add_balance_probes(struct sr_capture *c)
 	}
 	free(kp);
 	balance_args(def);
-	for (i = BAL_FIRST; i < NPROBES; i++) {
+	for (i = BAL_FIRST; i < IN_FIRST; i++) {
 		int f = (i - BAL_FIRST) / 2, ret = probe_type[i] == TRACEFS_DYNEVENT_KRETPROBE;
 
 		c->probe[i] = probe_get(i);
@@ -588,6 +607,207 @@ static void add_balance_probes(struct sr_capture *c)
 	c->balance = 1;
 #else
 	note(c, "the balance probes are supported on x86_64 only: recording without them");
+#endif
+}
+
+#if defined(__x86_64__)
+/*
+ * The address of @sym in /proc/kallsyms (a data symbol: listed only with
+ * CONFIG_KALLSYMS_ALL, and as 0 where kptr_restrict hides addresses).
+ * Return: 0 and *@addr, or -1 when the symbol is not there.
+ */
+static int kallsyms_addr(const char *text, const char *sym, unsigned long long *addr)
+{
+	size_t n = strlen(sym);
+	const char *l, *name;
+
+	/* "ADDR T NAME[\t[module]]" a line; no sscanf(): it takes strlen() of the rest */
+	for (l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		char *end;
+		unsigned long long a = strtoull(l, &end, 16);
+
+		if (end == l || end[0] != ' ' || !end[1] || end[2] != ' ')
+			continue;
+		name = end + 3;
+		if (!strncmp(name, sym, n) && (name[n] == '\n' || name[n] == '\t' || !name[n]) && a) {
+			*addr = a;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/*
+ * rqstat's definition: for every CPU i the six members of rq(i) at
+ * +ADDR(@__per_cpu_offset+8i), ADDR being &runqueues plus the member's
+ * offset in struct rq (from the BTF; 6.1's util_est is a struct whose
+ * .enqueued the slow path reads), and, where the kernel has SIS_UTIL's
+ * hint (6.0+), the nr_idle_scan of the CPU's sd_llc_shared, a per-CPU
+ * pointer (select_idle_cpu() reads the target's).  Return: 0, or -1 with
+ * *@why set.
+ */
+static int rqstat_args(int ncpus, char *buf, size_t size, const char **why)
+{
+	static const char *const mem[] = { "cfs.avg.load_avg", "cfs.avg.util_avg",
+					   "cfs.avg.runnable_avg", "cfs.avg.util_est",
+					   "nr_running", "ttwu_pending" };
+	static const char *const name[] = { "load", "util", "run", "ue", "nr", "ttwu" };
+	static const char *const ue_old[] = { "cfs.avg.util_est.enqueued" };
+	static const char *const sds_mem[] = { "nr_idle_scan" };
+	struct sr_btf_field f[6], scan;
+	unsigned long long rq = 0, sds = 0;
+	char *ks;
+	size_t o = 0;
+	int i, j, have, nf;
+
+	if (sr_btf_member(BTF_VMLINUX, "rq", mem, f, 6)) {
+		*why = "no struct rq in " BTF_VMLINUX;
+		return -1;
+	}
+	if (!f[3].size && sr_btf_member(BTF_VMLINUX, "rq", ue_old, &f[3], 1))
+		f[3].size = 0;
+	for (j = 0; j < 6; j++)
+		if (f[j].ptr || (f[j].size != 4 && f[j].size != 8)) {
+			*why = "struct rq lacks a member it reads";
+			return -1;
+		}
+	ks = sr_read_file("/proc/kallsyms", NULL);
+	have = ks && !kallsyms_addr(ks, "runqueues", &rq) &&
+	       !kallsyms_addr(ks, "__per_cpu_offset", &sds);
+	sds = 0;
+	if (have && (sr_btf_member(BTF_VMLINUX, "sched_domain_shared", sds_mem, &scan, 1) ||
+		     scan.size != 4 || kallsyms_addr(ks, "sd_llc_shared", &sds)))
+		sds = 0;
+	free(ks);
+	if (!have) {
+		*why = "/proc/kallsyms lists no runqueues or __per_cpu_offset "
+		       "(CONFIG_KALLSYMS_ALL, kptr_restrict)";
+		return -1;
+	}
+	nf = sds ? 7 : 6;
+	if (ncpus * nf > RQSTAT_MAX_FIELDS) {
+		*why = "more CPUs than the 128 fields of a probe event hold";
+		return -1;
+	}
+	/* kstrtol() reads an offset: a signed decimal */
+	for (i = 0; i < ncpus && o < size; i++) {
+		for (j = 0; j < 6 && o < size; j++)
+			o += (size_t)snprintf(buf + o, size - o, "%sc%d%s=%+lld(@__per_cpu_offset+%d):u%u",
+					      o ? " " : "", i, name[j],
+					      (long long)(rq + f[j].offset), 8 * i, f[j].size * 8);
+		if (sds && o < size)
+			o += (size_t)snprintf(buf + o, size - o,
+					      " c%dscan=+%u(%+lld(@__per_cpu_offset+%d)):s32", i,
+					      scan.offset, (long long)sds, 8 * i);
+	}
+	if (o >= size) {
+		*why = "its definition is longer than the kernel takes";
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * cfs_pelt's definitions: def[0] with BTF arguments (6.6+), def[1] at
+ * offsets from the BTF.  Return: the number of definitions (0: none).
+ */
+#define IN_ARGS_MAX 384
+static int cfs_pelt_args(int btf, char def[2][IN_ARGS_MAX])
+{
+	static const char *const cfs_mem[] = { "rq", "avg.last_update_time", "avg.load_avg",
+					       "avg.util_avg", "avg.runnable_avg" };
+	static const char *const rq_mem[] = { "cpu" };
+	struct sr_btf_field f[5], cpu;
+	int n = 0, j;
+
+	if (btf)
+		snprintf(def[n++], IN_ARGS_MAX, "now=now:u64 cfs=cfs_rq:x64 rq=cfs_rq->rq:x64 "
+			 "cpu=cfs_rq->rq->cpu:s32 lut=cfs_rq->avg.last_update_time:u64 "
+			 "load=cfs_rq->avg.load_avg:u64 util=cfs_rq->avg.util_avg:u64 "
+			 "runnable=cfs_rq->avg.runnable_avg:u64");
+	if (sr_btf_member(BTF_VMLINUX, "cfs_rq", cfs_mem, f, 5) ||
+	    sr_btf_member(BTF_VMLINUX, "rq", rq_mem, &cpu, 1) || !f[0].ptr || cpu.size != 4)
+		return n;
+	for (j = 1; j < 5; j++)
+		if (f[j].size != 8 || f[j].ptr)
+			return n;
+	snprintf(def[n++], IN_ARGS_MAX, "now=%%di:u64 cfs=%%si:x64 rq=+0x%x(%%si):x64 "
+		 "cpu=+0x%x(+0x%x(%%si)):s32 lut=+0x%x(%%si):u64 load=+0x%x(%%si):u64 "
+		 "util=+0x%x(%%si):u64 runnable=+0x%x(%%si):u64", f[0].offset, cpu.offset,
+		 f[0].offset, f[1].offset, f[2].offset, f[3].offset, f[4].offset);
+	return n;
+}
+#endif
+
+/*
+ * --input-probes: rqstat and cfs_pelt, each where the kernel can (one
+ * note says why not); hand-made ones of these names are used as they are
+ * and left in place
+ */
+static void add_input_probes(struct sr_capture *c)
+{
+#if defined(__x86_64__)
+	static char rq_args[RQSTAT_ARGS_MAX];
+	char def[2][IN_ARGS_MAX], *kp = tpath(c, "kprobe_events"), *readme;
+	const char *why = NULL;
+	struct tracefs_dynevent *d;
+	struct stat st;
+	int i, k, n, btf;
+
+	snprintf(c->input, sizeof(c->input), "off");
+	if (!kp || stat(kp, &st) < 0) {
+		free(kp);
+		note(c, "this kernel has no kprobe events: recording without the input probes");
+		return;
+	}
+	free(kp);
+	readme = tracefs_instance_file_read(NULL, "README", NULL);
+	btf = readme && strstr(readme, "<argname>[->field");
+	free(readme);
+	for (i = IN_FIRST; i < NPROBES; i++) {
+		c->probe[i] = probe_get(i);
+		if (c->probe[i])
+			continue;	/* defined by hand: use it, leave it */
+		if (i == IN_FIRST) {
+			if (rqstat_args(c->ncpus, rq_args, sizeof(rq_args), &why) < 0) {
+				note(c, "cannot define the rqstat probe: %s; recording without it",
+				     why);
+				continue;
+			}
+			d = tracefs_kprobe_alloc(PROBE_GROUP, probe_name[i], RQSTAT_FUNC, rq_args);
+			if (d && tracefs_dynevent_create(d) == 0) {
+				c->probe[i] = d;
+				c->own_probe[i] = 1;
+				continue;
+			}
+			tracefs_dynevent_free(d);
+			note(c, "cannot add a kprobe on %s (%s): recording without the rqstat probe",
+			     RQSTAT_FUNC, strerror(errno ? errno : EINVAL));
+			continue;
+		}
+		n = cfs_pelt_args(btf, def);
+		for (k = 0; k < n && !c->probe[i]; k++) {
+			d = tracefs_kprobe_alloc(PROBE_GROUP, probe_name[i], CFS_PELT_FUNC, def[k]);
+			if (d && tracefs_dynevent_create(d) == 0) {
+				c->probe[i] = d;
+				c->own_probe[i] = 1;
+			} else {
+				tracefs_dynevent_free(d);
+			}
+		}
+		if (!c->probe[i])
+			note(c, "cannot add a kprobe on %s (%s): recording without the cfs_pelt probe",
+			     CFS_PELT_FUNC, n ? strerror(errno ? errno : EINVAL)
+					      : "no struct cfs_rq members in " BTF_VMLINUX);
+	}
+	snprintf(c->input, sizeof(c->input), "%s%s%s", c->probe[IN_FIRST] ? "rqstat" : "",
+		 c->probe[IN_FIRST] && c->probe[IN_FIRST + 1] ? " " : "",
+		 c->probe[IN_FIRST + 1] ? "cfs_pelt" : "");
+	if (!c->input[0])
+		snprintf(c->input, sizeof(c->input), "off");
+#else
+	snprintf(c->input, sizeof(c->input), "off");
+	note(c, "the input probes are supported on x86_64 only: recording without them");
 #endif
 }
 
@@ -1004,6 +1224,10 @@ int sr_capture_new(const struct sr_capture_opts *o, sr_capture_note_fn notefn,
 		snprintf(c->probes, sizeof(c->probes), "off");
 	if (o->balance_probes)
 		add_balance_probes(c);
+	if (o->input_probes)
+		add_input_probes(c);
+	else
+		snprintf(c->input, sizeof(c->input), "off");
 	ret = enable_probes(c, cause);
 	if (ret)
 		return ret;
@@ -1279,6 +1503,11 @@ const struct sr_lines *sr_capture_borrow_events(struct sr_capture *c)
 const char *sr_capture_probes(struct sr_capture *c)
 {
 	return c->probes[0] ? c->probes : "off";
+}
+
+const char *sr_capture_input_probes(struct sr_capture *c)
+{
+	return c->input[0] ? c->input : "off";
 }
 
 int sr_capture_balance_probes(struct sr_capture *c)

@@ -131,6 +131,7 @@ struct sr_capture_opts {
 	int nevents;
 	int probes;			/* try the select_rq kprobes */
 	int balance_probes;		/* add the newidle/load_balance kprobes */
+	int input_probes;		/* add the rqstat/cfs_pelt kprobes */
 	const char *tmpdir;		/* where the per-cpu page files go */
 };
 
@@ -206,6 +207,8 @@ const struct sr_lines *sr_capture_borrow_events(struct sr_capture *c);
 const char *sr_capture_probes(struct sr_capture *c);
 /* 1 when the balance probes (--balance-probes) are in use */
 int sr_capture_balance_probes(struct sr_capture *c);
+/* the input probes in use (--input-probes): "rqstat cfs_pelt", one, or "off" */
+const char *sr_capture_input_probes(struct sr_capture *c);
 /* the instance's trace_clock (selected), e.g. "local" */
 const char *sr_capture_clock(struct sr_capture *c);
 

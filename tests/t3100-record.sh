@@ -2,7 +2,9 @@
 # schedreplay record on the live kernel: a recording around a fork + pipe
 # load reads back in trace-cmd report and in info with the same counts, has
 # no lost events and carries the metadata print events; the command's exit
-# status passes through; -d, SIGINT, SIGTERM, a crashing or missing command,
+# status passes through; --balance-probes and --input-probes record their
+# probe events where the kernel can (replay skips the input probes' and
+# still pairs every fork); -d, SIGINT, SIGTERM, a crashing or missing command,
 # a second recorder, a bad -e and a stale instance left by SIGKILL all leave
 # tracefs as it was found (instances, top-level set_event, tracing_on, the
 # sched enables, kprobe_events, mounts).  Needs root and tracefs; says SKIP
@@ -160,6 +162,63 @@ else
 fi
 same_state "--balance-probes"
 
+# ---- --input-probes: rqstat and cfs_pelt where the kernel can, else one
+# warning; replay skips both and still pairs every fork with its select_rq
+"$SR" record --input-probes -o "$TMP/in.dat" -- sh -c "$LOAD" >/dev/null 2>"$TMP/rec.err"
+same "--input-probes: exits 0" 0 $?
+ok "--input-probes: the file reads back" "$SR" info "$TMP/in.dat"
+if [ $HAVE_TC = 1 ]; then
+	trace-cmd report "$TMP/in.dat" 2>/dev/null >"$TMP/in.txt"
+	inp=$(sed -n 's/.*schedreplay: input-probes //p' "$TMP/in.txt" | head -1)
+	if [ ! -e $T/kprobe_events ]; then
+		same "--input-probes: metadata says off" "off" "$inp"
+		same "--input-probes: one warning where the kernel has no kprobe events" 1 \
+			"$(grep -c 'no kprobe events: recording without the input probes' "$TMP/rec.err")"
+	else
+		case " $inp " in
+		*" cfs_pelt "*)
+			ok "--input-probes: cfs_pelt events with a cpu and the averages" \
+				grep -q ' cfs_pelt: .*cpu=[0-9]* lut=[0-9]* load=[0-9]* util=[0-9]* runnable=[0-9]' \
+				"$TMP/in.txt" ;;
+		*)
+			ok "--input-probes: without cfs_pelt, a warning says why" \
+				grep -q 'recording without the cfs_pelt probe' "$TMP/rec.err" ;;
+		esac
+		case " $inp " in
+		*" rqstat "*)
+			same "--input-probes: one rqstat for every select_rq" \
+				"$(grep -c ' select_rq: ' "$TMP/in.txt")" "$(grep -c ' rqstat: ' "$TMP/in.txt")"
+			ok "--input-probes: rqstat has load, util, run, ue, nr and ttwu of CPU 0" \
+				grep -q ' rqstat: .*c0load=[0-9]* c0util=[0-9]* c0run=[0-9]* c0ue=[0-9]* c0nr=[0-9]* c0ttwu=[0-9]' \
+				"$TMP/in.txt" ;;
+		*)
+			ok "--input-probes: without rqstat, a warning says why" \
+				grep -q 'rqstat probe' "$TMP/rec.err" ;;
+		esac
+	fi
+	"$SR" replay -q -o "$TMP/in.db" "$TMP/in.dat" >/dev/null 2>"$TMP/in-replay.err"
+	same "--input-probes: replay exits 0" 0 $?
+	same "--input-probes: replay pairs every fork with its select_rq" \
+		"$(grep -c ' select_rq: .* wake_flags=0x4 ' "$TMP/in.txt")" \
+		"$(sqlite3 "$TMP/in.db" "SELECT count(*) FROM decision WHERE kind = 'fork' AND kernel_cpu IS NOT NULL")"
+else
+	skip "--input-probes: metadata" "trace-cmd not installed"
+fi
+same_state "--input-probes"
+"$SR" record --input-probes -o "$TMP/in2.dat" 2>"$TMP/rec.err" &
+pid=$!
+if wait_tracing; then
+	sleep 0.3
+	kill -INT $pid
+	wait $pid
+	same "--input-probes + SIGINT mid-recording: exits 0" 0 $?
+else
+	kill -KILL $pid
+	wait $pid
+	fail "--input-probes + SIGINT: the recorder starts tracing" "$(cat "$TMP/rec.err")"
+fi
+same_state "--input-probes + SIGINT"
+
 # ---- until a signal, with the signal sent mid-recording
 for sig in INT TERM; do
 	rm -f "$TMP/s.dat"
@@ -201,8 +260,9 @@ set +m
 ok "COMMAND + SIGTERM: the file reads back" "$SR" info "$TMP/c.dat"
 same_state "COMMAND + signals"
 
-# ---- one recorder at a time, and a stale instance left by SIGKILL
-"$SR" record -o "$TMP/a.dat" 2>"$TMP/rec.err" &
+# ---- one recorder at a time, and a stale instance left by SIGKILL (with
+# every optional probe, which the next recorder removes with the instance)
+"$SR" record --balance-probes --input-probes -o "$TMP/a.dat" 2>"$TMP/rec.err" &
 pid=$!
 wait_tracing
 "$SR" record -o "$TMP/b.dat" -d 0.2 2>"$TMP/rec2.err"

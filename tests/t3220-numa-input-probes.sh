@@ -1,26 +1,27 @@
 #!/bin/bash
-# Live NUMA test of record.sh --input-probes (trace-cmd mode, 6.12 guest):
-# the validation probes that record what the fork and wakeup slow path
-# reads of every CPU.  rqstat fires with every select_rq (both at
-# select_task_rq_fair()'s entry) and carries six fields a CPU; at a fork its
+# Live NUMA test of record.sh --input-probes (6.12 guest): the validation
+# probes that record what the fork and wakeup slow path reads of every CPU,
+# with trace-cmd (init.sh defines them) and with schedreplay record
+# --input-probes (the recorder defines them from the guest's BTF and
+# kallsyms).  rqstat fires with every select_rq (both at
+# select_task_rq_fair()'s entry) and carries seven fields a CPU (the
+# seventh SIS_UTIL's nr_idle_scan, 0 to the LLC's 2 CPUs); at a fork its
 # load of the parent's CPU is the same memory select_rq's prevload reads
 # (p->se.cfs_rq->rq->cfs.avg.load_avg of the child, whose cfs_rq is the
 # parent's CPU's); cfs_pelt fires at PELT updates of every CPU's root
-# cfs_rq; replay skips both and still pairs every fork with its probe.
-# The same boot takes --lb-probes: find_busiest_group()'s return
-# (lb_group_ret), every can_migrate_task() with the task's and lb_env's
-# fields and its answer (lb_task, lb_task_ret), and with --input-probes
-# every CPU's state at find_busiest_group() (lb_rqstat).  Both options
-# refuse the schedreplay recorder and --no-pid without a boot.
+# cfs_rq; replay skips both and still pairs every fork with its probe; the
+# schedreplay recorder leaves no probe behind.  The trace-cmd boot also
+# takes --lb-probes: find_busiest_group()'s return (lb_group_ret), every
+# can_migrate_task() with the task's and lb_env's fields and its answer
+# (lb_task, lb_task_ret), and with --input-probes every CPU's state at
+# find_busiest_group() (lb_rqstat).  Without a boot: --input-probes refuses
+# --no-pid with trace-cmd, --lb-probes refuses the schedreplay recorder and
+# --no-pid.
 #
-# Needs what t3210 needs.  Says SKIP with the reason elsewhere.  One boot,
-# 30-50 s here.
+# Needs what t3210 needs.  Says SKIP with the reason elsewhere.  Two boots,
+# 60-100 s here.
 . "$(dirname "$0")/test-lib.sh"
 
-"$TOP/scripts/numa-guest/record.sh" --kernel 6.12 --load forks --out "$TMP/x" --input-probes \
-	--recorder schedreplay >"$TMP/o" 2>"$TMP/e"
-same "--input-probes with the schedreplay recorder: exit 1" 1 $?
-ok "... and says why" grep -q 'input-probes: only with --recorder trace-cmd' "$TMP/e"
 "$TOP/scripts/numa-guest/record.sh" --kernel 6.12 --load forks --out "$TMP/x" --input-probes \
 	--no-pid >"$TMP/o" 2>"$TMP/e"
 same "--input-probes with --no-pid: exit 1" 1 $?
@@ -66,34 +67,54 @@ awk '/ lb_task: / { cpu = $2; if (open[cpu]) bad++; open[cpu] = 1; n++
 read -r nlt nltr nbad <"$TMP/lbt"
 ok "lb_task: each with its lb_task_ret ($nlt, $nltr, $nbad wrong)" \
 	sh -c "[ $nlt = $nltr ] && [ $nbad = 0 ]"
-nsel=$(grep -c ' select_rq: ' "$TMP/rep.txt")
-nrq=$(grep -c ' rqstat: ' "$TMP/rep.txt")
-ok "one rqstat for every select_rq ($nrq, $nsel)" sh -c "[ $nsel -gt 100 ] && [ $nrq = $nsel ]"
-same "every rqstat has load, util, run, ue, nr and ttwu of CPUs 0-3" 0 "$(awk '/ rqstat: / {
-		if (gsub(/ c[0-3](load|util|run|ue|nr|ttwu)=[0-9]+/, "&") != 24) bad++ }
-	END { print bad + 0 }' "$TMP/rep.txt")"
-# a fork's select_rq and its rqstat, in either order, on the same CPU:
-# rqstat's load of prev_cpu against select_rq's prevload
-awk '/ rqstat: / { cpu = $2; rq[cpu] = $0; next }
-	/ select_rq: / && / wake_flags=0x4 / {
-		cpu = $2; p = $0; sub(/.*prev_cpu=/, "", p); sub(/ .*/, "", p)
-		v = $0; sub(/.*prevload=/, "", v); sub(/ .*/, "", v)
-		if (!(cpu in rq)) { miss++; next }
-		s = rq[cpu]; sub(".* c" p "load=", "", s); sub(/ .*/, "", s)
-		n++; if (s == v) eq++; delete rq[cpu]
-	}
-	END { print n + 0, eq + 0, miss + 0 }' "$TMP/rep.txt" >"$TMP/forks"
-read -r nf neq nmiss <"$TMP/forks"
-ok "forks: rqstat's load of the parent's CPU is select_rq's prevload ($neq of $nf, $nmiss unpaired)" \
-	sh -c "[ $nf -gt 100 ] && [ $nmiss = 0 ] && [ \$(($neq * 100)) -ge \$(($nf * 90)) ]"
-# cfs_pelt: every CPU's root cfs_rq (the commonest cfs - rq of each CPU)
-awk '/ cfs_pelt: / { c = $0; sub(/.*cpu=/, "", c); sub(/ .*/, "", c); n[c]++ }
-	END { for (c in n) if (n[c] > 50) k++; print k + 0 }' "$TMP/rep.txt" >"$TMP/cpus"
-same "cfs_pelt: updates of every CPU's cfs_rq" 4 "$(cat "$TMP/cpus")"
+# input_checks WHO: the input probes in $D, as $WHO recorded them
+input_checks() {
+	local who=$1 nsel nrq nf neq nmiss nfk nwf
 
-"$SR" replay -q -o "$TMP/r.db" -t "$OUT/$NAME.topo" "$D" >"$TMP/replay.txt" 2>"$TMP/replay.err"
-same "replay: exits 0" 0 $?
-nfk=$(sqlite3 "$TMP/r.db" "SELECT count(*) FROM decision WHERE kind = 'fork' AND kernel_cpu IS NOT NULL")
-nwf=$(grep -c ' select_rq: .* wake_flags=0x4 ' "$TMP/rep.txt")
-same "replay: the input probes leave every fork paired with its select_rq ($nwf)" "$nwf" "$nfk"
+	trace-cmd report "$D" >"$TMP/rep.txt" 2>/dev/null
+	nsel=$(grep -c ' select_rq: ' "$TMP/rep.txt")
+	nrq=$(grep -c ' rqstat: ' "$TMP/rep.txt")
+	ok "$who: one rqstat for every select_rq ($nrq, $nsel)" sh -c "[ $nsel -gt 100 ] && [ $nrq = $nsel ]"
+	same "$who: every rqstat has load, util, run, ue, nr, ttwu and scan of CPUs 0-3" 0 "$(awk '/ rqstat: / {
+			if (gsub(/ c[0-3](load|util|run|ue|nr|ttwu|scan)=[0-9]+/, "&") != 28) bad++ }
+		END { print bad + 0 }' "$TMP/rep.txt")"
+	same "$who: rqstat's scan is SIS_UTIL's nr_idle_scan of a 2-CPU LLC (0 to 2), the same for both CPUs of an LLC" 0 \
+		"$(awk '/ rqstat: / { for (i = 0; i < 4; i++) { v[i] = $0; sub(".* c" i "scan=", "", v[i]); sub(/ .*/, "", v[i]) }
+			if (v[0] != v[1] || v[2] != v[3] || v[0] > 2 || v[2] > 2) bad++ }
+		END { print bad + 0 }' "$TMP/rep.txt")"
+	# a fork's select_rq and its rqstat, in either order, on the same CPU:
+	# rqstat's load of prev_cpu against select_rq's prevload
+	awk '/ rqstat: / { cpu = $2; rq[cpu] = $0; next }
+		/ select_rq: / && / wake_flags=0x4 / {
+			cpu = $2; p = $0; sub(/.*prev_cpu=/, "", p); sub(/ .*/, "", p)
+			v = $0; sub(/.*prevload=/, "", v); sub(/ .*/, "", v)
+			if (!(cpu in rq)) { miss++; next }
+			s = rq[cpu]; sub(".* c" p "load=", "", s); sub(/ .*/, "", s)
+			n++; if (s == v) eq++; delete rq[cpu]
+		}
+		END { print n + 0, eq + 0, miss + 0 }' "$TMP/rep.txt" >"$TMP/forks"
+	read -r nf neq nmiss <"$TMP/forks"
+	ok "$who, forks: rqstat's load of the parent's CPU is select_rq's prevload ($neq of $nf, $nmiss unpaired)" \
+		sh -c "[ $nf -gt 100 ] && [ $nmiss = 0 ] && [ \$(($neq * 100)) -ge \$(($nf * 90)) ]"
+	# cfs_pelt: every CPU's root cfs_rq (the commonest cfs - rq of each CPU)
+	awk '/ cfs_pelt: / { c = $0; sub(/.*cpu=/, "", c); sub(/ .*/, "", c); n[c]++ }
+		END { for (c in n) if (n[c] > 50) k++; print k + 0 }' "$TMP/rep.txt" >"$TMP/cpus"
+	same "$who, cfs_pelt: updates of every CPU's cfs_rq" 4 "$(cat "$TMP/cpus")"
+
+	"$SR" replay -q -o "$TMP/r.db" -f -t "$OUT/$NAME.topo" "$D" >"$TMP/replay.txt" 2>"$TMP/replay.err"
+	same "$who, replay: exits 0" 0 $?
+	nfk=$(sqlite3 "$TMP/r.db" "SELECT count(*) FROM decision WHERE kind = 'fork' AND kernel_cpu IS NOT NULL")
+	nwf=$(grep -c ' select_rq: .* wake_flags=0x4 ' "$TMP/rep.txt")
+	same "$who, replay: the input probes leave every fork paired with its select_rq ($nwf)" "$nwf" "$nfk"
+}
+
+input_checks trace-cmd
+
+# ---- the schedreplay recorder's own --input-probes
+numa_guest_record 6.12 forks --input-probes --scale 10
+numa_guest_check_guest
+ok "schedreplay: the metadata says both input probes are on" \
+	grep -q 'schedreplay: input-probes rqstat cfs_pelt$' <(trace-cmd report "$D" 2>/dev/null)
+ok "schedreplay: no warning from the recorder" sh -c "! grep -q 'warning' '$G/record.log'"
+input_checks schedreplay
 test_done

@@ -25,8 +25,11 @@
 #                --balance-probes, or defined below for trace-cmd)
 #   SR_BALOFF    "cpu=OFF avg_idle=OFF sd=OFF max_newidle_lb_cost=OFF level=OFF"
 #                (struct rq and sched_domain members, for trace-cmd's probes)
-#   SR_INOFF     the input probes' offsets (record.sh --input-probes; empty:
-#                none), "rq_load_avg=OFF ... cfs_rq=OFF rq_cpu=OFF"
+#   SR_INPROBES  1: also the input probes (record.sh --input-probes:
+#                schedreplay record --input-probes, or defined below for
+#                trace-cmd from SR_INOFF)
+#   SR_INOFF     the input probes' offsets for trace-cmd (empty: none),
+#                "rq_load_avg=OFF ... cfs_rq=OFF rq_cpu=OFF"
 #   SR_LBPROBES  1: also the load-balance probes (record.sh --lb-probes)
 #   SR_LBOFF     their offsets, "task_struct.pid=OFF ... lb_env.imbalance=OFF ..."
 #   SR_BUFKB     record -b (KiB per CPU; empty: the recorder's default)
@@ -781,12 +784,16 @@ fi
 # entry of __update_load_avg_cfs_rq(now, cfs_rq): the averages as the
 # previous update left them, less the removed load this update takes out).
 # rqstat reads rq(i) as the per-CPU address of runqueues, through
-# __per_cpu_offset[i] (kprobe fetch args: @SYM+OFF, +OFF(...)); 6 fields a
-# CPU, so up to 21 CPUs (128 fields a probe event)
+# __per_cpu_offset[i] (kprobe fetch args: @SYM+OFF, +OFF(...)); 7 fields a
+# CPU, so up to 18 CPUs (128 fields a probe event)
 if [ "${SR_RECORDER:-trace-cmd}" = trace-cmd ] && [ -n "$SR_INOFF" ]; then
 	inf() { for kv in $SR_INOFF; do [ "${kv%%=*}" = "$1" ] && echo "${kv#*=}"; done; }
 	RQA=$(awk '$3 == "runqueues" { print $1; exit }' /proc/kallsyms)
 	[ -n "$RQA" ] || fail "input probes: no runqueues in /proc/kallsyms"
+	# SIS_UTIL's hint of the CPU's LLC, per_cpu(sd_llc_shared, i)->nr_idle_scan
+	# (c<i>scan; where the kernel has it)
+	SDA=$(awk '$3 == "sd_llc_shared" { print $1; exit }' /proc/kallsyms)
+	SDO=$(inf sds_nr_idle_scan)
 	RQF= i=0
 	while [ $i -lt "$(nproc)" ]; do
 		for m in load_avg:load:u64 util_avg:util:u64 runnable_avg:run:u64 \
@@ -794,6 +801,8 @@ if [ "${SR_RECORDER:-trace-cmd}" = trace-cmd ] && [ -n "$SR_INOFF" ]; then
 			f=${m#*:}
 			RQF="$RQF c$i${f%%:*}=+$((0x$RQA + $(inf "rq_${m%%:*}")))(@__per_cpu_offset+$((8 * i))):${f#*:}"
 		done
+		[ -n "$SDA" ] && [ -n "$SDO" ] &&
+			RQF="$RQF c${i}scan=+$((SDO))(+$((0x$SDA))(@__per_cpu_offset+$((8 * i)))):s32"
 		i=$((i + 1))
 	done
 	q=$(inf cfs_rq)
@@ -821,7 +830,8 @@ if [ "${SR_RECORDER:-trace-cmd}" = schedreplay ]; then
 	# tracefs as the recorder found it, to compare with what it leaves
 	ls $T/instances >$O/instances-before 2>&1
 	cat $T/kprobe_events >$O/kprobe_events-before 2>&1
-	schedreplay record ${SR_BUFKB:+-b $SR_BUFKB} ${SR_BALPROBES:+--balance-probes} -o $O/trace.dat \
+	schedreplay record ${SR_BUFKB:+-b $SR_BUFKB} ${SR_BALPROBES:+--balance-probes} \
+		${SR_INPROBES:+--input-probes} -o $O/trace.dat \
 		-- /init --load "$SR_LOAD" >$O/record.log 2>&1
 	rc=$?
 	t1=$(cat /proc/uptime)

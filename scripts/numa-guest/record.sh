@@ -52,11 +52,13 @@ usage: $0 --kernel 6.1|6.12 --load messaging|forks|pingpong|mix|busyloops|pinned
                       balance_rq, balance_rq_ret: schedreplay-record(1));
                       schedreplay record --balance-probes, or defined by
                       init.sh for trace-cmd
-  --input-probes      trace-cmd only, validation: also record what the fork
-                      and wakeup slow path reads of every CPU (rqstat: each
-                      rq's cfs load/util/runnable/util_est, nr_running and
+  --input-probes      validation: also record what the fork and wakeup slow
+                      path reads of every CPU (rqstat: each rq's cfs
+                      load/util/runnable/util_est, nr_running and
                       ttwu_pending at select_task_rq_fair()) and every PELT
-                      update of every cfs_rq (cfs_pelt); README.md
+                      update of every cfs_rq (cfs_pelt); schedreplay record
+                      --input-probes, or defined by init.sh for trace-cmd;
+                      README.md
   --lb-probes         trace-cmd only, validation: also record what each
                       load_balance() decided (lb_group_ret: the busiest group
                       find_busiest_group() returned, 0 balanced; lb_task and
@@ -154,8 +156,8 @@ case $LOAD in messaging | forks | pingpong | mix | busyloops | pinnedhogs | fork
 case $ACCEL in tcg | kvm) ;; *) usage ;; esac
 case $RECORDER in trace-cmd | schedreplay) ;; *) usage ;; esac
 if [ -n "$INPROBES" ]; then
-	[ "$RECORDER" = trace-cmd ] || die "--input-probes: only with --recorder trace-cmd"
-	[ -z "$NOPID" ] || die "--input-probes: needs the BTF offsets that --no-pid leaves out"
+	[ "$RECORDER" = schedreplay ] || [ -z "$NOPID" ] ||
+		die "--input-probes: needs the BTF offsets that --no-pid leaves out"
 	[ -z "$BENCH" ] || die "--input-probes: not with --bench"
 fi
 if [ -n "$LBPROBES" ]; then
@@ -296,8 +298,9 @@ HZ=$(sed -n 's/^CONFIG_HZ=//p' "$KCONFIG")
 if [ -z "$NOPID" ] && { [ ! -f "$KDIR/.pidoff" ] || [ ! -f "$KDIR/.flipsoff" ] ||
 	[ ! -f "$KDIR/.peltoff" ] || [ ! -f "$KDIR/.prevoff" ] || [ ! -f "$KDIR/.baloff" ] ||
 	[ ! -f "$KDIR/.lboff" ] ||
-	[ ! -f "$KDIR/.inoff" ]; }; then
+	[ ! -f "$KDIR/.inoff" ] || [ ! -f "$KDIR/.sdsoff" ]; }; then
 	: >"$KDIR/.inoff"
+	: >"$KDIR/.sdsoff"
 	: >"$KDIR/.baloff"
 	: >"$KDIR/.lboff"
 	: >"$KDIR/.pidoff"
@@ -369,6 +372,10 @@ if [ -z "$NOPID" ] && { [ ! -f "$KDIR/.pidoff" ] || [ ! -f "$KDIR/.flipsoff" ] |
 	done
 	[ -n "$inoff" ] && [ -n "$q" ] && [ -n "$u" ] &&
 		printf '%s cfs_rq=0x%x rq_cpu=0x%x\n' "${inoff# }" $((q / 8)) $((u / 8)) >"$KDIR/.inoff"
+	# and SIS_UTIL's hint, sched_domain_shared->nr_idle_scan (6.0+), for
+	# rqstat's cNscan: "sds_nr_idle_scan=OFF", or empty
+	b=$(bits sched_domain_shared nr_idle_scan)
+	[ -n "$b" ] && printf 'sds_nr_idle_scan=0x%x\n' $((b / 8)) >"$KDIR/.sdsoff"
 	# --lb-probes (trace-cmd mode): "name=OFF ..." in bytes, every one
 	# present or none.  Of the task (can_migrate_task()'s %di): pid,
 	# numa_preferred_nid, se.exec_start, se.avg.util_avg, se.avg.util_est
@@ -401,9 +408,11 @@ if [ -n "$LBPROBES" ]; then
 	[ -n "$LBOFF" ] || die "--lb-probes: the kernel's BTF lacks a struct lb_env / sched_domain / rq member the probes read"
 fi
 INOFF=
-if [ -n "$INPROBES" ]; then
+# the schedreplay recorder defines the input probes itself (--input-probes)
+if [ -n "$INPROBES" ] && [ "$RECORDER" = trace-cmd ]; then
 	INOFF=$(cat "$KDIR/.inoff")
 	[ -n "$INOFF" ] || die "--input-probes: the kernel's BTF lacks a struct rq / cfs_rq member the probes read"
+	INOFF="$INOFF $(cat "$KDIR/.sdsoff")"
 fi
 say "kernel $KREL, CONFIG_HZ=$HZ, task_struct->pid at ${PIDOFF:-(not used)}, ->wakee_flips at ${FLIPSOFF:-(not used)}, ->se.avg: ${PELTOFF:-(not used)}, prevload: ${PREVOFF:-(not used)}"
 
@@ -542,6 +551,7 @@ SR_PELTOFF="$PELTOFF"
 SR_PREVOFF="$PREVOFF"
 SR_BALPROBES=$BALPROBES
 SR_BALOFF="$BALOFF"
+SR_INPROBES=$INPROBES
 SR_INOFF="$INOFF"
 SR_LBPROBES=$LBPROBES
 SR_LBOFF="$LBOFF"
