@@ -131,6 +131,7 @@ struct sr_replay {
 	/* per cpu * SR_MAX_DOMAIN_LEVELS: the window ni_run_estimate() reads */
 	unsigned *ni_call, *ni_pull;
 	int no_affinity;		/* the trace's masks are withheld */
+	int aff_unseen;			/* no setaffinity probe: masks change unseen */
 	struct sr_kgen kgen;		/* the recording kernel's generation */
 	int snapshots;
 	int keep_why;			/* record the inputs that decided (why.h) */

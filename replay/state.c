@@ -2793,11 +2793,18 @@ int sr_replay_hint_task(struct sr_replay *r, int pid, int tgid, const char *comm
 		t->kthread = kthread;
 		t->inferred &= ~SR_INF_KTHREAD;
 	}
-	/* affinity withheld: what the name rule inferred stays */
+	/*
+	 * affinity withheld: what the name rule inferred stays.  Without the
+	 * setaffinity probe a mask of every CPU is a fact of the snapshot's
+	 * moment only (taskset -c on a command started later, or -p, shows
+	 * nowhere), so it is not taken as seen; a bound CPU still is
+	 */
 	if (!r->no_affinity) {
 		t->bound_cpu = bound_cpu;
-		t->aff_observed = 1;
-		t->inferred &= ~SR_INF_AFFINITY;
+		if (!r->aff_unseen || bound_cpu >= 0) {
+			t->aff_observed = 1;
+			t->inferred &= ~SR_INF_AFFINITY;
+		}
 	}
 	/* a snapshot fact: the name rule must not override it later */
 	t->snapshot = 1;
@@ -2844,4 +2851,9 @@ void sr_replay_use_balance_probes(struct sr_replay *r, int on)
 void sr_replay_ignore_affinity(struct sr_replay *r, int on)
 {
 	r->no_affinity = on;
+}
+
+void sr_replay_affinity_unseen(struct sr_replay *r, int on)
+{
+	r->aff_unseen = on;
 }

@@ -477,7 +477,8 @@ static const char inference_rules[] =
 	"sync: WF_SYNC is not traced; every wakeup is taken as non-sync\n"
 	"exiting: a waker is exiting from its sched_process_exit until its final switch\n"
 	"kthread: names ksoftirqd/N, migration/N, cpuhp/N, kworker/..., children of pid 2\n"
-	"affinity: the snapshot's and setaffinity probe's masks where the trace has them;\n"
+	"affinity: the snapshot's and setaffinity probe's masks where the trace has them\n"
+	"  (without the probe a snapshot mask of every CPU holds at the snapshot only);\n"
 	"  else a per-CPU name (ksoftirqd/N, kworker/N:M, ...) binds the task to CPU N;\n"
 	"  such wakeups are not placements\n"
 	"  else a task a newly idle balance would have pulled, three times over more than\n"
@@ -913,6 +914,13 @@ static int replay_engine(const struct replay_args *a, struct replay_ctx *rc,
 			       run->meta.balance_probes) && !a->no_balance_probes;
 	sr_replay_use_balance_probes(run->r, run->balance_probes);
 	sr_replay_ignore_affinity(run->r, a->no_affinity);
+	/*
+	 * the recorder adds its setaffinity probe with select_rq (a text trace
+	 * cannot declare it up front: its select_rq events stand for both)
+	 */
+	sr_replay_affinity_unseen(run->r, !sr_trace_borrow_info(run->t)->has_setaffinity &&
+					     !sr_trace_borrow_info(run->t)->has_probes &&
+					     !run->meta.probes);
 	for (i = 0; i < (int)run->meta.nhints; i++) {
 		struct sr_meta_hint *h = &run->meta.hints[i];
 

@@ -719,6 +719,7 @@ static void fill_info(struct sr_trace *t, struct dat_priv *d)
 			   tep_find_event_by_name(d->tep, "schedreplay", "select_rq_ret") != NULL;
 	info->has_balance_probes =
 		tep_find_event_by_name(d->tep, "schedreplay", "balance_rq") != NULL;
+	info->has_setaffinity = tep_find_event_by_name(d->tep, "schedreplay", "setaffinity") != NULL;
 }
 
 /*

@@ -482,6 +482,15 @@ same "forks of a parent inferred pinned are no placements, until a child lands e
 same "only the unpinned parent's forks are evaluated" "401 404" \
 	"$(sqlite3 "$TMP/fk.db" "SELECT DISTINCT d.tid FROM decision d JOIN evaluation_v e USING (decision_id)
 		WHERE d.kind = 'fork' ORDER BY d.tid" | paste -sd' ')"
+# the same with the recorder's task snapshot but no setaffinity probe
+# (fork-pinned-snapshot.txt): the snapshot's every-CPU mask of P holds only
+# at the snapshot, so P's child on its busy CPU still shows P pinned
+fks="$FIX/scenario/fork-pinned-snapshot.txt"
+"$SR" replay -q -o "$TMP/fks.db" -t 2x2x1 "$fks" >/dev/null 2>&1
+same "without the setaffinity probe a snapshot mask of every CPU does not stop the fork rule" \
+	"401|-|0 402|bound|1" \
+	"$(sqlite3 "$TMP/fks.db" "SELECT tid, coalesce(skip, '-'), coalesce(inferred, '') LIKE '%affinity%'
+		FROM decision WHERE kind = 'fork' ORDER BY tid" | paste -sd' ')"
 # inferred affinity from a stopper migration (affinity-stopper.txt): the
 # stopper moves H onto a CPU as loaded as the one it left (no sched_exec, no
 # active balance: a new mask), so a newly idle CPU does not pull it there

@@ -410,6 +410,17 @@ void sr_replay_use_balance_probes(struct sr_replay *r, int on);
 void sr_replay_ignore_affinity(struct sr_replay *r, int on);
 
 /**
+ * sr_replay_affinity_unseen - the trace cannot show a sched_setaffinity()
+ * after its task snapshot (no setaffinity probe): a snapshot mask of every
+ * CPU holds only at the snapshot and is not taken as seen, so the inference
+ * rules of schedreplay-models(7) §9 apply to the task and its children;
+ * call before the hints
+ * @r:  the engine
+ * @on: 1 when the trace has no setaffinity probe
+ */
+void sr_replay_affinity_unseen(struct sr_replay *r, int on);
+
+/**
  * sr_replay_hint_task - what the recording's task snapshot says of a task
  * that existed when recording began: kernel thread or not (-1 unknown),
  * and the one CPU it may run on (-1: several or unknown).  Observed facts

@@ -51,6 +51,7 @@ struct sr_trace_info {
 	int has_waking;			/* the trace declares sched_waking */
 	int has_probes;			/* the trace declares schedreplay/select_rq(_ret) */
 	int has_balance_probes;		/* the trace declares schedreplay/balance_rq */
+	int has_setaffinity;		/* the trace declares schedreplay/setaffinity */
 };
 
 /**
