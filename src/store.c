@@ -304,6 +304,7 @@ struct sr_store {
 	sqlite3_stmt *ins_dec_k, *ins_slice_k;
 	sqlite3_stmt *ins_run, *ins_run_k;	/* decision_runnable's, one row and MULTI */
 	struct sr_bind_cache bc_dec, bc_slice, bc_run;	/* what their parameters hold */
+	struct sr_strtab texts;		/* their short texts (names, states), for the writer */
 	const struct sr_decision *dq[MULTI];
 	const struct sr_decision *rq[MULTI];	/* the waiting decision_runnable rows */
 	int nrq;
@@ -1187,6 +1188,7 @@ struct sr_store *sr_store_create(const char *path, const struct sr_store_opts *o
 	sr_bc_init(&s->bc_dec, MULTI * DECISION_COLUMNS);
 	sr_bc_init(&s->bc_slice, MULTI * SR_SL_SCHED_COLUMNS);
 	sr_bc_init(&s->bc_run, MULTI * RUNNABLE_COLUMNS);
+	s->bc_dec.texts = s->bc_slice.texts = s->bc_run.texts = &s->texts;
 	return s;
 fail:
 	if (cause && !*cause)
@@ -1641,7 +1643,7 @@ static void bind_decision(struct sr_store *s, sqlite3_stmt *st, struct sr_bind_c
 	sr_bc_int(bc, st, DEC_PARAM(4), (sqlite3_int64)d->ts);
 	sr_bc_int(bc, st, DEC_PARAM(5), (sqlite3_int64)d->done_ts);
 	sr_bc_int(bc, st, DEC_PARAM(6), d->pid);
-	/* the names are the job's: bound at every row */
+	/* the names are the job's: bound from the writer's copies (sr_bc_text) */
 	for (n = 0; n < SR_COMM_LEN && d->comm[n]; n++)
 		;
 	if (n)
@@ -3010,6 +3012,8 @@ void sr_store_free(struct sr_store *s)
 		close(s->tmp_fd);
 	watch_close(s);
 	sr_strtab_release(&s->reasons.text);
+	/* after the statements that were bound to its texts are gone */
+	sr_strtab_release(&s->texts);
 	free(s->reasons.id);
 	free(s->threads);
 	free(s->tmp);
