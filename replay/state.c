@@ -1841,7 +1841,9 @@ static int probe_waking(struct sr_replay *r, const struct sr_event *ev, struct s
  * (children inherit cpus_allowed): the parent's later forks are no
  * placements (skip "bound", inferred affinity) until the parent is seen on
  * another CPU, a probe shows select_task_rq_fair() running for it or its
- * child, or a child lands elsewhere.  Forks only: a mask widened later
+ * child, or a child lands elsewhere.  A mask of every CPU from the task
+ * snapshot of a trace without the setaffinity probe does not stop it (a
+ * later sched_setaffinity() shows nowhere).  Forks only: a mask widened later
  * does not show in the trace, and the parent's wakeups and balances are
  * evaluated as before.
  */
@@ -1856,7 +1858,8 @@ static void aff_fork(struct sr_replay *r, struct sr_task *parent, struct sr_task
 		return;
 	}
 	if (probed || parent->fork_pin || cpu != pcpu || parent->cpu != pcpu ||
-	    parent->kthread == 1 || !aff_unknown(parent) || !aff_unknown(child))
+	    parent->kthread == 1 || !(aff_unknown(parent) || parent->aff_snapshot_only) ||
+	    !(aff_unknown(child) || child->aff_snapshot_only))
 		return;
 	for (c = 0; c < r->topo->ncpus; c++) {
 		const struct sr_rq *rq = &r->rq[c];
@@ -2234,6 +2237,7 @@ static int on_fork(struct sr_replay *r, const struct sr_event *ev)
 		}
 		/* what was seen or inferred of the parent's mask holds for the child */
 		child->aff_observed = parent->aff_observed;
+		child->aff_snapshot_only = parent->aff_snapshot_only;
 		child->aff_denied = parent->aff_denied;
 		child->fork_pin = parent->fork_pin;
 		if (parent->pid == 2) {
@@ -2460,6 +2464,7 @@ static int on_setaffinity(struct sr_replay *r, const struct sr_event *ev)
 	t->allowed = mask;
 	t->allowed_known = 1;
 	t->aff_observed = 1;
+	t->aff_snapshot_only = 0;
 	t->aff_denied = 0;
 	t->bound_cpu = r->topo->ncpus <= 64 && !(mask & (mask - 1)) ? __builtin_ctzll(mask) : -1;
 	t->inferred &= ~SR_INF_AFFINITY;
@@ -2797,14 +2802,13 @@ int sr_replay_hint_task(struct sr_replay *r, int pid, int tgid, const char *comm
 	 * affinity withheld: what the name rule inferred stays.  Without the
 	 * setaffinity probe a mask of every CPU is a fact of the snapshot's
 	 * moment only (taskset -c on a command started later, or -p, shows
-	 * nowhere), so it is not taken as seen; a bound CPU still is
+	 * nowhere): aff_fork() may still infer a pin (a bound CPU stays a fact)
 	 */
 	if (!r->no_affinity) {
 		t->bound_cpu = bound_cpu;
-		if (!r->aff_unseen || bound_cpu >= 0) {
-			t->aff_observed = 1;
-			t->inferred &= ~SR_INF_AFFINITY;
-		}
+		t->aff_observed = 1;
+		t->aff_snapshot_only = r->aff_unseen && bound_cpu < 0;
+		t->inferred &= ~SR_INF_AFFINITY;
 	}
 	/* a snapshot fact: the name rule must not override it later */
 	t->snapshot = 1;
@@ -2824,6 +2828,7 @@ int sr_replay_hint_affinity(struct sr_replay *r, int pid, uint64_t mask)
 	t->allowed = mask & online;
 	t->allowed_known = 1;
 	t->aff_observed = 1;
+	t->aff_snapshot_only = 0;
 	t->inferred &= ~SR_INF_AFFINITY;
 	return 0;
 }

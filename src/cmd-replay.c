@@ -478,7 +478,7 @@ static const char inference_rules[] =
 	"exiting: a waker is exiting from its sched_process_exit until its final switch\n"
 	"kthread: names ksoftirqd/N, migration/N, cpuhp/N, kworker/..., children of pid 2\n"
 	"affinity: the snapshot's and setaffinity probe's masks where the trace has them\n"
-	"  (without the probe a snapshot mask of every CPU holds at the snapshot only);\n"
+	"  (without the probe a snapshot mask of every CPU does not stop the fork rule);\n"
 	"  else a per-CPU name (ksoftirqd/N, kworker/N:M, ...) binds the task to CPU N;\n"
 	"  such wakeups are not placements\n"
 	"  else a task a newly idle balance would have pulled, three times over more than\n"

@@ -82,6 +82,7 @@ struct sr_task {
 	int snapshot;			/* kthread/affinity come from the recording */
 	/* the inferred-affinity rule (sr_replay_infer_refusal) */
 	int aff_observed;		/* snapshot, probe or such a parent told the mask */
+	int aff_snapshot_only;		/* ... only a snapshot of every CPU, no probe */
 	uint64_t seen_cpus;		/* CPUs 0-63 it was queued or ran on */
 	uint64_t aff_denied;		/* CPUs 0-63 inferred not allowed (newidle only) */
 	unsigned aff_refusals;		/* newidle balances that left it on aff_cpu */
@@ -412,9 +413,9 @@ void sr_replay_ignore_affinity(struct sr_replay *r, int on);
 /**
  * sr_replay_affinity_unseen - the trace cannot show a sched_setaffinity()
  * after its task snapshot (no setaffinity probe): a snapshot mask of every
- * CPU holds only at the snapshot and is not taken as seen, so the inference
- * rules of schedreplay-models(7) §9 apply to the task and its children;
- * call before the hints
+ * CPU holds only at the snapshot, so the inferred affinity from forks
+ * (schedreplay-replay(1), INFERENCE RULES) still applies to the task and
+ * its children; call before the hints
  * @r:  the engine
  * @on: 1 when the trace has no setaffinity probe
  */
