@@ -259,17 +259,19 @@ load_busyloops() {
 # mix: a short load (about 2-3 s of guest time under TCG) with the three
 # things at once: a fork storm (one unpinned worker per CPU, each forking
 # "( true )" and fork+exec'ing /bin/true), a FIFO ping-pong with ping allowed
-# on node 0 (CPUs 0-1) and pong on node 1 (CPUs 2-3) from their start (so
-# select_task_rq_fair places every wakeup of the pair, and each crosses the
-# nodes), and a hog allowed on node 0 that taskset moves to node 1 and back
-# (cross-node sched_migrate_task events by construction).
+# on node 0 (SR_PINGCPU, default CPUs 0-1) and pong on node 1 (SR_PONGCPU,
+# default 2-3) from their start (so select_task_rq_fair places every wakeup
+# of the pair, and each crosses the nodes), and a hog allowed on ping's CPUs
+# that taskset moves to pong's and back (cross-node sched_migrate_task
+# events by construction).  On a 2-CPU machine: SR_PINGCPU=0 SR_PONGCPU=1.
 load_mix() {
 	R=$(sc 150) K=$(sc 30) W=$(nproc)
+	c0=${SR_PINGCPU:-0-1} c1=${SR_PONGCPU:-2-3}
 	rm -f /tmp/pp.ab /tmp/pp.ba
 	mkfifo /tmp/pp.ab /tmp/pp.ba
-	taskset -c 0-1 "$0" --run hog & h=$!
-	taskset -c 0-1 "$0" --run pp_ping "$R" & a=$!
-	taskset -c 2-3 "$0" --run pp_pong & b=$!
+	taskset -c "$c0" "$0" --run hog & h=$!
+	taskset -c "$c0" "$0" --run pp_ping "$R" & a=$!
+	taskset -c "$c1" "$0" --run pp_pong & b=$!
 	ws=
 	w=0
 	while [ $w -lt "$W" ]; do
@@ -285,9 +287,9 @@ load_mix() {
 		w=$((w + 1))
 	done
 	sleep 0.3
-	taskset -p -c 2-3 $h >/dev/null
+	taskset -p -c "$c1" $h >/dev/null
 	sleep 0.3
-	taskset -p -c 0-1 $h >/dev/null
+	taskset -p -c "$c0" $h >/dev/null
 	sleep 0.2
 	# shellcheck disable=SC2086
 	wait $a $b $ws
