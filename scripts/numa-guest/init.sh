@@ -569,6 +569,20 @@ fail() {
 	finish
 }
 
+# add_probes NAME: every kprobe of $O/kprobe_events-NAME.in into tracefs (the
+# first one the kernel rejects ends the boot with its error_log), then the
+# result and the lines as "kprobe_events (NAME): ..." into the facts
+add_probes() {
+	while read -r ev; do
+		echo "$ev" >>$T/kprobe_events || {
+			cat $T/error_log >$O/kprobe-error.txt 2>/dev/null
+			fail "kprobe_events rejected: $ev"
+		}
+	done <$O/kprobe_events-$1.in
+	cp $T/kprobe_events $O/kprobe_events
+	sed "s/^/kprobe_events ($1): /" $O/kprobe_events-$1.in >>$F
+}
+
 for m in $(cat /lib/modules/sr/order 2>/dev/null); do
 	insmod /lib/modules/sr/$m.ko || log "insmod $m failed"
 done
@@ -727,14 +741,7 @@ if [ "${SR_RECORDER:-trace-cmd}" = trace-cmd ] && [ -n "$SR_BALPROBES" ]; then
 		echo "p:schedreplay/balance_rq $LB cpu=%di:s32 idle=%cx:s32$LBF"
 		echo "r:schedreplay/balance_rq_ret $LB moved=\$retval:s32"
 	} >$O/kprobe_events-balance.in
-	while read -r ev; do
-		echo "$ev" >>$T/kprobe_events || {
-			cat $T/error_log >$O/kprobe-error.txt 2>/dev/null
-			fail "kprobe_events rejected: $ev"
-		}
-	done <$O/kprobe_events-balance.in
-	cp $T/kprobe_events $O/kprobe_events
-	sed 's/^/kprobe_events (balance): /' $O/kprobe_events-balance.in >>$F
+	add_probes balance
 fi
 
 # ---- the optional load-balance probes (record.sh --lb-probes, trace-cmd
@@ -770,14 +777,7 @@ if [ "${SR_RECORDER:-trace-cmd}" = trace-cmd ] && [ -n "${SR_LBPROBES:-}" ]; the
 		echo "p:schedreplay/lb_task can_migrate_task $LTF"
 		echo "r:schedreplay/lb_task_ret can_migrate_task ret=\$retval:s32"
 	} >$O/kprobe_events-lb.in
-	while read -r ev; do
-		echo "$ev" >>$T/kprobe_events || {
-			cat $T/error_log >$O/kprobe-error.txt 2>/dev/null
-			fail "kprobe_events rejected: $ev"
-		}
-	done <$O/kprobe_events-lb.in
-	cp $T/kprobe_events $O/kprobe_events
-	sed 's/^/kprobe_events (lb): /' $O/kprobe_events-lb.in >>$F
+	add_probes lb
 fi
 
 # ---- the optional input probes (record.sh --input-probes, trace-cmd only):
@@ -814,14 +814,7 @@ if [ "${SR_RECORDER:-trace-cmd}" = trace-cmd ] && [ -n "$SR_INOFF" ]; then
 		[ -z "${FBG:-}" ] || echo "p:schedreplay/lb_rqstat $FBG$RQF"
 		echo "p:schedreplay/cfs_pelt __update_load_avg_cfs_rq now=%di:u64 cfs=%si:x64 rq=+$q(%si):x64 cpu=+$(inf rq_cpu)(+$q(%si)):s32 lut=+$(inf cfs_last_update_time)(%si):u64 load=+$(inf cfs_load_avg)(%si):u64 util=+$(inf cfs_util_avg)(%si):u64 runnable=+$(inf cfs_runnable_avg)(%si):u64"
 	} >$O/kprobe_events-input.in
-	while read -r ev; do
-		echo "$ev" >>$T/kprobe_events || {
-			cat $T/error_log >$O/kprobe-error.txt 2>/dev/null
-			fail "kprobe_events rejected: $ev"
-		}
-	done <$O/kprobe_events-input.in
-	cp $T/kprobe_events $O/kprobe_events
-	sed 's/^/kprobe_events (input): /' $O/kprobe_events-input.in >>$F
+	add_probes input
 fi
 
 # ---- record one load
