@@ -12,6 +12,14 @@ command -v taskset >/dev/null || skip_all "no taskset"
 [ "$(nproc)" -ge 2 ] || skip_all "needs 2 CPUs"
 
 # a copy of its own, so that its tasks are told apart by their command line
+# pids_of ARG...: the processes whose command line holds these arguments in
+# a row (from /proc in one grep, as pgrep -f would, without procps, which a
+# minimal Debian lacks)
+pids_of() {
+	local re= a
+	for a in "$@"; do re="$re\\Q$a\\E\\x00"; done
+	grep -laP -- "$re" /proc/[0-9]*/cmdline 2>/dev/null | sed 's|^/proc/||; s|/cmdline$||'
+}
 cp "$TOP/scripts/numa-guest/init.sh" "$TMP/init.sh"
 chmod 755 "$TMP/init.sh"
 
@@ -23,7 +31,7 @@ load=$!
 hog= seen=
 for i in $(seq 1 1500); do
 	if [ -z "$hog" ]; then
-		hog=$(pgrep -f "sh $TMP/init.sh --run hog" | head -1)
+		hog=$(pids_of sh "$TMP/init.sh" --run hog | head -1)
 	fi
 	if [ -n "$hog" ]; then
 		a=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "/proc/$hog/status" 2>/dev/null)
@@ -36,7 +44,7 @@ done
 wait "$load"
 rc=$?
 # what a hung load left behind (timeout ends only the top shell)
-for p in $(pgrep -f "sh $TMP/init.sh"); do kill "$p" 2>/dev/null; done
+for p in $(pids_of sh "$TMP/init.sh"); do kill "$p" 2>/dev/null; done
 same "mix: ends with status 0 (no hang on a missing CPU)" 0 $rc
 ok "mix: no error output" test ! -s "$TMP/mix.err"
 same "mix: the hog starts on SR_PINGCPU, moves to SR_PONGCPU and back" "1 0 1" "${seen# }"
