@@ -214,6 +214,32 @@ static char *tpath(struct sr_capture *c, const char *fmt, ...)
 	return p;
 }
 
+/*
+ * no_kprobes - 1 (and a note saying what is recorded without) when the
+ * kernel has no kprobe_events file, else 0
+ */
+static int no_kprobes(struct sr_capture *c, const char *without)
+{
+	char *kp = tpath(c, "kprobe_events");
+	struct stat st;
+	int none = !kp || stat(kp, &st) < 0;
+
+	free(kp);
+	if (none)
+		note(c, "this kernel has no kprobe events: recording without %s", without);
+	return none;
+}
+
+/* the kprobe syntax takes BTF arguments (6.6+): its README shows field access */
+static int kprobes_take_btf(void)
+{
+	char *readme = tracefs_instance_file_read(NULL, "README", NULL);
+	int btf = readme && strstr(readme, "<argname>[->field");
+
+	free(readme);
+	return btf;
+}
+
 /* --------------------------------------------------------------- lock ---- */
 
 static int take_lock(struct sr_capture *c, char **cause)
@@ -397,25 +423,18 @@ static void add_probes(struct sr_capture *c)
 		  PROBE_ARGS PROBE_PID, PROBE_ARGS },
 		{ "cpu=$retval:s32", NULL, NULL, NULL },
 	};
-	char *kp = tpath(c, "kprobe_events"), *readme, offargs[3][PROBE_ARGS_MAX];
-	struct stat st;
+	char offargs[3][PROBE_ARGS_MAX];
 	int i, k, btf;
 
-	if (!kp || stat(kp, &st) < 0) {
-		free(kp);
+	if (no_kprobes(c, "the select_rq probes (wake flags and the kernel's own cpu choice)")) {
 		snprintf(c->probes, sizeof(c->probes), "off");
-		note(c, "this kernel has no kprobe events: recording without the select_rq probes "
-		     "(wake flags and the kernel's own cpu choice)");
 		return;
 	}
-	free(kp);
 	/*
 	 * Try the pid field only where the README shows BTF field access
 	 * (6.6+): a definition the kernel refuses leaves a line in error_log.
 	 */
-	readme = tracefs_instance_file_read(NULL, "README", NULL);
-	btf = readme && strstr(readme, "<argname>[->field");
-	free(readme);
+	btf = kprobes_take_btf();
 	if (!btf && !probe_offsets(offargs)) {
 		for (k = 0; k < 3; k++)
 			args[0][k] = offargs[k];
@@ -561,17 +580,12 @@ static void add_balance_probes(struct sr_capture *c)
 		{ "sched_balance_newidle", "newidle_balance" },
 		{ "sched_balance_rq", "load_balance" },
 	};
-	char def[4][BAL_ARGS_MAX], *kp = tpath(c, "kprobe_events");
+	char def[4][BAL_ARGS_MAX];
 	const char *used[2] = { NULL, NULL };
-	struct stat st;
 	int i, k;
 
-	if (!kp || stat(kp, &st) < 0) {
-		free(kp);
-		note(c, "this kernel has no kprobe events: recording without the balance probes");
+	if (no_kprobes(c, "the balance probes"))
 		return;
-	}
-	free(kp);
 	balance_args(def);
 	for (i = BAL_FIRST; i < IN_FIRST; i++) {
 		int f = (i - BAL_FIRST) / 2, ret = probe_type[i] == TRACEFS_DYNEVENT_KRETPROBE;
@@ -748,22 +762,15 @@ static void add_input_probes(struct sr_capture *c)
 {
 #if defined(__x86_64__)
 	static char rq_args[RQSTAT_ARGS_MAX];
-	char def[2][IN_ARGS_MAX], *kp = tpath(c, "kprobe_events"), *readme;
+	char def[2][IN_ARGS_MAX];
 	const char *why = NULL;
 	struct tracefs_dynevent *d;
-	struct stat st;
 	int i, k, n, btf;
 
 	snprintf(c->input, sizeof(c->input), "off");
-	if (!kp || stat(kp, &st) < 0) {
-		free(kp);
-		note(c, "this kernel has no kprobe events: recording without the input probes");
+	if (no_kprobes(c, "the input probes"))
 		return;
-	}
-	free(kp);
-	readme = tracefs_instance_file_read(NULL, "README", NULL);
-	btf = readme && strstr(readme, "<argname>[->field");
-	free(readme);
+	btf = kprobes_take_btf();
 	for (i = IN_FIRST; i < NPROBES; i++) {
 		c->probe[i] = probe_get(i);
 		if (c->probe[i])
