@@ -228,6 +228,7 @@ void sr_dec_evaluate(struct sr_replay *r, struct sr_pending *pd, const struct sr
 	if ((pd->d.kind == SR_DEC_WAKEUP || pd->d.kind == SR_DEC_FORK) && r->ntgroups)
 		v.tg = sr_tg_compute(r, now);
 	in.fork = pd->d.kind == SR_DEC_FORK;
+	in.exec = 0;	/* replay does not evaluate execs (the simulator's entry point) */
 	in.this_cpu = pd->d.this_cpu;
 	in.prev_cpu = pd->d.prev_cpu;
 	in.sync = pd->d.sync;

@@ -196,6 +196,7 @@ static void write_task(struct rtw *w, int idx)
 			}
 			break;
 		case SR_DM_EXIT:
+		case SR_DM_EXEC:	/* rt-app runs no exec: its placement is the kernel's */
 			break;
 		}
 	}

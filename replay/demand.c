@@ -56,6 +56,8 @@ struct tstate {
 	int act_pending;	/* ... and whose sched_wakeup (activation) is not seen yet */
 	int pend_cpu;		/* the pending waking's CPU */
 	int forked;		/* RUNNABLE since its fork, not run yet */
+	int exec_probe;		/* an EXEC step from the select_rq probe, its
+				 * sched_process_exec not seen yet */
 	/* RUNNABLE: moved by another CPU onto idle CPU @move_cpu at @move_ts (0: not) */
 	uint64_t move_ts;
 	int move_cpu;
@@ -91,6 +93,9 @@ struct dpriv {
 	struct sr_hist newidle;		/* newidle probe to its newidle_ret */
 	uint64_t *newidle_ts;		/* per CPU: its open newidle probe, 0 none */
 	uint64_t *newidle_start;	/* per CPU: its last newidle probe, 0 none */
+	/* per CPU: an exec probe's EXEC step awaiting its select_rq_ret:
+	 * (task index + 1) << 32 | step index, 0 none */
+	uint64_t *exec_ret;
 	int have_t0;
 	size_t act_cap;
 	struct sr_rm *rm;	/* the recorded run's figures, or NULL */
@@ -217,6 +222,7 @@ static void dpriv_free(struct dpriv *p)
 	free(p->switch_ts);
 	free(p->newidle_ts);
 	free(p->newidle_start);
+	free(p->exec_ret);
 	free(p);
 }
 
@@ -283,7 +289,8 @@ static int cpu_slot(struct sr_demand *d, int cpu)
 			n[i] = -1;
 		if (grow_u64(&p->switch_ts, p->ccap, ncap, UINT64_MAX) ||
 		    grow_u64(&p->newidle_ts, p->ccap, ncap, 0) ||
-		    grow_u64(&p->newidle_start, p->ccap, ncap, 0))
+		    grow_u64(&p->newidle_start, p->ccap, ncap, 0) ||
+		    grow_u64(&p->exec_ret, p->ccap, ncap, 0))
 			return -SR_E_NOMEM;
 		p->ccap = ncap;
 	}
@@ -664,31 +671,130 @@ static int add_wake(struct sr_demand *d, int w, int wakee, int cpu, uint64_t ts)
 }
 
 /*
+ * An exec of task @pid running on @cpu at @ts: sched_exec() (kernel/sched/core.c,
+ * 6.1.192 and 6.12.117; bprm_execve() calls it before the new image loads)
+ * asks select_task_rq() with WF_EXEC for current, and another CPU than its
+ * own sends it there through the stopper.  That is a point of the task's
+ * execution, where the simulated machine makes the model's exec placement
+ * (SR_DM_EXEC): @t_out and @si_out its task and step, -1 when the trace
+ * does not show the task running there.  Return: 0, or a negative code.
+ */
+static int add_exec(struct sr_demand *d, int pid, int cpu, uint64_t ts, int *t_out, int *si_out)
+{
+	struct sr_dm_step *st;
+	int t, ret;
+
+	*t_out = *si_out = -1;
+	t = task_get(d, pid, NULL, -1, SR_DM_ORIGIN_RUNNING, cpu);
+	if (t < 0)
+		return t;
+	ret = task_running_since_start(d, t, cpu);
+	if (ret)
+		return ret;
+	if (((struct dpriv *)d->priv)->ts[t].state != TS_RUNNING) {
+		d->stats.inconsistent++;
+		return 0;
+	}
+	ret = flush_point(d, t, ts);
+	if (ret)
+		return ret;
+	st = step_add(&d->task[t], SR_DM_EXEC, ts);
+	if (!st)
+		return -SR_E_NOMEM;
+	st->cpu = cpu;
+	d->stats.execs++;
+	*t_out = t;
+	*si_out = (int)d->task[t].nsteps - 1;
+	return 0;
+}
+
+/*
+ * The recorder's select_rq probe (select_task_rq_fair() entry) with the
+ * wake flags WF_EXEC (0x02) for the task current on its CPU: an exec
+ * (add_exec()); its select_rq_ret gives the CPU the kernel chose.  The
+ * sched_process_exec that follows (after the image loaded) is the same
+ * exec.
+ */
+static int on_exec_probe(struct sr_demand *d, const struct sr_event *ev)
+{
+	struct dpriv *p = d->priv;
+	int pid = ev->pid > 0 ? ev->pid : ev->common_pid, t, si, ret;
+
+	if (pid <= 0 || pid != ev->common_pid)
+		return 0;
+	ret = add_exec(d, pid, ev->cpu, ev->ts, &t, &si);
+	if (ret || si < 0)
+		return ret;
+	p->ts[t].exec_probe = 1;
+	p->exec_ret[ev->cpu] = ((uint64_t)(t + 1) << 32) | (uint32_t)si;
+	return 0;
+}
+
+/* select_rq_ret: the CPU an exec's select_task_rq() returned */
+static void on_select_rq_ret(struct sr_demand *d, const struct sr_event *ev)
+{
+	struct dpriv *p = d->priv;
+	uint64_t v = p->exec_ret[ev->cpu];
+	int t = (int)(v >> 32) - 1;
+	unsigned si = (uint32_t)v;
+
+	if (!v)
+		return;
+	p->exec_ret[ev->cpu] = 0;
+	if (t < d->ntasks && si < d->task[t].nsteps && d->task[t].step[si].kind == SR_DM_EXEC)
+		d->task[t].step[si].peer_step = ev->dest_cpu;
+}
+
+/*
+ * sched_process_exec (exec_binprm(), after the new image loaded): the
+ * exec's point where the trace has no exec probe for it (add_exec()); the
+ * CPU time between sched_exec() and it falls before the point instead of
+ * after it.
+ */
+static int on_process_exec(struct sr_demand *d, const struct sr_event *ev)
+{
+	struct dpriv *p = d->priv;
+	int t = ev->common_pid > 0 ? hash_get(p, ev->common_pid) : -1, si;
+
+	if (ev->common_pid <= 0)
+		return 0;
+	if (t >= 0 && p->ts[t].exec_probe) {
+		p->ts[t].exec_probe = 0;
+		return 0;
+	}
+	return add_exec(d, ev->common_pid, ev->cpu, ev->ts, &t, &si);
+}
+
+/*
  * select_task_rq_fair() entry (the recorder's probe) right after a
  * sched_waking on the waker's CPU: its wake flags say whether the wakeup
- * was WF_SYNC (WF_TTWU 0x08 and WF_SYNC 0x10, as replay reads them).
+ * was WF_SYNC (WF_TTWU 0x08 and WF_SYNC 0x10, as replay reads them); an
+ * exec's (WF_EXEC alone) is on_exec_probe()'s.
  */
-static void on_select_rq(struct sr_demand *d, const struct sr_event *ev)
+static int on_select_rq(struct sr_demand *d, const struct sr_event *ev)
 {
 	struct sr_dm_task *w;
 	struct sr_dm_step *st;
 	int wi, t;
 
+	if (ev->wake_flags >= 0 && (ev->wake_flags & 0x0e) == 0x02)
+		return on_exec_probe(d, ev);
 	if (ev->wake_flags < 0 || !(ev->wake_flags & 0x08) || ev->common_pid <= 0)
-		return;
+		return 0;
 	wi = hash_get(d->priv, ev->common_pid);
 	t = ev->pid > 0 ? hash_get(d->priv, ev->pid) : -1;
 	if (wi < 0 || t < 0)
-		return;
+		return 0;
 	w = &d->task[wi];
 	if (!w->nsteps)
-		return;
+		return 0;
 	st = &w->step[w->nsteps - 1];
 	if (st->kind != SR_DM_WAKE || st->peer != t || (st->flags & SR_DM_F_SYNC_KNOWN))
-		return;
+		return 0;
 	st->flags |= SR_DM_F_SYNC_KNOWN;
 	if (ev->wake_flags & 0x10)
 		st->flags |= SR_DM_F_SYNC;
+	return 0;
 }
 
 /* the waker of an event: a task index, -1 for none (idle), or a negative code - 2 */
@@ -1305,12 +1411,16 @@ int sr_demand_feed(struct sr_demand *d, const struct sr_event *ev)
 		on_migrate(d, ev);
 		return 0;
 	case SR_EV_SELECT_RQ:
-		on_select_rq(d, ev);
+		return on_select_rq(d, ev);
+	case SR_EV_SELECT_RQ_RET:
+		on_select_rq_ret(d, ev);
 		return 0;
 	case SR_EV_LOST:
 		d->stats.lost_markers++;
 		return 0;
 	case SR_EV_OTHER:
+		if (probe_is(ev->name, "sched_process_exec"))
+			return on_process_exec(d, ev);
 		on_probe(d, ev);
 		return 0;
 	default:
@@ -1531,6 +1641,12 @@ int sr_demand_write_text(const struct sr_demand *d, FILE *f)
 				break;
 			case SR_DM_EXIT:
 				fprintf(f, "exit\n");
+				break;
+			case SR_DM_EXEC:
+				fprintf(f, "exec on %d", s->cpu);
+				if (s->peer_step >= 0)
+					fprintf(f, " to %d", s->peer_step);
+				fprintf(f, "\n");
 				break;
 			}
 		}

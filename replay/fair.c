@@ -138,7 +138,7 @@ int sr_ctx_idle(const struct sr_wake_ctx *c, int cpu)
 static int allowed(const struct sr_wake_ctx *c, int cpu)
 {
 	/* a wakee's mask inferred from its wakeups (schedreplay-models(7) §9.2) */
-	if (!c->fork && c->p->aff_wake && cpu >= 0 && cpu < 64 && !(c->p->wake_seen >> cpu & 1))
+	if (!c->fork && !c->exec && c->p->aff_wake && cpu >= 0 && cpu < 64 && !(c->p->wake_seen >> cpu & 1))
 		return 0;
 	return sr_view_allowed(c->v, c->p, cpu);
 }
@@ -571,7 +571,21 @@ static long slow_load(const struct sr_wake_ctx *c, int cpu, const struct sr_pelt
 	return sr_view_group_load(c->v, cpu, (long)sig->load_avg);
 }
 
-/* update_sg_wakeup_stats() + group_classify() of the slow path */
+static unsigned long sub_floor(unsigned long a, unsigned long b)
+{
+	return a > b ? a - b : 0;
+}
+
+/*
+ * update_sg_wakeup_stats() + group_classify() of the slow path.  A new
+ * task has no contribution anywhere yet; an exec'ing one (c->exec) runs on
+ * task_cpu(p), and there the kernel reads the CPU without it (6.1 and
+ * 6.12 fair.c: task_running_on_cpu() off nr_running, idle_cpu_without()
+ * with curr == p idle, cpu_load_without() less task_h_load(p),
+ * cpu_util_without() less task_util(p) and, p being current, its util_est,
+ * cpu_runnable_without() less its runnable_avg).  v4.15's runnable and
+ * full loads are read as they are.
+ */
 static void group_stats(struct sr_wake_ctx *c, const uint64_t *span, int pct,
 			struct group_stats *gs)
 {
@@ -584,23 +598,35 @@ static void group_stats(struct sr_wake_ctx *c, const uint64_t *span, int pct,
 		if (!sr_cpumask_test(span, cpu))
 			continue;
 		gs->weight++;
-		gs->nr += c->v->rq[cpu].nr_running;
 		struct sr_pelt sig;
-		long rl = sr_view_cpu_load(c->v, cpu, 1);
-		unsigned long util;
+		long rl = sr_view_cpu_load(c->v, cpu, 1), load;
+		unsigned long util, util_est = c->v->rq[cpu].util_est, runnable;
+		int local = c->exec && cpu == c->p->cpu && c->v->rq[cpu].nr_running > 0;
+		int nr = c->v->rq[cpu].nr_running - local;
 
+		gs->nr += nr;
 		/* one read of the cpu's signal gives load, util and runnable */
 		read_signal(c, cpu, &sig);
-		gs->load += c->m->runnable_load ? rl : slow_load(c, cpu, &sig);
+		load = c->m->runnable_load ? rl : slow_load(c, cpu, &sig);
+		util = sig.util_avg;
+		runnable = sig.runnable_avg;
+		if (local && !c->m->runnable_load) {
+			long th = task_h_load(c, c->p);
+
+			load = load > th ? load - th : 0;
+			util = sub_floor(util, c->p->pelt.util_avg);
+			if (c->p->util_est_queued)
+				util_est = sub_floor(util_est, c->p->util_est);
+			runnable = sub_floor(runnable, c->p->pelt.runnable_avg);
+		}
+		gs->load += load;
 		gs->rload += rl;
 		gs->aload += (long)sig.load_avg;
-		/* cpu_util_without(): the new task has no contribution yet */
-		util = sig.util_avg;
-		if (c->m->util_est && c->v->rq[cpu].util_est > util)
-			util = c->v->rq[cpu].util_est;
+		if (c->m->util_est && util_est > util)
+			util = util_est;
 		gs->util += util > SR_SCHED_CAPACITY ? SR_SCHED_CAPACITY : util;
-		gs->runnable += sig.runnable_avg;
-		if (!c->v->rq[cpu].nr_running && idle(c, cpu))
+		gs->runnable += runnable;
+		if (!nr && (local ? !c->v->rq[cpu].ttwu_pending : idle(c, cpu)))
 			gs->idle_cpus++;
 	}
 	if (!gs->weight)
@@ -849,12 +875,16 @@ static int select_task_rq_fair(struct sr_wake_ctx *c)
 {
 	const struct sr_topology *t = c->v->topo;
 	const struct sr_cpu_topo *ct = &t->cpu[c->this_cpu];
-	unsigned sd_flag = c->fork ? SR_SD_BALANCE_FORK : SR_SD_BALANCE_WAKE;
+	/* the wake flags' SD_BALANCE_* (WF_FORK, WF_EXEC, WF_TTWU) */
+	unsigned sd_flag = c->fork ? SR_SD_BALANCE_FORK : c->exec ? SR_SD_BALANCE_EXEC :
+			   SR_SD_BALANCE_WAKE;
 	int new_cpu = c->prev_cpu, want_affine = 0, level = -1, i;
 	/* change 1(d), Peter's form, is mainline: an exiting waker is not sync */
 	int sync = c->sync && !(c->m->mask_exiting_sync && c->exiting);
 
-	if (!c->fork) {
+	if (c->exec) {
+		sr_reason(c, "exec");
+	} else if (!c->fork) {
 		int ww = c->m->pol.wake_wide(c);
 
 		want_affine = !ww && allowed(c, c->this_cpu);
@@ -886,9 +916,9 @@ static int select_task_rq_fair(struct sr_wake_ctx *c)
 	}
 	if (level >= 0)
 		return c->m->pol.find_idlest_cpu(c, level, c->this_cpu, c->prev_cpu);
-	if (!c->fork)
+	if (!c->fork && !c->exec)
 		return c->m->pol.select_idle_sibling(c, c->prev_cpu, new_cpu);
-	sr_reason(c, "no fork domain");
+	sr_reason(c, c->exec ? "no exec domain" : "no fork domain");
 	return new_cpu;
 }
 
@@ -1003,6 +1033,7 @@ void sr_model_select(const struct sr_model *m, const struct sr_view *v,
 		.exiting = in->exiting,
 		.in_irq = in->in_irq,
 		.fork = in->fork,
+		.exec = in->exec,
 		.out = out,
 	};
 

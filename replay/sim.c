@@ -52,6 +52,7 @@ struct stask {
 	unsigned tokens;		/* wakeups by a task that found it not waiting for one */
 	int rt;
 	int aff_dest;			/* where its last affinity call sends it, -1: none */
+	int exec_dest;			/* where its exec placement sends it, -1: none */
 	int act_cpu;			/* ST_WAKING: the CPU it is activated on */
 	uint64_t work;			/* the CPU time of its demand done (capacity-scaled) */
 	/* the producers that ended its sleeps in the recording (the first NPROD) */
@@ -1031,6 +1032,9 @@ static void record_wakee(struct sim *s, struct sr_task *cur, int wakee)
 	}
 }
 
+/* place()'s kind for an exec's select_task_rq() (WF_EXEC), not a decision kind */
+#define SIM_EXEC SR_DEC__COUNT
+
 /*
  * select_task_rq for @p: the model's choice for a CFS task allowed on more
  * than one CPU, else where it may run (RT: its previous CPU)
@@ -1050,6 +1054,24 @@ static int place(struct sim *s, struct stask *p, enum sr_decision_kind kind, int
 		prev_cpu = first_allowed(s, p);
 	if (p->rt)
 		return prev_cpu;
+	if (kind == SIM_EXEC) {
+		/* not a decision replay evaluates: the model's choice, no report */
+		fill_view(s, &v);
+		memset(&in, 0, sizeof(in));
+		in.exec = 1;
+		in.this_cpu = this_cpu;
+		in.prev_cpu = prev_cpu;
+		in.p = &p->t;
+		in.cur = cur;
+		memset(e, 0, sizeof(e));
+		sr_model_select(s->o->model, &v, &in, &e[0]);
+		if (s->o->shadow) {
+			sr_model_select(s->o->shadow, &v, &in, &e[1]);
+			if (e[1].cpu != e[0].cpu)
+				s->st.exec_diverged++;
+		}
+		return allowed(s, p, e[0].cpu) ? e[0].cpu : prev_cpu;
+	}
 	dec_init(s, &d, kind, p);
 	d.this_cpu = this_cpu;
 	d.prev_cpu = prev_cpu;
@@ -1560,6 +1582,37 @@ static int stream_blocks(const struct sim *s, const struct stask *p)
 }
 
 /*
+ * sched_exec() (kernel/sched/core.c, 6.1.192 and 6.12.117) for @p running
+ * on its CPU: select_task_rq() with WF_EXEC, the model's exec placement
+ * (SD_BALANCE_EXEC's slow path, which reads p's CPU without p), its
+ * signal synced to the CPU's last update first (find_idlest_cpu() /
+ * sched_balance_find_dst_cpu(): sync_entity_load_avg()).  Another CPU
+ * than its own sends it there through the stopper (stop_one_cpu() with
+ * migration_cpu_stop(): preempted, then moved queued by
+ * move_queued_task()), which move_disallowed() applies at the CPU's
+ * reschedule; p->exec_dest says where.
+ */
+static int exec_place(struct sim *s, struct stask *p)
+{
+	const struct sr_pelt *rq = &s->rq[p->t.cpu].cfs;
+	int cpu = p->t.cpu, dst;
+
+	s->st.execs++;
+	p->exec_dest = -1;
+	if (rq->last_update > p->t.pelt.last_update && p->t.pelt.last_update &&
+	    sr_pelt_update(&p->t.pelt, rq->last_update, 1, 1, 1, p->t.weight))
+		p->t.util_est_unchanged = 0;
+	dst = place(s, p, SIM_EXEC, cpu, cpu, &p->t, 0, 0);
+	if (s->err)
+		return s->err;
+	if (dst != cpu && allowed(s, p, dst)) {
+		p->exec_dest = dst;
+		s->st.exec_moves++;
+	}
+	return 0;
+}
+
+/*
  * Run @p's steps from p->step on while it holds a CPU: until it needs CPU
  * time (1), or sleeps or finishes (0).
  */
@@ -1612,6 +1665,16 @@ static int advance(struct sim *s, struct stask *p)
 			}
 			break;
 		}
+		case SR_DM_EXEC:
+			p->step++;
+			enter_step(s, p);
+			ret = exec_place(s, p);
+			if (ret)
+				return ret;
+			/* the rest runs where the stopper takes it (move_disallowed()) */
+			if (p->exec_dest >= 0)
+				return 1;
+			continue;
 		case SR_DM_SLEEP:
 			/* a producer's sleep with the data there or the writers gone */
 			sw = stream_wake(s, st);
@@ -2329,8 +2392,8 @@ static int run_end(struct sim *s, int cpu)
 	if (s->err)
 		return s->err;
 	if (more) {
-		/* the next burst, on this CPU unless its affinity moved it */
-		if (!allowed(s, p, cpu)) {
+		/* the next burst, on this CPU unless its affinity or its exec moved it */
+		if (!allowed(s, p, cpu) || p->exec_dest >= 0) {
 			want_resched(s, cpu);
 			return 0;
 		}
@@ -2343,14 +2406,9 @@ static int run_end(struct sim *s, int cpu)
 	return 0;
 }
 
-/* a running task no longer allowed on its CPU: the stopper moves it */
-static int move_disallowed(struct sim *s, int cpu)
+/* the stopper preempts @cpu's running task @p: it is queued there, the CPU has no curr */
+static int stop_curr(struct sim *s, int cpu, struct stask *p)
 {
-	struct stask *p = s->cpu[cpu].curr;
-	int dst;
-
-	if (!p || p->st != ST_RUNNING || allowed(s, p, cpu))
-		return 0;
 	update_curr(s, cpu);
 	if (emit_slice(s, cpu, p, s->cpu[cpu].slice_start))
 		return -SR_E_INTR;
@@ -2363,11 +2421,41 @@ static int move_disallowed(struct sim *s, int cpu)
 		return s->err;
 	s->rq[cpu].curr = 0;
 	s->rq[cpu].curr_cfs = 0;
-	/* affine_move_task(): the stopper moves it to the CPU the call picked */
-	dst = allowed(s, p, p->aff_dest) ? p->aff_dest : first_allowed(s, p);
+	return 0;
+}
+
+/*
+ * a running task no longer allowed on its CPU, or sent elsewhere by its
+ * exec placement (exec_place()): the stopper moves it
+ */
+static int move_disallowed(struct sim *s, int cpu)
+{
+	struct stask *p = s->cpu[cpu].curr;
+	int dst, ret, exec;
+
+	if (!p || p->st != ST_RUNNING)
+		return 0;
+	exec = p->exec_dest >= 0 && p->exec_dest != cpu && allowed(s, p, p->exec_dest) &&
+	       allowed(s, p, cpu);
+	if (!exec && allowed(s, p, cpu)) {
+		p->exec_dest = -1;
+		return 0;
+	}
+	ret = stop_curr(s, cpu, p);
+	if (ret)
+		return ret;
+	/*
+	 * affine_move_task(): the stopper moves it to the CPU the call
+	 * picked; migration_cpu_stop() for sched_exec(): to the exec's
+	 */
+	if (exec)
+		dst = p->exec_dest;
+	else
+		dst = allowed(s, p, p->aff_dest) ? p->aff_dest : first_allowed(s, p);
+	p->exec_dest = -1;
 	if (migrate_queued(s, p, dst))
 		return -SR_E_NOMEM;
-	if (trace_move(s, p, cpu, dst, cpu, SR_MIG_AFFINITY, -1))
+	if (trace_move(s, p, cpu, dst, cpu, exec ? SR_MIG_ACTIVE : SR_MIG_AFFINITY, -1))
 		return s->err;
 	check_preempt(s, dst, p, dst != cpu ? WK_MOVE : WK_NONE);
 	want_resched(s, cpu);
@@ -2499,6 +2587,7 @@ static int sim_setup(struct sim *s)
 		p->t.ttwu_cpu = -1;
 		p->t.aff_cpu = -1;
 		p->aff_dest = -1;
+		p->exec_dest = -1;
 		p->watchers = -1;
 		p->release_by = -1;
 		p->t.cpu = dt->first_cpu >= 0 && dt->first_cpu < s->ncpus ? dt->first_cpu : -1;

@@ -979,6 +979,7 @@ db_fail:
 			}
 			for (k = 0; k < SR_DEC__COUNT; k++)
 				sd->div[r] += (double)st.diverged[k];
+			sd->div[r] += (double)st.exec_diverged;
 			if (!r)
 				sd->st = st;
 		}

@@ -2,8 +2,9 @@
 # schedreplay simulate: the figures of every committed NUMA recording and
 # its base-model simulation against their goldens (tests/update-golden.sh
 # simulate), the JSON's shape, patch sides, --runs medians and spreads, the
-# same output for the same seed, the rt-app export (golden, and parsed by
-# the real rt-app where it is installed), and the errors.
+# same output for the same seed, an exec's placement, the rt-app export
+# (golden, and parsed by the real rt-app where it is installed), and the
+# errors.
 . "$(dirname "$0")/test-lib.sh"
 
 N=$FIX/tracedat/numa
@@ -161,6 +162,16 @@ if command -v rt-app >/dev/null; then
 else
 	skip "rt-app parses the exports" "rt-app not installed (Debian package rt-app)"
 fi
+
+# an exec's placement (sched_exec(), SD_BALANCE_EXEC): the child forked on
+# a busy machine execs when node 1 is idle and the model sends it there,
+# as the recording's stopper did (one cross-node migration, not none)
+"$SR" simulate -t 2x2x1 -o "$TMP/exec.db" "$D/fork-exec.txt" >"$TMP/exec.out" 2>&1
+same "fork-exec: simulated" 0 $?
+same "the exec's move: the stopper's, from CPU 0 to node 1's CPU 2" "201,0,2,active_balance" \
+	"$("$SR" sql -F csv --no-header "$TMP/exec.db" "select tid, orig_cpu, dest_cpu, class from migration where run_id = 1" 2>&1)"
+ok "... and the recorded run and the simulation both have one cross-node migration" \
+	grep -qE '^migrations_cross_node +1 +1$' "$TMP/exec.out"
 
 # errors
 "$SR" simulate -m nosuch "$D/pipe-pair.txt" >/dev/null 2>"$TMP/e"

@@ -3,8 +3,8 @@
  * The demand of a recorded workload: what each task asked of the machine,
  * with the scheduler's answers taken out.  Per task, an ordered list of
  * steps: run bursts (CPU time between blocking points), the points inside
- * a burst where the task wakes or forks another task or changes its own
- * affinity, its sleeps with what ended each one (a wakeup by another task
+ * a burst where the task wakes or forks another task, changes its own
+ * affinity or execs, its sleeps with what ended each one (a wakeup by another task
  * at a point of that task's execution, a timer or interrupt after a
  * duration, nothing seen), and its exit.  Built from the normalized event
  * stream (schedreplay/event.h) by sr_demand_feed(); read by the simulator
@@ -35,6 +35,8 @@ enum sr_dm_step_kind {
 	SR_DM_AFFINITY,		/* its allowed CPUs become @mask (setaffinity probe) */
 	SR_DM_SLEEP,		/* blocks until @end happens */
 	SR_DM_EXIT,		/* exits; always the last step */
+	SR_DM_EXEC,		/* execs on @cpu (sched_exec()): @peer_step the CPU the
+				 * kernel's select_task_rq() returned, -1 not traced */
 };
 
 /* what ended a sleep */
@@ -123,6 +125,7 @@ struct sr_dm_stats {
 	uint64_t early;			/* of by_task: the waking raced the switch-out */
 	uint64_t never;			/* asleep at the end */
 	uint64_t forks;
+	uint64_t execs;			/* EXEC steps */
 	uint64_t exits;
 	uint64_t redundant_wakes;	/* wakeups of a task that was not asleep */
 	uint64_t stream;		/* of by_task: a producer's (SR_DM_F_STREAM) */

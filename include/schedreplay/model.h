@@ -30,6 +30,12 @@ struct sr_lb_sds;
  */
 struct sr_wake_input {
 	int fork;			/* fork placement (SD_BALANCE_FORK), else wakeup */
+	/*
+	 * exec placement (SD_BALANCE_EXEC: sched_exec()'s WF_EXEC call for
+	 * current, @p running on this_cpu = prev_cpu); the simulator's entry
+	 * point, replay does not evaluate execs
+	 */
+	int exec;
 	int this_cpu;			/* where the waker (the parent) runs */
 	int prev_cpu;			/* task_cpu(p) */
 	int sync;			/* WF_SYNC as the caller saw it */
@@ -51,6 +57,7 @@ struct sr_wake_ctx {
 	int exiting;			/* current has PF_EXITING */
 	int in_irq;			/* !in_task() (known from the trace's flags only) */
 	int fork;			/* fork placement (SD_BALANCE_FORK) */
+	int exec;			/* exec placement (SD_BALANCE_EXEC), p running on this_cpu */
 	struct sr_eval *out;
 };
 

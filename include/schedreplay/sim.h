@@ -93,6 +93,11 @@ struct sr_sim_stats {
 	uint64_t newidle_arrivals;	/* ... during which a task arrived on the CPU */
 	uint64_t newidle_bails;		/* ... which ended at the arrival (SR_LBO_BAIL) */
 	uint64_t stuck;			/* tasks left waiting for a wakeup that never came */
+	/* exec placements (sched_exec(), SR_DM_EXEC steps): made, sent elsewhere,
+	 * and those where the shadow model chose otherwise */
+	uint64_t execs;
+	uint64_t exec_moves;
+	uint64_t exec_diverged;
 	/*
 	 * periodic and nohz balances per domain level (bottom up): the CPUs'
 	 * levels whose balance interval had elapsed at a pass

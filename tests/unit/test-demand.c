@@ -3,7 +3,7 @@
  * Unit tests of demand extraction (replay/demand.c) on small hand-written
  * ftrace text traces in tests/fixtures/demand/: a pipe pair (ping-pong,
  * with one sched_waking that races the wakee's switch-out), a fork and
- * wait, a timer sleeper, a producer.  Each checks the bursts, the sleeps and what ended
+ * wait, a timer sleeper, a producer, a fork and exec.  Each checks the bursts, the sleeps and what ended
  * them, and the edges both ways.
  */
 #include <stdlib.h>
@@ -530,6 +530,57 @@ static void test_producer(void)
 	sr_demand_free(d);
 }
 
+#define CHECK_EXEC(d, t, i, cpu_, to)						\
+	do {									\
+		CHECK_EQ(step(d, t, i)->kind, SR_DM_EXEC, "task %d step %u is an exec", t, i); \
+		CHECK_EQ(step(d, t, i)->cpu, cpu_, "task %d step %u execs on CPU %d", t, i, cpu_); \
+		CHECK_EQ(step(d, t, i)->peer_step, to, "task %d step %u: the kernel's CPU %d", \
+			 t, i, to);						\
+	} while (0)
+
+/*
+ * A fork, an exec, a run: the exec is a point of the child's execution
+ * (its select_rq probe with WF_EXEC), between its burst before and the
+ * rest after the stopper's move; the sched_process_exec after it is the
+ * same exec.  Without the probe the tracepoint gives the point.
+ */
+static void test_exec(void)
+{
+	struct sr_demand *d = load("fork-exec.txt");
+	int c, sh;
+
+	if (!d)
+		return;
+	c = sr_demand_find(d, 201);
+	CHECK(c >= 0, "fork-exec: the child found");
+	CHECK_EQ(d->stats.execs, 1, "one exec (the probe and the tracepoint are the same one)");
+	CHECK_RUN(d, c, 0, 240000);
+	CHECK_EXEC(d, c, 1, 0, 2);
+	CHECK_EQ(step(d, c, 1)->ts, 2000300000, "at the probe's time");
+	/* the stopper's wakeup and the rest of the burst, on CPU 2 */
+	CHECK_RUN(d, c, 2, 5000);
+	CHECK_EQ(step(d, c, 3)->kind, SR_DM_WAKE, "the child wakes the stopper");
+	CHECK_RUN(d, c, 4, 2010000);
+	CHECK_EQ(d->stats.inconsistent, 0, "nothing inconsistent");
+	sr_demand_free(d);
+
+	d = load("exec-events.txt");
+	if (!d)
+		return;
+	sh = sr_demand_find(d, 200);
+	c = sr_demand_find(d, 201);
+	CHECK_EQ(d->stats.execs, 2, "exec-events: two execs");
+	CHECK_RUN(d, sh, 0, 100000);
+	CHECK_EXEC(d, sh, 1, 0, 0);
+	CHECK_RUN(d, sh, 2, 200000);
+	CHECK_EQ(step(d, sh, 3)->kind, SR_DM_FORK, "then sh forks (its tracepoint added no step)");
+	CHECK_RUN(d, c, 0, 180000);
+	CHECK_EXEC(d, c, 1, 1, -1);
+	CHECK_EQ(step(d, c, 1)->ts, 2000500000, "the tracepoint's time, no probe");
+	CHECK_RUN(d, c, 2, 110000);
+	sr_demand_free(d);
+}
+
 int main(void)
 {
 	test_pipe_pair();
@@ -545,5 +596,6 @@ int main(void)
 	test_double_wake();
 	test_activation();
 	test_producer();
+	test_exec();
 	return unit_done();
 }

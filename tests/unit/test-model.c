@@ -2,7 +2,7 @@
 /*
  * The models without an engine: a view filled by hand, as a simulator
  * would fill it from its own state (four CPUs in one LLC, a few tasks),
- * and the base models' wakeup, fork and balance functions called on it.
+ * and the base models' wakeup, fork, exec and balance functions called on it.
  * Each expected result is what the kernel function the model follows does
  * on that machine.  Nothing here includes the engine's private header.
  */
@@ -173,6 +173,30 @@ int main(void)
 	      "the path: %s", out.reason);
 	sr_model_select(v415, &mc.v, &in, &out);
 	CHECK_EQ(out.cpu, 3, "v4.15 fork: the same CPU (%s)", out.reason);
+
+	/*
+	 * 3b. The waker, running on CPU 0, execs (sched_exec(): WF_EXEC,
+	 * SD_BALANCE_EXEC's slow path).  update_sg_wakeup_stats() reads CPU 0
+	 * without it (task_running_on_cpu(), idle_cpu_without() with curr ==
+	 * p; 6.1 and 6.12): the local group has an idle CPU as CPU 3's has,
+	 * and find_idlest_group() keeps it (the fork above went to 3).  With
+	 * a second task queued on CPU 0 the local group has none: CPU 3.
+	 */
+	memset(&in, 0, sizeof(in));
+	in.exec = 1;
+	in.this_cpu = 0;
+	in.prev_cpu = 0;
+	in.p = w;
+	in.cur = w;
+	sr_model_select(mainline, &mc.v, &in, &out);
+	CHECK_EQ(out.cpu, 0, "mainline exec: CPU 0 without the exec'ing task is idle, it stays (%s)",
+		 out.reason);
+	CHECK(has(out.reason, "exec") && has(out.reason, "local"), "the path: %s", out.reason);
+	enqueue(&mc, task(&mc, 6, 104, "queued0", 0, SR_TASK_QUEUED), 0);
+	sr_model_select(mainline, &mc.v, &in, &out);
+	CHECK_EQ(out.cpu, 3, "mainline exec with a task queued behind it: the idle CPU 3 (%s)",
+		 out.reason);
+	CHECK(has(out.reason, "idlest group, cpu 3"), "the path: %s", out.reason);
 
 	/*
 	 * 4. Newly idle balance on CPU 3 with a, b, c on CPU 0 (a running, c

@@ -4,7 +4,8 @@
  * hand-written traces of tests/fixtures/demand/: every task gets exactly
  * its demand's CPU time, a wakeup edge orders the wakee's run after the
  * waker's point, a timer sleep lasts its recorded length, a fork's child
- * starts after the parent's fork point, the run is the same for the same
+ * starts after the parent's fork point, an exec's placement moves the
+ * task where the model says, the run is the same for the same
  * seed, and the jitter changes it within its bound.
  */
 #include <stdlib.h>
@@ -788,6 +789,68 @@ out:
 	sr_topology_free(t);
 }
 
+static int ex_moves, ex_from = -1, ex_to = -1, ex_kind = -1;
+
+static int ex_migration(const struct sr_migration *mg, void *data)
+{
+	(void)data;
+	if (mg->pid == 201) {
+		ex_moves++;
+		ex_from = mg->orig_cpu;
+		ex_to = mg->dest_cpu;
+		ex_kind = mg->kind;
+	}
+	return 0;
+}
+
+/*
+ * A fork, an exec, a run (2x2x1): the child forked on CPU 0 while every
+ * CPU was busy execs when node 1 has gone idle; the model's exec
+ * placement (sched_exec(), SD_BALANCE_EXEC) sends it to node 1's most
+ * recently idle CPU 2, and the stopper moves it there at once: its 2 ms
+ * after the exec run on CPU 2, as recorded, not on CPU 0.
+ */
+static void test_exec(void)
+{
+	struct sr_topology *t = sr_topology_new_preset("2x2x1", SR_ERA_MAINLINE, NULL);
+	struct sr_demand *d = load(FIX "fork-exec.txt");
+	struct sr_sim_opts o = {
+		.hz = 250, .model = sr_model_find("mainline"), .seed = 1, .slice = on_slice,
+		.migration = ex_migration,
+	};
+	struct sr_run_metrics m;
+	struct sr_sim_stats st;
+	struct rec r;
+	char *cause = NULL;
+	uint64_t on2 = 0;
+	int i;
+
+	if (!d || !t)
+		goto out;
+	sr_topology_build_domains(t);
+	o.topo = t;
+	o.data = &r;
+	memset(&r, 0, sizeof(r));
+	i = sr_sim_run(d, &o, &m, &st, &cause);
+	CHECK(i == 0, "fork-exec: simulated (%s)", cause ? cause : "ok");
+	free(cause);
+	CHECK_EQ(st.execs, 1, "one exec placement");
+	CHECK_EQ(st.exec_moves, 1, "... which sends the child elsewhere");
+	CHECK_EQ(ex_moves, 1, "the child moves once");
+	CHECK(ex_from == 0 && ex_to == 2 && ex_kind == SR_MIG_ACTIVE,
+	      "from CPU 0 to CPU 2, by the stopper (%d -> %d, %d)", ex_from, ex_to, ex_kind);
+	for (i = 0; i < r.n; i++)
+		if (r.s[i].pid == 201 && r.s[i].cpu == 2)
+			on2 += r.s[i].end - r.s[i].start;
+	CHECK(on2 >= 2000000, "its run after the exec is on CPU 2 (%llu ns there)",
+	      (unsigned long long)on2);
+	CHECK_EQ(cpu_time(&r, 201), demand_run(d, sr_demand_find(d, 201)),
+		 "the child got its CPU time");
+out:
+	sr_demand_free(d);
+	sr_topology_free(t);
+}
+
 int main(void)
 {
 	struct sr_topology *t = sr_topology_new_flat(2, SR_ERA_MAINLINE);
@@ -811,6 +874,7 @@ int main(void)
 	test_nohz_backoff();
 	test_level_intervals();
 	test_wakelist();
+	test_exec();
 	sr_topology_free(t);
 	return unit_done();
 }
