@@ -1535,25 +1535,19 @@ int sr_demand_finish(struct sr_demand *d)
 	return 0;
 }
 
-int sr_demand_from_trace(const char *path, struct sr_rm *rm, struct sr_demand **d_out,
-			 char **cause)
+int sr_demand_from_open_trace(struct sr_trace *tr, const char *path, struct sr_rm *rm,
+			      struct sr_demand **d_out, char **cause)
 {
 	const struct sr_trace_info *info;
-	struct sr_trace *tr = NULL;
 	struct sr_demand *d;
 	struct sr_event ev;
 	int ret;
 
 	*d_out = NULL;
-	ret = sr_trace_open(path, NULL, &tr, cause);
-	if (ret)
-		return ret;
 	info = sr_trace_borrow_info(tr);
 	d = sr_demand_new(info->has_waking);
-	if (!d) {
-		sr_trace_free(tr);
+	if (!d)
 		return -SR_E_NOMEM;
-	}
 	sr_demand_set_metrics(d, rm);
 	while ((ret = sr_trace_next(tr, &ev, cause)) > 0) {
 		ret = sr_demand_feed(d, &ev);
@@ -1562,7 +1556,6 @@ int sr_demand_from_trace(const char *path, struct sr_rm *rm, struct sr_demand **
 	}
 	if (!ret)
 		ret = sr_demand_finish(d);
-	sr_trace_free(tr);
 	if (ret) {
 		if (ret == -SR_E_NOMEM && cause && !*cause)
 			sr_cause_set(cause, "cannot extract the demand of '%s': %s", path,
@@ -1572,6 +1565,21 @@ int sr_demand_from_trace(const char *path, struct sr_rm *rm, struct sr_demand **
 	}
 	*d_out = d;
 	return 0;
+}
+
+int sr_demand_from_trace(const char *path, struct sr_rm *rm, struct sr_demand **d_out,
+			 char **cause)
+{
+	struct sr_trace *tr = NULL;
+	int ret;
+
+	*d_out = NULL;
+	ret = sr_trace_open(path, NULL, &tr, cause);
+	if (ret)
+		return ret;
+	ret = sr_demand_from_open_trace(tr, path, rm, d_out, cause);
+	sr_trace_free(tr);
+	return ret;
 }
 
 static const char *origin_name(enum sr_dm_origin o)

@@ -628,6 +628,7 @@ static int simulate_exec(int argc, char **argv)
 	struct side sides[MAX_SIDES];
 	struct sr_topology *topo = NULL;
 	struct sr_demand *d = NULL;
+	struct sr_trace *tr = NULL;
 	struct sr_rm *rm = NULL;
 	struct sr_run_metrics rec;
 	const struct sr_model *base;
@@ -772,19 +773,23 @@ static int simulate_exec(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
-	/* what the trace says of itself: its CPUs, its kernel's release */
+	/*
+	 * The trace is opened once (each open checks its event formats): what
+	 * it says of itself (its CPUs, its kernel's release), then the
+	 * recording's metadata (schedreplay record: HZ, the topology, the task
+	 * snapshot), which leaves it at its first event again, then the demand
+	 */
 	{
 		const struct sr_trace_info *ti;
-		struct sr_trace *t;
 
-		ret = sr_trace_open(trace, NULL, &t, &cause);
+		ret = sr_trace_open(trace, NULL, &tr, &cause);
 		if (ret) {
 			sr_error("%s", cause ? cause : sr_strerror(ret));
 			free(cause);
 			sr_topology_free(topo);
 			return EXIT_FAIL;
 		}
-		ti = sr_trace_borrow_info(t);
+		ti = sr_trace_borrow_info(tr);
 		ncpus = ti->ncpus_declared;
 		sr_strlcpy(kernel, ti->kernel, sizeof(kernel));
 		/* for the database's run rows: the recording's format, host, kernel, clock */
@@ -793,7 +798,6 @@ static int simulate_exec(int argc, char **argv)
 		tinfo.reader = NULL;
 		tinfo.cpu = NULL;
 		tinfo.ncpus = 0;
-		sr_trace_free(t);
 	}
 	/* the kernel generation (schedreplay/kgen.h): the models' behaviours, the rules */
 	sr_kgen_parse(kernel, SR_KGEN_SRC_RECORDING, &kgen);
@@ -801,19 +805,13 @@ static int simulate_exec(int argc, char **argv)
 		fair = !sr_kgen_has(&kgen, SR_KF_EEVDF) ? 0 :
 		       !sr_kgen_has(&kgen, SR_KF_DELAY_DEQUEUE) ? 1 : 2;
 
-	/* the recording's metadata (schedreplay record): HZ, the topology, the task snapshot */
-	{
-		struct sr_trace *mt = NULL;
-
-		r = sr_trace_open(trace, NULL, &mt, &cause);
-		if (!r)
-			r = sr_meta_read(trace, NULL, &mt, &meta, &cause);
-		sr_trace_free(mt);
-	}
+	r = sr_meta_read(trace, NULL, &tr, &meta, &cause);
 	if (r) {
 		sr_error("%s", cause ? cause : sr_strerror(r));
 		free(cause);
+		sr_trace_free(tr);
 		sr_topology_free(topo);
+		sr_meta_release(&meta);
 		return EXIT_FAIL;
 	}
 	if (meta.hz > 0 && !hz_given)
@@ -862,7 +860,9 @@ static int simulate_exec(int argc, char **argv)
 		sr_error("simulate: %s", sr_strerror(-SR_E_NOMEM));
 		goto out;
 	}
-	r = sr_demand_from_trace(trace, rm, &d, &cause);
+	r = sr_demand_from_open_trace(tr, trace, rm, &d, &cause);
+	sr_trace_free(tr);
+	tr = NULL;
 	if (r) {
 		sr_error("%s", cause ? cause : sr_strerror(r));
 		goto out;
@@ -1036,6 +1036,7 @@ intr:
 	sr_error("simulate: interrupted, nothing written to '%s'", out);
 	ret = 128 + (cmd_interrupted ? cmd_interrupted : SIGINT);
 out:
+	sr_trace_free(tr);
 	sr_slices_free(db.slices);
 	sr_store_free(db.store);
 	free(db.cause);

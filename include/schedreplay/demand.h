@@ -26,6 +26,7 @@
 
 struct sr_rm;
 struct sr_hist;
+struct sr_trace;
 
 enum sr_dm_step_kind {
 	SR_DM_RUN,		/* @ns of CPU time */
@@ -231,6 +232,14 @@ int sr_demand_finish(struct sr_demand *d);
  */
 int sr_demand_from_trace(const char *path, struct sr_rm *rm, struct sr_demand **d_out,
 			 char **cause);
+
+/**
+ * sr_demand_from_open_trace - the same from the open trace @tr (of @path,
+ * for messages), from its current event to its end; @tr stays the caller's
+ * Return: 0, or a negated SR_E_* code.
+ */
+int sr_demand_from_open_trace(struct sr_trace *tr, const char *path, struct sr_rm *rm,
+			      struct sr_demand **d_out, char **cause);
 
 /**
  * sr_demand_find - the index of the last task with @pid, -1 if none
