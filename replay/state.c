@@ -982,6 +982,23 @@ static int emit_migration(struct sr_replay *r, const struct sr_migration *m)
 	return r->mig_cb ? r->mig_cb(m, r->mig_data) : 0;
 }
 
+/*
+ * A pull by @cpu in a task's context after which that task did not block
+ * (@next >= 0: told at a switch): no balance.  sched_balance_newidle()
+ * (newidle_balance() in 6.1) runs from __schedule() for a blocking task,
+ * and the periodic and nohz balances only from SCHED_SOFTIRQ
+ * (sched_balance_softirq(), run_rebalance_domains() in 6.1), whose events
+ * carry the softirq flag; the idle loop's nohz_run_idle_balance() only
+ * updates blocked load.  What moves a queued task from the context of
+ * another is affine_move_task() (6.1, 6.12): sched_setaffinity() by the
+ * current task took the task's CPU from its mask, and move_queued_task()
+ * put it on a CPU of the new one (here the caller's).
+ */
+static int pull_by_setaffinity(const struct sr_replay *r, int cpu, int next, int prev_blocked)
+{
+	return next >= 0 && !prev_blocked && r->pull_task[cpu];
+}
+
 /* settle a pending self-pull on @cpu: newidle if the puller now switches to it */
 static int settle_pull(struct sr_replay *r, int cpu, int next, int prev_blocked, uint64_t now)
 {
@@ -990,11 +1007,21 @@ static int settle_pull(struct sr_replay *r, int cpu, int next, int prev_blocked,
 
 	if (m.pid <= 0)
 		return 0;
+	r->pull[cpu].pid = 0;
+	if (pull_by_setaffinity(r, cpu, next, prev_blocked)) {
+		struct sr_task *p = *task_slot(r, m.pid);
+
+		m.kind = SR_MIG_AFFINITY;
+		sr_dec_lb_drop(r, cpu);
+		/* a new mask the trace does not show, as for a task moving itself */
+		if (p && aff_unknown(p) && p->cpu == m.dest_cpu)
+			aff_reset(p, m.dest_cpu);
+		return emit_migration(r, &m);
+	}
 	if (prev_blocked && next == m.pid && now - m.ts <= NEWIDLE_WINDOW_NS)
 		m.kind = SR_MIG_LB_NEWIDLE;
 	else
 		m.kind = SR_MIG_LB_PERIODIC;
-	r->pull[cpu].pid = 0;
 	/* the newidle pull proves the queue was empty (lb_open_pull) */
 	if (m.kind == SR_MIG_LB_NEWIDLE &&
 	    queue_proven_empty(r, cpu, r->rq[cpu].curr, now, arrived_since, r->pull_gap[cpu], 0))
@@ -2155,6 +2182,7 @@ static int on_migrate(struct sr_replay *r, const struct sr_event *ev)
 			ret = sr_dec_lb_open_pull(r, p, orig, dest, now);
 		r->pull[dest] = m;
 		r->pull_gap[dest] = r->last_local[dest];
+		r->pull_task[dest] = ev->ctx == SR_CTX_TASK && ev->common_pid > 0;
 		deferred = 1;
 	} else if (e != orig && r->rq[e].curr == 0) {
 		m.kind = SR_MIG_LB_NOHZ;
@@ -2657,6 +2685,7 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 	r->nib_levels = calloc(topo->ncpus, sizeof(*r->nib_levels));
 	r->pull_gap = calloc(topo->ncpus, sizeof(*r->pull_gap));
 	r->pull_batch = calloc(topo->ncpus, sizeof(*r->pull_batch));
+	r->pull_task = calloc(topo->ncpus, sizeof(*r->pull_task));
 	r->lb_llc_last = calloc(topo->ncpus, sizeof(*r->lb_llc_last));
 	r->ticking = calloc(topo->ncpus, sizeof(*r->ticking));
 	r->ni_call = calloc((size_t)topo->ncpus * SR_MAX_DOMAIN_LEVELS, sizeof(*r->ni_call));
@@ -2669,7 +2698,7 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 	if (!r->tasks || !r->rq || !r->idle || !r->pull || !r->await ||
 	    !r->selected || !r->fork_probe || !r->removed || !r->tick_rm || !r->tick_saved || !r->lb_head ||
 	    !r->lb_tail || !r->lb_scratch || !r->lbp || !r->last_local || !r->nohz_last ||
-	    !r->switch_ts || !r->nib_levels || !r->pull_gap || !r->pull_batch ||
+	    !r->switch_ts || !r->nib_levels || !r->pull_gap || !r->pull_batch || !r->pull_task ||
 	    !r->lb_llc_last || !r->ticking) {
 		sr_replay_free(r);
 		return NULL;
@@ -2773,6 +2802,7 @@ void sr_replay_free(struct sr_replay *r)
 	free(r->nib_levels);
 	free(r->pull_gap);
 	free(r->pull_batch);
+	free(r->pull_task);
 	free(r->ni_call);
 	free(r->ni_pull);
 	free(r);

@@ -483,6 +483,8 @@ static const char inference_rules[] =
 	"  such wakeups are not placements\n"
 	"  else a task a newly idle balance would have pulled, three times over more than\n"
 	"  a tick while the kernel pulled nothing, is pinned where it was seen (newidle only)\n"
+	"  a pull in task context whose puller does not block next is its sched_setaffinity()\n"
+	"  of a queued task: no balance, what was seen of the task before is forgotten\n"
 	"pelt: tasks start with no history; a task's PELT is ours after its first wakeup\n"
 	"groups: the snapshot's autogroups (autogroup 1, cgroup /), a child in its parent's,\n"
 	"  an exiting task in the root; without a snapshot every task in the root group\n"
