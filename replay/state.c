@@ -154,6 +154,7 @@ static void aff_seen(struct sr_task *t, int cpu)
 	t->seen_cpus |= 1ULL << cpu;
 	t->wake_seen |= 1ULL << cpu;
 	t->aff_denied &= ~(1ULL << cpu);
+	t->aff_off &= ~(1ULL << cpu);
 }
 
 /*
@@ -195,6 +196,7 @@ static void aff_reset(struct sr_task *t, int cpu)
 	t->seen_cpus = 0;
 	t->aff_denied = 0;
 	t->aff_refusals = 0;
+	t->aff_off = 0;
 	aff_seen(t, cpu);
 }
 
@@ -1013,9 +1015,20 @@ static int settle_pull(struct sr_replay *r, int cpu, int next, int prev_blocked,
 
 		m.kind = SR_MIG_AFFINITY;
 		sr_dec_lb_drop(r, cpu);
-		/* a new mask the trace does not show, as for a task moving itself */
-		if (p && aff_unknown(p) && p->cpu == m.dest_cpu)
+		/*
+		 * a new mask the trace does not show, as for a task moving
+		 * itself; affine_move_task() moves a task only when its CPU is
+		 * not in the new mask, so the CPU it left is not allowed (in
+		 * wakeups and newly idle balances, until it is seen there)
+		 */
+		if (p && aff_unknown(p) && p->cpu == m.dest_cpu) {
 			aff_reset(p, m.dest_cpu);
+			if (m.orig_cpu < 64 && m.orig_cpu != m.dest_cpu) {
+				p->aff_off = 1ULL << m.orig_cpu;
+				p->aff_denied = p->aff_off;
+				p->inferred |= SR_INF_AFFINITY;
+			}
+		}
 		return emit_migration(r, &m);
 	}
 	if (prev_blocked && next == m.pid && now - m.ts <= NEWIDLE_WINDOW_NS)
@@ -1438,7 +1451,7 @@ static int on_waking(struct sr_replay *r, const struct sr_event *ev)
 		pd->d.skip = SR_SKIP_NOT_FAIR;
 	else if (p->bound_cpu >= 0)
 		pd->d.skip = SR_SKIP_BOUND;
-	if (p->bound_cpu >= 0 || p->aff_wake)
+	if (p->bound_cpu >= 0 || p->aff_wake || p->aff_off)
 		pd->d.inferred |= SR_INF_AFFINITY;
 	/*
 	 * select_task_rq() (kernel/sched/core.c, 6.1 and 6.12) gives a task
@@ -2267,6 +2280,7 @@ static int on_fork(struct sr_replay *r, const struct sr_event *ev)
 		child->aff_observed = parent->aff_observed;
 		child->aff_snapshot_only = parent->aff_snapshot_only;
 		child->aff_denied = parent->aff_denied;
+		child->aff_off = parent->aff_off;
 		child->fork_pin = parent->fork_pin;
 		if (parent->pid == 2) {
 			child->kthread = 1;
@@ -2494,6 +2508,7 @@ static int on_setaffinity(struct sr_replay *r, const struct sr_event *ev)
 	t->aff_observed = 1;
 	t->aff_snapshot_only = 0;
 	t->aff_denied = 0;
+	t->aff_off = 0;
 	t->bound_cpu = r->topo->ncpus <= 64 && !(mask & (mask - 1)) ? __builtin_ctzll(mask) : -1;
 	t->inferred &= ~SR_INF_AFFINITY;
 	return 0;

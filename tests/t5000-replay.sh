@@ -389,20 +389,24 @@ same "three wakeups kept on node 1 against the model, then 'this not allowed', C
 	"$(sqlite3 -separator ' ' "$TMP/aw.db" "SELECT cpu, (reason LIKE '%this not allowed%') + (inferred LIKE '%affinity%') - 1 FROM evaluation_v JOIN decision USING (decision_id) WHERE kind = 'wakeup' AND patch IS NULL ORDER BY ts" | paste -sd'|')"
 # a queued task moved by another task's sched_setaffinity() (affinity-moved.txt):
 # a pull in task context after which the puller did not block is no balance,
-# and what was seen of the task before it says nothing of its new mask
+# what was seen of the task before it says nothing of its new mask, and the
+# CPU it left is not in that mask (affine_move_task() moves only then)
 am="$FIX/scenario/affinity-moved.txt"
 ok "a trace with a task moved by taskset -p replays" "$SR" replay -q -o "$TMP/am.db" -t 2x2x1 "$am"
 same "the move is an affinity migration, not a balance decision" \
 	"affinity|0" \
 	"$(sqlite3 "$TMP/am.db" "SELECT class, (SELECT count(*) FROM decision WHERE kind LIKE 'balance%') FROM migration WHERE tid = 401")"
-same "three wakeups kept on CPU 2 against the model, then 'this not allowed', CPU 2 (the kernel's), marked inferred" \
-	"0 -1|0 -1|0 -1|2 1|2 1" \
-	"$(sqlite3 -separator ' ' "$TMP/am.db" "SELECT cpu, (reason LIKE '%this not allowed%') + (inferred LIKE '%affinity%') - 1 FROM evaluation_v JOIN decision USING (decision_id) WHERE kind = 'wakeup' AND patch IS NULL ORDER BY ts" | paste -sd'|')"
+same "the CPU it was moved off is not allowed: every wakeup from CPU 0 is 'this not allowed', CPU 2 (the kernel's), marked inferred" \
+	"2 1|2 1|2 1|2 1|2 1|2 1" \
+	"$(sqlite3 -separator ' ' "$TMP/am.db" "SELECT cpu, (reason LIKE '%this not allowed%') + (inferred LIKE '%affinity%') - 1 FROM evaluation_v JOIN decision USING (decision_id) WHERE kind = 'wakeup' AND tid = 401 AND patch IS NULL ORDER BY ts" | paste -sd'|')"
+same "... and the newly idle CPU 0 does not pull it back there: none movable, no pull, marked inferred" \
+	"1 1 1" \
+	"$(sqlite3 -separator ' ' "$TMP/am.db" "SELECT instr(reason, 'none movable') > 0, cpu IS NULL, inferred LIKE '%affinity%' FROM evaluation_v JOIN decision USING (decision_id) WHERE kind = 'newidle' AND ts = 3014000000 AND patch IS NULL")"
 sed 's/^\( *T-402 \[002\] \)d\.\.2\.\( *3\.000400:\)/\1d.s2.\2/' "$am" >"$TMP/am-softirq.txt"
 "$SR" replay -q -o "$TMP/ams.db" -t 2x2x1 "$TMP/am-softirq.txt" >/dev/null 2>&1
 same "the same pull from a softirq ('s') is a periodic balance, and CPU 0 stays in what was seen of P" \
-	"balance_periodic|0 -1|0 -1|0 -1|0 -1|0 -1" \
-	"$(sqlite3 "$TMP/ams.db" "SELECT class FROM migration WHERE tid = 401")|$(sqlite3 -separator ' ' "$TMP/ams.db" "SELECT cpu, (reason LIKE '%this not allowed%') + (inferred LIKE '%affinity%') - 1 FROM evaluation_v JOIN decision USING (decision_id) WHERE kind = 'wakeup' AND patch IS NULL ORDER BY ts" | paste -sd'|')"
+	"balance_periodic|0 -1|0 -1|0 -1|0 -1|0 -1|0 -1" \
+	"$(sqlite3 "$TMP/ams.db" "SELECT class FROM migration WHERE tid = 401")|$(sqlite3 -separator ' ' "$TMP/ams.db" "SELECT cpu, (reason LIKE '%this not allowed%') + (inferred LIKE '%affinity%') - 1 FROM evaluation_v JOIN decision USING (decision_id) WHERE kind = 'wakeup' AND tid = 401 AND patch IS NULL ORDER BY ts" | paste -sd'|')"
 # a trace without sched_waking (schedreplay-models(7) 9.3): decisions from the
 # wakee's sched_migrate_task (on the waker's CPU) or its sched_wakeup
 nw="$FIX/scenario/no-waking.txt"
