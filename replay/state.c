@@ -991,44 +991,55 @@ static int emit_migration(struct sr_replay *r, const struct sr_migration *m)
  * and the periodic and nohz balances only from SCHED_SOFTIRQ
  * (sched_balance_softirq(), run_rebalance_domains() in 6.1), whose events
  * carry the softirq flag; the idle loop's nohz_run_idle_balance() only
- * updates blocked load.  What moves a queued task from the context of
+ * updates blocked load.  What moves a queued CFS task from the context of
  * another is affine_move_task() (6.1, 6.12): sched_setaffinity() by the
  * current task took the task's CPU from its mask, and move_queued_task()
- * put it on a CPU of the new one (here the caller's).
+ * put it on a CPU of the new one (here the caller's).  An RT task is
+ * pulled from __schedule()'s balance callback (pull_rt_task()), so only
+ * CFS tasks count.
  */
-static int pull_by_setaffinity(const struct sr_replay *r, int cpu, int next, int prev_blocked)
+static int pull_by_setaffinity(const struct sr_replay *r, const struct sr_task *p, int cpu,
+			       int next, int prev_blocked)
 {
-	return next >= 0 && !prev_blocked && r->pull_task[cpu];
+	return next >= 0 && !prev_blocked && r->pull_task[cpu] && p && is_fair(p);
+}
+
+/*
+ * @p was moved off @orig by another task's sched_setaffinity(), whose mask
+ * the trace does not show: what was learnt of the old mask goes, as for a
+ * task moving itself, and @orig is out of the new one (affine_move_task()
+ * moves a task only when its CPU is not in the new mask), for its wakeups
+ * and newly idle balances until it is seen there
+ */
+static void aff_moved(struct sr_task *p, int orig, int dest)
+{
+	if (!aff_unknown(p))
+		return;
+	aff_reset(p, dest);
+	if (orig >= 0 && orig < 64 && orig != dest) {
+		p->aff_off = 1ULL << orig;
+		p->aff_denied = p->aff_off;
+		p->inferred |= SR_INF_AFFINITY;
+	}
 }
 
 /* settle a pending self-pull on @cpu: newidle if the puller now switches to it */
 static int settle_pull(struct sr_replay *r, int cpu, int next, int prev_blocked, uint64_t now)
 {
 	struct sr_migration m = r->pull[cpu];
+	struct sr_task *p;
 	int ret;
 
 	if (m.pid <= 0)
 		return 0;
 	r->pull[cpu].pid = 0;
-	if (pull_by_setaffinity(r, cpu, next, prev_blocked)) {
-		struct sr_task *p = *task_slot(r, m.pid);
-
+	p = *task_slot(r, m.pid);
+	if (pull_by_setaffinity(r, p, cpu, next, prev_blocked)) {
 		m.kind = SR_MIG_AFFINITY;
 		sr_dec_lb_drop(r, cpu);
-		/*
-		 * a new mask the trace does not show, as for a task moving
-		 * itself; affine_move_task() moves a task only when its CPU is
-		 * not in the new mask, so the CPU it left is not allowed (in
-		 * wakeups and newly idle balances, until it is seen there)
-		 */
-		if (p && aff_unknown(p) && p->cpu == m.dest_cpu) {
-			aff_reset(p, m.dest_cpu);
-			if (m.orig_cpu < 64 && m.orig_cpu != m.dest_cpu) {
-				p->aff_off = 1ULL << m.orig_cpu;
-				p->aff_denied = p->aff_off;
-				p->inferred |= SR_INF_AFFINITY;
-			}
-		}
+		/* unless it moved again since */
+		if (p->cpu == m.dest_cpu)
+			aff_moved(p, m.orig_cpu, m.dest_cpu);
 		return emit_migration(r, &m);
 	}
 	if (prev_blocked && next == m.pid && now - m.ts <= NEWIDLE_WINDOW_NS)
@@ -2200,6 +2211,14 @@ static int on_migrate(struct sr_replay *r, const struct sr_event *ev)
 	} else if (e != orig && r->rq[e].curr == 0) {
 		m.kind = SR_MIG_LB_NOHZ;
 		ret = nohz_pass(r, p, e, orig, dest, now);
+	} else if (ev->ctx == SR_CTX_TASK && ev->common_pid > 0 && is_fair(p)) {
+		/*
+		 * another task pushes a queued CFS task away from its CPU or
+		 * moves it between two others: its sched_setaffinity()
+		 * (pull_by_setaffinity()), from wherever the caller runs
+		 */
+		m.kind = SR_MIG_AFFINITY;
+		aff_moved(p, orig, dest);
 	} else if (e == orig) {
 		m.kind = SR_MIG_ACTIVE;
 		/* the stopper also moves a task off a CPU a new mask took from it */
