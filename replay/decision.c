@@ -679,6 +679,22 @@ int sr_dec_lb_close(struct sr_replay *r, int cpu, int h, enum sr_decision_kind k
 	return ret;
 }
 
+/*
+ * The pull that opened @cpu's balance decision was no balance (the
+ * current task's sched_setaffinity() moved a queued task, state.c's
+ * settle_pull): nothing was decided, nothing is counted or stored.
+ */
+void sr_dec_lb_drop(struct sr_replay *r, int cpu)
+{
+	struct sr_lb_pending *pd = r->lbp[cpu];
+
+	if (!pd || !pd->open)
+		return;
+	pd->open = 0;
+	free((void *)pd->d.snap);
+	pd->d.snap = NULL;
+}
+
 /* a newidle decision still waiting for a remote wakeup: none came */
 int sr_dec_lb_close_newidle(struct sr_replay *r, int cpu, uint64_t now)
 {

@@ -140,6 +140,9 @@ static int allowed(const struct sr_wake_ctx *c, int cpu)
 	/* a wakee's mask inferred from its wakeups (schedreplay-models(7) §9.2) */
 	if (!c->fork && !c->exec && c->p->aff_wake && cpu >= 0 && cpu < 64 && !(c->p->wake_seen >> cpu & 1))
 		return 0;
+	/* a CPU another task's sched_setaffinity() moved it off (§9, affinity) */
+	if (!c->fork && cpu >= 0 && cpu < 64 && (c->p->aff_off >> cpu & 1))
+		return 0;
 	return sr_view_allowed(c->v, c->p, cpu);
 }
 

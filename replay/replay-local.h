@@ -177,6 +177,7 @@ struct sr_replay {
 	uint64_t *switch_ts;			/* per cpu: its last switch */
 	uint64_t *pull_gap;			/* per cpu: its event before its pending pull */
 	uint64_t *pull_batch;			/* per cpu: ts of its last self-pull */
+	unsigned char *pull_task;		/* per cpu: its pending pull came in a task's context */
 	long nwaking;				/* tasks between waking and wakeup */
 	/* the inferred LLC-level balances (idle-scan.c) */
 	uint64_t jiffy_seen;			/* the last jiffy replayed, 0: none yet */
@@ -317,6 +318,8 @@ int sr_dec_lb_close(struct sr_replay *r, int cpu, int h, enum sr_decision_kind k
 		    uint64_t now);
 /* a newidle decision still waiting for a remote wakeup: none came */
 int sr_dec_lb_close_newidle(struct sr_replay *r, int cpu, uint64_t now);
+/* the open balance decision of @cpu was none (a pull by sched_setaffinity()): dropped */
+void sr_dec_lb_drop(struct sr_replay *r, int cpu);
 /* a pull by @cpu (the migration emitted on the destination) */
 int sr_dec_lb_open_pull(struct sr_replay *r, const struct sr_task *p, int orig, int cpu,
 			uint64_t now);

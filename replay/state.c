@@ -154,6 +154,7 @@ static void aff_seen(struct sr_task *t, int cpu)
 	t->seen_cpus |= 1ULL << cpu;
 	t->wake_seen |= 1ULL << cpu;
 	t->aff_denied &= ~(1ULL << cpu);
+	t->aff_off &= ~(1ULL << cpu);
 }
 
 /*
@@ -195,6 +196,7 @@ static void aff_reset(struct sr_task *t, int cpu)
 	t->seen_cpus = 0;
 	t->aff_denied = 0;
 	t->aff_refusals = 0;
+	t->aff_off = 0;
 	aff_seen(t, cpu);
 }
 
@@ -982,19 +984,68 @@ static int emit_migration(struct sr_replay *r, const struct sr_migration *m)
 	return r->mig_cb ? r->mig_cb(m, r->mig_data) : 0;
 }
 
+/*
+ * A pull by @cpu in a task's context after which that task did not block
+ * (@next >= 0: told at a switch): no balance.  sched_balance_newidle()
+ * (newidle_balance() in 6.1) runs from __schedule() for a blocking task,
+ * and the periodic and nohz balances only from SCHED_SOFTIRQ
+ * (sched_balance_softirq(), run_rebalance_domains() in 6.1), whose events
+ * carry the softirq flag; the idle loop's nohz_run_idle_balance() only
+ * updates blocked load.  What moves a queued CFS task from the context of
+ * another is affine_move_task() (6.1, 6.12): sched_setaffinity() by the
+ * current task took the task's CPU from its mask, and move_queued_task()
+ * put it on a CPU of the new one (here the caller's).  An RT task is
+ * pulled from __schedule()'s balance callback (pull_rt_task()), so only
+ * CFS tasks count.
+ */
+static int pull_by_setaffinity(const struct sr_replay *r, const struct sr_task *p, int cpu,
+			       int next, int prev_blocked)
+{
+	return next >= 0 && !prev_blocked && r->pull_task[cpu] && p && is_fair(p);
+}
+
+/*
+ * @p was moved off @orig by another task's sched_setaffinity(), whose mask
+ * the trace does not show: what was learnt of the old mask goes, as for a
+ * task moving itself, and @orig is out of the new one (affine_move_task()
+ * moves a task only when its CPU is not in the new mask), for its wakeups
+ * and newly idle balances until it is seen there
+ */
+static void aff_moved(struct sr_task *p, int orig, int dest)
+{
+	if (!aff_unknown(p))
+		return;
+	aff_reset(p, dest);
+	if (orig >= 0 && orig < 64 && orig != dest) {
+		p->aff_off = 1ULL << orig;
+		p->aff_denied = p->aff_off;
+		p->inferred |= SR_INF_AFFINITY;
+	}
+}
+
 /* settle a pending self-pull on @cpu: newidle if the puller now switches to it */
 static int settle_pull(struct sr_replay *r, int cpu, int next, int prev_blocked, uint64_t now)
 {
 	struct sr_migration m = r->pull[cpu];
+	struct sr_task *p;
 	int ret;
 
 	if (m.pid <= 0)
 		return 0;
+	r->pull[cpu].pid = 0;
+	p = *task_slot(r, m.pid);
+	if (pull_by_setaffinity(r, p, cpu, next, prev_blocked)) {
+		m.kind = SR_MIG_AFFINITY;
+		sr_dec_lb_drop(r, cpu);
+		/* unless it moved again since */
+		if (p->cpu == m.dest_cpu)
+			aff_moved(p, m.orig_cpu, m.dest_cpu);
+		return emit_migration(r, &m);
+	}
 	if (prev_blocked && next == m.pid && now - m.ts <= NEWIDLE_WINDOW_NS)
 		m.kind = SR_MIG_LB_NEWIDLE;
 	else
 		m.kind = SR_MIG_LB_PERIODIC;
-	r->pull[cpu].pid = 0;
 	/* the newidle pull proves the queue was empty (lb_open_pull) */
 	if (m.kind == SR_MIG_LB_NEWIDLE &&
 	    queue_proven_empty(r, cpu, r->rq[cpu].curr, now, arrived_since, r->pull_gap[cpu], 0))
@@ -1411,7 +1462,7 @@ static int on_waking(struct sr_replay *r, const struct sr_event *ev)
 		pd->d.skip = SR_SKIP_NOT_FAIR;
 	else if (p->bound_cpu >= 0)
 		pd->d.skip = SR_SKIP_BOUND;
-	if (p->bound_cpu >= 0 || p->aff_wake)
+	if (p->bound_cpu >= 0 || p->aff_wake || p->aff_off)
 		pd->d.inferred |= SR_INF_AFFINITY;
 	/*
 	 * select_task_rq() (kernel/sched/core.c, 6.1 and 6.12) gives a task
@@ -2155,10 +2206,19 @@ static int on_migrate(struct sr_replay *r, const struct sr_event *ev)
 			ret = sr_dec_lb_open_pull(r, p, orig, dest, now);
 		r->pull[dest] = m;
 		r->pull_gap[dest] = r->last_local[dest];
+		r->pull_task[dest] = ev->ctx == SR_CTX_TASK && ev->common_pid > 0;
 		deferred = 1;
 	} else if (e != orig && r->rq[e].curr == 0) {
 		m.kind = SR_MIG_LB_NOHZ;
 		ret = nohz_pass(r, p, e, orig, dest, now);
+	} else if (ev->ctx == SR_CTX_TASK && ev->common_pid > 0 && is_fair(p)) {
+		/*
+		 * another task pushes a queued CFS task away from its CPU or
+		 * moves it between two others: its sched_setaffinity()
+		 * (pull_by_setaffinity()), from wherever the caller runs
+		 */
+		m.kind = SR_MIG_AFFINITY;
+		aff_moved(p, orig, dest);
 	} else if (e == orig) {
 		m.kind = SR_MIG_ACTIVE;
 		/* the stopper also moves a task off a CPU a new mask took from it */
@@ -2239,6 +2299,7 @@ static int on_fork(struct sr_replay *r, const struct sr_event *ev)
 		child->aff_observed = parent->aff_observed;
 		child->aff_snapshot_only = parent->aff_snapshot_only;
 		child->aff_denied = parent->aff_denied;
+		child->aff_off = parent->aff_off;
 		child->fork_pin = parent->fork_pin;
 		if (parent->pid == 2) {
 			child->kthread = 1;
@@ -2466,6 +2527,7 @@ static int on_setaffinity(struct sr_replay *r, const struct sr_event *ev)
 	t->aff_observed = 1;
 	t->aff_snapshot_only = 0;
 	t->aff_denied = 0;
+	t->aff_off = 0;
 	t->bound_cpu = r->topo->ncpus <= 64 && !(mask & (mask - 1)) ? __builtin_ctzll(mask) : -1;
 	t->inferred &= ~SR_INF_AFFINITY;
 	return 0;
@@ -2657,6 +2719,7 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 	r->nib_levels = calloc(topo->ncpus, sizeof(*r->nib_levels));
 	r->pull_gap = calloc(topo->ncpus, sizeof(*r->pull_gap));
 	r->pull_batch = calloc(topo->ncpus, sizeof(*r->pull_batch));
+	r->pull_task = calloc(topo->ncpus, sizeof(*r->pull_task));
 	r->lb_llc_last = calloc(topo->ncpus, sizeof(*r->lb_llc_last));
 	r->ticking = calloc(topo->ncpus, sizeof(*r->ticking));
 	r->ni_call = calloc((size_t)topo->ncpus * SR_MAX_DOMAIN_LEVELS, sizeof(*r->ni_call));
@@ -2669,7 +2732,7 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 	if (!r->tasks || !r->rq || !r->idle || !r->pull || !r->await ||
 	    !r->selected || !r->fork_probe || !r->removed || !r->tick_rm || !r->tick_saved || !r->lb_head ||
 	    !r->lb_tail || !r->lb_scratch || !r->lbp || !r->last_local || !r->nohz_last ||
-	    !r->switch_ts || !r->nib_levels || !r->pull_gap || !r->pull_batch ||
+	    !r->switch_ts || !r->nib_levels || !r->pull_gap || !r->pull_batch || !r->pull_task ||
 	    !r->lb_llc_last || !r->ticking) {
 		sr_replay_free(r);
 		return NULL;
@@ -2773,6 +2836,7 @@ void sr_replay_free(struct sr_replay *r)
 	free(r->nib_levels);
 	free(r->pull_gap);
 	free(r->pull_batch);
+	free(r->pull_task);
 	free(r->ni_call);
 	free(r->ni_pull);
 	free(r);

@@ -387,6 +387,35 @@ ok "a pinned wakee's trace replays" "$SR" replay -q -o "$TMP/aw.db" -t 2x2x1 "$a
 same "three wakeups kept on node 1 against the model, then 'this not allowed', CPU 2 (the kernel's), marked inferred" \
 	"0 -1|0 -1|0 -1|2 1|2 1" \
 	"$(sqlite3 -separator ' ' "$TMP/aw.db" "SELECT cpu, (reason LIKE '%this not allowed%') + (inferred LIKE '%affinity%') - 1 FROM evaluation_v JOIN decision USING (decision_id) WHERE kind = 'wakeup' AND patch IS NULL ORDER BY ts" | paste -sd'|')"
+# a queued task moved by another task's sched_setaffinity() (affinity-moved.txt):
+# a pull in task context after which the puller did not block is no balance,
+# what was seen of the task before it says nothing of its new mask, and the
+# CPU it left is not in that mask (affine_move_task() moves only then)
+am="$FIX/scenario/affinity-moved.txt"
+ok "a trace with a task moved by taskset -p replays" "$SR" replay -q -o "$TMP/am.db" -t 2x2x1 "$am"
+same "the move is an affinity migration, not a balance decision" \
+	"affinity|0" \
+	"$(sqlite3 "$TMP/am.db" "SELECT class, (SELECT count(*) FROM decision WHERE kind LIKE 'balance%') FROM migration WHERE tid = 401")"
+same "the CPU it was moved off is not allowed: every wakeup from CPU 0 is 'this not allowed', CPU 2 (the kernel's), marked inferred" \
+	"2 1|2 1|2 1|2 1|2 1|2 1" \
+	"$(sqlite3 -separator ' ' "$TMP/am.db" "SELECT cpu, (reason LIKE '%this not allowed%') + (inferred LIKE '%affinity%') - 1 FROM evaluation_v JOIN decision USING (decision_id) WHERE kind = 'wakeup' AND tid = 401 AND patch IS NULL ORDER BY ts" | paste -sd'|')"
+same "... and the newly idle CPU 0 does not pull it back there: none movable, no pull, marked inferred" \
+	"1 1 1" \
+	"$(sqlite3 -separator ' ' "$TMP/am.db" "SELECT instr(reason, 'none movable') > 0, cpu IS NULL, inferred LIKE '%affinity%' FROM evaluation_v JOIN decision USING (decision_id) WHERE kind = 'newidle' AND ts = 3014000000 AND patch IS NULL")"
+sed 's/^\( *T-402 \[002\] \)d\.\.2\.\( *3\.000400:\)/\1d.s2.\2/' "$am" >"$TMP/am-softirq.txt"
+"$SR" replay -q -o "$TMP/ams.db" -t 2x2x1 "$TMP/am-softirq.txt" >/dev/null 2>&1
+same "the same pull from a softirq ('s') is a periodic balance, and CPU 0 stays in what was seen of P" \
+	"balance_periodic|0 -1|0 -1|0 -1|0 -1|0 -1|0 -1" \
+	"$(sqlite3 "$TMP/ams.db" "SELECT class FROM migration WHERE tid = 401")|$(sqlite3 -separator ' ' "$TMP/ams.db" "SELECT cpu, (reason LIKE '%this not allowed%') + (inferred LIKE '%affinity%') - 1 FROM evaluation_v JOIN decision USING (decision_id) WHERE kind = 'wakeup' AND tid = 401 AND patch IS NULL ORDER BY ts" | paste -sd'|')"
+# the same move by a task on the CPU it leaves (W on CPU 0) or on a third CPU
+# (H1 on CPU 1): affine_move_task() runs on the caller's CPU
+for who in "W-400 [000]" "H1-411 [001]"; do
+	sed "s/^ *T-402 \[002\] \(d\.\.2\. *3\.000400: sched_migrate_task\)/ $who \1/" "$am" >"$TMP/am-by.txt"
+	"$SR" replay -q -o "$TMP/amb.db" -t 2x2x1 "$TMP/am-by.txt" >/dev/null 2>&1
+	same "moved by $who: an affinity migration, every wakeup of P 'this not allowed' (CPU 2), no newly idle pull" \
+		"affinity|2 1|2 1|2 1|2 1|2 1|2 1|1 1 1" \
+		"$(sqlite3 "$TMP/amb.db" "SELECT class FROM migration WHERE tid = 401")|$(sqlite3 -separator ' ' "$TMP/amb.db" "SELECT cpu, (reason LIKE '%this not allowed%') + (inferred LIKE '%affinity%') - 1 FROM evaluation_v JOIN decision USING (decision_id) WHERE kind = 'wakeup' AND tid = 401 AND patch IS NULL ORDER BY ts" | paste -sd'|')|$(sqlite3 -separator ' ' "$TMP/amb.db" "SELECT instr(reason, 'none movable') > 0, cpu IS NULL, inferred LIKE '%affinity%' FROM evaluation_v JOIN decision USING (decision_id) WHERE kind = 'newidle' AND ts = 3014000000 AND patch IS NULL")"
+done
 # a trace without sched_waking (schedreplay-models(7) 9.3): decisions from the
 # wakee's sched_migrate_task (on the waker's CPU) or its sched_wakeup
 nw="$FIX/scenario/no-waking.txt"

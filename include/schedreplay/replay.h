@@ -115,6 +115,8 @@ struct sr_task {
 	uint64_t wake_seen;		/* seen_cpus since it last woke on another LLC */
 	unsigned aff_wake_refusals;	/* wakeups kept in wake_seen a model took out */
 	int aff_wake;			/* wakeups: allowed only on wake_seen */
+	/* CPUs 0-63 another task's sched_setaffinity() moved it off (state.c, settle_pull) */
+	uint64_t aff_off;
 	void *pending;			/* engine-private: its open decision, or NULL */
 	/* load balancing (replay/balance.c) */
 	uint64_t exec_start;		/* last switch in or out: task_hot() */
