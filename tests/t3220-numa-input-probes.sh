@@ -78,10 +78,17 @@ input_checks() {
 	same "$who: every rqstat has load, util, run, ue, nr, ttwu and scan of CPUs 0-3" 0 "$(awk '/ rqstat: / {
 			if (gsub(/ c[0-3](load|util|run|ue|nr|ttwu|scan)=[0-9]+/, "&") != 28) bad++ }
 		END { print bad + 0 }' "$TMP/rep.txt")"
-	same "$who: rqstat's scan is SIS_UTIL's nr_idle_scan of a 2-CPU LLC (0 to 2), the same for both CPUs of an LLC" 0 \
+	# both CPUs of an LLC read one sd_llc_shared, but one after the other:
+	# update_idle_cpu_scan() on the LLC's other CPU may store between the
+	# two reads, so a rare line differs (one in a few hundred, seen once); most agree
+	same "$who: rqstat's scan is SIS_UTIL's nr_idle_scan of a 2-CPU LLC (0 to 2)" 0 \
 		"$(awk '/ rqstat: / { for (i = 0; i < 4; i++) { v[i] = $0; sub(".* c" i "scan=", "", v[i]); sub(/ .*/, "", v[i]) }
-			if (v[0] != v[1] || v[2] != v[3] || v[0] > 2 || v[2] > 2) bad++ }
+			if (v[0] > 2 || v[1] > 2 || v[2] > 2 || v[3] > 2) bad++ }
 		END { print bad + 0 }' "$TMP/rep.txt")"
+	ok "$who: ... the same for both CPUs of an LLC on at least 98% of the lines" awk '/ rqstat: / {
+			for (i = 0; i < 4; i++) { v[i] = $0; sub(".* c" i "scan=", "", v[i]); sub(/ .*/, "", v[i]) }
+			n++; if (v[0] != v[1] || v[2] != v[3]) bad++ }
+		END { exit !(n > 0 && bad * 50 <= n) }' "$TMP/rep.txt"
 	# a fork's select_rq and its rqstat, in either order, on the same CPU:
 	# rqstat's load of prev_cpu against select_rq's prevload
 	awk '/ rqstat: / { cpu = $2; rq[cpu] = $0; next }
