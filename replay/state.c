@@ -638,13 +638,23 @@ static unsigned long sub_clamp(unsigned long a, unsigned long b)
 	return a > b ? a - b : 0;
 }
 
-/* attach_entity_load_avg: the task's signal joins the cpu's */
+/*
+ * attach_entity_load_avg() (kernel/sched/fair.c, the same in 6.1, 6.12 and
+ * 6.18): the task's signal joins the cpu's, its decay window aligned with
+ * the cfs_rq's (last_update_time, period_contrib) and its sums rebuilt from
+ * its averages.  So the two cross their period boundaries together: a child
+ * that lives less than a period still has its running time in its averages
+ * when a boundary fell in its life, and its removal takes it away again;
+ * with a window of its own from its fork, it would cross none and leave its
+ * running time in the cpu's averages for good.
+ */
 static void attach(struct sr_replay *r, struct sr_task *t, int cpu)
 {
 	struct sr_rq *rq = &r->rq[cpu];
 
 	if (t->attached)
 		return;
+	sr_pelt_align(&t->pelt, &rq->cfs, t->weight);
 	rq->cfs.load_avg += t->pelt.load_avg;
 	rq->cfs.util_avg += t->pelt.util_avg;
 	rq->cfs.runnable_avg += t->pelt.runnable_avg;
@@ -674,6 +684,11 @@ static void detach(struct sr_replay *r, struct sr_task *t)
 			   rq->cfs.util_sum - t->pelt.util_sum : 0;
 	rq->cfs.runnable_sum = rq->cfs.runnable_sum > t->pelt.runnable_sum ?
 			       rq->cfs.runnable_sum - t->pelt.runnable_sum : 0;
+	/* detach_entity_load_avg(): each sum stays at least avg * PELT_MIN_DIVIDER */
+	if (rq->cfs.util_sum < rq->cfs.util_avg * (SR_PELT_MAX - 1024))
+		rq->cfs.util_sum = (uint32_t)(rq->cfs.util_avg * (SR_PELT_MAX - 1024));
+	if (rq->cfs.runnable_sum < rq->cfs.runnable_avg * (SR_PELT_MAX - 1024))
+		rq->cfs.runnable_sum = rq->cfs.runnable_avg * (SR_PELT_MAX - 1024);
 	t->attached = 0;
 	/* detach_entity_cfs_rq() -> propagate_entity_cfs_rq() */
 	if (t->tg > 0)
