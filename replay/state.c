@@ -2506,6 +2506,30 @@ static int on_select_rq_ret(struct sr_replay *r, const struct sr_event *ev)
 	return 0;
 }
 
+/*
+ * sched_autogroup_exit_task() -> sched_move_task() -> task_change_group_fair()
+ * (kernel/sched/fair.c, the same in 6.1, 6.12 and 6.18) of a task that
+ * leaves task group @old_tg at its exit: detach_entity_cfs_rq() takes its
+ * averages and its sums, the part of the current period included, out of
+ * the group's cfs_rq at once, and attach_entity_cfs_rq() puts it on the
+ * root's, aligned, its sums rebuilt from its averages
+ * (attach_entity_load_avg()).  On the engine's one signal per CPU that
+ * drops what the task accrued since the last period boundary, which the
+ * removal at its death (remove_entity_load_avg(): the averages only) would
+ * leave behind.
+ */
+static void exit_regroup_pelt(struct sr_replay *r, struct sr_task *t, int old_tg, uint64_t now)
+{
+	int cpu = t->cpu;
+
+	if (old_tg <= 0 || !t->attached || cpu < 0 || !is_fair(t))
+		return;
+	task_pelt_update(t, now);
+	rq_pelt_update(r, cpu, now);
+	detach(r, t);
+	attach(r, t, cpu);
+}
+
 static int feed(struct sr_replay *r, const struct sr_event *ev)
 {
 	if (ev->cpu >= 0 && ev->cpu < r->topo->ncpus)
@@ -2540,9 +2564,11 @@ static int feed(struct sr_replay *r, const struct sr_event *ev)
 		return 0;
 	case SR_EV_EXIT: {
 		struct sr_task *t = task_get(r, ev->pid, ev->comm, ev->prio);
+		int old_tg;
 
 		if (!t)
 			return -SR_E_NOMEM;
+		old_tg = t->tg;
 		t->exiting = 1;
 		/*
 		 * do_exit() (6.1 - 6.18): after sched_process_exit,
@@ -2568,9 +2594,11 @@ static int feed(struct sr_replay *r, const struct sr_event *ev)
 			r->v_skip[1] = t;
 			place_entity(r, t, t->cpu, now);
 			r->v_skip[1] = skip;
+			exit_regroup_pelt(r, t, old_tg, now);
 			return 0;
 		}
 		sr_tg_set(r, t, 0);
+		exit_regroup_pelt(r, t, old_tg, ev->ts);
 		return 0;
 	}
 	case SR_EV_FREE: {
