@@ -150,6 +150,15 @@ void sr_pelt_set(struct sr_pelt *sa, unsigned long load, unsigned long util,
 		       (uint64_t)load * divider / weight : 1;
 }
 
+void sr_pelt_align(struct sr_pelt *se, const struct sr_pelt *cfs, unsigned long weight)
+{
+	if (cfs->last_update) {
+		se->last_update = cfs->last_update;
+		se->period_contrib = cfs->period_contrib;
+	}
+	sr_pelt_set(se, se->load_avg, se->util_avg, se->runnable_avg, weight);
+}
+
 void sr_pelt_set_load(struct sr_pelt *sa, unsigned long load)
 {
 	sa->load_avg = load;

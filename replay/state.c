@@ -640,13 +640,23 @@ static unsigned long sub_clamp(unsigned long a, unsigned long b)
 	return a > b ? a - b : 0;
 }
 
-/* attach_entity_load_avg: the task's signal joins the cpu's */
+/*
+ * attach_entity_load_avg() (kernel/sched/fair.c, the same in 6.1, 6.12 and
+ * 6.18): the task's signal joins the cpu's, its decay window aligned with
+ * the cfs_rq's (last_update_time, period_contrib) and its sums rebuilt from
+ * its averages.  So the two cross their period boundaries together: a child
+ * that lives less than a period still has its running time in its averages
+ * when a boundary fell in its life, and its removal takes it away again;
+ * with a window of its own from its fork, it would cross none and leave its
+ * running time in the cpu's averages for good.
+ */
 static void attach(struct sr_replay *r, struct sr_task *t, int cpu)
 {
 	struct sr_rq *rq = &r->rq[cpu];
 
 	if (t->attached)
 		return;
+	sr_pelt_align(&t->pelt, &rq->cfs, t->weight);
 	rq->cfs.load_avg += t->pelt.load_avg;
 	rq->cfs.util_avg += t->pelt.util_avg;
 	rq->cfs.runnable_avg += t->pelt.runnable_avg;
@@ -676,6 +686,11 @@ static void detach(struct sr_replay *r, struct sr_task *t)
 			   rq->cfs.util_sum - t->pelt.util_sum : 0;
 	rq->cfs.runnable_sum = rq->cfs.runnable_sum > t->pelt.runnable_sum ?
 			       rq->cfs.runnable_sum - t->pelt.runnable_sum : 0;
+	/* detach_entity_load_avg(): each sum stays at least avg * PELT_MIN_DIVIDER */
+	if (rq->cfs.util_sum < rq->cfs.util_avg * (SR_PELT_MAX - 1024))
+		rq->cfs.util_sum = (uint32_t)(rq->cfs.util_avg * (SR_PELT_MAX - 1024));
+	if (rq->cfs.runnable_sum < rq->cfs.runnable_avg * (SR_PELT_MAX - 1024))
+		rq->cfs.runnable_sum = rq->cfs.runnable_avg * (SR_PELT_MAX - 1024);
 	t->attached = 0;
 	/* detach_entity_cfs_rq() -> propagate_entity_cfs_rq() */
 	if (t->tg > 0)
@@ -2553,6 +2568,30 @@ static int on_select_rq_ret(struct sr_replay *r, const struct sr_event *ev)
 	return 0;
 }
 
+/*
+ * sched_autogroup_exit_task() -> sched_move_task() -> task_change_group_fair()
+ * (kernel/sched/fair.c, the same in 6.1, 6.12 and 6.18) of a task that
+ * leaves task group @old_tg at its exit: detach_entity_cfs_rq() takes its
+ * averages and its sums, the part of the current period included, out of
+ * the group's cfs_rq at once, and attach_entity_cfs_rq() puts it on the
+ * root's, aligned, its sums rebuilt from its averages
+ * (attach_entity_load_avg()).  On the engine's one signal per CPU that
+ * drops what the task accrued since the last period boundary, which the
+ * removal at its death (remove_entity_load_avg(): the averages only) would
+ * leave behind.
+ */
+static void exit_regroup_pelt(struct sr_replay *r, struct sr_task *t, int old_tg, uint64_t now)
+{
+	int cpu = t->cpu;
+
+	if (old_tg <= 0 || !t->attached || cpu < 0 || !is_fair(t))
+		return;
+	task_pelt_update(t, now);
+	rq_pelt_update(r, cpu, now);
+	detach(r, t);
+	attach(r, t, cpu);
+}
+
 static int feed(struct sr_replay *r, const struct sr_event *ev)
 {
 	if (ev->cpu >= 0 && ev->cpu < r->topo->ncpus)
@@ -2587,9 +2626,11 @@ static int feed(struct sr_replay *r, const struct sr_event *ev)
 		return 0;
 	case SR_EV_EXIT: {
 		struct sr_task *t = task_get(r, ev->pid, ev->comm, ev->prio);
+		int old_tg;
 
 		if (!t)
 			return -SR_E_NOMEM;
+		old_tg = t->tg;
 		t->exiting = 1;
 		/*
 		 * do_exit() (6.1 - 6.18): after sched_process_exit,
@@ -2615,9 +2656,11 @@ static int feed(struct sr_replay *r, const struct sr_event *ev)
 			r->v_skip[1] = t;
 			place_entity(r, t, t->cpu, now);
 			r->v_skip[1] = skip;
+			exit_regroup_pelt(r, t, old_tg, now);
 			return 0;
 		}
 		sr_tg_set(r, t, 0);
+		exit_regroup_pelt(r, t, old_tg, ev->ts);
 		return 0;
 	}
 	case SR_EV_FREE: {

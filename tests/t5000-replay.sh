@@ -445,8 +445,11 @@ sed -e '/prev_cpu=2 wake_flags=0x8 pid=301/s/$/ load=1024 util=600 runnable=700/
 same "without the PELT fields: the engine's signal, still warming up" \
 	"pelt_warmup,topology,wakee_flips|2|not wide > affine NUMA > weight: this 37990400 >= prev 23003136 > wake_affine: prev > scan budget spent > sis: target" \
 	"$(sqlite3 "$TMP/nopelt.db" "SELECT inferred, cpu, reason FROM evaluation_v JOIN decision USING (decision_id) WHERE tid = 301 AND kind = 'wakeup'")"
+# (prev: CPU 2's load is 1 above the wakee's since attaches align the
+# task's decay window with the CPU's and rebuild its sums from its averages,
+# attach_entity_load_avg(): the sums' integer truncation, not a rule)
 same "with them: the kernel's load 1024 on both sides of the comparison, not marked warming up" \
-	"topology,wakee_flips|2|not wide > affine NUMA > weight: this 134553600 >= prev 0 > wake_affine: prev > scan budget spent > sis: target" \
+	"topology,wakee_flips|2|not wide > affine NUMA > weight: this 134553600 >= prev 110592 > wake_affine: prev > scan budget spent > sis: target" \
 	"$(sqlite3 "$TMP/pelt.db" "SELECT inferred, cpu, reason FROM evaluation_v JOIN decision USING (decision_id) WHERE tid = 301 AND kind = 'wakeup'")"
 # the probe's prevload: prev_cpu's cpu_load() as the kernel read it, in
 # place of the engine's on the prev side of wake_affine_weight (mainline;

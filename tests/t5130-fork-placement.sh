@@ -130,4 +130,25 @@ same "the variant has seven probes with prevload" "7" "$(grep -c 'wake_flags=0x8
 "$SR" replay -q -o "$TMP/t7.db" -t 1x2x1 "$TMP/t7.txt" 2>/dev/null
 same "seven probes are too few: the child goes to CPU 1" "700:1" "$(forks "$TMP/t7.db")"
 
+# --- attach_entity_load_avg(): a child's decay window is its CPU's ---------
+# A fork storm (tests/lib/fork-storm.awk): W0 on CPU 0 runs 0.1 ms, forks a
+# child that runs 0.8 ms and exits, 300 ms long; Q (nice 19: load about 14)
+# runs on CPU 1.  A child attached to CPU 0's cfs_rq takes its
+# last_update_time and period_contrib (6.1, 6.12, 6.18), so the period
+# boundaries that fall in its life recompute its averages, and its removal
+# at death takes its running time off CPU 0 again: CPU 0's util settles near
+# 440 (group_has_spare) and every child stays.  With a window of its own from
+# its fork, a child never crosses a boundary in 0.8 ms: its removal takes only
+# its initial util, CPU 0 keeps its running time (util near 970,
+# group_fully_busy) and its avg_load (near 1460) sends the children to CPU 1.
+awk -v groups=0 -v nw=1 -v qprio=139 -v life=800 -v wrun=100 -v dur=300 \
+	-f "$TEST_DIR/lib/fork-storm.awk" >"$TMP/storm.txt"
+ok "fork storm: replay" "$SR" replay -q -o "$TMP/st.db" -t 1x2x1 "$TMP/storm.txt"
+same "the storm has its 332 forks" "332" \
+	"$(sqlite3 "$TMP/st.db" "SELECT count(*) FROM decision WHERE kind = 'fork' AND skip IS NULL")"
+same "children aligned to CPU 0's decay window take their running time with them: the last 100 stay" \
+	"0:100" "$(sqlite3 "$TMP/st.db" "SELECT e.cpu || ':' || count(*) FROM (SELECT decision_id FROM
+		decision WHERE kind = 'fork' ORDER BY ts DESC LIMIT 100) JOIN evaluation_v e
+		USING (decision_id) WHERE e.model = 'mainline' GROUP BY e.cpu")"
+
 test_done

@@ -114,4 +114,33 @@ same "A, alone on its autogroup's cfs_rq, leaves the queue: W's wakeup of A is a
 same "--no-groups: one flat queue, A above V is held delayed (ttwu_runnable)" "runnable" \
 	"$(sqlite3 "$TMP/dgf.db" "SELECT coalesce(skip, 'placement') FROM decision WHERE kind = 'wakeup' AND tid = 500")"
 
+# --- sched_autogroup_exit_task(): a dying child leaves its group at once ----
+# A fork storm (tests/lib/fork-storm.awk) of two workers of autogroup 10 on
+# CPU 0 (each runs 0.05 ms, forks a child that runs 0.8 ms and exits; the
+# other waits meanwhile), a nice-0 hog on CPU 1.  At its exit each child is
+# moved to the root task group: task_change_group_fair() (6.1, 6.12, 6.18)
+# detaches it from the group's cfs_rq with its sums, the current period's
+# part included (detach_entity_load_avg()), and attaches it to the root's
+# with its sums rebuilt from its averages, so its death takes all it
+# accrued.  CPU 0 then holds two tasks with util near 110 and runnable near
+# 1100, below imbalance_pct 117 % of its capacity: group_has_spare, lower
+# than CPU 1's group_fully_busy, and every child stays.  With only the
+# averages taken away at the death, CPU 0 keeps each child's last partial
+# period: runnable near 1440, group_overloaded, and the children go to CPU 1.
+awk -v groups=1 -v nw=2 -v qprio=120 -v life=800 -v wrun=50 -v dur=300 \
+	-f "$TEST_DIR/lib/fork-storm.awk" >"$TMP/gstorm.txt"
+"$SR" replay -q -o "$TMP/gs.db" -t 1x2x1 "$TMP/gstorm.txt" 2>/dev/null
+same "the grouped storm has its forks" "351" \
+	"$(sqlite3 "$TMP/gs.db" "SELECT count(*) FROM decision WHERE kind = 'fork' AND skip IS NULL")"
+last100() {	# last100 DB: "cpu:count" of the model's last 100 forks
+	sqlite3 "$1" "SELECT e.cpu || ':' || count(*) FROM (SELECT decision_id FROM decision
+		WHERE kind = 'fork' ORDER BY ts DESC LIMIT 100) JOIN evaluation_v e
+		USING (decision_id) WHERE e.model = 'mainline' GROUP BY e.cpu" | paste -sd' '
+}
+same "children that left the group at their exit took what they accrued: the last 100 stay" \
+	"0:100" "$(last100 "$TMP/gs.db")"
+"$SR" replay -q -o "$TMP/gsf.db" -t 1x2x1 --no-groups "$TMP/gstorm.txt" 2>/dev/null
+same "... --no-groups: no group to leave, each child's last partial period stays: CPU 1" \
+	"1:100" "$(last100 "$TMP/gsf.db")"
+
 test_done

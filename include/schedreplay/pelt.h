@@ -64,6 +64,19 @@ void sr_pelt_set(struct sr_pelt *sa, unsigned long load, unsigned long util,
 		 unsigned long runnable, unsigned long weight);
 
 /**
+ * sr_pelt_align - an entity joins a cfs_rq (attach_entity_load_avg())
+ * @se: the entity's signal: its averages are kept
+ * @cfs: the cfs_rq's signal, brought to the attach time by the caller
+ * @weight: the entity's weight
+ *
+ * The entity takes the cfs_rq's last_update and period_contrib, so that
+ * both cross their period boundaries together, and its sums are rebuilt
+ * from its averages at that point of the period (sr_pelt_set()).  A
+ * cfs_rq never updated leaves the entity's clock as it is.
+ */
+void sr_pelt_align(struct sr_pelt *se, const struct sr_pelt *cfs, unsigned long weight);
+
+/**
  * sr_pelt_set_load - take a runqueue's load_avg as the kernel had it
  * @sa: the runqueue's signal (weights folded into its sums)
  * @load: cfs_rq->avg.load_avg

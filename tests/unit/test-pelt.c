@@ -423,6 +423,51 @@ static void check_weights(void)
 	CHECK(ok, "adjacent weights differ by ~1.25x");
 }
 
+/*
+ * sr_pelt_align(): attach_entity_load_avg()'s decay window.  The entity
+ * takes the cfs_rq's last_update and period_contrib and rebuilds its sums
+ * from its averages there, so both cross the next period boundary at the
+ * same update: a task that runs 800 us from 700 units into the cfs_rq's
+ * period recomputes its averages at its dequeue, as the cfs_rq does.
+ */
+static void check_align(void)
+{
+	struct sr_pelt cfs, se, own;
+	uint64_t t0 = 1000000000ULL, divider;
+	int crossed;
+
+	start(&cfs);
+	cfs.last_update = t0;
+	cfs.period_contrib = 700;
+	cfs.util_avg = 500;
+	memset(&se, 0, sizeof(se));
+	se.last_update = t0 + 5000;
+	se.period_contrib = 0;
+	se.load_avg = 1024;
+	se.util_avg = 300;
+	se.runnable_avg = 310;
+	own = se;
+	sr_pelt_align(&se, &cfs, 1024);
+	divider = MIN_DIVIDER + 700;
+	CHECK_EQ(se.last_update, t0, "aligned: the cfs_rq's last_update");
+	CHECK_EQ(se.period_contrib, 700, "aligned: the cfs_rq's period_contrib");
+	CHECK_EQ(se.util_sum, 300 * divider, "util_sum = util_avg * divider");
+	CHECK_EQ(se.runnable_sum, 310 * divider, "runnable_sum = runnable_avg * divider");
+	CHECK_EQ(se.load_sum, 1024 * divider / 1024, "load_sum = load_avg * divider / weight");
+	CHECK_EQ(se.util_avg, 300, "the averages are kept");
+	crossed = sr_pelt_update(&se, t0 + 800 * 1024, 1, 1, 1, 1024);
+	CHECK_EQ(crossed, 1, "aligned: 800 us of running from 700 units crosses the boundary");
+	CHECK(se.util_avg > 300, "... and the running time is in util_avg");
+	crossed = sr_pelt_update(&own, t0 + 5000 + 800 * 1024, 1, 1, 1, 1024);
+	CHECK_EQ(crossed, 0, "a window of its own: the same 800 us cross none");
+	CHECK_EQ(own.util_avg, 300, "... and its util_avg stays");
+	start(&cfs);
+	cfs.last_update = 0;
+	own.last_update = 77;
+	sr_pelt_align(&own, &cfs, 1024);
+	CHECK_EQ(own.last_update, 77, "a cfs_rq never updated leaves the entity's clock");
+}
+
 int main(void)
 {
 	check_table();
@@ -434,5 +479,6 @@ int main(void)
 	check_init();
 	check_reference();
 	check_weights();
+	check_align();
 	return unit_done();
 }
