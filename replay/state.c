@@ -809,14 +809,23 @@ static void enqueue(struct sr_replay *r, struct sr_task *t, int cpu, uint64_t no
 	aff_seen(t, cpu);
 }
 
-static void dequeue(struct sr_replay *r, struct sr_task *t, uint64_t now)
+/*
+ * @t leaves its CPU's queue at @now; @settle: the CPU's update there takes
+ * a pending removal off first (update_cfs_rq_load_avg()), else the removal
+ * stays pending (a dequeue the trace proves only later, at a pick that came
+ * before it)
+ */
+static void dequeue_from(struct sr_replay *r, struct sr_task *t, uint64_t now, int settle)
 {
 	struct sr_rq *rq;
 
 	if (t->cpu < 0)
 		return;
 	rq = &r->rq[t->cpu];
-	rq_pelt_update(r, t->cpu, now);
+	if (settle)
+		rq_pelt_update(r, t->cpu, now);
+	else
+		rq_pelt_advance(r, t->cpu, now);
 	if (eevdf(r) && is_fair(t) && t->lb_cpu == t->cpu) {
 		/* a blocking prev's lag was taken at the block (delay_switch()) */
 		if (t->delay_next != DELAY_LAG_TAKEN)
@@ -851,6 +860,11 @@ static void dequeue(struct sr_replay *r, struct sr_task *t, uint64_t now)
 	}
 	if (is_fair(t) && t->tg > 0)
 		sr_tg_update(r, t->tg, t->cpu, now, 0, 1);
+}
+
+static void dequeue(struct sr_replay *r, struct sr_task *t, uint64_t now)
+{
+	dequeue_from(r, t, now, 1);
 }
 
 /*
@@ -1065,6 +1079,23 @@ static void delay_leave(struct sr_replay *r, struct sr_task *t, uint64_t now)
 {
 	task_pelt_update(t, now);
 	dequeue(r, t, now);
+	delay_zero_lag(t);
+	t->state = SR_TASK_BLOCKED;
+}
+
+/*
+ * The delayed @t is proven off its queue at @now (a select_rq hit, or a
+ * wakeup taken as a placement without the probe): a pick the trace does not
+ * show dequeued it (DEQUEUE_DELAYED) some time before, most often at the
+ * CPU's last switch, and so before the removal of a task that died there
+ * (finish_task_switch() -> task_dead_fair() comes after the pick).  That
+ * update of the CPU is not now: a removal pending there stays pending for
+ * the CPU's next update (its next event, or the tick rule of removed_due())
+ */
+static void delay_left_before(struct sr_replay *r, struct sr_task *t, uint64_t now)
+{
+	task_pelt_update(t, now);
+	dequeue_from(r, t, now, 0);
 	delay_zero_lag(t);
 	t->state = SR_TASK_BLOCKED;
 }
@@ -1400,7 +1431,7 @@ static int on_waking(struct sr_replay *r, const struct sr_event *ev)
 	 * unless the wakeup moves it (on_wakeup(), on_migrate())
 	 */
 	if (!r->probes && p->delayed && ev->target_cpu == p->cpu && p->bound_cpu < 0) {
-		delay_leave(r, p, now);
+		delay_left_before(r, p, now);
 		pd->delay_guess = 1;
 	}
 	if (ev->target_cpu < 0 || ev->target_cpu >= r->topo->ncpus)
@@ -2088,7 +2119,7 @@ static int on_migrate(struct sr_replay *r, const struct sr_event *ev)
 	int orig = ev->target_cpu, dest = ev->dest_cpu, e = ev->cpu;
 	uint64_t now = ev->ts;
 	struct sr_migration m;
-	int deferred = 0, ret = 0;
+	int deferred = 0, balanced = 0, ret = 0;
 
 	if (!p)
 		return -SR_E_NOMEM;
@@ -2142,6 +2173,7 @@ static int on_migrate(struct sr_replay *r, const struct sr_event *ev)
 		 * balance was periodic; its decision is the first pull's.
 		 */
 		m.kind = SR_MIG_LB_PERIODIC;
+		balanced = 1;
 		ret = settle_pull(r, dest, -1, 0, now);
 		r->pull_batch[dest] = now;
 		r->stats.lb_batched++;
@@ -2155,9 +2187,10 @@ static int on_migrate(struct sr_replay *r, const struct sr_event *ev)
 			ret = sr_dec_lb_open_pull(r, p, orig, dest, now);
 		r->pull[dest] = m;
 		r->pull_gap[dest] = r->last_local[dest];
-		deferred = 1;
+		deferred = balanced = 1;
 	} else if (e != orig && r->rq[e].curr == 0) {
 		m.kind = SR_MIG_LB_NOHZ;
+		balanced = 1;
 		ret = nohz_pass(r, p, e, orig, dest, now);
 	} else if (e == orig) {
 		m.kind = SR_MIG_ACTIVE;
@@ -2172,15 +2205,32 @@ static int on_migrate(struct sr_replay *r, const struct sr_event *ev)
 	if (!deferred)
 		ret = emit_migration(r, &m);
 
-	if (p->delayed) {
+	if (p->delayed || (!p->waking && !on_rq(p) && balanced)) {
 		/*
-		 * A balance moved a delayed task (can_migrate_task() has no
-		 * sched_delayed test before 6.14): it is sched_delayed on dest,
-		 * whose next pick dequeues it
+		 * A balance moves queued tasks only (a stopper's move may be an
+		 * affinity change's of a sleeping task: not taken as one): one
+		 * the engine holds asleep was sched_delayed (6.12+: can_migrate_task() has no
+		 * sched_delayed test before 6.14), a pick having not dequeued
+		 * it yet.  detach_task() -> deactivate_task() takes it off orig
+		 * with DO_DETACH and attach_task() -> activate_task() queues it
+		 * on dest with DO_ATTACH, still sched_delayed (no
+		 * DEQUEUE_DELAYED): its averages move now (6.12.117
+		 * dequeue_entity() / enqueue_entity()), and dest's next pick
+		 * dequeues it, asleep, its load left there
 		 */
-		delay_leave(r, p, now);
+		if (p->delayed)
+			delay_leave(r, p, now);
+		else if (sr_kgen_has(&r->kgen, SR_KF_DELAY_DEQUEUE))
+			r->stats.reconciled[SR_REC_DELAYED]++;
+		task_pelt_update(p, now);
+		if (p->attached && p->cpu >= 0)
+			rq_pelt_update(r, p->cpu, now);
 		detach(r, p);
 		p->cpu = dest;
+		rq_pelt_update(r, dest, now);
+		attach(r, p, dest);
+		if (p->tg > 0)
+			sr_tg_update(r, p->tg, dest, now, (long long)p->pelt.load_sum, 0);
 	} else if (on_rq(p)) {
 		int was_running = p->state == SR_TASK_RUNNING;
 
@@ -2411,7 +2461,7 @@ static int on_select_rq(struct sr_replay *r, const struct sr_event *ev)
 	if (p->delayed) {
 		/* select_task_rq(): the task had left, at a pick the trace does not show */
 		r->stats.reconciled[SR_REC_DELAYED]++;
-		delay_leave(r, p, now);
+		delay_left_before(r, p, now);
 	}
 	if (probe_proves(r, p, pd->d.prev_cpu, now))
 		r->stats.reconciled[SR_REC_PROBE]++;

@@ -602,7 +602,8 @@ enum sr_reconcile {
 	SR_REC_PROBE,		/* select_rq ran: the task was on no queue, task_cpu() prev_cpu */
 	SR_REC_SWITCH,		/* a switch: prev ran on that CPU, next was queued there */
 	SR_REC_DELAYED,		/* 6.12+: select_rq ran for a task taken as delayed, or
-				 * did not for one taken as dequeued */
+				 * did not for one taken as dequeued, or a balance
+				 * moved one taken as dequeued */
 	SR_REC__COUNT,
 };
 
