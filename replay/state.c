@@ -1370,6 +1370,31 @@ static int kthread_named(struct sr_task *t)
 	return t->kname;
 }
 
+
+/*
+ * do_exit() (6.1, 6.12) calls sched_autogroup_exit_task() after
+ * sched_process_exit and before exit_notify() wakes the parent: whatever
+ * the task's group, sched_move_task() dequeues and requeues the running
+ * task (DEQUEUE_SAVE | DEQUEUE_MOVE; task_change_group_fair()), and
+ * dequeue_entity()'s update_load_avg() brings its CPU's cfs_rq up to date,
+ * taking a pending removal (a task that died there) off.  The engine
+ * updates that CPU at the exit event, and again at each wakeup the exiting
+ * task makes (the parent's is the last): where it was preempted after its
+ * exit event, the trace does not show whether sched_move_task() came
+ * before the preemption or after it, and a task that died meanwhile left
+ * its removal; it is taken as after.  Not for a task in an autogroup at
+ * its exit: its move to the root task group is sr_tg_set()'s at the exit
+ * event (the group entity's share taken as changed at once), and applying
+ * the root's removals as well cost host-sr-forks-b (6.18, autogroups) 43
+ * of its 3548 wakeup_kept decisions: left as it was.
+ */
+static void exit_group_move(struct sr_replay *r, const struct sr_task *t, uint64_t now)
+{
+	if (!t->exit_grouped && t->cpu >= 0 && t->cpu < r->topo->ncpus &&
+	    r->rq[t->cpu].curr == t->pid)
+		rq_pelt_update(r, t->cpu, now);
+}
+
 /*
  * WF_SYNC without the select_rq probe (schedreplay-models(7) §9.1).  In v6.1
  * to v6.12 the flag has one source, the wait-queue wakeups
@@ -1414,6 +1439,9 @@ static int on_waking(struct sr_replay *r, const struct sr_event *ev)
 	if (cur)
 		memcpy(pd->d.waker_comm, cur->comm, SR_COMM_LEN);
 	pd->d.waker_exiting = cur && cur->exiting;
+	/* exit_notify() wakes the parent after sched_autogroup_exit_task() */
+	if (cur && cur->exiting)
+		exit_group_move(r, cur, now);
 	pd->d.waker_irq = ev->ctx == SR_CTX_IRQ;
 	if (cur && cur->exiting)
 		pd->d.inferred |= SR_INF_EXITING;
@@ -2579,6 +2607,8 @@ static int feed(struct sr_replay *r, const struct sr_event *ev)
 		if (!t)
 			return -SR_E_NOMEM;
 		t->exiting = 1;
+		t->exit_grouped = t->tg > 0;
+		exit_group_move(r, t, ev->ts);
 		/*
 		 * do_exit() (6.1 - 6.18): after sched_process_exit,
 		 * sched_autogroup_exit_task() moves the task to the root task
