@@ -1370,7 +1370,6 @@ static int kthread_named(struct sr_task *t)
 	return t->kname;
 }
 
-
 /*
  * do_exit() (6.1, 6.12) calls sched_autogroup_exit_task() after
  * sched_process_exit and before exit_notify() wakes the parent: whatever
@@ -2237,9 +2236,9 @@ static int on_migrate(struct sr_replay *r, const struct sr_event *ev)
 		/*
 		 * A balance moves queued tasks only (a stopper's move may be an
 		 * affinity change's of a sleeping task: not taken as one): one
-		 * the engine holds asleep was sched_delayed (6.12+: can_migrate_task() has no
-		 * sched_delayed test before 6.14), a pick having not dequeued
-		 * it yet.  detach_task() -> deactivate_task() takes it off orig
+		 * the engine holds asleep was sched_delayed (6.12+:
+		 * can_migrate_task() has no sched_delayed test before 6.14), a
+		 * pick having not dequeued it yet.  detach_task() -> deactivate_task() takes it off orig
 		 * with DO_DETACH and attach_task() -> activate_task() queues it
 		 * on dest with DO_ATTACH, still sched_delayed (no
 		 * DEQUEUE_DELAYED): its averages move now (6.12.117
