@@ -826,14 +826,23 @@ static void enqueue(struct sr_replay *r, struct sr_task *t, int cpu, uint64_t no
 	aff_seen(t, cpu);
 }
 
-static void dequeue(struct sr_replay *r, struct sr_task *t, uint64_t now)
+/*
+ * @t leaves its CPU's queue at @now; @settle: the CPU's update there takes
+ * a pending removal off first (update_cfs_rq_load_avg()), else the removal
+ * stays pending (a dequeue the trace proves only later, at a pick that came
+ * before it)
+ */
+static void dequeue_from(struct sr_replay *r, struct sr_task *t, uint64_t now, int settle)
 {
 	struct sr_rq *rq;
 
 	if (t->cpu < 0)
 		return;
 	rq = &r->rq[t->cpu];
-	rq_pelt_update(r, t->cpu, now);
+	if (settle)
+		rq_pelt_update(r, t->cpu, now);
+	else
+		rq_pelt_advance(r, t->cpu, now);
 	if (eevdf(r) && is_fair(t) && t->lb_cpu == t->cpu) {
 		/* a blocking prev's lag was taken at the block (delay_switch()) */
 		if (t->delay_next != DELAY_LAG_TAKEN)
@@ -868,6 +877,11 @@ static void dequeue(struct sr_replay *r, struct sr_task *t, uint64_t now)
 	}
 	if (is_fair(t) && t->tg > 0)
 		sr_tg_update(r, t->tg, t->cpu, now, 0, 1);
+}
+
+static void dequeue(struct sr_replay *r, struct sr_task *t, uint64_t now)
+{
+	dequeue_from(r, t, now, 1);
 }
 
 /*
@@ -1131,6 +1145,23 @@ static void delay_leave(struct sr_replay *r, struct sr_task *t, uint64_t now)
 {
 	task_pelt_update(t, now);
 	dequeue(r, t, now);
+	delay_zero_lag(t);
+	t->state = SR_TASK_BLOCKED;
+}
+
+/*
+ * The delayed @t is proven off its queue at @now (a select_rq hit, or a
+ * wakeup taken as a placement without the probe): a pick the trace does not
+ * show dequeued it (DEQUEUE_DELAYED) some time before, most often at the
+ * CPU's last switch, and so before the removal of a task that died there
+ * (finish_task_switch() -> task_dead_fair() comes after the pick).  That
+ * update of the CPU is not now: a removal pending there stays pending for
+ * the CPU's next update (its next event, or the tick rule of removed_due())
+ */
+static void delay_left_before(struct sr_replay *r, struct sr_task *t, uint64_t now)
+{
+	task_pelt_update(t, now);
+	dequeue_from(r, t, now, 0);
 	delay_zero_lag(t);
 	t->state = SR_TASK_BLOCKED;
 }
@@ -1406,6 +1437,30 @@ static int kthread_named(struct sr_task *t)
 }
 
 /*
+ * do_exit() (6.1, 6.12) calls sched_autogroup_exit_task() after
+ * sched_process_exit and before exit_notify() wakes the parent: whatever
+ * the task's group, sched_move_task() dequeues and requeues the running
+ * task (DEQUEUE_SAVE | DEQUEUE_MOVE; task_change_group_fair()), and
+ * dequeue_entity()'s update_load_avg() brings its CPU's cfs_rq up to date,
+ * taking a pending removal (a task that died there) off.  The engine
+ * updates that CPU at the exit event, and again at each wakeup the exiting
+ * task makes (the parent's is the last): where it was preempted after its
+ * exit event, the trace does not show whether sched_move_task() came
+ * before the preemption or after it, and a task that died meanwhile left
+ * its removal; it is taken as after.  Not for a task in an autogroup at
+ * its exit: its move to the root task group is sr_tg_set()'s at the exit
+ * event (the group entity's share taken as changed at once), and applying
+ * the root's removals as well cost host-sr-forks-b (6.18, autogroups) 43
+ * of its 3548 wakeup_kept decisions: left as it was.
+ */
+static void exit_group_move(struct sr_replay *r, const struct sr_task *t, uint64_t now)
+{
+	if (!t->exit_grouped && t->cpu >= 0 && t->cpu < r->topo->ncpus &&
+	    r->rq[t->cpu].curr == t->pid)
+		rq_pelt_update(r, t->cpu, now);
+}
+
+/*
  * WF_SYNC without the select_rq probe (schedreplay-models(7) §9.1).  In v6.1
  * to v6.12 the flag has one source, the wait-queue wakeups
  * __wake_up_sync_key() and __wake_up_locked_sync_key() (kernel/sched/wait.c),
@@ -1449,6 +1504,9 @@ static int on_waking(struct sr_replay *r, const struct sr_event *ev)
 	if (cur)
 		memcpy(pd->d.waker_comm, cur->comm, SR_COMM_LEN);
 	pd->d.waker_exiting = cur && cur->exiting;
+	/* exit_notify() wakes the parent after sched_autogroup_exit_task() */
+	if (cur && cur->exiting)
+		exit_group_move(r, cur, now);
 	pd->d.waker_irq = ev->ctx == SR_CTX_IRQ;
 	if (cur && cur->exiting)
 		pd->d.inferred |= SR_INF_EXITING;
@@ -1466,7 +1524,7 @@ static int on_waking(struct sr_replay *r, const struct sr_event *ev)
 	 * unless the wakeup moves it (on_wakeup(), on_migrate())
 	 */
 	if (!r->probes && p->delayed && ev->target_cpu == p->cpu && p->bound_cpu < 0) {
-		delay_leave(r, p, now);
+		delay_left_before(r, p, now);
 		pd->delay_guess = 1;
 	}
 	if (ev->target_cpu < 0 || ev->target_cpu >= r->topo->ncpus)
@@ -2154,7 +2212,7 @@ static int on_migrate(struct sr_replay *r, const struct sr_event *ev)
 	int orig = ev->target_cpu, dest = ev->dest_cpu, e = ev->cpu;
 	uint64_t now = ev->ts;
 	struct sr_migration m;
-	int deferred = 0, ret = 0;
+	int deferred = 0, balanced = 0, ret = 0;
 
 	if (!p)
 		return -SR_E_NOMEM;
@@ -2208,6 +2266,7 @@ static int on_migrate(struct sr_replay *r, const struct sr_event *ev)
 		 * balance was periodic; its decision is the first pull's.
 		 */
 		m.kind = SR_MIG_LB_PERIODIC;
+		balanced = 1;
 		ret = settle_pull(r, dest, -1, 0, now);
 		r->pull_batch[dest] = now;
 		r->stats.lb_batched++;
@@ -2222,9 +2281,10 @@ static int on_migrate(struct sr_replay *r, const struct sr_event *ev)
 		r->pull[dest] = m;
 		r->pull_gap[dest] = r->last_local[dest];
 		r->pull_task[dest] = ev->ctx == SR_CTX_TASK && ev->common_pid > 0;
-		deferred = 1;
+		deferred = balanced = 1;
 	} else if (e != orig && r->rq[e].curr == 0) {
 		m.kind = SR_MIG_LB_NOHZ;
+		balanced = 1;
 		ret = nohz_pass(r, p, e, orig, dest, now);
 	} else if (ev->ctx == SR_CTX_TASK && ev->common_pid > 0 && is_fair(p)) {
 		/*
@@ -2247,15 +2307,32 @@ static int on_migrate(struct sr_replay *r, const struct sr_event *ev)
 	if (!deferred)
 		ret = emit_migration(r, &m);
 
-	if (p->delayed) {
+	if (p->delayed || (!p->waking && !on_rq(p) && balanced)) {
 		/*
-		 * A balance moved a delayed task (can_migrate_task() has no
-		 * sched_delayed test before 6.14): it is sched_delayed on dest,
-		 * whose next pick dequeues it
+		 * A balance moves queued tasks only (a stopper's move may be an
+		 * affinity change's of a sleeping task: not taken as one): one
+		 * the engine holds asleep was sched_delayed (6.12+:
+		 * can_migrate_task() has no sched_delayed test before 6.14), a
+		 * pick having not dequeued it yet.  detach_task() -> deactivate_task() takes it off orig
+		 * with DO_DETACH and attach_task() -> activate_task() queues it
+		 * on dest with DO_ATTACH, still sched_delayed (no
+		 * DEQUEUE_DELAYED): its averages move now (6.12.117
+		 * dequeue_entity() / enqueue_entity()), and dest's next pick
+		 * dequeues it, asleep, its load left there
 		 */
-		delay_leave(r, p, now);
+		if (p->delayed)
+			delay_leave(r, p, now);
+		else if (sr_kgen_has(&r->kgen, SR_KF_DELAY_DEQUEUE))
+			r->stats.reconciled[SR_REC_DELAYED]++;
+		task_pelt_update(p, now);
+		if (p->attached && p->cpu >= 0)
+			rq_pelt_update(r, p->cpu, now);
 		detach(r, p);
 		p->cpu = dest;
+		rq_pelt_update(r, dest, now);
+		attach(r, p, dest);
+		if (p->tg > 0)
+			sr_tg_update(r, p->tg, dest, now, (long long)p->pelt.load_sum, 0);
 	} else if (on_rq(p)) {
 		int was_running = p->state == SR_TASK_RUNNING;
 
@@ -2487,7 +2564,7 @@ static int on_select_rq(struct sr_replay *r, const struct sr_event *ev)
 	if (p->delayed) {
 		/* select_task_rq(): the task had left, at a pick the trace does not show */
 		r->stats.reconciled[SR_REC_DELAYED]++;
-		delay_leave(r, p, now);
+		delay_left_before(r, p, now);
 	}
 	if (probe_proves(r, p, pd->d.prev_cpu, now))
 		r->stats.reconciled[SR_REC_PROBE]++;
@@ -2632,6 +2709,8 @@ static int feed(struct sr_replay *r, const struct sr_event *ev)
 			return -SR_E_NOMEM;
 		old_tg = t->tg;
 		t->exiting = 1;
+		t->exit_grouped = t->tg > 0;
+		exit_group_move(r, t, ev->ts);
 		/*
 		 * do_exit() (6.1 - 6.18): after sched_process_exit,
 		 * sched_autogroup_exit_task() moves the task to the root task

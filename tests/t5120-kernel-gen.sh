@@ -157,4 +157,34 @@ same "6.12: the idle balance pulls the delayed A, as the kernel did" 1 "$(pull_o
 same "6.18: a migrate_task balance leaves the delayed A" none "$(pull_of "$TMP/dp-6.18.db")"
 same "6.1: A has left the queue: nothing to pull" none "$(pull_of "$TMP/dp-6.1.db")"
 
+# --- the pulled delayed task's load moves with it (detach_task/attach_task) --
+cpu1_load() {	# CPU 1's load at the balance and at A's wakeup (CPU 1 idle between)
+	sqlite3 "$1" "SELECT group_concat(c.load, ' ') FROM (SELECT c.load FROM decision d
+		JOIN cpu_state c USING (decision_id) WHERE c.cpu = 1 AND d.kind IN
+		('balance_periodic', 'wakeup') AND d.ts >= 10006000000 ORDER BY d.ts) c"
+}
+rises() { set -- $1; [ "$#" = 2 ] && [ "$2" -gt "$1" ] && echo rises || echo "$*"; }
+"$SR" replay -q -o "$TMP/dl.db" --snapshots all -t 2x2x1 --kernel 6.12.117 "$dp" 2>/dev/null
+same "6.12: the idle CPU 1's load rises after it pulls the delayed A: A's averages joined it" \
+	rises "$(rises "$(cpu1_load "$TMP/dl.db")")"
+sed 's/10.004000: sched_switch: prev_comm=A/10.000200: sched_switch: prev_comm=A/' "$dp" \
+	>"$TMP/dp-early.txt"
+"$SR" replay -q -o "$TMP/dle.db" --snapshots all -t 2x2x1 --kernel 6.12.117 "$TMP/dp-early.txt" \
+	2>/dev/null
+same "A taken as dequeued at its sleep: the pull proves it was delayed (reconciled), its load moves" \
+	"rises delayed 1" "$(rises "$(cpu1_load "$TMP/dle.db")") $(sqlite3 "$TMP/dle.db" \
+	"SELECT kind || ' ' || n FROM reconciled WHERE kind = 'delayed'")"
+
+# --- a probed wakeup of a delayed task leaves a dead task's removal pending --
+dd="$S/delayed-dead-removal.txt"
+sed 's/prev_state=X ==> next_comm=C/prev_state=S ==> next_comm=C/' "$dd" >"$TMP/dd-sleep.txt"
+cpu0_at_a() {
+	"$SR" replay -q -o "$TMP/dd.db" -f --snapshots all -t 2x2x1 --kernel 6.12.117 "$1" 2>/dev/null
+	sqlite3 "$TMP/dd.db" "SELECT c.load || ' ' || (SELECT n FROM reconciled WHERE kind = 'delayed')
+		FROM decision d JOIN cpu_state c USING (decision_id) WHERE d.tid = 600 AND
+		d.kind = 'wakeup' AND c.cpu = 0"
+}
+same "the select_rq hit for the delayed A: CPU 0 still holds the dead B's load, as if B slept" \
+	"$(cpu0_at_a "$TMP/dd-sleep.txt")" "$(cpu0_at_a "$dd")"
+
 test_done

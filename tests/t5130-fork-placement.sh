@@ -151,4 +151,20 @@ same "children aligned to CPU 0's decay window take their running time with them
 		decision WHERE kind = 'fork' ORDER BY ts DESC LIMIT 100) JOIN evaluation_v e
 		USING (decision_id) WHERE e.model = 'mainline' GROUP BY e.cpu")"
 
+# --- an exiting task's CPU is updated before it wakes its parent -----------
+# (sched_autogroup_exit_task() -> sched_move_task() in do_exit(), 6.1, 6.12)
+ep="$S/exit-parent-wakeup.txt"
+grep -v sched_process_exit "$ep" >"$TMP/ep-noexit.txt"
+cpu0_load() {	# cpu0_load TRACE TID: CPU 0's load at TID's decision
+	rm -f "$TMP/ep.db"
+	"$SR" replay -q --snapshots all -o "$TMP/ep.db" -t 1x2x1 "$1" 2>/dev/null
+	sqlite3 "$TMP/ep.db" "SELECT c.load FROM decision d JOIN cpu_state c USING (decision_id)
+		WHERE d.tid = $2 AND c.cpu = 0"
+}
+lower() { [ -n "$1" ] && [ -n "$2" ] && [ "$1" -lt "$2" ] && echo lower || echo "$1 vs $2"; }
+same "after E's exit event the dead D's load has left CPU 0: R's fork on CPU 1 reads less" \
+	lower "$(lower "$(cpu0_load "$ep" 700)" "$(cpu0_load "$TMP/ep-noexit.txt" 700)")"
+same "E preempted after its exit, F died meanwhile: F's load has left CPU 0 at P's wakeup" \
+	lower "$(lower "$(cpu0_load "$ep" 400)" "$(cpu0_load "$TMP/ep-noexit.txt" 400)")"
+
 test_done

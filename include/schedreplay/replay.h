@@ -72,6 +72,7 @@ struct sr_task {
 	int last_wakee;
 	int recent_used_cpu;
 	int exiting;			/* sched_process_exit seen, final switch not yet */
+	int exit_grouped;		/* in an autogroup at its sched_process_exit */
 	int kthread;			/* 1 kernel thread, 0 user, -1 unknown */
 	int kname;			/* state.c kthread_named() of @comm: 1, 0, -1 not yet */
 	int bound_cpu;			/* single allowed CPU when known/inferred, else -1 */
@@ -604,7 +605,8 @@ enum sr_reconcile {
 	SR_REC_PROBE,		/* select_rq ran: the task was on no queue, task_cpu() prev_cpu */
 	SR_REC_SWITCH,		/* a switch: prev ran on that CPU, next was queued there */
 	SR_REC_DELAYED,		/* 6.12+: select_rq ran for a task taken as delayed, or
-				 * did not for one taken as dequeued */
+				 * did not for one taken as dequeued, or a balance
+				 * moved one taken as dequeued */
 	SR_REC__COUNT,
 };
 
