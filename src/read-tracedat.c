@@ -100,12 +100,14 @@ int tep_parse_kallsyms(struct tep_handle *tep, const char *kallsyms)
  * 1.11 M-event bench trace: the readers use the sched, schedreplay and
  * ftrace events, and an event of another system only if the trace holds
  * one.  While dat_open() runs libtracecmd's open, this definition parses
- * those three systems at once and keeps the text of every other format;
- * lookup_type() parses a kept one the first time a record of its id comes,
- * with the same text into the same tep handle, so the events read are
- * those libtracecmd would have parsed.  Every format, kept or not, has
- * passed sr_tracedat_check() first (parsed in a child process).  Outside
- * dat_open() every call goes straight to libtraceevent's.
+ * those three systems at once (sr_tracedat_parsed_at_open()) and keeps the
+ * text of every other format; lookup_type() parses a kept one the first
+ * time a record of its id comes, with the same text into the same tep
+ * handle, so the events read are those libtracecmd would have parsed.  A
+ * format is parsed here only after a child process parsed it: those of the
+ * three systems in sr_tracedat_check(), a kept one in
+ * sr_tracedat_format_check().  Outside dat_open() every call goes straight
+ * to libtraceevent's.
  */
 struct dat_kept {
 	int id;
@@ -189,8 +191,7 @@ static int keep_format(const char *buf, unsigned long size, const char *sys)
 enum tep_errno tep_parse_event(struct tep_handle *tep, const char *buf, unsigned long size,
 			       const char *sys)
 {
-	if (keeping.on && sys && strcmp(sys, "sched") &&
-	    strcmp(sys, "schedreplay") && strcmp(sys, "ftrace")) {
+	if (keeping.on && sys && !sr_tracedat_parsed_at_open(sys)) {
 		if (!keep_format(buf, size, sys))
 			return 0;
 		/* a text without an ID, or no memory: parsed now, as libtracecmd would */
@@ -266,6 +267,7 @@ struct dat_priv {
 	int ntypes;
 	struct dat_kept *kept;		/* formats not parsed yet (tep_parse_event() above) */
 	size_t nkept;
+	char *kept_cause;		/* why a kept format was refused */
 	struct tep_record *cur;		/* the record handed out last */
 	int cur_cpu;
 	int lost_pending;		/* a lost marker was delivered for cur */
@@ -891,11 +893,15 @@ static int parse_cpustats(struct sr_trace *t, struct dat_priv *d)
 
 /*
  * The kept format of @id (@id -1: every kept format) parsed into the tep
- * handle, as libtracecmd's open would have.  Return: whether one was
+ * handle, as libtracecmd's open would have, once a child process parsed it
+ * (a format that takes the child down is not parsed: d->kept_cause says
+ * why).  Return: whether one was
  */
 static int parse_kept(struct dat_priv *d, int id)
 {
 	char msg[sizeof(tep_last_msg)];
+	int big = tep_is_file_bigendian(d->tep), lsize = tep_get_long_size(d->tep);
+	char *why;
 	size_t i, j;
 	int found = 0;
 
@@ -908,10 +914,16 @@ static int parse_kept(struct dat_priv *d, int id)
 			d->kept[j++] = *k;
 			continue;
 		}
-		real_parse_event(d->tep, k->text, k->len, k->sys);
+		why = NULL;
+		if (!sr_tracedat_format_check(k->text, k->len, k->sys, k->id, big, lsize, &why)) {
+			real_parse_event(d->tep, k->text, k->len, k->sys);
+			found = 1;
+		} else {
+			free(d->kept_cause);
+			d->kept_cause = why;
+		}
 		free(k->sys);
 		free(k->text);
-		found = 1;
 	}
 	d->nkept = j;
 	memcpy(tep_last_msg, msg, sizeof(msg));
@@ -1119,6 +1131,8 @@ static struct dat_type *lookup_type(struct dat_priv *d, int id)
 	if (ty->known)
 		return ty;
 	e = tep_find_event(d->tep, id);
+	free(d->kept_cause);
+	d->kept_cause = NULL;
 	if (!e && parse_kept(d, id))
 		e = tep_find_event(d->tep, id);
 	if (!e)
@@ -1360,6 +1374,11 @@ static int decode(struct sr_trace *t, struct dat_priv *d, struct tep_record *r,
 	}
 	id = (int)v;
 	ty = lookup_type(d, id);
+	if (!ty && d->kept_cause) {
+		sr_cause_set(cause, "cpu %d record at offset %llu: %s", r->cpu, r->offset,
+			     d->kept_cause);
+		return -SR_E_CORRUPT;
+	}
 	if (!ty) {
 		sr_cause_set(cause, "cpu %d record at offset %llu: unknown event id %d",
 			     r->cpu, r->offset, id);
@@ -1673,6 +1692,7 @@ static void dat_close(struct sr_trace *t)
 	free(d->heap);
 	free(d->types);
 	kept_free(d->kept, d->nkept);
+	free(d->kept_cause);
 	free(d);
 	t->priv = NULL;
 }
