@@ -316,6 +316,9 @@ struct sr_store {
 	int nrq;
 	const struct sr_slice_row *sq[MULTI];
 	struct sr_slice_row sq_moved[MULTI];	/* rows of a later run, their ids moved */
+	/* the rows a block left waiting, copied out of it for the next one */
+	struct sr_decision dq_own[MULTI], rq_own[MULTI];
+	struct sr_slice_row sq_own[MULTI];
 	int ndq, nsq;
 	int ncpus;
 	char *path;			/* the destination (a symlink's target) */
@@ -2030,7 +2033,33 @@ static void run_job(struct sr_store *s, struct job_block *b, struct job *j)
 	writer_fail(s, err, cause);
 }
 
-/* the rows still waiting, before the block they point into is handed back */
+/*
+ * The rows still waiting, before the block they point into is handed back:
+ * copied out of it, to wait for the rows of the next block (MULTI to a
+ * statement still), in the same order
+ */
+static void carry_over(struct sr_store *s)
+{
+	int i;
+
+	for (i = 0; i < s->ndq; i++)
+		if (s->dq[i] != &s->dq_own[i]) {
+			s->dq_own[i] = *s->dq[i];
+			s->dq[i] = &s->dq_own[i];
+		}
+	for (i = 0; i < s->nrq; i++)
+		if (s->rq[i] != &s->rq_own[i]) {
+			s->rq_own[i] = *s->rq[i];
+			s->rq[i] = &s->rq_own[i];
+		}
+	for (i = 0; i < s->nsq; i++)
+		if (s->sq[i] != &s->sq_own[i]) {
+			s->sq_own[i] = *s->sq[i];
+			s->sq[i] = &s->sq_own[i];
+		}
+}
+
+/* the rows still waiting, at the end of the run's last block */
 static void flush_block(struct sr_store *s)
 {
 	char *cause = NULL;
@@ -2062,11 +2091,13 @@ static void *writer_main(void *arg)
 			pthread_cond_wait(&s->cond, &s->lock);
 		b = s->busy;
 		pthread_mutex_unlock(&s->lock);
-		if (!b)
+		if (!b) {
+			flush_block(s);
 			return NULL;
+		}
 		for (i = 0; i < b->n; i++)
 			run_job(s, b, &b->job[i]);
-		flush_block(s);
+		carry_over(s);
 		b->n = 0;
 		b->nev = 0;
 		pthread_mutex_lock(&s->lock);
