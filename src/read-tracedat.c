@@ -12,6 +12,7 @@
  * merged by timestamp with a small heap so that the cost per event does not
  * grow with the number of CPUs.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -90,6 +91,125 @@ int tep_parse_kallsyms(struct tep_handle *tep, const char *kallsyms)
 	return 0;
 }
 
+/*
+ * libtracecmd parses every event format of the file as it opens it
+ * (tep_parse_event(), which it calls through the dynamic linker, like
+ * tep_parse_kallsyms() above).  A file that trace-cmd extract or record
+ * wrote holds the formats of every event of the kernel (2323 of 101 systems
+ * on the 6.18 bench host), and their parse was most of the open of the
+ * 1.11 M-event bench trace: the readers use the sched, schedreplay and
+ * ftrace events, and an event of another system only if the trace holds
+ * one.  While dat_open() runs libtracecmd's open, this definition parses
+ * those three systems at once (sr_tracedat_parsed_at_open()) and keeps the
+ * text of every other format; lookup_type() parses a kept one the first
+ * time a record of its id comes, with the same text into the same tep
+ * handle, so the events read are those libtracecmd would have parsed.  A
+ * format is parsed here only after a child process parsed it: those of the
+ * three systems in sr_tracedat_check(), a kept one in
+ * sr_tracedat_format_check().  Outside dat_open() every call goes straight
+ * to libtraceevent's.
+ */
+struct dat_kept {
+	int id;
+	char *sys;
+	char *text;
+	unsigned long len;
+};
+
+/* the formats kept by the open that runs (one at a time: dat_open() is not reentrant) */
+static struct {
+	int on;
+	struct dat_kept *v;
+	size_t n, cap;
+} keeping;
+
+typedef enum tep_errno (*parse_event_fn)(struct tep_handle *tep, const char *buf,
+					  unsigned long size, const char *sys);
+
+static enum tep_errno real_parse_event(struct tep_handle *tep, const char *buf,
+				       unsigned long size, const char *sys)
+{
+	static parse_event_fn fn;
+
+	if (!fn)
+		fn = (parse_event_fn)dlsym(RTLD_NEXT, "tep_parse_event");
+	return fn ? fn(tep, buf, size, sys) : TEP_ERRNO__MEM_ALLOC_FAILED;
+}
+
+/* the "ID: N" line of a format text, or -1 */
+static int format_id(const char *buf, unsigned long size)
+{
+	unsigned long i = 0;
+	long v = -1;
+
+	while (i + 3 < size) {
+		if (!memcmp(buf + i, "ID:", 3)) {
+			for (i += 3; i < size && (buf[i] == ' ' || buf[i] == '\t'); i++)
+				;
+			for (v = 0; i < size && buf[i] >= '0' && buf[i] <= '9' && v <= 0xffff; i++)
+				v = v * 10 + (buf[i] - '0');
+			return v <= 0xffff ? (int)v : -1;
+		}
+		while (i < size && buf[i] != '\n')
+			i++;
+		i++;
+	}
+	return -1;
+}
+
+static int keep_format(const char *buf, unsigned long size, const char *sys)
+{
+	struct dat_kept *k;
+	int id = format_id(buf, size);
+
+	if (id < 0)
+		return -1;
+	if (keeping.n == keeping.cap) {
+		size_t cap = keeping.cap ? keeping.cap * 2 : 256;
+		struct dat_kept *v = realloc(keeping.v, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		keeping.v = v;
+		keeping.cap = cap;
+	}
+	k = &keeping.v[keeping.n];
+	k->id = id;
+	k->len = size;
+	k->sys = strdup(sys);
+	k->text = malloc(size ? size : 1);
+	if (!k->sys || !k->text) {
+		free(k->sys);
+		free(k->text);
+		return -1;
+	}
+	memcpy(k->text, buf, size);
+	keeping.n++;
+	return 0;
+}
+
+enum tep_errno tep_parse_event(struct tep_handle *tep, const char *buf, unsigned long size,
+			       const char *sys)
+{
+	if (keeping.on && sys && !sr_tracedat_parsed_at_open(sys)) {
+		if (!keep_format(buf, size, sys))
+			return 0;
+		/* a text without an ID, or no memory: parsed now, as libtracecmd would */
+	}
+	return real_parse_event(tep, buf, size, sys);
+}
+
+static void kept_free(struct dat_kept *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(v[i].sys);
+		free(v[i].text);
+	}
+	free(v);
+}
+
 /* What we know about one event type id, looked up once. */
 struct dat_type {
 	int known;
@@ -145,6 +265,9 @@ struct dat_priv {
 	int nheap;
 	struct dat_type *types;
 	int ntypes;
+	struct dat_kept *kept;		/* formats not parsed yet (tep_parse_event() above) */
+	size_t nkept;
+	char *kept_cause;		/* why a kept format was refused */
 	struct tep_record *cur;		/* the record handed out last */
 	int cur_cpu;
 	int lost_pending;		/* a lost marker was delivered for cur */
@@ -768,11 +891,55 @@ static int parse_cpustats(struct sr_trace *t, struct dat_priv *d)
 	return 0;
 }
 
+/*
+ * The kept format of @id (@id -1: every kept format) parsed into the tep
+ * handle, as libtracecmd's open would have, once a child process parsed it
+ * (a format that takes the child down is not parsed: d->kept_cause says
+ * why).  Return: whether one was
+ */
+static int parse_kept(struct dat_priv *d, int id)
+{
+	char msg[sizeof(tep_last_msg)];
+	int big = tep_is_file_bigendian(d->tep), lsize = tep_get_long_size(d->tep);
+	char *why;
+	size_t i, j;
+	int found = 0;
+
+	/* a warning of the parser is not the message of a later failure */
+	memcpy(msg, tep_last_msg, sizeof(msg));
+	for (i = j = 0; i < d->nkept; i++) {
+		struct dat_kept *k = &d->kept[i];
+
+		if (id >= 0 && k->id != id) {
+			d->kept[j++] = *k;
+			continue;
+		}
+		why = NULL;
+		if (!sr_tracedat_format_check(k->text, k->len, k->sys, k->id, big, lsize, &why)) {
+			real_parse_event(d->tep, k->text, k->len, k->sys);
+			found = 1;
+		} else {
+			free(d->kept_cause);
+			d->kept_cause = why;
+		}
+		free(k->sys);
+		free(k->text);
+	}
+	d->nkept = j;
+	memcpy(tep_last_msg, msg, sizeof(msg));
+	return found;
+}
+
 /* where every record keeps its type and pid (the common header) */
 static int common_fields(struct dat_priv *d, char **cause)
 {
-	struct tep_event **events = tep_list_events(d->tep, TEP_EVENT_SORT_ID);
+	struct tep_event **events;
 	struct tep_format_field *ft = NULL, *fp = NULL, *ff = NULL;
+
+	/* the common fields of a file without an event of the systems parsed at open */
+	if (!tep_get_events_count(d->tep))
+		parse_kept(d, -1);
+	events = tep_list_events(d->tep, TEP_EVENT_SORT_ID);
 
 	if (events && events[0]) {
 		ft = tep_find_common_field(events[0], "common_type");
@@ -882,12 +1049,18 @@ static int dat_open(struct sr_trace *t, const struct sr_trace_opts *opts, char *
 	}
 	tep_last_msg[0] = '\0';
 	tracecmd_set_loglevel(TEP_LOG_WARNING);
+	keeping.on = 1;
 	if (d->direct)
 		d->top = tracecmd_open_head(t->info.path, TRACECMD_FL_LOAD_NO_PLUGINS |
 					    TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
 	else
 		d->top = tracecmd_open(t->info.path, TRACECMD_FL_LOAD_NO_PLUGINS |
 				       TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+	keeping.on = 0;
+	d->kept = keeping.v;
+	d->nkept = keeping.n;
+	keeping.v = NULL;
+	keeping.n = keeping.cap = 0;
 	if (!d->top) {
 		if (stat(t->info.path, &st) == 0 && st.st_size < 4096)
 			sr_cause_set(cause, "not a valid trace.dat: headers end early (file is %lld "
@@ -958,6 +1131,10 @@ static struct dat_type *lookup_type(struct dat_priv *d, int id)
 	if (ty->known)
 		return ty;
 	e = tep_find_event(d->tep, id);
+	free(d->kept_cause);
+	d->kept_cause = NULL;
+	if (!e && parse_kept(d, id))
+		e = tep_find_event(d->tep, id);
 	if (!e)
 		return NULL;
 	ty->known = 1;
@@ -1197,6 +1374,11 @@ static int decode(struct sr_trace *t, struct dat_priv *d, struct tep_record *r,
 	}
 	id = (int)v;
 	ty = lookup_type(d, id);
+	if (!ty && d->kept_cause) {
+		sr_cause_set(cause, "cpu %d record at offset %llu: %s", r->cpu, r->offset,
+			     d->kept_cause);
+		return -SR_E_CORRUPT;
+	}
 	if (!ty) {
 		sr_cause_set(cause, "cpu %d record at offset %llu: unknown event id %d",
 			     r->cpu, r->offset, id);
@@ -1509,6 +1691,8 @@ static void dat_close(struct sr_trace *t)
 	free(d->rec);
 	free(d->heap);
 	free(d->types);
+	kept_free(d->kept, d->nkept);
+	free(d->kept_cause);
 	free(d);
 	t->priv = NULL;
 }

@@ -303,6 +303,12 @@ struct sr_store {
 	 * (pointers into the block it writes, flushed before it hands it back) */
 	sqlite3_stmt *ins_dec_k, *ins_slice_k;
 	sqlite3_stmt *ins_run, *ins_run_k;	/* decision_runnable's, one row and MULTI */
+	sqlite3_stmt *ins_eval_k;	/* eval_row's, MULTI; the rows waiting for it: */
+	struct eval_wait {
+		sqlite3_int64 id, side, reason;
+		int cpu;
+	} eq[MULTI];
+	int neq;
 	struct sr_bind_cache bc_dec, bc_slice, bc_run;	/* what their parameters hold */
 	struct sr_strtab texts;		/* their short texts (names, states), for the writer */
 	const struct sr_decision *dq[MULTI];
@@ -310,6 +316,9 @@ struct sr_store {
 	int nrq;
 	const struct sr_slice_row *sq[MULTI];
 	struct sr_slice_row sq_moved[MULTI];	/* rows of a later run, their ids moved */
+	/* the rows a block left waiting, copied out of it for the next one */
+	struct sr_decision dq_own[MULTI], rq_own[MULTI];
+	struct sr_slice_row sq_own[MULTI];
 	int ndq, nsq;
 	int ncpus;
 	char *path;			/* the destination (a symlink's target) */
@@ -1180,7 +1189,8 @@ struct sr_store *sr_store_create(const char *path, const struct sr_store_opts *o
 	    prepare_multi(s->db, "INSERT INTO decision_runnable VALUES ", RUNNABLE_COLUMNS,
 			  &s->ins_run_k) != SQLITE_OK ||
 	    prepare_multi(s->db, SR_SL_SCHED_INSERT, SR_SL_SCHED_COLUMNS,
-			  &s->ins_slice_k) != SQLITE_OK) {
+			  &s->ins_slice_k) != SQLITE_OK ||
+	    prepare_multi(s->db, "INSERT INTO eval_row VALUES ", 4, &s->ins_eval_k) != SQLITE_OK) {
 		db_error(s, cause, "prepare");
 		goto fail;
 	}
@@ -1724,9 +1734,34 @@ static int flush_slices(struct sr_store *s, char **cause)
 	return err;
 }
 
+/* the writer's waiting eval_row rows, MULTI in one statement when there are as many */
+static int flush_evals(struct sr_store *s, char **cause)
+{
+	sqlite3_stmt *st = s->neq == MULTI ? s->ins_eval_k : s->ins_eval;
+	int i, n = s->neq, o = 0, err = 0;
+
+	s->neq = 0;
+	for (i = 0; i < n && !err; i++) {
+		const struct eval_wait *w = &s->eq[i];
+
+		sqlite3_bind_int64(st, o + 1, w->id);
+		sqlite3_bind_int64(st, o + 2, w->side);
+		bind_cpu(st, o + 3, w->cpu);
+		sqlite3_bind_int64(st, o + 4, w->reason);
+		if (st == s->ins_eval_k)
+			o += 4;
+		else
+			err = step_done(s, st, "insert evaluation", cause) ? -SR_E_IO : 0;
+	}
+	if (st == s->ins_eval_k)
+		err = step_done(s, st, "insert evaluation", cause) ? -SR_E_IO : 0;
+	return err;
+}
+
 /*
  * The decision @d with its evaluation rows; @defer: @d stays put until
- * flush_decisions(), which writes its row (the writer thread's jobs)
+ * flush_decisions(), which writes its row, and its evaluations wait for
+ * flush_evals() (the writer thread's jobs)
  */
 static int decision_now(struct sr_store *s, const struct sr_decision *d,
 			const struct job_eval *evals, int nevals, int defer, char **cause)
@@ -1766,6 +1801,17 @@ static int decision_now(struct sr_store *s, const struct sr_decision *d,
 		rid = reason_id(s, evals[i].reason, cause);
 		if (rid < 0)
 			return (int)rid;
+		if (defer) {
+			struct eval_wait *w = &s->eq[s->neq++];
+
+			w->id = id;
+			w->side = s->side_id[evals[i].side];
+			w->cpu = evals[i].cpu;
+			w->reason = rid;
+			if (s->neq == MULTI && (err = flush_evals(s, cause)))
+				return err;
+			continue;
+		}
 		st = s->ins_eval;
 		sqlite3_bind_int64(st, 1, id);
 		sqlite3_bind_int64(st, 2, s->side_id[evals[i].side]);
@@ -1987,7 +2033,33 @@ static void run_job(struct sr_store *s, struct job_block *b, struct job *j)
 	writer_fail(s, err, cause);
 }
 
-/* the rows still waiting, before the block they point into is handed back */
+/*
+ * The rows still waiting, before the block they point into is handed back:
+ * copied out of it, to wait for the rows of the next block (MULTI to a
+ * statement still), in the same order
+ */
+static void carry_over(struct sr_store *s)
+{
+	int i;
+
+	for (i = 0; i < s->ndq; i++)
+		if (s->dq[i] != &s->dq_own[i]) {
+			s->dq_own[i] = *s->dq[i];
+			s->dq[i] = &s->dq_own[i];
+		}
+	for (i = 0; i < s->nrq; i++)
+		if (s->rq[i] != &s->rq_own[i]) {
+			s->rq_own[i] = *s->rq[i];
+			s->rq[i] = &s->rq_own[i];
+		}
+	for (i = 0; i < s->nsq; i++)
+		if (s->sq[i] != &s->sq_own[i]) {
+			s->sq_own[i] = *s->sq[i];
+			s->sq[i] = &s->sq_own[i];
+		}
+}
+
+/* the rows still waiting, at the end of the run's last block */
 static void flush_block(struct sr_store *s)
 {
 	char *cause = NULL;
@@ -2001,7 +2073,9 @@ static void flush_block(struct sr_store *s)
 		err = flush_decisions(s, 1, &cause);
 	if (!err && !__atomic_load_n(&s->err, __ATOMIC_ACQUIRE))
 		err = flush_slices(s, &cause);
-	s->ndq = s->nsq = s->nrq = 0;
+	if (!err && !__atomic_load_n(&s->err, __ATOMIC_ACQUIRE))
+		err = flush_evals(s, &cause);
+	s->ndq = s->nsq = s->nrq = s->neq = 0;
 	writer_fail(s, err, cause);
 }
 
@@ -2017,11 +2091,13 @@ static void *writer_main(void *arg)
 			pthread_cond_wait(&s->cond, &s->lock);
 		b = s->busy;
 		pthread_mutex_unlock(&s->lock);
-		if (!b)
+		if (!b) {
+			flush_block(s);
 			return NULL;
+		}
 		for (i = 0; i < b->n; i++)
 			run_job(s, b, &b->job[i]);
-		flush_block(s);
+		carry_over(s);
 		b->n = 0;
 		b->nev = 0;
 		pthread_mutex_lock(&s->lock);
@@ -2549,6 +2625,8 @@ static void finalize_all(struct sr_store *s)
 	sqlite3_finalize(s->ins_run_k);
 	s->ins_run = s->ins_run_k = NULL;
 	sqlite3_finalize(s->ins_slice_k);
+	sqlite3_finalize(s->ins_eval_k);
+	s->ins_eval_k = NULL;
 	s->ins_dec = s->ins_eval = s->ins_reason = s->ins_div = s->ins_mig = s->ins_snap = NULL;
 	s->ins_input = s->ins_group = s->ins_dec_k = s->ins_slice_k = NULL;
 	sr_slices_sql_finalize(s->ins_slice);

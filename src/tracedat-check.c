@@ -118,6 +118,7 @@ struct chk {
 	char zver[CHK_MAX_NAME];
 	struct tracecmd_compression *z;	/* its decompressor, once needed */
 	struct tep_handle *tep;		/* for the decompressor: the file's endianness */
+	int every_format;		/* parse_formats_apart() every format kept, of any system */
 	int z_failed;			/* no decompressor: compressed data unchecked */
 	int commit_size;		/* of the ring-buffer page header, 0 = unknown */
 	int have_header_info;		/* v7: a HEADER_INFO option was seen */
@@ -524,6 +525,9 @@ static int keep_format(struct chk *c, const char *text, size_t len, const char *
 {
 	struct chk_format *f;
 
+	/* the others are parsed when the reader meets their first record (sr_tracedat_format_check) */
+	if (!c->every_format && !sr_tracedat_parsed_at_open(sys))
+		return 0;
 	if (c->nfmt == c->fmt_cap) {
 		size_t cap = c->fmt_cap ? 2 * c->fmt_cap : 256;
 
@@ -2135,6 +2139,38 @@ static int check_path(const char *path, struct sr_tracedat_layout *lay, char **c
 		tep_free(c->tep);
 	close(c->fd);
 	free(c->buffers);
+	free(c->fmts);
+	free(c->fmt);
+	free(c);
+	return ret;
+}
+
+int sr_tracedat_parsed_at_open(const char *sys)
+{
+	return !strcmp(sys, "sched") || !strcmp(sys, "schedreplay") || !strcmp(sys, "ftrace");
+}
+
+int sr_tracedat_format_check(const char *text, size_t len, const char *sys, int id, int big,
+			     int long_size, char **cause)
+{
+	struct chk *c = calloc(1, sizeof(*c));
+	int ret;
+
+	if (!c)
+		return -SR_E_NOMEM;
+	c->cause = cause;
+	c->big = big;
+	c->long_size = long_size;
+	c->every_format = 1;
+	ret = keep_format(c, text, len, sys, "", 0);
+	if (!ret) {
+		char shown[64];
+
+		printable(shown, sizeof(shown), sys);
+		snprintf(c->fmts[0].place, sizeof(c->fmts[0].place),
+			 "event format of id %d of system '%s'", id, shown);
+		ret = parse_formats_apart(c);
+	}
 	free(c->fmts);
 	free(c->fmt);
 	free(c);

@@ -9,6 +9,8 @@
 #ifndef SCHEDREPLAY_TRACEDAT_CHECK_H
 #define SCHEDREPLAY_TRACEDAT_CHECK_H
 
+#include <stddef.h>
+
 /**
  * sr_tracedat_check - check the structure of a trace.dat file
  * @path: the file
@@ -25,8 +27,11 @@
  * reading outside it, in plain and in compressed header sections (which
  * are decompressed with libtracecmd's decompressor when it exports one).
  * An event format's print fmt may name only its own fields, and the event
- * formats that pass are parsed once more by libtraceevent in a child
- * process (fork()): one that crashes it is refused with its place.
+ * formats that pass of the systems libtracecmd's open parses (see
+ * sr_tracedat_parsed_at_open()) are parsed once more by libtraceevent in a
+ * child process (fork()): one that crashes it is refused with its place.
+ * The reader checks any other format so (sr_tracedat_format_check()) before
+ * it parses it, at the first record of its id.
  *
  * Return: 0 if the file is sound; otherwise -SR_E_TRUNCATED, -SR_E_CORRUPT,
  * -SR_E_UNSUPPORTED (version, compression or latency data we cannot read),
@@ -35,6 +40,36 @@
  * without the file name.
  */
 int sr_tracedat_check(const char *path, char **cause);
+
+/**
+ * sr_tracedat_parsed_at_open - whether the trace.dat reader parses the event
+ * formats of system @sys as it opens a file (sched, schedreplay, ftrace)
+ *
+ * The reader keeps the text of every other format and parses it only when
+ * a record of its id comes (src/read-tracedat.c): a file of a whole
+ * kernel's formats opens without parsing thousands it never needs.
+ *
+ * Return: 1 or 0.
+ */
+int sr_tracedat_parsed_at_open(const char *sys);
+
+/**
+ * sr_tracedat_format_check - parse one event format in a child process
+ * @text: the format, @len bytes (as libtracecmd hands it to tep_parse_event())
+ * @sys: its system; @id: its event id, for the message
+ * @big: the file is big-endian; @long_size: its long size
+ * @cause: where to store the reason of a failure (may be NULL)
+ *
+ * What sr_tracedat_check() does for the formats of the systems parsed at
+ * open, for a format the reader parses later: libtraceevent parses @text in
+ * a child process first, and a format that takes the child down is refused.
+ *
+ * Return: 0 if the child parsed it; -SR_E_CORRUPT ("event format of id N
+ * of system 'S': libtraceevent's parser crashes on it (...)" in *@cause,
+ * caller-freed), -SR_E_IO or -SR_E_NOMEM.
+ */
+int sr_tracedat_format_check(const char *text, size_t len, const char *sys, int id, int big,
+			     int long_size, char **cause);
 
 /* where one cpu's data of one buffer lies in the file */
 struct sr_tracedat_cpu {

@@ -89,6 +89,10 @@ EOT
 	{ cat fmt.tmp; head -c $((1488 - $(stat -c %s fmt.tmp))) /dev/zero | tr '\000' ' '; } |
 		dd of=segv-v6-print-fmt-cut.dat bs=1 seek="$at" conv=notrunc status=none
 	rm -f fmt.tmp
+	# the same format in a system the reader parses only at the first record
+	# of its id (read-tracedat.c): refused there, by the child that parses it first
+	cp segv-v6-print-fmt-cut.dat segv-v6-lazy-format.dat
+	patch_bytes segv-v6-lazy-format.dat "$(offset_of segv-v6-print-fmt-cut.dat 'sched')" 'schxd'
 	cp "$n61" segv-v7-compressed-header-section.dat	# two bytes of zstd data
 	patch_bytes segv-v7-compressed-header-section.dat 718 '\000\000'
 	cp "$n61" asan-v7-compressed-printk-overflow.dat	# compressed printk section
