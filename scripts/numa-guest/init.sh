@@ -93,7 +93,7 @@ stop_hogs() {
 # spread over both nodes as the scheduler likes.
 load_messaging() {
 	G=${SR_GROUPS:-2} N=${SR_FDS:-4} M=$(sc 1000)
-	d=/tmp/msg
+	d=$SR_TMP/msg
 	mkdir -p $d
 	msg=$(printf '%099d' 0)
 	bytes=$((N * M * 100))
@@ -157,7 +157,7 @@ hog() { while :; do :; done; }
 
 # two shells ping-ponging one line over two FIFOs
 pp_ping() {	# pp_ping ROUNDS
-	exec 3>/tmp/pp.ab 4</tmp/pp.ba
+	exec 3>$SR_TMP/pp.ab 4<$SR_TMP/pp.ba
 	i=0
 	while [ $i -lt $1 ]; do
 		echo p >&3
@@ -167,7 +167,7 @@ pp_ping() {	# pp_ping ROUNDS
 	echo q >&3
 }
 pp_pong() {
-	exec 3</tmp/pp.ab 4>/tmp/pp.ba
+	exec 3<$SR_TMP/pp.ab 4>$SR_TMP/pp.ba
 	while read -r x <&3; do
 		[ "$x" = q ] && break
 		echo p >&4
@@ -181,8 +181,8 @@ pp_pong() {
 # back.
 load_pingpong() {
 	R=$(sc 600)
-	rm -f /tmp/pp.ab /tmp/pp.ba
-	mkfifo /tmp/pp.ab /tmp/pp.ba
+	rm -f $SR_TMP/pp.ab $SR_TMP/pp.ba
+	mkfifo $SR_TMP/pp.ab $SR_TMP/pp.ba
 	hog & h1=$!
 	hog & h3=$!
 	taskset -p -c 1 $h1 >/dev/null
@@ -215,8 +215,8 @@ load_pingpong() {
 # redo) while the partner's wakeup is on its way.
 load_pinnedhogs() {
 	R=$(sc 600)
-	rm -f /tmp/pp.ab /tmp/pp.ba
-	mkfifo /tmp/pp.ab /tmp/pp.ba
+	rm -f $SR_TMP/pp.ab $SR_TMP/pp.ba
+	mkfifo $SR_TMP/pp.ab $SR_TMP/pp.ba
 	hs=
 	for cpu in 1 1 1 3 3 3; do
 		hog & h=$!
@@ -267,8 +267,8 @@ load_busyloops() {
 load_mix() {
 	R=$(sc 150) K=$(sc 30) W=$(nproc)
 	c0=${SR_PINGCPU:-0-1} c1=${SR_PONGCPU:-2-3}
-	rm -f /tmp/pp.ab /tmp/pp.ba
-	mkfifo /tmp/pp.ab /tmp/pp.ba
+	rm -f $SR_TMP/pp.ab $SR_TMP/pp.ba
+	mkfifo $SR_TMP/pp.ab $SR_TMP/pp.ba
 	taskset -c "$c0" "$0" --run hog & h=$!
 	taskset -c "$c0" "$0" --run pp_ping "$R" & a=$!
 	taskset -c "$c1" "$0" --run pp_pong & b=$!
@@ -333,8 +333,8 @@ load_rtapp() {
 
 load_pphogs() {
 	R=$(sc 600)
-	rm -f /tmp/pp.ab /tmp/pp.ba
-	mkfifo /tmp/pp.ab /tmp/pp.ba
+	rm -f $SR_TMP/pp.ab $SR_TMP/pp.ba
+	mkfifo $SR_TMP/pp.ab $SR_TMP/pp.ba
 	start_hogs "${SR_HOGS:-4}" "${SR_HOGCPUS:-2 3}"
 	taskset -c "${SR_PPCPUS:-0-1}" "$0" --run pp_ping "$R" & a=$!
 	taskset -c "${SR_PPCPUS:-0-1}" "$0" --run pp_pong & b=$!
@@ -391,7 +391,7 @@ load_nohzspread() {
 
 # ping of ppbail: bursts of SR_BURST exchanges, then SR_GAPMS ms asleep
 pp_burst() {	# pp_burst ROUNDS BURST GAPMS
-	exec 3>/tmp/pp.ab 4</tmp/pp.ba
+	exec 3>$SR_TMP/pp.ab 4<$SR_TMP/pp.ba
 	i=0
 	while [ $i -lt $1 ]; do
 		echo p >&3
@@ -413,8 +413,8 @@ pp_burst() {	# pp_burst ROUNDS BURST GAPMS
 # being skipped.  R exchanges (--scale, default 800).
 load_ppbail() {
 	R=$(sc 800)
-	rm -f /tmp/pp.ab /tmp/pp.ba
-	mkfifo /tmp/pp.ab /tmp/pp.ba
+	rm -f $SR_TMP/pp.ab $SR_TMP/pp.ba
+	mkfifo $SR_TMP/pp.ab $SR_TMP/pp.ba
 	start_hogs "${SR_HOGS:-6}" "${SR_HOGCPUS:-2 3}"
 	taskset -c "${SR_PINGCPU:-0}" "$0" --run pp_burst "$R" "${SR_BURST:-8}" \
 		"${SR_GAPMS:-20}" & a=$!
@@ -427,9 +427,9 @@ load_ppbail() {
 # then becomes xargs, which runs each child and waits for it (SIGCHLD left at
 # its default: the child's exit wakes it through __wake_up_parent, WF_SYNC)
 exitsync_parent() {	# exitsync_parent N CHILDCPUS ALLCPUS
-	seq "$1" >/tmp/exitsync.list
+	seq "$1" >$SR_TMP/exitsync.list
 	taskset -p -c "$3" $$ >/dev/null
-	exec xargs -n 1 taskset -c "$2" true </tmp/exitsync.list
+	exec xargs -n 1 taskset -c "$2" true <$SR_TMP/exitsync.list
 }
 
 # exitsync (seed 004 4/4, Mel Gorman: "When a task exits, it notifies the
@@ -460,8 +460,8 @@ load_exitsync() {
 # The duration (seconds) is scaled by --scale (default 8 s).
 load_equalwake() {
 	d=$(sc 8)
-	sed "s/\"duration\": *[0-9]*/\"duration\": $d/" /etc/sr-rtapp.json >/tmp/equalwake.json
-	(cd /tmp && rt-app /tmp/equalwake.json)
+	sed "s/\"duration\": *[0-9]*/\"duration\": $d/" /etc/sr-rtapp.json >"$SR_TMP/equalwake.json"
+	(cd /tmp && rt-app "$SR_TMP/equalwake.json")
 }
 
 # kthreadpin (seed 000, Yihao Wu: per-CPU kernel threads "created by
@@ -529,6 +529,15 @@ if [ "$1" = --timed ]; then
 fi
 if [ "$1" = --load ]; then
 	[ -f /etc/sr.conf ] && . /etc/sr.conf
+	# the load's FIFOs and files live in a directory of its own, so two
+	# loads at once (two host recordings) never share them; its helpers
+	# ("$0 --run") inherit SR_TMP
+	if [ -z "${SR_TMP:-}" ]; then
+		SR_TMP=$(mktemp -d /tmp/sr-load.XXXXXX) || exit 1
+		trap 'rm -rf "$SR_TMP"' EXIT
+		trap 'exit 130' INT TERM
+	fi
+	export SR_TMP
 	case $2 in
 	messaging | forks | pingpong | mix | busyloops | pinnedhogs | forkpin | pphogs | spread | rtapp | \
 	nohzspread | ppbail | exitsync | equalwake | kthreadpin) "load_$2" ;;
@@ -592,7 +601,7 @@ while [ ! -b /dev/vda ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 
 # ---- overhead benchmark (SR_BENCH): no facts, no hand-made probes
 bench_one() {	# bench_one TOOL RUN: one line in $O/bench.txt
-	rm -rf /tmp/load.t /tmp/msg
+	rm -f /tmp/load.t
 	b0=$(cut -d' ' -f1 /proc/uptime)
 	case $1 in
 	untraced)
