@@ -505,12 +505,15 @@ same "fork across nodes: the first child leaves the parent's node at the NUMA le
 # child put on its parent's busy CPU while a CPU of that LLC idles shows a
 # pinned parent, whose next fork is no placement, until a child lands
 # elsewhere
+fork_skips() {	# fork_skips DB: "tid|skip|inferred affinity" of every fork
+	sqlite3 "$1" "SELECT tid, coalesce(skip, '-'), coalesce(inferred, '') LIKE '%affinity%'
+		FROM decision WHERE kind = 'fork' ORDER BY tid" | paste -sd' '
+}
 fk="$FIX/scenario/fork-pinned.txt"
 "$SR" replay -q -o "$TMP/fk.db" -t 2x2x1 "$fk" >/dev/null 2>&1
 same "forks of a parent inferred pinned are no placements, until a child lands elsewhere" \
 	"401|-|0 402|bound|1 403|bound|1 404|-|0" \
-	"$(sqlite3 "$TMP/fk.db" "SELECT tid, coalesce(skip, '-'), coalesce(inferred, '') LIKE '%affinity%'
-		FROM decision WHERE kind = 'fork' ORDER BY tid" | paste -sd' ')"
+	"$(fork_skips "$TMP/fk.db")"
 same "only the unpinned parent's forks are evaluated" "401 404" \
 	"$(sqlite3 "$TMP/fk.db" "SELECT DISTINCT d.tid FROM decision d JOIN evaluation_v e USING (decision_id)
 		WHERE d.kind = 'fork' ORDER BY d.tid" | paste -sd' ')"
@@ -521,8 +524,7 @@ fks="$FIX/scenario/fork-pinned-snapshot.txt"
 "$SR" replay -q -o "$TMP/fks.db" -t 2x2x1 "$fks" >/dev/null 2>&1
 same "without the setaffinity probe a snapshot mask of every CPU does not stop the fork rule" \
 	"401|-|0 402|bound|1" \
-	"$(sqlite3 "$TMP/fks.db" "SELECT tid, coalesce(skip, '-'), coalesce(inferred, '') LIKE '%affinity%'
-		FROM decision WHERE kind = 'fork' ORDER BY tid" | paste -sd' ')"
+	"$(fork_skips "$TMP/fks.db")"
 # inferred affinity from a stopper migration (affinity-stopper.txt): the
 # stopper moves H onto a CPU as loaded as the one it left (no sched_exec, no
 # active balance: a new mask), so a newly idle CPU does not pull it there
