@@ -754,10 +754,11 @@ static void on_select_rq_ret(struct sr_demand *d, const struct sr_event *ev)
 static int on_process_exec(struct sr_demand *d, const struct sr_event *ev)
 {
 	struct dpriv *p = d->priv;
-	int t = ev->common_pid > 0 ? hash_get(p, ev->common_pid) : -1, si;
+	int t, si;
 
 	if (ev->common_pid <= 0)
 		return 0;
+	t = hash_get(p, ev->common_pid);
 	if (t >= 0 && p->ts[t].exec_probe) {
 		p->ts[t].exec_probe = 0;
 		return 0;

@@ -1054,38 +1054,10 @@ static int place(struct sim *s, struct stask *p, enum sr_decision_kind kind, int
 		prev_cpu = first_allowed(s, p);
 	if (p->rt)
 		return prev_cpu;
-	if (kind == SIM_EXEC) {
-		/* not a decision replay evaluates: the model's choice, no report */
-		fill_view(s, &v);
-		memset(&in, 0, sizeof(in));
-		in.exec = 1;
-		in.this_cpu = this_cpu;
-		in.prev_cpu = prev_cpu;
-		in.p = &p->t;
-		in.cur = cur;
-		memset(e, 0, sizeof(e));
-		sr_model_select(s->o->model, &v, &in, &e[0]);
-		if (s->o->shadow) {
-			sr_model_select(s->o->shadow, &v, &in, &e[1]);
-			if (e[1].cpu != e[0].cpu)
-				s->st.exec_diverged++;
-		}
-		return allowed(s, p, e[0].cpu) ? e[0].cpu : prev_cpu;
-	}
-	dec_init(s, &d, kind, p);
-	d.this_cpu = this_cpu;
-	d.prev_cpu = prev_cpu;
-	d.sync = sync;
-	d.waker_exiting = exiting;
-	if (cur) {
-		d.waker = cur->pid;
-		memcpy(d.waker_comm, cur->comm, SR_COMM_LEN);
-	}
-	d.this_nr = s->rq[this_cpu].nr_running;
-	d.prev_nr = s->rq[prev_cpu].nr_running;
 	fill_view(s, &v);
 	memset(&in, 0, sizeof(in));
 	in.fork = kind == SR_DEC_FORK;
+	in.exec = kind == SIM_EXEC;
 	in.this_cpu = this_cpu;
 	in.prev_cpu = prev_cpu;
 	in.sync = sync;
@@ -1097,11 +1069,25 @@ static int place(struct sim *s, struct stask *p, enum sr_decision_kind kind, int
 	if (s->o->shadow) {
 		sr_model_select(s->o->shadow, &v, &in, &e[ne]);
 		if (e[ne++].cpu != e[0].cpu)
-			s->st.diverged[kind]++;
+			*(kind == SIM_EXEC ? &s->st.exec_diverged : &s->st.diverged[kind]) += 1;
 	}
+	cpu = allowed(s, p, e[0].cpu) ? e[0].cpu : prev_cpu;
+	/* an exec is not a decision replay evaluates: the model's choice, no report */
+	if (kind == SIM_EXEC)
+		return cpu;
+	dec_init(s, &d, kind, p);
+	d.this_cpu = this_cpu;
+	d.prev_cpu = prev_cpu;
+	d.sync = sync;
+	d.waker_exiting = exiting;
+	if (cur) {
+		d.waker = cur->pid;
+		memcpy(d.waker_comm, cur->comm, SR_COMM_LEN);
+	}
+	d.this_nr = s->rq[this_cpu].nr_running;
+	d.prev_nr = s->rq[prev_cpu].nr_running;
 	if (s->o->observer && s->o->decision)
 		sr_model_select(s->o->observer, &v, &in, &e[ne++]);
-	cpu = allowed(s, p, e[0].cpu) ? e[0].cpu : prev_cpu;
 	d.actual_cpu = cpu;
 	d.actual_nr = s->rq[cpu].nr_running;
 	s->last_place = d.id;
