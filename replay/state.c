@@ -1140,13 +1140,21 @@ static void delay_zero_lag(struct sr_task *t)
 	t->vlag = 0;
 }
 
-/* the delayed @t leaves its queue (pick_next_entity() -> dequeue_entities()) */
-static void delay_leave(struct sr_replay *r, struct sr_task *t, uint64_t now)
+/*
+ * the delayed @t leaves its queue (pick_next_entity() -> dequeue_entities());
+ * @settle as dequeue_from()'s
+ */
+static void delay_leave_from(struct sr_replay *r, struct sr_task *t, uint64_t now, int settle)
 {
 	task_pelt_update(t, now);
-	dequeue(r, t, now);
+	dequeue_from(r, t, now, settle);
 	delay_zero_lag(t);
 	t->state = SR_TASK_BLOCKED;
+}
+
+static void delay_leave(struct sr_replay *r, struct sr_task *t, uint64_t now)
+{
+	delay_leave_from(r, t, now, 1);
 }
 
 /*
@@ -1160,10 +1168,7 @@ static void delay_leave(struct sr_replay *r, struct sr_task *t, uint64_t now)
  */
 static void delay_left_before(struct sr_replay *r, struct sr_task *t, uint64_t now)
 {
-	task_pelt_update(t, now);
-	dequeue_from(r, t, now, 0);
-	delay_zero_lag(t);
-	t->state = SR_TASK_BLOCKED;
+	delay_leave_from(r, t, now, 0);
 }
 
 /*
@@ -1505,11 +1510,11 @@ static int on_waking(struct sr_replay *r, const struct sr_event *ev)
 		memcpy(pd->d.waker_comm, cur->comm, SR_COMM_LEN);
 	pd->d.waker_exiting = cur && cur->exiting;
 	/* exit_notify() wakes the parent after sched_autogroup_exit_task() */
-	if (cur && cur->exiting)
+	if (pd->d.waker_exiting) {
 		exit_group_move(r, cur, now);
-	pd->d.waker_irq = ev->ctx == SR_CTX_IRQ;
-	if (cur && cur->exiting)
 		pd->d.inferred |= SR_INF_EXITING;
+	}
+	pd->d.waker_irq = ev->ctx == SR_CTX_IRQ;
 	/* WF_SYNC is in no tracepoint: inferred until a probe gives wake_flags */
 	pd->d.sync = infer_sync(p, cur);
 	pd->d.inferred |= SR_INF_SYNC;
@@ -2657,11 +2662,11 @@ static int on_select_rq_ret(struct sr_replay *r, const struct sr_event *ev)
  * removal at its death (remove_entity_load_avg(): the averages only) would
  * leave behind.
  */
-static void exit_regroup_pelt(struct sr_replay *r, struct sr_task *t, int old_tg, uint64_t now)
+static void exit_regroup_pelt(struct sr_replay *r, struct sr_task *t, uint64_t now)
 {
 	int cpu = t->cpu;
 
-	if (old_tg <= 0 || !t->attached || cpu < 0 || !is_fair(t))
+	if (!t->exit_grouped || !t->attached || cpu < 0 || !is_fair(t))
 		return;
 	task_pelt_update(t, now);
 	rq_pelt_update(r, cpu, now);
@@ -2703,11 +2708,9 @@ static int feed(struct sr_replay *r, const struct sr_event *ev)
 		return 0;
 	case SR_EV_EXIT: {
 		struct sr_task *t = task_get(r, ev->pid, ev->comm, ev->prio);
-		int old_tg;
 
 		if (!t)
 			return -SR_E_NOMEM;
-		old_tg = t->tg;
 		t->exiting = 1;
 		t->exit_grouped = t->tg > 0;
 		exit_group_move(r, t, ev->ts);
@@ -2735,11 +2738,10 @@ static int feed(struct sr_replay *r, const struct sr_event *ev)
 			r->v_skip[1] = t;
 			place_entity(r, t, t->cpu, now);
 			r->v_skip[1] = skip;
-			exit_regroup_pelt(r, t, old_tg, now);
-			return 0;
+		} else {
+			sr_tg_set(r, t, 0);
 		}
-		sr_tg_set(r, t, 0);
-		exit_regroup_pelt(r, t, old_tg, ev->ts);
+		exit_regroup_pelt(r, t, ev->ts);
 		return 0;
 	}
 	case SR_EV_FREE: {
