@@ -1735,27 +1735,33 @@ static int flush_slices(struct sr_store *s, char **cause)
 }
 
 /* the writer's waiting eval_row rows, MULTI in one statement when there are as many */
+/* one evaluation row's parameters, from @o on */
+static void bind_eval(sqlite3_stmt *st, int o, sqlite3_int64 id, sqlite3_int64 side, int cpu,
+		      sqlite3_int64 reason)
+{
+	sqlite3_bind_int64(st, o + 1, id);
+	sqlite3_bind_int64(st, o + 2, side);
+	bind_cpu(st, o + 3, cpu);
+	sqlite3_bind_int64(st, o + 4, reason);
+}
+
 static int flush_evals(struct sr_store *s, char **cause)
 {
-	sqlite3_stmt *st = s->neq == MULTI ? s->ins_eval_k : s->ins_eval;
-	int i, n = s->neq, o = 0, err = 0;
+	int i, n = s->neq;
 
 	s->neq = 0;
-	for (i = 0; i < n && !err; i++) {
-		const struct eval_wait *w = &s->eq[i];
-
-		sqlite3_bind_int64(st, o + 1, w->id);
-		sqlite3_bind_int64(st, o + 2, w->side);
-		bind_cpu(st, o + 3, w->cpu);
-		sqlite3_bind_int64(st, o + 4, w->reason);
-		if (st == s->ins_eval_k)
-			o += 4;
-		else
-			err = step_done(s, st, "insert evaluation", cause) ? -SR_E_IO : 0;
+	if (n == MULTI) {
+		for (i = 0; i < n; i++)
+			bind_eval(s->ins_eval_k, 4 * i, s->eq[i].id, s->eq[i].side, s->eq[i].cpu,
+				  s->eq[i].reason);
+		return step_done(s, s->ins_eval_k, "insert evaluation", cause) ? -SR_E_IO : 0;
 	}
-	if (st == s->ins_eval_k)
-		err = step_done(s, st, "insert evaluation", cause) ? -SR_E_IO : 0;
-	return err;
+	for (i = 0; i < n; i++) {
+		bind_eval(s->ins_eval, 0, s->eq[i].id, s->eq[i].side, s->eq[i].cpu, s->eq[i].reason);
+		if (step_done(s, s->ins_eval, "insert evaluation", cause))
+			return -SR_E_IO;
+	}
+	return 0;
 }
 
 /*
@@ -1812,12 +1818,8 @@ static int decision_now(struct sr_store *s, const struct sr_decision *d,
 				return err;
 			continue;
 		}
-		st = s->ins_eval;
-		sqlite3_bind_int64(st, 1, id);
-		sqlite3_bind_int64(st, 2, s->side_id[evals[i].side]);
-		bind_cpu(st, 3, evals[i].cpu);
-		sqlite3_bind_int64(st, 4, rid);
-		if (step_done(s, st, "insert evaluation", cause))
+		bind_eval(s->ins_eval, 0, id, s->side_id[evals[i].side], evals[i].cpu, rid);
+		if (step_done(s, s->ins_eval, "insert evaluation", cause))
 			return -SR_E_IO;
 	}
 	return batch(s, cause);
