@@ -118,7 +118,6 @@ struct chk {
 	char zver[CHK_MAX_NAME];
 	struct tracecmd_compression *z;	/* its decompressor, once needed */
 	struct tep_handle *tep;		/* for the decompressor: the file's endianness */
-	int every_format;		/* parse_formats_apart() every format kept, of any system */
 	int z_failed;			/* no decompressor: compressed data unchecked */
 	int commit_size;		/* of the ring-buffer page header, 0 = unknown */
 	int have_header_info;		/* v7: a HEADER_INFO option was seen */
@@ -525,9 +524,6 @@ static int keep_format(struct chk *c, const char *text, size_t len, const char *
 {
 	struct chk_format *f;
 
-	/* the others are parsed when the reader meets their first record (sr_tracedat_format_check) */
-	if (!c->every_format && !sr_tracedat_parsed_at_open(sys))
-		return 0;
 	if (c->nfmt == c->fmt_cap) {
 		size_t cap = c->fmt_cap ? 2 * c->fmt_cap : 256;
 
@@ -707,7 +703,8 @@ static int format_text(struct chk *c, uint64_t at, uint64_t len, const char *wha
 			   "at offset 0x%llx, which is not one of its fields", what,
 			   (unsigned long long)at, shown, (unsigned long long)(at + (uint64_t)bad));
 	}
-	if (!ret && sys)
+	/* the others are parsed when the reader meets their first record (sr_tracedat_format_check) */
+	if (!ret && sys && sr_tracedat_parsed_at_open(sys))
 		ret = keep_format(c, buf, (size_t)len, sys, what, at);
 	free(buf);
 	return ret;
@@ -2161,7 +2158,6 @@ int sr_tracedat_format_check(const char *text, size_t len, const char *sys, int 
 	c->cause = cause;
 	c->big = big;
 	c->long_size = long_size;
-	c->every_format = 1;
 	ret = keep_format(c, text, len, sys, "", 0);
 	if (!ret) {
 		char shown[64];
