@@ -559,15 +559,20 @@ static void dequeue(struct sim *s, struct stask *p, int sleep)
 		util_est_update(s, p);
 }
 
+static void update_curr(struct sim *s, int cpu);
+
 /* a queued (not running) task moves to @dst: PELT and vruntime follow */
 static int migrate_queued(struct sim *s, struct stask *p, int dst)
 {
 	int src = p->t.cpu;
 	int64_t rel = (int64_t)(p->deadline - p->vruntime);
 
+	/* dequeue_entity() and enqueue_entity() each start with update_curr() */
+	update_curr(s, src);
 	update_lag(s, src, p);
 	dequeue(s, p, 0);
 	detach(s, p);
+	update_curr(s, dst);
 	if (s->eevdf && is_fair(p)) {
 		place_eevdf(s, dst, p, 0);
 		/* PLACE_REL_DEADLINE (6.12): a move keeps the deadline relative */
@@ -1942,6 +1947,13 @@ static int wake_delayed(struct sim *s, struct stask *w, struct stask *p)
 static int activate(struct sim *s, struct stask *p, int cpu, const struct sr_task *cur,
 		    int this_cpu, int wake)
 {
+	/*
+	 * enqueue_entity() (6.1 and 6.12) runs update_curr() before
+	 * place_entity(): the wakee is placed against the current task's
+	 * vruntime (EEVDF: V; CFS: min_vruntime) as of now, not as of its
+	 * last update (a tick or its switch-in)
+	 */
+	update_curr(s, cpu);
 	if (s->eevdf && is_fair(p)) {
 		place_eevdf(s, cpu, p, 0);
 	} else if (is_fair(p)) {
@@ -2091,7 +2103,13 @@ static int fork_task(struct sim *s, struct stask *parent, struct stask *c)
 	cpu = place(s, c, SR_DEC_FORK, pcpu, pcpu, &parent->t, 0, 0);
 	if (s->err)
 		return s->err;
-	/* task_fork_fair(): the parent's vruntime, then place_entity(initial) */
+	/*
+	 * task_fork_fair(): the parent's vruntime after update_curr(), then
+	 * place_entity(initial) (6.1); enqueue_entity()'s update_curr() on
+	 * the new task's CPU before its placement (6.1 and 6.12)
+	 */
+	update_curr(s, pcpu);
+	update_curr(s, cpu);
 	mv = s->cpu[pcpu].min_vruntime;
 	c->vruntime = vr_before(mv, parent->vruntime) ? parent->vruntime : mv;
 	c->vruntime += sched_slice(s, pcpu, c) * SR_NICE0_WEIGHT / (c->t.weight ? c->t.weight : 1);

@@ -334,6 +334,51 @@ static void test_delayed(void)
 	sr_topology_free(t);
 }
 
+/*
+ * enqueue_entity() runs update_curr() before place_entity() (6.12): on one
+ * CPU, B (lag 0) wakes by its timer 0.4 ms into A's first slice.  Placed
+ * at A's vruntime as of now, B neither makes A ineligible nor has the
+ * earlier deadline, so A keeps its protected slice (RUN_TO_PARITY) and B
+ * runs at the tick after A's deadline.  Placed at A's vruntime of its
+ * switch-in, B would find A 0.4 ms past the average and preempt at once.
+ */
+static void test_wake_place_now(void)
+{
+	struct sr_topology *t = sr_topology_new_flat(1, SR_ERA_MAINLINE);
+	struct sr_demand *d = sr_demand_new(1);
+	struct sr_run_metrics m;
+	struct sr_sim_stats st;
+	struct rec r;
+	int i;
+
+	sr_topology_build_domains(t);
+	ev_sw(d, 1000000, 0, SR_PREV_RUNNABLE, 21);
+	ev_sw(d, 1100000, 21, SR_PREV_BLOCKED, 0);
+	ev_sw(d, 2000000, 0, SR_PREV_RUNNABLE, 20);
+	ev_sw(d, 2400000, 20, SR_PREV_PREEMPTED, 21);
+	ev_sw(d, 2500000, 21, SR_PREV_DEAD, 20);
+	ev_sw(d, 12000000, 20, SR_PREV_DEAD, 0);
+	sr_demand_finish(d);
+	for (eevdf = 1; eevdf < 3; eevdf++) {
+		uint64_t a0 = 0, b1 = 0;
+		int seen = 0;
+
+		if (run(d, t, 0, 1, &r, &m, &st))
+			break;
+		a0 = first_start(&r, 20);
+		for (i = 0; i < r.n; i++)
+			if (r.s[i].pid == 21 && seen++ == 1)
+				b1 = r.s[i].start;
+		CHECK(a0 && b1 >= a0 + 700000,
+		      "%s: B's wakeup 0.4 ms into A's slice does not preempt it (B runs %lld ns "
+		      "after A's start)", rules[eevdf], (long long)(b1 - a0));
+		CHECK_EQ(cpu_time(&r, 20) + cpu_time(&r, 21), 100000 + 400000 + 100000 + 9500000,
+			 "%s: the CPU time", rules[eevdf]);
+	}
+	sr_demand_free(d);
+	sr_topology_free(t);
+}
+
 static int last_cpu(const struct rec *r, int pid)
 {
 	int i, cpu = -1;
@@ -864,6 +909,7 @@ int main(void)
 	}
 	test_eevdf_share(t);
 	test_delayed();
+	test_wake_place_now();
 	test_affinity_spread();
 	test_two_wakers();
 	test_producer();
