@@ -178,6 +178,7 @@ struct sr_replay {
 	uint64_t *pull_gap;			/* per cpu: its event before its pending pull */
 	uint64_t *pull_batch;			/* per cpu: ts of its last self-pull */
 	unsigned char *pull_task;		/* per cpu: its pending pull came in a task's context */
+	unsigned char *pull_delayed;		/* per cpu: its pending pull moved a sched_delayed task */
 	long nwaking;				/* tasks between waking and wakeup */
 	/* the inferred LLC-level balances (idle-scan.c) */
 	uint64_t jiffy_seen;			/* the last jiffy replayed, 0: none yet */

@@ -1071,7 +1071,16 @@ static int settle_pull(struct sr_replay *r, int cpu, int next, int prev_blocked,
 			aff_moved(p, m.orig_cpu, m.dest_cpu);
 		return emit_migration(r, &m);
 	}
-	if (prev_blocked && next == m.pid && now - m.ts <= NEWIDLE_WINDOW_NS)
+	/*
+	 * newly idle when the blocking puller switches to the pulled task; or,
+	 * with delayed dequeue (6.12+), when the task pulled was sched_delayed:
+	 * pick_next_task_fair() (6.12.117) goes "again" after
+	 * sched_balance_newidle() pulled, pick_next_entity() dequeues the
+	 * delayed entity it picks (DEQUEUE_DELAYED, no tracepoint) and the
+	 * CPU runs another task or goes idle
+	 */
+	if (prev_blocked && (next == m.pid || r->pull_delayed[cpu]) &&
+	    now - m.ts <= NEWIDLE_WINDOW_NS)
 		m.kind = SR_MIG_LB_NEWIDLE;
 	else
 		m.kind = SR_MIG_LB_PERIODIC;
@@ -1155,6 +1164,32 @@ static void delay_leave_from(struct sr_replay *r, struct sr_task *t, uint64_t no
 static void delay_leave(struct sr_replay *r, struct sr_task *t, uint64_t now)
 {
 	delay_leave_from(r, t, now, 1);
+}
+
+/*
+ * A balance moved @t, which the engine had taken off @cpu's queue at its
+ * blocking switch: the kernel still had it there as sched_delayed (6.12+:
+ * detach_tasks() walks cfs_tasks, delayed tasks in, and can_migrate_task()
+ * has no sched_delayed test before 6.14), so it goes back on the queue as
+ * one before the balance is evaluated: its vruntime kept (no placement),
+ * its util_est out (dequeue_task_fair() took it at the sleep)
+ */
+static void delay_proven(struct sr_replay *r, struct sr_task *t, int cpu, uint64_t now)
+{
+	struct sr_rq *rq = &r->rq[cpu];
+	int64_t vruntime = t->vruntime;
+
+	enqueue(r, t, cpu, now);
+	t->vruntime = vruntime;
+	if (t->util_est_queued) {
+		rq->util_est = sub_clamp(rq->util_est, t->util_est);
+		t->util_est_queued = 0;
+	}
+	t->delayed = 1;
+	t->delay_proven = now;
+	rq->nr_delayed++;
+	t->state = SR_TASK_QUEUED;
+	r->stats.reconciled[SR_REC_DELAYED]++;
 }
 
 /*
@@ -1244,6 +1279,18 @@ static void delay_switch(struct sr_replay *r, const struct sr_event *ev, struct 
 	r->v_skip[1] = NULL;
 }
 
+/* a delayed @t on @cpu has been eligible for a tick: the tick's pick would dequeue it */
+static int delay_due(struct sr_replay *r, const struct sr_task *t, int cpu, uint64_t now)
+{
+	unsigned long w;
+	int64_t v_avg = avg_vruntime(r, cpu, now, &w, t->tg), tick;
+
+	if (!w)
+		return 0;
+	tick = (int64_t)(1000000000ULL / (uint64_t)r->hz * SR_NICE0_WEIGHT / w);
+	return v_avg - t->vruntime >= tick;
+}
+
 /*
  * The picks the trace does not show: the tick after curr's slice ends
  * picks again (pick_eevdf()), and a delayed task eligible by then leaves.
@@ -1254,20 +1301,15 @@ void sr_state_delay_expire(struct sr_replay *r, int cpu, uint64_t now)
 {
 	struct sr_rq *rq = &r->rq[cpu];
 	struct sr_task *t, *tn;
-	unsigned long w;
-	int64_t v_avg, tick;
 
 	if (!rq->nr_delayed)
 		return;
 	for (t = r->lb_head[cpu]; t; t = tn) {
 		tn = t->lb_next;
-		if (!t->delayed || t->cpu != cpu)
+		/* the trace proves it still queued now (delay_proven()) */
+		if (!t->delayed || t->cpu != cpu || t->delay_proven == now)
 			continue;
-		v_avg = avg_vruntime(r, cpu, now, &w, t->tg);
-		if (!w)
-			continue;
-		tick = (int64_t)(1000000000ULL / (uint64_t)r->hz * SR_NICE0_WEIGHT / w);
-		if (v_avg - t->vruntime >= tick)
+		if (delay_due(r, t, cpu, now))
 			delay_leave(r, t, now);
 	}
 }
@@ -2277,6 +2319,16 @@ static int on_migrate(struct sr_replay *r, const struct sr_event *ev)
 		r->stats.lb_batched++;
 	} else if (e == dest) {
 		/* a pull by dest: newidle or periodic, told at its next switch */
+		r->pull_delayed[dest] = sr_kgen_has(&r->kgen, SR_KF_DELAY_DEQUEUE) &&
+					(p->delayed || (!p->waking && !on_rq(p)));
+		if (r->pull_delayed[dest] && p->delayed) {
+			/* the engine's pick would have dequeued it by now */
+			if (delay_due(r, p, orig, now))
+				r->stats.reconciled[SR_REC_DELAYED]++;
+			p->delay_proven = now;
+		} else if (r->pull_delayed[dest] && is_fair(p) && p->cpu == orig &&
+			 p->state == SR_TASK_BLOCKED)
+			delay_proven(r, p, orig, now);
 		r->pull_batch[dest] = now;
 		ret = settle_pull(r, dest, -1, 0, now);
 		if (!ret)
@@ -2844,6 +2896,7 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 	r->pull_gap = calloc(topo->ncpus, sizeof(*r->pull_gap));
 	r->pull_batch = calloc(topo->ncpus, sizeof(*r->pull_batch));
 	r->pull_task = calloc(topo->ncpus, sizeof(*r->pull_task));
+	r->pull_delayed = calloc(topo->ncpus, sizeof(*r->pull_delayed));
 	r->lb_llc_last = calloc(topo->ncpus, sizeof(*r->lb_llc_last));
 	r->ticking = calloc(topo->ncpus, sizeof(*r->ticking));
 	r->ni_call = calloc((size_t)topo->ncpus * SR_MAX_DOMAIN_LEVELS, sizeof(*r->ni_call));
@@ -2857,6 +2910,7 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 	    !r->selected || !r->fork_probe || !r->removed || !r->tick_rm || !r->tick_saved || !r->lb_head ||
 	    !r->lb_tail || !r->lb_scratch || !r->lbp || !r->last_local || !r->nohz_last ||
 	    !r->switch_ts || !r->nib_levels || !r->pull_gap || !r->pull_batch || !r->pull_task ||
+	    !r->pull_delayed ||
 	    !r->lb_llc_last || !r->ticking) {
 		sr_replay_free(r);
 		return NULL;
@@ -2961,6 +3015,7 @@ void sr_replay_free(struct sr_replay *r)
 	free(r->pull_gap);
 	free(r->pull_batch);
 	free(r->pull_task);
+	free(r->pull_delayed);
 	free(r->ni_call);
 	free(r->ni_pull);
 	free(r);

@@ -157,6 +157,26 @@ same "6.12: the idle balance pulls the delayed A, as the kernel did" 1 "$(pull_o
 same "6.18: a migrate_task balance leaves the delayed A" none "$(pull_of "$TMP/dp-6.18.db")"
 same "6.1: A has left the queue: nothing to pull" none "$(pull_of "$TMP/dp-6.1.db")"
 
+# --- a newly idle pull of a delayed task (6.12.117 pick_next_task_fair()) ---
+# W's CPU pulls the delayed A, then goes idle: the pick dequeued A
+for f in delayed-newidle-pull delayed-newidle-pull-dequeued; do
+	for k in 6.12.117 6.1; do
+		"$SR" replay -q -o "$TMP/$f-$k.db" -t 2x2x1 --kernel "$k" "$S/$f.txt" 2>/dev/null
+	done
+done
+lb_of() {
+	sqlite3 "$1" "SELECT kind || ' ' || coalesce(e.cpu, 'none') || ' ' ||
+		(e.reason LIKE '%pull 600 from 0 to 1') || ' ' ||
+		(SELECT n FROM reconciled WHERE kind = 'delayed') FROM evaluation_v e
+		JOIN decision USING (decision_id) WHERE kind LIKE 'balance%' AND e.patch IS NULL"
+}
+same "6.12: a pull of the delayed A before an idle switch is newly idle, A pulled from CPU 0" \
+	"balance_newidle 1 1 0" "$(lb_of "$TMP/delayed-newidle-pull-6.12.117.db")"
+same "6.12: A taken as dequeued: the pull puts it back as delayed (reconciled), then pulls it" \
+	"balance_newidle 1 1 1" "$(lb_of "$TMP/delayed-newidle-pull-dequeued-6.12.117.db")"
+same "6.1: no delayed dequeue: a periodic pull, A not on CPU 0's queue" \
+	"balance_periodic none 0 0" "$(lb_of "$TMP/delayed-newidle-pull-dequeued-6.1.db")"
+
 # --- the pulled delayed task's load moves with it (detach_task/attach_task) --
 cpu1_load() {	# CPU 1's load at the balance and at A's wakeup (CPU 1 idle between)
 	sqlite3 "$1" "SELECT group_concat(c.load, ' ') FROM (SELECT c.load FROM decision d

@@ -104,6 +104,7 @@ struct sr_task {
 	int64_t vlag;
 	uint64_t vr_start;		/* when it last began to run (update_curr()) */
 	int delayed;			/* 6.12+ sched_delayed: blocked, still queued */
+	uint64_t delay_proven;		/* a balance moved it as sched_delayed at this time */
 	/*
 	 * its task group (schedreplay-models(7) §3.5): 0 the root task group
 	 * (kernel threads, autogroup off, or not known), else the slot of
