@@ -1126,9 +1126,15 @@ struct sr_store *sr_store_create(const char *path, const struct sr_store_opts *o
 	}
 	sqlite3_extended_result_codes(s->db, 1);
 	sqlite3_progress_handler(s->db, 10000, progress_cb, s);
-	/* the file only becomes the database when it is complete: no journal needed */
-	if (exec(s, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA temp_store=FILE;",
-		 cause))
+	/*
+	 * The file only becomes the database when it is complete: no journal
+	 * needed.  secure_delete off: Debian's SQLite zeroes the room every
+	 * cell leaves (SQLITE_SECURE_DELETE), and this file only ever gets
+	 * rows, so that room held copies of rows it still has (the writer's
+	 * memset, 1.4 % of its instructions).
+	 */
+	if (exec(s, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA temp_store=FILE;"
+		 " PRAGMA secure_delete=OFF;", cause))
 		goto fail;
 	{
 		char sql[160];
