@@ -302,6 +302,8 @@ static int emit_run(struct sr_slices *sl, struct task *t, uint64_t ts, int open,
 	if (!err && t->cur_diverged) {
 		struct sr_slice_row d;
 
+		/* once: the table's key is the decision */
+		t->cur_diverged = 0;
 		row_init(&d, SR_SL_DIVERGENT);
 		d.decision = r->decision;
 		d.delay = r->delay;
