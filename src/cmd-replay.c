@@ -183,8 +183,6 @@ static int on_decision(const struct sr_decision *d, const struct sr_eval *evals,
 		return -SR_E_IO;
 	for (i = 0; i < nevals && i < rc->nmodels; i++)
 		missed |= !sr_eval_matches(d, &evals[i]);
-	if (!sr_decision_is_balance(d->kind))
-		sr_slices_decision(rc->slices, d->pid, d->done_ts, d->id);
 	for (i = 0; i < nevals && i < rc->nmodels; i++)
 		if (sr_fidelity_add(rc->fid, rc->models[i]->name, d, &evals[i]))
 			return -SR_E_NOMEM;
@@ -203,6 +201,9 @@ static int on_decision(const struct sr_decision *d, const struct sr_eval *evals,
 				       evals[i + 1].cpu, d->actual_cpu }, 3))
 			return rc->cause ? -SR_E_IO : -SR_E_NOMEM;
 	}
+	/* after the pairs: a divergent decision's woken slice says so */
+	if (!sr_decision_is_balance(d->kind))
+		sr_slices_decision(rc->slices, d->pid, d->done_ts, d->id, diverged);
 	if (rc->store && (diverged || rc->snapshots == SNAP_ALL) &&
 	    sr_store_cpu_state(rc->store, d, &rc->cause))
 		return -SR_E_IO;

@@ -417,6 +417,7 @@ struct sim_db {
 	int pend_pid;
 	uint64_t pend_ts;
 	long pend_id;
+	int pend_diverged;		/* its pair's sides diverged */
 	uint64_t events;
 	char *cause;
 };
@@ -426,6 +427,7 @@ static int db_decision(const struct sr_decision *d, const struct sr_eval *e, int
 {
 	struct sim_db *db = data;
 	struct sr_eval ev[3];
+	int diverged = 0;
 
 	if (cmd_interrupted)
 		return -SR_E_INTR;
@@ -442,17 +444,20 @@ static int db_decision(const struct sr_decision *d, const struct sr_eval *e, int
 	}
 	if (sr_store_decision(db->store, d, ev, db->nsides, &db->cause))
 		return -SR_E_IO;
+	if (db->nsides == 3 && (db->touches[1] & (1u << d->kind))) {
+		struct sr_patch_summary *ps = &db->ps[d->kind];
+
+		if (sr_patch_summary_add(ps, d, &ev[1], &ev[2])) {
+			diverged = 1;
+			if (sr_store_divergent(db->store, d->id, 1, &db->cause))
+				return -SR_E_IO;
+		}
+	}
 	if (!sr_decision_is_balance(d->kind)) {
 		db->pend_pid = d->pid;
 		db->pend_ts = d->done_ts;
 		db->pend_id = d->id;
-	}
-	if (db->nsides == 3 && (db->touches[1] & (1u << d->kind))) {
-		struct sr_patch_summary *ps = &db->ps[d->kind];
-
-		if (sr_patch_summary_add(ps, d, &ev[1], &ev[2]) &&
-		    sr_store_divergent(db->store, d->id, 1, &db->cause))
-			return -SR_E_IO;
+		db->pend_diverged = diverged;
 	}
 	return 0;
 }
@@ -478,7 +483,7 @@ static int db_event(const struct sr_event *ev, void *data)
 	/* the woken slice names its placement decision, as in a replay */
 	if ((ev->kind == SR_EV_WAKEUP || ev->kind == SR_EV_WAKEUP_NEW) &&
 	    ev->pid == db->pend_pid && ev->ts == db->pend_ts) {
-		sr_slices_decision(db->slices, ev->pid, ev->ts, db->pend_id);
+		sr_slices_decision(db->slices, ev->pid, ev->ts, db->pend_id, db->pend_diverged);
 		db->pend_pid = 0;
 	}
 	return 0;

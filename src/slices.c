@@ -28,6 +28,7 @@ struct off {
 	int woken;			/* 0, 1 sched_wakeup, 2 sched_wakeup_new */
 	int qcpu, waker, qidle, qnr;
 	long decision;
+	int diverged;			/* the decision diverged (sr_slices_decision) */
 };
 
 struct task {
@@ -42,6 +43,7 @@ struct task {
 	uint64_t out_ts;		/* the last switch out (0: none seen) */
 	struct off off;
 	struct sr_slice_row cur;	/* the running slice, written at its switch out */
+	int cur_diverged;		/* its wakeup's decision diverged: a divergent_wakeup row */
 	/* totals */
 	uint64_t run_ns, slices, wakeups, delay_ns, max_delay, preempted;
 };
@@ -140,6 +142,7 @@ static void off_reset(struct off *o, const char *prev)
 	o->woken = 0;
 	o->qcpu = o->waker = o->qidle = o->qnr = SR_SL_NONE;
 	o->decision = SR_SL_NONE;
+	o->diverged = 0;
 }
 
 static size_t tid_hash(int tid, size_t cap)
@@ -287,6 +290,7 @@ static int emit_run(struct sr_slices *sl, struct task *t, uint64_t ts, int open,
 		    const char *end)
 {
 	struct sr_slice_row *r = &t->cur;
+	int err;
 
 	r->dur = open ? SR_SL_NONE : (int64_t)(ts - r->ts);
 	memset(r->state, 0, sizeof(r->state));
@@ -294,7 +298,18 @@ static int emit_run(struct sr_slices *sl, struct task *t, uint64_t ts, int open,
 	if (!open)
 		t->run_ns += ts - r->ts;
 	t->slices++;
-	return sl->emit(r, sl->data);
+	err = sl->emit(r, sl->data);
+	if (!err && t->cur_diverged) {
+		struct sr_slice_row d;
+
+		/* once: the table's key is the decision */
+		t->cur_diverged = 0;
+		row_init(&d, SR_SL_DIVERGENT);
+		d.decision = r->decision;
+		d.delay = r->delay;
+		err = sl->emit(&d, sl->data);
+	}
+	return err;
 }
 
 /* @t goes on CPU @cpu at @ts: its slice's row, with the time off the CPU before */
@@ -304,6 +319,7 @@ static void run_begin(struct task *t, int cpu, uint64_t ts)
 	struct off *o = &t->off;
 
 	row_init(r, SR_SL_SCHED);
+	t->cur_diverged = 0;
 	r->ts = ts;
 	r->tid = t->tid;
 	r->cpu = cpu;
@@ -319,6 +335,7 @@ static void run_begin(struct task *t, int cpu, uint64_t ts)
 			r->queue_idle = o->qidle;
 			r->queue_nr = o->qnr;
 			r->decision = o->decision;
+			t->cur_diverged = o->diverged && o->decision != SR_SL_NONE;
 			t->wakeups++;
 			t->delay_ns += ts - t->since;
 			if (ts - t->since > t->max_delay)
@@ -611,7 +628,7 @@ int sr_slices_feed(struct sr_slices *sl, const struct sr_event *ev)
 	}
 }
 
-void sr_slices_decision(struct sr_slices *sl, int tid, uint64_t ts, long id)
+void sr_slices_decision(struct sr_slices *sl, int tid, uint64_t ts, long id, int diverged)
 {
 	size_t j;
 
@@ -622,8 +639,10 @@ void sr_slices_decision(struct sr_slices *sl, int tid, uint64_t ts, long id)
 
 		if (t->tid != tid)
 			continue;
-		if (t->state == T_RUNNABLE && t->off.woken && t->since == ts)
+		if (t->state == T_RUNNABLE && t->off.woken && t->since == ts) {
 			t->off.decision = id;
+			t->off.diverged = diverged;
+		}
 		return;
 	}
 }

@@ -156,6 +156,23 @@ if "$SR" replay -q -m v4.15 -p wake-affine-equal -p exit-sync-mel -t $N/numa-6.1
 		"$(q "SELECT count(*) FROM divergence_estimate WHERE original_idle = 1 AND
 		original_nr > 0 AND original_wait_estimate_ns IS NOT NULL OR patched_idle = 1 AND
 		patched_nr > 0 AND patched_wait_estimate_ns IS NOT NULL")"
+	# the divergences' woken slices are a table of their own, not an index of every one
+	same "no index of every woken slice by its decision" "" \
+		"$(q "SELECT name FROM sqlite_schema WHERE name = 'sched_slice_decision'")"
+	ok "some divergence has its woken slice" \
+		test "$(q "SELECT count(*) FROM divergent_wakeup")" -gt 0
+	same "divergent_wakeup: the woken slices of the divergent decisions, no other" \
+		"$(q "SELECT DISTINCT w.run_id, w.decision_id, w.delay FROM wakeup w JOIN diverged
+		USING (decision_id) ORDER BY 2")" \
+		"$(q "SELECT run_id, decision_id, delay FROM divergent_wakeup ORDER BY 2")"
+	ok "the same run appended" "$SR" replay -q -a -m v4.15 -p wake-affine-equal \
+		-p exit-sync-mel -t $N/numa-6.12-forks.topo -o "$est" $N/numa-6.12-forks.dat
+	same "append: run 2's estimates read run 2's wakeups" 0 "$(q "SELECT count(*) FROM
+		divergence_estimate x JOIN wakeup w USING (decision_id) WHERE x.run_id = 2 AND
+		(w.run_id != 2 OR x.actual_delay_ns IS NOT w.delay)")"
+	same "append: as many estimates with a delay in each run" \
+		"$(q "SELECT count(actual_delay_ns) FROM divergence_estimate WHERE run_id = 1")" \
+		"$(q "SELECT count(actual_delay_ns) FROM divergence_estimate WHERE run_id = 2")"
 else
 	fail "replayed with patch pairs" "$(cat "$TMP/e")"
 fi

@@ -34,6 +34,7 @@ enum sr_slice_table {
 	SR_SL_TASK,		/* task: per task totals and state at the end */
 	SR_SL_CPU,		/* cpu_idle: per CPU idle totals, at the end */
 	SR_SL_ESTIMATE,		/* cpu_estimate: a CPU at a divergent decision */
+	SR_SL_DIVERGENT,	/* divergent_wakeup: a divergent decision's woken slice */
 	SR_SL__COUNT
 };
 
@@ -63,6 +64,7 @@ struct sr_slice_row {
 	 * queue_idle, queue_nr, wait how long that task had run, dur how long
 	 * it went on running (SR_SL_NONE: not seen), decision
 	 */
+	/* divergent_wakeup: decision and delay, those of its sched_slice row */
 	/* task */
 	char comm[SR_COMM_LEN];
 	uint64_t n[6];		/* task: run_ns, slices, wakeups, delay_ns, max_delay_ns,
@@ -92,9 +94,11 @@ int sr_slices_feed(struct sr_slices *sl, const struct sr_event *ev);
 
 /**
  * sr_slices_decision - the engine placed task @tid at @ts (its decision's
- * done_ts): the wakeup of @tid at @ts, if counted, takes decision @id
+ * done_ts): the wakeup of @tid at @ts, if counted, takes decision @id;
+ * @diverged: a pair's sides diverged there (the store's divergent rows),
+ * so that the woken slice's row comes with a divergent_wakeup row too
  */
-void sr_slices_decision(struct sr_slices *sl, int tid, uint64_t ts, long id);
+void sr_slices_decision(struct sr_slices *sl, int tid, uint64_t ts, long id, int diverged);
 
 /**
  * sr_slices_estimate - the CPUs a divergent decision's sides (and the
@@ -124,8 +128,6 @@ extern const char sr_slices_schema[];
 struct sr_slices_copy {
 	const char *table, *sql;	/* the store binds :r (runs) and :d (decisions) */
 };
-/* their indexes, built once the rows are in (IF NOT EXISTS) */
-extern const char sr_slices_indexes[];
 /* the append copies of the tables, ended by { NULL, NULL } */
 extern const struct sr_slices_copy sr_slices_copy[];
 

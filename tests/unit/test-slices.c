@@ -116,7 +116,7 @@ int main(void)
 	      "10's running slice 1000+1000, end state D");
 	CHECK(r && r->wait == SR_SL_NONE && r->delay == SR_SL_NONE, "its first: no wait known");
 	wake(3000, 1, 10, 1, 20, 0);
-	sr_slices_decision(sl, 10, 3000, 77);
+	sr_slices_decision(sl, 10, 3000, 77, 0);
 	/* a wakeup of a running task changes nothing */
 	wake(3100, 1, 20, 1, 0, 0);
 	/* CPU 0 idle from 2000 and CPU 3 from 1000 while CPU 1 has 10 waiting */
@@ -134,11 +134,13 @@ int main(void)
 	CHECK(r && r->queue_cpu == 1 && r->waker == 20, "queued on the target 1 by waker 20");
 	CHECK(r && r->queue_idle == 0 && r->queue_nr == 1, "the target ran 20, nothing queued");
 	CHECK(r && r->decision == 77, "the wakeup's decision");
+	CHECK(!find(SR_SL_DIVERGENT, -1, -1), "77 did not diverge: no divergent_wakeup row");
 	r = find(SR_SL_SCHED, 20, 1);
 	CHECK(r && r->dur == 3000 && !strcmp(r->state, "R+"), "20's slice on 1 ended in R+");
 
 	/* the estimate at a decision: CPU 2 runs 30 since 1000, CPU 0 idle */
 	wake(5500, 2, 40, 2, 30, 1);
+	sr_slices_decision(sl, 40, 5500, 88, 1);
 	cpus[0] = 2;
 	cpus[1] = 0;
 	CHECK_EQ(sr_slices_estimate(sl, 88, 40, cpus, 2), 0, "estimate");
@@ -173,6 +175,9 @@ int main(void)
 	CHECK(r && r->ts == 6000 && r->dur == SR_SL_NONE, "its slice open");
 	CHECK(r && r->woken == 2 && r->delay == 500 && r->waker == 30,
 	      "40: woken new by its parent 30, 500 ns");
+	r = find(SR_SL_DIVERGENT, -1, -1);
+	CHECK(r && r->decision == 88 && r->delay == 500,
+	      "88 diverged: its woken slice's delay in divergent_wakeup, with the open slice");
 	/*
 	 * CPU 0 idle 2000..8000 (6000 ns); a busy CPU had a waiter: CPU 1 during
 	 * 3000..4000 (10, same node), CPU 1 again 4000..4200 (20 preempted,
