@@ -1556,8 +1556,15 @@ static int on_waking(struct sr_replay *r, const struct sr_event *ev)
 
 	if (pd->d.skip == SR_SKIP_NONE && !r->probes && !pd->delay_guess) {
 		/* select_task_rq_fair() runs record_wakee() on current first (a waker known) */
-		if (ev->kind == SR_EV_WAKING || ev->common_pid >= 0)
-			record_wakee(r, cur ? cur : &r->idle[ev->cpu], p->pid, now);
+		if (ev->kind == SR_EV_WAKING || ev->common_pid >= 0) {
+			struct sr_task *w = cur ? cur : &r->idle[ev->cpu];
+
+			pd->flips_saved = 1;
+			pd->flips_was = w->wakee_flips;
+			pd->flip_decay_was = w->wakee_flip_decay;
+			pd->last_wakee_was = w->last_wakee;
+			record_wakee(r, w, p->pid, now);
+		}
 		/* the wakee's sleep, for the models' view of prev */
 		if (p->cpu < 0)
 			p->cpu = ev->target_cpu;
@@ -1640,6 +1647,71 @@ static void activate(struct sr_replay *r, struct sr_task *p, int cpu, uint64_t n
 	enqueue(r, p, cpu, now);
 }
 
+/*
+ * What the CPU that emitted a wakeup's sched_wakeup proves, without the
+ * select_rq probe (schedreplay-models(7) §9.4).  try_to_wake_up()
+ * (kernel/sched/core.c, 6.1 and 6.12) emits sched_waking on the waker's
+ * CPU, then either takes ttwu_runnable() for a wakee still on its runqueue
+ * (running, preempted, or 6.12's sched_delayed), whose ttwu_do_wakeup()
+ * emits sched_wakeup there and then, with no select_task_rq(); or, the
+ * wakee off its queue, runs select_task_rq() (but for a wakee still on_cpu
+ * in its own switch-out, which ttwu_queue_wakelist() hands to its CPU as
+ * it is) and ttwu_queue(), which queues it on the chosen CPU's wake list
+ * when ttwu_queue_cond() holds (always for a CPU that shares no LLC with
+ * the waker's, TTWU_QUEUE being on but for PREEMPT_RT): that CPU emits
+ * sched_wakeup from sched_ttwu_pending().  So a sched_wakeup from another
+ * CPU than the sched_waking came from the wake list (TTWU_LIST: no
+ * ttwu_runnable()), and one from the waker's CPU onto prev_cpu in an LLC
+ * the waker's CPU does not share cannot have come through ttwu_queue()
+ * (TTWU_RUNNABLE: no placement).  Not for a decision opened without a
+ * sched_waking (its CPU is the wakeup's own).
+ */
+enum { TTWU_UNKNOWN, TTWU_LIST, TTWU_RUNNABLE };
+
+/*
+ * A waking this soon after the wakee's switch-out may have found it still
+ * on_cpu (finish_task_switch() not yet done), whose wake list takes no
+ * select_task_rq(): on four 6.12 tune recordings with the probe (messaging,
+ * mix, forks), wakeups from the wake list of tasks switched out less than
+ * 20 us before were placements 17 times in 41, from 20 to 50 us 110 in 112
+ */
+#define TTWU_ON_CPU_NS 20000
+
+static int ttwu_seen(const struct sr_replay *r, const struct sr_pending *pd,
+		     const struct sr_task *p, const struct sr_event *ev)
+{
+	int this = pd->d.this_cpu, prev = pd->d.prev_cpu;
+
+	if (r->probes || ev->kind != SR_EV_WAKEUP || (pd->d.inferred & SR_INF_PREV_CPU) ||
+	    !cpu_in(r, this) || !cpu_in(r, prev) || !cpu_in(r, ev->cpu))
+		return TTWU_UNKNOWN;
+	if (ev->cpu != this)
+		return pd->d.ts >= p->exec_start + TTWU_ON_CPU_NS ? TTWU_LIST : TTWU_UNKNOWN;
+	if (ev->target_cpu == prev && !sr_cpus_share_cache(r->topo, this, prev))
+		return TTWU_RUNNABLE;
+	return TTWU_UNKNOWN;
+}
+
+/*
+ * A wakeup evaluated as a placement that ttwu_runnable() took
+ * (ttwu_seen()): no placement, so skipped as runnable, and the waker's
+ * record_wakee() taken back (select_task_rq_fair() did not run).  A 6.12
+ * wakee the engine held dequeued was sched_delayed: counted as reconciled.
+ */
+static void ttwu_runnable_seen(struct sr_replay *r, struct sr_pending *pd, const struct sr_task *p)
+{
+	struct sr_task *w = pd->d.waker > 0 ? *task_slot(r, pd->d.waker) : &r->idle[pd->d.this_cpu];
+
+	pd->d.skip = SR_SKIP_RUNNABLE;
+	if (pd->flips_saved && w && w->last_wakee == p->pid) {
+		w->wakee_flips = pd->flips_was;
+		w->wakee_flip_decay = pd->flip_decay_was;
+		w->last_wakee = pd->last_wakee_was;
+	}
+	if (sr_kgen_has(&r->kgen, SR_KF_DELAY_DEQUEUE) && p->state == SR_TASK_BLOCKED)
+		r->stats.reconciled[SR_REC_DELAYED]++;
+}
+
 static int on_wakeup(struct sr_replay *r, const struct sr_event *ev)
 {
 	struct sr_task *p = task_get(r, ev->pid, ev->comm, ev->prio);
@@ -1680,13 +1752,15 @@ static int on_wakeup(struct sr_replay *r, const struct sr_event *ev)
 				r->await[pd->d.this_cpu] = NULL;
 		}
 		if (pd->delay_guess) {
-			if (cpu != pd->d.prev_cpu) {
-				/* it moved: select_task_rq() ran, it was not delayed */
+			if (cpu != pd->d.prev_cpu || ttwu_seen(r, pd, p, ev) == TTWU_LIST) {
+				/* select_task_rq() ran (it moved, or the wake list): not delayed */
 				pd->d.skip = SR_SKIP_NONE;
 				r->stats.reconciled[SR_REC_DELAYED]++;
 			} else {
 				r->stats.delayed_woken++;
 			}
+		} else if (pd->d.skip == SR_SKIP_NONE && ttwu_seen(r, pd, p, ev) == TTWU_RUNNABLE) {
+			ttwu_runnable_seen(r, pd, p);
 		}
 		/* mainline select_idle_sibling() leaves prev in recent_used_cpu */
 		if (pd->d.skip == SR_SKIP_NONE && pd->d.prev_cpu >= 0)
