@@ -78,6 +78,7 @@ struct sr_pending {
 	int selected;			/* the select_rq probe bound to it */
 	int evaluated;			/* a fork evaluated before its sched_wakeup_new */
 	int delay_guess;		/* no probe: skipped as delayed unless the wakeup moves it */
+	int pin_guess;			/* fork-pinned (aff_fork): skipped as bound unless it moves */
 	/* the waker's record_wakee() state before this wakeup's (no probe):
 	 * put back where the wakeup proves no select_task_rq() ran */
 	int flips_saved;		/* 1: the fields below hold it */

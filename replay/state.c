@@ -1540,7 +1540,16 @@ static int on_waking(struct sr_replay *r, const struct sr_event *ev)
 		pd->d.skip = SR_SKIP_NOT_FAIR;
 	else if (p->bound_cpu >= 0)
 		pd->d.skip = SR_SKIP_BOUND;
-	if (p->bound_cpu >= 0 || p->aff_wake || p->aff_off)
+	/*
+	 * a wakee its forks show pinned to one CPU (aff_fork()) wakes there
+	 * without select_task_rq_fair() (select_task_rq(): cpumask_any()):
+	 * evaluated, and skipped as bound unless the wakeup moves it (a mask
+	 * widened since, which the trace does not show: the pin ends there)
+	 */
+	if (pd->d.skip == SR_SKIP_NONE && !r->probes && p->fork_pin && p->fork_pin_forks >= 3 &&
+	    ev->target_cpu == p->fork_pin - 1)
+		pd->pin_guess = 1;
+	if (p->bound_cpu >= 0 || p->aff_wake || p->aff_off || pd->pin_guess)
 		pd->d.inferred |= SR_INF_AFFINITY;
 	/*
 	 * select_task_rq() (kernel/sched/core.c, 6.1 and 6.12) gives a task
@@ -1581,6 +1590,10 @@ static int on_waking(struct sr_replay *r, const struct sr_event *ev)
 			pd->d.skip = SR_SKIP_RUNNABLE;
 		else
 			pd->delay_guess = 0;
+		if (pd->pin_guess && pd->d.skip == SR_SKIP_NONE)
+			pd->d.skip = SR_SKIP_BOUND;
+		else
+			pd->pin_guess = 0;
 	}
 	p->pending = pd;
 	if (!p->waking)
@@ -1698,16 +1711,21 @@ static int ttwu_seen(const struct sr_replay *r, const struct sr_pending *pd,
  * record_wakee() taken back (select_task_rq_fair() did not run).  A 6.12
  * wakee the engine held dequeued was sched_delayed: counted as reconciled.
  */
-static void ttwu_runnable_seen(struct sr_replay *r, struct sr_pending *pd, const struct sr_task *p)
+static void flips_undo(struct sr_replay *r, const struct sr_pending *pd, const struct sr_task *p)
 {
 	struct sr_task *w = pd->d.waker > 0 ? *task_slot(r, pd->d.waker) : &r->idle[pd->d.this_cpu];
 
-	pd->d.skip = SR_SKIP_RUNNABLE;
 	if (pd->flips_saved && w && w->last_wakee == p->pid) {
 		w->wakee_flips = pd->flips_was;
 		w->wakee_flip_decay = pd->flip_decay_was;
 		w->last_wakee = pd->last_wakee_was;
 	}
+}
+
+static void ttwu_runnable_seen(struct sr_replay *r, struct sr_pending *pd, const struct sr_task *p)
+{
+	pd->d.skip = SR_SKIP_RUNNABLE;
+	flips_undo(r, pd, p);
 	if (sr_kgen_has(&r->kgen, SR_KF_DELAY_DEQUEUE) && p->state == SR_TASK_BLOCKED)
 		r->stats.reconciled[SR_REC_DELAYED]++;
 }
@@ -1759,6 +1777,13 @@ static int on_wakeup(struct sr_replay *r, const struct sr_event *ev)
 			} else {
 				r->stats.delayed_woken++;
 			}
+		} else if (pd->pin_guess) {
+			if (cpu != pd->d.prev_cpu)
+				/* it moved: select_task_rq_fair() ran, the mask is wider */
+				pd->d.skip = SR_SKIP_NONE;
+			else
+				/* select_task_rq() took its one CPU: no record_wakee() */
+				flips_undo(r, pd, p);
 		} else if (pd->d.skip == SR_SKIP_NONE && ttwu_seen(r, pd, p, ev) == TTWU_RUNNABLE) {
 			ttwu_runnable_seen(r, pd, p);
 		}
@@ -2046,9 +2071,11 @@ static int probe_waking(struct sr_replay *r, const struct sr_event *ev, struct s
  * another CPU, a probe shows select_task_rq_fair() running for it or its
  * child, or a child lands elsewhere.  A mask of every CPU from the task
  * snapshot of a trace without the setaffinity probe does not stop it (a
- * later sched_setaffinity() shows nowhere).  Forks only: a mask widened later
- * does not show in the trace, and the parent's wakeups and balances are
- * evaluated as before.
+ * later sched_setaffinity() shows nowhere).  From the third fork that shows
+ * the pin (fork_pin_forks), the wakeups of the parent and of the children it
+ * forks after are no placements either (on_waking(): pin_guess); a single
+ * child kept there does not suffice (6.1-sr-forks: such parents' wakeups were
+ * placements, select_rq probe).  Balances are evaluated as before.
  */
 static void aff_fork(struct sr_replay *r, struct sr_task *parent, struct sr_task *child,
 		     int pcpu, int cpu, int probed)
@@ -2060,7 +2087,7 @@ static void aff_fork(struct sr_replay *r, struct sr_task *parent, struct sr_task
 		parent->fork_pin = child->fork_pin = 0;
 		return;
 	}
-	if (probed || parent->fork_pin || cpu != pcpu || parent->cpu != pcpu ||
+	if (probed || cpu != pcpu || parent->cpu != pcpu ||
 	    parent->kthread == 1 || !(aff_unknown(parent) || parent->aff_snapshot_only) ||
 	    !(aff_unknown(child) || child->aff_snapshot_only))
 		return;
@@ -2073,7 +2100,12 @@ static void aff_fork(struct sr_replay *r, struct sr_task *parent, struct sr_task
 	}
 	if (c == r->topo->ncpus)
 		return;
+	if (parent->fork_pin)
+		parent->fork_pin_forks++;
+	else
+		parent->fork_pin_forks = 1;
 	parent->fork_pin = child->fork_pin = pcpu + 1;
+	child->fork_pin_forks = parent->fork_pin_forks;
 }
 
 /*
@@ -2472,6 +2504,7 @@ static int on_fork(struct sr_replay *r, const struct sr_event *ev)
 		child->aff_denied = parent->aff_denied;
 		child->aff_off = parent->aff_off;
 		child->fork_pin = parent->fork_pin;
+		child->fork_pin_forks = parent->fork_pin_forks;
 		if (parent->pid == 2) {
 			child->kthread = 1;
 			child->inferred |= SR_INF_KTHREAD;
