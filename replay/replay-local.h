@@ -78,6 +78,13 @@ struct sr_pending {
 	int selected;			/* the select_rq probe bound to it */
 	int evaluated;			/* a fork evaluated before its sched_wakeup_new */
 	int delay_guess;		/* no probe: skipped as delayed unless the wakeup moves it */
+	int pin_guess;			/* fork-pinned (aff_fork): skipped as bound unless it moves */
+	/* the waker's record_wakee() state before this wakeup's (no probe):
+	 * put back where the wakeup proves no select_task_rq() ran */
+	int flips_saved;		/* 1: the fields below hold it */
+	unsigned flips_was;
+	uint64_t flip_decay_was;
+	int last_wakee_was;
 	const struct sr_task *cur;	/* the waker, for a deferred evaluation */
 	/* what the first base model read (sr_replay_keep_why); the probe's
 	 * sources are set before the evaluation */

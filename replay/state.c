@@ -1582,7 +1582,16 @@ static int on_waking(struct sr_replay *r, const struct sr_event *ev)
 		pd->d.skip = SR_SKIP_NOT_FAIR;
 	else if (p->bound_cpu >= 0)
 		pd->d.skip = SR_SKIP_BOUND;
-	if (p->bound_cpu >= 0 || p->aff_wake || p->aff_off)
+	/*
+	 * a wakee its forks show pinned to one CPU (aff_fork()) wakes there
+	 * without select_task_rq_fair() (select_task_rq(): cpumask_any()):
+	 * evaluated, and skipped as bound unless the wakeup moves it (a mask
+	 * widened since, which the trace does not show: the pin ends there)
+	 */
+	if (pd->d.skip == SR_SKIP_NONE && !r->probes && p->fork_pin && p->fork_pin_forks >= 3 &&
+	    ev->target_cpu == p->fork_pin - 1)
+		pd->pin_guess = 1;
+	if (p->bound_cpu >= 0 || p->aff_wake || p->aff_off || pd->pin_guess)
 		pd->d.inferred |= SR_INF_AFFINITY;
 	/*
 	 * select_task_rq() (kernel/sched/core.c, 6.1 and 6.12) gives a task
@@ -1598,8 +1607,15 @@ static int on_waking(struct sr_replay *r, const struct sr_event *ev)
 
 	if (pd->d.skip == SR_SKIP_NONE && !r->probes && !pd->delay_guess) {
 		/* select_task_rq_fair() runs record_wakee() on current first (a waker known) */
-		if (ev->kind == SR_EV_WAKING || ev->common_pid >= 0)
-			record_wakee(r, cur ? cur : &r->idle[ev->cpu], p->pid, now);
+		if (ev->kind == SR_EV_WAKING || ev->common_pid >= 0) {
+			struct sr_task *w = cur ? cur : &r->idle[ev->cpu];
+
+			pd->flips_saved = 1;
+			pd->flips_was = w->wakee_flips;
+			pd->flip_decay_was = w->wakee_flip_decay;
+			pd->last_wakee_was = w->last_wakee;
+			record_wakee(r, w, p->pid, now);
+		}
 		/* the wakee's sleep, for the models' view of prev */
 		if (p->cpu < 0)
 			p->cpu = ev->target_cpu;
@@ -1616,6 +1632,10 @@ static int on_waking(struct sr_replay *r, const struct sr_event *ev)
 			pd->d.skip = SR_SKIP_RUNNABLE;
 		else
 			pd->delay_guess = 0;
+		if (pd->pin_guess && pd->d.skip == SR_SKIP_NONE)
+			pd->d.skip = SR_SKIP_BOUND;
+		else
+			pd->pin_guess = 0;
 	}
 	p->pending = pd;
 	if (!p->waking)
@@ -1682,6 +1702,76 @@ static void activate(struct sr_replay *r, struct sr_task *p, int cpu, uint64_t n
 	enqueue(r, p, cpu, now);
 }
 
+/*
+ * What the CPU that emitted a wakeup's sched_wakeup proves, without the
+ * select_rq probe (schedreplay-models(7) §9.4).  try_to_wake_up()
+ * (kernel/sched/core.c, 6.1 and 6.12) emits sched_waking on the waker's
+ * CPU, then either takes ttwu_runnable() for a wakee still on its runqueue
+ * (running, preempted, or 6.12's sched_delayed), whose ttwu_do_wakeup()
+ * emits sched_wakeup there and then, with no select_task_rq(); or, the
+ * wakee off its queue, runs select_task_rq() (but for a wakee still on_cpu
+ * in its own switch-out, which ttwu_queue_wakelist() hands to its CPU as
+ * it is) and ttwu_queue(), which queues it on the chosen CPU's wake list
+ * when ttwu_queue_cond() holds (always for a CPU that shares no LLC with
+ * the waker's, TTWU_QUEUE being on but for PREEMPT_RT): that CPU emits
+ * sched_wakeup from sched_ttwu_pending().  So a sched_wakeup from another
+ * CPU than the sched_waking came from the wake list (TTWU_LIST: no
+ * ttwu_runnable()), and one from the waker's CPU onto prev_cpu in an LLC
+ * the waker's CPU does not share cannot have come through ttwu_queue()
+ * (TTWU_RUNNABLE: no placement).  Not for a decision opened without a
+ * sched_waking (its CPU is the wakeup's own).
+ */
+enum { TTWU_UNKNOWN, TTWU_LIST, TTWU_RUNNABLE };
+
+/*
+ * A waking this soon after the wakee's switch-out may have found it still
+ * on_cpu (finish_task_switch() not yet done), whose wake list takes no
+ * select_task_rq(): on four 6.12 tune recordings with the probe (messaging,
+ * mix, forks), wakeups from the wake list of tasks switched out less than
+ * 20 us before were placements 17 times in 41, from 20 to 50 us 110 in 112
+ */
+#define TTWU_ON_CPU_NS 20000
+
+static int ttwu_seen(const struct sr_replay *r, const struct sr_pending *pd,
+		     const struct sr_task *p, const struct sr_event *ev)
+{
+	int this = pd->d.this_cpu, prev = pd->d.prev_cpu;
+
+	if (r->probes || ev->kind != SR_EV_WAKEUP || (pd->d.inferred & SR_INF_PREV_CPU) ||
+	    !cpu_in(r, this) || !cpu_in(r, prev) || !cpu_in(r, ev->cpu))
+		return TTWU_UNKNOWN;
+	if (ev->cpu != this)
+		return pd->d.ts >= p->exec_start + TTWU_ON_CPU_NS ? TTWU_LIST : TTWU_UNKNOWN;
+	if (ev->target_cpu == prev && !sr_cpus_share_cache(r->topo, this, prev))
+		return TTWU_RUNNABLE;
+	return TTWU_UNKNOWN;
+}
+
+/*
+ * A wakeup evaluated as a placement that ttwu_runnable() took
+ * (ttwu_seen()): no placement, so skipped as runnable, and the waker's
+ * record_wakee() taken back (select_task_rq_fair() did not run).  A 6.12
+ * wakee the engine held dequeued was sched_delayed: counted as reconciled.
+ */
+static void flips_undo(struct sr_replay *r, const struct sr_pending *pd, const struct sr_task *p)
+{
+	struct sr_task *w = pd->d.waker > 0 ? *task_slot(r, pd->d.waker) : &r->idle[pd->d.this_cpu];
+
+	if (pd->flips_saved && w && w->last_wakee == p->pid) {
+		w->wakee_flips = pd->flips_was;
+		w->wakee_flip_decay = pd->flip_decay_was;
+		w->last_wakee = pd->last_wakee_was;
+	}
+}
+
+static void ttwu_runnable_seen(struct sr_replay *r, struct sr_pending *pd, const struct sr_task *p)
+{
+	pd->d.skip = SR_SKIP_RUNNABLE;
+	flips_undo(r, pd, p);
+	if (sr_kgen_has(&r->kgen, SR_KF_DELAY_DEQUEUE) && p->state == SR_TASK_BLOCKED)
+		r->stats.reconciled[SR_REC_DELAYED]++;
+}
+
 static int on_wakeup(struct sr_replay *r, const struct sr_event *ev)
 {
 	struct sr_task *p = task_get(r, ev->pid, ev->comm, ev->prio);
@@ -1722,13 +1812,22 @@ static int on_wakeup(struct sr_replay *r, const struct sr_event *ev)
 				r->await[pd->d.this_cpu] = NULL;
 		}
 		if (pd->delay_guess) {
-			if (cpu != pd->d.prev_cpu) {
-				/* it moved: select_task_rq() ran, it was not delayed */
+			if (cpu != pd->d.prev_cpu || ttwu_seen(r, pd, p, ev) == TTWU_LIST) {
+				/* select_task_rq() ran (it moved, or the wake list): not delayed */
 				pd->d.skip = SR_SKIP_NONE;
 				r->stats.reconciled[SR_REC_DELAYED]++;
 			} else {
 				r->stats.delayed_woken++;
 			}
+		} else if (pd->pin_guess) {
+			if (cpu != pd->d.prev_cpu)
+				/* it moved: select_task_rq_fair() ran, the mask is wider */
+				pd->d.skip = SR_SKIP_NONE;
+			else
+				/* select_task_rq() took its one CPU: no record_wakee() */
+				flips_undo(r, pd, p);
+		} else if (pd->d.skip == SR_SKIP_NONE && ttwu_seen(r, pd, p, ev) == TTWU_RUNNABLE) {
+			ttwu_runnable_seen(r, pd, p);
 		}
 		/* mainline select_idle_sibling() leaves prev in recent_used_cpu */
 		if (pd->d.skip == SR_SKIP_NONE && pd->d.prev_cpu >= 0)
@@ -2014,9 +2113,11 @@ static int probe_waking(struct sr_replay *r, const struct sr_event *ev, struct s
  * another CPU, a probe shows select_task_rq_fair() running for it or its
  * child, or a child lands elsewhere.  A mask of every CPU from the task
  * snapshot of a trace without the setaffinity probe does not stop it (a
- * later sched_setaffinity() shows nowhere).  Forks only: a mask widened later
- * does not show in the trace, and the parent's wakeups and balances are
- * evaluated as before.
+ * later sched_setaffinity() shows nowhere).  From the third fork that shows
+ * the pin (fork_pin_forks), the wakeups of the parent and of the children it
+ * forks after are no placements either (on_waking(): pin_guess); a single
+ * child kept there does not suffice (6.1-sr-forks: such parents' wakeups were
+ * placements, select_rq probe).  Balances are evaluated as before.
  */
 static void aff_fork(struct sr_replay *r, struct sr_task *parent, struct sr_task *child,
 		     int pcpu, int cpu, int probed)
@@ -2028,7 +2129,7 @@ static void aff_fork(struct sr_replay *r, struct sr_task *parent, struct sr_task
 		parent->fork_pin = child->fork_pin = 0;
 		return;
 	}
-	if (probed || parent->fork_pin || cpu != pcpu || parent->cpu != pcpu ||
+	if (probed || cpu != pcpu || parent->cpu != pcpu ||
 	    parent->kthread == 1 || !(aff_unknown(parent) || parent->aff_snapshot_only) ||
 	    !(aff_unknown(child) || child->aff_snapshot_only))
 		return;
@@ -2041,7 +2142,12 @@ static void aff_fork(struct sr_replay *r, struct sr_task *parent, struct sr_task
 	}
 	if (c == r->topo->ncpus)
 		return;
+	if (parent->fork_pin)
+		parent->fork_pin_forks++;
+	else
+		parent->fork_pin_forks = 1;
 	parent->fork_pin = child->fork_pin = pcpu + 1;
+	child->fork_pin_forks = parent->fork_pin_forks;
 }
 
 /*
@@ -2450,6 +2556,7 @@ static int on_fork(struct sr_replay *r, const struct sr_event *ev)
 		child->aff_denied = parent->aff_denied;
 		child->aff_off = parent->aff_off;
 		child->fork_pin = parent->fork_pin;
+		child->fork_pin_forks = parent->fork_pin_forks;
 		if (parent->pid == 2) {
 			child->kthread = 1;
 			child->inferred |= SR_INF_KTHREAD;

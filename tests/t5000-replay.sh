@@ -517,6 +517,21 @@ same "forks of a parent inferred pinned are no placements, until a child lands e
 same "only the unpinned parent's forks are evaluated" "401 404" \
 	"$(sqlite3 "$TMP/fk.db" "SELECT DISTINCT d.tid FROM decision d JOIN evaluation_v e USING (decision_id)
 		WHERE d.kind = 'fork' ORDER BY d.tid" | paste -sd' ')"
+# ... and its wakeups (fork-pinned-wakeups.txt): three forks that show the pin
+# make the parent's wakeups onto its CPU no placements, until one moves it
+fw="$FIX/scenario/fork-pinned-wakeups.txt"
+wake_pins() {	# wake_pins DB: "skip inferred-affinity actual_cpu" of P's wakeups
+	sqlite3 "$1" "SELECT group_concat(coalesce(skip, 'placement') || ' ' ||
+		(inferred LIKE '%affinity%') || ' ' || actual_cpu, ', ') FROM
+		(SELECT * FROM decision WHERE kind = 'wakeup' AND tid = 400 ORDER BY ts)"
+}
+"$SR" replay -q -o "$TMP/fw.db" -t 2x2x1 "$fw" >/dev/null 2>&1
+same "a parent three forks show pinned wakes there with no placement; a wakeup that moves it is one, and ends the pin" \
+	"bound 1 2, placement 1 3, placement 0 3" "$(wake_pins "$TMP/fw.db")"
+grep -v 'pid=403 \|child_pid=403\|C3-403\|next_comm=C3' "$fw" >"$TMP/fw2.txt"
+"$SR" replay -q -o "$TMP/fw2.db" -t 2x2x1 "$TMP/fw2.txt" >/dev/null 2>&1
+same "after two such forks its wakeups are still placements" \
+	"placement 0 2, placement 0 3, placement 0 3" "$(wake_pins "$TMP/fw2.db")"
 # the same with the recorder's task snapshot but no setaffinity probe
 # (fork-pinned-snapshot.txt): the snapshot's every-CPU mask of P holds only
 # at the snapshot, so P's child on its busy CPU still shows P pinned

@@ -128,6 +128,25 @@ same "without the probe, a moved wakeup of a task held as delayed is a placement
 		FROM decision d WHERE tid = 600 AND kind = 'wakeup' AND skip IS NULL) || ' ' ||
 		kind || ' ' || n FROM reconciled WHERE kind = 'delayed'")"
 
+# --- the CPU that emits sched_wakeup: wake list or ttwu_runnable() ----------
+tw="$S/ttwu-wakelist.txt"
+for k in 6.12.117 6.1; do
+	"$SR" replay -q -o "$TMP/tw-$k.db" -t 2x2x1 --kernel "$k" "$tw" 2>/dev/null
+done
+tw_of() {	# each wakeup of A and C: tid, placement or skip, evaluations; reconciled.delayed
+	sqlite3 "$1" "SELECT group_concat(tid || ' ' || coalesce(skip, 'placement') || ' ' ||
+		(SELECT count(*) FROM evaluation e WHERE e.decision_id = d.decision_id), ', ') ||
+		' | ' || (SELECT n FROM reconciled WHERE kind = 'delayed') FROM
+		(SELECT * FROM decision WHERE kind = 'wakeup' AND tid IN (600, 800) ORDER BY ts) d"
+}
+same "6.12: A held as delayed, its sched_wakeup from CPU 0's wake list: a placement; C's from the waker's CPU across the LLCs: ttwu_runnable(), no placement; both counted" \
+	"800 placement 1, 600 placement 1, 800 runnable 0 | 2" "$(tw_of "$TMP/tw-6.12.117.db")"
+same "6.1: the same wakeups (no delayed dequeue: nothing counted)" \
+	"800 placement 1, 600 placement 1, 800 runnable 0 | 0" "$(tw_of "$TMP/tw-6.1.db")"
+"$SR" replay -q -o "$TMP/tw-p.db" -t 2x2x1 --kernel 6.12.117 "$S/delayed-dequeue.txt" 2>/dev/null
+same "a wakeup within one LLC from the waker's CPU proves nothing: delayed-dequeue's C is a placement" \
+	"" "$(sqlite3 "$TMP/tw-p.db" "SELECT skip FROM decision WHERE kind = 'wakeup' AND tid = 800 AND ts > 10005000000")"
+
 # --- wake_affine_idle()'s sync test (6.12.37 / 6.16), with the probe ---------
 ds="$S/delayed-sync.txt"
 for k in 6.12.117 6.12.0; do

@@ -91,6 +91,7 @@ struct sr_task {
 	uint64_t aff_first;		/* when it was first refused there */
 	int fork_pin;			/* 1 + the CPU its forks are inferred pinned to,
 					 * 0 none (state.c, aff_fork) */
+	int fork_pin_forks;		/* forks that showed that pin (its wakeups take it from 3) */
 	uint64_t last_wakeup_ts;
 	/* a sched_waking seen, sched_wakeup not yet */
 	int waking;
