@@ -56,7 +56,7 @@ static const char record_options[] =
 	"                         memory, but not under 1024)\n"
 	"   -e, --event EVENT     also record EVENT: SYSTEM:EVENT, or SYSTEM for all its\n"
 	"                         events; shell globs match; repeatable\n"
-	"       --no-probes       do not add the select_rq kprobe events\n"
+	"       --no-probes       do not add the select_rq and setaffinity probe events\n"
 	"       --balance-probes  also add kprobe events on the newidle balance and\n"
 	"                         load_balance (entry and return)\n"
 	"       --input-probes    also add the validation kprobe events rqstat (every\n"

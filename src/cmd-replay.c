@@ -921,11 +921,12 @@ static int replay_engine(const struct replay_args *a, struct replay_ctx *rc,
 	sr_replay_ignore_affinity(run->r, a->no_affinity);
 	/*
 	 * the recorder adds its setaffinity probe with select_rq (a text trace
-	 * cannot declare it up front: its select_rq events stand for both)
+	 * cannot declare it up front: its select_rq events stand for both);
+	 * its uprobe form sees only the calls through the C library
 	 */
-	sr_replay_affinity_unseen(run->r, !sr_trace_borrow_info(run->t)->has_setaffinity &&
-					     !sr_trace_borrow_info(run->t)->has_probes &&
-					     !run->meta.probes);
+	sr_replay_affinity_unseen(run->r, (!sr_trace_borrow_info(run->t)->has_setaffinity &&
+					      !sr_trace_borrow_info(run->t)->has_probes &&
+					      !run->meta.probes) || run->meta.affinity_uprobe);
 	for (i = 0; i < (int)run->meta.nhints; i++) {
 		struct sr_meta_hint *h = &run->meta.hints[i];
 

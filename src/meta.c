@@ -197,6 +197,8 @@ int sr_meta_read(const char *path, const struct sr_trace_opts *opts, struct sr_t
 			m->autogroup = atoi(s + 10) > 0;
 		} else if (!strcmp(s, "balance-probes on")) {
 			m->balance_probes = 1;
+		} else if (!strcmp(s, "probes off affinity uprobe")) {
+			m->affinity_uprobe = 1;
 		} else if (!strncmp(s, "meta end", 8)) {
 			meta_done = 1;
 			if (!scan_probes && !scan_balance)

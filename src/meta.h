@@ -46,6 +46,7 @@ struct sr_meta {
 	int probes;			/* select_rq events seen in the scanned part */
 	int balance_probes;		/* balance_rq events seen in the scanned part */
 	int autogroup;			/* the "autogroup 0|1" line; -1 absent */
+	int affinity_uprobe;		/* "probes off affinity uprobe": some calls unseen */
 	struct sr_meta_hint *hints;
 	size_t nhints, cap;
 };

@@ -3,7 +3,8 @@
  * The tracefs side of "schedreplay record", through libtracefs only: a
  * tracing instance of our own ("schedreplay"), the sched events enabled in
  * it and nowhere else, the select_rq and setaffinity kprobes where the kernel
- * has kprobe events, and one thread per cpu that copies the instance's raw ring-buffer
+ * has kprobe events (else the setaffinity probe as a uprobe on the C
+ * library where it has uprobe events), and one thread per cpu that copies the instance's raw ring-buffer
  * pages (trace_pipe_raw, spliced through a pipe by libtracefs) unparsed into
  * an unlinked temporary file.
  *
@@ -22,10 +23,13 @@
 #include "record-local.h"
 
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <link.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -82,6 +86,20 @@ static const char *const default_events[] = {
 #define AFFINITY_ARGS	"pid=%di:s32 mask=+0(%si):x64"
 #endif
 #define AFFINITY_FUNC	"sched_setaffinity"
+/*
+ * A kernel without kprobe events (CONFIG_KPROBES off) may still have
+ * uprobe events: the setaffinity probe is then a uprobe on the C library's
+ * sched_setaffinity(pid_t pid, size_t cpusetsize, const cpu_set_t *mask),
+ * the same event with the same fields, for the programs that set their
+ * affinity through the library this recorder runs with (taskset(1) of
+ * util-linux, Python's os.sched_setaffinity(), ...).  A statically linked
+ * program (busybox's taskset), a direct syscall, pthread_setaffinity_np()
+ * or a container's own C library shows nowhere: the metadata says "probes
+ * off affinity uprobe" and replay keeps inferring the masks it does not see.
+ */
+#if defined(__x86_64__)
+#define AFFINITY_UARGS	"pid=%di:s32 mask=+0(%dx):x64"
+#endif
 /*
  * The optional balance probes (--balance-probes, schedreplay-record(1)):
  * the newidle balance, newidle_balance(struct rq *this_rq, struct rq_flags *)
@@ -273,6 +291,7 @@ static const char *const probe_name[NPROBES] = {
 	"newidle", "newidle_ret", "balance_rq", "balance_rq_ret",
 	"rqstat", "cfs_pelt",
 };
+/* the setaffinity probe (2) may be a uprobe (AFFINITY_UARGS) */
 static const enum tracefs_dynevent_type probe_type[NPROBES] = {
 	TRACEFS_DYNEVENT_KPROBE, TRACEFS_DYNEVENT_KRETPROBE, TRACEFS_DYNEVENT_KPROBE,
 	TRACEFS_DYNEVENT_KPROBE, TRACEFS_DYNEVENT_KRETPROBE,
@@ -291,15 +310,16 @@ static struct tracefs_dynevent *probe_get(int i)
 	struct tracefs_dynevent **all, *found = NULL;
 	int k, n;
 
-	all = tracefs_dynevent_get_all(TRACEFS_DYNEVENT_KPROBE | TRACEFS_DYNEVENT_KRETPROBE,
-				       PROBE_GROUP);
+	all = tracefs_dynevent_get_all(TRACEFS_DYNEVENT_KPROBE | TRACEFS_DYNEVENT_KRETPROBE |
+				       TRACEFS_DYNEVENT_UPROBE, PROBE_GROUP);
 	for (n = 0; all && all[n]; n++)
 		;
 	for (k = 0; k < n && !found; k++) {
 		char *sys = NULL, *ev = NULL;
 		int type = tracefs_dynevent_info(all[k], &sys, &ev, NULL, NULL, NULL);
 
-		if ((int)probe_type[i] == type && sys && ev && !strcmp(sys, PROBE_GROUP) &&
+		if (((int)probe_type[i] == type || (i == 2 && type == TRACEFS_DYNEVENT_UPROBE)) &&
+		    sys && ev && !strcmp(sys, PROBE_GROUP) &&
 		    !strcmp(ev, probe_name[i])) {
 			found = all[k];
 			all[k] = all[n - 1];
@@ -370,6 +390,89 @@ static void add_affinity_probe(struct sr_capture *c)
 }
 #endif
 
+#ifdef AFFINITY_UARGS
+struct seg_find {
+	uintptr_t base, addr;
+	unsigned long long off;
+	int found;
+};
+
+/* the PT_LOAD segment of the object loaded at f->base that holds f->addr */
+static int seg_of(struct dl_phdr_info *info, size_t size, void *data)
+{
+	struct seg_find *f = data;
+	uintptr_t a = f->addr - (uintptr_t)info->dlpi_addr;
+	int i;
+
+	(void)size;
+	if ((uintptr_t)info->dlpi_addr != f->base)
+		return 0;
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type == PT_LOAD && a >= ph->p_vaddr && a < ph->p_vaddr + ph->p_memsz) {
+			f->off = (unsigned long long)(a - ph->p_vaddr + ph->p_offset);
+			f->found = 1;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The file and file offset of the C library's sched_setaffinity(), as this
+ * process has it mapped (a uprobe's place).  Return: 0, or -1 when the
+ * symbol is not in a shared object (a static build).
+ */
+static int libc_setaffinity(char *path, size_t len, unsigned long long *off)
+{
+	int (*fn)(pid_t, size_t, const cpu_set_t *) = sched_setaffinity;
+	struct seg_find f = { 0 };
+	Dl_info info;
+
+	if (!dladdr((void *)(uintptr_t)fn, &info) || !info.dli_fname || info.dli_fname[0] != '/')
+		return -1;
+	f.base = (uintptr_t)info.dli_fbase;
+	f.addr = (uintptr_t)fn;
+	/* dli_fbase is the object's load base; dl_iterate_phdr() gives its segments */
+	dl_iterate_phdr(seg_of, &f);
+	if (!f.found || strlen(info.dli_fname) >= len)
+		return -1;
+	snprintf(path, len, "%s", info.dli_fname);
+	*off = f.off;
+	return 0;
+}
+
+/* the setaffinity probe as a uprobe, without kprobe events; a failure is a note */
+static void add_affinity_uprobe(struct sr_capture *c)
+{
+	struct tracefs_dynevent *d;
+	char path[PATH_MAX], *up = tpath(c, "uprobe_events");
+	unsigned long long off;
+	struct stat st;
+	int none = !up || stat(up, &st) < 0;
+
+	free(up);
+	c->probe[2] = probe_get(2);
+	if (c->probe[2] || none)
+		return;		/* defined by hand: used as it is; no uprobe events: none */
+	if (libc_setaffinity(path, sizeof(path), &off)) {
+		note(c, "cannot find sched_setaffinity in a shared C library: recording without "
+		     "the setaffinity probe");
+		return;
+	}
+	d = tracefs_uprobe_alloc(PROBE_GROUP, probe_name[2], path, off, AFFINITY_UARGS);
+	if (d && tracefs_dynevent_create(d) == 0) {
+		c->probe[2] = d;
+		c->own_probe[2] = 1;
+		return;
+	}
+	tracefs_dynevent_free(d);
+	note(c, "cannot add a uprobe on %s:0x%llx (%s): recording without the setaffinity probe",
+	     path, off, strerror(errno ? errno : EINVAL));
+}
+#endif
+
 #ifdef PROBE_ARGS
 #define PROBE_ARGS_MAX 384
 /*
@@ -427,7 +530,11 @@ static void add_probes(struct sr_capture *c)
 	int i, k, btf;
 
 	if (no_kprobes(c, "the select_rq probes (wake flags and the kernel's own cpu choice)")) {
-		snprintf(c->probes, sizeof(c->probes), "off");
+#ifdef AFFINITY_UARGS
+		add_affinity_uprobe(c);
+#endif
+		snprintf(c->probes, sizeof(c->probes), "off%s",
+			 c->probe[2] ? " affinity uprobe" : "");
 		return;
 	}
 	/*

@@ -7,8 +7,9 @@
 # still pairs every fork); -d, SIGINT, SIGTERM, a crashing or missing command,
 # a second recorder, a bad -e and a stale instance left by SIGKILL all leave
 # tracefs as it was found (instances, top-level set_event, tracing_on, the
-# sched enables, kprobe_events, mounts).  Needs root and tracefs; says SKIP
-# elsewhere.  The sanitizer build records once too.
+# sched enables, kprobe_events, uprobe_events, mounts).  Without kprobe
+# events, the setaffinity probe is a uprobe: two taskset calls show with their
+# masks.  Needs root and tracefs; says SKIP elsewhere.  The sanitizer build records once too.
 . "$(dirname "$0")/test-lib.sh"
 . "$TEST_DIR/lib/tracecmd.sh"
 
@@ -36,6 +37,7 @@ state() {
 	for f in $T/events/sched/*/enable; do echo "$f: $(cat "$f")"; done
 	[ -r $T/kprobe_events ] && echo "kprobe_events: $(cat $T/kprobe_events)"
 	[ -r $T/dynamic_events ] && echo "dynamic_events: $(cat $T/dynamic_events)"
+	[ -r $T/uprobe_events ] && echo "uprobe_events: $(cat $T/uprobe_events)"
 	grep -E ' (tracefs|debugfs) ' /proc/self/mounts | sort
 }
 state >"$TMP/before"
@@ -107,12 +109,43 @@ if [ $HAVE_TC = 1 ]; then
 	if [ -e $T/kprobe_events ]; then
 		ok "probes: select_rq events recorded" grep -q '	select_rq$' "$TMP/all.tsv"
 	else
-		ok "probes: metadata says they are off" grep -q '^probes off$' "$TMP/meta"
+		ok "probes: metadata says they are off" \
+			grep -qE '^probes off( affinity uprobe)?$' "$TMP/meta"
 		same "probes: one warning where the kernel has no kprobe events" 1 \
 			"$(grep -c 'no kprobe events' "$TMP/rec.err")"
 	fi
 else
 	skip "metadata checks" "trace-cmd not installed"
+fi
+
+# ---- without kprobe events: the setaffinity probe as a uprobe on the C library
+TS=$(command -v taskset)
+if [ -e $T/kprobe_events ]; then
+	skip "setaffinity uprobe" "the kernel has kprobe events (the kprobe is used)"
+elif [ ! -e $T/uprobe_events ]; then
+	skip "setaffinity uprobe" "the kernel has neither kprobe nor uprobe events"
+elif [ -z "$TS" ] || ! ldd "$TS" 2>/dev/null | grep -q 'libc\.so'; then
+	skip "setaffinity uprobe" "no dynamically linked taskset"
+else
+	"$SR" record -o "$TMP/aff.dat" -- sh -c "'$TS' -c 0 true; '$TS' -c 0-1 true" \
+		>/dev/null 2>"$TMP/aff.err"
+	same "setaffinity uprobe: the recording exits 0" 0 $?
+	same_state "setaffinity uprobe"
+	"$SR" info --events "$TMP/aff.dat" | awk -F'\t' '$3 == "setaffinity" { print $4, $5 }' \
+		>"$TMP/aff.tsv"
+	same "setaffinity uprobe: both calls, pid 0 (the caller) and their masks" \
+		"0 0x1
+0 0x3" "$(cat "$TMP/aff.tsv")"
+	"$SR" info "$TMP/aff.dat" >"$TMP/aff.info"
+	ok "setaffinity uprobe: info counts the two calls" \
+		grep -q '^  affinity   2 setaffinity calls, ' "$TMP/aff.info"
+	if [ $HAVE_TC = 1 ]; then
+		ok "setaffinity uprobe: the metadata says so" \
+			sh -c "trace-cmd report '$TMP/aff.dat' 2>/dev/null |
+			grep -q 'schedreplay: probes off affinity uprobe\$'"
+	fi
+	ok "setaffinity uprobe: no note about the probe" \
+		sh -c "! grep -q 'setaffinity probe' '$TMP/aff.err'"
 fi
 
 # ---- exit status of a failing, crashing or missing command
