@@ -242,7 +242,19 @@ static int sibling_imbalance(const struct sr_lb_ctx *c, const struct sr_lb_sg *b
 	return busiest->nr > local->nr ? busiest->nr - local->nr : 0;
 }
 
-/* calculate_imbalance(), in tasks */
+/*
+ * migrate_load by load (calculate_imbalance(), detach_tasks(), 6.1 and
+ * 6.12) where the engine keeps sd->nr_balance_failed, which relaxes it:
+ * simulate.  Replay evaluates only the balances the trace shows pulled,
+ * without the failed attempts before them, and keeps the surrogate's one
+ * task a pull.
+ */
+static int lb_by_load(const struct sr_lb_ctx *c)
+{
+	return c->m->sd_era == SR_ERA_MAINLINE && c->in->nr_failed;
+}
+
+/* calculate_imbalance(), in tasks (migrate_load: in load, lb_by_load()) */
 void sr_lb_calculate_imbalance(struct sr_lb_ctx *c, struct sr_lb_sds *sds)
 {
 	struct sr_lb_env *env = c->env;
@@ -278,6 +290,27 @@ void sr_lb_calculate_imbalance(struct sr_lb_ctx *c, struct sr_lb_sds *sds)
 				imb = 0;
 			imb >>= 1;
 		}
+	} else if (lb_by_load(c)) {
+		/*
+		 * migrate_load (calculate_imbalance(), 6.1 and 6.12): a local
+		 * group that is fully busy takes load only while it is lighter
+		 * than the busiest and than the domain's average; the load to
+		 * move brings neither past that average.  detach_tasks() moves
+		 * only tasks whose load_avg fits in it.
+		 */
+		long lim;
+
+		env->flags |= SR_LBF_MIGRATE_LOAD;
+		if (local->type < SR_GROUP_OVERLOADED &&
+		    (local->load >= busiest->load || local->load >= sds->avg_load)) {
+			env->imbalance = 0;
+			return;
+		}
+		env->imbalance = (busiest->load - sds->avg_load) * busiest->weight;
+		lim = (sds->avg_load - local->load) * local->weight;
+		if (lim < env->imbalance)
+			env->imbalance = lim;
+		return;
 	} else {
 		imb = 1;	/* migrate_load: one task at a time */
 		env->flags |= SR_LBF_MIGRATE_LOAD;
@@ -314,10 +347,14 @@ int sr_lb_find_busiest_group(struct sr_lb_ctx *c, struct sr_lb_sds *sds)
 	struct sr_lb_sg *local = &sds->local, *busiest = &sds->busiest, g;
 	int gcpu, cpu, level = env->level, call = sr_why_call(1);
 
+	long total_load, total_weight;
+
 	c->pol->update_sg_lb_stats(c, group_span(c, level, env->dst_cpu, one), level, local);
 	why_lb_group(call, env, local, 1);
 	memset(busiest, 0, sizeof(*busiest));
 	busiest->first = -1;
+	total_load = local->load * local->weight;
+	total_weight = local->weight;
 	for (gcpu = 0; gcpu < t->ncpus; gcpu++) {
 		const uint64_t *span;
 
@@ -334,6 +371,8 @@ int sr_lb_find_busiest_group(struct sr_lb_ctx *c, struct sr_lb_sds *sds)
 			continue;
 		c->pol->update_sg_lb_stats(c, span, level, &g);
 		why_lb_group(call, env, &g, 0);
+		total_load += g.load * g.weight;
+		total_weight += g.weight;
 		if (c->pol->update_sd_pick_busiest(c, &g, busiest))
 			*busiest = g;
 	}
@@ -343,11 +382,13 @@ int sr_lb_find_busiest_group(struct sr_lb_ctx *c, struct sr_lb_sds *sds)
 		sr_lb_reason(c, "%s: no busiest", sd->name);
 		return 0;
 	}
+	sds->avg_load = total_weight ? total_load / total_weight : 0;
 	if (busiest->type != SR_GROUP_IMBALANCED) {
 		if (local->type > busiest->type)
 			goto balanced;
 		if (local->type == SR_GROUP_OVERLOADED) {
 			if (local->load >= busiest->load ||
+			    (lb_by_load(c) && local->load >= sds->avg_load) ||
 			    100 * busiest->load <= (long)sd->imbalance_pct * local->load)
 				goto balanced;
 		}
@@ -453,7 +494,8 @@ int sr_lb_can_migrate_task(struct sr_lb_ctx *c, const struct sr_task *p, int src
 	env->flags &= ~SR_LBF_ALL_PINNED;
 	if (c->v->rq[src].curr == p->pid)
 		return 0;
-	if (c->pol->task_hot(c, p))
+	/* too many balance attempts have failed: a hot task moves too */
+	if (c->pol->task_hot(c, p) && env->nr_failed <= env->sd->cache_nice_tries)
 		return 0;
 	return 1;
 }
@@ -474,7 +516,16 @@ int sr_lb_detach_tasks(struct sr_lb_ctx *c, int src)
 			break;
 		if (!c->pol->can_migrate_task(c, p, src))
 			continue;
-		env->imbalance--;
+		if ((env->flags & SR_LBF_MIGRATE_LOAD) && lb_by_load(c)) {
+			/* migrate_load: no more load than the imbalance (LB_MIN is off) */
+			long l = task_load(c->m, p) > 1 ? task_load(c->m, p) : 1;
+
+			if ((env->nr_failed < 63 ? l >> env->nr_failed : 0) > env->imbalance)
+				continue;
+			env->imbalance -= l;
+		} else {
+			env->imbalance--;
+		}
 		c->nr[src]--;
 		c->nr[env->dst_cpu]++;
 		if (p->prio >= 100) {
@@ -553,6 +604,10 @@ int sr_lb_load_balance(struct sr_lb_ctx *c, int dst, int level, int idle)
 	struct sr_lb_sds sds;
 	int parent = level + 1 < t->cpu[dst].ndomains, moved = 0, src, hint = -1, n, found;
 
+	int fbit = level * t->ncpus + dst;
+
+	if (c->in->nr_failed)
+		env.nr_failed = c->in->nr_failed[fbit];
 	memcpy(cpus, sd->span, words * sizeof(uint64_t));
 	memcpy(grp, group_span(c, level, dst, c->masks + 2 * words), words * sizeof(uint64_t));
 	if (parent)
@@ -607,6 +662,11 @@ more_balance:
 	}
 	if (env.flags & SR_LBF_SOME_PINNED)
 		c->out->lbf |= SR_LBO_SOME_PINNED;
+	/* load_balance(): !ld_moved, nr_balance_failed++ (not newly idle); else 0 */
+	if (fbit < 64 && moved)
+		c->out->lb_reset |= 1ULL << fbit;
+	else if (fbit < 64 && env.idle != SR_LB_NEWLY_IDLE)
+		c->out->lb_failed |= 1ULL << fbit;
 	c->env = saved;
 	return moved;
 out_balanced:
@@ -615,6 +675,8 @@ out_balanced:
 out_all_pinned:
 	if (env.flags & SR_LBF_SOME_PINNED)
 		c->out->lbf |= SR_LBO_SOME_PINNED;
+	if (fbit < 64)
+		c->out->lb_reset |= 1ULL << fbit;
 	c->env = saved;
 	return 0;
 }

@@ -18,6 +18,7 @@
  */
 #include "schedreplay/sim.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,6 +84,7 @@ struct scpu {
 	uint64_t last_balance[SR_MAX_DOMAIN_LEVELS];
 	unsigned lb_backoff;		/* bit l: sd->balance_interval at max_interval (doubled) */
 	unsigned lb_pulled;		/* bit l: a pull at that level in this pass */
+	unsigned lb_failed;		/* bit l: an imbalance found and nothing moved */
 	uint64_t slice_start;
 	int resched;
 	int waking;			/* leaving idle for a wakeup (EV_IDLE_EXIT due) */
@@ -127,6 +129,9 @@ struct sim {
 	int *resched;			/* CPUs to reschedule before time moves */
 	int nresched;
 	unsigned char *sgc_imb;
+	/* sd->nr_balance_failed, level * ncpus + cpu (sr_lb_input.nr_failed) */
+	unsigned char *nr_failed;
+	int lb_repeat;			/* a pass's evaluation after its first pull */
 	struct sr_lb_scratch *scratch;
 	struct sr_rm *rm;
 	struct sr_sim_stats st;
@@ -1204,6 +1209,7 @@ static void lb_input(struct sim *s, struct sr_lb_input *in, enum sr_decision_kin
 	in->cpu = cpu;
 	in->idle = idle;
 	in->sgc_imb = s->sgc_imb;
+	in->nr_failed = s->nr_failed;
 	/* newly idle: curr is blocking (already off the runqueue here) */
 	in->curr_leaving = leaving && s->cpu[cpu].curr;
 	if (kind == SR_DEC_NEWIDLE)
@@ -1293,6 +1299,20 @@ static int balance_once(struct sim *s, enum sr_decision_kind kind, int cpu, enum
 		*lbf = e->lbf;
 	for (i = 0; i < e->neffects; i++)
 		s->sgc_imb[e->effect[i] >> 1] = (unsigned char)(e->effect[i] & 1);
+	/*
+	 * the kernel's pass is one load_balance() per level: the engine's
+	 * evaluations after a pass's first pull (taken one at a time) count
+	 * nothing more
+	 */
+	for (i = 0; !s->lb_repeat && i < s->ncpus * SR_MAX_DOMAIN_LEVELS && i < 64; i++) {
+		if (e->lb_reset >> i & 1) {
+			s->nr_failed[i] = 0;
+		} else if (e->lb_failed >> i & 1) {
+			if (s->nr_failed[i] < UCHAR_MAX)
+				s->nr_failed[i]++;
+			s->cpu[i % s->ncpus].lb_failed |= 1u << (i / s->ncpus);
+		}
+	}
 	dec_init(s, &d, kind, NULL);
 	d.this_cpu = cpu;
 	d.this_nr = s->rq[cpu].nr_running;
@@ -1398,7 +1418,7 @@ static void levels_done(struct sim *s, int cpu, unsigned due, int busy)
 		if (due >> l & 1) {
 			s->st.lb_level[l]++;
 			sc->last_balance[l] = s->now;
-			if (sc->lb_pulled >> l & 1)
+			if ((sc->lb_pulled | sc->lb_failed) >> l & 1)
 				sc->lb_backoff &= ~(1u << l);
 			else
 				sc->lb_backoff |= 1u << l;
@@ -1411,6 +1431,7 @@ static void levels_done(struct sim *s, int cpu, unsigned due, int busy)
 			next = t;
 	}
 	sc->lb_pulled = 0;
+	sc->lb_failed = 0;
 	sc->next_balance = next == UINT64_MAX ? s->now + UINT64_MAX / 4 : next;
 }
 
@@ -1442,7 +1463,9 @@ static int tick_balance(struct sim *s, int cpu)
 		memset(s->due, 0, (size_t)s->ncpus * sizeof(*s->due));
 		s->due[cpu] = levels_due(s, cpu, 1);
 		s->cpu[cpu].lb_pulled = 0;
+		s->cpu[cpu].lb_failed = 0;
 		for (n = 0; n < 8 && s->due[cpu]; n++) {
+			s->lb_repeat = n > 0;
 			ret = balance_once(s, SR_DEC_LB_PERIODIC, cpu, SR_LB_NOT_IDLE, 0, NULL);
 			if (ret <= 0) {
 				if (ret < 0)
@@ -1467,12 +1490,14 @@ static int tick_balance(struct sim *s, int cpu)
 		for (c = 0; c < s->ncpus; c++) {
 			s->due[c] = 0;
 			s->cpu[c].lb_pulled = 0;
+			s->cpu[c].lb_failed = 0;
 			if ((cpu_idle_now(s, c) || c == ilb) && s->now >= s->cpu[c].next_balance)
 				s->due[c] = levels_due(s, c, 0);
 		}
 		for (n = 0; n < s->ncpus; n++) {
 			unsigned lbf = 0;
 
+			s->lb_repeat = n > 0;
 			ret = balance_once(s, SR_DEC_LB_NOHZ, ilb, SR_LB_IDLE, 0, &lbf);
 			if (ret < 0)
 				return ret;
@@ -2239,6 +2264,7 @@ static int newidle_balance(struct sim *s, int cpu)
 		ni_account(s, cpu, 0, -1);
 		return 0;		/* every level passed over: no balance */
 	}
+	s->lb_repeat = 0;
 	ret = balance_once(s, SR_DEC_NEWIDLE, cpu, SR_LB_NEWLY_IDLE, 1, NULL);
 	if (ret >= 0 && c->nl_drawn)
 		ni_account(s, cpu, c->nl_levels, ret > 0 ? s->last_pull_src : -1);
@@ -2531,12 +2557,13 @@ static int sim_setup(struct sim *s)
 	s->idle = calloc((size_t)s->ncpus, sizeof(*s->idle));
 	s->resched = calloc((size_t)s->ncpus, sizeof(*s->resched));
 	s->sgc_imb = calloc((size_t)s->ncpus * SR_MAX_DOMAIN_LEVELS, 1);
+	s->nr_failed = calloc((size_t)s->ncpus * SR_MAX_DOMAIN_LEVELS, 1);
 	s->due = calloc((size_t)s->ncpus, sizeof(*s->due));
 	s->scratch = sr_lb_scratch_new(s->ncpus);
 	s->rm = sr_rm_new(s->topo, d->ntasks, d->t0);
 	s->xllc_act = calloc(1, sizeof(*s->xllc_act));
 	if (!s->task || !s->cpu || !s->rq || !s->head || !s->tail || !s->idle || !s->resched ||
-	    !s->sgc_imb || !s->due || !s->scratch || !s->rm || !s->xllc_act)
+	    !s->sgc_imb || !s->nr_failed || !s->due || !s->scratch || !s->rm || !s->xllc_act)
 		return -SR_E_NOMEM;
 	/* the recorded activations whose CPUs this topology puts in different LLCs */
 	for (sz = 0; sz < d->nact; sz++) {
@@ -2662,6 +2689,7 @@ static void sim_release(struct sim *s)
 	free(s->idle);
 	free(s->resched);
 	free(s->sgc_imb);
+	free(s->nr_failed);
 	free(s->due);
 	free(s->xllc_act);
 	free(s->heap);

@@ -4,7 +4,9 @@
  * what one balance evaluation reads (struct sr_lb_input, from the engine),
  * the state of one load_balance() call (struct sr_lb_env) and the helpers
  * the balance functions of base models and patch pairs share.  Groups are
- * classified by nr_running and the imbalance is a number of tasks;
+ * classified by nr_running and the imbalance is a number of tasks (a busy
+ * local group's migrate_load is in load where the engine keeps
+ * sd->nr_balance_failed: simulate, sr_lb_input nr_failed);
  * overloaded groups compare their CPUs' PELT load_avg (cpu_load(), the
  * mainline model) or the queued tasks' weights (v4.15).  The per-model
  * group-imbalance hints
@@ -48,6 +50,11 @@ struct sr_lb_input {
 					 * find_busiest round */
 	const unsigned char *sgc_imb;	/* the model's sgc->imbalance, level * ncpus + first cpu */
 	/*
+	 * simulate: sd->nr_balance_failed, level * ncpus + cpu (the engine
+	 * keeps it from sr_eval lb_failed / lb_reset); NULL: 0 (replay)
+	 */
+	const unsigned char *nr_failed;
+	/*
 	 * newidle: the domain levels (bit i: the CPU's i-th domain, bottom
 	 * up) at which the trace's balance probes show the kernel's
 	 * load_balance(CPU_NEWLY_IDLE); 0: not known (every level is tried)
@@ -79,7 +86,8 @@ struct sr_lb_env {
 	enum sr_lb_idle idle;
 	unsigned flags;			/* enum sr_lbf */
 	int new_dst_cpu;
-	int imbalance;			/* tasks */
+	long imbalance;			/* tasks; load for SR_LBF_MIGRATE_LOAD (mainline) */
+	int nr_failed;			/* sd->nr_balance_failed (sr_lb_input nr_failed) */
 	int rounds;			/* find_busiest rounds of this call (1 + redos) */
 	uint64_t *cpus;			/* env->cpus */
 	const uint64_t *dst_grpmask;
@@ -107,6 +115,7 @@ struct sr_lb_sg {
 struct sr_lb_sds {
 	struct sr_lb_sg local;
 	struct sr_lb_sg busiest;
+	long avg_load;			/* the domain's load per CPU (sds->avg_load) */
 };
 
 struct sr_lb_moved {

@@ -353,6 +353,13 @@ struct sr_eval {
 					 * draw where its balance would have pulled */
 	uint64_t h_load_read;		/* bit c: task_h_load() read CPU c's root cfs_rq
 					 * (sr_view_h_load_jiffy()) */
+	/*
+	 * bit level * ncpus + cpu: that load_balance() found an imbalance
+	 * and moved nothing (sd->nr_balance_failed++), or it moved or found
+	 * the domain balanced (sd->nr_balance_failed = 0); simulate keeps
+	 * the counts, replay does not read them
+	 */
+	uint64_t lb_failed, lb_reset;
 };
 
 /**

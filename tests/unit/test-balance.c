@@ -76,6 +76,94 @@ static int has(const char *reason, const char *token)
 	return strstr(reason, token) != NULL;
 }
 
+/*
+ * migrate_load by load (calculate_imbalance() and detach_tasks(), 6.1 and
+ * 6.12) on a hand-made view of preset 1x2x1: CPU 0 runs one task of load
+ * @local_load, CPU 1 runs one and queues two of load @task_load each.  A
+ * busy periodic balance on CPU 0 with @nr_failed as sd->nr_balance_failed
+ * (-1: none given, as replay evaluates).  Return: the pulled pid, 0 none.
+ */
+static int load_pull(const struct sr_topology *two, long local_load, long task_load,
+		     int nr_failed, struct sr_eval *e)
+{
+	static struct sr_task task[4];
+	static const struct sr_task *head[2], *tail[2];
+	struct sr_rq rq[2];
+	struct sr_lb_input in;
+	struct sr_view v;
+	unsigned char failed[2 * SR_MAX_DOMAIN_LEVELS];
+	int i;
+
+	memset(task, 0, sizeof(task));
+	memset(rq, 0, sizeof(rq));
+	for (i = 0; i < 4; i++) {
+		task[i].pid = 10 + i;
+		task[i].prio = 120;
+		task[i].weight = 1024;
+		task[i].bound_cpu = -1;
+		task[i].kthread = 0;
+		task[i].pelt.load_avg = (unsigned long)(i ? task_load : local_load);
+	}
+	/* cpu 1: 11 runs (head), 12 then 13 queued (13 the least recently run) */
+	task[1].lb_next = &task[2];
+	task[2].lb_prev = &task[1];
+	task[2].lb_next = &task[3];
+	task[3].lb_prev = &task[2];
+	head[0] = tail[0] = &task[0];
+	head[1] = &task[1];
+	tail[1] = &task[3];
+	rq[0].curr = 10;
+	rq[0].nr_running = rq[0].cfs_nr = 1;
+	rq[0].curr_cfs = rq[0].known = 1;
+	rq[0].cfs.load_avg = (unsigned long)local_load;
+	rq[1].curr = 11;
+	rq[1].nr_running = rq[1].cfs_nr = 3;
+	rq[1].curr_cfs = rq[1].known = 1;
+	rq[1].cfs.load_avg = (unsigned long)(3 * task_load);
+	memset(&v, 0, sizeof(v));
+	v.topo = two;
+	v.rq = rq;
+	v.cfs_head = head;
+	v.cfs_tail = tail;
+	v.now = 10000000000ULL;
+	v.hz = 250;
+	memset(&in, 0, sizeof(in));
+	in.kind = SR_DEC_LB_PERIODIC;
+	in.cpu = 0;
+	in.idle = SR_LB_NOT_IDLE;
+	memset(failed, nr_failed > 0 ? nr_failed : 0, sizeof(failed));
+	in.nr_failed = nr_failed >= 0 ? failed : NULL;
+	if (sr_model_balance(sr_model_find("mainline"), &v, &in, NULL, e))
+		return -1;
+	return e->cpu == 0 && e->src_cpu == 1 ? e->task : 0;
+}
+
+static void test_migrate_load(void)
+{
+	struct sr_topology *two = sr_topology_new_preset("1x2x1", SR_ERA_MAINLINE, NULL);
+	struct sr_eval e;
+
+	CHECK(two && two->ncpus == 2 && two->cpu[0].ndomains == 1, "preset 1x2x1: one MC level");
+	if (!two)
+		return;
+	/* local 900 against the busiest's 3 x 300 = 900 (average 900): balanced */
+	CHECK_EQ(load_pull(two, 900, 300, 0, &e), 0,
+		 "local as loaded as the average: no pull (%s)", e.reason);
+	CHECK(e.lb_reset & 1, "a balanced domain resets nr_balance_failed");
+	CHECK_EQ(load_pull(two, 900, 300, -1, &e), 13,
+		 "replay (no nr_balance_failed): one task a pull, the tail");
+	/* local 300 against 3 x 500: imbalance min(1500 - 900, 900 - 300) = 600 */
+	CHECK_EQ(load_pull(two, 300, 500, 0, &e), 13, "a task of 500 fits an imbalance of 600");
+	CHECK(e.lb_reset & 1, "a pull resets nr_balance_failed");
+	/* local 600 against 3 x 500: imbalance min(1500 - 1050, 1050 - 600) = 450 */
+	CHECK_EQ(load_pull(two, 600, 500, 0, &e), 0,
+		 "a task of 500 does not fit an imbalance of 450 (%s)", e.reason);
+	CHECK((e.lb_failed & 1) && !(e.lb_reset & 1), "nothing moved: nr_balance_failed++");
+	CHECK_EQ(load_pull(two, 600, 500, 1, &e), 13,
+		 "one failed balance before: 500 >> 1 fits (shr_bound())");
+	sr_topology_free(two);
+}
+
 /* CPU 0 runs a, with b and c queued (c least recently run) */
 static void three_on_cpu0(struct sr_replay *r)
 {
@@ -96,6 +184,7 @@ int main(void)
 	struct sr_view v;
 
 	CHECK(t && t->ncpus == 4, "preset 1x4x1 has 4 cpus");
+	test_migrate_load();
 
 	/* names and era defaults */
 	CHECK(!strcmp(sr_decision_kind_name(SR_DEC_NEWIDLE), "newidle") &&
