@@ -1360,6 +1360,8 @@ static int on_switch(struct sr_replay *r, const struct sr_event *ev)
 	if (ret)
 		return ret;
 	switch_proves(r, ev, prev, next, now);
+	if (prev && ev->prev_state == SR_PREV_BLOCKED)
+		prev->slept_d = ev->prev_state_raw >= 0 && (ev->prev_state_raw & 0x02);
 	/*
 	 * The task a newidle balance pulled for this switch was not on the
 	 * queue when __schedule() blocked prev, nor at the pick that drained
@@ -1520,11 +1522,16 @@ static void exit_group_move(struct sr_replay *r, const struct sr_task *t, uint64
  * is a kernel thread, and the waker is not exiting (its SIGCHLD wakes the
  * parent first, through signal_wake_up(), without the flag).  Futex and
  * signal wakeups between user tasks are not sync and look the same: the
- * decision says the value is inferred.
+ * decision says the value is inferred.  Those sync callers wake
+ * TASK_INTERRUPTIBLE sleepers (pipe, socket and epoll waits, do_wait()); an
+ * uninterruptible sleeper (D: a vfork parent in wait_for_vfork_done(), a
+ * mutex or I/O wait) is woken by complete(), wake_up_process() or wake_up(),
+ * none of which passes WF_SYNC.
  */
 static int infer_sync(struct sr_task *p, struct sr_task *cur)
 {
-	return cur && cur->pid > 0 && !cur->exiting && !kthread_named(cur) && !kthread_named(p);
+	return cur && cur->pid > 0 && !cur->exiting && !kthread_named(cur) && !kthread_named(p) &&
+	       !p->slept_d;
 }
 
 static int on_waking(struct sr_replay *r, const struct sr_event *ev)

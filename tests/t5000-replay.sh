@@ -434,6 +434,13 @@ same "user task wakes user task: inferred sync, 'waker alone' pulls R to CPU 0 (
 same "the wakeups of a kernel thread and by an exiting waker are non-sync; all three marked inferred" \
 	"16 0 1|299 0 1|301 1 1" \
 	"$(sqlite3 -separator ' ' "$TMP/si.db" "SELECT tid, sync, inferred LIKE '%sync%' FROM decision WHERE kind = 'wakeup' ORDER BY tid" | paste -sd'|')"
+# an uninterruptible sleeper (D) is woken by complete() or wake_up_process(),
+# never by the sync wait-queue wakeups: non-sync, the weights keep it
+sd="$FIX/scenario/sync-inferred-d.txt"
+ok "a D sleeper's wakeup replays" "$SR" replay -q -o "$TMP/sd.db" -t 2x2x1 "$sd"
+same "W wakes the D sleeper V: inferred non-sync, the weights keep V on CPU 2 (the kernel's choice)" \
+	"0|2|2|1" \
+	"$(sqlite3 "$TMP/sd.db" "SELECT sync, actual_cpu, cpu, inferred LIKE '%sync%' FROM evaluation_v JOIN decision USING (decision_id) WHERE tid = 301 AND kind = 'wakeup'")"
 # the probe's load, util and runnable fields: the wakee's own PELT signal as
 # the kernel had it replaces the engine's (R1 ran 4 ms in the trace: a
 # signal still warming up), and its CPU's blocked load follows.  The same

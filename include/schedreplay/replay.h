@@ -72,6 +72,7 @@ struct sr_task {
 	int last_wakee;
 	int recent_used_cpu;
 	int exiting;			/* sched_process_exit seen, final switch not yet */
+	int slept_d;			/* its last block was uninterruptible (D): not woken sync */
 	int exit_grouped;		/* in an autogroup at its sched_process_exit */
 	int kthread;			/* 1 kernel thread, 0 user, -1 unknown */
 	int kname;			/* state.c kthread_named() of @comm: 1, 0, -1 not yet */
