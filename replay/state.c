@@ -2654,12 +2654,6 @@ static int on_select_rq(struct sr_replay *r, const struct sr_event *ev)
 }
 
 /*
- * The recorder's setaffinity probe: sched_setaffinity(pid, mask) as asked
- * (pid 0 is the caller).  The kernel intersects the mask with the cpuset
- * and the online CPUs and may refuse it; we take what the trace's CPUs
- * allow, and ignore a request that leaves none.
- */
-/*
  * A balance_rq probe of a periodic or nohz balance: rebalance_domains()
  * (6.1) / sched_balance_domains() (6.12) walks the domains bottom up and
  * calls load_balance() at each level whose interval has passed, on
@@ -2681,6 +2675,12 @@ static void periodic_probe(struct sr_replay *r, const struct sr_event *ev)
 	r->pb_ts[cpu] = ev->ts;
 }
 
+/*
+ * The recorder's setaffinity probe: sched_setaffinity(pid, mask) as asked
+ * (pid 0 is the caller).  The kernel intersects the mask with the cpuset
+ * and the online CPUs and may refuse it; we take what the trace's CPUs
+ * allow, and ignore a request that leaves none.
+ */
 static int on_setaffinity(struct sr_replay *r, const struct sr_event *ev)
 {
 	int pid = ev->pid > 0 ? ev->pid : ev->common_pid;
