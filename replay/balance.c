@@ -687,7 +687,8 @@ out_all_pinned:
  * rebalance_domains() (6.1) / sched_balance_domains() (6.12): a level is
  * balanced only when time_after_eq(jiffies, sd->last_balance + interval);
  * the engine that keeps the clocks (simulate) says which levels are due,
- * the others are passed over without ending the walk
+ * or the balance probes show which were balanced (replay, in->pass); the
+ * others are passed over without ending the walk
  */
 int sr_lb_rebalance_domains(struct sr_lb_ctx *c, int cpu, int idle)
 {
@@ -699,6 +700,10 @@ int sr_lb_rebalance_domains(struct sr_lb_ctx *c, int cpu, int idle)
 	for (level = 0; level < ct->ndomains; level++) {
 		if (!(due >> level & 1))
 			continue;
+		if (c->in->pass && !(c->in->pass >> level & 1)) {
+			sr_lb_reason(c, "%s: not due (probe)", ct->dom[level].name);
+			continue;
+		}
 		pulled = c->pol->load_balance(c, cpu, level, idle);
 		if (pulled)
 			return pulled;

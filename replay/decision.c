@@ -706,18 +706,18 @@ int sr_dec_lb_close_newidle(struct sr_replay *r, int cpu, uint64_t now)
 }
 
 /*
- * The domains at which the balance probes show the kernel's newly idle
- * load_balance() on @cpu since its last switch, as bits over the model's
- * domain levels (struct sr_lb_input.levels), or 0 when that is not known.
- * The probe gives sd->level, which counts the topology levels before the
- * degenerate ones are removed (build_sched_domain(), 6.1 and 6.12): a CPU's
- * domains carry increasing sd->level values, so the i-th distinct value the
- * trace's balance_rq events showed is the i-th domain once the trace has
- * shown as many values as the CPU has domains.
+ * The domains named by @got, the sd->level bits of balance_rq probes on
+ * @cpu (struct sr_replay nib_levels, pb_levels), as bits over the model's
+ * domain levels (struct sr_lb_input levels, pass), or 0 when that is not
+ * known.  The probe gives sd->level, which counts the topology levels
+ * before the degenerate ones are removed (build_sched_domain(), 6.1 and
+ * 6.12): a CPU's domains carry increasing sd->level values, so the i-th
+ * distinct value the trace's balance_rq events showed is the i-th domain
+ * once the trace has shown as many values as the CPU has domains.
  */
-static unsigned lb_domains(const struct sr_replay *r, int cpu)
+static unsigned lb_ranks(const struct sr_replay *r, int cpu, unsigned got)
 {
-	unsigned seen = r->lb_levels_seen, got = r->nib_levels[cpu], out = 0;
+	unsigned seen = r->lb_levels_seen, out = 0;
 	int bit, rank = 0;
 
 	if (!r->balance_probes || !got || (got >> 31 & 1) ||
@@ -731,6 +731,12 @@ static unsigned lb_domains(const struct sr_replay *r, int cpu)
 		rank++;
 	}
 	return out;
+}
+
+/* the domains of @cpu's newly idle load_balance() calls since its last switch */
+static unsigned lb_domains(const struct sr_replay *r, int cpu)
+{
+	return lb_ranks(r, cpu, r->nib_levels[cpu]);
 }
 
 /* the input for a newly idle @cpu whose curr is blocking */
@@ -781,6 +787,27 @@ static void ni_pull_levels(struct sr_replay *r, struct sr_lb_input *in, int cpu,
 }
 
 /*
+ * The levels the periodic pass under way on @cpu balanced at by the
+ * balance probes (struct sr_lb_input.pass): the pull came from the last
+ * load_balance() the pass showed, within a tick of it; the levels above
+ * that one are still ahead of the walk and taken as due.  0: not known.
+ */
+static unsigned lb_pass(const struct sr_replay *r, int cpu, uint64_t now)
+{
+	uint64_t tick = 1000000000ULL / (uint64_t)r->hz;
+	unsigned out;
+	int top;
+
+	if (!r->balance_probes || !r->pb_levels[cpu] || now > r->pb_ts[cpu] + tick)
+		return 0;
+	out = lb_ranks(r, cpu, r->pb_levels[cpu]);
+	if (!out)
+		return 0;
+	top = 31 - __builtin_clz(out);
+	return top >= 31 ? out : out | ~0u << (top + 1);
+}
+
+/*
  * A pull by @cpu (sched_migrate_task emitted on the destination): a
  * newidle balance if the puller then switches from a task that blocked
  * to the pulled one, else periodic; a busy puller is evaluated both ways
@@ -813,11 +840,13 @@ int sr_dec_lb_open_pull(struct sr_replay *r, const struct sr_task *p, int orig, 
 		pd->in[1].kind = SR_DEC_LB_PERIODIC;
 		pd->in[1].cpu = cpu;
 		pd->in[1].idle = SR_LB_NOT_IDLE;
+		pd->in[1].pass = lb_pass(r, cpu, now);
 		pd->nhyp = 2;
 	} else {
 		pd->in[0].kind = SR_DEC_LB_PERIODIC;
 		pd->in[0].cpu = cpu;
 		pd->in[0].idle = SR_LB_IDLE;
+		pd->in[0].pass = lb_pass(r, cpu, now);
 	}
 	lb_evaluate(r, pd, 0, now);
 	if (pd->nhyp == 2)

@@ -135,6 +135,10 @@ struct sr_replay {
 					 * load_balance since its last switch (bit 31:
 					 * one without a level) */
 	unsigned lb_levels_seen;	/* 1 << sd->level of every balance_rq event */
+	unsigned *pb_levels;		/* per cpu: 1 << sd->level of each load_balance
+					 * of its periodic pass under way (bit 31: one
+					 * without a level) */
+	uint64_t *pb_ts;		/* per cpu: that pass's last balance_rq */
 	/* per cpu * SR_MAX_DOMAIN_LEVELS: the window ni_run_estimate() reads */
 	unsigned *ni_call, *ni_pull;
 	int no_affinity;		/* the trace's masks are withheld */

@@ -2768,6 +2768,28 @@ static int on_select_rq(struct sr_replay *r, const struct sr_event *ev)
 }
 
 /*
+ * A balance_rq probe of a periodic or nohz balance: rebalance_domains()
+ * (6.1) / sched_balance_domains() (6.12) walks the domains bottom up and
+ * calls load_balance() at each level whose interval has passed, on
+ * env->dst_cpu (the probe's cpu).  A level at or below one the pass has
+ * shown, or a gap of a tick, starts the next pass.
+ */
+static void periodic_probe(struct sr_replay *r, const struct sr_event *ev)
+{
+	uint64_t tick = 1000000000ULL / (uint64_t)r->hz;
+	int cpu = ev->target_cpu >= 0 && ev->target_cpu < r->topo->ncpus ? ev->target_cpu :
+									      ev->cpu;
+	unsigned bit = ev->lb_level >= 0 && ev->lb_level < 31 ? 1u << ev->lb_level : 1u << 31;
+
+	if (cpu < 0 || cpu >= r->topo->ncpus)
+		return;
+	if (bit <= r->pb_levels[cpu] || ev->ts > r->pb_ts[cpu] + tick)
+		r->pb_levels[cpu] = 0;
+	r->pb_levels[cpu] |= bit;
+	r->pb_ts[cpu] = ev->ts;
+}
+
+/*
  * The recorder's setaffinity probe: sched_setaffinity(pid, mask) as asked
  * (pid 0 is the caller).  The kernel intersects the mask with the cpuset
  * and the online CPUs and may refuse it; we take what the trace's CPUs
@@ -2868,9 +2890,13 @@ static int feed(struct sr_replay *r, const struct sr_event *ev)
 		if (ev->lb_level >= 0 && ev->lb_level < 31)
 			r->lb_levels_seen |= 1u << ev->lb_level;
 		/* load_balance(CPU_NEWLY_IDLE) runs on the newly idle CPU itself */
-		if (r->balance_probes && ev->lb_idle == SR_LB_IDLE_NEWLY)
+		if (r->balance_probes && ev->lb_idle == SR_LB_IDLE_NEWLY) {
 			r->nib_levels[ev->cpu] |= ev->lb_level >= 0 && ev->lb_level < 31 ?
 						  1u << ev->lb_level : 1u << 31;
+			/* the CPU's periodic pass is over: a later pull is not of it */
+			r->pb_levels[ev->cpu] = 0;
+		} else if (r->balance_probes)
+			periodic_probe(r, ev);
 		return 0;
 	case SR_EV_EXIT: {
 		struct sr_task *t = task_get(r, ev->pid, ev->comm, ev->prio);
@@ -3007,6 +3033,8 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 	r->nohz_last = calloc(topo->ncpus, sizeof(*r->nohz_last));
 	r->switch_ts = calloc(topo->ncpus, sizeof(*r->switch_ts));
 	r->nib_levels = calloc(topo->ncpus, sizeof(*r->nib_levels));
+	r->pb_levels = calloc(topo->ncpus, sizeof(*r->pb_levels));
+	r->pb_ts = calloc(topo->ncpus, sizeof(*r->pb_ts));
 	r->pull_gap = calloc(topo->ncpus, sizeof(*r->pull_gap));
 	r->pull_batch = calloc(topo->ncpus, sizeof(*r->pull_batch));
 	r->pull_task = calloc(topo->ncpus, sizeof(*r->pull_task));
@@ -3023,7 +3051,7 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 	if (!r->tasks || !r->rq || !r->idle || !r->pull || !r->await ||
 	    !r->selected || !r->fork_probe || !r->removed || !r->tick_rm || !r->tick_saved || !r->lb_head ||
 	    !r->lb_tail || !r->lb_scratch || !r->lbp || !r->last_local || !r->nohz_last ||
-	    !r->switch_ts || !r->nib_levels || !r->pull_gap || !r->pull_batch || !r->pull_task ||
+	    !r->switch_ts || !r->nib_levels || !r->pb_levels || !r->pb_ts || !r->pull_gap || !r->pull_batch || !r->pull_task ||
 	    !r->pull_delayed ||
 	    !r->lb_llc_last || !r->ticking) {
 		sr_replay_free(r);
@@ -3126,6 +3154,8 @@ void sr_replay_free(struct sr_replay *r)
 	free(r->nohz_last);
 	free(r->switch_ts);
 	free(r->nib_levels);
+	free(r->pb_levels);
+	free(r->pb_ts);
 	free(r->pull_gap);
 	free(r->pull_batch);
 	free(r->pull_task);

@@ -263,6 +263,24 @@ grep -v ' cpu=3 idle=0 level=' "$pl" >"$TMP/pl-one.txt"
 same "probe levels: with one sd->level seen every level is tried" "0" \
 	"$(q "$TMP/pl-one.db" "SELECT count(*) FROM ($plq) WHERE text LIKE '%not tried%'")"
 
+# periodic: the balance probes show the levels rebalance_domains() found due
+pp="$S/periodic-probe-levels.txt"
+ppq="SELECT coalesce(d.prev_cpu, '-'), coalesce(e.cpu, '-'), r.text FROM decision d
+	JOIN evaluation e ON e.decision_id = d.decision_id JOIN side s ON s.side_id = e.side_id
+	JOIN reason r ON r.reason_id = e.reason_id
+	WHERE s.variant = 'base' AND d.kind = 'balance_periodic' ORDER BY d.ts"
+"$SR" replay -q -o "$TMP/pp.db" -t 2x2x1 "$pp" 2>"$TMP/e"
+same "periodic probe levels: replays" 0 $?
+same "periodic probe levels: MC not due, NUMA pulls from CPU 2" \
+	"2 0 periodic, idle > MC: not due (probe) > NUMA: busiest cpu 2 (nr 2, overloaded) > pull 23 from 2 to 0" \
+	"$(q "$TMP/pp.db" "$ppq" | tr '|' ' ')"
+same "periodic probe levels: --fidelity has it exact" "1" \
+	"$(q "$TMP/pp.db" "SELECT sum(exact) FROM fidelity WHERE side_id = 1 AND kind = 'balance_periodic' AND path IS NULL")"
+"$SR" replay -q -o "$TMP/pp-off.db" -t 2x2x1 --no-balance-probes "$pp" 2>"$TMP/e"
+same "periodic probe levels: --no-balance-probes tries MC and pulls from CPU 1" \
+	"0 periodic, idle > MC: busiest cpu 1 (nr 2, overloaded) > pull 21 from 1 to 0" \
+	"$(q "$TMP/pp-off.db" "SELECT sum(exact) FROM fidelity WHERE side_id = 1 AND kind = 'balance_periodic' AND path IS NULL") $(q "$TMP/pp-off.db" "$ppq" | cut -d'|' -f3)"
+
 # NI_RANDOM without the balance probes: the draw is in no trace, but the
 # trace shows the kernel pulled nothing at a switch without a pull; where
 # the model's balance of a level would pull, the draw's skip is its only

@@ -68,6 +68,14 @@ struct sr_lb_input {
 	 */
 	const unsigned *due;
 	/*
+	 * periodic (replay): the domain levels at which the trace's balance
+	 * probes show this pass of rebalance_domains() calling load_balance()
+	 * (bit i: the CPU's i-th domain), with every level above the last one
+	 * shown (the walk had not reached them at the pull); the others are
+	 * passed over as not due.  0: not known (every level is tried)
+	 */
+	unsigned pass;
+	/*
 	 * newidle without a pull, on a kernel with NI_RANDOM and without the
 	 * probes' levels: ni_random is set and ni_run[i] is the engine's
 	 * estimate (of 1024) that the draw let the i-th domain balance; below
