@@ -436,16 +436,19 @@ static char *topology_key(const struct sr_topology *topo)
  * --append to a database whose runs used another topology: say so before
  * the run is added, since comparing such runs compares topologies too.  A
  * database that cannot be read here is left to the store to report.
+ * Return: 1 when another writer held it (checked again once the run is in)
  */
-static void check_append_topology(const char *db_path, const struct sr_topology *topo)
+static int check_append_topology(const char *db_path, const struct sr_topology *topo)
 {
 	sqlite3_stmt *st = NULL;
 	char *key, *cause = NULL;
+	int busy = 0;
 	sqlite3 *db;
 
 	if (access(db_path, F_OK))
-		return;
-	db = sr_db_open(db_path, 0, &cause);
+		return 0;
+	/* no wait: the append's own wait is the one --lock-timeout bounds */
+	db = sr_db_open_wait(db_path, 0, 0, &cause, &busy);
 	free(cause);
 	key = topology_key(topo);
 	if (!db || !key)
@@ -472,10 +475,16 @@ out:
 	sqlite3_finalize(st);
 	sqlite3_close(db);
 	free(key);
+	return busy;
 }
 
 static const char inference_rules[] =
-	"sync: WF_SYNC is not traced; every wakeup is taken as non-sync\n"
+	"sync: WF_SYNC is not traced (without the select_rq probe): a wakeup is sync when\n"
+	"  a task neither exiting nor a kernel thread wakes a task that is not a kernel\n"
+	"  thread and did not block in D; other wakeups are non-sync\n"
+	"wake list (without the probe): a sched_wakeup emitted on another CPU than its\n"
+	"  sched_waking came through the wake list (a placement); one emitted on the\n"
+	"  waker's CPU onto prev_cpu in another LLC is ttwu_runnable(), no placement\n"
 	"exiting: a waker is exiting from its sched_process_exit until its final switch\n"
 	"kthread: names ksoftirqd/N, migration/N, cpuhp/N, kworker/..., children of pid 2\n"
 	"affinity: the snapshot's and setaffinity probe's masks where the trace has them\n"
@@ -488,6 +497,8 @@ static const char inference_rules[] =
 	"  context by another CPU's task, is that task's sched_setaffinity() of a queued\n"
 	"  task: no balance, what was seen of the task before is forgotten,\n"
 	"  the CPU it left is not allowed (wakeups, newidle) until it is seen there again\n"
+	"  a parent whose forks kept three children on its CPU (fork rule) and those\n"
+	"  children wake there without a placement unless the wakeup moves them\n"
 	"pelt: tasks start with no history; a task's PELT is ours after its first wakeup\n"
 	"groups: the snapshot's autogroups (autogroup 1, cgroup /), a child in its parent's,\n"
 	"  an exiting task in the root; without a snapshot every task in the root group\n"
@@ -628,6 +639,7 @@ struct replay_run {
 	struct sr_kgen kgen;		/* the kernel generation modelled */
 	char kgen_text[512];		/* as sr_kgen_describe() says it */
 	uint64_t events, first_ts, last_ts;
+	int topo_recheck;		/* the --append target was locked at the check */
 };
 
 /* replay_run()'s return when a signal ended the run */
@@ -857,7 +869,7 @@ static int replay_topology(const struct replay_args *a, const struct replay_ctx 
 			return err;
 	}
 	if (a->out && a->append)
-		check_append_topology(a->out, run->topo);
+		run->topo_recheck = check_append_topology(a->out, run->topo);
 	/*
 	 * The kernel generation the engine and the models follow: --kernel,
 	 * else the trace's release (uname), else the recording's metadata
@@ -1066,6 +1078,8 @@ static int replay_run(const struct replay_args *a, struct replay_ctx *rc, struct
 			return err;
 		/* committed: from here on a signal changes nothing */
 		progress_end(&run->prog);
+		if (run->topo_recheck)
+			check_append_topology(a->out, run->topo);
 		if (!a->quiet)
 			print_written(rc, stderr);
 		if (sr_store_migrated(rc->store))

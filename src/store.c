@@ -781,8 +781,16 @@ int sr_db_upgrade(sqlite3 *db, const char *path, char **cause)
 
 sqlite3 *sr_db_open(const char *path, int writable, char **cause)
 {
+	return sr_db_open_wait(path, writable, SR_DB_LOCK_TIMEOUT_MS, cause, NULL);
+}
+
+sqlite3 *sr_db_open_wait(const char *path, int writable, int wait_ms, char **cause, int *busy)
+{
 	sqlite3 *db = NULL;
 	int ver;
+
+	if (busy)
+		*busy = 0;
 
 	if (check_file(path, cause) < 0)
 		return NULL;
@@ -795,9 +803,11 @@ sqlite3 *sr_db_open(const char *path, int writable, char **cause)
 	}
 	sqlite3_extended_result_codes(db, 1);
 	/* a replay appending to it holds the write lock for a moment */
-	sqlite3_busy_timeout(db, SR_DB_LOCK_TIMEOUT_MS);
+	sqlite3_busy_timeout(db, wait_ms);
 	ver = check_schema(db, path, cause);
 	if (ver < 0) {
+		if (busy)
+			*busy = (sqlite3_errcode(db) & 0xff) == SQLITE_BUSY;
 		sqlite3_close(db);
 		return NULL;
 	}

@@ -111,6 +111,21 @@ release "ROLLBACK;"
 ok "the database is unchanged" whole "$TMP/l.db" 1
 ok "no temporary file" sh -c "! ls '$TMP'/l.db.tmp-* 2>/dev/null"
 
+# -- an exclusive lock (readers wait too): --lock-timeout bounds the whole
+# wait; the check of the runs' topologies before the replay does not wait
+cp "$base" "$TMP/x2.db"
+hold "$TMP/x2.db" "BEGIN EXCLUSIVE; INSERT INTO meta VALUES ('other', 'writer');"
+t0=$(date +%s)
+"$SR" replay -q -a --lock-timeout 0.2 -o "$TMP/x2.db" -t 1x2x1 "$v7" >/dev/null 2>"$TMP/e1"
+same "an exclusive lock held past --lock-timeout: exit 1" 1 $?
+ok "gave up well before the 10 s default (was: 10 s more in the topology check)" \
+	test $(($(date +%s) - t0)) -lt 5
+same "the message says it gave up after 0.2 s" \
+	"schedreplay: '$TMP/x2.db' is locked by pid $holder (sqlite3): gave up after 0.2 s (see --lock-timeout); the file is unchanged" \
+	"$(tail -n 1 "$TMP/e1")"
+release "ROLLBACK;"
+ok "the database is unchanged" whole "$TMP/x2.db" 1
+
 # -- a signal while waiting for the lock: 130, nothing written
 cp "$base" "$TMP/s.db"
 cp "$base" "$TMP/s.orig"

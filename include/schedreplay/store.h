@@ -194,6 +194,13 @@ uint64_t sr_store_decisions(const struct sr_store *s);
 sqlite3 *sr_db_open(const char *path, int writable, char **cause);
 
 /**
+ * sr_db_open_wait - sr_db_open() waiting at most @wait_ms for a writer's
+ * lock (0: not at all)
+ * @busy: if not NULL, set to 1 when it failed because the file was locked
+ */
+sqlite3 *sr_db_open_wait(const char *path, int writable, int wait_ms, char **cause, int *busy);
+
+/**
  * sr_db_upgrade - migrate a database sr_db_open() opened writable to this
  * schema (a schema 3 file becomes schema 4, as an append does it), in one
  * transaction: on failure the file is unchanged
