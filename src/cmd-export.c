@@ -38,6 +38,7 @@ struct export {
 	long run;
 	long long from, to;		/* ns; -1: unbounded */
 	int from_rel, to_rel;		/* given in seconds from the run's first event */
+	const char *from_arg, *to_arg;	/* as given */
 	long long last_ts;		/* the run's end, for the slices still open there */
 	int first;			/* no event written yet */
 	uint64_t runs, waits, decisions;
@@ -403,7 +404,8 @@ static const char export_examples[] =
 	"   schedreplay export --from 1.5 --to 1.52 -o window.json run.db\n";
 
 static const char export_options[] =
-	"   -o, --output FILE  write the trace to FILE (default: standard output)\n"
+	"   -o, --output FILE  write the trace to FILE, replacing it (default: standard\n"
+	"                      output)\n"
 	"   -r, --run N        export run N (default: the last run of DB)\n"
 	"       --from TIME    only what overlaps TIME and after: ns of the trace clock, or\n"
 	"                      seconds like 1.5 from the run's first event (as tui prints)\n"
@@ -475,8 +477,8 @@ static int resolve_window(struct export *x)
 	if (x->to_rel)
 		x->to += first;
 	if (x->from >= 0 && x->to >= 0 && x->from > x->to) {
-		sr_error("export: --from %lld is after --to %lld ns: an empty window", x->from,
-			 x->to);
+		sr_error("export: --from %s is after --to %s (%lld > %lld ns of the trace "
+			 "clock): an empty window", x->from_arg, x->to_arg, x->from, x->to);
 		ret = -1;
 	} else if (x->from >= 0 && x->from > last) {
 		sr_warn("export: --from %lld is after the end of run %ld of '%s' (it spans "
@@ -519,10 +521,12 @@ static int export_exec(int argc, char **argv)
 			x.run = (long)v;
 			break;
 		case 'F':
+			x.from_arg = optarg;
 			if (parse_time("--from", optarg, &x.from, &x.from_rel))
 				return EXIT_USAGE;
 			break;
 		case 'T':
+			x.to_arg = optarg;
 			if (parse_time("--to", optarg, &x.to, &x.to_rel))
 				return EXIT_USAGE;
 			break;
@@ -539,7 +543,8 @@ static int export_exec(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (x.from >= 0 && x.to >= 0 && x.from_rel == x.to_rel && x.from > x.to) {
-		sr_error("export: --from %lld is after --to %lld: an empty window", x.from, x.to);
+		sr_error("export: --from %s is after --to %s: an empty window", x.from_arg,
+			 x.to_arg);
 		return EXIT_USAGE;
 	}
 	x.file = argv[optind];

@@ -251,15 +251,18 @@ static void print_replay_text(const struct sr_trace_info *info, const struct inf
 		printf("  probes     missing: no select_rq: WF_SYNC is inferred (user task wakes user "
 		       "task) and the "
 		       "kernel's choice is read from sched_wakeup\n");
-	if (c->meta)
-		printf("  metadata   %llu schedreplay lines%s%d\n", (unsigned long long)c->meta,
-		       c->hz ? ", CONFIG_HZ " : "", c->hz);
+	if (c->meta && c->hz > 0)
+		printf("  metadata   %llu schedreplay lines, CONFIG_HZ %d\n",
+		       (unsigned long long)c->meta, c->hz);
+	else if (c->meta)
+		printf("  metadata   %llu schedreplay lines, no readable CONFIG_HZ: 250 is "
+		       "assumed (--hz)\n", (unsigned long long)c->meta);
 	else
 		printf("  metadata   missing: not recorded by schedreplay record: CONFIG_HZ 250 is "
 		       "assumed (--hz)\n");
 	{
 		struct sr_kgen g;
-		char gen[512];
+		char gen[SR_KGEN_TEXT_MAX];
 
 		sr_kgen_parse(info->kernel, SR_KGEN_SRC_RECORDING, &g);
 		sr_kgen_describe(&g, gen, sizeof(gen));
@@ -304,7 +307,7 @@ static void print_replay_json(const struct sr_trace_info *info, const struct inf
 	       (unsigned long long)c->flags, (unsigned long long)c->flips,
 	       (unsigned long long)c->pelt, (unsigned long long)c->prevload,
 	       (unsigned long long)c->meta);
-	if (c->hz)
+	if (c->hz > 0)
 		printf("%d", c->hz);
 	else
 		printf("null");
@@ -313,7 +316,7 @@ static void print_replay_json(const struct sr_trace_info *info, const struct inf
 	       (unsigned long long)c->tasks);
 	{
 		struct sr_kgen g;
-		char gen[512];
+		char gen[SR_KGEN_TEXT_MAX];
 
 		sr_kgen_parse(info->kernel, SR_KGEN_SRC_RECORDING, &g);
 		sr_kgen_describe(&g, gen, sizeof(gen));

@@ -637,7 +637,7 @@ struct replay_run {
 	int hz, probes, balance_probes;
 	int grouped, ungrouped;		/* snapshot tasks put in an autogroup; in another cgroup */
 	struct sr_kgen kgen;		/* the kernel generation modelled */
-	char kgen_text[512];		/* as sr_kgen_describe() says it */
+	char kgen_text[SR_KGEN_TEXT_MAX];	/* as sr_kgen_describe() says it */
 	uint64_t events, first_ts, last_ts;
 	int topo_recheck;		/* the --append target was locked at the check */
 };

@@ -548,7 +548,7 @@ static int db_begin(struct sim_db *db, const struct side *sides, int i, const ch
 		    const struct sr_trace_info *tinfo, const struct sr_topology *topo,
 		    const struct sr_kgen *kgen, int hz, uint64_t seed, int fair, char **cause)
 {
-	char kgen_text[256];
+	char kgen_text[SR_KGEN_TEXT_MAX];
 	struct sr_run_info ri = {
 		.trace = trace,
 		.tinfo = tinfo,
@@ -873,8 +873,8 @@ static int simulate_exec(int argc, char **argv)
 		goto out;
 	}
 	if (d->ncpus > topo->ncpus) {
-		sr_error("simulate: topology '%s' has %d CPUs, the trace '%s' uses %d",
-			 topo->source, topo->ncpus, trace, d->ncpus);
+		sr_error("simulate: topology '%s' has %d CPU%s, the trace '%s' uses %d",
+			 topo->source, topo->ncpus, topo->ncpus == 1 ? "" : "s", trace, d->ncpus);
 		ret = EXIT_USAGE;
 		goto out;
 	}

@@ -186,7 +186,7 @@ ok "--runs 0: the range" grep -q "invalid --runs '0' (1 to 100)" "$TMP/e"
 same "--seed x: exit 2" 2 $?
 "$SR" simulate -t 1x1x1 "$N/numa-6.1-forks.dat" >/dev/null 2>"$TMP/e"
 same "a topology smaller than the trace: exit 2" 2 $?
-ok "a topology smaller than the trace: said" grep -q "has 1 CPUs, the trace" "$TMP/e"
+ok "a topology smaller than the trace: said" grep -q "has 1 CPU, the trace" "$TMP/e"
 "$SR" simulate "$TMP/nosuch.dat" >/dev/null 2>"$TMP/e"
 same "a missing trace: exit 1" 1 $?
 ok "a missing trace: named" grep -q "nosuch.dat" "$TMP/e"

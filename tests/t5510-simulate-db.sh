@@ -112,6 +112,15 @@ same "simulate -a appends to it" "0" $?
 same "its old run is a replay, the new one simulated" "1|replay|
 2|simulate|base" "$(q "$O" "SELECT run_id, kind, variant FROM run ORDER BY 1")"
 
+# the kernel generation as replay stores it, whole (6.12's text is 323
+# bytes, longer than the 255 simulate's buffer held)
+G=$FIX/tracedat/numa/numa-6.12-forks
+"$SR" simulate -t "$G.topo" -o "$TMP/kg-s.db" "$G.dat" >/dev/null 2>&1
+"$SR" replay -q -t "$G.topo" -o "$TMP/kg-r.db" "$G.dat"
+same "run.kernel_gen of simulate is replay's" \
+	"$(q "$TMP/kg-r.db" "SELECT length(kernel_gen) > 255, kernel_gen FROM run")" \
+	"$(q "$TMP/kg-s.db" "SELECT DISTINCT length(kernel_gen) > 255, kernel_gen FROM run")"
+
 # a database that cannot be written: one line, exit 1, nothing left behind
 "$SR" simulate -t "$F.topo" -o "$TMP/no/such/dir/x.db" "$F.dat" >/dev/null 2>"$TMP/w.err"
 same "an unwritable DB path exits 1" 1 $?

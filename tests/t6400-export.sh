@@ -127,7 +127,7 @@ ok "seconds and ns mixed: the same window" "$SR" export --from "${fs%|*}" --to "
 ok "... the same file" cmp "$TMP/win.json" "$TMP/win-m.json"
 "$SR" export --from 0.5 --to 1 "$DB" >"$TMP/o" 2>"$TMP/e"
 same "seconds --from after an ns --to, once resolved: exit 2" 2 $?
-ok "... says so in ns, and writes nothing" sh -c "grep -q '^schedreplay: export: --from [0-9]* is after --to 1 ns: an empty window$' '$TMP/e' && ! test -s '$TMP/o'"
+ok "... says so as given and in ns, and writes nothing" sh -c "grep -q '^schedreplay: export: --from 0.5 is after --to 1 ([0-9]* > 1 ns of the trace clock): an empty window$' '$TMP/e' && ! test -s '$TMP/o'"
 "$SR" export --from 1.5x "$DB" 2>"$TMP/e" >/dev/null
 same "bad seconds: exit 2" 2 $?
 ok "... names the option and the value" grep -q "export: --from wants ns (a whole number) or seconds like 1.5 from the run's first event, not '1.5x'" "$TMP/e"
@@ -173,6 +173,9 @@ ok "... the same message" grep -q "export: --to wants ns (a whole number) or sec
 "$SR" export --from 5 --to 1 "$DB" >"$TMP/o" 2>"$TMP/e"
 same "--from after --to: exit 2" 2 $?
 ok "... says so, and writes nothing" sh -c "grep -q 'export: --from 5 is after --to 1' '$TMP/e' && ! test -s '$TMP/o'"
+"$SR" export --from 0.3 --to 0.1 "$DB" >"$TMP/o" 2>"$TMP/e"
+same "seconds --from after seconds --to: exit 2" 2 $?
+ok "... quoted as given, not as ns" grep -q 'export: --from 0.3 is after --to 0.1: an empty window' "$TMP/e"
 "$SR" export 2>"$TMP/e"
 same "no DB: exit 2" 2 $?
 "$SR" export --frobnicate "$DB" 2>"$TMP/e"

@@ -111,11 +111,15 @@ const char *sr_kfeat_name(enum sr_kfeat f);
 /* where @s comes from, in words ("the recording's uname") */
 const char *sr_kgen_source_name(enum sr_kgen_source s);
 
+/* room for sr_kgen_describe() with every feature named */
+#define SR_KGEN_TEXT_MAX 1024
+
 /**
  * sr_kgen_describe - one line for the user and the database
  *
  * "6.12.117 (recording): EEVDF, delayed dequeue, ..." or, unknown,
  * "unknown (the trace names no kernel release): modelled as 6.1".
+ * A @len of SR_KGEN_TEXT_MAX holds every feature.
  */
 void sr_kgen_describe(const struct sr_kgen *g, char *buf, size_t len);
 
