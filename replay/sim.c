@@ -2721,6 +2721,44 @@ static int flush_resched(struct sim *s)
 	return 0;
 }
 
+/*
+ * What of the demand the run did not execute: a task left asleep in a wait
+ * whose wakeup never came, or never forked because its parent was such a
+ * task, keeps its RUN steps from its step on (the current one's remaining
+ * time, at most its recorded length)
+ */
+static void unrun(struct sim *s)
+{
+	int i;
+
+	for (i = 0; i < s->d->ntasks; i++) {
+		const struct sr_dm_task *dt = &s->d->task[i];
+		const struct stask *p = &s->task[i];
+		uint64_t left = 0;
+		unsigned j;
+
+		for (j = 0; j < dt->nsteps; j++) {
+			const struct sr_dm_step *st = &dt->step[j];
+
+			if (st->kind != SR_DM_RUN)
+				continue;
+			s->st.demand_ns += st->ns;
+			if (p->st == ST_DONE || j < p->step)
+				continue;
+			if (p->st != ST_NEW && j == p->step)
+				left += p->rem < st->ns ? p->rem : st->ns;
+			else
+				left += st->ns;
+		}
+		if (!left)
+			continue;
+		s->st.unrun_ns += left;
+		s->st.unrun_tasks++;
+		if (p->st == ST_NEW)
+			s->st.unforked++;
+	}
+}
+
 int sr_sim_run(const struct sr_demand *d, const struct sr_sim_opts *o,
 	       struct sr_run_metrics *out, struct sr_sim_stats *stats, char **cause)
 {
@@ -2803,6 +2841,7 @@ int sr_sim_run(const struct sr_demand *d, const struct sr_sim_opts *o,
 			if (s.task[i].st == ST_SLEEP && s.task[i].step < d->task[i].nsteps &&
 			    d->task[i].step[s.task[i].step].end == SR_DM_BY_TASK)
 				s.st.stuck++;
+		unrun(&s);
 		s.st.t_end = s.now;
 		sr_rm_finish(s.rm, s.now, out);
 		if (stats)

@@ -1008,6 +1008,30 @@ db_fail:
 				(unsigned long long)sides[i].med.wakeups,
 				(unsigned long long)rec.wakeups);
 	}
+	/*
+	 * A run that stopped short (tasks left waiting for a wakeup the
+	 * simulated order never made, their forks never made): its figures
+	 * are over part of the demand; say how much (more than 1 % of it)
+	 */
+	for (i = 0; i < nsides; i++) {
+		const struct sr_sim_stats *st = &sides[i].st;
+
+		if (st->unrun_ns * 100 > st->demand_ns && st->demand_ns)
+			sr_warn("simulate: %s%s%s%s left %.3f of the demand's %.3f recorded CPU-s "
+				"un-run (%.1f %%, first run): %llu tasks with CPU time left, %llu of "
+				"them never forked, %llu waiting for a wakeup that never came "
+				"(schedreplay-simulate(1), INCOMPLETE RUNS); its figures are over "
+				"the part that ran",
+				sides[i].m->base ? sides[i].m->base->name : sides[i].m->name,
+				sides[i].patch ? " " : "", sides[i].patch ? sides[i].patch : "",
+				sides[i].patch ? (sides[i].variant[0] == 'p' ? " patched" :
+						  " original") : "",
+				(double)st->unrun_ns / 1e9, (double)st->demand_ns / 1e9,
+				100.0 * (double)st->unrun_ns / (double)st->demand_ns,
+				(unsigned long long)st->unrun_tasks,
+				(unsigned long long)st->unforked,
+				(unsigned long long)st->stuck);
+	}
 	if (!rec.wakeups && nsides && sides[0].med.wakeups)
 		sr_warn("simulate: '%s' has no wakeup the recording measured (no sched_waking or "
 			"sched_wakeup of a sleeping task): its latency figures are '-', and the "

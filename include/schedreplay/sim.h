@@ -93,6 +93,15 @@ struct sr_sim_stats {
 	uint64_t newidle_arrivals;	/* ... during which a task arrived on the CPU */
 	uint64_t newidle_bails;		/* ... which ended at the arrival (SR_LBO_BAIL) */
 	uint64_t stuck;			/* tasks left waiting for a wakeup that never came */
+	/*
+	 * the demand's recorded CPU time (its RUN steps), and what of it the
+	 * run did not execute: of tasks left waiting (stuck) and of forked
+	 * tasks whose parent never reached the fork (unforked of unrun_tasks)
+	 */
+	uint64_t demand_ns;
+	uint64_t unrun_ns;
+	uint64_t unrun_tasks;
+	uint64_t unforked;
 	/* exec placements (sched_exec(), SR_DM_EXEC steps): made, sent elsewhere,
 	 * and those where the shadow model chose otherwise */
 	uint64_t execs;

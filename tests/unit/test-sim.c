@@ -138,6 +138,8 @@ static void test_pipe_pair(const struct sr_topology *t)
 	      "pong runs after ping's wakeup point (at +%llu ns)",
 	      (unsigned long long)(first_start(&r, 101) - d->t0));
 	CHECK_EQ(st.stuck, 0, "nobody left waiting");
+	CHECK_EQ(st.unrun_ns, 0, "all the demand ran");
+	CHECK_EQ(st.demand_ns, demand_run(d, 0) + demand_run(d, 1), "the demand's CPU time");
 	CHECK(st.decisions[SR_DEC_WAKEUP] >= 2, "the wakeups were placed by the model (%llu)",
 	      (unsigned long long)st.decisions[SR_DEC_WAKEUP]);
 	CHECK(r.ndec > 0, "decisions are reported");
@@ -896,6 +898,55 @@ out:
 	sr_topology_free(t);
 }
 
+/*
+ * A wakeup edge the run never makes (the waker's WAKE step cut, as when
+ * the trace started after the wait began and its waker's wakeup is not
+ * the one recorded): pong never wakes, ping then waits for pong's reply;
+ * the run says what it left un-run, the two tasks' CPU time from their
+ * waits on, instead of ending as if complete.
+ */
+static void test_unrun(const struct sr_topology *t)
+{
+	struct sr_demand *d = load(FIX "pipe-pair.txt");
+	struct sr_run_metrics m;
+	struct sr_sim_stats st;
+	struct rec r;
+	uint64_t want = 0;
+	int ping, pong, slept = 0;
+	unsigned i;
+
+	if (!d)
+		return;
+	ping = sr_demand_find(d, 100);
+	pong = sr_demand_find(d, 101);
+	CHECK(ping >= 0 && pong >= 0, "ping and pong");
+	if (ping < 0 || pong < 0)
+		goto out;
+	for (i = 0; i < d->task[ping].nsteps; i++) {
+		struct sr_dm_step *s = &d->task[ping].step[i];
+
+		if (s->kind == SR_DM_WAKE && s->peer == pong && s->peer_step >= 0 && !slept) {
+			s->peer_step = -1;	/* pong's first wakeup, cut */
+		} else if (s->kind == SR_DM_SLEEP) {
+			slept = 1;
+		} else if (s->kind == SR_DM_RUN && slept) {
+			want += s->ns;
+		}
+	}
+	want += demand_run(d, pong);
+	if (run(d, t, 0, 1, &r, &m, &st))
+		goto out;
+	CHECK_EQ(st.stuck, 2, "cut edge: both left waiting");
+	CHECK_EQ(st.unrun_tasks, 2, "cut edge: two tasks with CPU time left");
+	CHECK_EQ(st.unforked, 0, "cut edge: no fork left unmade");
+	CHECK_EQ(st.unrun_ns, want, "cut edge: pong's time and ping's from its first wait");
+	CHECK_EQ(st.demand_ns, demand_run(d, ping) + demand_run(d, pong),
+		 "cut edge: the demand's CPU time");
+	CHECK_EQ(cpu_time(&r, 101), 0, "cut edge: pong never runs");
+out:
+	sr_demand_free(d);
+}
+
 int main(void)
 {
 	struct sr_topology *t = sr_topology_new_flat(2, SR_ERA_MAINLINE);
@@ -921,6 +972,7 @@ int main(void)
 	test_level_intervals();
 	test_wakelist();
 	test_exec();
+	test_unrun(t);
 	sr_topology_free(t);
 	return unit_done();
 }
