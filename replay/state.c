@@ -2447,7 +2447,7 @@ static int on_migrate(struct sr_replay *r, const struct sr_event *ev)
 		if (!ret)
 			ret = sr_dec_lb_close_newidle(r, dest, now);
 		if (!ret)
-			ret = sr_dec_lb_open_pull(r, p, orig, dest, now);
+			ret = sr_dec_lb_open_pull(r, p, orig, dest, ev->common_pid, now);
 		r->pull[dest] = m;
 		r->pull_gap[dest] = r->last_local[dest];
 		r->pull_task[dest] = ev->ctx == SR_CTX_TASK && ev->common_pid > 0;
