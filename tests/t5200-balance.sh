@@ -142,6 +142,15 @@ same "newidle pull, switch in lost, W blocks 1 ms later: periodic, idle" \
 	"balance_periodic 620 0 1 periodic, idle > MC: busiest cpu 0 (nr 2, overloaded) > pull 620 from 0 to 1" \
 	"$(q "$TMP/nps-r.db" "SELECT d.kind, d.tid, d.prev_cpu, e.cpu, e.reason FROM decision d JOIN evaluation_v e USING (decision_id) WHERE d.kind LIKE 'balance%' AND e.variant = 'base'" | tr '|' ' ')"
 
+# the reverse: the idle task emits the pull (the idle CPU's rebalance_domains(),
+# CPU_IDLE) and W, its switch in lost, blocks to the task pulled: periodic
+sed 's/^ *W-700 *\(\[001\] d\.\.2\. *10\.004020: sched_migrate_task\)/          <idle>-0       \1/' \
+	"$S/newidle-pull-switch-lost.txt" >"$TMP/nps-i.txt"
+"$SR" replay -q -o "$TMP/nps-i.db" -t 1x2x1 "$TMP/nps-i.txt" 2>"$TMP/e"
+same "pull by the idle task, W blocks to it: balance_periodic, periodic, idle" \
+	"balance_periodic 620 0 1 periodic, idle > MC: busiest cpu 0 (nr 2, overloaded) > pull 620 from 0 to 1" \
+	"$(q "$TMP/nps-i.db" "SELECT d.kind, d.tid, d.prev_cpu, e.cpu, e.reason FROM decision d JOIN evaluation_v e USING (decision_id) WHERE d.kind LIKE 'balance%' AND e.variant = 'base'" | tr '|' ' ')"
+
 # ---- real traces: every divergence on the path its patch changes -----------------------
 pairs="-p kthread-per-cpu -p nohz-first -p newidle-bail -p wake-affine-equal"
 for f in "$FIX"/tracedat/numa/*.dat "$FIX"/tracedat/succeed/live-6.18-*.dat; do
