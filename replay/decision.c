@@ -811,13 +811,19 @@ static unsigned lb_pass(const struct sr_replay *r, int cpu, uint64_t now)
  * A pull by @cpu (sched_migrate_task emitted on the destination): a
  * newidle balance if the puller then switches from a task that blocked
  * to the pulled one, else periodic; a busy puller is evaluated both ways
- * and settled at its next switch (settle_pull).
+ * and settled at its next switch (settle_pull).  Busy: the engine runs a
+ * task there, or a task (@emitter, the event's pid) emitted the pull,
+ * which proves it ran there though the trace lost its switch in: the
+ * kernel calls sched_balance_newidle() (newidle_balance() in 6.1) from
+ * the __schedule() of a task that blocks, so a pull the kind will call
+ * newly idle needs that hypothesis (load_balance() with CPU_NEWLY_IDLE),
+ * not the idle CPU's rebalance_domains() (CPU_IDLE)
  */
 int sr_dec_lb_open_pull(struct sr_replay *r, const struct sr_task *p, int orig, int cpu,
-			uint64_t now)
+			int emitter, uint64_t now)
 {
 	struct sr_lb_pending *pd = lb_open(r, cpu, p, now);
-	int busy = r->rq[cpu].curr > 0;
+	int busy = r->rq[cpu].curr > 0 || emitter > 0;
 
 	if (!pd)
 		return -SR_E_NOMEM;
@@ -839,7 +845,13 @@ int sr_dec_lb_open_pull(struct sr_replay *r, const struct sr_task *p, int orig, 
 		ni_pull_levels(r, &pd->in[0], cpu, orig);
 		pd->in[1].kind = SR_DEC_LB_PERIODIC;
 		pd->in[1].cpu = cpu;
-		pd->in[1].idle = SR_LB_NOT_IDLE;
+		/*
+		 * periodic: rebalance_domains() balances with the idle type
+		 * sched_tick() left in rq->idle_balance (idle_cpu() at the
+		 * tick), which the trace does not show; a CPU the engine
+		 * held idle until its task's lost switch in keeps CPU_IDLE
+		 */
+		pd->in[1].idle = r->rq[cpu].curr > 0 ? SR_LB_NOT_IDLE : SR_LB_IDLE;
 		pd->in[1].pass = lb_pass(r, cpu, now);
 		pd->nhyp = 2;
 	} else {

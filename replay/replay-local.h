@@ -332,9 +332,9 @@ int sr_dec_lb_close(struct sr_replay *r, int cpu, int h, enum sr_decision_kind k
 int sr_dec_lb_close_newidle(struct sr_replay *r, int cpu, uint64_t now);
 /* the open balance decision of @cpu was none (a pull by sched_setaffinity()): dropped */
 void sr_dec_lb_drop(struct sr_replay *r, int cpu);
-/* a pull by @cpu (the migration emitted on the destination) */
+/* a pull by @cpu (the migration emitted on the destination by @emitter: pid, 0 idle, -1 not known) */
 int sr_dec_lb_open_pull(struct sr_replay *r, const struct sr_task *p, int orig, int cpu,
-			uint64_t now);
+			int emitter, uint64_t now);
 /* a nohz pass on the idle @ilb, its first pull @orig -> @dest: evaluated and closed */
 int sr_dec_lb_nohz(struct sr_replay *r, const struct sr_task *p, int ilb, int orig, int dest,
 		   uint64_t now);

@@ -1053,6 +1053,20 @@ static void aff_moved(struct sr_task *p, int orig, int dest)
 }
 
 /* settle a pending self-pull on @cpu: newidle if the puller now switches to it */
+/*
+ * The open pull on @cpu was emitted by the idle task (or by no task the
+ * trace names) on a CPU the engine held idle: sched_balance_newidle()
+ * (newidle_balance() in 6.1) runs in the __schedule() of a task that
+ * blocks, so this was the idle CPU's rebalance_domains() (CPU_IDLE, the
+ * only hypothesis lb_open_pull evaluated), however the next switch reads
+ */
+static int idle_pull(const struct sr_replay *r, int cpu)
+{
+	const struct sr_lb_pending *pd = r->lbp[cpu];
+
+	return pd && pd->open && pd->nhyp == 1 && pd->in[0].kind == SR_DEC_LB_PERIODIC;
+}
+
 static int settle_pull(struct sr_replay *r, int cpu, int next, int prev_blocked, uint64_t now)
 {
 	struct sr_migration m = r->pull[cpu];
@@ -1080,7 +1094,7 @@ static int settle_pull(struct sr_replay *r, int cpu, int next, int prev_blocked,
 	 * CPU runs another task or goes idle
 	 */
 	if (prev_blocked && (next == m.pid || r->pull_delayed[cpu]) &&
-	    now - m.ts <= NEWIDLE_WINDOW_NS)
+	    now - m.ts <= NEWIDLE_WINDOW_NS && !idle_pull(r, cpu))
 		m.kind = SR_MIG_LB_NEWIDLE;
 	else
 		m.kind = SR_MIG_LB_PERIODIC;
@@ -2447,7 +2461,7 @@ static int on_migrate(struct sr_replay *r, const struct sr_event *ev)
 		if (!ret)
 			ret = sr_dec_lb_close_newidle(r, dest, now);
 		if (!ret)
-			ret = sr_dec_lb_open_pull(r, p, orig, dest, now);
+			ret = sr_dec_lb_open_pull(r, p, orig, dest, ev->common_pid, now);
 		r->pull[dest] = m;
 		r->pull_gap[dest] = r->last_local[dest];
 		r->pull_task[dest] = ev->ctx == SR_CTX_TASK && ev->common_pid > 0;

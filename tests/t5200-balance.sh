@@ -124,6 +124,33 @@ same "reconcile: the probed wakee was asleep: not on CPU 3's queue at its wakeup
 ok "reconcile: replay --fidelity prints the counts" sh -c \
 	"'$SR' replay -q --fidelity -t 2x2x1 '$S/reconcile.txt' | grep -q '^reconciled: 1 newidle_pull, 1 idle_switch, 1 probe, 1 switch'"
 
+# ---- a newly idle pull whose puller's switch in was lost (newidle-pull-switch-lost.txt) ----
+# the task that emits the pull ran on the CPU: the decision's kind
+# (balance_newidle) and the path the models evaluated it on agree
+"$SR" replay -q -o "$TMP/nps.db" -t 1x2x1 "$S/newidle-pull-switch-lost.txt" 2>"$TMP/e"
+same "newidle pull, switch in lost: replays" 0 $?
+same "newidle pull, switch in lost: evaluated as newly idle (CPU_NEWLY_IDLE), not periodic idle" \
+	"balance_newidle 620 0 1 newidle > MC: busiest cpu 0 (nr 2, overloaded) > pull 620 from 0 to 1" \
+	"$(q "$TMP/nps.db" "SELECT d.kind, d.tid, d.prev_cpu, e.cpu, e.reason FROM decision d JOIN evaluation_v e USING (decision_id) WHERE d.kind LIKE 'balance%' AND e.variant = 'base'" | tr '|' ' ')"
+
+# the same pull with W blocking only 1 ms later: periodic; the tick's idle
+# type is not in the trace, the CPU the engine held idle keeps CPU_IDLE
+sed 's/10\.004022: sched_switch/10.005022: sched_switch/' \
+	"$S/newidle-pull-switch-lost.txt" >"$TMP/nps-r.txt"
+"$SR" replay -q -o "$TMP/nps-r.db" -t 1x2x1 "$TMP/nps-r.txt" 2>"$TMP/e"
+same "newidle pull, switch in lost, W blocks 1 ms later: periodic, idle" \
+	"balance_periodic 620 0 1 periodic, idle > MC: busiest cpu 0 (nr 2, overloaded) > pull 620 from 0 to 1" \
+	"$(q "$TMP/nps-r.db" "SELECT d.kind, d.tid, d.prev_cpu, e.cpu, e.reason FROM decision d JOIN evaluation_v e USING (decision_id) WHERE d.kind LIKE 'balance%' AND e.variant = 'base'" | tr '|' ' ')"
+
+# the reverse: the idle task emits the pull (the idle CPU's rebalance_domains(),
+# CPU_IDLE) and W, its switch in lost, blocks to the task pulled: periodic
+sed 's/^ *W-700 *\(\[001\] d\.\.2\. *10\.004020: sched_migrate_task\)/          <idle>-0       \1/' \
+	"$S/newidle-pull-switch-lost.txt" >"$TMP/nps-i.txt"
+"$SR" replay -q -o "$TMP/nps-i.db" -t 1x2x1 "$TMP/nps-i.txt" 2>"$TMP/e"
+same "pull by the idle task, W blocks to it: balance_periodic, periodic, idle" \
+	"balance_periodic 620 0 1 periodic, idle > MC: busiest cpu 0 (nr 2, overloaded) > pull 620 from 0 to 1" \
+	"$(q "$TMP/nps-i.db" "SELECT d.kind, d.tid, d.prev_cpu, e.cpu, e.reason FROM decision d JOIN evaluation_v e USING (decision_id) WHERE d.kind LIKE 'balance%' AND e.variant = 'base'" | tr '|' ' ')"
+
 # ---- real traces: every divergence on the path its patch changes -----------------------
 pairs="-p kthread-per-cpu -p nohz-first -p newidle-bail -p wake-affine-equal"
 for f in "$FIX"/tracedat/numa/*.dat "$FIX"/tracedat/succeed/live-6.18-*.dat; do
