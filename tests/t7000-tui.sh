@@ -225,7 +225,11 @@ if ! command -v tmux >/dev/null; then
 	exit
 fi
 . "$TOP/tests/lib/tmux.sh"
-tmux_setup sr-test
+if ! tmux_setup sr-test; then
+	skip "the TUI in tmux" "$TMUX_WHY"
+	test_done
+	exit
+fi
 wait_file() {
 	local i
 	for i in $(seq 600); do

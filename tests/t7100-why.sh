@@ -232,7 +232,11 @@ if ! command -v tmux >/dev/null; then
 	exit
 fi
 . "$TOP/tests/lib/tmux.sh"
-tmux_setup sr-why
+if ! tmux_setup sr-why; then
+	skip "the why-view in tmux" "$TMUX_WHY"
+	test_done
+	exit
+fi
 tm new-session -d -s t -x 100 -y 30 "$SR tui --all --filter 'kind=fork miss=yes' $F; sleep 30"
 ok "the misses listed" wait_for "fork > NUMA"
 ids=$(q "$F" "SELECT d.decision_id FROM decision d JOIN eval_row e USING (decision_id) WHERE d.kind = 'fork' AND e.cpu IS NOT d.actual_cpu ORDER BY d.ts, d.decision_id LIMIT 2")

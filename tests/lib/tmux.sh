@@ -6,10 +6,16 @@
 # A session "keep" holds the server up between the tests' sessions: when
 # the last session is killed the server exits, and a new-session sent while
 # it is exiting fails ("server exited unexpectedly", seen under load)
+# Return: non-zero, with the reason in $TMUX_WHY, when tmux cannot start a
+# session here (no /dev/pts in a chroot or container: "fork failed: No such
+# device"), so that the caller skips rather than waits 60 s at every screen
 tmux_setup() {
 	SOCK=$1-$$
 	trap 'tm kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
-	tm new-session -d -s keep -x 20 -y 5 "sleep 86400"
+	if ! TMUX_WHY=$(tm new-session -d -s keep -x 20 -y 5 "sleep 86400" 2>&1); then
+		TMUX_WHY="tmux cannot start a session: ${TMUX_WHY:-no reason given}"
+		return 1
+	fi
 }
 
 tm() {
