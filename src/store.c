@@ -791,7 +791,6 @@ sqlite3 *sr_db_open_wait(const char *path, int writable, int wait_ms, char **cau
 
 	if (busy)
 		*busy = 0;
-
 	if (check_file(path, cause) < 0)
 		return NULL;
 	if (sqlite3_open_v2(path, &db, writable ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY,

@@ -127,11 +127,16 @@ ok "reconcile: replay --fidelity prints the counts" sh -c \
 # ---- a newly idle pull whose puller's switch in was lost (newidle-pull-switch-lost.txt) ----
 # the task that emits the pull ran on the CPU: the decision's kind
 # (balance_newidle) and the path the models evaluated it on agree
+# lb_base DB: the balance decision's kind, task, source, and the base model's CPU and path
+lb_base() {
+	q "$1" "SELECT d.kind, d.tid, d.prev_cpu, e.cpu, e.reason FROM decision d JOIN evaluation_v e
+		USING (decision_id) WHERE d.kind LIKE 'balance%' AND e.variant = 'base'" | tr '|' ' '
+}
 "$SR" replay -q -o "$TMP/nps.db" -t 1x2x1 "$S/newidle-pull-switch-lost.txt" 2>"$TMP/e"
 same "newidle pull, switch in lost: replays" 0 $?
 same "newidle pull, switch in lost: evaluated as newly idle (CPU_NEWLY_IDLE), not periodic idle" \
 	"balance_newidle 620 0 1 newidle > MC: busiest cpu 0 (nr 2, overloaded) > pull 620 from 0 to 1" \
-	"$(q "$TMP/nps.db" "SELECT d.kind, d.tid, d.prev_cpu, e.cpu, e.reason FROM decision d JOIN evaluation_v e USING (decision_id) WHERE d.kind LIKE 'balance%' AND e.variant = 'base'" | tr '|' ' ')"
+	"$(lb_base "$TMP/nps.db")"
 
 # the same pull with W blocking only 1 ms later: periodic; the tick's idle
 # type is not in the trace, the CPU the engine held idle keeps CPU_IDLE
@@ -140,7 +145,7 @@ sed 's/10\.004022: sched_switch/10.005022: sched_switch/' \
 "$SR" replay -q -o "$TMP/nps-r.db" -t 1x2x1 "$TMP/nps-r.txt" 2>"$TMP/e"
 same "newidle pull, switch in lost, W blocks 1 ms later: periodic, idle" \
 	"balance_periodic 620 0 1 periodic, idle > MC: busiest cpu 0 (nr 2, overloaded) > pull 620 from 0 to 1" \
-	"$(q "$TMP/nps-r.db" "SELECT d.kind, d.tid, d.prev_cpu, e.cpu, e.reason FROM decision d JOIN evaluation_v e USING (decision_id) WHERE d.kind LIKE 'balance%' AND e.variant = 'base'" | tr '|' ' ')"
+	"$(lb_base "$TMP/nps-r.db")"
 
 # the reverse: the idle task emits the pull (the idle CPU's rebalance_domains(),
 # CPU_IDLE) and W, its switch in lost, blocks to the task pulled: periodic
@@ -149,7 +154,7 @@ sed 's/^ *W-700 *\(\[001\] d\.\.2\. *10\.004020: sched_migrate_task\)/          
 "$SR" replay -q -o "$TMP/nps-i.db" -t 1x2x1 "$TMP/nps-i.txt" 2>"$TMP/e"
 same "pull by the idle task, W blocks to it: balance_periodic, periodic, idle" \
 	"balance_periodic 620 0 1 periodic, idle > MC: busiest cpu 0 (nr 2, overloaded) > pull 620 from 0 to 1" \
-	"$(q "$TMP/nps-i.db" "SELECT d.kind, d.tid, d.prev_cpu, e.cpu, e.reason FROM decision d JOIN evaluation_v e USING (decision_id) WHERE d.kind LIKE 'balance%' AND e.variant = 'base'" | tr '|' ' ')"
+	"$(lb_base "$TMP/nps-i.db")"
 
 # ---- real traces: every divergence on the path its patch changes -----------------------
 pairs="-p kthread-per-cpu -p nohz-first -p newidle-bail -p wake-affine-equal"
