@@ -58,7 +58,7 @@ done
 "$SR" sql -F table --no-header -Q runs "$DB" >"$TMP/t.txt"
 same "--no-header: only the rows" 3 "$(wc -l <"$TMP/t.txt")"
 ok "table: numbers right-aligned, text left" \
-	grep -q '^1  tests/fixtures/tracedat/numa/numa-6.12-forks.dat     trace.dat' "$TMP/t.txt"
+	grep -q '^1  replay    tests/fixtures/tracedat/numa/numa-6.12-forks.dat     trace.dat' "$TMP/t.txt"
 # the table streams: the widths come from the first 1000 rows, later rows
 # are printed as they come (a longer value widens only its own row), and
 # memory does not grow with the rows
