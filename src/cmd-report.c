@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "schedreplay/error.h"
 #include "schedreplay/report.h"
@@ -775,6 +776,14 @@ static int open_db(const char *path, sqlite3 **db, long **runs, int *nruns)
 	return 0;
 }
 
+/* the two paths name one file (the same device and inode) */
+static int same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 static int has_run(const long *runs, int n, long run)
 {
 	int i;
@@ -883,6 +892,11 @@ static int report_exec(int argc, char **argv)
 			 runs[1][nruns[1] - 1]);
 		goto out;
 	}
+	if (ndb == 2 && same_file(file[0], file[1]) &&
+	    (run ? run : runs[0][nruns[0] - 1]) == (run2 ? run2 : runs[1][nruns[1] - 1]))
+		sr_warn("report: both sides are run %ld of '%s': every delta is 0 (-r N and "
+			"--run2 M pick two runs of one file)",
+			run ? run : runs[0][nruns[0] - 1], file[0]);
 	if (html) {
 		/* the page appears whole or not at all */
 		if (asprintf(&tmp, "%s.tmp-%d", html, (int)getpid()) < 0) {

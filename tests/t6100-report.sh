@@ -189,5 +189,11 @@ bad "--run not a number" 2 "--run wants a whole number" --run x pingpong.db
 bad "no database" 2 "expected DB \[DB2\]"
 bad "three databases" 2 "expected DB \[DB2\]" pingpong.db pingpong.db pingpong.db
 bad "--run2 without DB2" 2 "--run2 needs a second database" --run2 1 pingpong.db
+"$SR" report pingpong.db ./pingpong.db >"$TMP/o" 2>"$TMP/e"
+ok "one run given twice: still a report" test -s "$TMP/o"
+ok "one run given twice: a warning names the run and the file" \
+	grep -q "warning: report: both sides are run 1 of 'pingpong.db': every delta is 0" "$TMP/e"
+"$SR" report --run 1 --run2 2 two-runs.db two-runs.db >/dev/null 2>"$TMP/e"
+ok "two runs of one file: no such warning" test ! -s "$TMP/e"
 bad "unknown option" 2 "unknown or incomplete option '--bogus'" --bogus pingpong.db
 test_done
