@@ -203,9 +203,10 @@ static int truncated(struct chk *c, uint64_t off, uint64_t len, const char *plac
 		return fail(c, -SR_E_TRUNCATED, "truncated before %s: it starts at offset 0x%llx, "
 			    "file ends at 0x%llx", place, (unsigned long long)off,
 			    (unsigned long long)c->size);
-	return fail(c, -SR_E_TRUNCATED, "truncated at offset %llu in %s: needs %llu bytes from "
-		    "offset 0x%llx, file ends at 0x%llx", (unsigned long long)(c->size - off), place,
-		    (unsigned long long)len, (unsigned long long)off, (unsigned long long)c->size);
+	return fail(c, -SR_E_TRUNCATED, "truncated in %s: needs %llu bytes from offset 0x%llx, "
+		    "file ends at 0x%llx (%llu of them there)", place, (unsigned long long)len,
+		    (unsigned long long)off, (unsigned long long)c->size,
+		    (unsigned long long)(c->size - off));
 }
 
 /*
@@ -337,8 +338,8 @@ static int rdstr(struct chk *c, uint64_t *off, char *buf, size_t max, const char
 		return fail(c, -SR_E_CORRUPT, "%s at offset 0x%llx: no NUL before the end of %s "
 			    "at 0x%llx", place, (unsigned long long)*off, c->region,
 			    (unsigned long long)c->end);
-	return fail(c, -SR_E_TRUNCATED, "truncated at offset %zu in %s: no NUL from offset "
-		    "0x%llx to the end of the file at 0x%llx", n, place,
+	return fail(c, -SR_E_TRUNCATED, "truncated in %s: no NUL in the %zu bytes from offset "
+		    "0x%llx to the end of the file at 0x%llx", place, n,
 		    (unsigned long long)*off, (unsigned long long)c->size);
 }
 
