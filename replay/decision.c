@@ -513,9 +513,18 @@ static void aff_refused(struct sr_replay *r, const struct sr_lb_pending *pd, int
 		 * ran or left since the balance was not refused by it */
 		if (!t->exec_start || t->state != SR_TASK_QUEUED || t->cpu != e->src_cpu)
 			continue;
-		/* seen on two CPUs since its mask last changed: not pinned to one */
-		if (t->seen_cpus & (t->seen_cpus - 1))
+		/*
+		 * seen on two CPUs since its mask last changed: not pinned to
+		 * one; a refusal by a balance the kernel ran (probed) still
+		 * shows the balancing CPU outside its cpus_ptr
+		 */
+		if (t->seen_cpus & (t->seen_cpus - 1)) {
+			if (probed) {
+				t->aff_denied |= 1ULL << e->cpu;
+				t->inferred |= SR_INF_AFFINITY;
+			}
 			continue;
+		}
 		if (!t->aff_refusals || t->aff_cpu != t->cpu) {
 			t->aff_refusals = 0;
 			t->aff_cpu = t->cpu;

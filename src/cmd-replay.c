@@ -494,6 +494,7 @@ static const char inference_rules[] =
 	"  else a task a newly idle balance would have pulled, three times over more than\n"
 	"  a tick while the kernel pulled nothing, is pinned where it was seen (newidle only);\n"
 	"  once where the balance probes show the kernel's load_balance() at that level\n"
+	"  (a task seen on several CPUs then has the balancing CPU denied)\n"
 	"  a pull in task context whose puller does not block next, or a move in task\n"
 	"  context by another CPU's task, is that task's sched_setaffinity() of a queued\n"
 	"  task: no balance, what was seen of the task before is forgotten,\n"

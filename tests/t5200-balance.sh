@@ -262,6 +262,19 @@ newidle > MC: busiest cpu 2 (nr 2, overloaded) > none movable > no pull" \
 same "inferred affinity, probed: --no-balance-probes needs three refusals over a tick again" \
 	"0:topology 0:topology 0:topology $(printf -- '-:affinity,topology %.0s' $(seq 9) | sed 's/ $//')" \
 	"$(nidle "$TMP/aip-off.db")"
+# hog2 ran on CPU 3 once before it settled on CPU 2: not pinned to one CPU, but
+# the refusal by a balance the kernel ran still shows CPU 0 outside its mask
+sed '/meta end/a\
+          <idle>-0       [003] d..2.   100.000050: sched_switch: prev_comm=swapper/3 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=hog2 next_pid=22 next_prio=120\
+            hog2-22      [003] d..2.   100.000060: sched_switch: prev_comm=hog2 prev_pid=22 prev_prio=120 prev_state=S ==> next_comm=swapper/3 next_pid=0 next_prio=120' \
+	"$aip" >"$TMP/aip-seen.txt"
+"$SR" replay -q -o "$TMP/aip-seen.db" -t 1x4x1 --no-affinity "$TMP/aip-seen.txt" 2>"$TMP/e"
+same "inferred affinity, probed: a task seen on two CPUs has the refusing CPU denied" \
+	"0:topology $(printf -- '-:affinity,topology %.0s' $(seq 11) | sed 's/ $//')" \
+	"$(nidle "$TMP/aip-seen.db")"
+"$SR" replay -q -o "$TMP/aip-seen-off.db" -t 1x4x1 --no-affinity --no-balance-probes "$TMP/aip-seen.txt" 2>"$TMP/e"
+same "inferred affinity, probed: ... and without the probes nothing: CPU 0 pulls hog2 at all twelve" \
+	"12 0" "$(q "$TMP/aip-seen-off.db" "SELECT sum(e.reason LIKE '%pull 22 from 2 to 0'), sum(d.inferred LIKE '%affinity%') FROM evaluation_v e JOIN decision d USING (decision_id) WHERE d.kind = 'newidle'" | tr '|' ' ')"
 
 # ---- the balance probes: a newly idle switch without load_balance is no decision
 nb="$S/newidle-balance-probes.txt"
