@@ -479,11 +479,20 @@ static struct sr_lb_pending *lb_open(struct sr_replay *r, int cpu, const struct 
  * kernel (can_migrate_task() at v6.1 and v6.12) a newly idle CPU skips a
  * task whose cpus_ptr lacks it (LBF_SOME_PINNED, no new_dst_cpu) and goes
  * on with the next one; what makes a pull fail repeatedly is the mask.
+ * Without the balance probes a switch without a pull may also be a balance
+ * that never ran (the avg_idle cutoff, NI_RANDOM's draw), hence several
+ * refusals over more than a tick.  With the probes' levels the models
+ * balance only at the levels the kernel's load_balance(CPU_NEWLY_IDLE)
+ * calls show, which sched_balance_newidle() (Debian 6.1.192 and 6.12.117)
+ * makes only once avg_idle passed the cost cutoff and the draw let the
+ * level run: the model's pull came from a balance the kernel did run and
+ * that moved nothing, so one refusal is the mask's.
  */
 static void aff_refused(struct sr_replay *r, const struct sr_lb_pending *pd, int h)
 {
 	uint64_t online = r->topo->ncpus >= 64 ? ~0ULL : (1ULL << r->topo->ncpus) - 1;
 	uint64_t tick = 1000000000ULL / (uint64_t)r->hz;
+	int probed = pd->in[h].levels != 0;
 	int i, j;
 
 	for (i = 0; i < r->nmodels; i++) {
@@ -504,16 +513,26 @@ static void aff_refused(struct sr_replay *r, const struct sr_lb_pending *pd, int
 		 * ran or left since the balance was not refused by it */
 		if (!t->exec_start || t->state != SR_TASK_QUEUED || t->cpu != e->src_cpu)
 			continue;
-		/* seen on two CPUs since its mask last changed: not pinned to one */
-		if (t->seen_cpus & (t->seen_cpus - 1))
+		/*
+		 * seen on two CPUs since its mask last changed: not pinned to
+		 * one; a refusal by a balance the kernel ran (probed) still
+		 * shows the balancing CPU outside its cpus_ptr
+		 */
+		if (t->seen_cpus & (t->seen_cpus - 1)) {
+			if (probed) {
+				t->aff_denied |= 1ULL << e->cpu;
+				t->inferred |= SR_INF_AFFINITY;
+			}
 			continue;
+		}
 		if (!t->aff_refusals || t->aff_cpu != t->cpu) {
 			t->aff_refusals = 0;
 			t->aff_cpu = t->cpu;
 			t->aff_first = pd->d.ts;
 		}
 		/* balanced over more than a tick: not only the newidle cost bail */
-		if (++t->aff_refusals >= AFF_REFUSALS && pd->d.ts - t->aff_first >= tick) {
+		if ((++t->aff_refusals >= AFF_REFUSALS && pd->d.ts - t->aff_first >= tick) ||
+		    probed) {
 			/* pinned to where it was seen since its mask last changed */
 			t->aff_denied = ~t->seen_cpus & online;
 			t->inferred |= SR_INF_AFFINITY;

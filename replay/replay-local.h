@@ -226,11 +226,12 @@ void sr_idle_scan_advance(struct sr_replay *r, uint64_t now);
  * Inferred affinity (schedreplay-replay(1), INFERENCE RULES): where the
  * trace does not tell a task's mask, a task a newly idle balance would have
  * pulled, while the kernel pulled nothing, was refused (aff_refused);
- * AFF_REFUSALS refusals on the same CPU, over more than a tick, pin it to
- * the CPUs it was seen on since its mask may last have changed, for newly
- * idle balances only (balance.c).  Seeing it queued or running on a CPU allows that
- * CPU again; a migration it makes itself (setaffinity, exec) or the stopper
- * makes for it starts afresh.
+ * AFF_REFUSALS refusals on the same CPU, over more than a tick (with the
+ * balance probes' levels, one), pin it to the CPUs it was seen on since its
+ * mask may last have changed, for newly idle balances only (balance.c).
+ * Seeing it queued or running on a CPU allows that CPU again; a migration
+ * it makes itself (setaffinity, exec) or the stopper makes for it starts
+ * afresh.
  */
 #define AFF_REFUSALS 3
 

@@ -242,6 +242,40 @@ sed '/meta end/a\
 same "inferred affinity: a task seen on the balancing CPU is never pinned off it" 0 \
 	"$(q "$TMP/ai-seen.db" "SELECT count(*) FROM decision WHERE kind = 'newidle' AND inferred LIKE '%affinity%'")"
 
+# with the balance probes the kernel's load_balance(CPU_NEWLY_IDLE) at the level
+# shows the balance ran (the cost cutoff and NI_RANDOM's draw passed): one
+# refusal pins (affinity-inferred-probed.txt)
+aip="$S/affinity-inferred-probed.txt"
+"$SR" replay -q -o "$TMP/aip-known.db" -t 1x4x1 "$aip" 2>"$TMP/e"
+same "inferred affinity, probed: the snapshot's masks: twelve newly idle decisions, nothing pulled" \
+	"$(printf -- '-:topology %.0s' $(seq 12) | sed 's/ $//')" "$(nidle "$TMP/aip-known.db")"
+"$SR" replay -q -o "$TMP/aip.db" -t 1x4x1 --no-affinity "$aip" 2>"$TMP/e"
+same "inferred affinity, probed: --no-affinity replays" 0 $?
+same "inferred affinity, probed: one refusal at a level load_balance ran at pins hog2 to CPU 2" \
+	"0:topology $(printf -- '-:affinity,topology %.0s' $(seq 11) | sed 's/ $//')" \
+	"$(nidle "$TMP/aip.db")"
+same "inferred affinity, probed: the refusal names hog2, the later balances find none movable" \
+	"newidle > MC: busiest cpu 2 (nr 2, overloaded) > pull 22 from 2 to 0
+newidle > MC: busiest cpu 2 (nr 2, overloaded) > none movable > no pull" \
+	"$(q "$TMP/aip.db" "SELECT DISTINCT e.reason FROM evaluation_v e JOIN decision d USING (decision_id) WHERE d.kind = 'newidle' ORDER BY d.ts")"
+"$SR" replay -q -o "$TMP/aip-off.db" -t 1x4x1 --no-affinity --no-balance-probes "$aip" 2>"$TMP/e"
+same "inferred affinity, probed: --no-balance-probes needs three refusals over a tick again" \
+	"0:topology 0:topology 0:topology $(printf -- '-:affinity,topology %.0s' $(seq 9) | sed 's/ $//')" \
+	"$(nidle "$TMP/aip-off.db")"
+# hog2 ran on CPU 3 once before it settled on CPU 2: not pinned to one CPU, but
+# the refusal by a balance the kernel ran still shows CPU 0 outside its mask
+sed '/meta end/a\
+          <idle>-0       [003] d..2.   100.000050: sched_switch: prev_comm=swapper/3 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=hog2 next_pid=22 next_prio=120\
+            hog2-22      [003] d..2.   100.000060: sched_switch: prev_comm=hog2 prev_pid=22 prev_prio=120 prev_state=S ==> next_comm=swapper/3 next_pid=0 next_prio=120' \
+	"$aip" >"$TMP/aip-seen.txt"
+"$SR" replay -q -o "$TMP/aip-seen.db" -t 1x4x1 --no-affinity "$TMP/aip-seen.txt" 2>"$TMP/e"
+same "inferred affinity, probed: a task seen on two CPUs has the refusing CPU denied" \
+	"0:topology $(printf -- '-:affinity,topology %.0s' $(seq 11) | sed 's/ $//')" \
+	"$(nidle "$TMP/aip-seen.db")"
+"$SR" replay -q -o "$TMP/aip-seen-off.db" -t 1x4x1 --no-affinity --no-balance-probes "$TMP/aip-seen.txt" 2>"$TMP/e"
+same "inferred affinity, probed: ... and without the probes nothing: CPU 0 pulls hog2 at all twelve" \
+	"12 0" "$(q "$TMP/aip-seen-off.db" "SELECT sum(e.reason LIKE '%pull 22 from 2 to 0'), sum(d.inferred LIKE '%affinity%') FROM evaluation_v e JOIN decision d USING (decision_id) WHERE d.kind = 'newidle'" | tr '|' ' ')"
+
 # ---- the balance probes: a newly idle switch without load_balance is no decision
 nb="$S/newidle-balance-probes.txt"
 "$SR" replay -q -o "$TMP/nb.db" -t 1x2x1 "$nb" 2>"$TMP/e"
