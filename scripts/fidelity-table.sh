@@ -27,8 +27,9 @@ usage: $0 [options] LIST
   --min N             goals are checked on cells with n >= N (default 30)
   --variants V        also replay every trace with these option sets, comma
                       separated: no-affinity ("--no-affinity"), no-probes
-                      ("--no-probes --no-affinity": a tracepoints-only
-                      recorder); each is its own row, recorder class
+                      ("--no-probes --no-balance-probes --no-affinity
+                      --no-groups": what a tracepoints-only recorder
+                      leaves); each is its own row, recorder class
                       "tracepoints only" for no-probes
   --work DIR          keep each replay's JSON, database and log in DIR
                       (default: a temporary folder, removed at the end)
@@ -124,7 +125,7 @@ while read -r set path opts; do
 	for v in ${VARIANTS//,/ }; do
 		case $v in
 		no-affinity) vo=(--no-affinity) ;;
-		no-probes) vo=(--no-probes --no-affinity) ;;
+		no-probes) vo=(--no-probes --no-balance-probes --no-affinity --no-groups) ;;
 		esac
 		# shellcheck disable=SC2086
 		n=$((n + 1)); run "r$n" "$set" "$path" "$v" $opts "${vo[@]}" || exit 1
