@@ -168,6 +168,8 @@ struct sr_replay {
 	struct sr_removed *tick_rm;
 	struct sr_pelt *tick_saved;		/* per cpu: fork_inputs_as_read()'s */
 	unsigned tick_rm_held, tick_rm_gone;
+	/* per cpu: ksoftirqd/N woken and not yet switched in (softirq_tick()) */
+	unsigned char *ksoftirqd_woken;
 
 	/* self-pull migrations waiting to be told newidle or periodic */
 	struct sr_migration *pull;	/* per cpu; pid 0: none */

@@ -488,6 +488,50 @@ static void removed_due(struct sr_replay *r, uint64_t now)
 }
 
 static void rq_pelt_advance(struct sr_replay *r, int cpu, uint64_t now);
+static void rq_pelt_update(struct sr_replay *r, int cpu, uint64_t now);
+
+static int ksoftirqd_name(const char *comm)
+{
+	return !strncmp(comm, "ksoftirqd/", 10);
+}
+
+/*
+ * A softirq shows the tick of a busy CPU (schedreplay-models(7) §3.4): the
+ * tick's update_process_times() (kernel/time/timer.c, 6.1 and 6.12) raises
+ * TIMER_SOFTIRQ in run_local_timers() and then calls scheduler_tick()
+ * (sched_tick() since 6.10) -> task_tick_fair() -> entity_tick() ->
+ * update_load_avg(), whose update_cfs_rq_load_avg() takes what
+ * cfs_rq->removed holds off the CPU's signal; the softirqs run at the
+ * interrupt's exit, right after it, in the context of the task it
+ * interrupted.  So an event a softirq emits in the context of the CPU's
+ * running CFS task (the jiffy timers' wakeups, RCU's, the periodic
+ * balance's migrations) comes just after that CPU's cfs_rq was updated:
+ * the removals pending there since before it are gone.  Not while that
+ * CPU's ksoftirqd is woken and has not run: __do_softirq() (6.1, 6.12)
+ * leaves work it could not finish to ksoftirqd, and what runs of it until
+ * then, at some later interrupt's exit or local_bh_enable(), follows no
+ * tick; nor in ksoftirqd itself.
+ */
+static void softirq_tick(struct sr_replay *r, const struct sr_event *ev)
+{
+	int cpu = ev->cpu;
+	const struct sr_task *cur;
+
+	/* ksoftirqd/N is bound to N: its wakeup names its CPU */
+	if ((ev->kind == SR_EV_WAKING || ev->kind == SR_EV_WAKEUP) && ksoftirqd_name(ev->comm) &&
+	    ev->target_cpu >= 0)
+		r->ksoftirqd_woken[ev->target_cpu] = 1;
+	else if (ev->kind == SR_EV_SWITCH && ksoftirqd_name(ev->comm2))
+		r->ksoftirqd_woken[cpu] = 0;
+	if (!ev->softirq || !r->removed[cpu].nr || ev->ts <= r->removed[cpu].ts ||
+	    r->ksoftirqd_woken[cpu] || ev->common_pid <= 0 || ev->common_pid != r->rq[cpu].curr ||
+	    !r->rq[cpu].curr_cfs)
+		return;
+	cur = *task_slot(r, ev->common_pid);
+	if (!cur || ksoftirqd_name(cur->comm))
+		return;
+	rq_pelt_update(r, cpu, ev->ts);
+}
 
 /* bring cpu's root cfs_rq signal to @now with what it held since */
 static void rq_pelt_update(struct sr_replay *r, int cpu, uint64_t now)
@@ -2978,6 +3022,7 @@ int sr_replay_feed(struct sr_replay *r, const struct sr_event *ev)
 	r->now = ev->ts;
 	if (r->nremoved)
 		removed_due(r, ev->ts);
+	softirq_tick(r, ev);
 	sr_idle_scan_advance(r, ev->ts);
 	/* a fork's probe is followed at once by its select_rq_ret and sched_wakeup_new */
 	if (r->fork_probe[ev->cpu].valid && ev->kind != SR_EV_SELECT_RQ_RET &&
@@ -3038,6 +3083,7 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 	r->fork_probe = calloc(topo->ncpus, sizeof(*r->fork_probe));
 	r->removed = calloc(topo->ncpus, sizeof(*r->removed));
 	r->tick_rm = calloc(topo->ncpus, sizeof(*r->tick_rm));
+	r->ksoftirqd_woken = calloc(topo->ncpus, sizeof(*r->ksoftirqd_woken));
 	r->tick_saved = calloc(topo->ncpus, sizeof(*r->tick_saved));
 	r->lb_head = calloc(topo->ncpus, sizeof(*r->lb_head));
 	r->lb_tail = calloc(topo->ncpus, sizeof(*r->lb_tail));
@@ -3063,7 +3109,8 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 	}
 	sr_dec_ni_init(r);
 	if (!r->tasks || !r->rq || !r->idle || !r->pull || !r->await ||
-	    !r->selected || !r->fork_probe || !r->removed || !r->tick_rm || !r->tick_saved || !r->lb_head ||
+	    !r->selected || !r->fork_probe || !r->removed || !r->tick_rm || !r->tick_saved ||
+	    !r->ksoftirqd_woken || !r->lb_head ||
 	    !r->lb_tail || !r->lb_scratch || !r->lbp || !r->last_local || !r->nohz_last ||
 	    !r->switch_ts || !r->nib_levels || !r->pb_levels || !r->pb_ts || !r->pull_gap || !r->pull_batch || !r->pull_task ||
 	    !r->pull_delayed ||
@@ -3146,6 +3193,7 @@ void sr_replay_free(struct sr_replay *r)
 	free(r->fork_probe);
 	free(r->removed);
 	free(r->tick_rm);
+	free(r->ksoftirqd_woken);
 	free(r->tick_saved);
 	free(r->lb_head);
 	free(r->lb_tail);

@@ -207,6 +207,7 @@ void sr_event_reset(struct sr_event *ev)
 	ev->cpu = SR_CPU_NONE;
 	ev->common_pid = SR_PID_NONE;
 	ev->ctx = SR_CTX_UNKNOWN;
+	ev->softirq = 0;
 	ev->pid = SR_PID_NONE;
 	ev->prio = -1;
 	ev->comm[0] = '\0';

@@ -85,6 +85,7 @@ struct text_line {
 	int cpu;
 	int has_tgid;
 	int ctx;		/* enum sr_event_ctx, from the irq-flags column */
+	int softirq;		/* that column's 's': a softirq being served */
 	uint64_t ts;
 	int digits;		/* fraction digits of the timestamp */
 	const char *name;
@@ -289,6 +290,7 @@ static int parse_prefix_at(const char *s, const char *br, const char *e, struct 
 
 	/* the irq-flags column is optional: the timestamp is the token ending in ':' */
 	l->ctx = SR_CTX_UNKNOWN;
+	l->softirq = 0;
 	p = skip_blanks(q + 1, e);
 	for (i = 0; i < 2; i++) {
 		tok = p;
@@ -301,9 +303,11 @@ static int parse_prefix_at(const char *s, const char *br, const char *e, struct 
 		if (i == 1 || tend == tok || tend - tok > 8)
 			return PFX_NO_TS;
 		/* "d.s2.": irqs-off, need-resched, then hardirq/softirq/NMI ('.' none) */
-		if (tend - tok >= 4)
+		if (tend - tok >= 4) {
 			l->ctx = strchr("hsHzZ", tok[2]) && tok[2] ? SR_CTX_IRQ :
 				 tok[2] == '.' ? SR_CTX_TASK : SR_CTX_UNKNOWN;
+			l->softirq = tok[2] == 's';
+		}
 		p = skip_blanks(p, e);
 	}
 
@@ -1354,6 +1358,7 @@ static int read_record(struct sr_trace *t, struct sr_event *ev, char **cause)
 	ev->cpu = l.cpu;
 	ev->common_pid = l.pid;
 	ev->ctx = (enum sr_event_ctx)l.ctx;
+	ev->softirq = l.softirq;
 	if (nm->kind == SR_EV_OTHER) {
 		ev->name = nm->name;
 		/* trace_marker writes: the text, e.g. the recorder's metadata lines */

@@ -1390,9 +1390,12 @@ static int decode(struct sr_trace *t, struct dat_priv *d, struct tep_record *r,
 	    !read_int((const unsigned char *)r->data + d->pid_off, d->pid_size, 1, &v))
 		ev->common_pid = (int)v;
 	/* TRACE_FLAG_HARDIRQ 0x08, TRACE_FLAG_SOFTIRQ 0x10, TRACE_FLAG_NMI 0x40 (trace.h) */
-	if (d->flags_off >= 0 && d->flags_off < r->size)
-		ev->ctx = ((const unsigned char *)r->data)[d->flags_off] & 0x58 ? SR_CTX_IRQ :
-									 SR_CTX_TASK;
+	if (d->flags_off >= 0 && d->flags_off < r->size) {
+		unsigned char fl = ((const unsigned char *)r->data)[d->flags_off];
+
+		ev->ctx = fl & 0x58 ? SR_CTX_IRQ : SR_CTX_TASK;
+		ev->softirq = (fl & 0x58) == 0x10;
+	}
 
 	switch (ty->kind) {
 	case SR_EV_SWITCH:

@@ -381,6 +381,32 @@ sed 's/ d\.s\([34]\)\. / d..\1. /' "$ks" >"$TMP/ks-task.txt"
 same "in task context ('.'): the kthread stacks R on CPU 0" \
 	"0 not wide > this == prev > sis: per-cpu kthread waker, stay" \
 	"$(wake300 "$TMP/kst.db")"
+# a softirq in the context of a busy CPU's task follows that CPU's tick,
+# whose update_load_avg() took a dead task's pending removal off
+# (schedreplay-models(7) 3.4)
+wake18() {
+	sqlite3 -separator ' ' "$1" "SELECT cpu, reason LIKE '%wake_affine: this%' FROM evaluation_v
+		JOIN decision USING (decision_id) WHERE tid = 18 AND kind = 'wakeup'
+		AND model = 'mainline' AND patch IS NULL"
+}
+wt="$FIX/scenario/wake-softirq-tick.txt"
+ok "a timer softirq's wakeup replays" "$SR" replay -q -o "$TMP/wt.db" -t 1x2x1 "$wt"
+same "in a softirq ('s') on P's CPU: the tick took D's load off, this_cpu wins (the kernel's CPU 0)" \
+	"0 1" "$(wake18 "$TMP/wt.db")"
+sed 's/ dNs\([34]\)\. / dN.\1. /' "$wt" >"$TMP/wt-task.txt"
+"$SR" replay -q -o "$TMP/wtt.db" -t 1x2x1 "$TMP/wt-task.txt" >/dev/null 2>&1
+same "in task context ('.'): no tick shown, D's load still on CPU 0, prev wins" \
+	"1 0" "$(wake18 "$TMP/wtt.db")"
+# ksoftirqd/0 woken before D died and not yet run: the softirq may be work
+# an earlier tick left it, no new tick
+sed 's/^\( *D-401 *\[000\] d\.\.2\. *0\.996000: .*\)$/\1\
+               D-401     [000] dNs3.     0.998000: sched_waking: comm=ksoftirqd\/0 pid=15 prio=120 target_cpu=000\
+               D-401     [000] dNs4.     0.998001: sched_wakeup: comm=ksoftirqd\/0 pid=15 prio=120 target_cpu=000/' \
+	"$wt" >"$TMP/wt-ksoftirqd.txt"
+same "the variant wakes ksoftirqd/0" "2" "$(grep -c 'comm=ksoftirqd/0' "$TMP/wt-ksoftirqd.txt")"
+"$SR" replay -q -o "$TMP/wtk.db" -t 1x2x1 "$TMP/wt-ksoftirqd.txt" >/dev/null 2>&1
+same "with ksoftirqd/0 woken and not run: no tick taken, prev wins" \
+	"1 0" "$(wake18 "$TMP/wtk.db")"
 # a wakee's mask inferred from its wakeups (schedreplay-models(7) 9.2)
 aw="$FIX/scenario/affinity-wakeups.txt"
 ok "a pinned wakee's trace replays" "$SR" replay -q -o "$TMP/aw.db" -t 2x2x1 "$aw"

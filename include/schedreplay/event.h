@@ -71,6 +71,7 @@ struct sr_event {
 	int cpu;		/* cpu whose buffer held the event */
 	int common_pid;		/* task current when it fired (waker); -1 unknown */
 	enum sr_event_ctx ctx;	/* the context it fired in */
+	int softirq;		/* TRACE_FLAG_SOFTIRQ alone (a softirq being served) */
 
 	/* the task the event is about (switch: prev; fork: parent) */
 	int pid;
