@@ -75,6 +75,7 @@ struct stask {
 	 * many each ended: sim.wk[wk_off .. wk_off + nwk) (feeds())
 	 */
 	unsigned wk_off, nwk;
+	unsigned nsleeps;		/* its sleeps that a task ended in the recording */
 };
 
 /* one waker of a task: how many of the task's sleeps it ended in the recording */
@@ -1610,13 +1611,19 @@ static unsigned woke_count(const struct sim *s, const struct stask *p, int w)
  * @p of its own.  A writer to @p's pipe or socket wakes @p whenever @p
  * waited for data, @p wakes the writer only when the writer waited for
  * room; the next stage of a pipeline, which wakes its producer only for
- * room, does not feed it.  A ping-pong pair or a client and its server
- * wake each other as often: neither feeds the other (which of the two
- * holds the message when both wait cannot be told).
+ * room, does not feed it.  Two tasks that each ended most of the other's
+ * sleeps are a ping-pong pair (or a client and its only server), whose
+ * messages alternate: neither feeds the other, whichever woke the other a
+ * few times more (which of the two holds the message when both wait
+ * cannot be told).
  */
 static int feeds(const struct sim *s, const struct stask *w, const struct stask *p)
 {
-	return woke_count(s, p, w->idx) > woke_count(s, w, p->idx);
+	unsigned n = woke_count(s, p, w->idx), back = woke_count(s, w, p->idx);
+
+	if (n <= back)
+		return 0;
+	return !(2 * n > p->nsleeps && 2 * back > w->nsleeps);
 }
 
 /*
@@ -2769,6 +2776,7 @@ static int sim_setup(struct sim *s)
 				s->wk[k + m].n = 1;
 				m++;
 			}
+			p->nsleeps = m;
 			qsort(s->wk + k, m, sizeof(*s->wk), swk_cmp);
 			/* one entry per waker, with its count */
 			for (j = 0, p->nwk = 0; j < m; j++) {
