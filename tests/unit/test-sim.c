@@ -1028,6 +1028,43 @@ out:
 	sr_topology_free(t3);
 }
 
+/*
+ * A ping-pong pair that each ended most of the other's sleeps is left
+ * alone even where one woke the other once more: pong's last wait (to the
+ * trace's end) taken as one more wakeup by ping, ping then ended 3 of
+ * pong's sleeps and pong 2 of ping's.  Ping's first request cut, both wait
+ * for each other, and stay so (which holds the message cannot be told),
+ * as with the even pair of test_unrun(); a count ahead by one does not
+ * make ping a writer whose block ends pong's wait.
+ */
+static void test_fed_pingpong(const struct sr_topology *t)
+{
+	struct sr_demand *d = load(FIX "pipe-pair.txt");
+	struct sr_run_metrics m;
+	struct sr_sim_stats st;
+	struct rec r;
+	int ping, pong;
+	struct sr_dm_step *last;
+
+	if (!d)
+		return;
+	ping = sr_demand_find(d, 100);
+	pong = sr_demand_find(d, 101);
+	if (ping < 0 || pong < 0 || cut_wake(d, 100, 101, 0))
+		goto out;
+	last = &d->task[pong].step[d->task[pong].nsteps - 1];
+	CHECK(last->kind == SR_DM_SLEEP && last->end == SR_DM_NEVER, "pong's last wait is to the end");
+	last->end = SR_DM_BY_TASK;
+	last->peer = ping;
+	last->peer_step = -1;
+	if (run(d, t, 0, 1, &r, &m, &st))
+		goto out;
+	CHECK_EQ(st.stuck, 2, "near-even pair: both left waiting");
+	CHECK_EQ(cpu_time(&r, 101), 0, "near-even pair: pong never runs");
+out:
+	sr_demand_free(d);
+}
+
 int main(void)
 {
 	struct sr_topology *t = sr_topology_new_flat(2, SR_ERA_MAINLINE);
@@ -1055,6 +1092,7 @@ int main(void)
 	test_exec();
 	test_unrun(t);
 	test_fed_pipeline();
+	test_fed_pingpong(t);
 	sr_topology_free(t);
 	return unit_done();
 }
