@@ -70,6 +70,18 @@ struct stask {
 	int watch_next[NPROD], watchers;
 	unsigned watch_flags;		/* the producer's WAKE step's flags */
 	int release_by;			/* its EV_TIMER is that producer's wakeup, -1: a timer's */
+	/*
+	 * the tasks that ended its sleeps in the recording, by index, with how
+	 * many each ended: sim.wk[wk_off .. wk_off + nwk) (feeds())
+	 */
+	unsigned wk_off, nwk;
+	unsigned nsleeps;		/* its sleeps that a task ended in the recording */
+};
+
+/* one waker of a task: how many of the task's sleeps it ended in the recording */
+struct swk {
+	int task;
+	unsigned n;
 };
 
 struct scpu {
@@ -151,6 +163,7 @@ struct sim {
 	int last_pull_dst;		/* ... and to */
 	int wake_from;			/* the CPU a WK_WAKEUP's try_to_wake_up() runs on */
 	struct sr_hist *xllc_act;	/* the recorded activations across LLCs onto busy CPUs */
+	struct swk *wk;			/* every task's wakers, by task index within a task */
 };
 
 /* ---- randomness: xorshift64*, for the timing perturbation only -------------- */
@@ -1576,6 +1589,60 @@ static int waits_for(const struct stask *w, const struct stask *p)
 	       st->peer == p->idx;
 }
 
+/* how many of @p's sleeps task @w ended in the recording (its wakers are sorted by index) */
+static unsigned woke_count(const struct sim *s, const struct stask *p, int w)
+{
+	const struct swk *k = s->wk + p->wk_off;
+	unsigned lo = 0, hi = p->nwk;
+
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+
+		if (k[mid].task < w)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < p->nwk && k[lo].task == w ? k[lo].n : 0;
+}
+
+/*
+ * Whether @w feeds @p: in the recording it ended more of @p's sleeps than
+ * @p of its own.  A writer to @p's pipe or socket wakes @p whenever @p
+ * waited for data, @p wakes the writer only when the writer waited for
+ * room; the next stage of a pipeline, which wakes its producer only for
+ * room, does not feed it.  Two tasks that each ended most of the other's
+ * sleeps are a ping-pong pair (or a client and its only server), whose
+ * messages alternate: neither feeds the other, whichever woke the other a
+ * few times more (which of the two holds the message when both wait
+ * cannot be told).
+ */
+static int feeds(const struct sim *s, const struct stask *w, const struct stask *p)
+{
+	unsigned n = woke_count(s, p, w->idx), back = woke_count(s, w, p->idx);
+
+	if (n <= back)
+		return 0;
+	return !(2 * n > p->nsleeps && 2 * back > w->nsleeps);
+}
+
+/*
+ * Whether a task that feeds @p waits for @p's wakeup (a writer blocked for
+ * room in @p's full pipe or socket): then what @p would wait for is there
+ */
+static int fed_waits(const struct sim *s, const struct stask *p)
+{
+	unsigned i;
+
+	for (i = 0; i < p->nwk; i++) {
+		const struct stask *w = &s->task[s->wk[p->wk_off + i].task];
+
+		if (waits_for(w, p) && feeds(s, w, p))
+			return 1;
+	}
+	return 0;
+}
+
 /*
  * Whether @p, at a sleep producers end, blocks: not if one of them waits
  * for its wakeup (a writer blocked on @p's full pipe: the data is there,
@@ -1594,7 +1661,7 @@ static int stream_blocks(const struct sim *s, const struct stask *p)
 		if (w->st != ST_DONE)
 			left = 1;
 	}
-	return left;
+	return left && !fed_waits(s, p);
 }
 
 /*
@@ -1696,11 +1763,17 @@ static int advance(struct sim *s, struct stask *p)
 			sw = stream_wake(s, st);
 			if (sw && !stream_blocks(s, p))
 				break;
-			/* a wakeup at a point of a task's came before it got here: no block */
-			if (!by_task(st) || sw || !p->tokens)
+			if (!by_task(st) || sw)
 				return 0;
-			p->tokens--;
-			break;
+			/* a wakeup at a point of a task's came before it got here: no block */
+			if (p->tokens) {
+				p->tokens--;
+				break;
+			}
+			/* a task that feeds it waits for it: what it waits for is there */
+			if (fed_waits(s, p))
+				break;
+			return 0;
 		default:
 			return 0;	/* EXIT */
 		}
@@ -1851,6 +1924,36 @@ static void watch_release(struct sim *s, struct stask *w)
 			n = w->watchers;
 		}
 	}
+}
+
+/*
+ * @w blocked in a sleep that task @p's wakeup ended in the recording.  If
+ * @w feeds @p (feeds()) and @p sleeps in a sleep that a task ends, that
+ * sleep ends now, by @w: pipe_write() wakes the readers before it waits
+ * for room (wr_wait), and unix_stream_sendmsg() queues each skb on the
+ * reader's receive queue and calls its sk_data_ready() before
+ * sock_alloc_send_pskb() waits for the next one's room (6.1 and 6.12).  A
+ * writer waiting for room in @p's buffer left @p something to read, so
+ * the two never wait for each other; where the simulated order puts them
+ * so (a wakeup the demand has that the order never reaches), the reader
+ * did not have to wait (advance() does not block it when the writer
+ * blocked first: fed_waits()).
+ */
+static void fed_release(struct sim *s, struct stask *w)
+{
+	const struct sr_dm_step *st = w->step < w->dm->nsteps ? &w->dm->step[w->step] : NULL;
+	struct stask *p;
+
+	if (w->st != ST_SLEEP || !st || !by_task(st))
+		return;
+	p = &s->task[st->peer];
+	if (p->st != ST_SLEEP || p->step >= p->dm->nsteps || !by_task(&p->dm->step[p->step]) ||
+	    !feeds(s, w, p))
+		return;
+	if (!stream_wake(s, &p->dm->step[p->step]))
+		p->watch_flags = 0;
+	unwatch(s, p);
+	arm_release(s, p, w->idx);
 }
 
 /* what @p, off its CPU now, waits for at its current step */
@@ -2433,6 +2536,7 @@ static int run_end(struct sim *s, int cpu)
 	block_curr(s, cpu, p);
 	want_resched(s, cpu);
 	watch_release(s, p);
+	fed_release(s, p);
 	return 0;
 }
 
@@ -2527,6 +2631,13 @@ static int tick(struct sim *s, int cpu)
 }
 
 /* ---- setup --------------------------------------------------------------------- */
+
+static int swk_cmp(const void *a, const void *b)
+{
+	const struct swk *x = a, *y = b;
+
+	return (x->task > y->task) - (x->task < y->task);
+}
 
 static int sim_setup(struct sim *s)
 {
@@ -2643,6 +2754,40 @@ static int sim_setup(struct sim *s)
 				p->prod[p->nprod++] = st->peer;
 		}
 	}
+	/* each task's wakers, with how many of its sleeps each ended (feeds()) */
+	{
+		size_t nwk = 0, k = 0;
+
+		for (i = 0; i < d->ntasks; i++)
+			for (sz = 0; sz < d->task[i].nsteps; sz++)
+				nwk += by_task(&d->task[i].step[sz]);
+		s->wk = malloc((nwk ? nwk : 1) * sizeof(*s->wk));
+		if (!s->wk)
+			return -SR_E_NOMEM;
+		for (i = 0; i < d->ntasks; i++) {
+			struct stask *p = &s->task[i];
+			unsigned j, m = 0;
+
+			p->wk_off = (unsigned)k;
+			for (sz = 0; sz < d->task[i].nsteps; sz++) {
+				if (!by_task(&d->task[i].step[sz]))
+					continue;
+				s->wk[k + m].task = d->task[i].step[sz].peer;
+				s->wk[k + m].n = 1;
+				m++;
+			}
+			p->nsleeps = m;
+			qsort(s->wk + k, m, sizeof(*s->wk), swk_cmp);
+			/* one entry per waker, with its count */
+			for (j = 0, p->nwk = 0; j < m; j++) {
+				if (p->nwk && s->wk[k + p->nwk - 1].task == s->wk[k + j].task)
+					s->wk[k + p->nwk - 1].n++;
+				else
+					s->wk[k + p->nwk++] = s->wk[k + j];
+			}
+			k += p->nwk;
+		}
+	}
 	/* pids named twice (reused) would be ambiguous in a balance's answer */
 	for (i = 0; i < d->ntasks; i++)
 		if (sr_demand_find(d, d->task[i].pid) != i)
@@ -2692,6 +2837,7 @@ static void sim_release(struct sim *s)
 	free(s->nr_failed);
 	free(s->due);
 	free(s->xllc_act);
+	free(s->wk);
 	free(s->heap);
 	sr_lb_scratch_free(s->scratch);
 	sr_rm_free(s->rm);

@@ -6,8 +6,10 @@
 # and prints per trace and metric the recorded figure beside the simulated
 # base's (makespan within 10 %, migrations and cross-node migrations within
 # 25 %, wakeup latency p50 and p99 within 30 %), the count per metric that
-# meets its goal, and what simulating costs against replaying the same
-# trace.  With --pairs it also simulates both sides of seed pairs: on a
+# meets its goal, the share of the recorded CPU time the base side's run
+# left un-run where simulate warns of it (schedreplay-simulate(1),
+# INCOMPLETE RUNS: above 1 %), and what simulating costs against
+# replaying the same trace.  With --pairs it also simulates both sides of seed pairs: on a
 # recording of a seed load (scripts/numa-guest/README.md, "Seed loads"; the
 # load from the file name, KERNEL-RECORDER-LOAD[-X].dat) the pairs of that
 # seed, elsewhere every pair with decisions to evaluate; it prints each
@@ -166,12 +168,25 @@ if [ -z "$RENDER" ]; then
 fi
 
 python3 - "$WORK" "$BEFORE" <<'EOF'
-import json, os, sys
+import json, os, re, sys
 
 work, before = sys.argv[1], sys.argv[2]
 GOALS = (("makespan_s", None, 10, "makespan"), ("migrations", None, 25, "migrations"),
          ("migrations_cross_node", None, 25, "cross-node"),
          ("wakeup_latency_us", "p50", 30, "p50"), ("wakeup_latency_us", "p99", 30, "p99"))
+
+
+def unrun_of(d, name, j):
+    """the base side's un-run share of the demand (%), from simulate's warning
+    (INCOMPLETE RUNS: more than 1 %), 0.0 without one"""
+    try:
+        log = open(os.path.join(d, name + ".log")).read()
+    except OSError:
+        return 0.0
+    model = re.escape(j["sides"][0]["model"]) if j and j.get("sides") else r"\S+"
+    m = re.search(r"simulate: " + model + r" left [0-9.]+ of the demand's [0-9.]+ "
+                  r"recorded CPU-s un-run \(([0-9.]+) %", log)
+    return float(m.group(1)) if m else 0.0
 
 
 def load(d):
@@ -182,6 +197,8 @@ def load(d):
             j = json.load(open(os.path.join(d, name + ".json")))
         except (OSError, ValueError):
             j = None
+        if j:
+            j["unrun_pct"] = unrun_of(d, name, j)
         runs[name] = (set_, j, rs, ss)
     return runs
 
@@ -204,8 +221,9 @@ now = load(work)
 old = load(before) if before else {}
 met = {}
 print("| trace | set | " + " | ".join(g[3] + " rec / sim (dev %)" for g in GOALS) +
-      " | wakeups rec / sim | misses |")
-print("|---|---|" + "---|" * len(GOALS) + "---|---|")
+      " | wakeups rec / sim | un-run % | misses |")
+print("|---|---|" + "---|" * len(GOALS) + "---|---|---|")
+unrun = {}
 for name, (set_, j, rs, ss) in now.items():
     if not j:
         print("| %s | %s | no result |" % (name, set_))
@@ -232,15 +250,24 @@ for name, (set_, j, rs, ss) in now.items():
         if not ok:
             miss.append(label)
     cells.append("%d / %d" % (rec["wakeups"], base["wakeups"]))
+    u = j["unrun_pct"]
+    cells.append(("%s -> " % (("%.1f" % oj["unrun_pct"]) if oj["unrun_pct"] else "-")
+                  if oj else "") + (("%.1f" % u) if u else "-"))
+    for s in (set_, "all"):
+        n = unrun.setdefault(s, [0, 0])
+        n[0] += u > 0
+        n[1] += bool(oj and oj["unrun_pct"] > 0)
     print("| %s | %s | %s | %s |" % (name, set_, " | ".join(cells), ", ".join(miss) or "-"))
 print()
-print("within the goal (traces):")
+print("within the goal (traces), and the traces whose base run left more than 1 % of the demand un-run:")
 for s in sorted(set(k[0] for k in met), key=lambda x: (x == "all", x)):
     parts = []
     for g in GOALS:
         m = met.get((s, g[3]))
         if m:
             parts.append("%s %s%d/%d" % (g[3], ("%d -> " % m[2]) if old else "", m[0], m[1]))
+    n = unrun.get(s, [0, 0])
+    parts.append("un-run %s%d" % (("%d -> " % n[1]) if old else "", n[0]))
     print("  %s: %s" % (s, ", ".join(parts)))
 
 # the seed pairs: original against patched, medians [min..max]

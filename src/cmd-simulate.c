@@ -59,8 +59,13 @@ static const char simulate_options[] =
 	"                      recording's metadata, else a flat machine, with a warning)\n"
 	"       --hz N         CONFIG_HZ of the recording kernel (default: the metadata's,\n"
 	"                      else 250)\n"
+	"       --kernel RELEASE\n"
+	"                      simulate this kernel release (6.12.117, 6.1, ...): the\n"
+	"                      generation whose scheduler behaviour the simulated\n"
+	"                      machine and the models follow (default: the trace's\n"
+	"                      kernel release, else the recording's metadata)\n"
 	"       --fair RULES   the fair class's rules: cfs, eevdf or eevdf-delay (default:\n"
-	"                      by the recording's kernel: before 6.6, to 6.11, 6.12 on)\n"
+	"                      by the kernel generation: before 6.6, to 6.11, 6.12 on)\n"
 	"       --runs N       simulate each side N times with perturbed timing (1-100,\n"
 	"                      default 1): medians, and the spread\n"
 	"       --seed S       seed of the timing perturbation (default 1)\n"
@@ -77,6 +82,7 @@ static const char simulate_options[] =
 static const char simulate_examples[] =
 	"   schedreplay simulate -t numa.topo trace.dat\n"
 	"   schedreplay simulate -t 2x2x1 -p nohz-first --runs 5 --json trace.dat\n"
+	"   schedreplay simulate -t numa.topo --kernel 6.1 trace-6.12.dat\n"
 	"   schedreplay simulate -p nohz-first -o sim.db trace.dat && schedreplay report sim.db\n"
 	"   schedreplay simulate --export-demand load.json trace.dat && rt-app load.json\n";
 
@@ -273,13 +279,15 @@ static void row(const char *name, const struct sr_run_metrics *rec, const struct
 
 static void print_table(const char *trace, const struct sr_demand *d,
 			const struct sr_run_metrics *rec, const struct side *sides, int nsides,
-			int runs, const char *topo_src, int hz, int eevdf)
+			int runs, const char *topo_src, int hz, int eevdf, const struct sr_kgen *kgen)
 {
 	char label[96];
 	int i, k;
 
-	printf("simulate: '%s' on %s, HZ %d, %s, %d tasks, %d run%s per side\n", trace, topo_src,
-	       hz, fair_names[eevdf], d->ntasks, runs, runs == 1 ? "" : "s");
+	printf("simulate: '%s' on %s, HZ %d, %s, kernel %s%s, %d tasks, %d run%s per side\n",
+	       trace, topo_src, hz, fair_names[eevdf], kgen->major ? kgen->release : "unknown",
+	       kgen->source == SR_KGEN_SRC_OPTION ? " (--kernel)" : "", d->ntasks, runs,
+	       runs == 1 ? "" : "s");
 	printf("demand: %llu bursts, %llu sleeps (%llu ended by a task, %llu timer, %llu unknown, "
 	       "%llu never), %llu forks, %llu exits; idle wakeup %.1f us (local %.1f us), "
 	       "preempting wakeup %.1f us, "
@@ -619,6 +627,7 @@ static int simulate_exec(int argc, char **argv)
 		{ "export-demand",	required_argument,	NULL, 'e' },
 		{ "kthreads",		no_argument,		NULL, 'k' },
 		{ "fair",		required_argument,	NULL, 'F' },
+		{ "kernel",		required_argument,	NULL, 'Z' },
 		{ "output",		required_argument,	NULL, 'o' },
 		{ "force",		no_argument,		NULL, 'f' },
 		{ "append",		no_argument,		NULL, 'a' },
@@ -626,6 +635,7 @@ static int simulate_exec(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *model = "mainline", *topo_spec = NULL, *export = NULL, *trace, *out = NULL;
+	const char *kernel_opt = NULL;
 	struct sim_db db;
 	struct sr_trace_info tinfo;
 	int force = 0, append = 0;
@@ -714,6 +724,17 @@ static int simulate_exec(int argc, char **argv)
 		case 'a':
 			append = 1;
 			break;
+		case 'Z': {
+			struct sr_kgen g;
+
+			if (sr_kgen_parse(optarg, SR_KGEN_SRC_OPTION, &g) < 0) {
+				sr_error("simulate: --kernel takes a kernel release such as 6.12.117 "
+					 "or 6.1, not '%s'", optarg);
+				return EXIT_USAGE;
+			}
+			kernel_opt = optarg;
+			break;
+		}
 		case 'F':
 			for (fair = 0; fair < 3; fair++)
 				if (!strcmp(optarg, fair_names[fair]))
@@ -804,12 +825,6 @@ static int simulate_exec(int argc, char **argv)
 		tinfo.cpu = NULL;
 		tinfo.ncpus = 0;
 	}
-	/* the kernel generation (schedreplay/kgen.h): the models' behaviours, the rules */
-	sr_kgen_parse(kernel, SR_KGEN_SRC_RECORDING, &kgen);
-	if (fair < 0)
-		fair = !sr_kgen_has(&kgen, SR_KF_EEVDF) ? 0 :
-		       !sr_kgen_has(&kgen, SR_KF_DELAY_DEQUEUE) ? 1 : 2;
-
 	r = sr_meta_read(trace, NULL, &tr, &meta, &cause);
 	if (r) {
 		sr_error("%s", cause ? cause : sr_strerror(r));
@@ -819,6 +834,40 @@ static int simulate_exec(int argc, char **argv)
 		sr_meta_release(&meta);
 		return EXIT_FAIL;
 	}
+	/*
+	 * The kernel generation (schedreplay/kgen.h) the simulated machine and
+	 * the models follow, as replay takes it: --kernel, else the trace's
+	 * release (uname), else the recording's metadata; by default it
+	 * chooses the fair class's rules too
+	 */
+	{
+		struct sr_kgen recorded;
+		const char *rel = kernel;
+
+		if (sr_kgen_parse(rel, SR_KGEN_SRC_RECORDING, &recorded) < 0) {
+			rel = meta.kernel;
+			sr_kgen_parse(rel, SR_KGEN_SRC_RECORDING, &recorded);
+		}
+		if (!kernel_opt) {
+			kgen = recorded;
+		} else {
+			sr_kgen_parse(kernel_opt, SR_KGEN_SRC_OPTION, &kgen);
+			/* a what-if is allowed, but not without saying so */
+			if (recorded.major &&
+			    (recorded.major != kgen.major || recorded.minor != kgen.minor))
+				sr_warn("simulate: --kernel %s is not the kernel that recorded '%s' "
+					"(%s): the simulated machine and the models follow %d.%d, "
+					"the trace shows %d.%d", kernel_opt, trace, rel, kgen.major,
+					kgen.minor, recorded.major, recorded.minor);
+			if (sr_kgen_range(&kgen))
+				sr_warn("simulate: --kernel %s is %s than any release whose "
+					"scheduler changes are modelled (6.1 to 6.18)", kernel_opt,
+					sr_kgen_range(&kgen) > 0 ? "newer" : "older");
+		}
+	}
+	if (fair < 0)
+		fair = !sr_kgen_has(&kgen, SR_KF_EEVDF) ? 0 :
+		       !sr_kgen_has(&kgen, SR_KF_DELAY_DEQUEUE) ? 1 : 2;
 	if (meta.hz > 0 && !hz_given)
 		hz = meta.hz;
 	if (!topo && meta.topo) {
@@ -1057,7 +1106,7 @@ db_fail:
 	if (json)
 		print_json(&rec, sides, nsides, runs, fair, stdout);
 	else
-		print_table(trace, d, &rec, sides, nsides, runs, topo->source, hz, fair);
+		print_table(trace, d, &rec, sides, nsides, runs, topo->source, hz, fair, &kgen);
 	ret = EXIT_OK;
 	goto out;
 intr:
@@ -1084,7 +1133,7 @@ out:
 
 const struct cmd_entry cmd_simulate = {
 	.name = "simulate",
-	.synopsis = "[-o DB [-f | -a]] [-m MODEL] [-p PATCH]... [-t TOPOLOGY] [--hz N] [--fair RULES] [--runs N] [--seed S] "
+	.synopsis = "[-o DB [-f | -a]] [-m MODEL] [-p PATCH]... [-t TOPOLOGY] [--hz N] [--kernel RELEASE] [--fair RULES] [--runs N] [--seed S] "
 		    "[--json] [--export-demand FILE [--kthreads]] TRACE",
 	.summary = "closed-loop what-if: re-run the recorded demand on a simulated machine under "
 		   "a model and patch sides, beside the recorded run",

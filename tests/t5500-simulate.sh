@@ -112,6 +112,27 @@ same "--fair bfs: exit 2" 2 $?
 ok "--fair bfs: the choices" grep -q "invalid --fair 'bfs' (cfs, eevdf or eevdf-delay)" "$TMP/e"
 "$SR" simulate -t "$F.topo" "$F.dat" 2>&1 | head -n 1 >"$TMP/h.txt"
 ok "the table's first line names the rules" grep -q ', HZ 250, cfs, ' "$TMP/h.txt"
+ok "and the kernel generation" grep -q ', cfs, kernel 6\.1\.[^ ]*, ' "$TMP/h.txt"
+
+# --kernel: the generation the simulated machine and the models follow, as replay's
+"$SR" simulate --json --kernel 6.12.117 -t "$F12.topo" "$F12.dat" >"$TMP/k12.json" 2>"$TMP/k12.err"
+ok "--kernel 6.12.117 on a 6.12.117 recording: the same run" cmp "$TMP/k12.json" "$TMP/numa-6.12-forks.json"
+ok "--kernel of the recording's own release: no warning" sh -c "! grep -q 'is not the kernel' '$TMP/k12.err'"
+"$SR" simulate --json --kernel 6.1 -t "$F12.topo" "$F12.dat" >"$TMP/k61.json" 2>"$TMP/k61.err"
+same "--kernel 6.1 on a 6.12 recording: exit 0" 0 $?
+ok "--kernel 6.1: CFS's rules by default" grep -q '"fair": "cfs"' "$TMP/k61.json"
+ok "--kernel 6.1: a warning that the trace shows 6.12" \
+	grep -q "kernel 6.1 is not the kernel that recorded .*the trace shows 6.12" "$TMP/k61.err"
+"$SR" simulate --json --kernel 6.12.10 -t "$F12.topo" "$F12.dat" >"$TMP/k1210.json" 2>/dev/null
+ok "--kernel 6.12.10: the same fair rules (eevdf-delay)" grep -q '"fair": "eevdf-delay"' "$TMP/k1210.json"
+ok "--kernel 6.12.10: another run (0.75 ms base slice, no NI_RANDOM draws)" \
+	sh -c "! cmp -s '$TMP/k1210.json' '$TMP/numa-6.12-forks.json'"
+"$SR" simulate --kernel 6.1 --fair eevdf -t "$F12.topo" "$F12.dat" 2>/dev/null | head -n 1 >"$TMP/kh.txt"
+ok "--fair still chooses the rules under --kernel, the table names both" \
+	grep -q ', eevdf, kernel 6.1 (--kernel), ' "$TMP/kh.txt"
+"$SR" simulate --kernel six "$D/pipe-pair.txt" >/dev/null 2>"$TMP/e"
+same "--kernel six: exit 2" 2 $?
+ok "--kernel six: names what it takes" grep -q "kernel takes a kernel release such as 6.12.117 or 6.1, not 'six'" "$TMP/e"
 
 # without -t: a flat machine, said loudly
 "$SR" simulate "$D/pipe-pair.txt" >"$TMP/flat.txt" 2>"$TMP/flat.err"

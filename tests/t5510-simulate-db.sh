@@ -120,6 +120,14 @@ G=$FIX/tracedat/numa/numa-6.12-forks
 same "run.kernel_gen of simulate is replay's" \
 	"$(q "$TMP/kg-r.db" "SELECT length(kernel_gen) > 255, kernel_gen FROM run")" \
 	"$(q "$TMP/kg-s.db" "SELECT DISTINCT length(kernel_gen) > 255, kernel_gen FROM run")"
+# and --kernel's, as replay --kernel's (the option named as the source)
+"$SR" simulate --kernel 6.1 -t "$G.topo" -o "$TMP/kg-s1.db" "$G.dat" >/dev/null 2>&1
+"$SR" replay -q --kernel 6.1 -t "$G.topo" -o "$TMP/kg-r1.db" "$G.dat" 2>/dev/null
+same "simulate --kernel: run.kernel_gen is replay --kernel's" \
+	"$(q "$TMP/kg-r1.db" "SELECT kernel_gen FROM run")" \
+	"$(q "$TMP/kg-s1.db" "SELECT DISTINCT kernel_gen FROM run")"
+ok "simulate --kernel: run.kernel_gen names 6.1 from the option" \
+	sh -c "q() { sqlite3 -batch -noheader \"\$1\" \"\$2\"; }; q '$TMP/kg-s1.db' 'SELECT kernel_gen FROM run' | grep -q '^6\.1'"
 
 # a database that cannot be written: one line, exit 1, nothing left behind
 "$SR" simulate -t "$F.topo" -o "$TMP/no/such/dir/x.db" "$F.dat" >/dev/null 2>"$TMP/w.err"

@@ -581,6 +581,40 @@ static void test_exec(void)
 	sr_demand_free(d);
 }
 
+/*
+ * A pipeline cat -> filter -> sink (pipeline.txt): filter's sleeps ended
+ * twice by cat's writes and once by sink's read (room), sink's twice by
+ * filter's writes; none is a producer's (each waker blocked or was first
+ * between its wakeups of a sleeper), so every edge is a point of the
+ * waker's execution, which the simulator's feeds() counts per pair
+ */
+static void test_pipeline(void)
+{
+	struct sr_demand *d = load("pipeline.txt");
+	int cat, filter, sink;
+
+	if (!d)
+		return;
+	cat = sr_demand_find(d, 500);
+	filter = sr_demand_find(d, 501);
+	sink = sr_demand_find(d, 502);
+	CHECK(cat == 0 && filter == 1 && sink == 2, "pipeline: three tasks in order");
+	CHECK_RUN(d, cat, 0, 50000);
+	CHECK_WAKE(d, cat, 1, filter, 1);
+	CHECK_WAKE(d, cat, 3, filter, 7);
+	CHECK_SLEEP(d, filter, 1, SR_DM_BY_TASK, 40000, cat, 1);
+	CHECK_WAKE(d, filter, 3, sink, 1);
+	CHECK_SLEEP(d, filter, 5, SR_DM_BY_TASK, 20000, sink, 3);
+	CHECK_SLEEP(d, filter, 7, SR_DM_BY_TASK, 50000, cat, 3);
+	CHECK_WAKE(d, filter, 9, sink, 5);
+	CHECK_SLEEP(d, sink, 1, SR_DM_BY_TASK, 60000, filter, 3);
+	CHECK_WAKE(d, sink, 3, filter, 5);
+	CHECK_SLEEP(d, sink, 5, SR_DM_BY_TASK, 90000, filter, 9);
+	CHECK_EQ(d->stats.stream, 0, "pipeline: no producer's wakeup");
+	CHECK_EQ(step(d, sink, 7)->kind, SR_DM_EXIT, "pipeline: sink exits");
+	sr_demand_free(d);
+}
+
 int main(void)
 {
 	test_pipe_pair();
@@ -597,5 +631,6 @@ int main(void)
 	test_activation();
 	test_producer();
 	test_exec();
+	test_pipeline();
 	return unit_done();
 }

@@ -947,6 +947,124 @@ out:
 	sr_demand_free(d);
 }
 
+/* cut task @pid's @nth (from 0) WAKE step of task @wakee: the wakeup is made no more */
+static int cut_wake(struct sr_demand *d, int pid, int wakee, int nth)
+{
+	int t = sr_demand_find(d, pid), w = sr_demand_find(d, wakee);
+	unsigned i;
+
+	CHECK(t >= 0 && w >= 0, "tasks %d and %d", pid, wakee);
+	for (i = 0; t >= 0 && w >= 0 && i < d->task[t].nsteps; i++) {
+		struct sr_dm_step *s = &d->task[t].step[i];
+
+		if (s->kind == SR_DM_WAKE && s->peer == w && s->peer_step >= 0 && !nth--) {
+			s->peer_step = -1;
+			return 0;
+		}
+	}
+	CHECK(0, "task %d has that wakeup of task %d", pid, wakee);
+	return -1;
+}
+
+/*
+ * A pipeline cat -> filter -> sink (tests/fixtures/demand/pipeline.txt), one
+ * stage a CPU, with one wakeup the simulated order does not make (its WAKE
+ * step cut).  filter feeds sink (it ended two of sink's sleeps, sink one of
+ * its own: room), cat feeds filter.  pipe_write() wakes the reader before
+ * it waits for room, so a writer waiting for its reader left it data:
+ *  - filter's first write to sink cut: filter then blocks for room in
+ *    sink's pipe while sink waits for data, and sink's wait ends at
+ *    filter's block (+100 us, and the recorded idle wakeup's 5 us); the
+ *    whole demand runs.  Before, sink was left waiting with filter;
+ *  - sink's wakeup of filter (room) cut: filter waits for room, so sink
+ *    does not block for data and runs its demand to its exit; filter is
+ *    left waiting for the room sink never signals;
+ *  - cat's first write cut: filter waits for data and sink, which does not
+ *    feed filter (the next stage wakes it only for room), blocks for
+ *    filter's: filter's wait goes on to cat's next write (200 us into cat),
+ *    and both are left waiting at the end (filter's last wait was for that
+ *    write).
+ */
+static void test_fed_pipeline(void)
+{
+	struct sr_topology *t3 = sr_topology_new_flat(3, SR_ERA_MAINLINE);
+	struct sr_demand *d = NULL;
+	struct sr_run_metrics m;
+	struct sr_sim_stats st;
+	struct rec r;
+	uint64_t at;
+
+	if (!t3)
+		goto out;
+	sr_topology_build_domains(t3);
+	d = load(FIX "pipeline.txt");
+	if (!d || cut_wake(d, 501, 502, 0) || run(d, t3, 0, 1, &r, &m, &st))
+		goto out;
+	at = nth_start(&r, 502, 1);
+	at = at ? at - d->t0 : 0;
+	CHECK(at >= 100000 && at <= 110000,
+	      "data cut: sink's wait ends when filter blocks for room (+%llu ns)",
+	      (unsigned long long)at);
+	CHECK_EQ(st.stuck, 0, "data cut: nobody left waiting");
+	CHECK_EQ(st.unrun_ns, 0, "data cut: all the demand ran");
+	sr_demand_free(d);
+	d = load(FIX "pipeline.txt");
+	if (!d || cut_wake(d, 502, 501, 0) || run(d, t3, 0, 1, &r, &m, &st))
+		goto out;
+	CHECK_EQ(cpu_time(&r, 502), 142000, "room cut: sink runs its demand to its exit");
+	CHECK_EQ(nth_start(&r, 502, 2), 0, "room cut: sink does not block for data again");
+	CHECK_EQ(st.stuck, 1, "room cut: filter alone left waiting");
+	sr_demand_free(d);
+	d = load(FIX "pipeline.txt");
+	if (!d || cut_wake(d, 500, 501, 0) || run(d, t3, 0, 1, &r, &m, &st))
+		goto out;
+	CHECK(nth_start(&r, 501, 1) >= d->t0 + 200000,
+	      "cat's write cut: sink's wait does not end filter's, cat's next write does (+%llu ns)",
+	      (unsigned long long)(nth_start(&r, 501, 1) - d->t0));
+	CHECK_EQ(st.stuck, 2, "cat's write cut: filter and sink left waiting");
+	CHECK_EQ(cpu_time(&r, 500), 252000, "cat's write cut: cat runs its demand");
+out:
+	sr_demand_free(d);
+	sr_topology_free(t3);
+}
+
+/*
+ * A ping-pong pair that each ended most of the other's sleeps is left
+ * alone even where one woke the other once more: pong's last wait (to the
+ * trace's end) taken as one more wakeup by ping, ping then ended 3 of
+ * pong's sleeps and pong 2 of ping's.  Ping's first request cut, both wait
+ * for each other, and stay so (which holds the message cannot be told),
+ * as with the even pair of test_unrun(); a count ahead by one does not
+ * make ping a writer whose block ends pong's wait.
+ */
+static void test_fed_pingpong(const struct sr_topology *t)
+{
+	struct sr_demand *d = load(FIX "pipe-pair.txt");
+	struct sr_run_metrics m;
+	struct sr_sim_stats st;
+	struct rec r;
+	int ping, pong;
+	struct sr_dm_step *last;
+
+	if (!d)
+		return;
+	ping = sr_demand_find(d, 100);
+	pong = sr_demand_find(d, 101);
+	if (ping < 0 || pong < 0 || cut_wake(d, 100, 101, 0))
+		goto out;
+	last = &d->task[pong].step[d->task[pong].nsteps - 1];
+	CHECK(last->kind == SR_DM_SLEEP && last->end == SR_DM_NEVER, "pong's last wait is to the end");
+	last->end = SR_DM_BY_TASK;
+	last->peer = ping;
+	last->peer_step = -1;
+	if (run(d, t, 0, 1, &r, &m, &st))
+		goto out;
+	CHECK_EQ(st.stuck, 2, "near-even pair: both left waiting");
+	CHECK_EQ(cpu_time(&r, 101), 0, "near-even pair: pong never runs");
+out:
+	sr_demand_free(d);
+}
+
 int main(void)
 {
 	struct sr_topology *t = sr_topology_new_flat(2, SR_ERA_MAINLINE);
@@ -973,6 +1091,8 @@ int main(void)
 	test_wakelist();
 	test_exec();
 	test_unrun(t);
+	test_fed_pipeline();
+	test_fed_pingpong(t);
 	sr_topology_free(t);
 	return unit_done();
 }
