@@ -154,7 +154,7 @@
  * SQLite far less than as many statements of one (the decision and
  * sched_slice tables, the two that grow with the trace)
  */
-#define MULTI 32
+#define MULTI 128
 
 static const char schema[] =
 	"CREATE TABLE meta ("
