@@ -211,7 +211,8 @@ void sr_dec_evaluate(struct sr_replay *r, struct sr_pending *pd, const struct sr
 {
 	struct sr_wake_input in;
 	struct sr_view v;
-	int i;
+	unsigned copied = 0, traced = 0, used[SR_MAX_MODELS];
+	int i, src[SR_MAX_MODELS];
 
 	settle_delayed(r, now);
 	fill_view(r, &v, now);
@@ -247,16 +248,34 @@ void sr_dec_evaluate(struct sr_replay *r, struct sr_pending *pd, const struct sr
 			e->cpu = e->src_cpu = -1;
 			continue;
 		}
-		/* the same functions on the same view answer the same */
+		/* the same functions on the same view answer the same (copied below) */
 		if (j != i && (r->touches[j] & (1u << pd->d.kind))) {
-			*e = pd->ev[j];
+			copied |= 1u << i;
+			src[i] = j;
+			continue;
+		}
+		/* a side whose change its base model's evaluation did not reach */
+		j = r->dep_base[i];
+		if (j >= 0 && (traced >> j & 1) && !(r->dep_diff[i] & used[j])) {
+			copied |= 1u << i;
+			src[i] = j;
 			continue;
 		}
 		/* the first side is the first base model (sr_replay_new) */
 		sr_why_record(r->keep_why && !i ? &pd->why : NULL);
-		sr_model_select(r->models[i], &v, &in, e);
+		if (r->dep_traced >> i & 1) {
+			sr_dep_begin(&used[i]);
+			sr_model_select(&r->dep_model[i].m, &v, &in, e);
+			sr_dep_end();
+			traced |= 1u << i;
+		} else {
+			sr_model_select(r->models[i], &v, &in, e);
+		}
 	}
 	sr_why_record(NULL);
+	for (i = 0; i < r->nmodels; i++)
+		if (copied >> i & 1)
+			pd->ev[i] = pd->ev[src[i]];
 	if (r->touches[0] & (1u << pd->d.kind))
 		h_load_taken(r, &v, pd->ev[0].h_load_read);
 }
@@ -338,6 +357,23 @@ void sr_dec_same_placement(struct sr_replay *r)
 		for (j = 0; j < i && !same_placement(r->models[i], r->models[j]); j++)
 			;
 		r->same_place[i] = j;
+	}
+	r->dep_traced = 0;
+	for (i = 0; i < r->nmodels; i++) {
+		const struct sr_model *m = r->models[i];
+
+		r->dep_base[i] = -1;
+		for (j = 0; m->base && j < i && r->models[j] != m->base; j++)
+			;
+		if (!m->base || j == i)
+			continue;
+		r->dep_diff[i] = sr_dep_diff(m, r->models[j]);
+		if (r->dep_diff[i] == SR_DEP_ALL)
+			continue;
+		r->dep_base[i] = j;
+		if (!(r->dep_traced >> j & 1))
+			sr_dep_model_init(&r->dep_model[j], r->models[j]);
+		r->dep_traced |= 1u << j;
 	}
 }
 

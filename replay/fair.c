@@ -16,6 +16,7 @@
 #include "schedreplay/kgen.h"
 #include "schedreplay/model.h"
 #include "schedreplay/why.h"
+#include "depend-local.h"
 #include "banned.h"
 
 /*
@@ -874,6 +875,13 @@ static int find_idlest_cpu(struct sr_wake_ctx *c, int level, int this_cpu, int p
 
 /* ---- select_task_rq_fair (schedreplay-models(7) §5.1) ----------------------------- */
 
+/* the model's flag, read where it decides (the engine notes the read: depend-local.h) */
+static int mask_exiting_sync(const struct sr_wake_ctx *c)
+{
+	sr_dep_read(SR_DEP_MASK_EXITING_SYNC);
+	return c->m->mask_exiting_sync;
+}
+
 static int select_task_rq_fair(struct sr_wake_ctx *c)
 {
 	const struct sr_topology *t = c->v->topo;
@@ -883,7 +891,7 @@ static int select_task_rq_fair(struct sr_wake_ctx *c)
 			   SR_SD_BALANCE_WAKE;
 	int new_cpu = c->prev_cpu, want_affine = 0, level = -1, i;
 	/* change 1(d), Peter's form, is mainline: an exiting waker is not sync */
-	int sync = c->sync && !(c->m->mask_exiting_sync && c->exiting);
+	int sync = c->sync && !(c->exiting && mask_exiting_sync(c));
 
 	if (c->exec) {
 		sr_reason(c, "exec");
