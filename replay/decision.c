@@ -206,6 +206,21 @@ static void h_load_taken(struct sr_replay *r, const struct sr_view *v, uint64_t 
 	}
 }
 
+/* did two models evaluated at @pd choose different CPUs? */
+static int placed_apart(const struct sr_replay *r, const struct sr_pending *pd)
+{
+	int i, cpu = -2;
+
+	for (i = 0; i < r->nmodels; i++) {
+		if (!(r->touches[i] & (1u << pd->d.kind)))
+			continue;
+		if (cpu != -2 && pd->ev[i].cpu != cpu)
+			return 1;
+		cpu = pd->ev[i].cpu;
+	}
+	return 0;
+}
+
 void sr_dec_evaluate(struct sr_replay *r, struct sr_pending *pd, const struct sr_task *p,
 		     const struct sr_task *cur, uint64_t now)
 {
@@ -219,8 +234,6 @@ void sr_dec_evaluate(struct sr_replay *r, struct sr_pending *pd, const struct sr
 	sr_dec_snapshot(r, &pd->d, p, now);
 	if (pd->d.skip != SR_SKIP_NONE)
 		return;
-	if (r->snapshots)
-		keep_snapshot(r, &pd->d, &v);
 	/*
 	 * cpu_load() and task_h_load() over the groups: wake_affine_weight()
 	 * at a wakeup, find_idlest_group() / find_idlest_group_cpu() at a
@@ -276,6 +289,10 @@ void sr_dec_evaluate(struct sr_replay *r, struct sr_pending *pd, const struct sr
 	for (i = 0; i < r->nmodels; i++)
 		if (copied >> i & 1)
 			pd->ev[i] = pd->ev[src[i]];
+	/* the state the models read (their evaluation changes none of it) */
+	if (r->snapshots == SR_SNAP_ALL ||
+	    (r->snapshots == SR_SNAP_DIVERGENT && placed_apart(r, pd)))
+		keep_snapshot(r, &pd->d, &v);
 	if (r->touches[0] & (1u << pd->d.kind))
 		h_load_taken(r, &v, pd->ev[0].h_load_read);
 }

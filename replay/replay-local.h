@@ -145,7 +145,7 @@ struct sr_replay {
 	int no_affinity;		/* the trace's masks are withheld */
 	int aff_unseen;			/* no setaffinity probe: masks change unseen */
 	struct sr_kgen kgen;		/* the recording kernel's generation */
-	int snapshots;
+	enum sr_snapshots snapshots;
 	int keep_why;			/* record the inputs that decided (why.h) */
 	const struct sr_why *why_cur;	/* the closing decision's, during the callback */
 	struct sr_task **await;		/* per cpu: the wakee whose select_rq comes next */

@@ -10,7 +10,10 @@
  * the CPUs whose h_load it read.  numa-6.12-forks has an exiting sync
  * waker whose wakeup the exit-sync sides place apart (the flag the traced
  * copy notes), numa-6.1-messaging affine wakeups that reach
- * wake_affine_weight (the member wake-affine-equal replaces).
+ * wake_affine_weight (the member wake-affine-equal replaces).  The first
+ * engine keeps the snapshots of SR_SNAP_DIVERGENT, the second of
+ * SR_SNAP_ALL: a wakeup has one in the first where two models chose apart
+ * only, every decision one in the second.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -33,15 +36,21 @@ struct got {
 	long id[MAXD];
 	int nevals[MAXD];
 	int wakeup[MAXD];		/* a wakeup: the decision the sides are evaluated at */
+	int snap[MAXD];			/* it has a snapshot */
 	struct sr_eval ev[MAXD][MAXM];
+	long balance_snaps[2];		/* balance decisions without, with a snapshot */
 };
 
 static int on_decision(const struct sr_decision *d, const struct sr_eval *e, int n, void *data)
 {
 	struct got *g = data;
 
-	if (g->n == MAXD || sr_decision_is_balance(d->kind))
+	if (g->n == MAXD)
 		return 0;
+	g->balance_snaps[!!d->snap] += sr_decision_is_balance(d->kind);
+	if (sr_decision_is_balance(d->kind))
+		return 0;
+	g->snap[g->n] = !!d->snap;
 	g->id[g->n] = d->id;
 	g->nevals[g->n] = n;
 	g->wakeup[g->n] = d->kind == SR_DEC_WAKEUP;
@@ -52,7 +61,7 @@ static int on_decision(const struct sr_decision *d, const struct sr_eval *e, int
 
 static struct sr_replay *engine(const struct sr_topology *topo, const struct sr_trace_info *ti,
 				const struct sr_kgen *kg, const struct sr_model *const *m, int n,
-				const unsigned *touches, struct got *g)
+				const unsigned *touches, enum sr_snapshots snaps, struct got *g)
 {
 	struct sr_replay *r = sr_replay_new(topo, 250, m, n);
 
@@ -63,6 +72,7 @@ static struct sr_replay *engine(const struct sr_topology *topo, const struct sr_
 	sr_replay_use_probes(r, ti->has_probes);
 	sr_replay_trace_declares_waking(r, ti->has_waking);
 	sr_replay_set_kernel(r, kg);
+	sr_replay_keep_snapshots(r, snaps);
 	return r;
 }
 
@@ -81,7 +91,7 @@ static void check_trace(const char *name)
 	struct sr_replay *a = NULL, *b = NULL;
 	struct sr_event ev;
 	struct sr_kgen kg;
-	long decisions = 0, differ = 0, apart = 0;
+	long decisions = 0, differ = 0, apart = 0, snaps = 0, bad_snaps = 0;
 	int n = 1, i, k, ret;
 
 	snprintf(dat, sizeof(dat), FIX "%s.dat", name);
@@ -109,8 +119,8 @@ static void check_trace(const char *name)
 			touches[n++] = 1u << SR_DEC_WAKEUP;
 		}
 	}
-	a = engine(topo, sr_trace_borrow_info(t), &kg, ma, n, touches, ga);
-	b = engine(topo, sr_trace_borrow_info(t), &kg, mb, n, touches, gb);
+	a = engine(topo, sr_trace_borrow_info(t), &kg, ma, n, touches, SR_SNAP_DIVERGENT, ga);
+	b = engine(topo, sr_trace_borrow_info(t), &kg, mb, n, touches, SR_SNAP_ALL, gb);
 	if (!a || !b)
 		goto out;
 	while ((ret = sr_trace_next(t, &ev, &cause)) == 1) {
@@ -129,6 +139,11 @@ static void check_trace(const char *name)
 			if (!ga->nevals[i] || !ga->wakeup[i])
 				continue;
 			decisions++;
+			bad_snaps += !gb->snap[i];
+			snaps += ga->snap[i];
+			for (k = 1; k < n && ga->ev[i][k].cpu == ga->ev[i][0].cpu; k++)
+				;
+			bad_snaps += ga->snap[i] != (k < n);
 			for (k = 1; k < n; k++) {
 				const struct sr_eval *x = &ga->ev[i][k], *y = &gb->ev[i][k];
 
@@ -148,6 +163,12 @@ static void check_trace(const char *name)
 	CHECK(apart > 0, "%s: %ld side evaluations placed apart from mainline", name, apart);
 	CHECK_EQ(differ, 0, "%s: every side answers alike, taken from mainline or evaluated",
 		 name);
+	CHECK(snaps > 0, "%s: %ld wakeups with a snapshot (sides apart)", name, snaps);
+	CHECK_EQ(bad_snaps, 0, "%s: a wakeup has a snapshot where its sides chose apart "
+		 "(divergent) and always (all)", name);
+	CHECK(ga->balance_snaps[0] == 0 && gb->balance_snaps[0] == 0,
+	      "%s: every balance decision has a snapshot (%ld, %ld)", name,
+	      ga->balance_snaps[1], gb->balance_snaps[1]);
 out:
 	sr_replay_free(a);
 	sr_replay_free(b);
