@@ -206,20 +206,34 @@ static void h_load_taken(struct sr_replay *r, const struct sr_view *v, uint64_t 
 	}
 }
 
+/* did two models evaluated at @pd choose different CPUs? */
+static int placed_apart(const struct sr_replay *r, const struct sr_pending *pd)
+{
+	int i, cpu = -2;
+
+	for (i = 0; i < r->nmodels; i++) {
+		if (!(r->touches[i] & (1u << pd->d.kind)))
+			continue;
+		if (cpu != -2 && pd->ev[i].cpu != cpu)
+			return 1;
+		cpu = pd->ev[i].cpu;
+	}
+	return 0;
+}
+
 void sr_dec_evaluate(struct sr_replay *r, struct sr_pending *pd, const struct sr_task *p,
 		     const struct sr_task *cur, uint64_t now)
 {
 	struct sr_wake_input in;
 	struct sr_view v;
-	int i;
+	unsigned copied = 0, traced = 0, used[SR_MAX_MODELS];
+	int i, src[SR_MAX_MODELS];
 
 	settle_delayed(r, now);
 	fill_view(r, &v, now);
 	sr_dec_snapshot(r, &pd->d, p, now);
 	if (pd->d.skip != SR_SKIP_NONE)
 		return;
-	if (r->snapshots)
-		keep_snapshot(r, &pd->d, &v);
 	/*
 	 * cpu_load() and task_h_load() over the groups: wake_affine_weight()
 	 * at a wakeup, find_idlest_group() / find_idlest_group_cpu() at a
@@ -247,16 +261,38 @@ void sr_dec_evaluate(struct sr_replay *r, struct sr_pending *pd, const struct sr
 			e->cpu = e->src_cpu = -1;
 			continue;
 		}
-		/* the same functions on the same view answer the same */
+		/* the same functions on the same view answer the same (copied below) */
 		if (j != i && (r->touches[j] & (1u << pd->d.kind))) {
-			*e = pd->ev[j];
+			copied |= 1u << i;
+			src[i] = j;
+			continue;
+		}
+		/* a side whose change its base model's evaluation did not reach */
+		j = r->dep_base[i];
+		if (j >= 0 && (traced >> j & 1) && !(r->dep_diff[i] & used[j])) {
+			copied |= 1u << i;
+			src[i] = j;
 			continue;
 		}
 		/* the first side is the first base model (sr_replay_new) */
 		sr_why_record(r->keep_why && !i ? &pd->why : NULL);
-		sr_model_select(r->models[i], &v, &in, e);
+		if (r->dep_traced >> i & 1) {
+			sr_dep_begin(&used[i]);
+			sr_model_select(&r->dep_model[i].m, &v, &in, e);
+			sr_dep_end();
+			traced |= 1u << i;
+		} else {
+			sr_model_select(r->models[i], &v, &in, e);
+		}
 	}
 	sr_why_record(NULL);
+	for (i = 0; i < r->nmodels; i++)
+		if (copied >> i & 1)
+			pd->ev[i] = pd->ev[src[i]];
+	/* the state the models read (their evaluation changes none of it) */
+	if (r->snapshots == SR_SNAP_ALL ||
+	    (r->snapshots == SR_SNAP_DIVERGENT && placed_apart(r, pd)))
+		keep_snapshot(r, &pd->d, &v);
 	if (r->touches[0] & (1u << pd->d.kind))
 		h_load_taken(r, &v, pd->ev[0].h_load_read);
 }
@@ -338,6 +374,23 @@ void sr_dec_same_placement(struct sr_replay *r)
 		for (j = 0; j < i && !same_placement(r->models[i], r->models[j]); j++)
 			;
 		r->same_place[i] = j;
+	}
+	r->dep_traced = 0;
+	for (i = 0; i < r->nmodels; i++) {
+		const struct sr_model *m = r->models[i];
+
+		r->dep_base[i] = -1;
+		for (j = 0; m->base && j < i && r->models[j] != m->base; j++)
+			;
+		if (!m->base || j == i)
+			continue;
+		r->dep_diff[i] = sr_dep_diff(m, r->models[j]);
+		if (r->dep_diff[i] == SR_DEP_ALL)
+			continue;
+		r->dep_base[i] = j;
+		if (!(r->dep_traced >> j & 1))
+			sr_dep_model_init(&r->dep_model[j], r->models[j]);
+		r->dep_traced |= 1u << j;
 	}
 }
 

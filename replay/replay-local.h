@@ -13,6 +13,7 @@
 #include "schedreplay/model.h"
 #include "schedreplay/replay.h"
 #include "schedreplay/why.h"
+#include "depend-local.h"
 
 /*
  * A fork's select_rq probe on one CPU, waiting for the sched_wakeup_new it
@@ -144,7 +145,7 @@ struct sr_replay {
 	int no_affinity;		/* the trace's masks are withheld */
 	int aff_unseen;			/* no setaffinity probe: masks change unseen */
 	struct sr_kgen kgen;		/* the recording kernel's generation */
-	int snapshots;
+	enum sr_snapshots snapshots;
 	int keep_why;			/* record the inputs that decided (why.h) */
 	const struct sr_why *why_cur;	/* the closing decision's, during the callback */
 	struct sr_task **await;		/* per cpu: the wakee whose select_rq comes next */
@@ -181,6 +182,15 @@ struct sr_replay {
 	unsigned touches[SR_MAX_MODELS];	/* 1 << kind the model is evaluated at */
 	/* per model: the first model placing wakeups and forks as it does */
 	int same_place[SR_MAX_MODELS];
+	/*
+	 * per model: the base model whose placement a side takes where the
+	 * base's evaluation did not reach what the side changes (-1: none),
+	 * and what it changes (depend-local.h)
+	 */
+	int dep_base[SR_MAX_MODELS];
+	unsigned dep_diff[SR_MAX_MODELS];
+	unsigned dep_traced;			/* bit i: model i is evaluated traced */
+	struct sr_dep_model dep_model[SR_MAX_MODELS];	/* ... through this copy */
 	struct sr_task **lb_head, **lb_tail;	/* per cpu: cfs_tasks, MRU first */
 	unsigned char *lb_imb[SR_MAX_MODELS];	/* per model: sgc->imbalance */
 	struct sr_lb_scratch *lb_scratch;	/* the models' balance scratch */
@@ -321,7 +331,7 @@ struct sr_pending *sr_dec_open(struct sr_replay *r, struct sr_task *p,
 void sr_dec_snapshot(struct sr_replay *r, struct sr_decision *d, const struct sr_task *p,
 		     uint64_t now);
 /* evaluate every model on the state as it is now */
-/* fill r->same_place from r->models (once, when the engine is made) */
+/* fill r->same_place and r->dep_* from r->models (once, when the engine is made) */
 void sr_dec_same_placement(struct sr_replay *r);
 void sr_dec_evaluate(struct sr_replay *r, struct sr_pending *pd, const struct sr_task *p,
 		     const struct sr_task *cur, uint64_t now);

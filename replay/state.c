@@ -3137,9 +3137,9 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 	return r;
 }
 
-void sr_replay_keep_snapshots(struct sr_replay *r, int on)
+void sr_replay_keep_snapshots(struct sr_replay *r, enum sr_snapshots which)
 {
-	r->snapshots = on;
+	r->snapshots = which;
 }
 
 void sr_replay_set_migration_callback(struct sr_replay *r, sr_migration_cb cb, void *data)

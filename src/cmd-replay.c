@@ -921,9 +921,10 @@ static int replay_engine(const struct replay_args *a, struct replay_ctx *rc,
 	sr_replay_set_callback(run->r, on_decision, rc);
 	sr_replay_set_touches(run->r, rc->touches);
 	sr_replay_set_migration_callback(run->r, on_migration, rc);
-	sr_replay_keep_snapshots(run->r, a->out && (rc->snapshots == SNAP_ALL ||
-						    (rc->snapshots == SNAP_DIVERGENT &&
-						     rc->npatches)));
+	sr_replay_keep_snapshots(run->r, !a->out ? SR_SNAP_NONE :
+				 rc->snapshots == SNAP_ALL ? SR_SNAP_ALL :
+				 rc->snapshots == SNAP_DIVERGENT && rc->npatches ? SR_SNAP_DIVERGENT :
+				 SR_SNAP_NONE);
 	run->probes = (sr_trace_borrow_info(run->t)->has_probes || run->meta.probes) &&
 		      !a->no_probes;
 	sr_replay_use_probes(run->r, run->probes);

@@ -138,7 +138,9 @@ struct sr_model {
 	/* what kernel generations differ in besides functions */
 	int runnable_load;		/* LOAD() = runnable_load_avg (v4.15..5.6) */
 	int recent_used_cpu;		/* the kernel has recent_used_cpu (v4.16+) */
-	int mask_exiting_sync;		/* sync := sync && !PF_EXITING (change 1(d), v4.17+) */
+	/* sync := sync && !PF_EXITING (change 1(d), v4.17+); replay/fair.c reads it
+	 * through mask_exiting_sync(), which tells the engine (replay/depend-local.h) */
+	int mask_exiting_sync;
 	int util_est;			/* cpu_util() = max(util_avg, util_est) (v4.17+) */
 	enum sr_sd_era sd_era;		/* the sched-domain parameters of its kernels */
 	struct sr_policy pol;

@@ -450,12 +450,24 @@ int sr_replay_hint_task(struct sr_replay *r, int pid, int tgid, const char *comm
  */
 void sr_replay_set_touches(struct sr_replay *r, const unsigned *touches);
 
+/* the decisions sr_replay_keep_snapshots() gives a snapshot */
+enum sr_snapshots {
+	SR_SNAP_NONE,
+	SR_SNAP_ALL,		/* every decision */
+	/*
+	 * the wakeups and forks where two models chose apart (at the others
+	 * no pair's sides diverge), and every balance decision (which of its
+	 * hypotheses holds, and so whether its sides diverge, comes later)
+	 */
+	SR_SNAP_DIVERGENT,
+};
+
 /**
- * sr_replay_keep_snapshots - give each decision a copy of every CPU's
+ * sr_replay_keep_snapshots - give @which decisions a copy of every CPU's
  * state as the models saw it (struct sr_decision.snap); costs a copy per
- * CPU and decision
+ * CPU and decision.  Default: SR_SNAP_NONE.
  */
-void sr_replay_keep_snapshots(struct sr_replay *r, int on);
+void sr_replay_keep_snapshots(struct sr_replay *r, enum sr_snapshots which);
 
 struct sr_why;
 /**
