@@ -37,6 +37,8 @@ struct carried {
 	uint64_t wake_pid;			/* wakeup select_rq events with the pid field */
 	uint64_t meta, topo_cpus, tasks, domains;	/* metadata lines */
 	int hz;					/* from the metadata's kernel line; 0 none */
+	char kernel[64];			/* the kernel line's release; "" none */
+	char build[128];			/* the kernel-build line's text; "" none */
 };
 
 struct info_state {
@@ -201,8 +203,12 @@ static void note_carried(struct carried *c, const struct sr_event *ev)
 		c->tasks++;
 	else if (!strncmp(s, "domain ", 7))
 		c->domains++;
-	else if (!strncmp(s, "kernel ", 7) && strstr(s, " hz "))
-		c->hz = atoi(strstr(s, " hz ") + 4);
+	else if (!strncmp(s, "kernel ", 7)) {
+		if (strstr(s, " hz "))
+			c->hz = atoi(strstr(s, " hz ") + 4);
+		snprintf(c->kernel, sizeof(c->kernel), "%.*s", (int)strcspn(s + 7, " "), s + 7);
+	} else if (!strncmp(s, "kernel-build ", 13))
+		sr_strlcpy(c->build, s + 13, sizeof(c->build));
 }
 
 /*
@@ -264,7 +270,10 @@ static void print_replay_text(const struct sr_trace_info *info, const struct inf
 		struct sr_kgen g;
 		char gen[SR_KGEN_TEXT_MAX];
 
-		sr_kgen_parse(info->kernel, SR_KGEN_SRC_RECORDING, &g);
+		/* as replay takes it: the trace's release, else the metadata's */
+		if (sr_kgen_parse(info->kernel, SR_KGEN_SRC_RECORDING, &g) < 0)
+			sr_kgen_parse(c->kernel, SR_KGEN_SRC_RECORDING, &g);
+		sr_kgen_build(&g, c->build);
 		sr_kgen_describe(&g, gen, sizeof(gen));
 		printf("  generation %s\n", gen);
 	}
@@ -318,7 +327,10 @@ static void print_replay_json(const struct sr_trace_info *info, const struct inf
 		struct sr_kgen g;
 		char gen[SR_KGEN_TEXT_MAX];
 
-		sr_kgen_parse(info->kernel, SR_KGEN_SRC_RECORDING, &g);
+		/* as replay takes it: the trace's release, else the metadata's */
+		if (sr_kgen_parse(info->kernel, SR_KGEN_SRC_RECORDING, &g) < 0)
+			sr_kgen_parse(c->kernel, SR_KGEN_SRC_RECORDING, &g);
+		sr_kgen_build(&g, c->build);
 		sr_kgen_describe(&g, gen, sizeof(gen));
 		printf(", \"generation\": ");
 		sr_json_string(gen, stdout);

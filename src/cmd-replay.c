@@ -884,6 +884,8 @@ static int replay_topology(const struct replay_args *a, const struct replay_ctx 
 			rel = run->meta.kernel;
 			sr_kgen_parse(rel, SR_KGEN_SRC_RECORDING, &rec);
 		}
+		/* a Debian ABI release's sublevel from the recorder's uname -v */
+		sr_kgen_build(&rec, run->meta.kernel_build);
 		if (!a->kernel) {
 			run->kgen = rec;
 		} else {

@@ -848,6 +848,8 @@ static int simulate_exec(int argc, char **argv)
 			rel = meta.kernel;
 			sr_kgen_parse(rel, SR_KGEN_SRC_RECORDING, &recorded);
 		}
+		/* a Debian ABI release's sublevel from the recorder's uname -v */
+		sr_kgen_build(&recorded, meta.kernel_build);
 		if (!kernel_opt) {
 			kgen = recorded;
 		} else {

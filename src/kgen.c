@@ -172,6 +172,34 @@ int sr_kgen_parse(const char *release, enum sr_kgen_source src, struct sr_kgen *
 	return 0;
 }
 
+int sr_kgen_build(struct sr_kgen *g, const char *version)
+{
+	const char *s = version ? strstr(version, "Debian ") : NULL;
+	const char *start;
+	int maj, min, sub, f;
+
+	if (!s || !g->major || g->sublevel >= 0)
+		return 0;
+	s += 7;
+	start = s;
+	maj = number(&s);
+	if (maj != g->major || *s++ != '.')
+		return 0;
+	min = number(&s);
+	if (min != g->minor || *s++ != '.')
+		return 0;
+	sub = number(&s);
+	if (sub < 0 || (*s && *s != '-' && *s != '+' && *s != '~' && *s != ' '))
+		return 0;
+	g->sublevel = sub;
+	snprintf(g->build, sizeof(g->build), "Debian %.*s", (int)strcspn(start, " ()"), start);
+	g->feat = 0;
+	for (f = 0; f < SR_KF__COUNT; f++)
+		if (kgen_compute(g, f))
+			g->feat |= 1u << f;
+	return 1;
+}
+
 int sr_kgen_has(const struct sr_kgen *g, enum sr_kfeat f)
 {
 	return g && f >= 0 && f < SR_KF__COUNT && (g->feat >> f) & 1;
@@ -211,7 +239,10 @@ void sr_kgen_describe(const struct sr_kgen *g, char *buf, size_t len)
 			 "(CFS, no delayed dequeue); give --kernel");
 		return;
 	}
-	if (g->sublevel >= 0)
+	if (g->sublevel >= 0 && g->build[0])
+		snprintf(buf, len, "%d.%d.%d (%s %s, built as %s):", g->major, g->minor,
+			 g->sublevel, sr_kgen_source_name(g->source), g->release, g->build);
+	else if (g->sublevel >= 0)
 		snprintf(buf, len, "%d.%d.%d (%s %s):", g->major, g->minor, g->sublevel,
 			 sr_kgen_source_name(g->source), g->release);
 	else

@@ -188,6 +188,8 @@ int sr_meta_read(const char *path, const struct sr_trace_opts *opts, struct sr_t
 				l = sizeof(m->kernel) - 1;
 			memcpy(m->kernel, s + 7, l);
 			m->kernel[l] = '\0';
+		} else if (!strncmp(s, "kernel-build ", 13)) {
+			sr_strlcpy(m->kernel_build, s + 13, sizeof(m->kernel_build));
 		} else if (!strncmp(s, "task ", 5)) {
 			char buf[1024];
 

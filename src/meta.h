@@ -42,6 +42,7 @@ struct sr_meta {
 	size_t topo_len;
 	int hz;
 	char kernel[64];		/* the "kernel RELEASE" line's release */
+	char kernel_build[128];		/* the "kernel-build VERSION" line's uname -v */
 	int found;
 	int probes;			/* select_rq events seen in the scanned part */
 	int balance_probes;		/* balance_rq events seen in the scanned part */

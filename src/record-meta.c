@@ -573,12 +573,16 @@ int sr_meta_static(struct sr_lines *out, sr_capture_note_fn note)
 			else if (!ret)
 				ret = sr_lines_add(out, "kernel %s", u.release);
 			if (!ret)
+				ret = sr_lines_add(out, "kernel-build %s", u.version);
+			if (!ret)
 				ret = sr_lines_add(out, "arch %s", u.machine);
 			for (size_t i = 0; i < cfg.n && !ret; i++)
 				ret = sr_lines_add(out, "%s", cfg.v[i]);
 			sr_lines_release(&cfg);
 		} else {
 			ret = sr_lines_add(out, "kernel %s", u.release);
+			if (!ret)
+				ret = sr_lines_add(out, "kernel-build %s", u.version);
 			if (!ret)
 				ret = sr_lines_add(out, "arch %s", u.machine);
 		}

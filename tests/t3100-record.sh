@@ -94,6 +94,8 @@ if [ $HAVE_TC = 1 ]; then
 	same "metadata: the first line" "meta version 1" "$(head -n 1 "$TMP/meta")"
 	ok "metadata: kernel release" grep -q "^kernel $(uname -r)\\( hz [0-9]*\\)\\{0,1\\}\$" \
 		"$TMP/meta"
+	same "metadata: the kernel's build string (uname -v)" "kernel-build $(uname -v)" \
+		"$(grep '^kernel-build ' "$TMP/meta")"
 	online=$(awk -F, '{ for (i = 1; i <= NF; i++) { n = split($i, r, "-");
 		c += n == 2 ? r[2] - r[1] + 1 : 1 } } END { print c }' /sys/devices/system/cpu/online)
 	same "metadata: one topology line per online cpu" "$online" \

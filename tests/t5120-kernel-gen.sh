@@ -24,6 +24,27 @@ same "6.1 trace (Debian ABI release): 6.1.y, CFS, NI_RANDOM of the newest stable
 same "--kernel overrides the trace's release" \
 	"6.12.0 (--kernel 6.12.0): EEVDF, new task util from se_weight, util_est as one EWMA, delayed dequeue, prefer-sibling balance for idle CPUs only" \
 	"$(kline --kernel 6.12.0 -t "$N/numa-6.1-pingpong.topo" "$N/numa-6.1-pingpong.dat")"
+# a Debian ABI release with the recorder's kernel-build line (uname -v):
+# the sublevel from "Debian X.Y.Z-N", and the behaviours of that sublevel
+meta_build() {
+	sed "s/schedreplay: kernel 6.18.44 hz 250/schedreplay: kernel $1 hz 250/
+	     /schedreplay: meta version 1/a\\
+     schedreplay-399   [001] d..3.     9.999900: tracing_mark_write: schedreplay: kernel-build $2" \
+		"$S/delayed-own-cfs-rq.txt"
+}
+meta_build 6.1.0-20-amd64 "#1 SMP PREEMPT_DYNAMIC Debian 6.1.85-1 (2024-04-11)" >"$TMP/kb85.txt"
+meta_build 6.1.0-57-amd64 "#1 SMP PREEMPT_DYNAMIC Debian 6.1.192-3 (2026-01-01)" >"$TMP/kb192.txt"
+same "kernel-build Debian 6.1.85-1: 6.1.85, without NI_RANDOM (backported in 6.1.160)" \
+	"6.1.85 (recording 6.1.0-20-amd64, built as Debian 6.1.85-1): CFS, no delayed dequeue" \
+	"$(kline "$TMP/kb85.txt")"
+same "kernel-build Debian 6.1.192-3: 6.1.192, NI_RANDOM" \
+	"6.1.192 (recording 6.1.0-57-amd64, built as Debian 6.1.192-3): CFS, no delayed dequeue, NI_RANDOM newidle balance" \
+	"$(kline "$TMP/kb192.txt")"
+same "info names the same generation" \
+	"  generation 6.1.85 (recording 6.1.0-20-amd64, built as Debian 6.1.85-1): CFS, no delayed dequeue" \
+	"$("$SR" info "$TMP/kb85.txt" | grep '^  generation')"
+ok "simulate follows it: CFS" grep -q "cfs, kernel 6.1.0-20-amd64" \
+	<("$SR" simulate -t 1x2x1 "$TMP/kb85.txt" 2>/dev/null)
 case "$(kline -t 2x2x1 "$S/delayed-dequeue.txt")" in
 unknown*) pass "a trace without a release: unknown, modelled as 6.1" ;;
 *) fail "a trace without a release: unknown, modelled as 6.1" ;;

@@ -70,6 +70,8 @@ struct sr_kgen {
 	int sublevel;			/* -1: the release does not say (Debian's
 					 * "6.1.0-57-amd64" ABI names) */
 	char release[64];		/* as the trace or the option gave it */
+	char build[32];			/* "Debian 6.1.192-3": where a sublevel the
+					 * release does not say came from; "" none */
 	enum sr_kgen_source source;
 	unsigned feat;			/* 1 << SR_KF_* */
 };
@@ -86,6 +88,16 @@ struct sr_kgen {
  * Return: 0, or -1 when @release has no MAJOR.MINOR at its start.
  */
 int sr_kgen_parse(const char *release, enum sr_kgen_source src, struct sr_kgen *out);
+
+/**
+ * sr_kgen_build - take the sublevel a Debian ABI release does not say from
+ * the kernel's build string (uname -v, /proc/version: "#1 SMP
+ * PREEMPT_DYNAMIC Debian 6.1.192-3 (2026-...)") when it names the same
+ * MAJOR.MINOR; @g's behaviours follow the sublevel found
+ * Return: 1 when @g changed, else 0 (@g has its sublevel, or @version
+ * names none: NULL, another distribution, another release)
+ */
+int sr_kgen_build(struct sr_kgen *g, const char *version);
 
 /* 1 when @g's kernel has behaviour @f */
 int sr_kgen_has(const struct sr_kgen *g, enum sr_kfeat f);

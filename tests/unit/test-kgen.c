@@ -33,6 +33,28 @@ int main(void)
 	sr_kgen_describe(&g, buf, sizeof(buf));
 	CHECK(strstr(buf, "6.1.y") && strstr(buf, "CFS"), "described: %s", buf);
 
+	/* the sublevel from the build string (uname -v) of the same release */
+	CHECK_EQ(sr_kgen_build(&g, "#1 SMP PREEMPT_DYNAMIC Debian 6.1.85-1 (2024-04-11)"), 1,
+		 "Debian 6.1.85-1: the sublevel taken");
+	CHECK(g.sublevel == 85 && !strcmp(g.build, "Debian 6.1.85-1"), "6.1.85, built as %s",
+	      g.build);
+	CHECK_EQ(g.feat, 0u, "6.1.85: older than NI_RANDOM's backport (6.1.160)");
+	sr_kgen_describe(&g, buf, sizeof(buf));
+	CHECK(strstr(buf, "6.1.85 (recording 6.1.0-57-amd64, built as Debian 6.1.85-1)") != NULL,
+	      "described: %s", buf);
+	CHECK_EQ(sr_kgen_build(&g, "#1 SMP PREEMPT_DYNAMIC Debian 6.1.192-3 (2026-01-01)"), 0,
+		 "a known sublevel is kept");
+	sr_kgen_parse("6.1.0-57-amd64", SR_KGEN_SRC_RECORDING, &g);
+	CHECK_EQ(sr_kgen_build(&g, "#1 SMP PREEMPT_DYNAMIC Debian 6.12.117-1~deb12u1 (2026)"), 0,
+		 "another release's build string is not taken");
+	CHECK_EQ(sr_kgen_build(&g, "#100-Ubuntu SMP PREEMPT_DYNAMIC Fri Jan 1"), 0,
+		 "no Debian version: nothing taken");
+	CHECK_EQ(sr_kgen_build(&g, NULL), 0, "no build string: nothing taken");
+	CHECK(g.sublevel == -1 && g.feat == 1u << SR_KF_NI_RANDOM && !g.build[0],
+	      "still 6.1.y, newest stable assumed");
+	CHECK_EQ(sr_kgen_build(&g, "#1 SMP Debian 6.1.192-3 (2026-01-01)"), 1, "Debian 6.1.192-3");
+	CHECK_EQ(g.feat, 1u << SR_KF_NI_RANDOM, "6.1.192: NI_RANDOM");
+
 	CHECK_EQ(sr_kgen_parse("6.18.44", SR_KGEN_SRC_RECORDING, &g), 0, "6.18.44");
 	CHECK_EQ(g.feat, (1u << SR_KF__COUNT) - 1, "6.18 has every behaviour");
 	CHECK_EQ(sr_kgen_parse("6.6", SR_KGEN_SRC_OPTION, &g), 0, "6.6 without sublevel");
