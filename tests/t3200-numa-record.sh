@@ -45,6 +45,11 @@ same "metadata: the last line counts the lines" "$(wc -l <"$TMP/meta")" \
 	"$(tail -n 1 "$TMP/meta" | sed -n 's/^meta end tasks [0-9]* lines \([0-9]*\)$/\1/p')"
 ok "metadata: kernel release and HZ (from the config in the guest's /boot)" \
 	grep -qE '^kernel 6\.1\.0-[0-9]+-amd64 hz 250$' "$TMP/meta"
+ok "metadata: the kernel's build string names its Debian version" \
+	grep -qE '^kernel-build #[0-9]+ .*Debian 6\.1\.[0-9]+-' "$TMP/meta"
+ok "the generation's sublevel comes from it" \
+	grep -qE '^  generation 6\.1\.[0-9]+ \(recording 6\.1\.0-[0-9]+-amd64, built as Debian 6\.1\.[0-9]+-' \
+	<("$SR" info "$D")
 same "metadata: cpus" "cpus possible 0-3 online 0-3" "$(grep '^cpus ' "$TMP/meta")"
 # one LLC per node: llc is the lowest CPU sharing it
 same "metadata topology: CPUs 0-1 on node 0 (package 0), 2-3 on node 1 (package 1)" \
