@@ -57,7 +57,7 @@ note() {
 # --- the instance and the workload are undone on every exit path ----------
 
 WORKLOAD=""
-cleanup() {
+undo_instance() {
 	if [ -n "$WORKLOAD" ]; then
 		kill -TERM "$WORKLOAD" 2>/dev/null
 		wait "$WORKLOAD" 2>/dev/null
@@ -69,6 +69,14 @@ cleanup() {
 			echo 0 >"$I/events/sched/$e/enable" 2>/dev/null
 		done
 		rmdir "$I" 2>/dev/null || note "cannot remove the tracing instance '$I'"
+	fi
+}
+cleanup() {
+	undo_instance
+	# a tracefs the bench mounted is unmounted at the end: the machine as it was
+	if [ "${MOUNTED:-0}" = 1 ]; then
+		umount $T 2>/dev/null || note "cannot unmount the tracefs mounted at $T"
+		MOUNTED=0
 	fi
 }
 trap cleanup EXIT
@@ -110,7 +118,7 @@ records() {
 can_record() {
 	[ "$(id -u)" = 0 ] || return 1
 	command -v trace-cmd >/dev/null || return 1
-	[ -d $T/instances ] || mount -t tracefs nodev $T 2>/dev/null
+	[ -d $T/instances ] || { mount -t tracefs nodev $T 2>/dev/null && MOUNTED=1; }
 	[ -d $T/instances ]
 }
 
@@ -137,7 +145,7 @@ record() {
 		buf_kb=$((avail_kb / 2 / ncpu))
 		note "only $((avail_kb / 1024)) MiB free: $((buf_kb / 1024)) MiB per cpu buffer"
 	fi
-	cleanup
+	undo_instance
 	mkdir "$I" || die "cannot create the tracing instance '$I'"
 	echo "$buf_kb" >"$I/buffer_size_kb" 2>/dev/null
 	got_kb=$(cat "$I/buffer_size_kb")
@@ -180,7 +188,7 @@ record() {
 	trace-cmd extract -B "$INST" -o "$file.tmp" >"$OUT/extract.log" 2>&1 ||
 		die "trace-cmd extract failed: $(tail -n 3 "$OUT/extract.log")"
 	mv "$file.tmp" "$file"
-	cleanup
+	undo_instance
 }
 
 # --- the traces --------------------------------------------------------------

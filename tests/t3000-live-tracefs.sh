@@ -9,8 +9,12 @@
 [ "$(id -u)" = 0 ] || skip_all "needs root to use tracefs"
 command -v trace-cmd >/dev/null || skip_all "trace-cmd not installed (make deps)"
 T=/sys/kernel/tracing
+# a tracefs the test mounts is unmounted at its end: the machine as it was
+MOUNTED=0
 if [ ! -e $T/instances ]; then
 	mount -t tracefs nodev $T 2>/dev/null || skip_all "tracefs cannot be mounted here"
+	MOUNTED=1
+	trap 'umount $T 2>/dev/null; rm -rf "$TMP"' EXIT
 fi
 [ -d $T/instances ] || skip_all "tracefs has no instances directory"
 
@@ -24,6 +28,7 @@ cleanup() {
 		for e in $EVENTS; do echo 0 >"$I/events/sched/$e/enable" 2>/dev/null; done
 		rmdir "$I" 2>/dev/null
 	fi
+	[ $MOUNTED = 1 ] && umount $T 2>/dev/null
 	rm -rf "$TMP"
 }
 trap cleanup EXIT INT TERM

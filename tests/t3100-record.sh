@@ -15,8 +15,11 @@
 
 [ "$(id -u)" = 0 ] || skip_all "needs root to use tracefs"
 T=/sys/kernel/tracing
-grep -q ' tracefs ' /proc/self/mounts || mount -t tracefs nodev $T 2>/dev/null ||
-	skip_all "tracefs cannot be mounted here"
+# a tracefs the test mounts is unmounted at its end: the machine as it was
+if ! grep -q ' tracefs ' /proc/self/mounts; then
+	mount -t tracefs nodev $T 2>/dev/null || skip_all "tracefs cannot be mounted here"
+	trap 'umount $T 2>/dev/null; rm -rf "$TMP"' EXIT
+fi
 [ -d $T/instances ] || skip_all "tracefs has no instances directory"
 [ -d $T/events/sched/sched_switch ] || skip_all "the kernel has no sched events"
 I=$T/instances/schedreplay
