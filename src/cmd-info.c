@@ -270,10 +270,7 @@ static void print_replay_text(const struct sr_trace_info *info, const struct inf
 		struct sr_kgen g;
 		char gen[SR_KGEN_TEXT_MAX];
 
-		/* as replay takes it: the trace's release, else the metadata's */
-		if (sr_kgen_parse(info->kernel, SR_KGEN_SRC_RECORDING, &g) < 0)
-			sr_kgen_parse(c->kernel, SR_KGEN_SRC_RECORDING, &g);
-		sr_kgen_build(&g, c->build);
+		sr_kgen_recording(info->kernel, c->kernel, c->build, &g);
 		sr_kgen_describe(&g, gen, sizeof(gen));
 		printf("  generation %s\n", gen);
 	}
@@ -327,10 +324,7 @@ static void print_replay_json(const struct sr_trace_info *info, const struct inf
 		struct sr_kgen g;
 		char gen[SR_KGEN_TEXT_MAX];
 
-		/* as replay takes it: the trace's release, else the metadata's */
-		if (sr_kgen_parse(info->kernel, SR_KGEN_SRC_RECORDING, &g) < 0)
-			sr_kgen_parse(c->kernel, SR_KGEN_SRC_RECORDING, &g);
-		sr_kgen_build(&g, c->build);
+		sr_kgen_recording(info->kernel, c->kernel, c->build, &g);
 		sr_kgen_describe(&g, gen, sizeof(gen));
 		printf(", \"generation\": ");
 		sr_json_string(gen, stdout);

@@ -744,17 +744,11 @@ static int replay_parse(int argc, char **argv, struct replay_args *a, struct rep
 		case 't':
 			a->topo_spec = optarg;
 			break;
-		case 'Z': {
-			struct sr_kgen g;
-
-			if (sr_kgen_parse(optarg, SR_KGEN_SRC_OPTION, &g) < 0) {
-				sr_error("replay: --kernel takes a kernel release such as 6.12.117 "
-					 "or 6.1, not '%s'", optarg);
+		case 'Z':
+			if (cmd_kernel_option("replay", optarg))
 				return EXIT_USAGE;
-			}
 			a->kernel = optarg;
 			break;
-		}
 		case 'z':
 			a->hz = atoi(optarg);
 			a->hz_given = 1;
@@ -872,37 +866,10 @@ static int replay_topology(const struct replay_args *a, const struct replay_ctx 
 	}
 	if (a->out && a->append)
 		run->topo_recheck = check_append_topology(a->out, run->topo);
-	/*
-	 * The kernel generation the engine and the models follow: --kernel,
-	 * else the trace's release (uname), else the recording's metadata
-	 */
-	{
-		struct sr_kgen rec;
-		const char *rel = sr_trace_borrow_info(run->t)->kernel;
-
-		if (sr_kgen_parse(rel, SR_KGEN_SRC_RECORDING, &rec) < 0) {
-			rel = run->meta.kernel;
-			sr_kgen_parse(rel, SR_KGEN_SRC_RECORDING, &rec);
-		}
-		/* a Debian ABI release's sublevel from the recorder's uname -v */
-		sr_kgen_build(&rec, run->meta.kernel_build);
-		if (!a->kernel) {
-			run->kgen = rec;
-		} else {
-			sr_kgen_parse(a->kernel, SR_KGEN_SRC_OPTION, &run->kgen);
-			/* a what-if is allowed, but not without saying so */
-			if (rec.major &&
-			    (rec.major != run->kgen.major || rec.minor != run->kgen.minor))
-				sr_warn("replay: --kernel %s is not the kernel that recorded '%s' "
-					"(%s): the engine and the models follow %d.%d, the trace "
-					"shows %d.%d", a->kernel, a->path, rel, run->kgen.major,
-					run->kgen.minor, rec.major, rec.minor);
-			if (sr_kgen_range(&run->kgen))
-				sr_warn("replay: --kernel %s is %s than any release whose "
-					"scheduler changes are modelled (6.1 to 6.18)", a->kernel,
-					sr_kgen_range(&run->kgen) > 0 ? "newer" : "older");
-		}
-	}
+	/* the kernel generation the engine and the models follow */
+	cmd_kgen("replay", "the engine and the models", a->path,
+		 sr_trace_borrow_info(run->t)->kernel, run->meta.kernel, run->meta.kernel_build,
+		 a->kernel, &run->kgen);
 	sr_kgen_describe(&run->kgen, run->kgen_text, sizeof(run->kgen_text));
 	return 0;
 }

@@ -724,17 +724,11 @@ static int simulate_exec(int argc, char **argv)
 		case 'a':
 			append = 1;
 			break;
-		case 'Z': {
-			struct sr_kgen g;
-
-			if (sr_kgen_parse(optarg, SR_KGEN_SRC_OPTION, &g) < 0) {
-				sr_error("simulate: --kernel takes a kernel release such as 6.12.117 "
-					 "or 6.1, not '%s'", optarg);
+		case 'Z':
+			if (cmd_kernel_option("simulate", optarg))
 				return EXIT_USAGE;
-			}
 			kernel_opt = optarg;
 			break;
-		}
 		case 'F':
 			for (fair = 0; fair < 3; fair++)
 				if (!strcmp(optarg, fair_names[fair]))
@@ -836,37 +830,11 @@ static int simulate_exec(int argc, char **argv)
 	}
 	/*
 	 * The kernel generation (schedreplay/kgen.h) the simulated machine and
-	 * the models follow, as replay takes it: --kernel, else the trace's
-	 * release (uname), else the recording's metadata; by default it
-	 * chooses the fair class's rules too
+	 * the models follow, as replay takes it; by default it chooses the
+	 * fair class's rules too
 	 */
-	{
-		struct sr_kgen recorded;
-		const char *rel = kernel;
-
-		if (sr_kgen_parse(rel, SR_KGEN_SRC_RECORDING, &recorded) < 0) {
-			rel = meta.kernel;
-			sr_kgen_parse(rel, SR_KGEN_SRC_RECORDING, &recorded);
-		}
-		/* a Debian ABI release's sublevel from the recorder's uname -v */
-		sr_kgen_build(&recorded, meta.kernel_build);
-		if (!kernel_opt) {
-			kgen = recorded;
-		} else {
-			sr_kgen_parse(kernel_opt, SR_KGEN_SRC_OPTION, &kgen);
-			/* a what-if is allowed, but not without saying so */
-			if (recorded.major &&
-			    (recorded.major != kgen.major || recorded.minor != kgen.minor))
-				sr_warn("simulate: --kernel %s is not the kernel that recorded '%s' "
-					"(%s): the simulated machine and the models follow %d.%d, "
-					"the trace shows %d.%d", kernel_opt, trace, rel, kgen.major,
-					kgen.minor, recorded.major, recorded.minor);
-			if (sr_kgen_range(&kgen))
-				sr_warn("simulate: --kernel %s is %s than any release whose "
-					"scheduler changes are modelled (6.1 to 6.18)", kernel_opt,
-					sr_kgen_range(&kgen) > 0 ? "newer" : "older");
-		}
-	}
+	cmd_kgen("simulate", "the simulated machine and the models", trace, kernel, meta.kernel,
+		 meta.kernel_build, kernel_opt, &kgen);
 	if (fair < 0)
 		fair = !sr_kgen_has(&kgen, SR_KF_EEVDF) ? 0 :
 		       !sr_kgen_has(&kgen, SR_KF_DELAY_DEQUEUE) ? 1 : 2;

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "schedreplay/kgen.h"
 #include "schedreplay/trace.h"
 
 #include "banned.h"
@@ -258,4 +259,39 @@ void cmd_warn_migrated(const char *cmd, const char *path, const char *how)
 {
 	sr_warn("%s: '%s' was migrated from schema 3 to 4 %s (schedreplay-db(5)): a "
 		"schedreplay that reads only schema 3 no longer reads it", cmd, path, how);
+}
+
+int cmd_kernel_option(const char *cmd, const char *arg)
+{
+	struct sr_kgen g;
+
+	if (sr_kgen_parse(arg, SR_KGEN_SRC_OPTION, &g) < 0) {
+		sr_error("%s: --kernel takes a kernel release such as 6.12.117 or 6.1, not '%s'",
+			 cmd, arg);
+		return -1;
+	}
+	return 0;
+}
+
+void cmd_kgen(const char *cmd, const char *who, const char *path, const char *trace_release,
+	      const char *meta_release, const char *meta_build, const char *option,
+	      struct sr_kgen *out)
+{
+	struct sr_kgen rec;
+	const char *rel = sr_kgen_recording(trace_release, meta_release, meta_build, &rec);
+
+	if (!option) {
+		*out = rec;
+		return;
+	}
+	sr_kgen_parse(option, SR_KGEN_SRC_OPTION, out);
+	/* a what-if is allowed, but not without saying so */
+	if (rec.major && (rec.major != out->major || rec.minor != out->minor))
+		sr_warn("%s: --kernel %s is not the kernel that recorded '%s' (%s): %s follow "
+			"%d.%d, the trace shows %d.%d", cmd, option, path, rel, who, out->major,
+			out->minor, rec.major, rec.minor);
+	if (sr_kgen_range(out))
+		sr_warn("%s: --kernel %s is %s than any release whose scheduler changes are "
+			"modelled (6.1 to 6.18)", cmd, option,
+			sr_kgen_range(out) > 0 ? "newer" : "older");
 }

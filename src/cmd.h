@@ -59,6 +59,21 @@ int cmd_bad_option(const struct cmd_entry *c, const char *opt);
 /* 0 when exactly one TRACE argument is left, else a usage error and -1 */
 int cmd_one_trace(const struct cmd_entry *c, int argc, int optind_);
 
+struct sr_kgen;
+/* 0 when @arg is a kernel release --kernel takes, else the usage error and -1 */
+int cmd_kernel_option(const char *cmd, const char *arg);
+/*
+ * cmd_kgen - the kernel generation command @cmd follows for the trace
+ * @path into *@out (schedreplay-replay(1), KERNEL GENERATION): --kernel
+ * @option, else the recording's (sr_kgen_recording()); an @option of
+ * another major.minor than the recording's, or outside the releases
+ * modelled, is followed with a warning that says what @who (the engine,
+ * the simulated machine) and the models follow
+ */
+void cmd_kgen(const char *cmd, const char *who, const char *path, const char *trace_release,
+	      const char *meta_release, const char *meta_build, const char *option,
+	      struct sr_kgen *out);
+
 /*
  * SIGINT and SIGTERM only set cmd_interrupted (the signal's number): a
  * command that writes a database stops on it and writes nothing.  Installed

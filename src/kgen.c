@@ -200,6 +200,19 @@ int sr_kgen_build(struct sr_kgen *g, const char *version)
 	return 1;
 }
 
+const char *sr_kgen_recording(const char *trace_release, const char *meta_release,
+			      const char *meta_build, struct sr_kgen *out)
+{
+	const char *rel = trace_release;
+
+	if (sr_kgen_parse(rel, SR_KGEN_SRC_RECORDING, out) < 0) {
+		rel = meta_release;
+		sr_kgen_parse(rel, SR_KGEN_SRC_RECORDING, out);
+	}
+	sr_kgen_build(out, meta_build);
+	return rel;
+}
+
 int sr_kgen_has(const struct sr_kgen *g, enum sr_kfeat f)
 {
 	return g && f >= 0 && f < SR_KF__COUNT && (g->feat >> f) & 1;

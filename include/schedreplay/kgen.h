@@ -99,6 +99,19 @@ int sr_kgen_parse(const char *release, enum sr_kgen_source src, struct sr_kgen *
  */
 int sr_kgen_build(struct sr_kgen *g, const char *version);
 
+/**
+ * sr_kgen_recording - the generation of the kernel that recorded a trace:
+ * the trace's own release (uname), else the recording metadata's, with a
+ * Debian ABI release's sublevel from the metadata's build string
+ * (sr_kgen_build())
+ * @trace_release: the trace's release, or NULL / ""
+ * @meta_release: the metadata's "kernel" line's, or NULL / ""
+ * @meta_build: the metadata's "kernel-build" line's, or NULL / ""
+ * Return: the release @out was made from (@meta_release when neither parses)
+ */
+const char *sr_kgen_recording(const char *trace_release, const char *meta_release,
+			      const char *meta_build, struct sr_kgen *out);
+
 /* 1 when @g's kernel has behaviour @f */
 int sr_kgen_has(const struct sr_kgen *g, enum sr_kfeat f);
 
