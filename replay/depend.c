@@ -117,41 +117,58 @@ void sr_dep_model_init(struct sr_dep_model *t, const struct sr_model *base)
 	p->find_idlest_group_cpu = t_find_idlest_group_cpu;
 }
 
+/*
+ * The policy's members by what an evaluation depends on: the placement
+ * members, each with its SR_DEP_*, and the balance members (0), which take
+ * a struct sr_lb_ctx that no placement function has
+ */
+#define MEMBER(name, dep) { offsetof(struct sr_policy, name), \
+			    sizeof(((struct sr_policy *)0)->name), dep }
+static const struct {
+	size_t off, len;
+	unsigned dep;
+} members[] = {
+	MEMBER(select_task_rq, SR_DEP_SELECT_TASK_RQ),
+	MEMBER(wake_wide, SR_DEP_WAKE_WIDE),
+	MEMBER(wake_affine, SR_DEP_WAKE_AFFINE),
+	MEMBER(wake_affine_idle, SR_DEP_WAKE_AFFINE_IDLE),
+	MEMBER(wake_affine_weight, SR_DEP_WAKE_AFFINE_WEIGHT),
+	MEMBER(select_idle_sibling, SR_DEP_SELECT_IDLE_SIBLING),
+	MEMBER(select_idle_cpu, SR_DEP_SELECT_IDLE_CPU),
+	MEMBER(find_idlest_cpu, SR_DEP_FIND_IDLEST_CPU),
+	MEMBER(find_idlest_group, SR_DEP_FIND_IDLEST_GROUP),
+	MEMBER(find_idlest_group_cpu, SR_DEP_FIND_IDLEST_GROUP_CPU),
+	MEMBER(kthread_is_per_cpu, 0),
+	MEMBER(task_hot, 0),
+	MEMBER(can_migrate_task, 0),
+	MEMBER(detach_tasks, 0),
+	MEMBER(should_we_balance, 0),
+	MEMBER(update_sg_lb_stats, 0),
+	MEMBER(update_sd_pick_busiest, 0),
+	MEMBER(find_busiest_group, 0),
+	MEMBER(calculate_imbalance, 0),
+	MEMBER(find_busiest_queue, 0),
+	MEMBER(load_balance, 0),
+	MEMBER(rebalance_domains, 0),
+	MEMBER(newidle_balance, 0),
+	MEMBER(nohz_idle_balance, 0),
+	MEMBER(run_rebalance_domains, 0),
+};
+
 unsigned sr_dep_diff(const struct sr_model *side, const struct sr_model *base)
 {
-	const struct sr_policy *p = &side->pol, *q = &base->pol;
 	struct sr_model a, b;
 	unsigned d = 0;
+	size_t i;
 
 	/* the base model's own members (sr_base()) are the same only over the same base */
 	if ((side->base ? side->base : side) != base || base->base)
 		return SR_DEP_ALL;
-	if (p->select_task_rq != q->select_task_rq)
-		d |= SR_DEP_SELECT_TASK_RQ;
-	if (p->wake_wide != q->wake_wide)
-		d |= SR_DEP_WAKE_WIDE;
-	if (p->wake_affine != q->wake_affine)
-		d |= SR_DEP_WAKE_AFFINE;
-	if (p->wake_affine_idle != q->wake_affine_idle)
-		d |= SR_DEP_WAKE_AFFINE_IDLE;
-	if (p->wake_affine_weight != q->wake_affine_weight)
-		d |= SR_DEP_WAKE_AFFINE_WEIGHT;
-	if (p->select_idle_sibling != q->select_idle_sibling)
-		d |= SR_DEP_SELECT_IDLE_SIBLING;
-	if (p->select_idle_cpu != q->select_idle_cpu)
-		d |= SR_DEP_SELECT_IDLE_CPU;
-	if (p->find_idlest_cpu != q->find_idlest_cpu)
-		d |= SR_DEP_FIND_IDLEST_CPU;
-	if (p->find_idlest_group != q->find_idlest_group)
-		d |= SR_DEP_FIND_IDLEST_GROUP;
-	if (p->find_idlest_group_cpu != q->find_idlest_group_cpu)
-		d |= SR_DEP_FIND_IDLEST_GROUP_CPU;
 	if (side->mask_exiting_sync != base->mask_exiting_sync)
 		d |= SR_DEP_MASK_EXITING_SYNC;
 	/*
 	 * Anything else that differs is not traced: the other flags, and any
-	 * member or field this file does not know yet.  The balance members
-	 * take a struct sr_lb_ctx, which no placement function has.
+	 * member or field this file does not know yet
 	 */
 	memcpy(&a, side, sizeof(a));
 	memcpy(&b, base, sizeof(b));
@@ -161,31 +178,14 @@ unsigned sr_dep_diff(const struct sr_model *side, const struct sr_model *base)
 	a.patch = b.patch;
 	a.variant = b.variant;
 	a.mask_exiting_sync = b.mask_exiting_sync;
-	a.pol.select_task_rq = b.pol.select_task_rq;
-	a.pol.wake_wide = b.pol.wake_wide;
-	a.pol.wake_affine = b.pol.wake_affine;
-	a.pol.wake_affine_idle = b.pol.wake_affine_idle;
-	a.pol.wake_affine_weight = b.pol.wake_affine_weight;
-	a.pol.select_idle_sibling = b.pol.select_idle_sibling;
-	a.pol.select_idle_cpu = b.pol.select_idle_cpu;
-	a.pol.find_idlest_cpu = b.pol.find_idlest_cpu;
-	a.pol.find_idlest_group = b.pol.find_idlest_group;
-	a.pol.find_idlest_group_cpu = b.pol.find_idlest_group_cpu;
-	a.pol.kthread_is_per_cpu = b.pol.kthread_is_per_cpu;
-	a.pol.task_hot = b.pol.task_hot;
-	a.pol.can_migrate_task = b.pol.can_migrate_task;
-	a.pol.detach_tasks = b.pol.detach_tasks;
-	a.pol.should_we_balance = b.pol.should_we_balance;
-	a.pol.update_sg_lb_stats = b.pol.update_sg_lb_stats;
-	a.pol.update_sd_pick_busiest = b.pol.update_sd_pick_busiest;
-	a.pol.find_busiest_group = b.pol.find_busiest_group;
-	a.pol.calculate_imbalance = b.pol.calculate_imbalance;
-	a.pol.find_busiest_queue = b.pol.find_busiest_queue;
-	a.pol.load_balance = b.pol.load_balance;
-	a.pol.rebalance_domains = b.pol.rebalance_domains;
-	a.pol.newidle_balance = b.pol.newidle_balance;
-	a.pol.nohz_idle_balance = b.pol.nohz_idle_balance;
-	a.pol.run_rebalance_domains = b.pol.run_rebalance_domains;
+	for (i = 0; i < sizeof(members) / sizeof(members[0]); i++) {
+		char *x = (char *)&a.pol + members[i].off;
+		const char *y = (const char *)&b.pol + members[i].off;
+
+		if (members[i].dep && memcmp(x, y, members[i].len))
+			d |= members[i].dep;
+		memcpy(x, y, members[i].len);
+	}
 	/* (padding that differs, too: then the side is evaluated, as before) */
 	return memcmp(&a, &b, sizeof(a)) ? SR_DEP_ALL : d;
 }
