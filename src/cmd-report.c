@@ -892,11 +892,16 @@ static int report_exec(int argc, char **argv)
 			 runs[1][nruns[1] - 1]);
 		goto out;
 	}
-	if (ndb == 2 && same_file(file[0], file[1]) &&
-	    (run ? run : runs[0][nruns[0] - 1]) == (run2 ? run2 : runs[1][nruns[1] - 1]))
-		sr_warn("report: both sides are run %ld of '%s': every delta is 0 (-r N and "
-			"--run2 M pick two runs of one file)",
-			run ? run : runs[0][nruns[0] - 1], file[0]);
+	/* two DBs: the runs compared, by default the last of each */
+	if (ndb == 2) {
+		if (!run)
+			run = runs[0][nruns[0] - 1];
+		if (!run2)
+			run2 = runs[1][nruns[1] - 1];
+		if (same_file(file[0], file[1]) && run == run2)
+			sr_warn("report: both sides are run %ld of '%s': every delta is 0 (-r N "
+				"and --run2 M pick two runs of one file)", run, file[0]);
+	}
 	if (html) {
 		/* the page appears whole or not at all */
 		if (asprintf(&tmp, "%s.tmp-%d", html, (int)getpid()) < 0) {
@@ -924,11 +929,9 @@ static int report_exec(int argc, char **argv)
 			sr_error("%s", sr_strerror(-SR_E_NOMEM));
 			goto out;
 		}
-		err = sr_report_add(r, db[0], file[0], run ? run : ndb == 1 ? runs[0][i] :
-				    runs[0][nruns[0] - 1], &o, &cause);
+		err = sr_report_add(r, db[0], file[0], run ? run : runs[0][i], &o, &cause);
 		if (!err && ndb == 2)
-			err = sr_report_add(r, db[1], file[1], run2 ? run2 : runs[1][nruns[1] - 1],
-					    &o, &cause);
+			err = sr_report_add(r, db[1], file[1], run2, &o, &cause);
 		if (err) {
 			sr_error("%s", cause ? cause : sr_strerror(err));
 			sr_report_free(r);

@@ -115,6 +115,17 @@ static int kgen_compute(const struct sr_kgen *g, int f)
 	return 0;
 }
 
+/* @g's behaviours, from its release */
+static void kgen_features(struct sr_kgen *g)
+{
+	int f;
+
+	g->feat = 0;
+	for (f = 0; f < SR_KF__COUNT; f++)
+		if (kgen_compute(g, f))
+			g->feat |= 1u << f;
+}
+
 /* a decimal number of 1 to 4 digits at *s, advancing it; -1 if none */
 static int number(const char **s)
 {
@@ -131,7 +142,7 @@ static int number(const char **s)
 int sr_kgen_parse(const char *release, enum sr_kgen_source src, struct sr_kgen *out)
 {
 	const char *s = release;
-	int maj, min, sub = 0, f;
+	int maj, min, sub = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->sublevel = -1;
@@ -166,9 +177,7 @@ int sr_kgen_parse(const char *release, enum sr_kgen_source src, struct sr_kgen *
 	out->sublevel = sub;
 	out->source = src;
 	sr_strlcpy(out->release, release, sizeof(out->release));
-	for (f = 0; f < SR_KF__COUNT; f++)
-		if (kgen_compute(out, f))
-			out->feat |= 1u << f;
+	kgen_features(out);
 	return 0;
 }
 
@@ -176,7 +185,7 @@ int sr_kgen_build(struct sr_kgen *g, const char *version)
 {
 	const char *s = version ? strstr(version, "Debian ") : NULL;
 	const char *start;
-	int maj, min, sub, f;
+	int maj, min, sub;
 
 	if (!s || !g->major || g->sublevel >= 0)
 		return 0;
@@ -193,10 +202,7 @@ int sr_kgen_build(struct sr_kgen *g, const char *version)
 		return 0;
 	g->sublevel = sub;
 	snprintf(g->build, sizeof(g->build), "Debian %.*s", (int)strcspn(start, " ()"), start);
-	g->feat = 0;
-	for (f = 0; f < SR_KF__COUNT; f++)
-		if (kgen_compute(g, f))
-			g->feat |= 1u << f;
+	kgen_features(g);
 	return 1;
 }
 
