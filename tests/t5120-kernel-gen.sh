@@ -40,6 +40,10 @@ same "kernel-build Debian 6.1.85-1: 6.1.85, without NI_RANDOM (backported in 6.1
 same "kernel-build Debian 6.1.192-3: 6.1.192, NI_RANDOM" \
 	"6.1.192 (recording 6.1.0-57-amd64, built as Debian 6.1.192-3): CFS, no delayed dequeue, NI_RANDOM newidle balance" \
 	"$(kline "$TMP/kb192.txt")"
+meta_build 6.1.0-57-amd64 "#1 SMP Debian 6.1.x-garbage" >"$TMP/kbbad.txt"
+same "a kernel-build line without a Debian X.Y.Z of the release: the newest stable, as without it" \
+	"6.1.y (recording 6.1.0-57-amd64; sublevel not in the release: newest stable assumed): CFS, no delayed dequeue, NI_RANDOM newidle balance" \
+	"$(kline "$TMP/kbbad.txt")"
 same "info names the same generation" \
 	"  generation 6.1.85 (recording 6.1.0-20-amd64, built as Debian 6.1.85-1): CFS, no delayed dequeue" \
 	"$("$SR" info "$TMP/kb85.txt" | grep '^  generation')"
