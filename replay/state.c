@@ -1058,23 +1058,26 @@ static int emit_migration(struct sr_replay *r, const struct sr_migration *m)
 }
 
 /*
- * A pull by @cpu in a task's context after which that task did not block
- * (@next >= 0: told at a switch): no balance.  sched_balance_newidle()
- * (newidle_balance() in 6.1) runs from __schedule() for a blocking task,
- * and the periodic and nohz balances only from SCHED_SOFTIRQ
- * (sched_balance_softirq(), run_rebalance_domains() in 6.1), whose events
- * carry the softirq flag; the idle loop's nohz_run_idle_balance() only
- * updates blocked load.  What moves a queued CFS task from the context of
- * another is affine_move_task() (6.1, 6.12): sched_setaffinity() by the
- * current task took the task's CPU from its mask, and move_queued_task()
- * put it on a CPU of the new one (here the caller's).  An RT task is
- * pulled from __schedule()'s balance callback (pull_rt_task()), so only
- * CFS tasks count.
+ * A pull by @cpu in a task's context after which that task did not block,
+ * or went on to emit events of its own before its switch (@next >= 0: told
+ * at a switch): no balance.  sched_balance_newidle() (newidle_balance() in
+ * 6.1) runs from __schedule() for a blocking task, between its dequeue and
+ * its sched_switch, and the periodic and nohz balances only from
+ * SCHED_SOFTIRQ (sched_balance_softirq(), run_rebalance_domains() in 6.1),
+ * whose events carry the softirq flag; the idle loop's
+ * nohz_run_idle_balance() only updates blocked load.  What moves a queued
+ * CFS task from the context of another is affine_move_task() (6.1, 6.12):
+ * sched_setaffinity() by the current task took the task's CPU from its
+ * mask, and move_queued_task() put it on a CPU of the new one (here the
+ * caller's); the caller returns to user space and may exit (taskset -p).
+ * An RT task is pulled from __schedule()'s balance callback
+ * (pull_rt_task()), so only CFS tasks count.
  */
 static int pull_by_setaffinity(const struct sr_replay *r, const struct sr_task *p, int cpu,
 			       int next, int prev_blocked)
 {
-	return next >= 0 && !prev_blocked && r->pull_task[cpu] && p && is_fair(p);
+	return next >= 0 && r->pull_task[cpu] && (!prev_blocked || r->pull_ran[cpu]) && p &&
+	       is_fair(p);
 }
 
 /*
@@ -1130,7 +1133,9 @@ static int settle_pull(struct sr_replay *r, int cpu, int next, int prev_blocked,
 		return emit_migration(r, &m);
 	}
 	/*
-	 * newly idle when the blocking puller switches to the pulled task; or,
+	 * newly idle when the blocking puller switches to the pulled task
+	 * (from a task's context, however long __schedule() took: no periodic
+	 * balance runs there, pull_by_setaffinity() has taken the rest); or,
 	 * with delayed dequeue (6.12+), when the task pulled was sched_delayed:
 	 * pick_next_task_fair() (6.12.117) goes "again" after
 	 * sched_balance_newidle() pulled, pick_next_entity() dequeues the
@@ -1138,7 +1143,7 @@ static int settle_pull(struct sr_replay *r, int cpu, int next, int prev_blocked,
 	 * CPU runs another task or goes idle
 	 */
 	if (prev_blocked && (next == m.pid || r->pull_delayed[cpu]) &&
-	    now - m.ts <= NEWIDLE_WINDOW_NS && !idle_pull(r, cpu))
+	    (now - m.ts <= NEWIDLE_WINDOW_NS || r->pull_task[cpu]) && !idle_pull(r, cpu))
 		m.kind = SR_MIG_LB_NEWIDLE;
 	else
 		m.kind = SR_MIG_LB_PERIODIC;
@@ -2508,7 +2513,8 @@ static int on_migrate(struct sr_replay *r, const struct sr_event *ev)
 			ret = sr_dec_lb_open_pull(r, p, orig, dest, ev->common_pid, now);
 		r->pull[dest] = m;
 		r->pull_gap[dest] = r->last_local[dest];
-		r->pull_task[dest] = ev->ctx == SR_CTX_TASK && ev->common_pid > 0;
+		r->pull_task[dest] = ev->ctx == SR_CTX_TASK && ev->common_pid > 0 ? ev->common_pid : 0;
+		r->pull_ran[dest] = 0;
 		deferred = balanced = 1;
 	} else if (e != orig && r->rq[e].curr == 0) {
 		m.kind = SR_MIG_LB_NOHZ;
@@ -3030,6 +3036,17 @@ int sr_replay_feed(struct sr_replay *r, const struct sr_event *ev)
 		r->fork_probe[ev->cpu].valid = 0;
 		r->stats.probe_unmatched++;
 	}
+	/*
+	 * the task whose context a pending pull came in runs on
+	 * (pull_by_setaffinity()): it wakes, forks or exits, which no balance
+	 * does from __schedule() (the balance probes fire there, as the
+	 * pull's migration does)
+	 */
+	if (r->pull[ev->cpu].pid > 0 && r->pull_task[ev->cpu] && ev->ctx == SR_CTX_TASK &&
+	    ev->common_pid == r->pull_task[ev->cpu] &&
+	    (ev->kind == SR_EV_WAKING || ev->kind == SR_EV_WAKEUP ||
+	     ev->kind == SR_EV_WAKEUP_NEW || ev->kind == SR_EV_FORK || ev->kind == SR_EV_EXIT))
+		r->pull_ran[ev->cpu] = 1;
 	ret = feed(r, ev);
 	/* the trace shows this CPU: its ticks come (tick_rm_add()) */
 	r->tick_rm[ev->cpu].nr = 0;
@@ -3098,6 +3115,7 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 	r->pull_gap = calloc(topo->ncpus, sizeof(*r->pull_gap));
 	r->pull_batch = calloc(topo->ncpus, sizeof(*r->pull_batch));
 	r->pull_task = calloc(topo->ncpus, sizeof(*r->pull_task));
+	r->pull_ran = calloc(topo->ncpus, sizeof(*r->pull_ran));
 	r->pull_delayed = calloc(topo->ncpus, sizeof(*r->pull_delayed));
 	r->lb_llc_last = calloc(topo->ncpus, sizeof(*r->lb_llc_last));
 	r->ticking = calloc(topo->ncpus, sizeof(*r->ticking));
@@ -3112,7 +3130,7 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 	    !r->selected || !r->fork_probe || !r->removed || !r->tick_rm || !r->tick_saved ||
 	    !r->ksoftirqd_woken || !r->lb_head ||
 	    !r->lb_tail || !r->lb_scratch || !r->lbp || !r->last_local || !r->nohz_last ||
-	    !r->switch_ts || !r->nib_levels || !r->pb_levels || !r->pb_ts || !r->pull_gap || !r->pull_batch || !r->pull_task ||
+	    !r->switch_ts || !r->nib_levels || !r->pb_levels || !r->pb_ts || !r->pull_gap || !r->pull_batch || !r->pull_task || !r->pull_ran ||
 	    !r->pull_delayed ||
 	    !r->lb_llc_last || !r->ticking) {
 		sr_replay_free(r);
@@ -3221,6 +3239,7 @@ void sr_replay_free(struct sr_replay *r)
 	free(r->pull_gap);
 	free(r->pull_batch);
 	free(r->pull_task);
+	free(r->pull_ran);
 	free(r->pull_delayed);
 	free(r->ni_call);
 	free(r->ni_pull);

@@ -442,6 +442,20 @@ for who in "W-400 [000]" "H1-411 [001]"; do
 		"affinity|2 1|2 1|2 1|2 1|2 1|2 1|1 1 1" \
 		"$(sqlite3 "$TMP/amb.db" "SELECT class FROM migration WHERE tid = 401")|$(sqlite3 -separator ' ' "$TMP/amb.db" "SELECT cpu, (reason LIKE '%this not allowed%') + (inferred LIKE '%affinity%') - 1 FROM evaluation_v JOIN decision USING (decision_id) WHERE kind = 'wakeup' AND tid = 401 AND patch IS NULL ORDER BY ts" | paste -sd'|')|$(sqlite3 -separator ' ' "$TMP/amb.db" "SELECT instr(reason, 'none movable') > 0, cpu IS NULL, inferred LIKE '%affinity%' FROM evaluation_v JOIN decision USING (decision_id) WHERE kind = 'newidle' AND ts = 3014000000 AND patch IS NULL")"
 done
+# the same move by a caller that exits before its final switch, to P, 300 us
+# later (affinity-moved-exit.txt): it ran on (sched_process_exit), so the pull
+# was no newly idle balance of its __schedule(), and in task context no
+# periodic one either; without the exit, the same switch is a newly idle pull
+# however long __schedule() took
+ame="$FIX/scenario/affinity-moved-exit.txt"
+ok "a trace with a task moved by an exiting taskset replays" "$SR" replay -q -o "$TMP/ame.db" -t 2x2x1 "$ame"
+same "the move is an affinity migration, no balance decision, every wakeup of P 'this not allowed' (CPU 2), marked inferred" \
+	"affinity|0|2 1|2 1|2 1|2 1|2 1" \
+	"$(sqlite3 "$TMP/ame.db" "SELECT class, (SELECT count(*) FROM decision WHERE kind LIKE 'balance%') FROM migration WHERE tid = 401")|$(sqlite3 -separator ' ' "$TMP/ame.db" "SELECT cpu, (reason LIKE '%this not allowed%') + (inferred LIKE '%affinity%') - 1 FROM evaluation_v JOIN decision USING (decision_id) WHERE kind = 'wakeup' AND tid = 401 AND patch IS NULL ORDER BY ts" | paste -sd'|')"
+sed '/sched_process_exit/d' "$ame" >"$TMP/ame-noexit.txt"
+"$SR" replay -q -o "$TMP/amn.db" -t 2x2x1 "$TMP/ame-noexit.txt" >/dev/null 2>&1
+same "without the exit: a newly idle pull, 300 us before the switch" \
+	"balance_newidle" "$(sqlite3 "$TMP/amn.db" "SELECT class FROM migration WHERE tid = 401")"
 # a trace without sched_waking (schedreplay-models(7) 9.3): decisions from the
 # wakee's sched_migrate_task (on the waker's CPU) or its sched_wakeup
 nw="$FIX/scenario/no-waking.txt"

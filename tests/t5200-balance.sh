@@ -138,14 +138,22 @@ same "newidle pull, switch in lost: evaluated as newly idle (CPU_NEWLY_IDLE), no
 	"balance_newidle 620 0 1 newidle > MC: busiest cpu 0 (nr 2, overloaded) > pull 620 from 0 to 1" \
 	"$(lb_base "$TMP/nps.db")"
 
-# the same pull with W blocking only 1 ms later: periodic; the tick's idle
-# type is not in the trace, the CPU the engine held idle keeps CPU_IDLE
+# the same pull with W blocking only 1 ms later: still newly idle, the pull
+# being in W's context (no periodic balance runs there: SCHED_SOFTIRQ's
+# events carry the 's' flag); from a softirq ('s'), periodic, and the tick's
+# idle type is not in the trace: the CPU the engine held idle keeps CPU_IDLE
 sed 's/10\.004022: sched_switch/10.005022: sched_switch/' \
 	"$S/newidle-pull-switch-lost.txt" >"$TMP/nps-r.txt"
 "$SR" replay -q -o "$TMP/nps-r.db" -t 1x2x1 "$TMP/nps-r.txt" 2>"$TMP/e"
-same "newidle pull, switch in lost, W blocks 1 ms later: periodic, idle" \
-	"balance_periodic 620 0 1 periodic, idle > MC: busiest cpu 0 (nr 2, overloaded) > pull 620 from 0 to 1" \
+same "newidle pull, switch in lost, W blocks 1 ms later: newly idle still" \
+	"balance_newidle 620 0 1 newidle > MC: busiest cpu 0 (nr 2, overloaded) > pull 620 from 0 to 1" \
 	"$(lb_base "$TMP/nps-r.db")"
+sed 's/^\( *W-700 *\[001\] \)d\.\.2\.\( *10\.004020: sched_migrate_task\)/\1d.s2.\2/' \
+	"$TMP/nps-r.txt" >"$TMP/nps-s.txt"
+"$SR" replay -q -o "$TMP/nps-s.db" -t 1x2x1 "$TMP/nps-s.txt" 2>"$TMP/e"
+same "the same pull from a softirq, W blocks 1 ms later: periodic, idle" \
+	"balance_periodic 620 0 1 periodic, idle > MC: busiest cpu 0 (nr 2, overloaded) > pull 620 from 0 to 1" \
+	"$(lb_base "$TMP/nps-s.db")"
 
 # the reverse: the idle task emits the pull (the idle CPU's rebalance_domains(),
 # CPU_IDLE) and W, its switch in lost, blocks to the task pulled: periodic
