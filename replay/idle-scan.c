@@ -6,10 +6,12 @@
  * balance (kernel/sched/fair.c, v6.0 to v6.12, unchanged in 6.1 and 6.12):
  * only at the domain whose span is the LLC, never at a CPU_NEWLY_IDLE
  * balance, from the LLC's summed cpu_util_cfs() at that balance.  Between
- * two such balances it is stale.  The trace shows no balance that moved
- * nothing, so the engine infers them from the tick: rebalance_domains() at
- * a jiffy on a CPU whose tick runs, and the nohz pass for the tickless ones
- * when a busy CPU's tick would kick it.  The value lives in each CPU's
+ * two such balances it is stale.  With the balance probes, each of those
+ * balances is in the trace (sr_idle_scan_balanced(), from the balance_rq
+ * probe); without them the trace shows no balance that moved nothing, so
+ * the engine infers them from the tick: rebalance_domains() at a jiffy on
+ * a CPU whose tick runs, and the nohz pass for the tickless ones when a
+ * busy CPU's tick would kick it.  The value lives in each CPU's
  * struct sr_rq (sis_nr); the models read it where it is known.
  */
 #include "replay-local.h"
@@ -112,6 +114,19 @@ static void update_idle_cpu_scan(struct sr_replay *r, const struct sr_domain *d,
 	r->stats.idle_scan_updates++;
 }
 
+/* the CPUs whose tick runs at @now: busy, or idle for less than a tick (§7.7) */
+static void mark_ticking(const struct sr_replay *r, uint64_t now, unsigned char *ticking)
+{
+	uint64_t tick = NSEC_PER_SEC / (uint64_t)r->hz;
+	int cpu;
+
+	for (cpu = 0; cpu < r->topo->ncpus; cpu++) {
+		const struct sr_rq *rq = &r->rq[cpu];
+
+		ticking[cpu] = !cpu_idle(rq) || (rq->known && now < rq->idle_stamp + tick);
+	}
+}
+
 /*
  * The balances of one jiffy @j (at @now): scheduler_tick() ->
  * trigger_load_balance() on every CPU whose tick runs (busy, or idle for
@@ -126,14 +141,9 @@ static void update_idle_cpu_scan(struct sr_replay *r, const struct sr_domain *d,
 static void jiffy(struct sr_replay *r, uint64_t j, uint64_t now, unsigned char *ticking)
 {
 	const struct sr_topology *t = r->topo;
-	uint64_t tick = NSEC_PER_SEC / (uint64_t)r->hz;
 	int cpu, kick = 0;
 
-	for (cpu = 0; cpu < t->ncpus; cpu++) {
-		const struct sr_rq *rq = &r->rq[cpu];
-
-		ticking[cpu] = !cpu_idle(rq) || (rq->known && now < rq->idle_stamp + tick);
-	}
+	mark_ticking(r, now, ticking);
 	for (cpu = 0; cpu < t->ncpus && !kick; cpu++) {
 		const struct sr_domain *d;
 		int c, busy = 0;
@@ -166,11 +176,43 @@ static void jiffy(struct sr_replay *r, uint64_t j, uint64_t now, unsigned char *
 /* at most this many of the jiffies before an event are replayed: the state is the same */
 #define JIFFIES_BACK 64
 
+/*
+ * The rank of sd->level @level among the levels the trace's balance_rq
+ * events showed (lb_ranks() in decision.c): the index of the domain in
+ * @cpu's list once every level has been seen, else -1
+ */
+static int level_rank(const struct sr_replay *r, int cpu, int level)
+{
+	unsigned seen = r->lb_levels_seen;
+
+	if (level < 0 || level >= 31 || !(seen >> level & 1) ||
+	    __builtin_popcount(seen) != r->topo->cpu[cpu].ndomains)
+		return -1;
+	return __builtin_popcount(seen & ((1u << level) - 1));
+}
+
+void sr_idle_scan_balanced(struct sr_replay *r, int cpu, int level, int fresh, uint64_t now)
+{
+	const struct sr_domain *d = r->topo && cpu >= 0 && cpu < r->topo->ncpus ?
+					    sr_topology_llc(r->topo, cpu) : NULL;
+	int rank = level_rank(r, cpu, level);
+
+	if (!r->ticking || !d || d->span_weight < 2 || rank < 0 ||
+	    &r->topo->cpu[cpu].dom[rank] != d)
+		return;
+	mark_ticking(r, now, r->ticking);
+	update_idle_cpu_scan(r, d, cpu, r->ticking, fresh, now);
+}
+
 void sr_idle_scan_advance(struct sr_replay *r, uint64_t now)
 {
 	uint64_t tick = NSEC_PER_SEC / (uint64_t)r->hz, j = now / tick, b;
 
 	if (!r->ticking)
+		return;
+	/* the balance probes show each LLC-level balance (sr_idle_scan_balanced()) */
+	if (r->balance_probes && r->lb_levels_seen &&
+	    __builtin_popcount(r->lb_levels_seen) == r->topo->cpu[0].ndomains)
 		return;
 	if (!r->jiffy_seen) {
 		r->jiffy_seen = j;

@@ -231,6 +231,18 @@ struct sr_replay {
  */
 void sr_idle_scan_advance(struct sr_replay *r, uint64_t now);
 
+/**
+ * sr_idle_scan_balanced - a balance_rq probe of a periodic or nohz balance
+ * of @cpu at sd->level @level (@fresh: in another CPU's nohz pass): at the
+ * LLC's level, update_idle_cpu_scan() at @now
+ * @r:     the replay
+ * @cpu:   env->dst_cpu
+ * @level: the probe's sd->level
+ * @fresh: every CPU's blocked averages were just updated
+ * @now:   the probe's time
+ */
+void sr_idle_scan_balanced(struct sr_replay *r, int cpu, int level, int fresh, uint64_t now);
+
 
 #define BALANCE_KINDS ((1u << SR_DEC_LB_PERIODIC) | (1u << SR_DEC_LB_NEWIDLE) | \
 		       (1u << SR_DEC_LB_NOHZ) | (1u << SR_DEC_NEWIDLE))

@@ -2851,6 +2851,7 @@ static void periodic_probe(struct sr_replay *r, const struct sr_event *ev)
 		r->pb_levels[cpu] = 0;
 	r->pb_levels[cpu] |= bit;
 	r->pb_ts[cpu] = ev->ts;
+	sr_idle_scan_balanced(r, cpu, ev->lb_level, cpu != ev->cpu, ev->ts);
 }
 
 /*

@@ -358,6 +358,17 @@ sed 's/ 0\.551000: sched_waking/ 0.553000: sched_waking/; s/ 0\.551001: sched_wa
 same "after CPU 1's idle tick balanced the LLC at 0.552: overloaded, no scan" \
 	"0 not wide > this == prev > sis: llc overloaded, no scan > sis: target" \
 	"$(wake300 "$TMP/sul.db")"
+# with the balance probes, the budget is written at the LLC-level balances they
+# show (sis-util-probed.txt: CPU 1's at 0.5508, between two jiffies), not at
+# the tick's; --no-balance-probes infers them from the tick again
+sp="$FIX/scenario/sis-util-probed.txt"
+ok "the probed LLC balances' trace replays" "$SR" replay -q -o "$TMP/sp.db" -t 1x2x1 "$sp"
+same "the balance at 0.5508 wrote the budget of 50 ms of running: no scan, X kept on CPU 0 (the kernel's choice)" \
+	"0 0 not wide > this == prev > sis: llc overloaded, no scan > sis: target" \
+	"$(wake300 "$TMP/sp.db" actual_cpu,)"
+"$SR" replay -q -o "$TMP/spn.db" -t 1x2x1 --no-balance-probes "$sp" >/dev/null 2>&1
+same "--no-balance-probes: the budget of 0.504's balance, the scan takes CPU 1" \
+	"1 not wide > this == prev > scan: idle 1" "$(wake300 "$TMP/spn.db")"
 # a bound kthread's wakeup on an idle CPU's wake list: that CPU is not idle
 # until its sched_wakeup (select_task_rq(), ttwu_queue_wakelist(), 6.1 and 6.12)
 bw="$FIX/scenario/sis-bound-wakelist.txt"
