@@ -202,6 +202,8 @@ void sr_idle_scan_balanced(struct sr_replay *r, int cpu, int level, int fresh, u
 		return;
 	mark_ticking(r, now, r->ticking);
 	update_idle_cpu_scan(r, d, cpu, r->ticking, fresh, now);
+	r->stats.idle_scan_updates--;
+	r->stats.idle_scan_probed++;
 }
 
 void sr_idle_scan_advance(struct sr_replay *r, uint64_t now)

@@ -1123,9 +1123,10 @@ static void print_fidelity(const struct replay_args *a, struct replay_ctx *rc,
 	       (unsigned long long)st->lb_batched,
 	       (unsigned long long)st->decisions[SR_DEC_LB_NOHZ],
 	       (unsigned long long)st->decisions[SR_DEC_NEWIDLE]);
-	printf("idle scan:  %llu LLC-level balances inferred from the tick wrote SIS_UTIL's "
-	       "nr_idle_scan (update_idle_cpu_scan())\n",
-	       (unsigned long long)st->idle_scan_updates);
+	printf("idle scan:  %llu LLC-level balances inferred from the tick and %llu shown by the "
+	       "balance probes wrote SIS_UTIL's nr_idle_scan (update_idle_cpu_scan())\n",
+	       (unsigned long long)st->idle_scan_updates,
+	       (unsigned long long)st->idle_scan_probed);
 	if (sr_kgen_has(&run->kgen, SR_KF_DELAY_DEQUEUE))
 		printf("delayed:    %llu sleeps kept queued (dequeue_entity(), 6.12+: not "
 		       "eligible), %llu woken still queued (ttwu_runnable(): no placement)\n",

@@ -670,6 +670,7 @@ struct sr_replay_stats {
 	uint64_t migrations[SR_MIG__COUNT];
 	uint64_t tasks_seen;
 	uint64_t idle_scan_updates;	/* inferred LLC balances that wrote nr_idle_scan */
+	uint64_t idle_scan_probed;	/* LLC balances the balance probes showed, the same */
 };
 
 const struct sr_replay_stats *sr_replay_borrow_stats(const struct sr_replay *r);
