@@ -137,12 +137,20 @@ int sr_meta_read(const char *path, const struct sr_trace_opts *opts, struct sr_t
 	struct sr_trace *t = *tp;
 	struct sr_event ev;
 	uint64_t n = 0;
+	unsigned kinds;
 	int ret, scan_probes, scan_balance, meta_done = 0;
 
-	/* a text trace cannot say up front that it holds the probe events */
+	/*
+	 * a text trace cannot say up front that it holds the probe events; a
+	 * trace.dat's formats say which kinds its events can be, and a probe
+	 * no format gives is not looked for (read to "meta end" only)
+	 */
 	m->autogroup = -1;
-	scan_probes = !sr_trace_borrow_info(t)->has_probes;
-	scan_balance = !sr_trace_borrow_info(t)->has_balance_probes;
+	kinds = sr_trace_borrow_info(t)->kinds;
+	scan_probes = !sr_trace_borrow_info(t)->has_probes &&
+		      (!kinds || kinds >> SR_EV_SELECT_RQ & 1);
+	scan_balance = !sr_trace_borrow_info(t)->has_balance_probes &&
+		       (!kinds || kinds >> SR_EV_BALANCE_RQ & 1);
 
 	while ((ret = sr_trace_next(t, &ev, cause)) > 0) {
 		const char *s = ev.text;

@@ -718,6 +718,24 @@ static int direct_streams(struct dat_priv *d, const char *name, char **cause)
 	return 0;
 }
 
+/*
+ * The kinds lookup_type() can give this file's events: those of the sched
+ * and schedreplay formats, which dat_open() parses (every other system
+ * gives SR_EV_OTHER), lost-event markers and the others
+ */
+static unsigned declared_kinds(struct tep_handle *tep)
+{
+	unsigned kinds = 1u << SR_EV_OTHER | 1u << SR_EV_LOST;
+	int i, n = tep_get_events_count(tep);
+
+	for (i = 0; i < n; i++) {
+		struct tep_event *e = tep_get_event(tep, i);
+
+		if (e && (!strcmp(e->system, "sched") || !strcmp(e->system, "schedreplay")))
+			kinds |= 1u << sr_event_kind_from_name(e->name);
+	}
+	return kinds;
+}
 /* the buffer to read, as pick_buffer() chooses it, from the layout */
 static int direct_pick(struct sr_trace *t, struct dat_priv *d, const char *want,
 		       const struct sr_tracedat_buffer **out, char **cause)
@@ -843,6 +861,7 @@ static void fill_info(struct sr_trace *t, struct dat_priv *d)
 	info->has_balance_probes =
 		tep_find_event_by_name(d->tep, "schedreplay", "balance_rq") != NULL;
 	info->has_setaffinity = tep_find_event_by_name(d->tep, "schedreplay", "setaffinity") != NULL;
+	info->kinds = declared_kinds(d->tep);
 }
 
 /*

@@ -52,6 +52,9 @@ struct sr_trace_info {
 	int has_probes;			/* the trace declares schedreplay/select_rq(_ret) */
 	int has_balance_probes;		/* the trace declares schedreplay/balance_rq */
 	int has_setaffinity;		/* the trace declares schedreplay/setaffinity */
+	/* bit per sr_event_kind its events can have, read off the formats it
+	 * declares before any event (trace.dat); 0: not known, any kind */
+	unsigned kinds;
 };
 
 /**

@@ -1,12 +1,47 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests for event names and prev_state decoding across the kernel
- * eras seen in the fixtures (schedreplay-models(7) §1.1, fixtures README).
+ * eras seen in the fixtures (schedreplay-models(7) §1.1, fixtures README),
+ * and the kinds a trace.dat's formats declare (sr_trace_info.kinds).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "schedreplay/event.h"
+#include "schedreplay/trace.h"
 #include "unit.h"
+
+/* the kinds @path declares (0: not known), -1 if it does not open */
+static long kinds_of(const char *path)
+{
+	struct sr_trace *t = NULL;
+	char *cause = NULL;
+	long k = -1;
+
+	if (!sr_trace_open(path, NULL, &t, &cause))
+		k = (long)sr_trace_borrow_info(t)->kinds;
+	CHECK(k >= 0, "open '%s' (%s)", path, cause ? cause : "ok");
+	sr_trace_free(t);
+	free(cause);
+	return k;
+}
+
+static void check_kinds(void)
+{
+	long k = kinds_of("tests/fixtures/tracedat/numa/numa-6.12-forks.dat");
+
+	/* select_rq probes, no balance_rq format: the meta scan looks for no balance probe */
+	CHECK(k > 0 && (k >> SR_EV_SELECT_RQ & 1) && (k >> SR_EV_SELECT_RQ_RET & 1) &&
+	      (k >> SR_EV_SWITCH & 1) && (k >> SR_EV_OTHER & 1) && !(k >> SR_EV_BALANCE_RQ & 1),
+	      "numa-6.12-forks kinds %#lx", k);
+	k = kinds_of("tests/fixtures/tracedat/numa/numa-6.1-messaging-balance.dat");
+	CHECK(k > 0 && (k >> SR_EV_BALANCE_RQ & 1), "messaging-balance kinds %#lx", k);
+	k = kinds_of("tests/fixtures/tracedat/succeed/live-6.18-top-v7.dat");
+	CHECK(k > 0 && !(k >> SR_EV_SELECT_RQ & 1) && !(k >> SR_EV_BALANCE_RQ & 1),
+	      "live-6.18-top-v7 kinds %#lx", k);
+	/* a text trace says nothing before its lines */
+	CHECK_EQ(kinds_of("tests/fixtures/text/succeed/lisa-trace.txt"), 0, "text kinds unknown");
+}
 
 int main(void)
 {
@@ -53,5 +88,6 @@ int main(void)
 	CHECK_EQ(sr_prev_state_parse("R-", &raw), SR_PREV_UNKNOWN, "text R- is not a state");
 	CHECK_EQ(sr_prev_state_parse("Q", &raw), SR_PREV_UNKNOWN, "unknown letter");
 	CHECK_EQ(sr_prev_state_parse("", &raw), SR_PREV_UNKNOWN, "empty");
+	check_kinds();
 	return unit_done();
 }
