@@ -350,7 +350,7 @@ static void task_remove(struct sr_replay *r, int pid)
 /* ---- PELT bookkeeping ---------------------------------------------------- */
 
 static unsigned long sub_clamp(unsigned long a, unsigned long b);
-static void tick_held(struct sr_replay *r, int cpu, long long kload);
+static void tick_held(struct sr_replay *r, int cpu, long long kload, uint64_t now);
 
 /*
  * tick_held(): a removal below the engine's usual error on a CPU's load
@@ -457,6 +457,40 @@ static void tick_rm_add(struct sr_replay *r, int cpu)
 	t->runnable += rm->runnable;
 	t->ts = rm->ts;
 	t->nr++;
+}
+
+/*
+ * A removal the tick rule took off @cpu (@t, from tick_rm_add()) that a
+ * probe shows still on the kernel's signal: the tick had not come, so
+ * update_cfs_rq_load_avg() (kernel/sched/fair.c, 6.1 and 6.12) has not
+ * emptied cfs_rq->removed yet either.  The averages get it back and it is
+ * pending again, for the CPU's next update (an enqueue there, a switch, or
+ * the tick, which the tick rule now expects 1/HZ after the probe @now) to
+ * take off, as the kernel's will.
+ */
+static void removed_unapply(struct sr_replay *r, int cpu, const struct sr_removed *t,
+			    uint64_t now)
+{
+	struct sr_removed *rm = &r->removed[cpu];
+	struct sr_pelt *sa = &r->rq[cpu].cfs;
+	uint64_t divider = SR_PELT_MAX - 1024 + sa->period_contrib;
+	uint64_t tick = 1000000000ULL / (uint64_t)r->hz;
+
+	sa->load_avg += t->load;
+	sa->load_sum += t->load * divider;
+	sa->util_avg += t->util;
+	sa->util_sum = (uint32_t)(sa->util_sum + t->util * divider);
+	sa->runnable_avg += t->runnable;
+	sa->runnable_sum += t->runnable * divider;
+	if (!rm->nr)
+		r->nremoved++;
+	rm->ts = now;
+	rm->nr += t->nr;
+	rm->load += t->load;
+	rm->util += t->util;
+	rm->runnable += t->runnable;
+	if (rm->ts + tick < r->removed_next || r->nremoved == 1)
+		r->removed_next = rm->ts + tick;
 }
 
 /*
@@ -1969,7 +2003,7 @@ static void probe_prevload(struct sr_replay *r, int cpu, const struct sr_event *
 {
 	if (ev->prevload < 0 || cpu < 0 || cpu >= r->topo->ncpus)
 		return;
-	tick_held(r, cpu, ev->prevload);
+	tick_held(r, cpu, ev->prevload, now);
 	if (r->removed[cpu].nr && !probe_removal_done(r, cpu, ev->prevload))
 		rq_pelt_advance(r, cpu, now);
 	else
@@ -1994,17 +2028,19 @@ static void probe_prevload(struct sr_replay *r, int cpu, const struct sr_event *
  * guests) or not.  Counted per trace; fork_inputs_as_read() follows the
  * majority.
  */
-static void tick_held(struct sr_replay *r, int cpu, long long kload)
+static void tick_held(struct sr_replay *r, int cpu, long long kload, uint64_t now)
 {
 	const struct sr_removed *t = &r->tick_rm[cpu];
 	long long eng = (long long)r->rq[cpu].cfs.load_avg;
 
 	if (!t->nr || t->load < SR_TICK_RM_MIN)
 		return;
-	if (llabs(kload - (eng + (long long)t->load)) < llabs(kload - eng))
+	if (llabs(kload - (eng + (long long)t->load)) < llabs(kload - eng)) {
 		r->tick_rm_held++;
-	else
+		removed_unapply(r, cpu, t, now);
+	} else {
 		r->tick_rm_gone++;
+	}
 	/* the probe shows the CPU: its load is the kernel's from here */
 	r->tick_rm[cpu].nr = 0;
 }

@@ -130,6 +130,20 @@ same "the variant has seven probes with prevload" "7" "$(grep -c 'wake_flags=0x8
 "$SR" replay -q -o "$TMP/t7.db" -t 1x2x1 "$TMP/t7.txt" 2>/dev/null
 same "seven probes are too few: the child goes to CPU 1" "700:1" "$(forks "$TMP/t7.db")"
 
+# --- a probe shows the tick had not come: the removal is pending again ----
+# wakes DB TID: the mainline CPU of TID's evaluated wakeup
+wakes() {
+	sqlite3 "$1" "SELECT e.cpu FROM decision d JOIN evaluation_v e USING (decision_id)
+		WHERE d.kind = 'wakeup' AND d.skip IS NULL AND d.tid = $2 AND e.model = 'mainline'"
+}
+ok "tick held: replay" "$SR" replay -q -o "$TMP/th.db" -t 1x3x1 "$S/tick-held-repending.txt"
+same "E's enqueue takes D's load off CPU 1: W is pulled to its waker's CPU" "1" "$(wakes "$TMP/th.db" 660)"
+# the probe says the tick came (prevload near the load without D): the same
+sed 's/ prevload=7100$/ prevload=1000/' "$S/tick-held-repending.txt" >"$TMP/tg2.txt"
+same "the variant's probe says gone" "1" "$(grep -c 'pid=650 .* prevload=1000$' "$TMP/tg2.txt")"
+"$SR" replay -q -o "$TMP/tg2.db" -t 1x3x1 "$TMP/tg2.txt" 2>/dev/null
+same "a removal the probe shows gone is not taken off twice: W is pulled" "1" "$(wakes "$TMP/tg2.db" 660)"
+
 # --- attach_entity_load_avg(): a child's decay window is its CPU's ---------
 # A fork storm (tests/lib/fork-storm.awk): W0 on CPU 0 runs 0.1 ms, forks a
 # child that runs 0.8 ms and exits, 300 ms long; Q (nice 19: load about 14)
