@@ -295,6 +295,9 @@ void sr_dec_evaluate(struct sr_replay *r, struct sr_pending *pd, const struct sr
 		keep_snapshot(r, &pd->d, &v);
 	if (r->touches[0] & (1u << pd->d.kind))
 		h_load_taken(r, &v, pd->ev[0].h_load_read);
+	/* the first base model's path turned on signals closer than their error */
+	if ((r->touches[0] & (1u << pd->d.kind)) && pd->ev[0].margin < SR_NEAR_PERMILLE)
+		pd->d.inferred |= SR_INF_NEAR;
 }
 
 /*

@@ -260,6 +260,24 @@ static int wake_affine_idle_v415(struct sr_wake_ctx *c, int this_cpu, int prev_c
 }
 
 /*
+ * A comparison of PELT signals @a against @b decided the path: keep its
+ * relative margin, per mille of the larger, if it is the smallest yet
+ * (sr_eval.margin, SR_INF_NEAR)
+ */
+static void margin(const struct sr_wake_ctx *c, long double a, long double b)
+{
+	long double x = a < 0 ? -a : a, y = b < 0 ? -b : b, d = a > b ? a - b : b - a;
+	long double big = x > y ? x : y;
+	unsigned m;
+
+	if (big <= 0)
+		return;
+	m = (unsigned)(d * 1000 / big);
+	if (m < c->out->margin)
+		c->out->margin = m;
+}
+
+/*
  * The weight comparison with the variants of change 1(c): @strict is `<`
  * (patched, mainline) against `<=` (v4.15, v4.16-rc1); @sync_bias adds 1 to
  * prev's side on sync wakeups.
@@ -292,6 +310,8 @@ int sr_affine_weight(struct sr_wake_ctx *c, const struct sr_domain *sd, int this
 	if (sync && sync_bias)
 		prev_eff += 1;
 
+	if (strict)
+		margin(c, this_eff, prev_eff);
 	if (strict ? this_eff < prev_eff : this_eff <= prev_eff) {
 		sr_reason(c, "weight: this %ld %s prev %ld", this_eff, strict ? "<" : "<=",
 			  prev_eff);
@@ -580,6 +600,7 @@ static unsigned long sub_floor(unsigned long a, unsigned long b)
 	return a > b ? a - b : 0;
 }
 
+
 /*
  * update_sg_wakeup_stats() + group_classify() of the slow path.  A new
  * task has no contribution anywhere yet; an exec'ing one (c->exec) runs on
@@ -639,17 +660,26 @@ static void group_stats(struct sr_wake_ctx *c, const uint64_t *span, int pct,
 	/* v4.x scales group loads to one CPU's capacity */
 	gs->rload /= gs->weight;
 	gs->aload /= gs->weight;
+	/* group_is_overloaded(), then group_has_capacity(): each test the class turned on */
+	if (gs->nr > gs->weight) {
+		margin(c, cap * 100, gs->util * (unsigned long)pct);
+		margin(c, cap * (unsigned long)pct, gs->runnable * 100);
+	}
 	if (gs->nr > gs->weight && (cap * 100 < gs->util * (unsigned long)pct ||
-				    cap * (unsigned long)pct < gs->runnable * 100))
+				    cap * (unsigned long)pct < gs->runnable * 100)) {
 		gs->type = GROUP_OVERLOADED;
-	else if (gs->nr < gs->weight)
+	} else if (gs->nr < gs->weight) {
 		gs->type = GROUP_HAS_SPARE;
-	else if (cap * (unsigned long)pct < gs->runnable * 100)
-		gs->type = GROUP_FULLY_BUSY;
-	else if (cap * 100 > gs->util * (unsigned long)pct)
-		gs->type = GROUP_HAS_SPARE;
-	else
-		gs->type = GROUP_FULLY_BUSY;
+	} else {
+		margin(c, cap * (unsigned long)pct, gs->runnable * 100);
+		if (cap * (unsigned long)pct < gs->runnable * 100) {
+			gs->type = GROUP_FULLY_BUSY;
+		} else {
+			margin(c, cap * 100, gs->util * (unsigned long)pct);
+			gs->type = cap * 100 > gs->util * (unsigned long)pct ? GROUP_HAS_SPARE :
+									      GROUP_FULLY_BUSY;
+		}
+	}
 	if (gs->type != GROUP_HAS_SPARE)
 		gs->avg_load = gs->load * SR_SCHED_CAPACITY / (long)cap;
 }
@@ -689,7 +719,7 @@ static int idlest_cpu_in(struct sr_wake_ctx *c, const uint64_t *span, int fallba
 {
 	const struct sr_topology *t = c->v->topo;
 	uint64_t latest = 0;
-	long min_load = -1;
+	long min_load = -1, second = -1;
 	int cpu, best_idle = SR_NONE, best_load = SR_NONE;
 
 	for (cpu = 0; cpu < t->ncpus; cpu++) {
@@ -714,13 +744,20 @@ static int idlest_cpu_in(struct sr_wake_ctx *c, const uint64_t *span, int fallba
 			}
 
 			if (min_load < 0 || l < min_load) {
+				if (min_load >= 0)
+					second = min_load;
 				min_load = l;
 				best_load = cpu;
+			} else if (second < 0 || l < second) {
+				second = l;
 			}
 		}
 	}
 	if (best_idle != SR_NONE)
 		return best_idle;
+	/* the least loaded CPU by cpu_load(): against the next one */
+	if (best_load != SR_NONE && second >= 0 && !c->m->runnable_load)
+		margin(c, min_load, second);
 	return best_load != SR_NONE ? best_load : fallback;
 }
 
@@ -771,6 +808,12 @@ static int idlest_group(struct sr_wake_ctx *c, int level, int cpu, int mainline)
 			continue;
 		}
 		/* update_pick_idlest() */
+		if (best_first != SR_NONE && gs.type == best.type) {
+			if (gs.type != GROUP_HAS_SPARE)
+				margin(c, gs.avg_load, best.avg_load);
+			else if (gs.idle_cpus == best.idle_cpus)
+				margin(c, gs.util, best.util);
+		}
 		if (best_first == SR_NONE || gs.type < best.type ||
 		    (gs.type == best.type && (gs.type == GROUP_HAS_SPARE ?
 		     (gs.idle_cpus > best.idle_cpus ||
@@ -818,12 +861,21 @@ static int idlest_group(struct sr_wake_ctx *c, int level, int cpu, int mainline)
 			long imb = SR_NICE0_WEIGHT * (sd->imbalance_pct - 100) / 100;
 
 			go = 1;
-			if ((sd->flags & SR_SD_NUMA) && best.avg_load + imb >= local.avg_load)
-				go = 0;
-			if (best.avg_load >= local.avg_load + imb)
-				go = 0;
-			if (100 * local.avg_load <= (long)sd->imbalance_pct * best.avg_load)
-				go = 0;
+			if (sd->flags & SR_SD_NUMA) {
+				margin(c, best.avg_load + imb, local.avg_load);
+				if (best.avg_load + imb >= local.avg_load)
+					go = 0;
+			}
+			if (go) {
+				margin(c, best.avg_load, local.avg_load + imb);
+				if (best.avg_load >= local.avg_load + imb)
+					go = 0;
+			}
+			if (go) {
+				margin(c, 100 * local.avg_load, (long)sd->imbalance_pct * best.avg_load);
+				if (100 * local.avg_load <= (long)sd->imbalance_pct * best.avg_load)
+					go = 0;
+			}
 		}
 	}
 	if (go)
@@ -1050,5 +1102,6 @@ void sr_model_select(const struct sr_model *m, const struct sr_view *v,
 
 	out->reason[0] = '\0';
 	out->h_load_read = 0;
+	out->margin = 1000;
 	out->cpu = m->pol.select_task_rq(&c);
 }

@@ -220,6 +220,10 @@ int sr_fidelity_add(struct sr_fidelity *f, const char *model, const struct sr_de
 		if (!r)
 			return -1;
 		count(r, f->topo, e->cpu, d->actual_cpu, d->prev_cpu);
+		if (e->margin < SR_NEAR_PERMILLE) {
+			r->near++;
+			r->near_exact += e->cpu == d->actual_cpu;
+		}
 		r = row(f, model, k[i], reason);
 		if (!r)
 			return -1;
@@ -292,6 +296,16 @@ void sr_fidelity_print(const struct sr_fidelity *f, FILE *out, int max_reasons)
 				(unsigned long long)r->n, pct(r->exact, r->n),
 				pct(r->same_llc, r->n), pct(r->same_node, r->n),
 				pct(r->baseline_exact, r->n));
+			if (r->near && r->near < r->n)
+				fprintf(out, "  %-14s %9llu %7.1f%%   of them near a threshold (inferred "
+					"'near'); the other %llu: %.1f%%\n", "  near", (unsigned long long)r->near,
+					pct(r->near_exact, r->near),
+					(unsigned long long)(r->n - r->near),
+					pct(r->exact - r->near_exact, r->n - r->near));
+			else if (r->near)
+				fprintf(out, "  %-14s %9llu %7.1f%%   all near a threshold (inferred "
+					"'near')\n", "  near", (unsigned long long)r->near,
+					pct(r->near_exact, r->near));
 			continue;
 		}
 		if (!kind || strcmp(kind, r->kind)) {

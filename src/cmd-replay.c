@@ -1235,10 +1235,15 @@ static void print_fidelity_json(const struct sr_fidelity *f, FILE *out)
 		else
 			fprintf(out, "null");
 		fprintf(out, ", \"n\": %llu, \"exact_pct\": %.2f, \"same_llc_pct\": %.2f, "
-			"\"same_node_pct\": %.2f, \"baseline_exact_pct\": %.2f}",
+			"\"same_node_pct\": %.2f, \"baseline_exact_pct\": %.2f",
 			(unsigned long long)r->n, fid_pct(r->exact, r->n),
 			fid_pct(r->same_llc, r->n), fid_pct(r->same_node, r->n),
 			fid_pct(r->baseline_exact, r->n));
+		/* a placement kind's total: how its near decisions fared */
+		if (!r->reason[0] && strncmp(r->kind, "balance_", 8) && strcmp(r->kind, "newidle"))
+			fprintf(out, ", \"near\": %llu, \"near_exact_pct\": %.2f",
+				(unsigned long long)r->near, fid_pct(r->near_exact, r->near));
+		fprintf(out, "}");
 	}
 	fprintf(out, "\n]\n");
 }

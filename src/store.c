@@ -1588,7 +1588,7 @@ static void inferred_text(unsigned inf, char *buf, size_t len)
 {
 	static const char *const names[] = {
 		"sync", "exiting", "kthread", "affinity", "pelt_warmup", "topology", "prev_cpu",
-		"wakee_flips", "ni_random",
+		"wakee_flips", "ni_random", "near",
 	};
 	size_t i, o = 0;
 

@@ -144,6 +144,30 @@ same "the variant's probe says gone" "1" "$(grep -c 'pid=650 .* prevload=1000$' 
 "$SR" replay -q -o "$TMP/tg2.db" -t 1x3x1 "$TMP/tg2.txt" 2>/dev/null
 same "a removal the probe shows gone is not taken off twice: W is pulled" "1" "$(wakes "$TMP/tg2.db" 660)"
 
+# --- a placement decided closer to its threshold than the signals' error --
+# inferred DB TID: the inferred column of TID's evaluated wakeup
+inferred() {
+	sqlite3 "$1" "SELECT inferred FROM decision WHERE kind = 'wakeup' AND skip IS NULL AND tid = $2"
+}
+case ",$(inferred "$TMP/th.db" 660)," in
+*,near,*) fail "W's wake_affine_weight (about 1000 against 3121 * 108 %) is marked near" ;;
+*) pass "W's wake_affine_weight (about 1000 against 3121 * 108 %) is not marked near" ;;
+esac
+# CPU 0's load from W's probe 900: 959 * 100 against 900 * 108, 1.3 % apart
+sed 's/ pid=660 load=2 util=2 runnable=2 prevload=3121$/ pid=660 load=2 util=2 runnable=2 prevload=900/' \
+	"$S/tick-held-repending.txt" >"$TMP/near.txt"
+same "the variant's probe gives CPU 0's load as 900" "1" "$(grep -c 'pid=660 .* prevload=900$' "$TMP/near.txt")"
+"$SR" replay -q -o "$TMP/near.db" -t 1x3x1 "$TMP/near.txt" 2>/dev/null
+case ",$(inferred "$TMP/near.db" 660)," in
+*,near,*) pass "effective loads 1.3 % apart: W's wakeup is marked near" ;;
+*) fail "effective loads 1.3 % apart: W's wakeup is marked near" ;;
+esac
+same "--json counts it for the wakeups' total" '"near": 1, "near_exact_pct": 100.00}' \
+	"$("$SR" replay --json -t 1x3x1 "$TMP/near.txt" 2>/dev/null | sed -n 's/.*"kind": "wakeup", "reason": null.*\("near": [0-9]*, "near_exact_pct": [0-9.]*}\).*/\1/p')"
+"$SR" replay --fidelity -t 1x3x1 "$TMP/near.txt" >"$TMP/near.fid" 2>/dev/null
+ok "--fidelity prints the near line under the wakeups" \
+	grep -q "^    near  *1  *100.0%   of them near a threshold (inferred 'near'); the other 2: 100.0%" "$TMP/near.fid"
+
 # --- attach_entity_load_avg(): a child's decay window is its CPU's ---------
 # A fork storm (tests/lib/fork-storm.awk): W0 on CPU 0 runs 0.1 ms, forks a
 # child that runs 0.8 ms and exits, 300 ms long; Q (nice 19: load about 14)

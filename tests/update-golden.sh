@@ -20,7 +20,7 @@ golden() {
 	local name=$1
 	shift
 	"$SR" replay -q --json "$@" |
-		sed -n 's/^  {"model": "\([^"]*\)", "kind": "\([^"]*\)", "reason": null, "n": \([0-9]*\), "exact_pct": \([0-9.]*\), "same_llc_pct": \([0-9.]*\), "same_node_pct": \([0-9.]*\), "baseline_exact_pct": \([0-9.]*\)}.*/\1 \2 \3 \4 \5 \6 \7/p' \
+		sed -n 's/^  {"model": "\([^"]*\)", "kind": "\([^"]*\)", "reason": null, "n": \([0-9]*\), "exact_pct": \([0-9.]*\), "same_llc_pct": \([0-9.]*\), "same_node_pct": \([0-9.]*\), "baseline_exact_pct": \([0-9.]*\)[,}].*/\1 \2 \3 \4 \5 \6 \7/p' \
 		>"$out/$name.fidelity"
 }
 

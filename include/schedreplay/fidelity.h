@@ -21,6 +21,8 @@ struct sr_fidelity_row {
 	const char *kind;
 	const char *reason;	/* "" for the per-kind total */
 	uint64_t n, exact, same_llc, same_node, baseline_exact;
+	/* placements whose path turned on a near comparison (sr_eval.margin) */
+	uint64_t near, near_exact;
 };
 
 struct sr_fidelity *sr_fidelity_new(const struct sr_topology *topo);

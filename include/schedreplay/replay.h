@@ -38,7 +38,21 @@ enum sr_inferred {
 	SR_INF_FLIPS		= 1 << 7,	/* wakee's wakee_flips: from the trace alone */
 	SR_INF_NI_RANDOM	= 1 << 8,	/* a newidle level taken as skipped by NI_RANDOM's
 						 * draw, which no trace shows */
+	SR_INF_NEAR		= 1 << 9,	/* the first model's path turned on a comparison
+						 * of PELT signals within SR_NEAR_PERMILLE of
+						 * its threshold, closer than the engine's
+						 * signals are to the kernel's */
 };
+
+/*
+ * A comparison of PELT signals (load, util, runnable, their group sums)
+ * decided within this many per mille of its threshold is "near" (SR_INF_NEAR):
+ * on the 2-node guest recordings with the input probes the engine's
+ * per-CPU load is within 1 to 2.5 % of the kernel's at the median of the
+ * forks' reads and runnable within 2 to 6 % (7 to 16 % and 16 to 29 % at
+ * the ninetieth percentile; schedreplay-replay(1), INFERENCE RULES)
+ */
+#define SR_NEAR_PERMILLE	50
 
 struct sr_task {
 	int pid;
@@ -361,6 +375,12 @@ struct sr_eval {
 	 * the counts, replay does not read them
 	 */
 	uint64_t lb_failed, lb_reset;
+	/*
+	 * the smallest relative margin, per mille, of the comparisons of PELT
+	 * signals the placement path decided by (1000: none; mainline's
+	 * wakeup and fork placement only)
+	 */
+	unsigned margin;
 };
 
 /**
