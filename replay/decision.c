@@ -320,6 +320,21 @@ static void aff_wake_refused(struct sr_replay *r, const struct sr_pending *pd, i
 	if (!t || !aff_unknown(t) || !t->wake_seen || actual < 0 || actual >= 64 || this < 0 ||
 	    this >= 64)
 		return;
+	/*
+	 * select_task_rq_fair()'s wakeup path returns this_cpu, prev_cpu or a
+	 * CPU select_idle_sibling() found in the LLC of one of them (6.1, 6.12:
+	 * no SD_BALANCE_WAKE domain, no asymmetric capacities); a CPU outside
+	 * both is select_task_rq()'s fallback for a mask that allows neither:
+	 * a new mask (sched_setaffinity() on the sleeping task), and what was
+	 * seen under the old one says nothing of it
+	 */
+	if (cpu_in(r, prev) && !sr_cpus_share_cache(r->topo, this, actual) &&
+	    !sr_cpus_share_cache(r->topo, prev, actual)) {
+		t->aff_wake = 0;
+		t->aff_wake_refusals = 0;
+		t->wake_seen = 0;
+		return;
+	}
 	if (!(t->wake_seen >> actual & 1)) {
 		t->aff_wake = 0;
 		t->aff_wake_refusals = 0;

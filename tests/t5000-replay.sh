@@ -424,6 +424,13 @@ ok "a pinned wakee's trace replays" "$SR" replay -q -o "$TMP/aw.db" -t 2x2x1 "$a
 same "three wakeups kept on node 1 against the model, then 'this not allowed', CPU 2 (the kernel's), marked inferred" \
 	"0 -1|0 -1|0 -1|2 1|2 1" \
 	"$(sqlite3 -separator ' ' "$TMP/aw.db" "SELECT cpu, (reason LIKE '%this not allowed%') + (inferred LIKE '%affinity%') - 1 FROM evaluation_v JOIN decision USING (decision_id) WHERE kind = 'wakeup' AND patch IS NULL ORDER BY ts" | paste -sd'|')"
+# a wakeup outside the LLCs of this_cpu and prev_cpu: a new mask, what was
+# seen before it no longer counts (affinity-wakeup-moved.txt)
+awm="$FIX/scenario/affinity-wakeup-moved.txt"
+ok "a wakee pinned while asleep replays" "$SR" replay -q -o "$TMP/awm.db" -t 2x2x1 "$awm"
+same "the move and three wakeups kept on node 1 against the model, then 'this not allowed', CPU 2 (the kernel's), marked inferred" \
+	"0 -1|0 -1|0 -1|0 -1|2 1|2 1" \
+	"$(sqlite3 -separator ' ' "$TMP/awm.db" "SELECT cpu, (reason LIKE '%this not allowed%') + (inferred LIKE '%affinity%') - 1 FROM evaluation_v JOIN decision USING (decision_id) WHERE kind = 'wakeup' AND tid = 401 AND skip IS NULL AND patch IS NULL ORDER BY ts" | paste -sd'|')"
 # a queued task moved by another task's sched_setaffinity() (affinity-moved.txt):
 # a pull in task context after which the puller did not block is no balance,
 # what was seen of the task before it says nothing of its new mask, and the
