@@ -144,14 +144,32 @@ static void infer_kthread(struct sr_task *t)
 	t->inferred |= SR_INF_AFFINITY;
 }
 
-static void aff_seen(struct sr_task *t, int cpu)
+static void aff_seen(const struct sr_replay *r, struct sr_task *t, int cpu)
 {
+	uint64_t w;
+	int c;
+
 	/* pinned by a fork's evidence (aff_fork), seen elsewhere: not pinned there */
 	if (cpu >= 0 && cpu != t->fork_pin - 1)
 		t->fork_pin = 0;
 	if (cpu < 0 || cpu >= 64)
 		return;
 	t->seen_cpus |= 1ULL << cpu;
+	/*
+	 * on a CPU that shares no LLC with any it was seen on since: a move
+	 * across LLCs (a wakeup there, a balance, a new mask); the wakeup
+	 * mask rule (aff_wake_refused()) counts from here
+	 */
+	for (w = t->wake_seen; w; w &= w - 1) {
+		c = __builtin_ctzll(w);
+		if (c < r->topo->ncpus && sr_cpus_share_cache(r->topo, c, cpu))
+			break;
+	}
+	if (t->wake_seen && !w) {
+		t->wake_seen = 0;
+		t->aff_wake = 0;
+		t->aff_wake_refusals = 0;
+	}
 	t->wake_seen |= 1ULL << cpu;
 	t->aff_denied &= ~(1ULL << cpu);
 	t->aff_off &= ~(1ULL << cpu);
@@ -188,7 +206,7 @@ static void aff_refuted(struct sr_replay *r, struct sr_task *t, int cpu)
 }
 
 /* a new mask the trace does not show: what was learnt of the old one goes */
-static void aff_reset(struct sr_task *t, int cpu)
+static void aff_reset(const struct sr_replay *r, struct sr_task *t, int cpu)
 {
 	t->aff_wake = 0;
 	t->aff_wake_refusals = 0;
@@ -197,7 +215,7 @@ static void aff_reset(struct sr_task *t, int cpu)
 	t->aff_denied = 0;
 	t->aff_refusals = 0;
 	t->aff_off = 0;
-	aff_seen(t, cpu);
+	aff_seen(r, t, cpu);
 }
 
 static struct sr_task *task_get(struct sr_replay *r, int pid, const char *comm, int prio)
@@ -901,7 +919,7 @@ static void enqueue(struct sr_replay *r, struct sr_task *t, int cpu, uint64_t no
 	if (is_fair(t) && t->tg > 0)
 		sr_tg_update(r, t->tg, cpu, now, joins ? (long long)t->pelt.load_sum : 0, 1);
 	aff_refuted(r, t, cpu);
-	aff_seen(t, cpu);
+	aff_seen(r, t, cpu);
 }
 
 /*
@@ -1121,11 +1139,11 @@ static int pull_by_setaffinity(const struct sr_replay *r, const struct sr_task *
  * moves a task only when its CPU is not in the new mask), for its wakeups
  * and newly idle balances until it is seen there
  */
-static void aff_moved(struct sr_task *p, int orig, int dest)
+static void aff_moved(const struct sr_replay *r, struct sr_task *p, int orig, int dest)
 {
 	if (!aff_unknown(p))
 		return;
-	aff_reset(p, dest);
+	aff_reset(r, p, dest);
 	if (orig >= 0 && orig < 64 && orig != dest) {
 		p->aff_off = 1ULL << orig;
 		p->aff_denied = p->aff_off;
@@ -1163,7 +1181,7 @@ static int settle_pull(struct sr_replay *r, int cpu, int next, int prev_blocked,
 		sr_dec_lb_drop(r, cpu);
 		/* unless it moved again since */
 		if (p->cpu == m.dest_cpu)
-			aff_moved(p, m.orig_cpu, m.dest_cpu);
+			aff_moved(r, p, m.orig_cpu, m.dest_cpu);
 		return emit_migration(r, &m);
 	}
 	/*
@@ -1531,7 +1549,7 @@ static int on_switch(struct sr_replay *r, const struct sr_event *ev)
 	if (next) {
 		ensure_on(r, next, ev->cpu, now);
 		aff_refuted(r, next, ev->cpu);
-		aff_seen(next, ev->cpu);
+		aff_seen(r, next, ev->cpu);
 		task_pelt_update(next, now);
 		if (next->lb_cpu == ev->cpu)
 			lb_link_head(r, next, ev->cpu);
@@ -2500,7 +2518,7 @@ static int on_migrate(struct sr_replay *r, const struct sr_event *ev)
 		/* the task moves itself: sched_exec() or sched_setaffinity() */
 		m.kind = SR_MIG_AFFINITY;
 		if (aff_unknown(p))
-			aff_reset(p, dest);
+			aff_reset(r, p, dest);
 	} else if (p->allowed_known && orig < 64 && !(p->allowed >> orig & 1)) {
 		/* off a CPU the setaffinity probe took from it (often by the stopper) */
 		m.kind = SR_MIG_AFFINITY;
@@ -2510,7 +2528,7 @@ static int on_migrate(struct sr_replay *r, const struct sr_event *ev)
 		m.kind = SR_MIG_ACTIVE;
 		/* the stopper also moves a task off a CPU a new mask took from it */
 		if (aff_unknown(p)) {
-			aff_reset(p, dest);
+			aff_reset(r, p, dest);
 			aff_stopper(r, p, orig, dest);
 		}
 	} else if (e == dest && r->pull_batch[dest] && r->last_local[dest] == r->pull_batch[dest]) {
@@ -2563,12 +2581,12 @@ static int on_migrate(struct sr_replay *r, const struct sr_event *ev)
 		 * (pull_by_setaffinity()), from wherever the caller runs
 		 */
 		m.kind = SR_MIG_AFFINITY;
-		aff_moved(p, orig, dest);
+		aff_moved(r, p, orig, dest);
 	} else if (e == orig) {
 		m.kind = SR_MIG_ACTIVE;
 		/* the stopper also moves a task off a CPU a new mask took from it */
 		if (aff_unknown(p))
-			aff_reset(p, dest);
+			aff_reset(r, p, dest);
 	} else {
 		m.kind = SR_MIG_UNEXPLAINED;
 	}

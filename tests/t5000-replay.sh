@@ -431,6 +431,13 @@ ok "a wakee pinned while asleep replays" "$SR" replay -q -o "$TMP/awm.db" -t 2x2
 same "the move and three wakeups kept on node 1 against the model, then 'this not allowed', CPU 2 (the kernel's), marked inferred" \
 	"0 -1|0 -1|0 -1|0 -1|2 1|2 1" \
 	"$(sqlite3 -separator ' ' "$TMP/awm.db" "SELECT cpu, (reason LIKE '%this not allowed%') + (inferred LIKE '%affinity%') - 1 FROM evaluation_v JOIN decision USING (decision_id) WHERE kind = 'wakeup' AND tid = 401 AND skip IS NULL AND patch IS NULL ORDER BY ts" | paste -sd'|')"
+# a move across LLCs (here an idle balance's pull) starts what was seen of
+# the task afresh (affinity-crossed-llc.txt)
+acl="$FIX/scenario/affinity-crossed-llc.txt"
+ok "a wakee pinned after an idle pull replays" "$SR" replay -q -o "$TMP/acl.db" -t 2x2x1 "$acl"
+same "CPU 0, left for node 1, is not counted: three wakeups kept on node 1 against the model, then 'this not allowed', CPU 2, marked inferred" \
+	"0 -1|0 -1|0 -1|2 1|2 1" \
+	"$(sqlite3 -separator ' ' "$TMP/acl.db" "SELECT cpu, (reason LIKE '%this not allowed%') + (inferred LIKE '%affinity%') - 1 FROM evaluation_v JOIN decision USING (decision_id) WHERE kind = 'wakeup' AND tid = 401 AND skip IS NULL AND patch IS NULL ORDER BY ts" | paste -sd'|')"
 # a queued task moved by another task's sched_setaffinity() (affinity-moved.txt):
 # a pull in task context after which the puller did not block is no balance,
 # what was seen of the task before it says nothing of its new mask, and the
@@ -448,8 +455,8 @@ same "... and the newly idle CPU 0 does not pull it back there: none movable, no
 	"$(sqlite3 -separator ' ' "$TMP/am.db" "SELECT instr(reason, 'none movable') > 0, cpu IS NULL, inferred LIKE '%affinity%' FROM evaluation_v JOIN decision USING (decision_id) WHERE kind = 'newidle' AND ts = 3014000000 AND patch IS NULL")"
 sed 's/^\( *T-402 \[002\] \)d\.\.2\.\( *3\.000400:\)/\1d.s2.\2/' "$am" >"$TMP/am-softirq.txt"
 "$SR" replay -q -o "$TMP/ams.db" -t 2x2x1 "$TMP/am-softirq.txt" >/dev/null 2>&1
-same "the same pull from a softirq ('s') is a periodic balance, and CPU 0 stays in what was seen of P" \
-	"balance_periodic|0 -1|0 -1|0 -1|0 -1|0 -1|0 -1" \
+same "the same pull from a softirq ('s') is a periodic balance; the move to node 1 starts what was seen of P afresh: three wakeups from CPU 0 count, then 'this not allowed'" \
+	"balance_periodic|0 -1|0 -1|0 -1|2 1|2 1|2 1" \
 	"$(sqlite3 "$TMP/ams.db" "SELECT class FROM migration WHERE tid = 401")|$(sqlite3 -separator ' ' "$TMP/ams.db" "SELECT cpu, (reason LIKE '%this not allowed%') + (inferred LIKE '%affinity%') - 1 FROM evaluation_v JOIN decision USING (decision_id) WHERE kind = 'wakeup' AND tid = 401 AND patch IS NULL ORDER BY ts" | paste -sd'|')"
 # the same move by a task on the CPU it leaves (W on CPU 0) or on a third CPU
 # (H1 on CPU 1): affine_move_task() runs on the caller's CPU
