@@ -797,7 +797,10 @@ static int64_t avg_vruntime(struct sr_replay *r, int cpu, uint64_t now, unsigned
 	}
 	if (load)
 		*load = w;
-	if (w)
+	/* the same quotient: a 64-bit division where the sum fits (__divti3 is slow) */
+	if (w && sum >= INT64_MIN && sum <= INT64_MAX && w <= INT64_MAX)
+		rq->vzero = (int64_t)sum / (int64_t)w;
+	else if (w)
 		rq->vzero = (int64_t)(sum / (__int128)w);
 	return rq->vzero;
 }

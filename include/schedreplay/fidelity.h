@@ -21,6 +21,7 @@ struct sr_fidelity_row {
 	const char *kind;
 	const char *reason;	/* "" for the per-kind total */
 	uint64_t n, exact, same_llc, same_node, baseline_exact;
+	size_t reason_hash;	/* the table's own: its hash of reason */
 };
 
 struct sr_fidelity *sr_fidelity_new(const struct sr_topology *topo);
