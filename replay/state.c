@@ -789,10 +789,17 @@ static int64_t avg_vruntime(struct sr_replay *r, int cpu, uint64_t now, unsigned
 	unsigned long w = 0;
 
 	for (t = r->lb_head[cpu]; t; t = t->lb_next) {
+		int64_t v;
+
 		if (!on_rq(t) || t->cpu != cpu || t == r->v_skip[0] || t == r->v_skip[1] ||
 		    t->tg != tg)
 			continue;
-		sum += (__int128)t->weight * vr_now(r, t, now);
+		/* vr_now(), here where t->cpu is @cpu: the hottest loop of the replay */
+		v = t->vruntime;
+		if (t->state == SR_TASK_RUNNING && rq->curr == t->pid && t->vr_start &&
+		    now > t->vr_start)
+			v += vdelta(t, now - t->vr_start);
+		sum += (__int128)t->weight * v;
 		w += t->weight;
 	}
 	if (load)
