@@ -221,24 +221,6 @@ static int placed_apart(const struct sr_replay *r, const struct sr_pending *pd)
 	return 0;
 }
 
-/*
- * *@dst = *@src but for the bytes of the reason after its end: a reason is
- * a few dozen of its SR_REASON_LEN bytes, and sides copied from another
- * side's evaluation are most of a decision's (the struct copy was 1.8 % of
- * the replay on the bench trace)
- */
-static void eval_copy(struct sr_eval *dst, const struct sr_eval *src)
-{
-	size_t head = offsetof(struct sr_eval, reason);
-	size_t tail = head + sizeof(src->reason);
-	size_t n = strnlen(src->reason, sizeof(src->reason) - 1);
-
-	memcpy(dst, src, head);
-	memcpy(dst->reason, src->reason, n);
-	dst->reason[n] = '\0';
-	memcpy((char *)dst + tail, (const char *)src + tail, sizeof(*src) - tail);
-}
-
 void sr_dec_evaluate(struct sr_replay *r, struct sr_pending *pd, const struct sr_task *p,
 		     const struct sr_task *cur, uint64_t now)
 {
@@ -306,7 +288,7 @@ void sr_dec_evaluate(struct sr_replay *r, struct sr_pending *pd, const struct sr
 	sr_why_record(NULL);
 	for (i = 0; i < r->nmodels; i++)
 		if (copied >> i & 1)
-			eval_copy(&pd->ev[i], &pd->ev[src[i]]);
+			pd->ev[i] = pd->ev[src[i]];
 	/* the state the models read (their evaluation changes none of it) */
 	if (r->snapshots == SR_SNAP_ALL ||
 	    (r->snapshots == SR_SNAP_DIVERGENT && placed_apart(r, pd)))
