@@ -24,8 +24,22 @@ static const char *const kinds[] = {
 };
 #define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
 
+/*
+ * The last reason paths met and what they normalize to: a model's
+ * decisions mostly repeat a few paths, and normalizing and hashing one
+ * again cost more than the counting (callgrind, the 0.3 M-event bench trace)
+ */
+#define NORM_CACHE 8
+
+struct norm_entry {
+	char raw[SR_REASON_LEN], norm[SR_REASON_LEN];
+	size_t rh;
+};
+
 struct sr_fidelity {
 	const struct sr_topology *topo;
+	struct norm_entry norm[NORM_CACHE];
+	int nnorm, next_norm;
 	struct sr_fidelity_row *rows;
 	size_t n, cap;
 	/* index of rows by (model, kind, reason): open addressing, row + 1 */
@@ -33,13 +47,21 @@ struct sr_fidelity {
 	size_t hcap;
 };
 
-static size_t row_hash(const char *model, const char *kind, const char *reason)
+/* a reason's part of a row's hash: computed once for the rows it counts in */
+static size_t reason_hash(const char *reason)
 {
-	size_t h = (size_t)(uintptr_t)model * 31 + (size_t)(uintptr_t)kind;
+	size_t h = 0;
 
 	for (; *reason; reason++)
 		h = h * 131 + (unsigned char)*reason;
-	return h * 0x9e3779b97f4a7c15ULL;
+	return h;
+}
+
+static size_t row_hash(const char *model, const char *kind, size_t rh)
+{
+	size_t h = (size_t)(uintptr_t)model * 31 + (size_t)(uintptr_t)kind;
+
+	return (h ^ rh) * 0x9e3779b97f4a7c15ULL;
 }
 
 static int rehash(struct sr_fidelity *f, size_t hcap)
@@ -49,7 +71,7 @@ static int rehash(struct sr_fidelity *f, size_t hcap)
 	if (!nh)
 		return -1;
 	for (i = 0; i < f->n; i++) {
-		size_t j = row_hash(f->rows[i].model, f->rows[i].kind, f->rows[i].reason) &
+		size_t j = row_hash(f->rows[i].model, f->rows[i].kind, f->rows[i].reason_hash) &
 			   (hcap - 1);
 
 		while (nh[j])
@@ -103,18 +125,44 @@ void sr_reason_normalize(const char *reason, char *out, size_t len)
 	out[o] = '\0';
 }
 
+/* @reason normalized (sr_reason_normalize) and its reason_hash(), from the cache if met lately */
+static const char *normalized(struct sr_fidelity *f, const char *reason, size_t *rh)
+{
+	struct norm_entry *n;
+	int i;
+
+	for (i = 0; i < f->nnorm; i++) {
+		n = &f->norm[i];
+		if (!strcmp(n->raw, reason)) {
+			*rh = n->rh;
+			return n->norm;
+		}
+	}
+	n = &f->norm[f->next_norm];
+	f->next_norm = (f->next_norm + 1) % NORM_CACHE;
+	if (f->nnorm < NORM_CACHE)
+		f->nnorm++;
+	snprintf(n->raw, sizeof(n->raw), "%s", reason);
+	sr_reason_normalize(reason, n->norm, sizeof(n->norm));
+	n->rh = reason_hash(n->norm);
+	*rh = n->rh;
+	return n->norm;
+}
+
+/* the row of (@model, @kind, @reason), made if new; @rh: reason_hash(@reason) */
 static struct sr_fidelity_row *row(struct sr_fidelity *f, const char *model, const char *kind,
-				   const char *reason)
+				   const char *reason, size_t rh)
 {
 	size_t j;
 
 	if ((f->n + 1) * 2 > f->hcap && rehash(f, f->hcap ? f->hcap * 2 : 256))
 		return NULL;
-	for (j = row_hash(model, kind, reason) & (f->hcap - 1); f->hash[j];
+	for (j = row_hash(model, kind, rh) & (f->hcap - 1); f->hash[j];
 	     j = (j + 1) & (f->hcap - 1)) {
 		struct sr_fidelity_row *r = &f->rows[f->hash[j] - 1];
 
-		if (r->model == model && r->kind == kind && !strcmp(r->reason, reason))
+		if (r->model == model && r->kind == kind && r->reason_hash == rh &&
+		    !strcmp(r->reason, reason))
 			return r;
 	}
 	if (f->n == f->cap) {
@@ -130,6 +178,7 @@ static struct sr_fidelity_row *row(struct sr_fidelity *f, const char *model, con
 	f->rows[f->n].model = model;
 	f->rows[f->n].kind = kind;
 	f->rows[f->n].reason = strdup(reason);
+	f->rows[f->n].reason_hash = rh;
 	if (!f->rows[f->n].reason)
 		return NULL;
 	f->hash[j] = ++f->n;
@@ -179,14 +228,15 @@ static int add_balance(struct sr_fidelity *f, const char *model, const struct sr
 		       const struct sr_eval *e)
 {
 	const char *k = kinds[6 + (d->kind - SR_DEC_LB_PERIODIC)];
-	char reason[SR_REASON_LEN];
-	struct sr_fidelity_row *r = row(f, model, k, "");
+	const char *reason;
+	struct sr_fidelity_row *r = row(f, model, k, "", 0);
+	size_t rh;
 
 	if (!r)
 		return -1;
 	count_balance(r, f->topo, d, e);
-	sr_reason_normalize(e->reason, reason, sizeof(reason));
-	r = row(f, model, k, reason);
+	reason = normalized(f, e->reason, &rh);
+	r = row(f, model, k, reason, rh);
 	if (!r)
 		return -1;
 	count_balance(r, f->topo, d, e);
@@ -196,8 +246,8 @@ static int add_balance(struct sr_fidelity *f, const char *model, const struct sr
 int sr_fidelity_add(struct sr_fidelity *f, const char *model, const struct sr_decision *d,
 		    const struct sr_eval *e)
 {
-	const char *k[2];
-	char reason[SR_REASON_LEN];
+	const char *k[2], *reason;
+	size_t rh;
 	int i, nk;
 
 	if (sr_decision_is_balance(d->kind))
@@ -212,10 +262,10 @@ int sr_fidelity_add(struct sr_fidelity *f, const char *model, const struct sr_de
 		k[1] = d->idle_cpus > 0 ? kinds[4] : kinds[5];
 	}
 	nk = 2;
-	sr_reason_normalize(e->reason, reason, sizeof(reason));
+	reason = normalized(f, e->reason, &rh);
 	for (i = 0; i < nk; i++) {
 		/* one row at a time: row() may move the table */
-		struct sr_fidelity_row *r = row(f, model, k[i], "");
+		struct sr_fidelity_row *r = row(f, model, k[i], "", 0);
 
 		if (!r)
 			return -1;
@@ -224,7 +274,7 @@ int sr_fidelity_add(struct sr_fidelity *f, const char *model, const struct sr_de
 			r->near++;
 			r->near_exact += e->cpu == d->actual_cpu;
 		}
-		r = row(f, model, k[i], reason);
+		r = row(f, model, k[i], reason, rh);
 		if (!r)
 			return -1;
 		count(r, f->topo, e->cpu, d->actual_cpu, d->prev_cpu);

@@ -544,7 +544,8 @@ static void rq_pelt_update(struct sr_replay *r, int cpu, uint64_t now);
 
 static int ksoftirqd_name(const char *comm)
 {
-	return !strncmp(comm, "ksoftirqd/", 10);
+	/* the first byte first: called for most events, and most tasks are not ksoftirqd */
+	return comm[0] == 'k' && !strncmp(comm, "ksoftirqd/", 10);
 }
 
 /*
@@ -832,6 +833,35 @@ static int64_t vr_now(const struct sr_replay *r, const struct sr_task *t, uint64
  * also holds the groups' entities, whose vruntimes no trace shows: the
  * root's V is its tasks' alone.
  */
+/* the sums of avg_vruntime(): @t counts in the queue of group @tg on @cpu */
+static inline int v_counts(const struct sr_replay *r, const struct sr_task *t, int cpu, int tg)
+{
+	return on_rq(t) && t->cpu == cpu && t != r->v_skip[0] && t != r->v_skip[1] && t->tg == tg;
+}
+
+/* a counted @t's term: vr_now(), here where t->cpu is the queue's */
+static inline void v_add(const struct sr_rq *rq, const struct sr_task *t, uint64_t now,
+			 __int128 *sum, unsigned long *w)
+{
+	int64_t v = t->vruntime;
+
+	if (t->state == SR_TASK_RUNNING && rq->curr == t->pid && t->vr_start && now > t->vr_start)
+		v += vdelta(t, now - t->vr_start);
+	*sum += (__int128)t->weight * v;
+	*w += t->weight;
+}
+
+/* V of the sums, kept as the queue's zero_vruntime; the last V while they are empty */
+static inline int64_t v_mean(struct sr_rq *rq, __int128 sum, unsigned long w)
+{
+	/* the same quotient: a 64-bit division where the sum fits (__divti3 is slow) */
+	if (w && sum >= INT64_MIN && sum <= INT64_MAX && w <= INT64_MAX)
+		rq->vzero = (int64_t)sum / (int64_t)w;
+	else if (w)
+		rq->vzero = (int64_t)(sum / (__int128)w);
+	return rq->vzero;
+}
+
 static int64_t avg_vruntime(struct sr_replay *r, int cpu, uint64_t now, unsigned long *load,
 			    int tg)
 {
@@ -840,18 +870,13 @@ static int64_t avg_vruntime(struct sr_replay *r, int cpu, uint64_t now, unsigned
 	__int128 sum = 0;
 	unsigned long w = 0;
 
-	for (t = r->lb_head[cpu]; t; t = t->lb_next) {
-		if (!on_rq(t) || t->cpu != cpu || t == r->v_skip[0] || t == r->v_skip[1] ||
-		    t->tg != tg)
-			continue;
-		sum += (__int128)t->weight * vr_now(r, t, now);
-		w += t->weight;
-	}
+	/* the hottest loop of the replay */
+	for (t = r->lb_head[cpu]; t; t = t->lb_next)
+		if (v_counts(r, t, cpu, tg))
+			v_add(rq, t, now, &sum, &w);
 	if (load)
 		*load = w;
-	if (w)
-		rq->vzero = (int64_t)(sum / (__int128)w);
-	return rq->vzero;
+	return v_mean(rq, sum, w);
 }
 
 /*
@@ -1340,8 +1365,8 @@ static void delay_switch(struct sr_replay *r, const struct sr_event *ev, struct 
 {
 	struct sr_rq *rq = &r->rq[ev->cpu];
 	struct sr_task *t, *tn;
-	int cpu = ev->cpu, others = 0, sleeps, all;
-	int64_t v_avg;
+	int cpu = ev->cpu, others = 0, sleeps, all, known, tg = 0;
+	int64_t v_avg = 0;
 
 	if (prev && prev->state == SR_TASK_RUNNING && prev->cpu == cpu && is_fair(prev)) {
 		/* update_curr() */
@@ -1385,20 +1410,33 @@ static void delay_switch(struct sr_replay *r, const struct sr_event *ev, struct 
 	/* the pick: V of the queue prev has left, each delayed task against its own */
 	if (sleeps && prev->delay_next == DELAY_LAG_TAKEN)
 		r->v_skip[1] = prev;
+	/* V once for the tasks of a group in a row, until one leaves (sr_state_delay_expire()) */
+	known = 0;
 	for (t = r->lb_head[cpu]; t; t = tn) {
 		tn = t->lb_next;
-		if (t->delayed && t->cpu == cpu &&
-		    (all || t->vruntime <= avg_vruntime(r, cpu, now, NULL, t->tg)))
+		if (!t->delayed || t->cpu != cpu)
+			continue;
+		if (!all && (!known || tg != t->tg)) {
+			v_avg = avg_vruntime(r, cpu, now, NULL, t->tg);
+			tg = t->tg;
+			known = 1;
+		}
+		if (all || t->vruntime <= v_avg) {
 			delay_leave(r, t, now);
+			known = 0;
+		}
 	}
 	r->v_skip[1] = NULL;
 }
 
-/* a delayed @t on @cpu has been eligible for a tick: the tick's pick would dequeue it */
-static int delay_due(struct sr_replay *r, const struct sr_task *t, int cpu, uint64_t now)
+/* the delayed tasks of a queue sr_state_delay_expire() looks at in one walk */
+#define DELAY_EXPIRE_MAX 16
+
+/* is a delayed @t eligible for a tick, against V @v_avg of a queue of weight @w? */
+static int delay_due_at(const struct sr_replay *r, const struct sr_task *t, int64_t v_avg,
+			unsigned long w)
 {
-	unsigned long w;
-	int64_t v_avg = avg_vruntime(r, cpu, now, &w, t->tg), tick;
+	int64_t tick;
 
 	if (!w)
 		return 0;
@@ -1406,26 +1444,88 @@ static int delay_due(struct sr_replay *r, const struct sr_task *t, int cpu, uint
 	return v_avg - t->vruntime >= tick;
 }
 
+/* a delayed @t on @cpu has been eligible for a tick: the tick's pick would dequeue it */
+static int delay_due(struct sr_replay *r, const struct sr_task *t, int cpu, uint64_t now)
+{
+	unsigned long w;
+	int64_t v_avg = avg_vruntime(r, cpu, now, &w, t->tg);
+
+	return delay_due_at(r, t, v_avg, w);
+}
+
 /*
  * The picks the trace does not show: the tick after curr's slice ends
  * picks again (pick_eevdf()), and a delayed task eligible by then leaves.
  * Taken as: eligible for one tick of @cpu's virtual time (V grows by
  * NICE_0_LOAD / load.weight per ns of running).
+ *
+ * Called at every event: V is computed once for the delayed tasks of one
+ * task group that follow each other in the queue, until one leaves it
+ * (avg_vruntime() again would read the same queue and store the same
+ * zero_vruntime; it was a sixth of the replay's instructions on the bench
+ * trace).
  */
 void sr_state_delay_expire(struct sr_replay *r, int cpu, uint64_t now)
 {
 	struct sr_rq *rq = &r->rq[cpu];
-	struct sr_task *t, *tn;
+	struct sr_task *t, *tn, *due[DELAY_EXPIRE_MAX];
+	__int128 sum0 = 0;
+	unsigned long w = 0, w0 = 0;
+	int64_t v_avg = 0;
+	int known = 0, tg = 0, n = 0, i, left = 0;
 
 	if (!rq->nr_delayed)
 		return;
-	for (t = r->lb_head[cpu]; t; t = tn) {
-		tn = t->lb_next;
+	/*
+	 * One walk finds the delayed tasks to look at and sums V's terms of
+	 * the root group's queue, which holds them all but with task groups:
+	 * until one leaves, that V is avg_vruntime()'s for them
+	 */
+	for (t = r->lb_head[cpu]; t; t = t->lb_next) {
 		/* the trace proves it still queued now (delay_proven()) */
-		if (!t->delayed || t->cpu != cpu || t->delay_proven == now)
-			continue;
-		if (delay_due(r, t, cpu, now))
+		if (t->delayed && t->cpu == cpu && t->delay_proven != now) {
+			if (n == DELAY_EXPIRE_MAX)
+				break;
+			due[n++] = t;
+		}
+		if (v_counts(r, t, cpu, 0))
+			v_add(rq, t, now, &sum0, &w0);
+	}
+	if (t) {
+		/* more delayed tasks than room: each against the queue as it is then */
+		for (t = r->lb_head[cpu]; t; t = tn) {
+			tn = t->lb_next;
+			if (!t->delayed || t->cpu != cpu || t->delay_proven == now)
+				continue;
+			if (!known || tg != t->tg) {
+				v_avg = avg_vruntime(r, cpu, now, &w, t->tg);
+				tg = t->tg;
+				known = 1;
+			}
+			if (delay_due_at(r, t, v_avg, w)) {
+				delay_leave(r, t, now);
+				known = 0;
+			}
+		}
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		t = due[i];
+		if (!known || tg != t->tg) {
+			if (!left && !t->tg) {
+				v_avg = v_mean(rq, sum0, w0);
+				w = w0;
+			} else {
+				v_avg = avg_vruntime(r, cpu, now, &w, t->tg);
+			}
+			tg = t->tg;
+			known = 1;
+		}
+		if (delay_due_at(r, t, v_avg, w)) {
 			delay_leave(r, t, now);
+			known = 0;
+			left = 1;
+		}
 	}
 }
 

@@ -23,6 +23,7 @@ struct sr_fidelity_row {
 	uint64_t n, exact, same_llc, same_node, baseline_exact;
 	/* placements whose path turned on a near comparison (sr_eval.margin) */
 	uint64_t near, near_exact;
+	size_t reason_hash;	/* the table's own: its hash of reason */
 };
 
 struct sr_fidelity *sr_fidelity_new(const struct sr_topology *topo);
