@@ -2138,7 +2138,18 @@ static int do_wakeup(struct sim *s, struct stask *w, struct stask *p, int this_c
 	if (trace_waking(s, w ? cur : NULL, p, this_cpu))
 		return s->err;
 	s->last_place = -1;
-	cpu = place(s, p, SR_DEC_WAKEUP, this_cpu, prev, cur, sync, exiting);
+	/*
+	 * try_to_wake_up() (6.1, 6.12): a wakee that is still current on its
+	 * CPU, in that CPU's newly idle balance with it as prev (p->on_cpu),
+	 * is queued on that CPU's wake list (ttwu_queue_wakelist(): the CPU
+	 * runs nothing) and activated there without select_task_rq(); the
+	 * pick at the balance's end takes it.  It cannot run elsewhere before
+	 * that CPU has switched away from it.
+	 */
+	if (prev >= 0 && s->cpu[prev].curr == p && s->cpu[prev].newidle && allowed(s, p, prev))
+		cpu = prev;
+	else
+		cpu = place(s, p, SR_DEC_WAKEUP, this_cpu, prev, cur, sync, exiting);
 	if (s->err)
 		return s->err;
 	if (p->t.cpu >= 0 && trace_move(s, p, p->t.cpu, cpu, this_cpu, SR_MIG_WAKEUP,
