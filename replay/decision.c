@@ -321,23 +321,18 @@ static void aff_wake_refused(struct sr_replay *r, const struct sr_pending *pd, i
 	    this >= 64)
 		return;
 	/*
-	 * select_task_rq_fair()'s wakeup path returns this_cpu, prev_cpu or a
-	 * CPU select_idle_sibling() found in the LLC of one of them (6.1, 6.12:
-	 * no SD_BALANCE_WAKE domain, no asymmetric capacities); a CPU outside
-	 * both is select_task_rq()'s fallback for a mask that allows neither:
-	 * a new mask (sched_setaffinity() on the sleeping task), and what was
-	 * seen under the old one says nothing of it
+	 * Placed on a CPU not seen, or outside the LLCs of both this_cpu and
+	 * prev_cpu: select_task_rq_fair()'s wakeup path returns this_cpu,
+	 * prev_cpu or a CPU select_idle_sibling() found in the LLC of one of
+	 * them (6.1, 6.12: no SD_BALANCE_WAKE domain, no asymmetric
+	 * capacities), so such a CPU is select_task_rq()'s fallback for a mask
+	 * that allows neither, a new mask (sched_setaffinity() on the sleeping
+	 * task).  A move to another LLC starts what was seen afresh.
 	 */
-	if (cpu_in(r, prev) && !sr_cpus_share_cache(r->topo, this, actual) &&
-	    !sr_cpus_share_cache(r->topo, prev, actual)) {
-		t->aff_wake = 0;
-		t->aff_wake_refusals = 0;
-		t->wake_seen = 0;
-		return;
-	}
-	if (!(t->wake_seen >> actual & 1)) {
-		t->aff_wake = 0;
-		t->aff_wake_refusals = 0;
+	if (!(t->wake_seen >> actual & 1) ||
+	    (cpu_in(r, prev) && !sr_cpus_share_cache(r->topo, this, actual) &&
+	     !sr_cpus_share_cache(r->topo, prev, actual))) {
+		aff_wake_forget(t);
 		if (cpu_in(r, prev) && !sr_cpus_share_cache(r->topo, prev, actual))
 			t->wake_seen = 0;
 		return;

@@ -264,10 +264,10 @@ static int wake_affine_idle_v415(struct sr_wake_ctx *c, int this_cpu, int prev_c
  * relative margin, per mille of the larger, if it is the smallest yet
  * (sr_eval.margin, SR_INF_NEAR)
  */
-static void margin(const struct sr_wake_ctx *c, long double a, long double b)
+static void margin(const struct sr_wake_ctx *c, long long a, long long b)
 {
-	long double x = a < 0 ? -a : a, y = b < 0 ? -b : b, d = a > b ? a - b : b - a;
-	long double big = x > y ? x : y;
+	__int128 x = a < 0 ? -(__int128)a : a, y = b < 0 ? -(__int128)b : b;
+	__int128 d = a > b ? (__int128)a - b : (__int128)b - a, big = x > y ? x : y;
 	unsigned m;
 
 	if (big <= 0)
@@ -599,7 +599,6 @@ static unsigned long sub_floor(unsigned long a, unsigned long b)
 {
 	return a > b ? a - b : 0;
 }
-
 
 /*
  * update_sg_wakeup_stats() + group_classify() of the slow path.  A new

@@ -287,6 +287,13 @@ static inline int aff_unknown(const struct sr_task *t)
 	return !t->aff_observed && !t->allowed_known && t->bound_cpu < 0;
 }
 
+/* the wakeup mask rule (aff_wake_refused()) starts afresh: its count and its pin go */
+static inline void aff_wake_forget(struct sr_task *t)
+{
+	t->aff_wake = 0;
+	t->aff_wake_refusals = 0;
+}
+
 static inline int is_fair(const struct sr_task *t)
 {
 	return t->prio >= 100;

@@ -167,8 +167,7 @@ static void aff_seen(const struct sr_replay *r, struct sr_task *t, int cpu)
 	}
 	if (t->wake_seen && !w) {
 		t->wake_seen = 0;
-		t->aff_wake = 0;
-		t->aff_wake_refusals = 0;
+		aff_wake_forget(t);
 	}
 	t->wake_seen |= 1ULL << cpu;
 	t->aff_denied &= ~(1ULL << cpu);
@@ -208,8 +207,7 @@ static void aff_refuted(struct sr_replay *r, struct sr_task *t, int cpu)
 /* a new mask the trace does not show: what was learnt of the old one goes */
 static void aff_reset(const struct sr_replay *r, struct sr_task *t, int cpu)
 {
-	t->aff_wake = 0;
-	t->aff_wake_refusals = 0;
+	aff_wake_forget(t);
 	t->wake_seen = 0;
 	t->seen_cpus = 0;
 	t->aff_denied = 0;
@@ -477,6 +475,19 @@ static void tick_rm_add(struct sr_replay *r, int cpu)
 	t->nr++;
 }
 
+/* removed_apply() undone: @t's averages and sums back on the cfs_rq's signal @sa */
+static void removed_undo(struct sr_pelt *sa, const struct sr_removed *t)
+{
+	uint64_t divider = SR_PELT_MAX - 1024 + sa->period_contrib;
+
+	sa->load_avg += t->load;
+	sa->load_sum += t->load * divider;
+	sa->util_avg += t->util;
+	sa->util_sum = (uint32_t)(sa->util_sum + t->util * divider);
+	sa->runnable_avg += t->runnable;
+	sa->runnable_sum += t->runnable * divider;
+}
+
 /*
  * A removal the tick rule took off @cpu (@t, from tick_rm_add()) that a
  * probe shows still on the kernel's signal: the tick had not come, so
@@ -490,16 +501,9 @@ static void removed_unapply(struct sr_replay *r, int cpu, const struct sr_remove
 			    uint64_t now)
 {
 	struct sr_removed *rm = &r->removed[cpu];
-	struct sr_pelt *sa = &r->rq[cpu].cfs;
-	uint64_t divider = SR_PELT_MAX - 1024 + sa->period_contrib;
 	uint64_t tick = 1000000000ULL / (uint64_t)r->hz;
 
-	sa->load_avg += t->load;
-	sa->load_sum += t->load * divider;
-	sa->util_avg += t->util;
-	sa->util_sum = (uint32_t)(sa->util_sum + t->util * divider);
-	sa->runnable_avg += t->runnable;
-	sa->runnable_sum += t->runnable * divider;
+	removed_undo(&r->rq[cpu].cfs, t);
 	if (!rm->nr)
 		r->nremoved++;
 	rm->ts = now;
@@ -1465,14 +1469,44 @@ static int delay_due(struct sr_replay *r, const struct sr_task *t, int cpu, uint
  * zero_vruntime; it was a sixth of the replay's instructions on the bench
  * trace).
  */
+/* what sr_state_delay_expire() knows of V while it walks one queue */
+struct delay_v {
+	int64_t v_avg;
+	unsigned long w;
+	int known, tg, left;
+	/* the root group's sums from the walk, while no task has left (@sum0 valid) */
+	__int128 sum0;
+	unsigned long w0;
+	int have_sum0;
+};
+
+/* a delayed @t of @cpu's queue: V of its group (once per run of one group), and its leave */
+static void delay_expire_one(struct sr_replay *r, int cpu, struct sr_task *t, uint64_t now,
+			     struct delay_v *dv)
+{
+	if (!dv->known || dv->tg != t->tg) {
+		if (dv->have_sum0 && !dv->left && !t->tg) {
+			dv->v_avg = v_mean(&r->rq[cpu], dv->sum0, dv->w0);
+			dv->w = dv->w0;
+		} else {
+			dv->v_avg = avg_vruntime(r, cpu, now, &dv->w, t->tg);
+		}
+		dv->tg = t->tg;
+		dv->known = 1;
+	}
+	if (delay_due_at(r, t, dv->v_avg, dv->w)) {
+		delay_leave(r, t, now);
+		dv->known = 0;
+		dv->left = 1;
+	}
+}
+
 void sr_state_delay_expire(struct sr_replay *r, int cpu, uint64_t now)
 {
 	struct sr_rq *rq = &r->rq[cpu];
 	struct sr_task *t, *tn, *due[DELAY_EXPIRE_MAX];
-	__int128 sum0 = 0;
-	unsigned long w = 0, w0 = 0;
-	int64_t v_avg = 0;
-	int known = 0, tg = 0, n = 0, i, left = 0;
+	struct delay_v dv = { 0 };
+	int n = 0, i;
 
 	if (!rq->nr_delayed)
 		return;
@@ -1489,43 +1523,19 @@ void sr_state_delay_expire(struct sr_replay *r, int cpu, uint64_t now)
 			due[n++] = t;
 		}
 		if (v_counts(r, t, cpu, 0))
-			v_add(rq, t, now, &sum0, &w0);
+			v_add(rq, t, now, &dv.sum0, &dv.w0);
 	}
-	if (t) {
-		/* more delayed tasks than room: each against the queue as it is then */
-		for (t = r->lb_head[cpu]; t; t = tn) {
-			tn = t->lb_next;
-			if (!t->delayed || t->cpu != cpu || t->delay_proven == now)
-				continue;
-			if (!known || tg != t->tg) {
-				v_avg = avg_vruntime(r, cpu, now, &w, t->tg);
-				tg = t->tg;
-				known = 1;
-			}
-			if (delay_due_at(r, t, v_avg, w)) {
-				delay_leave(r, t, now);
-				known = 0;
-			}
-		}
+	if (!t) {
+		dv.have_sum0 = 1;
+		for (i = 0; i < n; i++)
+			delay_expire_one(r, cpu, due[i], now, &dv);
 		return;
 	}
-	for (i = 0; i < n; i++) {
-		t = due[i];
-		if (!known || tg != t->tg) {
-			if (!left && !t->tg) {
-				v_avg = v_mean(rq, sum0, w0);
-				w = w0;
-			} else {
-				v_avg = avg_vruntime(r, cpu, now, &w, t->tg);
-			}
-			tg = t->tg;
-			known = 1;
-		}
-		if (delay_due_at(r, t, v_avg, w)) {
-			delay_leave(r, t, now);
-			known = 0;
-			left = 1;
-		}
+	/* more delayed tasks than room: each against the queue as it is then */
+	for (t = r->lb_head[cpu]; t; t = tn) {
+		tn = t->lb_next;
+		if (t->delayed && t->cpu == cpu && t->delay_proven != now)
+			delay_expire_one(r, cpu, t, now, &dv);
 	}
 }
 
@@ -2174,7 +2184,6 @@ static void tick_held(struct sr_replay *r, int cpu, long long kload, uint64_t no
  */
 static void fork_inputs_as_read(struct sr_replay *r, struct sr_pelt *saved, int sign)
 {
-	uint64_t divider;
 	int cpu;
 
 	if (r->tick_rm_held + r->tick_rm_gone < SR_TICK_EVIDENCE ||
@@ -2188,14 +2197,7 @@ static void fork_inputs_as_read(struct sr_replay *r, struct sr_pelt *saved, int 
 			continue;
 		if (sign > 0) {
 			saved[cpu] = *sa;
-			divider = SR_PELT_MAX - 1024 + sa->period_contrib;
-			/* removed_apply() undone: averages and sums */
-			sa->load_avg += t->load;
-			sa->load_sum += t->load * divider;
-			sa->util_avg += t->util;
-			sa->util_sum = (uint32_t)(sa->util_sum + t->util * divider);
-			sa->runnable_avg += t->runnable;
-			sa->runnable_sum += t->runnable * divider;
+			removed_undo(sa, t);
 		} else {
 			*sa = saved[cpu];
 		}
