@@ -270,7 +270,8 @@ static void margin(const struct sr_wake_ctx *c, long long a, long long b)
 	__int128 d = a > b ? (__int128)a - b : (__int128)b - a, big = x > y ? x : y;
 	unsigned m;
 
-	if (big <= 0)
+	/* v4.15's slow path compares runnable and full loads with margins of its own */
+	if (c->m->runnable_load || big <= 0)
 		return;
 	m = (unsigned)(d * 1000 / big);
 	if (m < c->out->margin)
@@ -755,7 +756,7 @@ static int idlest_cpu_in(struct sr_wake_ctx *c, const uint64_t *span, int fallba
 	if (best_idle != SR_NONE)
 		return best_idle;
 	/* the least loaded CPU by cpu_load(): against the next one */
-	if (best_load != SR_NONE && second >= 0 && !c->m->runnable_load)
+	if (best_load != SR_NONE && second >= 0)
 		margin(c, min_load, second);
 	return best_load != SR_NONE ? best_load : fallback;
 }
