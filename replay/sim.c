@@ -2042,7 +2042,7 @@ static int wake_delayed(struct sim *s, struct stask *w, struct stask *p)
 		return s->err;
 	p->step++;
 	enter_step(s, p);
-	record_wakee(s, cur, p->t.pid);
+	/* ttwu_runnable() requeues it (6.12): no select_task_rq(), no record_wakee() */
 	update_lag(s, cpu, p);
 	p->delayed = 0;
 	p->t.delayed = 0;
@@ -2132,7 +2132,13 @@ static int do_wakeup(struct sim *s, struct stask *w, struct stask *p, int this_c
 	else
 		cur = s->cpu[this_cpu].curr ? &s->cpu[this_cpu].curr->t : &s->idle[this_cpu];
 	enter_step(s, p);
-	record_wakee(s, (struct sr_task *)cur, p->t.pid);
+	/*
+	 * select_task_rq() (kernel/sched/core.c, 6.1 and 6.12) asks the class
+	 * only for a task allowed on more than one CPU, and only the fair
+	 * class's select_task_rq_fair() runs record_wakee() on current
+	 */
+	if (!p->rt && single_cpu(s, p) < 0)
+		record_wakee(s, (struct sr_task *)cur, p->t.pid);
 	sync = (flags & SR_DM_F_SYNC) ? 1 : 0;
 	exiting = w && (w->t.exiting || (flags & SR_DM_F_EXITING));
 	if (trace_waking(s, w ? cur : NULL, p, this_cpu))

@@ -194,6 +194,20 @@ same "the exec's move: the stopper's, from CPU 0 to node 1's CPU 2" "201,0,2,act
 ok "... and the recorded run and the simulation both have one cross-node migration" \
 	grep -qE '^migrations_cross_node +1 +1$' "$TMP/exec.out"
 
+# record_wakee() runs in select_task_rq_fair() only: the waker alternates
+# between a, a bound kworker and an RT task; counting the last two (the
+# simulator did) gave it 2 flips a round, and a, with 2 flips of its own,
+# went wake_wide from the third round; replay counts a's waker at 1 flip
+WQ="select count(*), sum(r.path like 'wake_wide%') from decision_row d
+ join eval_row e using (decision_id) join reason r using (reason_id)
+ where d.kind = 'wakeup' and d.tid = 200"
+"$SR" simulate -t 1x2x1 -o "$TMP/flips.db" "$D/flips-bound-wakees.txt" >/dev/null 2>&1
+same "flips-bound-wakees: simulated" 0 $?
+same "... a's 20 wakeups, none wake_wide (bound and RT wakees flip nothing)" "20,0" \
+	"$("$SR" sql -F csv --no-header "$TMP/flips.db" "$WQ" 2>&1)"
+"$SR" replay -q -t 1x2x1 -o "$TMP/flips-r.db" "$D/flips-bound-wakees.txt" >/dev/null 2>&1
+same "... as replay has them" "20,0" "$("$SR" sql -F csv --no-header "$TMP/flips-r.db" "$WQ" 2>&1)"
+
 # errors
 "$SR" simulate -m nosuch "$D/pipe-pair.txt" >/dev/null 2>"$TMP/e"
 same "unknown model: exit 2" 2 $?
