@@ -63,6 +63,9 @@ struct tstate {
 	int move_cpu;
 	uint64_t cur_mask;
 	unsigned blocks;	/* its blocking switches so far */
+	/* its wakeups so far as record_wakee() counts a flip: another wakee than the last */
+	unsigned flips;
+	int last_wakee;
 	/*
 	 * the last NWK tasks that woke it, each with its ->blocks then: a
 	 * waker that has not blocked since its previous wakeup of this task
@@ -388,8 +391,10 @@ static int task_new(struct sr_demand *d, int pid, const char *comm, int prio,
 	t->kthread = kthread_name(t->comm, &t->bound_cpu) || pid == 2;
 	t->mask = ~0ULL;
 	t->first_ts = ts;
+	t->flips0 = -1;
 	s = &p->ts[idx];
 	memset(s, 0, sizeof(*s));
+	s->last_wakee = -1;
 	s->state = TS_UNKNOWN;
 	s->cpu = -1;
 	s->acc_cpu = -1;
@@ -655,18 +660,24 @@ static int unblocked_since(struct sr_demand *d, int w, int t)
 /* a WAKE step of @w (running on @cpu) for @wakee; returns its index or a negative code */
 static int add_wake(struct sr_demand *d, int w, int wakee, int cpu, uint64_t ts)
 {
+	struct tstate *ws;
 	struct sr_dm_step *st;
 	int ret = flush_point(d, w, ts);
 
 	if (ret)
 		return ret;
+	ws = &((struct dpriv *)d->priv)->ts[w];
 	st = step_add(&d->task[w], SR_DM_WAKE, ts);
 	if (!st)
 		return -SR_E_NOMEM;
 	st->peer = wakee;
 	st->cpu = cpu;
-	if (((struct dpriv *)d->priv)->ts[w].exiting)
+	if (ws->exiting)
 		st->flags |= SR_DM_F_EXITING;
+	if (ws->last_wakee != wakee) {
+		ws->last_wakee = wakee;
+		ws->flips++;
+	}
 	return (int)d->task[w].nsteps - 1;
 }
 
@@ -767,6 +778,31 @@ static int on_process_exec(struct sr_demand *d, const struct sr_event *ev)
 }
 
 /*
+ * The first flips the select_rq probe shows of a task that was there
+ * before the trace: p->wakee_flips of a wakeup's task (WF_TTWU 0x08), or
+ * of a fork's child (WF_FORK 0x04), a copy of its parent's
+ * (dup_task_struct()); less the flips its wakeups in the trace added so
+ * far, the task's count at the trace's start (flips0).  Its halving
+ * (record_wakee(), a second after the last) is not seen: the estimate is
+ * high by what one took off.
+ */
+static void first_flips(struct sr_demand *d, const struct sr_event *ev)
+{
+	struct dpriv *p = d->priv;
+	int t = hash_get(p, ev->pid);
+	long long v;
+
+	if (t >= 0 && (ev->wake_flags & 0x0c) == 0x04)
+		t = d->task[t].parent;
+	else if (!(ev->wake_flags & 0x08))
+		return;
+	if (t < 0 || d->task[t].origin == SR_DM_ORIGIN_FORKED || d->task[t].flips0 >= 0)
+		return;
+	v = ev->flips - (long long)p->ts[t].flips;
+	d->task[t].flips0 = v > 0 ? v : 0;
+}
+
+/*
  * select_task_rq_fair() entry (the recorder's probe) right after a
  * sched_waking on the waker's CPU: its wake flags say whether the wakeup
  * was WF_SYNC (WF_TTWU 0x08 and WF_SYNC 0x10, as replay reads them); an
@@ -778,6 +814,8 @@ static int on_select_rq(struct sr_demand *d, const struct sr_event *ev)
 	struct sr_dm_step *st;
 	int wi, t;
 
+	if (ev->flips >= 0 && ev->pid > 0 && ev->wake_flags >= 0)
+		first_flips(d, ev);
 	if (ev->wake_flags >= 0 && (ev->wake_flags & 0x0e) == 0x02)
 		return on_exec_probe(d, ev);
 	if (ev->wake_flags < 0 || !(ev->wake_flags & 0x08) || ev->common_pid <= 0)

@@ -2741,6 +2741,11 @@ static int sim_setup(struct sim *s)
 			p->t.allowed_known = 1;
 		}
 		p->t.last_wakee = -1;
+		/* the flips it brought into the trace; halved a second on at the earliest */
+		if (dt->flips0 >= 0) {
+			p->t.wakee_flips = (unsigned)dt->flips0;
+			p->t.wakee_flip_decay = dt->first_ts / s->tick_ns;
+		}
 		p->t.recent_used_cpu = -1;
 		p->t.lb_cpu = -1;
 		p->t.ttwu_cpu = -1;

@@ -208,6 +208,18 @@ same "... a's 20 wakeups, none wake_wide (bound and RT wakees flip nothing)" "20
 "$SR" replay -q -t 1x2x1 -o "$TMP/flips-r.db" "$D/flips-bound-wakees.txt" >/dev/null 2>&1
 same "... as replay has them" "20,0" "$("$SR" sql -F csv --no-header "$TMP/flips-r.db" "$WQ" 2>&1)"
 
+# the flips a task brings into the trace: the fork probe shows parent's 3
+# in its child's copy; the simulated child starts with them, as replay's
+WQ="select count(*), sum(r.path like 'wake_wide%') from decision_row d
+ join eval_row e using (decision_id) join reason r using (reason_id)
+ where d.kind = 'wakeup' and d.tid = 501"
+"$SR" simulate -t 1x2x1 -o "$TMP/inh.db" "$D/flips-inherited.txt" >/dev/null 2>&1
+same "flips-inherited: simulated" 0 $?
+same "... child's last 4 of 8 wakeups wake_wide, on parent's 3 flips from before the trace" \
+	"8,4" "$("$SR" sql -F csv --no-header "$TMP/inh.db" "$WQ" 2>&1)"
+"$SR" replay -q -t 1x2x1 -o "$TMP/inh-r.db" "$D/flips-inherited.txt" >/dev/null 2>&1
+same "... as replay has them" "8,4" "$("$SR" sql -F csv --no-header "$TMP/inh-r.db" "$WQ" 2>&1)"
+
 # errors
 "$SR" simulate -m nosuch "$D/pipe-pair.txt" >/dev/null 2>"$TMP/e"
 same "unknown model: exit 2" 2 $?

@@ -100,6 +100,13 @@ struct sr_dm_task {
 	int mask_known;		/* a setaffinity probe (of it or its parent) told @mask */
 	uint64_t first_ts;	/* trace start for tasks not forked inside the trace */
 	uint64_t exit_ts;	/* 0 if it did not exit */
+	/*
+	 * Not forked inside the trace: p->wakee_flips at the trace's start as
+	 * the select_rq probe first shows it (a wakeup of the task, or a fork
+	 * of its child, which copies it), less the flips its own wakeups
+	 * added before that; -1 unknown.  A child inherits its parent's.
+	 */
+	long long flips0;
 	/* recorded figures, for comparison with the simulation */
 	uint64_t run_ns;	/* CPU time in the trace */
 	uint64_t wait_ns;	/* runnable but not running */
