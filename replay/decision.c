@@ -27,6 +27,37 @@ void sr_dec_pending_free(struct sr_pending *pd)
 	free(pd);
 }
 
+/*
+ * The sgc->imbalance marks model @i's placement reads (group_classify() on
+ * the slow path, replay/fair.c): with the balance probes every
+ * load_balance() the kernel ran is in the trace and the engine keeps the
+ * marks at each (sr_dec_lb_hints()); without them it sees only the
+ * balances that pulled, and the placement reads none.  A side that runs no
+ * balance of its own reads its base model's.
+ */
+static const unsigned char *placement_marks(const struct sr_replay *r, int i)
+{
+	const struct sr_model *m = r->models[i];
+	int j;
+
+	if (!r->balance_probes || !r->lb_hints)
+		return NULL;
+	if (r->touches[i] & BALANCE_KINDS)
+		return r->lb_imb[i];
+	for (j = 0; m->base && j < r->nmodels && r->models[j] != m->base; j++)
+		;
+	return j < r->nmodels && m->base ? r->lb_imb[j] : r->lb_imb[i];
+}
+
+/* models @i and @j read the same marks (their placements may be copied) */
+static int same_marks(const struct sr_replay *r, int i, int j)
+{
+	const unsigned char *a = placement_marks(r, i), *b = placement_marks(r, j);
+
+	return a == b || !a || !b ||
+	       !memcmp(a, b, (size_t)r->topo->ncpus * SR_MAX_DOMAIN_LEVELS);
+}
+
 static void fill_view(const struct sr_replay *r, struct sr_view *v, uint64_t now)
 {
 	v->kgen = &r->kgen;
@@ -261,15 +292,16 @@ void sr_dec_evaluate(struct sr_replay *r, struct sr_pending *pd, const struct sr
 			e->cpu = e->src_cpu = -1;
 			continue;
 		}
+		in.sgc_imb = placement_marks(r, i);
 		/* the same functions on the same view answer the same (copied below) */
-		if (j != i && (r->touches[j] & (1u << pd->d.kind))) {
+		if (j != i && (r->touches[j] & (1u << pd->d.kind)) && same_marks(r, i, j)) {
 			copied |= 1u << i;
 			src[i] = j;
 			continue;
 		}
 		/* a side whose change its base model's evaluation did not reach */
 		j = r->dep_base[i];
-		if (j >= 0 && (traced >> j & 1) && !(r->dep_diff[i] & used[j])) {
+		if (j >= 0 && (traced >> j & 1) && !(r->dep_diff[i] & used[j]) && same_marks(r, i, j)) {
 			copied |= 1u << i;
 			src[i] = j;
 			continue;
@@ -949,6 +981,43 @@ int sr_dec_lb_open_pull(struct sr_replay *r, const struct sr_task *p, int orig, 
 	if (pd->nhyp == 2)
 		lb_evaluate(r, pd, 1, now);
 	return 0;
+}
+
+/*
+ * A periodic or nohz load_balance() the balance probes show on @cpu at the
+ * domain of sd->level @level: each model balancing runs that level only,
+ * for the sgc->imbalance marks it leaves (load_balance(), 6.1 and 6.12:
+ * the parent's group marked where tasks pinned elsewhere kept the balance
+ * from its imbalance, unmarked where it found the domain balanced); its
+ * pulls, if any, are decisions of their own (sr_dec_lb_open_pull()).
+ */
+void sr_dec_lb_hints(struct sr_replay *r, int cpu, int level, uint64_t now)
+{
+	struct sr_lb_input in;
+	struct sr_view v;
+	struct sr_eval e;
+	unsigned pass = level >= 0 && level < 31 ? lb_ranks(r, cpu, 1u << level) : 0;
+	int i, k;
+
+	if (!pass || !r->nmodels)
+		return;
+	r->lb_hints = 1;
+	settle_delayed(r, now);
+	fill_view(r, &v, now);
+	memset(&in, 0, sizeof(in));
+	in.kind = SR_DEC_LB_PERIODIC;
+	in.cpu = cpu;
+	in.idle = r->rq[cpu].curr > 0 ? SR_LB_NOT_IDLE : SR_LB_IDLE;
+	in.pass = pass;
+	for (i = 0; i < r->nmodels; i++) {
+		if (!(r->touches[i] & BALANCE_KINDS))
+			continue;
+		memset(&e, 0, sizeof(e));
+		in.sgc_imb = r->lb_imb[i];
+		sr_model_balance(r->models[i], &v, &in, r->lb_scratch, &e);
+		for (k = 0; k < e.neffects; k++)
+			r->lb_imb[i][e.effect[k] >> 1] = (unsigned char)(e.effect[k] & 1);
+	}
 }
 
 /* a nohz idle-balance pass on the idle @ilb, seen at its first pull for another CPU */

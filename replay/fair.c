@@ -545,7 +545,7 @@ static int sis_v415(struct sr_wake_ctx *c, int prev, int target)
 
 /* ---- the slow path (schedreplay-models(7) §5.7) ----------------------------------- */
 
-enum group_type { GROUP_HAS_SPARE, GROUP_FULLY_BUSY, GROUP_OVERLOADED };
+enum group_type { GROUP_HAS_SPARE, GROUP_FULLY_BUSY, GROUP_IMBALANCED, GROUP_OVERLOADED };
 
 struct group_stats {
 	int weight, idle_cpus, nr;
@@ -609,9 +609,11 @@ static unsigned long sub_floor(unsigned long a, unsigned long b)
  * with curr == p idle, cpu_load_without() less task_h_load(p),
  * cpu_util_without() less task_util(p) and, p being current, its util_est,
  * cpu_runnable_without() less its runnable_avg).  v4.15's runnable and
- * full loads are read as they are.
+ * full loads are read as they are.  @imb: the group's sgc->imbalance mark,
+ * which group_classify() (6.1, 6.12) reads after the overloaded test
+ * (sg_imbalanced()).
  */
-static void group_stats(struct sr_wake_ctx *c, const uint64_t *span, int pct,
+static void group_stats(struct sr_wake_ctx *c, const uint64_t *span, int pct, int imb,
 			struct group_stats *gs)
 {
 	const struct sr_topology *t = c->v->topo;
@@ -668,6 +670,8 @@ static void group_stats(struct sr_wake_ctx *c, const uint64_t *span, int pct,
 	if (gs->nr > gs->weight && (cap * 100 < gs->util * (unsigned long)pct ||
 				    cap * (unsigned long)pct < gs->runnable * 100)) {
 		gs->type = GROUP_OVERLOADED;
+	} else if (imb) {
+		gs->type = GROUP_IMBALANCED;
 	} else if (gs->nr < gs->weight) {
 		gs->type = GROUP_HAS_SPARE;
 	} else {
@@ -680,7 +684,7 @@ static void group_stats(struct sr_wake_ctx *c, const uint64_t *span, int pct,
 									      GROUP_FULLY_BUSY;
 		}
 	}
-	if (gs->type != GROUP_HAS_SPARE)
+	if (gs->type == GROUP_FULLY_BUSY || gs->type == GROUP_OVERLOADED)
 		gs->avg_load = gs->load * SR_SCHED_CAPACITY / (long)cap;
 }
 
@@ -688,7 +692,7 @@ static void group_stats(struct sr_wake_ctx *c, const uint64_t *span, int pct,
 static void why_group(int call, int cpu, int level, int first, int local, int mainline,
 		      const struct group_stats *gs)
 {
-	static const char *const tname[] = { "has_spare", "fully_busy", "overloaded" };
+	static const char *const tname[] = { "has_spare", "fully_busy", "imbalanced", "overloaded" };
 	struct sr_why_group g = {
 		.fn = 0, .call = call, .cpu = cpu, .level = level, .first = first,
 		.local = local, .weight = gs->weight, .nr = gs->nr, .idle = gs->idle_cpus,
@@ -761,6 +765,18 @@ static int idlest_cpu_in(struct sr_wake_ctx *c, const uint64_t *span, int fallba
 	return best_load != SR_NONE ? best_load : fallback;
 }
 
+/* the sgc->imbalance mark of the group @span at @level, where the caller keeps the marks */
+static int group_marked(const struct sr_wake_ctx *c, int level, const uint64_t *span)
+{
+	int cpu;
+
+	if (!c->sgc_imb || c->m->sd_era != SR_ERA_MAINLINE)
+		return 0;
+	for (cpu = 0; cpu < c->v->topo->ncpus && !sr_cpumask_test(span, cpu); cpu++)
+		;
+	return cpu < c->v->topo->ncpus && c->sgc_imb[level * c->v->topo->ncpus + cpu];
+}
+
 /*
  * find_idlest_group(): the other groups of @cpu's domain at @level, each
  * counted once at its lowest CPU, against the local one; @mainline: the
@@ -776,7 +792,7 @@ static int idlest_group(struct sr_wake_ctx *c, int level, int cpu, int mainline)
 	struct group_stats local, best, gs;
 	int gcpu, best_first = SR_NONE, go, call = sr_why_call(0), lfirst;
 
-	group_stats(c, local_span, sd->imbalance_pct, &local);
+	group_stats(c, local_span, sd->imbalance_pct, group_marked(c, level, local_span), &local);
 	for (lfirst = 0; call >= 0 && lfirst < t->ncpus && !sr_cpumask_test(local_span, lfirst);)
 		lfirst++;
 	why_group(call, cpu, level, lfirst, 1, mainline, &local);
@@ -793,7 +809,7 @@ static int idlest_group(struct sr_wake_ctx *c, int level, int cpu, int mainline)
 			seen = sr_cpumask_test(span, g) && sr_cpumask_test(sd->span, g);
 		if (seen)
 			continue;
-		group_stats(c, span, sd->imbalance_pct, &gs);
+		group_stats(c, span, sd->imbalance_pct, group_marked(c, level, span), &gs);
 		why_group(call, cpu, level, gcpu, 0, mainline, &gs);
 		if (!mainline) {
 			/* v4.15: the least runnable load, avg_load within the margin */
@@ -807,7 +823,9 @@ static int idlest_group(struct sr_wake_ctx *c, int level, int cpu, int mainline)
 			}
 			continue;
 		}
-		/* update_pick_idlest() */
+		/* update_pick_idlest(): not group_imbalanced, which the slow path does not compare */
+		if (best_first != SR_NONE && gs.type == best.type && gs.type == GROUP_IMBALANCED)
+			continue;
 		if (best_first != SR_NONE && gs.type == best.type) {
 			if (gs.type != GROUP_HAS_SPARE)
 				margin(c, gs.avg_load, best.avg_load);
@@ -837,6 +855,8 @@ static int idlest_group(struct sr_wake_ctx *c, int level, int cpu, int mainline)
 		} else if (local.type != best.type) {
 			/* sched_balance_find_dst_group(): the lower class wins */
 			go = best.type < local.type;
+		} else if (local.type == GROUP_IMBALANCED) {
+			go = 0;		/* "not used in the slow wakeup path": NULL */
 		} else if (local.type == GROUP_HAS_SPARE) {
 			int imb = abs(local.idle_cpus - best.idle_cpus);
 
@@ -1097,6 +1117,7 @@ void sr_model_select(const struct sr_model *m, const struct sr_view *v,
 		.in_irq = in->in_irq,
 		.fork = in->fork,
 		.exec = in->exec,
+		.sgc_imb = in->sgc_imb,
 		.out = out,
 	};
 

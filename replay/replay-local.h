@@ -193,6 +193,7 @@ struct sr_replay {
 	struct sr_dep_model dep_model[SR_MAX_MODELS];	/* ... through this copy */
 	struct sr_task **lb_head, **lb_tail;	/* per cpu: cfs_tasks, MRU first */
 	unsigned char *lb_imb[SR_MAX_MODELS];	/* per model: sgc->imbalance */
+	int lb_hints;				/* sr_dec_lb_hints() has kept them */
 	struct sr_lb_scratch *lb_scratch;	/* the models' balance scratch */
 	struct sr_lb_pending **lbp;		/* per cpu, allocated when first used */
 	uint64_t *last_local;			/* per cpu: ts of its last event */
@@ -373,6 +374,8 @@ int sr_dec_lb_nohz(struct sr_replay *r, const struct sr_task *p, int ilb, int or
 		   uint64_t now);
 /* a newly idle switch on @cpu away from the blocking @prev */
 int sr_dec_lb_newidle(struct sr_replay *r, struct sr_task *prev, int cpu, uint64_t now);
+/* the sgc->imbalance marks of a periodic or nohz balance the probes show */
+void sr_dec_lb_hints(struct sr_replay *r, int cpu, int level, uint64_t now);
 /* a wakeup lands on @cpu: does it settle an open newidle decision there? */
 int sr_dec_lb_wakeup_lands(struct sr_replay *r, const struct sr_task *p, int cpu, uint64_t now);
 

@@ -3008,6 +3008,7 @@ static void periodic_probe(struct sr_replay *r, const struct sr_event *ev)
 	r->pb_levels[cpu] |= bit;
 	r->pb_ts[cpu] = ev->ts;
 	sr_idle_scan_balanced(r, cpu, ev->lb_level, cpu != ev->cpu, ev->ts);
+	sr_dec_lb_hints(r, cpu, ev->lb_level, ev->ts);
 }
 
 /*

@@ -205,4 +205,26 @@ same "after E's exit event the dead D's load has left CPU 0: R's fork on CPU 1 r
 same "E preempted after its exit, F died meanwhile: F's load has left CPU 0 at P's wakeup" \
 	lower "$(lower "$(cpu0_load "$ep" 400)" "$(cpu0_load "$TMP/ep-noexit.txt" 400)")"
 
+# sgc->imbalance at the fork's NUMA level (group_classify(), 6.1): a 6.1
+# guest recording of the kthreadpin load (schedreplay record
+# --balance-probes, 2 nodes of 2 CPUs) whose CPU 1 balances CPU 0's pinned
+# kthreads and hogs at MC level; node 0 carries the mark and the kernel
+# keeps forks on node 1 where the model, without the marks, sent them to
+# node 0's idle CPU 1 (fork_idle 81.4 %).  The engine keeps the marks at
+# every load_balance() the balance probes show, and the slow path reads them.
+K=$FIX/tracedat/marks/numa-6.1-sr-kthreadpin
+fork_idle() {	# fork_idle [REPLAY-OPTION...]: fork_idle exact % of the first model
+	"$SR" replay --json -t "$K.topo" "$@" "$K.dat" 2>/dev/null | python3 -c '
+import json, sys
+print([e["exact_pct"] for e in json.load(sys.stdin)
+       if e["model"] == "mainline" and e["kind"] == "fork_idle" and e["reason"] is None][0])'
+}
+if command -v python3 >/dev/null; then
+	v=$(fork_idle)
+	ok "kthreadpin: forks stay off a node marked imbalanced, fork_idle $v % >= 90" \
+		awk -v v="$v" 'BEGIN { exit !(v >= 90) }'
+	v=$(fork_idle --no-balance-probes)
+	ok "... and without the balance probes the marks are not read: $v % < 85" \
+		awk -v v="$v" 'BEGIN { exit !(v < 85) }'
+fi
 test_done

@@ -43,6 +43,12 @@ struct sr_wake_input {
 	int in_irq;			/* !in_task(): the wakeup runs in interrupt context */
 	const struct sr_task *p;	/* wakee / new task */
 	const struct sr_task *cur;	/* waker (NULL: idle task or unknown) */
+	/*
+	 * the model's sgc->imbalance marks (level * ncpus + a group's first
+	 * CPU) where the caller keeps them at every balance: group_classify()
+	 * reads them on the slow path; NULL: not kept, not read
+	 */
+	const unsigned char *sgc_imb;
 };
 
 /* everything one select_task_rq_fair evaluation reads */
@@ -58,6 +64,7 @@ struct sr_wake_ctx {
 	int in_irq;			/* !in_task() (known from the trace's flags only) */
 	int fork;			/* fork placement (SD_BALANCE_FORK) */
 	int exec;			/* exec placement (SD_BALANCE_EXEC), p running on this_cpu */
+	const unsigned char *sgc_imb;	/* sr_wake_input.sgc_imb */
 	struct sr_eval *out;
 };
 
