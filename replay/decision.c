@@ -35,27 +35,23 @@ void sr_dec_pending_free(struct sr_pending *pd)
  * balances that pulled, and the placement reads none.  A side that runs no
  * balance of its own reads its base model's.
  */
+static int marks_of(const struct sr_replay *r, int i)
+{
+	return r->touches[i] & BALANCE_KINDS ? i : r->base_of[i];
+}
+
 static const unsigned char *placement_marks(const struct sr_replay *r, int i)
 {
-	const struct sr_model *m = r->models[i];
-	int j;
-
-	if (!r->balance_probes || !r->lb_hints)
-		return NULL;
-	if (r->touches[i] & BALANCE_KINDS)
-		return r->lb_imb[i];
-	for (j = 0; m->base && j < r->nmodels && r->models[j] != m->base; j++)
-		;
-	return j < r->nmodels && m->base ? r->lb_imb[j] : r->lb_imb[i];
+	return r->balance_probes && r->lb_hints ? r->lb_imb[marks_of(r, i)] : NULL;
 }
 
 /* models @i and @j read the same marks (their placements may be copied) */
 static int same_marks(const struct sr_replay *r, int i, int j)
 {
-	const unsigned char *a = placement_marks(r, i), *b = placement_marks(r, j);
+	int a = marks_of(r, i), b = marks_of(r, j);
 
-	return a == b || !a || !b ||
-	       !memcmp(a, b, (size_t)r->topo->ncpus * SR_MAX_DOMAIN_LEVELS);
+	return a == b || !placement_marks(r, i) ||
+	       !memcmp(r->lb_imb[a], r->lb_imb[b], (size_t)r->topo->ncpus * SR_MAX_DOMAIN_LEVELS);
 }
 
 static void fill_view(const struct sr_replay *r, struct sr_view *v, uint64_t now)
@@ -427,6 +423,7 @@ void sr_dec_same_placement(struct sr_replay *r)
 		r->dep_base[i] = -1;
 		for (j = 0; m->base && j < i && r->models[j] != m->base; j++)
 			;
+		r->base_of[i] = !m->base || j == i ? i : j;
 		if (!m->base || j == i)
 			continue;
 		r->dep_diff[i] = sr_dep_diff(m, r->models[j]);

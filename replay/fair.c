@@ -765,16 +765,12 @@ static int idlest_cpu_in(struct sr_wake_ctx *c, const uint64_t *span, int fallba
 	return best_load != SR_NONE ? best_load : fallback;
 }
 
-/* the sgc->imbalance mark of the group @span at @level, where the caller keeps the marks */
-static int group_marked(const struct sr_wake_ctx *c, int level, const uint64_t *span)
+/* the sgc->imbalance mark of the group at @level whose first CPU is @first, where the caller keeps them */
+static int group_marked(const struct sr_wake_ctx *c, int level, int first)
 {
-	int cpu;
-
-	if (!c->sgc_imb || c->m->sd_era != SR_ERA_MAINLINE)
+	if (!c->sgc_imb || c->m->sd_era != SR_ERA_MAINLINE || first >= c->v->topo->ncpus)
 		return 0;
-	for (cpu = 0; cpu < c->v->topo->ncpus && !sr_cpumask_test(span, cpu); cpu++)
-		;
-	return cpu < c->v->topo->ncpus && c->sgc_imb[level * c->v->topo->ncpus + cpu];
+	return c->sgc_imb[level * c->v->topo->ncpus + first];
 }
 
 /*
@@ -792,9 +788,9 @@ static int idlest_group(struct sr_wake_ctx *c, int level, int cpu, int mainline)
 	struct group_stats local, best, gs;
 	int gcpu, best_first = SR_NONE, go, call = sr_why_call(0), lfirst;
 
-	group_stats(c, local_span, sd->imbalance_pct, group_marked(c, level, local_span), &local);
-	for (lfirst = 0; call >= 0 && lfirst < t->ncpus && !sr_cpumask_test(local_span, lfirst);)
+	for (lfirst = 0; lfirst < t->ncpus && !sr_cpumask_test(local_span, lfirst);)
 		lfirst++;
+	group_stats(c, local_span, sd->imbalance_pct, group_marked(c, level, lfirst), &local);
 	why_group(call, cpu, level, lfirst, 1, mainline, &local);
 	memset(&best, 0, sizeof(best));
 	/* every other group of sd, each counted once at its lowest CPU */
@@ -809,7 +805,8 @@ static int idlest_group(struct sr_wake_ctx *c, int level, int cpu, int mainline)
 			seen = sr_cpumask_test(span, g) && sr_cpumask_test(sd->span, g);
 		if (seen)
 			continue;
-		group_stats(c, span, sd->imbalance_pct, group_marked(c, level, span), &gs);
+		/* gcpu is the group's first CPU */
+		group_stats(c, span, sd->imbalance_pct, group_marked(c, level, gcpu), &gs);
 		why_group(call, cpu, level, gcpu, 0, mainline, &gs);
 		if (!mainline) {
 			/* v4.15: the least runnable load, avg_load within the margin */

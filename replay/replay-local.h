@@ -194,6 +194,7 @@ struct sr_replay {
 	struct sr_task **lb_head, **lb_tail;	/* per cpu: cfs_tasks, MRU first */
 	unsigned char *lb_imb[SR_MAX_MODELS];	/* per model: sgc->imbalance */
 	int lb_hints;				/* sr_dec_lb_hints() has kept them */
+	int base_of[SR_MAX_MODELS];		/* per model: its base model's index (itself: a base) */
 	struct sr_lb_scratch *lb_scratch;	/* the models' balance scratch */
 	struct sr_lb_pending **lbp;		/* per cpu, allocated when first used */
 	uint64_t *last_local;			/* per cpu: ts of its last event */
