@@ -331,7 +331,8 @@ void sr_dec_evaluate(struct sr_replay *r, struct sr_pending *pd, const struct sr
 /*
  * A wakeup placed where a task without a known mask was seen since it last
  * woke on another LLC, from a waker's CPU where it was not and that shares
- * no LLC with it, while a model put it elsewhere (schedreplay-models(7)
+ * no LLC with it (for a task seen on one CPU only, any other CPU), while a
+ * model put it elsewhere (schedreplay-models(7)
  * §9.2): select_task_rq_fair() (6.1, 6.12) makes no affine wakeup to a
  * this_cpu outside p->cpus_ptr and select_idle_cpu() scans only
  * p->cpus_ptr, so a mask that keeps the task where it was seen looks like
@@ -365,8 +366,18 @@ static void aff_wake_refused(struct sr_replay *r, const struct sr_pending *pd, i
 			t->wake_seen = 0;
 		return;
 	}
-	/* in one LLC, select_idle_sibling() keeps prev for a hundred reasons */
-	if (t->aff_wake || (t->wake_seen >> this & 1) || sr_cpus_share_cache(r->topo, this, actual))
+	if (t->aff_wake || (t->wake_seen >> this & 1))
+		return;
+	/*
+	 * In one LLC, select_idle_sibling() keeps prev for a hundred reasons;
+	 * but a task seen on one CPU only, every wakeup placed there, is what
+	 * select_task_rq() makes of a mask of that CPU: cpumask_any() without
+	 * select_task_rq_fair() (kernel/sched/core.c, 6.1 and 6.12), so there
+	 * it counts as well, where no select_rq probe shows that
+	 * select_task_rq_fair() ran (a mask of more than one CPU)
+	 */
+	if (sr_cpus_share_cache(r->topo, this, actual) &&
+	    (r->probes || __builtin_popcountll(t->wake_seen) != 1))
 		return;
 	for (i = 0; i < r->nmodels; i++) {
 		int c = pd->ev[i].cpu;

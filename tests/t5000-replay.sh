@@ -424,6 +424,12 @@ ok "a pinned wakee's trace replays" "$SR" replay -q -o "$TMP/aw.db" -t 2x2x1 "$a
 same "three wakeups kept on node 1 against the model, then 'this not allowed', CPU 2 (the kernel's), marked inferred" \
 	"0 -1|0 -1|0 -1|2 1|2 1" \
 	"$(sqlite3 -separator ' ' "$TMP/aw.db" "SELECT cpu, (reason LIKE '%this not allowed%') + (inferred LIKE '%affinity%') - 1 FROM evaluation_v JOIN decision USING (decision_id) WHERE kind = 'wakeup' AND patch IS NULL ORDER BY ts" | paste -sd'|')"
+# the same inside one LLC, for a wakee seen on one CPU only (affinity-wakeups-llc.txt)
+awl="$FIX/scenario/affinity-wakeups-llc.txt"
+ok "a wakee pinned beside its waker's CPU replays" "$SR" replay -q -o "$TMP/awl.db" -t 2x2x1 "$awl"
+same "three wakeups kept on CPU 1 against the model, then CPU 1 (the kernel's), 'this not allowed', marked inferred" \
+	"0 -1|0 -1|0 -1|1 1|1 1" \
+	"$(sqlite3 -separator ' ' "$TMP/awl.db" "SELECT cpu, (reason LIKE '%this not allowed%') + (inferred LIKE '%affinity%') - 1 FROM evaluation_v JOIN decision USING (decision_id) WHERE kind = 'wakeup' AND patch IS NULL ORDER BY ts" | paste -sd'|')"
 # a wakeup outside the LLCs of this_cpu and prev_cpu: a new mask, what was
 # seen before it no longer counts (affinity-wakeup-moved.txt)
 awm="$FIX/scenario/affinity-wakeup-moved.txt"
