@@ -677,6 +677,8 @@ out_all_pinned:
 		c->out->lbf |= SR_LBO_SOME_PINNED;
 	if (fbit < 64)
 		c->out->lb_reset |= 1ULL << fbit;
+	if (fbit < 64 && (env.flags & SR_LBF_ALL_PINNED))
+		c->out->lb_pinned |= 1ULL << fbit;
 	c->env = saved;
 	return 0;
 }

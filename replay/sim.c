@@ -94,9 +94,11 @@ struct scpu {
 	uint64_t next_balance;		/* rq->next_balance: the soonest level's */
 	/* per domain level: sd->last_balance (UINT64_MAX: not yet balanced) */
 	uint64_t last_balance[SR_MAX_DOMAIN_LEVELS];
-	unsigned lb_backoff;		/* bit l: sd->balance_interval at max_interval (doubled) */
+	/* per domain level: sd->balance_interval in ms (0: min_interval, the span) */
+	unsigned lb_interval[SR_MAX_DOMAIN_LEVELS];
 	unsigned lb_pulled;		/* bit l: a pull at that level in this pass */
 	unsigned lb_failed;		/* bit l: an imbalance found and nothing moved */
+	unsigned lb_pinned;		/* bit l: every task it could pull was pinned */
 	uint64_t slice_start;
 	int resched;
 	int waking;			/* leaving idle for a wakeup (EV_IDLE_EXIT due) */
@@ -322,6 +324,9 @@ static void detach(struct sim *s, struct stask *p)
 }
 
 #define UTIL_EST_MARGIN (SR_SCHED_CAPACITY / 100)
+
+/* MAX_PINNED_INTERVAL (kernel/sched/fair.c, 6.1 and 6.12): ms */
+#define SIM_MAX_PINNED_INTERVAL 512
 
 /* util_est_update() at a dequeue for sleep (v6.8+ form, as replay/state.c) */
 static void util_est_update(struct sim *s, struct stask *p)
@@ -1325,6 +1330,8 @@ static int balance_once(struct sim *s, enum sr_decision_kind kind, int cpu, enum
 				s->nr_failed[i]++;
 			s->cpu[i % s->ncpus].lb_failed |= 1u << (i / s->ncpus);
 		}
+		if (e->lb_pinned >> i & 1)
+			s->cpu[i % s->ncpus].lb_pinned |= 1u << (i / s->ncpus);
 	}
 	dec_init(s, &d, kind, NULL);
 	d.this_cpu = cpu;
@@ -1366,8 +1373,7 @@ static int balance_once(struct sim *s, enum sr_decision_kind kind, int cpu, enum
 
 /*
  * get_sd_balance_interval() of domain @level (6.1, 6.12): its
- * balance_interval (min_interval, the span in ms; max_interval, twice
- * that, after a balance that found nothing: struct scpu lb_backoff), times
+ * balance_interval (struct scpu lb_interval, levels_done()), times
  * busy_factor on a busy CPU, in jiffies (msecs_to_jiffies() rounds up),
  * one jiffy less when busy, clamped to 1 .. max_load_balance_interval
  * (HZ * CPUs / 10)
@@ -1379,7 +1385,8 @@ static uint64_t balance_interval(const struct sim *s, int cpu, int level, int bu
 
 	if (level >= t->ndomains)
 		return UINT64_MAX / 4;
-	ms = (uint64_t)t->dom[level].span_weight << (s->cpu[cpu].lb_backoff >> level & 1);
+	ms = level < SR_MAX_DOMAIN_LEVELS && s->cpu[cpu].lb_interval[level] ?
+	     s->cpu[cpu].lb_interval[level] : (uint64_t)t->dom[level].span_weight;
 	if (busy && t->dom[level].busy_factor > 0)
 		ms *= (uint64_t)t->dom[level].busy_factor;
 	j = (ms * (uint64_t)s->o->hz + 999) / 1000;
@@ -1414,12 +1421,15 @@ static unsigned levels_due(const struct sim *s, int cpu, int busy)
 
 /*
  * After a pass over @cpu's due levels: sd->last_balance = jiffies at each;
- * load_balance()'s "tune up the balancing interval" (6.1, 6.12): a level
- * that moved nothing doubles its balance_interval up to max_interval, one
- * that moved resets it to min_interval; rq->next_balance is the soonest
- * level's last_balance + interval.  The walk's stop on continue_balancing
- * (should_we_balance() failing) is not seen by the engine: every due level
- * counts as balanced.
+ * load_balance() (6.1, 6.12): a level that found an imbalance resets its
+ * balance_interval to min_interval (sd_init(): the span in ms), whether it
+ * moved a task or not; one that found the domain balanced doubles it up to
+ * max_interval (twice the span), and one whose busiest queues held only
+ * pinned tasks (out_all_pinned, LBF_ALL_PINNED) up to MAX_PINNED_INTERVAL
+ * (512 ms) ("tune up the balancing interval", at out_one_pinned);
+ * rq->next_balance is the soonest level's last_balance + interval.  The
+ * walk's stop on continue_balancing (should_we_balance() failing) is not
+ * seen by the engine: every due level counts as balanced.
  */
 static void levels_done(struct sim *s, int cpu, unsigned due, int busy)
 {
@@ -1431,10 +1441,15 @@ static void levels_done(struct sim *s, int cpu, unsigned due, int busy)
 		if (due >> l & 1) {
 			s->st.lb_level[l]++;
 			sc->last_balance[l] = s->now;
+			unsigned min = s->topo->cpu[cpu].dom[l].span_weight;
+			unsigned cur = sc->lb_interval[l] ? sc->lb_interval[l] : min;
+
 			if ((sc->lb_pulled | sc->lb_failed) >> l & 1)
-				sc->lb_backoff &= ~(1u << l);
-			else
-				sc->lb_backoff |= 1u << l;
+				cur = min;
+			else if (((sc->lb_pinned >> l & 1) && cur < SIM_MAX_PINNED_INTERVAL) ||
+				 cur < 2 * min)
+				cur *= 2;
+			sc->lb_interval[l] = cur;
 		}
 		if (sc->last_balance[l] == UINT64_MAX)
 			t = s->now;
@@ -1445,6 +1460,7 @@ static void levels_done(struct sim *s, int cpu, unsigned due, int busy)
 	}
 	sc->lb_pulled = 0;
 	sc->lb_failed = 0;
+	sc->lb_pinned = 0;
 	sc->next_balance = next == UINT64_MAX ? s->now + UINT64_MAX / 4 : next;
 }
 
@@ -1477,6 +1493,7 @@ static int tick_balance(struct sim *s, int cpu)
 		s->due[cpu] = levels_due(s, cpu, 1);
 		s->cpu[cpu].lb_pulled = 0;
 		s->cpu[cpu].lb_failed = 0;
+		s->cpu[cpu].lb_pinned = 0;
 		for (n = 0; n < 8 && s->due[cpu]; n++) {
 			s->lb_repeat = n > 0;
 			ret = balance_once(s, SR_DEC_LB_PERIODIC, cpu, SR_LB_NOT_IDLE, 0, NULL);
@@ -1504,6 +1521,7 @@ static int tick_balance(struct sim *s, int cpu)
 			s->due[c] = 0;
 			s->cpu[c].lb_pulled = 0;
 			s->cpu[c].lb_failed = 0;
+			s->cpu[c].lb_pinned = 0;
 			if ((cpu_idle_now(s, c) || c == ilb) && s->now >= s->cpu[c].next_balance)
 				s->due[c] = levels_due(s, c, 0);
 		}

@@ -220,6 +220,17 @@ same "... child's last 4 of 8 wakeups wake_wide, on parent's 3 flips from before
 "$SR" replay -q -t 1x2x1 -o "$TMP/inh-r.db" "$D/flips-inherited.txt" >/dev/null 2>&1
 same "... as replay has them" "8,4" "$("$SR" sql -F csv --no-header "$TMP/inh-r.db" "$WQ" 2>&1)"
 
+# balance_interval after load_balance()s that found every task pinned
+# (out_all_pinned: doubled up to MAX_PINNED_INTERVAL, 512 ms, past
+# max_interval): three loops pinned to CPU 1 for 0.3 s, then allowed on
+# both CPUs; idle CPU 0's first pull waits for its grown interval, 0.2 s
+# (HZ 250, 2 CPUs: max_load_balance_interval 50 jiffies), not the 4 ms of
+# max_interval
+"$SR" simulate -t 1x2x1 -o "$TMP/pin.db" "$D/pinned-backoff.txt" >/dev/null 2>&1
+same "pinned-backoff: simulated" 0 $?
+same "... the first pull to CPU 0 more than 0.1 s after the masks widen at 2.30 s" 1 \
+	"$("$SR" sql -F csv --no-header "$TMP/pin.db" "select min(ts) > 2400000000 from migration where dest_cpu = 0" 2>&1)"
+
 # errors
 "$SR" simulate -m nosuch "$D/pipe-pair.txt" >/dev/null 2>"$TMP/e"
 same "unknown model: exit 2" 2 $?

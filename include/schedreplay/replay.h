@@ -372,9 +372,12 @@ struct sr_eval {
 	 * bit level * ncpus + cpu: that load_balance() found an imbalance
 	 * and moved nothing (sd->nr_balance_failed++), or it moved or found
 	 * the domain balanced (sd->nr_balance_failed = 0); simulate keeps
-	 * the counts, replay does not read them
+	 * the counts, replay does not read them.  lb_pinned: that it ended
+	 * at out_all_pinned with LBF_ALL_PINNED (every task of the busiest
+	 * queues pinned), which lets simulate double sd->balance_interval
+	 * past max_interval
 	 */
-	uint64_t lb_failed, lb_reset;
+	uint64_t lb_failed, lb_reset, lb_pinned;
 	/*
 	 * the smallest relative margin, per mille, of the comparisons of PELT
 	 * signals the placement path decided by (1000: none; mainline's
