@@ -248,6 +248,59 @@ static int placed_apart(const struct sr_replay *r, const struct sr_pending *pd)
 	return 0;
 }
 
+/*
+ * The rqstat input probe (sr_replay_use_input_probes()): the view's
+ * runqueues become a copy of the engine's with what select_task_rq_fair()
+ * read of each CPU at its entry: the root cfs_rq's load, util and runnable
+ * averages as last updated (the view decays nothing further), its
+ * util_est, nr_running and ttwu_pending (nr_running 0: the CPU is idle;
+ * a CPU the engine holds idle with tasks in the kernel runs one, which the
+ * trace does not name), and its LLC's nr_idle_scan.  The engine's own
+ * state stays as it is.
+ */
+static void kin_apply(struct sr_replay *r, struct sr_view *v, const struct sr_rqstat *k)
+{
+	int ncpus = r->topo->ncpus, c;
+
+	memcpy(r->kin_rq, r->rq, (size_t)ncpus * sizeof(*r->kin_rq));
+	for (c = 0; c < ncpus && c < k->ncpus; c++) {
+		const struct sr_rqstat_cpu *x = &k->cpu[c];
+		struct sr_rq *q = &r->kin_rq[c];
+
+		q->cfs.load_avg = (unsigned long)x->load;
+		if (x->util >= 0)
+			q->cfs.util_avg = (unsigned long)x->util;
+		if (x->runnable >= 0)
+			q->cfs.runnable_avg = (unsigned long)x->runnable;
+		q->cfs.last_update = v->now;
+		/* 6.12's u32 util_est; UTIL_AVG_UNCHANGED (bit 31) marks only a task's */
+		if (x->util_est >= 0)
+			q->util_est = (unsigned long)(x->util_est & 0x7fffffff);
+		if (x->nr_running >= 0) {
+			q->nr_running = (int)x->nr_running;
+			if (q->cfs_nr > q->nr_running)
+				q->cfs_nr = q->nr_running;
+			if (q->nr_delayed > q->cfs_nr)
+				q->nr_delayed = q->cfs_nr;
+			if (!q->nr_running) {
+				q->curr = 0;
+				q->curr_cfs = 0;
+			} else if (q->curr == 0) {
+				q->curr = -1;
+				q->known = 1;
+			}
+		}
+		if (x->ttwu_pending >= 0)
+			q->ttwu_pending = (int)x->ttwu_pending;
+		if (x->nr_idle_scan >= 0)
+			q->sis_nr = (int)x->nr_idle_scan + 1;
+		if (r->tg_root && v->tg)
+			r->tg_root[c] = (long)x->load;
+	}
+	v->rq = r->kin_rq;
+	r->stats.kernel_inputs++;
+}
+
 void sr_dec_evaluate(struct sr_replay *r, struct sr_pending *pd, const struct sr_task *p,
 		     const struct sr_task *cur, uint64_t now)
 {
@@ -268,6 +321,8 @@ void sr_dec_evaluate(struct sr_replay *r, struct sr_pending *pd, const struct sr
 	 */
 	if ((pd->d.kind == SR_DEC_WAKEUP || pd->d.kind == SR_DEC_FORK) && r->ntgroups)
 		v.tg = sr_tg_compute(r, now);
+	if (r->kin_cur && (pd->d.kind == SR_DEC_WAKEUP || pd->d.kind == SR_DEC_FORK))
+		kin_apply(r, &v, r->kin_cur);
 	in.fork = pd->d.kind == SR_DEC_FORK;
 	in.exec = 0;	/* replay does not evaluate execs (the simulator's entry point) */
 	in.this_cpu = pd->d.this_cpu;

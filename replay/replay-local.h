@@ -151,6 +151,18 @@ struct sr_replay {
 	struct sr_task **await;		/* per cpu: the wakee whose select_rq comes next */
 	struct sr_pending **selected;	/* per cpu: the decision select_rq_ret answers */
 	struct sr_fork_probe *fork_probe;	/* per cpu: a fork's probe, its wakeup_new next */
+	/*
+	 * The rqstat input probe (sr_replay_use_input_probes(), decision.c
+	 * kin_apply()): per cpu the last event, fresh until a select_rq there
+	 * takes it; fork_kin the one a fork's select_rq took, until the fork
+	 * is evaluated; kin_cur the one the decision under evaluation reads,
+	 * kin_rq the runqueues of its view.  Allocated at the first event.
+	 */
+	int input_probes;
+	struct sr_rqstat *kin, *fork_kin;
+	unsigned char *kin_fresh, *fork_kin_valid;
+	const struct sr_rqstat *kin_cur;
+	struct sr_rq *kin_rq;
 	struct sr_removed *removed;		/* per cpu: load of tasks that died or woke
 					 * elsewhere, not yet removed */
 	int nremoved;				/* CPUs with a removal pending */

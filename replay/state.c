@@ -2450,9 +2450,16 @@ static void fork_evaluate(struct sr_replay *r, struct sr_pending *pd, struct sr_
 {
 	const struct sr_task *parent = pd->d.waker > 0 ? sr_replay_task(r, pd->d.waker) : NULL;
 
+	int cpu = pd->d.this_cpu;
+
 	sr_pelt_init_task(&p->pelt, now, p->weight);
 	fork_inputs_as_read(r, r->tick_saved, 1);
+	if (r->kin && cpu >= 0 && cpu < r->topo->ncpus && r->fork_kin_valid[cpu]) {
+		r->kin_cur = &r->fork_kin[cpu];
+		r->fork_kin_valid[cpu] = 0;
+	}
 	sr_dec_evaluate(r, pd, p, parent, now);
+	r->kin_cur = NULL;
 	fork_inputs_as_read(r, r->tick_saved, -1);
 	pd->evaluated = 1;
 }
@@ -2901,6 +2908,51 @@ static void exec_probe(struct sr_replay *r, const struct sr_event *ev, uint64_t 
 	probe_prevload(r, ev->cpu, ev, now);
 }
 
+/*
+ * rqstat at select_task_rq_fair()'s entry, on the CPU its select_rq comes
+ * from next: what the placement reads of every CPU, kept for it
+ */
+static int on_rqstat(struct sr_replay *r, const struct sr_event *ev)
+{
+	size_t n = (size_t)r->topo->ncpus;
+
+	if (!ev->rqstat || ev->cpu < 0 || ev->cpu >= r->topo->ncpus)
+		return 0;
+	if (!r->kin) {
+		r->kin = calloc(n, sizeof(*r->kin));
+		r->fork_kin = calloc(n, sizeof(*r->fork_kin));
+		r->kin_fresh = calloc(n, 1);
+		r->fork_kin_valid = calloc(n, 1);
+		r->kin_rq = calloc(n, sizeof(*r->kin_rq));
+		if (!r->kin || !r->fork_kin || !r->kin_fresh || !r->fork_kin_valid || !r->kin_rq)
+			return -SR_E_NOMEM;
+	}
+	r->kin[ev->cpu] = *ev->rqstat;
+	r->kin_fresh[ev->cpu] = 1;
+	return 0;
+}
+
+/* the rqstat this CPU's select_rq answers, if one came since the last select_rq */
+static const struct sr_rqstat *kin_take(struct sr_replay *r, int cpu)
+{
+	if (!r->kin || cpu < 0 || cpu >= r->topo->ncpus || !r->kin_fresh[cpu])
+		return NULL;
+	r->kin_fresh[cpu] = 0;
+	return &r->kin[cpu];
+}
+
+/* a fork's select_rq: its rqstat waits for the fork's evaluation */
+static void kin_keep_fork(struct sr_replay *r, int cpu)
+{
+	const struct sr_rqstat *k = kin_take(r, cpu);
+
+	if (!r->kin || cpu < 0 || cpu >= r->topo->ncpus)
+		return;
+	r->fork_kin_valid[cpu] = k != NULL;
+	if (k)
+		r->fork_kin[cpu] = *k;
+}
+
 static int on_select_rq(struct sr_replay *r, const struct sr_event *ev)
 {
 	struct sr_task *p = r->await[ev->cpu];
@@ -2915,9 +2967,12 @@ static int on_select_rq(struct sr_replay *r, const struct sr_event *ev)
 	if (ev->wake_flags >= 0 && !(ev->wake_flags & 0x08)) {
 		/* fork (0x04) or exec (0x02): not a wakeup; the next select_rq_ret is its */
 		r->selected[ev->cpu] = NULL;
-		if (ev->wake_flags & 0x02)
+		if (ev->wake_flags & 0x02) {
+			kin_take(r, ev->cpu);
 			exec_probe(r, ev, now);
+		}
 		if (ev->wake_flags & 0x04) {
+			kin_keep_fork(r, ev->cpu);
 			fork_probe_keep(r, ev);
 			fork_probe_early(r, ev->cpu);
 		}
@@ -2926,6 +2981,7 @@ static int on_select_rq(struct sr_replay *r, const struct sr_event *ev)
 	if (ev->wake_flags < 0 && (!p || !p->pending)) {
 		/* no wake_flags, no waking to answer: a fork's if its sched_wakeup_new follows */
 		r->selected[ev->cpu] = NULL;
+		kin_keep_fork(r, ev->cpu);
 		fork_probe_keep(r, ev);
 		fork_probe_early(r, ev->cpu);
 		return 0;
@@ -2982,7 +3038,9 @@ static int on_select_rq(struct sr_replay *r, const struct sr_event *ev)
 	 */
 	probe_prevload(r, pd->d.prev_cpu, ev, now);
 	record_wakee(r, (struct sr_task *)pd->cur, p->pid, now);
+	r->kin_cur = kin_take(r, ev->cpu);
 	sr_dec_evaluate(r, pd, p, pd->cur, now);
+	r->kin_cur = NULL;
 	r->selected[ev->cpu] = pd;
 	return 0;
 }
@@ -3107,6 +3165,8 @@ static int feed(struct sr_replay *r, const struct sr_event *ev)
 		return r->probes ? on_select_rq_ret(r, ev) : 0;
 	case SR_EV_SETAFFINITY:
 		return on_setaffinity(r, ev);
+	case SR_EV_RQSTAT:
+		return r->probes && r->input_probes ? on_rqstat(r, ev) : 0;
 	case SR_EV_BALANCE_RQ:
 		/* the sd->level values tell the model's domains apart (lb_domains) */
 		if (ev->lb_level >= 0 && ev->lb_level < 31)
@@ -3367,6 +3427,11 @@ void sr_replay_free(struct sr_replay *r)
 	for (i = 0; r->fork_probe && i < (size_t)r->topo->ncpus; i++)
 		sr_dec_pending_free(r->fork_probe[i].pd);
 	free(r->fork_probe);
+	free(r->kin);
+	free(r->fork_kin);
+	free(r->kin_fresh);
+	free(r->fork_kin_valid);
+	free(r->kin_rq);
 	free(r->removed);
 	free(r->tick_rm);
 	free(r->ksoftirqd_woken);
@@ -3477,6 +3542,11 @@ void sr_replay_trace_declares_waking(struct sr_replay *r, int on)
 void sr_replay_use_balance_probes(struct sr_replay *r, int on)
 {
 	r->balance_probes = on;
+}
+
+void sr_replay_use_input_probes(struct sr_replay *r, int on)
+{
+	r->input_probes = on;
 }
 
 void sr_replay_ignore_affinity(struct sr_replay *r, int on)

@@ -29,8 +29,10 @@ usage: $0 [options] LIST
                       separated: no-affinity ("--no-affinity"), no-probes
                       ("--no-probes --no-balance-probes --no-affinity
                       --no-groups": what a tracepoints-only recorder
-                      leaves); each is its own row, recorder class
-                      "tracepoints only" for no-probes
+                      leaves), no-input-probes ("--no-input-probes": the
+                      engine's own state where the trace has rqstat); each
+                      is its own row, recorder class "tracepoints only"
+                      for no-probes
   --work DIR          keep each replay's JSON, database and log in DIR
                       (default: a temporary folder, removed at the end)
   --render DIR        print the tables again from a --work DIR, without
@@ -72,7 +74,7 @@ fi
 command -v python3 >/dev/null || { echo "fidelity-table: needs python3" >&2; exit 1; }
 case $MIN in '' | *[!0-9]*) usage ;; esac
 for v in ${VARIANTS//,/ }; do
-	case $v in no-affinity | no-probes) ;; *) usage ;; esac
+	case $v in no-affinity | no-probes | no-input-probes) ;; *) usage ;; esac
 done
 if [ -z "$WORK" ]; then
 	WORK=$(mktemp -d "${TMPDIR:-/tmp}/fidelity-table.XXXXXX")
@@ -125,6 +127,7 @@ while read -r set path opts; do
 	for v in ${VARIANTS//,/ }; do
 		case $v in
 		no-affinity) vo=(--no-affinity) ;;
+		no-input-probes) vo=(--no-input-probes) ;;
 		no-probes) vo=(--no-probes --no-balance-probes --no-affinity --no-groups) ;;
 		esac
 		# shellcheck disable=SC2086

@@ -581,6 +581,9 @@ static const char replay_options[] =
 	"       --no-balance-probes  ignore the balance probe events (the newly idle\n"
 	"                        levels, the balances whose group-imbalance marks\n"
 	"                        the fork slow path reads)\n"
+	"       --no-input-probes  ignore the rqstat input probe (every CPU's load,\n"
+	"                        util and queue as the placement read them), so\n"
+	"                        that placements read the engine's own state\n"
 	"       --no-affinity    ignore the snapshot's masks and the setaffinity probe\n"
 	"                        (affinity as another recorder's trace leaves it)\n"
 	"       --no-groups      ignore the snapshot's autogroups: every task in the\n"
@@ -626,6 +629,7 @@ struct replay_args {
 	const char *out, *topo_spec, *path;
 	int force, append, hz, hz_given, fidelity, json, quiet, no_probes, no_affinity, no_groups;
 	int no_balance_probes;
+	int no_input_probes;
 	int lock_timeout_ms;
 	const char *kernel;		/* --kernel RELEASE, or NULL */
 	char models_text[256], patches_text[256];
@@ -675,6 +679,7 @@ static int replay_parse(int argc, char **argv, struct replay_args *a, struct rep
 		{ "quiet",	no_argument,		NULL, 'q' },
 		{ "no-probes",	no_argument,		NULL, 'P' },
 		{ "no-balance-probes", no_argument,	NULL, 'b' },
+		{ "no-input-probes", no_argument,	NULL, 'R' },
 		{ "lock-timeout", required_argument,	NULL, 'W' },
 		{ "no-affinity", no_argument,		NULL, 'N' },
 		{ "no-groups",	no_argument,		NULL, 'G' },
@@ -780,6 +785,9 @@ static int replay_parse(int argc, char **argv, struct replay_args *a, struct rep
 			break;
 		case 'b':
 			a->no_balance_probes = 1;
+			break;
+		case 'R':
+			a->no_input_probes = 1;
 			break;
 		case 'W':
 			a->lock_timeout_ms = parse_lock_timeout(optarg);
@@ -904,6 +912,7 @@ static int replay_engine(const struct replay_args *a, struct replay_ctx *rc,
 	run->balance_probes = (sr_trace_borrow_info(run->t)->has_balance_probes ||
 			       run->meta.balance_probes) && !a->no_balance_probes;
 	sr_replay_use_balance_probes(run->r, run->balance_probes);
+	sr_replay_use_input_probes(run->r, run->probes && !a->no_input_probes);
 	sr_replay_ignore_affinity(run->r, a->no_affinity);
 	/*
 	 * the recorder adds its setaffinity probe with select_rq (a text trace
@@ -1083,6 +1092,10 @@ static void print_fidelity(const struct replay_args *a, struct replay_ctx *rc,
 		       st->probe_flips ? ", wakee flips" : "",
 		       st->probe_pelt ? ", the wakee's PELT" : "",
 		       st->probe_prevload ? ", prev_cpu's load" : "");
+	if (st->kernel_inputs)
+		printf("inputs:     rqstat: %llu placements read every CPU's load, util and queue "
+		       "as the kernel had them (--no-input-probes: the engine's)\n",
+		       (unsigned long long)st->kernel_inputs);
 	printf("decisions:  %llu wakeup, %llu fork placements; not placements: "
 	       "%llu runnable, %llu bound, %llu not fair, %llu unknown, %llu without "
 	       "select_rq\n",
@@ -1347,7 +1360,7 @@ static int replay_exec(int argc, char **argv)
 
 const struct cmd_entry cmd_replay = {
 	.name = "replay",
-	.synopsis = "[-o DB [-f | -a [--lock-timeout S]]] [-m MODEL]... [-p PATCH]... [--patch-file SO]... [--snapshots WHICH] [-t TOPOLOGY] [--hz N] [--kernel RELEASE] [-B NAME] [-F FMT] [--no-probes] [--no-balance-probes] [--no-affinity] [--no-groups] [-q] [--fidelity | --json] TRACE",
+	.synopsis = "[-o DB [-f | -a [--lock-timeout S]]] [-m MODEL]... [-p PATCH]... [--patch-file SO]... [--snapshots WHICH] [-t TOPOLOGY] [--hz N] [--kernel RELEASE] [-B NAME] [-F FMT] [--no-probes] [--no-balance-probes] [--no-input-probes] [--no-affinity] [--no-groups] [-q] [--fidelity | --json] TRACE",
 	.summary = "re-evaluate every wakeup, fork and load-balance decision of a trace under "
 		   "scheduler models and patch pairs, and measure their fidelity",
 	.options = replay_options,

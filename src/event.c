@@ -43,6 +43,7 @@ static const char *const kind_names[SR_EV__COUNT] = {
 	[SR_EV_SELECT_RQ_RET]	= "select_rq_ret",
 	[SR_EV_SETAFFINITY]	= "setaffinity",
 	[SR_EV_BALANCE_RQ]	= "balance_rq",
+	[SR_EV_RQSTAT]		= "rqstat",
 	[SR_EV_LOST]		= "lost",
 	[SR_EV_OTHER]		= "other",
 };
@@ -83,6 +84,8 @@ enum sr_event_kind sr_event_kind_from_name(const char *name)
 		return SR_EV_SETAFFINITY;
 	if (!strcmp(name, "balance_rq"))
 		return SR_EV_BALANCE_RQ;
+	if (!strcmp(name, "rqstat"))
+		return SR_EV_RQSTAT;
 	/* perf's CTF converter and "system:event" spellings */
 	if (!strncmp(name, "sched:", 6))
 		name += 6;
@@ -106,6 +109,7 @@ const char *sr_event_kind_tp(enum sr_event_kind kind)
 	case SR_EV_SELECT_RQ_RET:
 	case SR_EV_SETAFFINITY:
 	case SR_EV_BALANCE_RQ:
+	case SR_EV_RQSTAT:
 		return kind_names[kind];
 	case SR_EV_LOST:
 		return "lost events marker";
@@ -228,6 +232,7 @@ void sr_event_reset(struct sr_event *ev)
 	ev->lost = -1;
 	ev->name = NULL;
 	ev->text = NULL;
+	ev->rqstat = NULL;
 }
 
 void sr_strlcpy(char *dst, const char *src, size_t size)

@@ -45,6 +45,8 @@ struct text_name {
 };
 
 struct text_priv {
+	struct sr_rqstat rqstat;	/* the last rqstat line's fields */
+	char rq_key[32];		/* the rqstat field an error names */
 	int fd;
 	char *buf;
 	size_t cap;
@@ -1191,6 +1193,56 @@ static int parse_probe(const struct text_line *l, struct sr_event *ev, struct kv
 	return 0;
 }
 
+/*
+ * rqstat's "c<i>load=... c<i>util=..." for CPUs 0 up to the first without a
+ * load field; the other fields are -1 where absent
+ */
+static int parse_rqstat(struct text_priv *tp, const struct text_line *l, struct sr_event *ev,
+			struct kv_err *err)
+{
+	static const char *const fld[] = { "load", "util", "run", "ue", "nr", "ttwu", "scan" };
+	char *key = tp->rq_key;
+	const char *b = l->body, *e = l->end;
+	int cpu, k;
+
+	if (b < e && *b == '(') {
+		while (b < e && *b != ')')
+			b++;
+		if (b < e)
+			b++;
+	}
+	for (cpu = 0; cpu < SR_RQSTAT_MAX_CPUS; cpu++) {
+		struct sr_rqstat_cpu *c = &tp->rqstat.cpu[cpu];
+		long long *out[] = { &c->load, &c->util, &c->runnable, &c->util_est,
+				     &c->nr_running, &c->ttwu_pending, &c->nr_idle_scan };
+
+		for (k = 0; k < (int)(sizeof(fld) / sizeof(fld[0])); k++) {
+			int r;
+
+			snprintf(key, sizeof(tp->rq_key), "c%d%s", cpu, fld[k]);
+			r = probe_field(b, e, key, out[k]);
+			if (r == -2 || (r == 0 && *out[k] < 0 && k != 6)) {
+				err->what = "bad value for";
+				err->key = key;
+				return -1;
+			}
+			if (r == -1) {
+				if (!k)
+					break;
+				*out[k] = -1;
+			}
+		}
+		if (k == 0)
+			break;
+	}
+	/* an rqstat of another shape (no c0load): an event replay does not read */
+	if (!cpu)
+		return 0;
+	tp->rqstat.ncpus = cpu;
+	ev->rqstat = &tp->rqstat;
+	return 0;
+}
+
 static int parse_body(struct text_priv *tp, const struct text_line *l, const char *name,
 		      struct sr_event *ev, char **cause)
 {
@@ -1275,6 +1327,11 @@ static int parse_body(struct text_priv *tp, const struct text_line *l, const cha
 	case SR_EV_SETAFFINITY:
 	case SR_EV_BALANCE_RQ:
 		ret = parse_probe(l, ev, &err);
+		if (ret)
+			break;
+		return 0;
+	case SR_EV_RQSTAT:
+		ret = parse_rqstat(tp, l, ev, &err);
 		if (ret)
 			break;
 		return 0;
@@ -1379,7 +1436,8 @@ static int read_record(struct sr_trace *t, struct sr_event *ev, char **cause)
 	if (nm->kind == SR_EV_WAKING)
 		t->info.has_waking = 1;
 	if (nm->kind == SR_EV_SELECT_RQ || nm->kind == SR_EV_SELECT_RQ_RET ||
-	    nm->kind == SR_EV_SETAFFINITY || nm->kind == SR_EV_BALANCE_RQ)
+	    nm->kind == SR_EV_SETAFFINITY || nm->kind == SR_EV_BALANCE_RQ ||
+	    nm->kind == SR_EV_RQSTAT)
 		ev->name = nm->name;
 	ret = parse_body(tp, &l, nm->name, ev, cause);
 	return ret < 0 ? ret : 1;

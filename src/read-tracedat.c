@@ -220,7 +220,15 @@ struct dat_type {
 	struct num_slot {
 		int off, size, sign;
 	} n[9];
+	/* rqstat: the fields of CPU i, RQ_* order, at rq[i * RQ_NFIELDS] */
+	struct num_slot *rq;
+	int nrq;
 };
+
+/* rqstat's fields of each CPU i: c<i>load, c<i>util, ... (schedreplay-record(1)) */
+enum { RQ_LOAD, RQ_UTIL, RQ_RUN, RQ_UE, RQ_NR, RQ_TTWU, RQ_SCAN, RQ_NFIELDS };
+static const char *const rq_field[RQ_NFIELDS] = { "load", "util", "run", "ue", "nr", "ttwu",
+						  "scan" };
 
 /* field slots in struct dat_type.f */
 enum {
@@ -286,6 +294,7 @@ struct dat_priv {
 	int commit_size, big;
 	uint64_t lay_file_size;
 	char clock[64];			/* the buffer's clock (v7 instances) */
+	struct sr_rqstat rqstat;	/* the last rqstat event's fields */
 };
 
 static int dat_probe(const char *path, int is_dir, const unsigned char *head, size_t len)
@@ -1128,6 +1137,42 @@ static int dat_open(struct sr_trace *t, const struct sr_trace_opts *opts, char *
 	return 0;
 }
 
+/* a plain integer field's slot (size 0: absent or not plain) */
+static void num_slot_of(const struct tep_format_field *f, struct num_slot *n)
+{
+	n->off = n->size = n->sign = 0;
+	if (f && !(f->flags & TEP_FIELD_IS_DYNAMIC) && f->offset >= 0 &&
+	    (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8)) {
+		n->off = f->offset;
+		n->size = f->size;
+		n->sign = !!(f->flags & TEP_FIELD_IS_SIGNED);
+	}
+}
+
+/* rqstat: c0load, c0util, ... for CPUs 0 up to the first without a load field */
+static void rqstat_fields(struct dat_type *ty, struct tep_event *e)
+{
+	char name[32];
+	int cpu, k;
+
+	for (cpu = 0; cpu < SR_RQSTAT_MAX_CPUS; cpu++) {
+		snprintf(name, sizeof(name), "c%dload", cpu);
+		if (!field(e, name))
+			break;
+	}
+	if (!cpu)
+		return;
+	ty->rq = calloc((size_t)cpu * RQ_NFIELDS, sizeof(*ty->rq));
+	if (!ty->rq)
+		return;
+	ty->nrq = cpu;
+	for (cpu = 0; cpu < ty->nrq; cpu++)
+		for (k = 0; k < RQ_NFIELDS; k++) {
+			snprintf(name, sizeof(name), "c%d%s", cpu, rq_field[k]);
+			num_slot_of(field(e, name), &ty->rq[cpu * RQ_NFIELDS + k]);
+		}
+}
+
 static struct dat_type *lookup_type(struct dat_priv *d, int id)
 {
 	struct dat_type *ty;
@@ -1185,6 +1230,9 @@ static struct dat_type *lookup_type(struct dat_priv *d, int id)
 		ty->f[F_TARGET] = field(e, "cpu");
 		ty->f[F_STATE] = field(e, "idle");
 		ty->f[F_PID] = field(e, "level");
+		break;
+	case SR_EV_RQSTAT:
+		rqstat_fields(ty, e);
 		break;
 	case SR_EV_SWITCH:
 		ty->f[F_COMM] = field(e, "prev_comm");
@@ -1371,6 +1419,45 @@ static inline int need(const struct dat_type *ty, const struct tep_record *r, in
 	return -SR_E_MISSING;
 }
 
+/*
+ * rqstat's fields into d->rqstat; every CPU's load is required, the others
+ * are -1 where absent.  Return: 0, 1 for an rqstat without c0load (not the
+ * recorder's: no fields), -1 on a record too short for its fields.
+ */
+static int decode_rqstat(struct dat_priv *d, const struct dat_type *ty, const struct tep_record *r,
+			 char **cause)
+{
+	int cpu, k;
+
+	/* an rqstat of another shape (no c0load): an event replay does not read */
+	if (!ty->nrq)
+		return 1;
+	d->rqstat.ncpus = ty->nrq;
+	for (cpu = 0; cpu < ty->nrq; cpu++) {
+		long long *out[RQ_NFIELDS] = {
+			&d->rqstat.cpu[cpu].load, &d->rqstat.cpu[cpu].util,
+			&d->rqstat.cpu[cpu].runnable, &d->rqstat.cpu[cpu].util_est,
+			&d->rqstat.cpu[cpu].nr_running, &d->rqstat.cpu[cpu].ttwu_pending,
+			&d->rqstat.cpu[cpu].nr_idle_scan,
+		};
+
+		for (k = 0; k < RQ_NFIELDS; k++) {
+			const struct num_slot *n = &ty->rq[cpu * RQ_NFIELDS + k];
+
+			*out[k] = -1;
+			if (n->size && (long long)n->off + n->size <= (long long)r->size &&
+			    read_int((const unsigned char *)r->data + n->off, n->size, n->sign, out[k]))
+				*out[k] = -1;
+		}
+		if (d->rqstat.cpu[cpu].load < 0) {
+			sr_cause_set(cause, "cpu %d record at offset %llu: %s without a readable "
+				     "'c%dload' field", r->cpu, r->offset, ty->name, cpu);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int decode(struct sr_trace *t, struct dat_priv *d, struct tep_record *r,
 		  struct sr_event *ev, char **cause)
 {
@@ -1505,6 +1592,13 @@ static int decode(struct sr_trace *t, struct dat_priv *d, struct tep_record *r,
 	case SR_EV_OTHER:
 		if (ty->f[F_COMM])
 			ev->text = get_text(d, ty->f[F_COMM], r);
+		break;
+	case SR_EV_RQSTAT:
+		i = decode_rqstat(d, ty, r, cause);
+		if (i < 0)
+			return -SR_E_MISSING;
+		if (!i)
+			ev->rqstat = &d->rqstat;
 		break;
 	case SR_EV_FORK:
 		get_comm(ty->f[F_COMM], r, ev->comm);
@@ -1688,7 +1782,7 @@ static void dat_where(struct sr_trace *t, char *buf, size_t len)
 static void dat_close(struct sr_trace *t)
 {
 	struct dat_priv *d = t->priv;
-	int cpu;
+	int cpu, i;
 
 	if (!d)
 		return;
@@ -1712,6 +1806,8 @@ static void dat_close(struct sr_trace *t)
 		tracecmd_close(d->top);
 	free(d->rec);
 	free(d->heap);
+	for (i = 0; i < d->ntypes; i++)
+		free(d->types[i].rq);
 	free(d->types);
 	kept_free(d->kept, d->nkept);
 	free(d->kept_cause);

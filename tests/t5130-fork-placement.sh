@@ -227,4 +227,26 @@ if command -v python3 >/dev/null; then
 	ok "... and without the balance probes the marks are not read: $v % < 85" \
 		awk -v v="$v" 'BEGIN { exit !(v < 85) }'
 fi
+
+# the rqstat input probe (schedreplay record --input-probes): a 6.12 guest
+# recording of the mix load whose fork placements read every CPU's load,
+# util and queue as select_task_rq_fair() did; on the engine's own state
+# (--no-input-probes) 6 of its 51 forks go elsewhere
+I=$FIX/tracedat/inputs/numa-6.12-sr-mix
+fork_exact() {	# fork_exact [REPLAY-OPTION...]: fork exact % of the first model
+	"$SR" replay --json -t "$I.topo" "$@" "$I.dat" 2>/dev/null | python3 -c '
+import json, sys
+print([e["exact_pct"] for e in json.load(sys.stdin)
+       if e["model"] == "mainline" and e["kind"] == "fork" and e["reason"] is None][0])'
+}
+if command -v python3 >/dev/null; then
+	v=$(fork_exact)
+	ok "mix with rqstat: forks read the kernel's inputs, fork $v % >= 98" \
+		awk -v v="$v" 'BEGIN { exit !(v >= 98) }'
+	v=$(fork_exact --no-input-probes)
+	ok "... and on the engine's state: $v % < 95" awk -v v="$v" 'BEGIN { exit !(v < 95) }'
+fi
+"$SR" replay -t "$I.topo" "$I.dat" >"$TMP/in.out" 2>&1
+grep -q '^inputs: *rqstat: 236 placements' "$TMP/in.out"
+same "... the summary counts the 236 placements that read rqstat" 0 $?
 test_done

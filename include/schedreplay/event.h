@@ -25,6 +25,7 @@ enum sr_event_kind {
 	SR_EV_SELECT_RQ_RET,	/* schedreplay/select_rq_ret: its return value */
 	SR_EV_SETAFFINITY,	/* schedreplay/setaffinity kprobe: sched_setaffinity entry */
 	SR_EV_BALANCE_RQ,	/* schedreplay/balance_rq kprobe: load_balance entry */
+	SR_EV_RQSTAT,		/* schedreplay/rqstat kprobe: every CPU's rq at select_task_rq_fair */
 	SR_EV_LOST,		/* lost / discarded events marker (count may be unknown) */
 	SR_EV_OTHER,		/* any other event, passed through by name */
 	SR_EV__COUNT
@@ -60,6 +61,24 @@ enum sr_event_ctx {
 	SR_CTX_UNKNOWN,		/* the trace does not say */
 	SR_CTX_TASK,
 	SR_CTX_IRQ,		/* hardirq, softirq being served, or NMI */
+};
+
+/*
+ * The rqstat input probe (schedreplay-record(1), "Input probes"): what
+ * select_task_rq_fair() reads of every CPU, at its entry.  -1: a field the
+ * event does not have.
+ */
+#define SR_RQSTAT_MAX_CPUS 64
+struct sr_rqstat_cpu {
+	long long load, util, runnable;	/* rq->cfs.avg.load_avg, util_avg, runnable_avg */
+	long long util_est;		/* rq->cfs.avg.util_est (6.1: util_est.enqueued) */
+	long long nr_running, ttwu_pending;
+	long long nr_idle_scan;		/* sd_llc_shared->nr_idle_scan */
+};
+
+struct sr_rqstat {
+	int ncpus;			/* CPUs 0 .. ncpus-1 have fields */
+	struct sr_rqstat_cpu cpu[SR_RQSTAT_MAX_CPUS];
 };
 
 #define SR_PID_NONE	(-1)
@@ -108,6 +127,8 @@ struct sr_event {
 	 * trailing newline; valid until the next event.  NULL otherwise.
 	 */
 	const char *text;
+	/* SR_EV_RQSTAT: the CPUs' fields, valid until the next event; NULL otherwise */
+	const struct sr_rqstat *rqstat;
 };
 
 /* balance_rq's idle value for CPU_NEWLY_IDLE, the same in every kernel version */

@@ -440,6 +440,17 @@ void sr_replay_trace_declares_waking(struct sr_replay *r, int on);
 void sr_replay_use_balance_probes(struct sr_replay *r, int on);
 
 /**
+ * sr_replay_use_input_probes - read the rqstat input probe (schedreplay-record(1)
+ * --input-probes): a wakeup or fork placement whose select_rq follows one
+ * on its CPU reads every CPU's cfs load, util, runnable, util_est,
+ * nr_running, ttwu_pending and nr_idle_scan as the kernel had them, not
+ * the engine's (the engine's state is left as it is)
+ * @r:  the engine
+ * @on: 1 to use them (before the first event; needs sr_replay_use_probes())
+ */
+void sr_replay_use_input_probes(struct sr_replay *r, int on);
+
+/**
  * sr_replay_ignore_affinity - withhold what the recording says of affinity
  * (the task snapshot's masks and bound CPUs, the setaffinity probe), as if
  * another recorder had made the trace; call before the hints
@@ -666,6 +677,7 @@ struct sr_replay_stats {
 	uint64_t probe_flips;		/* select_rq events with the flips field */
 	uint64_t probe_pelt;		/* wakeups whose task PELT the probe gave */
 	uint64_t probe_prevload;	/* wakeups whose prev_cpu load the probe gave */
+	uint64_t kernel_inputs;		/* placements that read every CPU from rqstat */
 	uint64_t probe_opened;		/* wakeups opened at their probe (no sched_waking) */
 	uint64_t probe_nopid;		/* wakeup hits (or hits without wake_flags) without
 					 * the pid field: no wakeup to belong to without
