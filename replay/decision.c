@@ -159,7 +159,7 @@ static void keep_snapshot(struct sr_replay *r, struct sr_decision *d, const stru
 	if (!sn)
 		return;
 	for (c = 0; c < r->topo->ncpus; c++) {
-		const struct sr_rq *rq = &r->rq[c];
+		const struct sr_rq *rq = &v->rq[c];
 		const struct sr_task *t = rq->curr > 0 ? *task_slot(r, rq->curr) : NULL;
 
 		sn[c].nr_running = rq->nr_running;
@@ -262,6 +262,11 @@ static void kin_apply(struct sr_replay *r, struct sr_view *v, const struct sr_rq
 {
 	int ncpus = r->topo->ncpus, c;
 
+	/* an event of fewer CPUs than the topology: no view of half the machine */
+	if (k->ncpus < ncpus) {
+		r->stats.kernel_inputs_partial++;
+		return;
+	}
 	memcpy(r->kin_rq, r->rq, (size_t)ncpus * sizeof(*r->kin_rq));
 	for (c = 0; c < ncpus && c < k->ncpus; c++) {
 		const struct sr_rqstat_cpu *x = &k->cpu[c];
@@ -277,25 +282,48 @@ static void kin_apply(struct sr_replay *r, struct sr_view *v, const struct sr_rq
 		if (x->util_est >= 0)
 			q->util_est = (unsigned long)(x->util_est & 0x7fffffff);
 		if (x->nr_running >= 0) {
-			q->nr_running = (int)x->nr_running;
-			if (q->cfs_nr > q->nr_running)
-				q->cfs_nr = q->nr_running;
+			int nr = (int)x->nr_running, drop = q->nr_running - nr;
+
+			/*
+			 * fewer in the kernel: sched_delayed tasks the engine still
+			 * holds went first (a pick dequeued them unseen), then
+			 * runnable CFS ones; more: CFS tasks the trace does not show
+			 */
+			if (drop > 0) {
+				int d = drop < q->nr_delayed ? drop : q->nr_delayed;
+
+				q->nr_delayed -= d;
+				q->cfs_nr -= drop;
+				if (q->cfs_nr < 0)
+					q->cfs_nr = 0;
+			} else {
+				q->cfs_nr -= drop;
+			}
+			q->nr_running = nr;
+			if (q->rt_nr > nr)
+				q->rt_nr = nr;
+			if (q->cfs_nr > nr - q->rt_nr)
+				q->cfs_nr = nr - q->rt_nr;
 			if (q->nr_delayed > q->cfs_nr)
 				q->nr_delayed = q->cfs_nr;
-			if (!q->nr_running) {
+			if (!nr) {
 				q->curr = 0;
 				q->curr_cfs = 0;
 			} else if (q->curr == 0) {
 				q->curr = -1;
 				q->known = 1;
+				q->curr_cfs = q->cfs_nr > 0;
 			}
 		}
 		if (x->ttwu_pending >= 0)
 			q->ttwu_pending = (int)x->ttwu_pending;
 		if (x->nr_idle_scan >= 0)
 			q->sis_nr = (int)x->nr_idle_scan + 1;
-		if (r->tg_root && v->tg)
+		/* the kernel's root load is the whole hierarchy's: no correction (replay.h) */
+		if (r->tg_root && v->tg) {
 			r->tg_root[c] = (long)x->load;
+			r->tg_sub[c] = r->tg_add[c] = 0;
+		}
 	}
 	v->rq = r->kin_rq;
 	r->stats.kernel_inputs++;
@@ -376,7 +404,8 @@ void sr_dec_evaluate(struct sr_replay *r, struct sr_pending *pd, const struct sr
 	if (r->snapshots == SR_SNAP_ALL ||
 	    (r->snapshots == SR_SNAP_DIVERGENT && placed_apart(r, pd)))
 		keep_snapshot(r, &pd->d, &v);
-	if (r->touches[0] & (1u << pd->d.kind))
+	/* the kernel's inputs stay out of the engine's state (kin_apply()) */
+	if ((r->touches[0] & (1u << pd->d.kind)) && v.rq == r->rq)
 		h_load_taken(r, &v, pd->ev[0].h_load_read);
 	/* the first base model's path turned on signals closer than their error */
 	if ((r->touches[0] & (1u << pd->d.kind)) && pd->ev[0].margin < SR_NEAR_PERMILLE)

@@ -2916,7 +2916,9 @@ static int on_rqstat(struct sr_replay *r, const struct sr_event *ev)
 {
 	size_t n = (size_t)r->topo->ncpus;
 
-	if (!ev->rqstat || ev->cpu < 0 || ev->cpu >= r->topo->ncpus)
+	/* the event covers at most SR_RQSTAT_MAX_CPUS: a larger machine never reads it */
+	if (!ev->rqstat || ev->cpu < 0 || ev->cpu >= r->topo->ncpus ||
+	    r->topo->ncpus > SR_RQSTAT_MAX_CPUS)
 		return 0;
 	if (!r->kin) {
 		r->kin = calloc(n, sizeof(*r->kin));
@@ -2924,8 +2926,17 @@ static int on_rqstat(struct sr_replay *r, const struct sr_event *ev)
 		r->kin_fresh = calloc(n, 1);
 		r->fork_kin_valid = calloc(n, 1);
 		r->kin_rq = calloc(n, sizeof(*r->kin_rq));
-		if (!r->kin || !r->fork_kin || !r->kin_fresh || !r->fork_kin_valid || !r->kin_rq)
+		if (!r->kin || !r->fork_kin || !r->kin_fresh || !r->fork_kin_valid || !r->kin_rq) {
+			free(r->kin);
+			free(r->fork_kin);
+			free(r->kin_fresh);
+			free(r->fork_kin_valid);
+			free(r->kin_rq);
+			r->kin = r->fork_kin = NULL;
+			r->kin_fresh = r->fork_kin_valid = NULL;
+			r->kin_rq = NULL;
 			return -SR_E_NOMEM;
+		}
 	}
 	r->kin[ev->cpu] = *ev->rqstat;
 	r->kin_fresh[ev->cpu] = 1;
@@ -2958,6 +2969,7 @@ static int on_select_rq(struct sr_replay *r, const struct sr_event *ev)
 	struct sr_task *p = r->await[ev->cpu];
 	struct sr_pending *pd;
 	uint64_t now = ev->ts;
+	const struct sr_rqstat *kin;
 
 	r->stats.probe_hits++;
 	if (ev->flips >= 0)
@@ -2968,7 +2980,7 @@ static int on_select_rq(struct sr_replay *r, const struct sr_event *ev)
 		/* fork (0x04) or exec (0x02): not a wakeup; the next select_rq_ret is its */
 		r->selected[ev->cpu] = NULL;
 		if (ev->wake_flags & 0x02) {
-			kin_take(r, ev->cpu);
+			(void)kin_take(r, ev->cpu);
 			exec_probe(r, ev, now);
 		}
 		if (ev->wake_flags & 0x04) {
@@ -2986,6 +2998,8 @@ static int on_select_rq(struct sr_replay *r, const struct sr_event *ev)
 		fork_probe_early(r, ev->cpu);
 		return 0;
 	}
+	/* this select_rq's rqstat, if one came just before it; taken whatever follows */
+	kin = kin_take(r, ev->cpu);
 	if ((!p || !p->pending) && probe_waking(r, ev, &p) < 0)
 		return -SR_E_NOMEM;
 	if (!p || !p->pending) {
@@ -3038,7 +3052,7 @@ static int on_select_rq(struct sr_replay *r, const struct sr_event *ev)
 	 */
 	probe_prevload(r, pd->d.prev_cpu, ev, now);
 	record_wakee(r, (struct sr_task *)pd->cur, p->pid, now);
-	r->kin_cur = kin_take(r, ev->cpu);
+	r->kin_cur = kin;
 	sr_dec_evaluate(r, pd, p, pd->cur, now);
 	r->kin_cur = NULL;
 	r->selected[ev->cpu] = pd;
@@ -3248,6 +3262,14 @@ int sr_replay_feed(struct sr_replay *r, const struct sr_event *ev)
 		removed_due(r, ev->ts);
 	softirq_tick(r, ev);
 	sr_idle_scan_advance(r, ev->ts);
+	/*
+	 * rqstat fires at select_task_rq_fair()'s entry with select_rq: any
+	 * other event of the CPU between them (lost events, a stray probe)
+	 * leaves it no select_rq of its own
+	 */
+	if (r->kin && r->kin_fresh[ev->cpu] && ev->kind != SR_EV_RQSTAT &&
+	    ev->kind != SR_EV_SELECT_RQ)
+		r->kin_fresh[ev->cpu] = 0;
 	/* a fork's probe is followed at once by its select_rq_ret and sched_wakeup_new */
 	if (r->fork_probe[ev->cpu].valid && ev->kind != SR_EV_SELECT_RQ_RET &&
 	    ev->kind != SR_EV_WAKEUP_NEW) {

@@ -1092,10 +1092,12 @@ static void print_fidelity(const struct replay_args *a, struct replay_ctx *rc,
 		       st->probe_flips ? ", wakee flips" : "",
 		       st->probe_pelt ? ", the wakee's PELT" : "",
 		       st->probe_prevload ? ", prev_cpu's load" : "");
-	if (st->kernel_inputs)
+	if (st->kernel_inputs || st->kernel_inputs_partial)
 		printf("inputs:     rqstat: %llu placements read every CPU's load, util and queue "
-		       "as the kernel had them (--no-input-probes: the engine's)\n",
-		       (unsigned long long)st->kernel_inputs);
+		       "as the kernel had them (--no-input-probes: the engine's); %llu events of "
+		       "fewer CPUs than the topology not read\n",
+		       (unsigned long long)st->kernel_inputs,
+		       (unsigned long long)st->kernel_inputs_partial);
 	printf("decisions:  %llu wakeup, %llu fork placements; not placements: "
 	       "%llu runnable, %llu bound, %llu not fair, %llu unknown, %llu without "
 	       "select_rq\n",

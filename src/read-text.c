@@ -1235,7 +1235,7 @@ static int parse_rqstat(struct text_priv *tp, const struct text_line *l, struct 
 		if (k == 0)
 			break;
 	}
-	/* an rqstat of another shape (no c0load): an event replay does not read */
+	/* an rqstat of another shape (no c0load): no fields to read */
 	if (!cpu)
 		return 0;
 	tp->rqstat.ncpus = cpu;

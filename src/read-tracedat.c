@@ -1163,8 +1163,10 @@ static void rqstat_fields(struct dat_type *ty, struct tep_event *e)
 	if (!cpu)
 		return;
 	ty->rq = calloc((size_t)cpu * RQ_NFIELDS, sizeof(*ty->rq));
-	if (!ty->rq)
+	if (!ty->rq) {
+		ty->nrq = -1;	/* decode_rqstat(): out of memory */
 		return;
+	}
 	ty->nrq = cpu;
 	for (cpu = 0; cpu < ty->nrq; cpu++)
 		for (k = 0; k < RQ_NFIELDS; k++) {
@@ -1422,14 +1424,19 @@ static inline int need(const struct dat_type *ty, const struct tep_record *r, in
 /*
  * rqstat's fields into d->rqstat; every CPU's load is required, the others
  * are -1 where absent.  Return: 0, 1 for an rqstat without c0load (not the
- * recorder's: no fields), -1 on a record too short for its fields.
+ * recorder's: no fields), -SR_E_NOMEM, or -1 on a record too short for its
+ * fields.
  */
 static int decode_rqstat(struct dat_priv *d, const struct dat_type *ty, const struct tep_record *r,
 			 char **cause)
 {
 	int cpu, k;
 
-	/* an rqstat of another shape (no c0load): an event replay does not read */
+	if (ty->nrq < 0) {
+		sr_cause_set(cause, "out of memory for the fields of %s", ty->name);
+		return -SR_E_NOMEM;
+	}
+	/* an rqstat of another shape (no c0load): no fields to read */
 	if (!ty->nrq)
 		return 1;
 	d->rqstat.ncpus = ty->nrq;
@@ -1596,7 +1603,7 @@ static int decode(struct sr_trace *t, struct dat_priv *d, struct tep_record *r,
 	case SR_EV_RQSTAT:
 		i = decode_rqstat(d, ty, r, cause);
 		if (i < 0)
-			return -SR_E_MISSING;
+			return i == -SR_E_NOMEM ? i : -SR_E_MISSING;
 		if (!i)
 			ev->rqstat = &d->rqstat;
 		break;

@@ -111,7 +111,8 @@ static const char *const default_events[] = {
  */
 /*
  * The optional input probes (--input-probes, schedreplay-record(1)), for
- * validating the engine's per-CPU state, which replay does not read:
+ * validating the engine's per-CPU state (replay's placements read rqstat,
+ * nothing reads cfs_pelt):
  * rqstat at select_task_rq_fair()'s entry, every CPU's root cfs_rq
  * averages, nr_running and ttwu_pending as the slow path reads them (rq(i)
  * is &runqueues + __per_cpu_offset[i], per_cpu_ptr()'s sum; both symbols

@@ -432,15 +432,18 @@ same "three wakeups kept on CPU 1 against the model, then CPU 1 (the kernel's), 
 	"$(sqlite3 -separator ' ' "$TMP/awl.db" "SELECT cpu, (reason LIKE '%this not allowed%') + (inferred LIKE '%affinity%') - 1 FROM evaluation_v JOIN decision USING (decision_id) WHERE kind = 'wakeup' AND patch IS NULL ORDER BY ts" | paste -sd'|')"
 # the rqstat input probe: the placement reads every CPU as the kernel had it (kernel-inputs.txt)
 ki="$FIX/scenario/kernel-inputs.txt"
-ok "a trace with the rqstat probe replays" "$SR" replay -q -o "$TMP/ki.db" -t 2x2x1 "$ki"
+ok "a trace with the rqstat probe replays" "$SR" replay -q -o "$TMP/ki.db" -t 1x2x1 "$ki"
 same "the wakeup reads CPU 1 idle from rqstat: prev idle, CPU 1 (the kernel's)" "1|1" \
 	"$(sqlite3 -separator '|' "$TMP/ki.db" "SELECT cpu, reason LIKE '%prev idle%' FROM evaluation_v JOIN decision USING (decision_id) WHERE kind = 'wakeup' AND patch IS NULL")"
-ok "... and with --no-input-probes" "$SR" replay -q -o "$TMP/ki2.db" -t 2x2x1 --no-input-probes "$ki"
+ok "... and with --no-input-probes" "$SR" replay -q -o "$TMP/ki2.db" -t 1x2x1 --no-input-probes "$ki"
 same "... the engine's CPU 1 is busy: wake_affine_weight() takes it to CPU 0" "0|0" \
 	"$(sqlite3 -separator '|' "$TMP/ki2.db" "SELECT cpu, reason LIKE '%prev idle%' FROM evaluation_v JOIN decision USING (decision_id) WHERE kind = 'wakeup' AND patch IS NULL")"
-"$SR" replay -t 2x2x1 "$ki" >"$TMP/ki.out" 2>&1
-grep -q '^inputs: *rqstat: 1 placements read every CPU' "$TMP/ki.out"
+"$SR" replay -t 1x2x1 "$ki" >"$TMP/ki.out" 2>&1
+grep -q '^inputs: *rqstat: 1 placements read every CPU.*; 0 events of fewer CPUs' "$TMP/ki.out"
 same "... the summary counts the placement that read the probe" 0 $?
+"$SR" replay -t 2x2x1 "$ki" >"$TMP/ki4.out" 2>&1
+grep -q '^inputs: *rqstat: 0 placements read every CPU.*; 1 events of fewer CPUs' "$TMP/ki4.out"
+same "... on four CPUs the event of two is not read" 0 $?
 # a wakeup outside the LLCs of this_cpu and prev_cpu: a new mask, what was
 # seen before it no longer counts (affinity-wakeup-moved.txt)
 awm="$FIX/scenario/affinity-wakeup-moved.txt"

@@ -678,6 +678,7 @@ struct sr_replay_stats {
 	uint64_t probe_pelt;		/* wakeups whose task PELT the probe gave */
 	uint64_t probe_prevload;	/* wakeups whose prev_cpu load the probe gave */
 	uint64_t kernel_inputs;		/* placements that read every CPU from rqstat */
+	uint64_t kernel_inputs_partial;	/* rqstat of fewer CPUs than the topology: not read */
 	uint64_t probe_opened;		/* wakeups opened at their probe (no sched_waking) */
 	uint64_t probe_nopid;		/* wakeup hits (or hits without wake_flags) without
 					 * the pid field: no wakeup to belong to without
