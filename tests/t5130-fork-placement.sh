@@ -213,19 +213,22 @@ same "E preempted after its exit, F died meanwhile: F's load has left CPU 0 at P
 # node 0's idle CPU 1 (fork_idle 81.4 %).  The engine keeps the marks at
 # every load_balance() the balance probes show, and the slow path reads them.
 K=$FIX/tracedat/marks/numa-6.1-sr-kthreadpin
-fork_idle() {	# fork_idle [REPLAY-OPTION...]: fork_idle exact % of the first model
-	"$SR" replay --json -t "$K.topo" "$@" "$K.dat" 2>/dev/null | python3 -c '
+exact_pct() {	# exact_pct KIND BASE [REPLAY-OPTION...]: KIND's exact % of the first model on BASE.dat
+	local kind=$1 base=$2
+	shift 2
+	"$SR" replay --json -t "$base.topo" "$@" "$base.dat" 2>/dev/null | python3 -c '
 import json, sys
 print([e["exact_pct"] for e in json.load(sys.stdin)
-       if e["model"] == "mainline" and e["kind"] == "fork_idle" and e["reason"] is None][0])'
+       if e["model"] == "mainline" and e["kind"] == sys.argv[1] and e["reason"] is None][0])' "$kind"
+}
+pct_ok() {	# pct_ok LABEL VALUE TEST: ok when "VALUE TEST" holds, e.g. ">= 90"
+	ok "$1" awk -v v="$2" "BEGIN { exit !(v $3) }"
 }
 if command -v python3 >/dev/null; then
-	v=$(fork_idle)
-	ok "kthreadpin: forks stay off a node marked imbalanced, fork_idle $v % >= 90" \
-		awk -v v="$v" 'BEGIN { exit !(v >= 90) }'
-	v=$(fork_idle --no-balance-probes)
-	ok "... and without the balance probes the marks are not read: $v % < 85" \
-		awk -v v="$v" 'BEGIN { exit !(v < 85) }'
+	v=$(exact_pct fork_idle "$K")
+	pct_ok "kthreadpin: forks stay off a node marked imbalanced, fork_idle $v % >= 90" "$v" ">= 90"
+	v=$(exact_pct fork_idle "$K" --no-balance-probes)
+	pct_ok "... and without the balance probes the marks are not read: $v % < 85" "$v" "< 85"
 fi
 
 # the rqstat input probe (schedreplay record --input-probes): a 6.12 guest
@@ -233,18 +236,11 @@ fi
 # util and queue as select_task_rq_fair() did; on the engine's own state
 # (--no-input-probes) 6 of its 51 forks go elsewhere
 I=$FIX/tracedat/inputs/numa-6.12-sr-mix
-fork_exact() {	# fork_exact [REPLAY-OPTION...]: fork exact % of the first model
-	"$SR" replay --json -t "$I.topo" "$@" "$I.dat" 2>/dev/null | python3 -c '
-import json, sys
-print([e["exact_pct"] for e in json.load(sys.stdin)
-       if e["model"] == "mainline" and e["kind"] == "fork" and e["reason"] is None][0])'
-}
 if command -v python3 >/dev/null; then
-	v=$(fork_exact)
-	ok "mix with rqstat: forks read the kernel's inputs, fork $v % >= 98" \
-		awk -v v="$v" 'BEGIN { exit !(v >= 98) }'
-	v=$(fork_exact --no-input-probes)
-	ok "... and on the engine's state: $v % < 95" awk -v v="$v" 'BEGIN { exit !(v < 95) }'
+	v=$(exact_pct fork "$I")
+	pct_ok "mix with rqstat: forks read the kernel's inputs, fork $v % >= 98" "$v" ">= 98"
+	v=$(exact_pct fork "$I" --no-input-probes)
+	pct_ok "... and on the engine's state: $v % < 95" "$v" "< 95"
 fi
 "$SR" replay -t "$I.topo" "$I.dat" >"$TMP/in.out" 2>&1
 grep -q '^inputs: *rqstat: 236 placements' "$TMP/in.out"
