@@ -153,14 +153,14 @@ struct sr_replay {
 	struct sr_fork_probe *fork_probe;	/* per cpu: a fork's probe, its wakeup_new next */
 	/*
 	 * The rqstat input probe (sr_replay_use_input_probes(), decision.c
-	 * kin_apply()): per cpu the last event, fresh until a select_rq there
-	 * takes it; fork_kin the one a fork's select_rq took, until the fork
-	 * is evaluated; kin_cur the one the decision under evaluation reads,
+	 * kin_apply()): per cpu the last event and its KIN_* state (fresh
+	 * until a select_rq there takes it; a fork's until the fork is
+	 * evaluated); kin_cur the one the decision under evaluation reads,
 	 * kin_rq the runqueues of its view.  Allocated at the first event.
 	 */
 	int input_probes;
-	struct sr_rqstat *kin, *fork_kin;
-	unsigned char *kin_fresh, *fork_kin_valid;
+	struct sr_rqstat *kin;
+	unsigned char *kin_state;
 	const struct sr_rqstat *kin_cur;
 	struct sr_rq *kin_rq;
 	struct sr_removed *removed;		/* per cpu: load of tasks that died or woke
@@ -275,6 +275,10 @@ void sr_idle_scan_balanced(struct sr_replay *r, int cpu, int level, int fresh, u
 #define AFF_REFUSALS 3
 
 /* ---- the task table and task predicates (state.c and decision.c) ---- */
+
+/* struct sr_replay kin_state bits */
+#define KIN_FRESH 1	/* no select_rq has taken it yet */
+#define KIN_FORK 2	/* a fork's select_rq took it, for the fork's evaluation */
 
 static inline size_t slot_of(size_t cap, int pid)
 {

@@ -2449,14 +2449,13 @@ static void fork_evaluate(struct sr_replay *r, struct sr_pending *pd, struct sr_
 			  uint64_t now)
 {
 	const struct sr_task *parent = pd->d.waker > 0 ? sr_replay_task(r, pd->d.waker) : NULL;
-
 	int cpu = pd->d.this_cpu;
 
 	sr_pelt_init_task(&p->pelt, now, p->weight);
 	fork_inputs_as_read(r, r->tick_saved, 1);
-	if (r->kin && cpu >= 0 && cpu < r->topo->ncpus && r->fork_kin_valid[cpu]) {
-		r->kin_cur = &r->fork_kin[cpu];
-		r->fork_kin_valid[cpu] = 0;
+	if (r->kin && cpu >= 0 && cpu < r->topo->ncpus && (r->kin_state[cpu] & KIN_FORK)) {
+		r->kin_cur = &r->kin[cpu];
+		r->kin_state[cpu] &= ~KIN_FORK;
 	}
 	sr_dec_evaluate(r, pd, p, parent, now);
 	r->kin_cur = NULL;
@@ -2922,46 +2921,41 @@ static int on_rqstat(struct sr_replay *r, const struct sr_event *ev)
 		return 0;
 	if (!r->kin) {
 		r->kin = calloc(n, sizeof(*r->kin));
-		r->fork_kin = calloc(n, sizeof(*r->fork_kin));
-		r->kin_fresh = calloc(n, 1);
-		r->fork_kin_valid = calloc(n, 1);
+		r->kin_state = calloc(n, 1);
 		r->kin_rq = calloc(n, sizeof(*r->kin_rq));
-		if (!r->kin || !r->fork_kin || !r->kin_fresh || !r->fork_kin_valid || !r->kin_rq) {
+		if (!r->kin || !r->kin_state || !r->kin_rq) {
 			free(r->kin);
-			free(r->fork_kin);
-			free(r->kin_fresh);
-			free(r->fork_kin_valid);
+			free(r->kin_state);
 			free(r->kin_rq);
-			r->kin = r->fork_kin = NULL;
-			r->kin_fresh = r->fork_kin_valid = NULL;
+			r->kin = NULL;
+			r->kin_state = NULL;
 			r->kin_rq = NULL;
 			return -SR_E_NOMEM;
 		}
 	}
-	r->kin[ev->cpu] = *ev->rqstat;
-	r->kin_fresh[ev->cpu] = 1;
+	/* the CPUs the event has, not the whole array */
+	r->kin[ev->cpu].ncpus = ev->rqstat->ncpus;
+	memcpy(r->kin[ev->cpu].cpu, ev->rqstat->cpu,
+	       (size_t)ev->rqstat->ncpus * sizeof(ev->rqstat->cpu[0]));
+	r->kin_state[ev->cpu] = KIN_FRESH;
 	return 0;
 }
 
 /* the rqstat this CPU's select_rq answers, if one came since the last select_rq */
 static const struct sr_rqstat *kin_take(struct sr_replay *r, int cpu)
 {
-	if (!r->kin || cpu < 0 || cpu >= r->topo->ncpus || !r->kin_fresh[cpu])
+	if (!r->kin || cpu < 0 || cpu >= r->topo->ncpus || !(r->kin_state[cpu] & KIN_FRESH))
 		return NULL;
-	r->kin_fresh[cpu] = 0;
+	r->kin_state[cpu] &= ~KIN_FRESH;
 	return &r->kin[cpu];
 }
 
-/* a fork's select_rq: its rqstat waits for the fork's evaluation */
+/* a fork's select_rq: its rqstat, if it has one, waits for the fork's evaluation */
 static void kin_keep_fork(struct sr_replay *r, int cpu)
 {
-	const struct sr_rqstat *k = kin_take(r, cpu);
-
 	if (!r->kin || cpu < 0 || cpu >= r->topo->ncpus)
 		return;
-	r->fork_kin_valid[cpu] = k != NULL;
-	if (k)
-		r->fork_kin[cpu] = *k;
+	r->kin_state[cpu] = kin_take(r, cpu) ? KIN_FORK : 0;
 }
 
 static int on_select_rq(struct sr_replay *r, const struct sr_event *ev)
@@ -3267,9 +3261,8 @@ int sr_replay_feed(struct sr_replay *r, const struct sr_event *ev)
 	 * other event of the CPU between them (lost events, a stray probe)
 	 * leaves it no select_rq of its own
 	 */
-	if (r->kin && r->kin_fresh[ev->cpu] && ev->kind != SR_EV_RQSTAT &&
-	    ev->kind != SR_EV_SELECT_RQ)
-		r->kin_fresh[ev->cpu] = 0;
+	if (r->kin && ev->kind != SR_EV_RQSTAT && ev->kind != SR_EV_SELECT_RQ)
+		r->kin_state[ev->cpu] &= ~KIN_FRESH;
 	/* a fork's probe is followed at once by its select_rq_ret and sched_wakeup_new */
 	if (r->fork_probe[ev->cpu].valid && ev->kind != SR_EV_SELECT_RQ_RET &&
 	    ev->kind != SR_EV_WAKEUP_NEW) {
@@ -3450,9 +3443,7 @@ void sr_replay_free(struct sr_replay *r)
 		sr_dec_pending_free(r->fork_probe[i].pd);
 	free(r->fork_probe);
 	free(r->kin);
-	free(r->fork_kin);
-	free(r->kin_fresh);
-	free(r->fork_kin_valid);
+	free(r->kin_state);
 	free(r->kin_rq);
 	free(r->removed);
 	free(r->tick_rm);

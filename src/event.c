@@ -30,6 +30,22 @@ int sr_event_probe_set(struct sr_event *ev, int i, long long v)
 	return 0;
 }
 
+const char *const sr_rqstat_field_name[SR_RQ_NFIELDS] = {
+	[SR_RQ_LOAD] = "load", [SR_RQ_UTIL] = "util", [SR_RQ_RUN] = "run", [SR_RQ_UE] = "ue",
+	[SR_RQ_NR] = "nr", [SR_RQ_TTWU] = "ttwu", [SR_RQ_SCAN] = "scan",
+};
+
+long long *sr_rqstat_field(struct sr_rqstat_cpu *c, int i)
+{
+	long long *const slot[SR_RQ_NFIELDS] = {
+		[SR_RQ_LOAD] = &c->load, [SR_RQ_UTIL] = &c->util, [SR_RQ_RUN] = &c->runnable,
+		[SR_RQ_UE] = &c->util_est, [SR_RQ_NR] = &c->nr_running,
+		[SR_RQ_TTWU] = &c->ttwu_pending, [SR_RQ_SCAN] = &c->nr_idle_scan,
+	};
+
+	return slot[i];
+}
+
 static const char *const kind_names[SR_EV__COUNT] = {
 	[SR_EV_SWITCH]		= "switch",
 	[SR_EV_WAKING]		= "waking",

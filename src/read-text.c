@@ -1114,19 +1114,26 @@ static int probe_mask(const char *p, const char *e, uint64_t *out)
 	return -1;
 }
 
-static int parse_probe(const struct text_line *l, struct sr_event *ev, struct kv_err *err)
+/* a kprobe body's fields: past the "(symbol+off/size [<- caller])" part */
+static const char *probe_args(const struct text_line *l)
 {
 	const char *b = l->body, *e = l->end;
-	long long v;
-	int i;
 
-	/* skip the "(symbol+off/size [<- caller])" part */
 	if (b < e && *b == '(') {
 		while (b < e && *b != ')')
 			b++;
 		if (b < e)
 			b++;
 	}
+	return b;
+}
+
+static int parse_probe(const struct text_line *l, struct sr_event *ev, struct kv_err *err)
+{
+	const char *b = probe_args(l), *e = l->end;
+	long long v;
+	int i;
+
 	if (ev->kind == SR_EV_SETAFFINITY) {
 		if (probe_field(b, e, "pid", &v) || v < INT_MIN || v > INT_MAX) {
 			err->what = "missing";
@@ -1200,28 +1207,19 @@ static int parse_probe(const struct text_line *l, struct sr_event *ev, struct kv
 static int parse_rqstat(struct text_priv *tp, const struct text_line *l, struct sr_event *ev,
 			struct kv_err *err)
 {
-	static const char *const fld[] = { "load", "util", "run", "ue", "nr", "ttwu", "scan" };
 	char *key = tp->rq_key;
-	const char *b = l->body, *e = l->end;
+	const char *b = probe_args(l), *e = l->end;
 	int cpu, k;
 
-	if (b < e && *b == '(') {
-		while (b < e && *b != ')')
-			b++;
-		if (b < e)
-			b++;
-	}
 	for (cpu = 0; cpu < SR_RQSTAT_MAX_CPUS; cpu++) {
-		struct sr_rqstat_cpu *c = &tp->rqstat.cpu[cpu];
-		long long *out[] = { &c->load, &c->util, &c->runnable, &c->util_est,
-				     &c->nr_running, &c->ttwu_pending, &c->nr_idle_scan };
-
-		for (k = 0; k < (int)(sizeof(fld) / sizeof(fld[0])); k++) {
+		for (k = 0; k < SR_RQ_NFIELDS; k++) {
+			long long *v = sr_rqstat_field(&tp->rqstat.cpu[cpu], k);
 			int r;
 
-			snprintf(key, sizeof(tp->rq_key), "c%d%s", cpu, fld[k]);
-			r = probe_field(b, e, key, out[k]);
-			if (r == -2 || (r == 0 && *out[k] < 0 && k != 6)) {
+			snprintf(key, sizeof(tp->rq_key), "c%d%s", cpu, sr_rqstat_field_name[k]);
+			r = probe_field(b, e, key, v);
+			/* nr_idle_scan is signed; the others are counts and averages */
+			if (r == -2 || (r == 0 && *v < 0 && k != SR_RQ_SCAN)) {
 				err->what = "bad value for";
 				err->key = key;
 				return -1;
@@ -1229,7 +1227,7 @@ static int parse_rqstat(struct text_priv *tp, const struct text_line *l, struct 
 			if (r == -1) {
 				if (!k)
 					break;
-				*out[k] = -1;
+				*v = -1;
 			}
 		}
 		if (k == 0)

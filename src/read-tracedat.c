@@ -220,15 +220,10 @@ struct dat_type {
 	struct num_slot {
 		int off, size, sign;
 	} n[9];
-	/* rqstat: the fields of CPU i, RQ_* order, at rq[i * RQ_NFIELDS] */
+	/* rqstat: the fields of CPU i, SR_RQ_* order, at rq[i * SR_RQ_NFIELDS] */
 	struct num_slot *rq;
 	int nrq;
 };
-
-/* rqstat's fields of each CPU i: c<i>load, c<i>util, ... (schedreplay-record(1)) */
-enum { RQ_LOAD, RQ_UTIL, RQ_RUN, RQ_UE, RQ_NR, RQ_TTWU, RQ_SCAN, RQ_NFIELDS };
-static const char *const rq_field[RQ_NFIELDS] = { "load", "util", "run", "ue", "nr", "ttwu",
-						  "scan" };
 
 /* field slots in struct dat_type.f */
 enum {
@@ -1162,16 +1157,16 @@ static void rqstat_fields(struct dat_type *ty, struct tep_event *e)
 	}
 	if (!cpu)
 		return;
-	ty->rq = calloc((size_t)cpu * RQ_NFIELDS, sizeof(*ty->rq));
+	ty->rq = calloc((size_t)cpu * SR_RQ_NFIELDS, sizeof(*ty->rq));
 	if (!ty->rq) {
 		ty->nrq = -1;	/* decode_rqstat(): out of memory */
 		return;
 	}
 	ty->nrq = cpu;
 	for (cpu = 0; cpu < ty->nrq; cpu++)
-		for (k = 0; k < RQ_NFIELDS; k++) {
-			snprintf(name, sizeof(name), "c%d%s", cpu, rq_field[k]);
-			num_slot_of(field(e, name), &ty->rq[cpu * RQ_NFIELDS + k]);
+		for (k = 0; k < SR_RQ_NFIELDS; k++) {
+			snprintf(name, sizeof(name), "c%d%s", cpu, sr_rqstat_field_name[k]);
+			num_slot_of(field(e, name), &ty->rq[cpu * SR_RQ_NFIELDS + k]);
 		}
 }
 
@@ -1273,17 +1268,9 @@ static struct dat_type *lookup_type(struct dat_priv *d, int id)
 	default:
 		break;
 	}
-	for (i = 0; i < 9; i++) {
-		const struct tep_format_field *f = ty->f[i];
-
-		/* size 0 marks "not a plain integer field": num() fails */
-		if (f && !(f->flags & TEP_FIELD_IS_DYNAMIC) && f->offset >= 0 &&
-		    (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8)) {
-			ty->n[i].off = f->offset;
-			ty->n[i].size = f->size;
-			ty->n[i].sign = !!(f->flags & TEP_FIELD_IS_SIGNED);
-		}
-	}
+	/* size 0 marks "not a plain integer field": num() fails */
+	for (i = 0; i < 9; i++)
+		num_slot_of(ty->f[i], &ty->n[i]);
 	return ty;
 }
 
@@ -1401,14 +1388,17 @@ static const char *get_text(struct dat_priv *d, const struct tep_format_field *f
 	return d->text;
 }
 
-static inline int num(const struct dat_type *ty, const struct tep_record *r, int slot,
-		      long long *v)
+static inline int slot_read(const struct num_slot *n, const struct tep_record *r, long long *v)
 {
-	const struct num_slot *n = &ty->n[slot];
-
 	if (!n->size || n->off + n->size > r->size)
 		return -1;
 	return read_int((const unsigned char *)r->data + n->off, n->size, n->sign, v);
+}
+
+static inline int num(const struct dat_type *ty, const struct tep_record *r, int slot,
+		      long long *v)
+{
+	return slot_read(&ty->n[slot], r, v);
 }
 
 static inline int need(const struct dat_type *ty, const struct tep_record *r, int slot, long long *v,
@@ -1441,20 +1431,11 @@ static int decode_rqstat(struct dat_priv *d, const struct dat_type *ty, const st
 		return 1;
 	d->rqstat.ncpus = ty->nrq;
 	for (cpu = 0; cpu < ty->nrq; cpu++) {
-		long long *out[RQ_NFIELDS] = {
-			&d->rqstat.cpu[cpu].load, &d->rqstat.cpu[cpu].util,
-			&d->rqstat.cpu[cpu].runnable, &d->rqstat.cpu[cpu].util_est,
-			&d->rqstat.cpu[cpu].nr_running, &d->rqstat.cpu[cpu].ttwu_pending,
-			&d->rqstat.cpu[cpu].nr_idle_scan,
-		};
+		for (k = 0; k < SR_RQ_NFIELDS; k++) {
+			long long *v = sr_rqstat_field(&d->rqstat.cpu[cpu], k);
 
-		for (k = 0; k < RQ_NFIELDS; k++) {
-			const struct num_slot *n = &ty->rq[cpu * RQ_NFIELDS + k];
-
-			*out[k] = -1;
-			if (n->size && (long long)n->off + n->size <= (long long)r->size &&
-			    read_int((const unsigned char *)r->data + n->off, n->size, n->sign, out[k]))
-				*out[k] = -1;
+			if (slot_read(&ty->rq[cpu * SR_RQ_NFIELDS + k], r, v))
+				*v = -1;
 		}
 		if (d->rqstat.cpu[cpu].load < 0) {
 			sr_cause_set(cause, "cpu %d record at offset %llu: %s without a readable "

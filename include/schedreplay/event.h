@@ -81,6 +81,16 @@ struct sr_rqstat {
 	struct sr_rqstat_cpu cpu[SR_RQSTAT_MAX_CPUS];
 };
 
+/*
+ * rqstat's fields of CPU i in the trace are c<i><name>, for every reader:
+ * the names in this order, and the member of struct sr_rqstat_cpu each
+ * fills (sr_rqstat_field())
+ */
+enum { SR_RQ_LOAD, SR_RQ_UTIL, SR_RQ_RUN, SR_RQ_UE, SR_RQ_NR, SR_RQ_TTWU, SR_RQ_SCAN,
+       SR_RQ_NFIELDS };
+extern const char *const sr_rqstat_field_name[SR_RQ_NFIELDS];
+long long *sr_rqstat_field(struct sr_rqstat_cpu *c, int i);
+
 #define SR_PID_NONE	(-1)
 #define SR_CPU_NONE	(-1)
 
