@@ -120,4 +120,29 @@ else
 	same "unreadable file: one clear line" \
 		"schedreplay: cannot open '$TMP/unreadable.txt': Permission denied" "$(cat "$TMP/e1")"
 fi
+
+# a trace.dat whose rqstat input probe has a c0load the reader cannot take
+# (its format says 3 bytes): made here from the committed recording, as a
+# v6 copy whose format text can be patched (v7 compresses it)
+if command -v trace-cmd >/dev/null && command -v python3 >/dev/null &&
+	trace-cmd convert -i "$FIX/tracedat/inputs/numa-6.12-sr-mix.dat" -o "$TMP/rq6.dat" \
+		--file-version 6 >/dev/null 2>&1 &&
+	python3 -c '
+import sys
+d = open(sys.argv[1], "rb").read()
+i = d.find(b"field:u64 c0load;")
+j = d.find(b"size:8;", i)
+if i < 0 or j < 0:
+    sys.exit(1)
+open(sys.argv[2], "wb").write(d[:j] + b"size:3;" + d[j + 7:])' "$TMP/rq6.dat" "$TMP/rqbad.dat"; then
+	"$SR" replay -q -o "$TMP/rqbad.db" "$TMP/rqbad.dat" >"$TMP/o" 2>"$TMP/e1"
+	same "rqstat with an unreadable c0load exits 1" 1 $?
+	ok "... one line naming the file and the record" grep -qx \
+		"schedreplay: cannot read '$TMP/rqbad.dat': cpu [0-9]* record at offset [0-9]*: rqstat without a readable 'c0load' field" \
+		"$TMP/e1"
+	same "... and only that line" 1 "$(wc -l <"$TMP/e1")"
+	ok "... and no database" test ! -e "$TMP/rqbad.db"
+else
+	skip "rqstat with an unreadable c0load" "no trace-cmd convert or python3"
+fi
 test_done
