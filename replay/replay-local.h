@@ -217,6 +217,14 @@ struct sr_replay {
 	int *pull_task;				/* per cpu: the task in whose context its pending pull came, 0 */
 	unsigned char *pull_ran;		/* per cpu: that task emitted an event since, not a switch */
 	unsigned char *pull_delayed;		/* per cpu: its pending pull moved a sched_delayed task */
+	/*
+	 * per cpu, with the balance probes: 1 + the idle type of its last
+	 * load_balance() on itself (balance_rq), and when; its pending
+	 * pull's, 0: not shown
+	 */
+	unsigned char *lb_probe_idle;
+	uint64_t *lb_probe_ts;
+	unsigned char *pull_probed;
 	long nwaking;				/* tasks between waking and wakeup */
 	/* the inferred LLC-level balances (idle-scan.c) */
 	uint64_t jiffy_seen;			/* the last jiffy replayed, 0: none yet */

@@ -1223,8 +1223,19 @@ static int settle_pull(struct sr_replay *r, int cpu, int next, int prev_blocked,
 	 * delayed entity it picks (DEQUEUE_DELAYED, no tracepoint) and the
 	 * CPU runs another task or goes idle
 	 */
-	if (prev_blocked && (next == m.pid || r->pull_delayed[cpu]) &&
-	    (now - m.ts <= NEWIDLE_WINDOW_NS || r->pull_task[cpu]) && !idle_pull(r, cpu))
+	/*
+	 * With the balance probes, the balance_rq the pulling CPU emitted just
+	 * before (within a tick) names the load_balance() the pull came from:
+	 * its idle type is CPU_NEWLY_IDLE from sched_balance_newidle()
+	 * (newidle_balance() in 6.1), else a periodic pass's; this holds where
+	 * the next switch would mislead, as when the task pulled was delayed
+	 * and the CPU balances again before it switches
+	 */
+	if (r->pull_probed[cpu] && r->lbp[cpu] && r->lbp[cpu]->open && r->lbp[cpu]->nhyp == 2)
+		m.kind = r->pull_probed[cpu] == SR_LB_IDLE_NEWLY + 1 ? SR_MIG_LB_NEWIDLE :
+								       SR_MIG_LB_PERIODIC;
+	else if (prev_blocked && (next == m.pid || r->pull_delayed[cpu]) &&
+		 (now - m.ts <= NEWIDLE_WINDOW_NS || r->pull_task[cpu]) && !idle_pull(r, cpu))
 		m.kind = SR_MIG_LB_NEWIDLE;
 	else
 		m.kind = SR_MIG_LB_PERIODIC;
@@ -2674,6 +2685,9 @@ static int on_migrate(struct sr_replay *r, const struct sr_event *ev)
 		if (!ret)
 			ret = sr_dec_lb_open_pull(r, p, orig, dest, ev->common_pid, now);
 		r->pull[dest] = m;
+		r->pull_probed[dest] = r->lb_probe_idle[dest] &&
+				       now - r->lb_probe_ts[dest] <= 1000000000ULL / (uint64_t)r->hz ?
+				       r->lb_probe_idle[dest] : 0;
 		r->pull_gap[dest] = r->last_local[dest];
 		r->pull_task[dest] = ev->ctx == SR_CTX_TASK && ev->common_pid > 0 ? ev->common_pid : 0;
 		r->pull_ran[dest] = 0;
@@ -3179,6 +3193,12 @@ static int feed(struct sr_replay *r, const struct sr_event *ev)
 		/* the sd->level values tell the model's domains apart (lb_domains) */
 		if (ev->lb_level >= 0 && ev->lb_level < 31)
 			r->lb_levels_seen |= 1u << ev->lb_level;
+		/* a balance of the emitting CPU itself: a pull it makes next is of it */
+		if (r->balance_probes && ev->lb_idle >= 0 && ev->lb_idle <= SR_LB_IDLE_NEWLY &&
+		    (ev->target_cpu < 0 || ev->target_cpu == ev->cpu)) {
+			r->lb_probe_idle[ev->cpu] = (unsigned char)(ev->lb_idle + 1);
+			r->lb_probe_ts[ev->cpu] = ev->ts;
+		}
 		/* load_balance(CPU_NEWLY_IDLE) runs on the newly idle CPU itself */
 		if (r->balance_probes && ev->lb_idle == SR_LB_IDLE_NEWLY) {
 			r->nib_levels[ev->cpu] |= ev->lb_level >= 0 && ev->lb_level < 31 ?
@@ -3350,6 +3370,9 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 	r->pull_task = calloc(topo->ncpus, sizeof(*r->pull_task));
 	r->pull_ran = calloc(topo->ncpus, sizeof(*r->pull_ran));
 	r->pull_delayed = calloc(topo->ncpus, sizeof(*r->pull_delayed));
+	r->lb_probe_idle = calloc(topo->ncpus, sizeof(*r->lb_probe_idle));
+	r->lb_probe_ts = calloc(topo->ncpus, sizeof(*r->lb_probe_ts));
+	r->pull_probed = calloc(topo->ncpus, sizeof(*r->pull_probed));
 	r->lb_llc_last = calloc(topo->ncpus, sizeof(*r->lb_llc_last));
 	r->ticking = calloc(topo->ncpus, sizeof(*r->ticking));
 	r->ni_call = calloc((size_t)topo->ncpus * SR_MAX_DOMAIN_LEVELS, sizeof(*r->ni_call));
@@ -3364,7 +3387,7 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 	    !r->ksoftirqd_woken || !r->lb_head ||
 	    !r->lb_tail || !r->lb_scratch || !r->lbp || !r->last_local || !r->nohz_last ||
 	    !r->switch_ts || !r->nib_levels || !r->pb_levels || !r->pb_ts || !r->pull_gap || !r->pull_batch || !r->pull_task || !r->pull_ran ||
-	    !r->pull_delayed ||
+	    !r->pull_delayed || !r->lb_probe_idle || !r->lb_probe_ts || !r->pull_probed ||
 	    !r->lb_llc_last || !r->ticking) {
 		sr_replay_free(r);
 		return NULL;
@@ -3477,6 +3500,9 @@ void sr_replay_free(struct sr_replay *r)
 	free(r->pull_task);
 	free(r->pull_ran);
 	free(r->pull_delayed);
+	free(r->lb_probe_idle);
+	free(r->lb_probe_ts);
+	free(r->pull_probed);
 	free(r->ni_call);
 	free(r->ni_pull);
 	free(r);

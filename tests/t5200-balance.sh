@@ -338,6 +338,19 @@ same "probe levels: with one sd->level seen every level is tried" "0" \
 	"$(q "$TMP/pl-one.db" "SELECT count(*) FROM ($plq) WHERE text LIKE '%not tried%'")"
 
 # periodic: the balance probes show the levels rebalance_domains() found due
+# two newly idle pulls before one switch: the balance_rq before each names it
+np="$S/newidle-pull-twice-probes.txt"
+npq="SELECT kind, tid FROM decision WHERE kind LIKE 'balance%' ORDER BY ts"
+"$SR" replay -q -o "$TMP/np.db" -t 1x2x1 "$np" 2>"$TMP/e"
+same "pull twice: replays" 0 $?
+same "pull twice: the balance_rq idle=2 before each pull makes both newly idle" \
+	"balance_newidle 22
+balance_newidle 23" "$(q "$TMP/np.db" "$npq" | tr '|' ' ')"
+"$SR" replay -q -o "$TMP/np-off.db" -t 1x2x1 --no-balance-probes "$np" 2>"$TMP/e"
+same "pull twice: without the probes the first reads as a periodic pass" \
+	"balance_periodic 22
+balance_newidle 23" "$(q "$TMP/np-off.db" "$npq" | tr '|' ' ')"
+
 pp="$S/periodic-probe-levels.txt"
 ppq="SELECT coalesce(d.prev_cpu, '-'), coalesce(e.cpu, '-'), r.text FROM decision d
 	JOIN evaluation e ON e.decision_id = d.decision_id JOIN side s ON s.side_id = e.side_id
