@@ -225,6 +225,7 @@ struct sr_replay {
 	unsigned char *lb_probe_idle;
 	uint64_t *lb_probe_ts;
 	unsigned char *pull_probed;
+	unsigned char *pull_again;		/* per cpu: a pull again in its pending pull's task context (pull_again()) */
 	long nwaking;				/* tasks between waking and wakeup */
 	/* the inferred LLC-level balances (idle-scan.c) */
 	uint64_t jiffy_seen;			/* the last jiffy replayed, 0: none yet */

@@ -1180,6 +1180,21 @@ static void aff_moved(const struct sr_replay *r, struct sr_task *p, int orig, in
 	}
 }
 
+/*
+ * A pull by @dest in the context of the task in whose context its pending
+ * pull came, before any switch: load_balance() runs in task context only
+ * from sched_balance_newidle() (newidle_balance() in 6.1), periodic
+ * balancing in SCHED_SOFTIRQ (6.1, 6.12), so both pulls were newly idle
+ * balances.  With delayed dequeue (6.12) the first moved a sched_delayed
+ * task that the pick dequeued (pick_next_entity(), no tracepoint), and
+ * pick_next_task_fair() balanced again.
+ */
+static int pull_again(const struct sr_replay *r, const struct sr_event *ev, int dest)
+{
+	return ev->ctx == SR_CTX_TASK && ev->common_pid > 0 && r->pull[dest].pid > 0 &&
+	       r->pull_task[dest] == ev->common_pid;
+}
+
 /* settle a pending self-pull on @cpu: newidle if the puller now switches to it */
 /*
  * The open pull on @cpu was emitted by the idle task (or by no task the
@@ -1199,11 +1214,13 @@ static int settle_pull(struct sr_replay *r, int cpu, int next, int prev_blocked,
 {
 	struct sr_migration m = r->pull[cpu];
 	struct sr_task *p;
-	int ret;
+	int ret, again;
 
 	if (m.pid <= 0)
 		return 0;
 	r->pull[cpu].pid = 0;
+	again = r->pull_again[cpu];
+	r->pull_again[cpu] = 0;
 	p = *task_slot(r, m.pid);
 	if (pull_by_setaffinity(r, p, cpu, next, prev_blocked)) {
 		m.kind = SR_MIG_AFFINITY;
@@ -1234,6 +1251,8 @@ static int settle_pull(struct sr_replay *r, int cpu, int next, int prev_blocked,
 	if (r->pull_probed[cpu] && r->lbp[cpu] && r->lbp[cpu]->open && r->lbp[cpu]->nhyp == 2)
 		m.kind = r->pull_probed[cpu] == SR_LB_IDLE_NEWLY + 1 ? SR_MIG_LB_NEWIDLE :
 								       SR_MIG_LB_PERIODIC;
+	else if (again && r->lbp[cpu] && r->lbp[cpu]->open && r->lbp[cpu]->nhyp == 2)
+		m.kind = SR_MIG_LB_NEWIDLE;
 	else if (prev_blocked && (next == m.pid || r->pull_delayed[cpu]) &&
 		 (now - m.ts <= NEWIDLE_WINDOW_NS || r->pull_task[cpu]) && !idle_pull(r, cpu))
 		m.kind = SR_MIG_LB_NEWIDLE;
@@ -2650,7 +2669,8 @@ static int on_migrate(struct sr_replay *r, const struct sr_event *ev)
 			aff_reset(r, p, dest);
 			aff_stopper(r, p, orig, dest);
 		}
-	} else if (e == dest && r->pull_batch[dest] && r->last_local[dest] == r->pull_batch[dest]) {
+	} else if (e == dest && r->pull_batch[dest] && r->last_local[dest] == r->pull_batch[dest] &&
+		   !pull_again(r, ev, dest)) {
 		/*
 		 * A pull right after a pull by the same CPU, no event between:
 		 * the same balance.  detach_tasks() (6.1, 6.12) detaches tasks
@@ -2668,6 +2688,7 @@ static int on_migrate(struct sr_replay *r, const struct sr_event *ev)
 		r->stats.lb_batched++;
 	} else if (e == dest) {
 		/* a pull by dest: newidle or periodic, told at its next switch */
+		r->pull_again[dest] = pull_again(r, ev, dest);
 		r->pull_delayed[dest] = sr_kgen_has(&r->kgen, SR_KF_DELAY_DEQUEUE) &&
 					(p->delayed || (!p->waking && !on_rq(p)));
 		if (r->pull_delayed[dest] && p->delayed) {
@@ -3373,6 +3394,7 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 	r->lb_probe_idle = calloc(topo->ncpus, sizeof(*r->lb_probe_idle));
 	r->lb_probe_ts = calloc(topo->ncpus, sizeof(*r->lb_probe_ts));
 	r->pull_probed = calloc(topo->ncpus, sizeof(*r->pull_probed));
+	r->pull_again = calloc(topo->ncpus, sizeof(*r->pull_again));
 	r->lb_llc_last = calloc(topo->ncpus, sizeof(*r->lb_llc_last));
 	r->ticking = calloc(topo->ncpus, sizeof(*r->ticking));
 	r->ni_call = calloc((size_t)topo->ncpus * SR_MAX_DOMAIN_LEVELS, sizeof(*r->ni_call));
@@ -3388,6 +3410,7 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 	    !r->lb_tail || !r->lb_scratch || !r->lbp || !r->last_local || !r->nohz_last ||
 	    !r->switch_ts || !r->nib_levels || !r->pb_levels || !r->pb_ts || !r->pull_gap || !r->pull_batch || !r->pull_task || !r->pull_ran ||
 	    !r->pull_delayed || !r->lb_probe_idle || !r->lb_probe_ts || !r->pull_probed ||
+	    !r->pull_again ||
 	    !r->lb_llc_last || !r->ticking) {
 		sr_replay_free(r);
 		return NULL;
@@ -3503,6 +3526,7 @@ void sr_replay_free(struct sr_replay *r)
 	free(r->lb_probe_idle);
 	free(r->lb_probe_ts);
 	free(r->pull_probed);
+	free(r->pull_again);
 	free(r->ni_call);
 	free(r->ni_pull);
 	free(r);

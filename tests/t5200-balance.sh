@@ -347,9 +347,15 @@ same "pull twice: the balance_rq idle=2 before each pull makes both newly idle" 
 	"balance_newidle 22
 balance_newidle 23" "$(q "$TMP/np.db" "$npq" | tr '|' ' ')"
 "$SR" replay -q -o "$TMP/np-off.db" -t 1x2x1 --no-balance-probes "$np" 2>"$TMP/e"
-same "pull twice: without the probes the first reads as a periodic pass" \
-	"balance_periodic 22
+same "pull twice: without the probes, two pulls in the blocking task's context are newly idle too" \
+	"balance_newidle 22
 balance_newidle 23" "$(q "$TMP/np-off.db" "$npq" | tr '|' ' ')"
+# the same two pulls from softirq context, nothing between them: one periodic
+# pass detaching two tasks
+sed -e '/ newidle\| balance_rq/d' -e '/sched_migrate_task/s/ d\.\.2\. / d.s2. /' "$np" >"$TMP/np-softirq.txt"
+"$SR" replay -q -o "$TMP/np-s.db" -t 1x2x1 --no-balance-probes "$TMP/np-softirq.txt" 2>"$TMP/e"
+same "pull twice: in softirq context, without the probes, one periodic balance" \
+	"balance_periodic 22" "$(q "$TMP/np-s.db" "$npq" | tr '|' ' ')"
 
 pp="$S/periodic-probe-levels.txt"
 ppq="SELECT coalesce(d.prev_cpu, '-'), coalesce(e.cpu, '-'), r.text FROM decision d

@@ -126,7 +126,7 @@ same "report --json has the note" "patch_pairs 0 1" \
 		(instr(n.value ->> 'text', ': model error likely: ') > 0) FROM json_each(readfile('$TMP/nb.json') -> '\$.reports[0].notes') n")"
 ok "report names the topology's source" grep -q '^  topology     file .*numa-6.12-forks-pelt.topo$' "$TMP/nb.txt"
 "$SR" tui --dump summary --size 100x80 nb.db >"$TMP/nbs.txt"
-ok "the TUI summary says it under the row" sh -c "grep -A1 '^  newidle-bail .* 1  *1.67%' '$TMP/nbs.txt' | grep -q '^    ^ model error likely'"
+ok "the TUI summary says it under the row" sh -c "grep -A1 '^  newidle-bail .* 1  *1.39%' '$TMP/nbs.txt' | grep -q '^    ^ model error likely'"
 ok "the TUI summary names the topology's source" grep -q '^  topology  file ' "$TMP/nbs.txt"
 "$SR" report --run 2 two-runs.db >"$TMP/r2.txt"
 same "--run 2 reports the second run's decisions" \

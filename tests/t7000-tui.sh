@@ -68,13 +68,13 @@ if command -v sqlite3 >/dev/null; then
 	"$SR" tui --dump sql --filter "comm=\"$evil\"" "$DB" >"$TMP/evil.sql"
 	ok "a filter value is not in the SQL text" sh -c "! grep -v '^\.parameter' '$TMP/evil.sql' | grep -q 'OR 1=1'"
 	same "... it is a bound parameter that matches nothing" "" "$(sqlite3 "$DB" <"$TMP/evil.sql")"
-	same "... and the database still has its decisions" 6314 \
+	same "... and the database still has its decisions" 6330 \
 		"$(sqlite3 "$DB" 'SELECT count(*) FROM decision')"
 else
 	skip "SQL of the list runs in sqlite3" "no sqlite3"
 fi
 "$SR" tui --dump csv --all "$DB" >"$TMP/all.csv"
-same "CSV export: every row and a header, not one screen" 6315 "$(wc -l <"$TMP/all.csv")"
+same "CSV export: every row and a header, not one screen" 6331 "$(wc -l <"$TMP/all.csv")"
 
 "$SR" tui --dump list --filter 'kind=exec' "$DB" >"$TMP/o" 2>"$TMP/e"
 same "bad filter exits 2" 2 $?
@@ -150,7 +150,7 @@ ok "80 columns: abbreviated when short of room" grep -q ' lbnew  *[0-9]' "$TMP/k
 ok "120 columns: whole again" grep -q ' balance_newidle  *[0-9]' "$TMP/k120"
 "$SR" tui --dump detail --select 2 --size 120x12 "$DB2" >"$TMP/d"
 ok "the detail header names the model and the patch" \
-	grep -q '^decision 6304: wakeup at 8.716743 s (ts 32746529931), model mainline, patch exit-sync-mel$' "$TMP/d"
+	grep -q '^decision 6320: wakeup at 8.716743 s (ts 32746529931), model mainline, patch exit-sync-mel$' "$TMP/d"
 ok "... and the sides are that model's" \
 	grep -q '^patch exit-sync-mel on model mainline: original chose 0, patched chose 2$' "$TMP/d"
 # the export's columns: named, none called unused
@@ -174,7 +174,7 @@ same "... and is left as it was" 4 "$(wc -l <"$TMP/out.csv")"
 "$SR" tui --dump list -o "$TMP/out.csv" "$DB" 2>/dev/null
 same "... for every view" "1 4" "$? $(wc -l <"$TMP/out.csv")"
 "$SR" tui --dump csv --all -o "$TMP/out.csv" --force "$DB"
-same "--force replaces it" 6315 "$(wc -l <"$TMP/out.csv")"
+same "--force replaces it" 6331 "$(wc -l <"$TMP/out.csv")"
 "$SR" tui --dump list --size 80x10 -o "$TMP/out.txt" "$DB"
 same "--dump list -o: the view in the file" "$("$SR" tui --dump list --size 80x10 "$DB")" \
 	"$(cat "$TMP/out.txt")"
@@ -266,7 +266,7 @@ tm send-keys -t t 'patch=exit-sync-mel' Enter
 ok "the filter narrows the list" wait_for ' 1/1 '
 ok "... to the patch's row" grep -q 'trace-cmd/1567 .*exit-sync-mel' "$TMP/screen"
 tm send-keys -t t Enter
-ok "Enter shows the detail" wait_for 'decision 6304: wakeup'
+ok "Enter shows the detail" wait_for 'decision 6320: wakeup'
 ok "... with the CPUs marked" grep -q 'cpu   0 T  BO' "$TMP/screen"
 tm send-keys -t t C-f C-f
 ok "... and every side's reason" wait_for 'exit-sync-mel patched -> cpu 2'

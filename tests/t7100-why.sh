@@ -123,9 +123,9 @@ ok "balance: busiest groups stored" test "$(q "$F" "SELECT count(*) FROM group_s
 same "balance: 'MC: busiest cpu N' has N in the picked group" 0 "$bad"
 
 # --- the detail ---------------------------------------------------------------
-"$SR" tui --dump detail --decision '#6304' --size 160x120 "$DB" >"$TMP/d" 2>"$TMP/e"
+"$SR" tui --dump detail --decision '#6320' --size 160x120 "$DB" >"$TMP/d" 2>"$TMP/e"
 same "--decision #ID: the detail of that decision" \
-	"decision 6304: wakeup at 8.716743 s (ts 32746529931), model v4.15, patch exit-sync-mel" \
+	"decision 6320: wakeup at 8.716743 s (ts 32746529931), model v4.15, patch exit-sync-mel" \
 	"$(sed -n 2p "$TMP/d")"
 ok "wake_flags as flags" grep -q '^wake_flags 0x18 (TTWU|SYNC) ' "$TMP/d"
 ok "the base model's CPU is marked, and the miss said" grep -q '^model v4.15 chose 0, the kernel 2: a MISS$' "$TMP/d"
@@ -139,13 +139,13 @@ ok "where the pair's paths split" \
 ok "what a weight figure is" \
 	grep -q '^        this 102400 = (cpu_load(0) 1 + task load 0) x 100 x capacity(2) 1024$' "$TMP/d"
 ok "... checked against the inputs" grep -q 'not taken as sync, as the stored inputs give them' "$TMP/d"
-for w in 'ts 32746529931' 32746529931 8.716743 6304 'id 6304'; do
+for w in 'ts 32746529931' 32746529931 8.716743 6320 'id 6320'; do
 	"$SR" tui --dump detail --decision "$w" --size 100x5 "$DB" >"$TMP/o"
-	same "--decision '$w'" "decision 6304: wakeup at 8.716743 s (ts 32746529931), model v4.15, patch exit-sync-mel" \
+	same "--decision '$w'" "decision 6320: wakeup at 8.716743 s (ts 32746529931), model v4.15, patch exit-sync-mel" \
 		"$(sed -n 2p "$TMP/o")"
 done
 "$SR" tui --dump detail --decision 'ts 32746529932' --size 100x5 "$DB" >"$TMP/o"
-ok "--decision 'ts N': the first decision at or after it" sh -c "sed -n 2p '$TMP/o' | grep -q '^decision 6305: '"
+ok "--decision 'ts N': the first decision at or after it" sh -c "sed -n 2p '$TMP/o' | grep -q '^decision 6321: '"
 "$SR" tui --dump detail --decision 'x1' "$DB" >/dev/null 2>"$TMP/e"
 same "--decision: a bad value exits 1" 1 $?
 same "... in one line" "schedreplay: tui: '$DB': go to 'x1': expected a decision id (#N), a timestamp in ns (ts N) or seconds like 1.5" \
@@ -173,7 +173,7 @@ ok "balance: find_busiest_group's groups, loads in weight" \
 ok "... the busiest marked" grep -q '^    BUSIEST cpus [0-3] ' "$TMP/b"
 
 # the timeline: the woken task's run slice on the CPU it ran on (sched_slice)
-set -- $(q "$DB" "SELECT cpu || ' ' || (ts - (SELECT ts FROM decision WHERE decision_id = 6304)) FROM sched_slice WHERE decision_id = 6304")
+set -- $(q "$DB" "SELECT cpu || ' ' || (ts - (SELECT ts FROM decision WHERE decision_id = 6320)) FROM sched_slice WHERE decision_id = 6320")
 ok "timeline: the woken task ran within the window" test "${2:-999999999}" -lt 500000
 grep -A1 "^  cpu   $1 " "$TMP/d" | tail -n 1 >"$TMP/run"
 ok "... its run row on cpu ${1:-?} shows it (*)" grep -q '^     run  .*\*' "$TMP/run"
@@ -181,7 +181,7 @@ same "... a run row per CPU" 4 "$(grep -c '^     run' "$TMP/d")"
 # its wait, alone on that CPU in the window: the columns [ts - delay, ts) covers
 # (160 columns: 101 of 1000000 / 101 + 1 ns from the decision's ts - 500 us)
 want=$(q "$DB" "SELECT ((s.ts - 1 - (d.ts - 500000)) / 9901) - ((s.ts - s.delay - (d.ts - 500000)) / 9901) + 1
-	FROM sched_slice s JOIN decision d ON d.decision_id = s.decision_id WHERE s.decision_id = 6304")
+	FROM sched_slice s JOIN decision d ON d.decision_id = s.decision_id WHERE s.decision_id = 6320")
 same "... only its wait is on that CPU in the window" 1 \
 	"$(q "$DB" "SELECT count(*) FROM sched_slice WHERE queue_cpu = $1 AND delay IS NOT NULL AND ts - delay < 32746529931 + 500000 AND ts > 32746529931 - 500000")"
 same "... and its wait row covers the columns of its delay ($want)" "$want" \
