@@ -258,6 +258,48 @@ static int placed_apart(const struct sr_replay *r, const struct sr_pending *pd)
  * trace does not name), and its LLC's nr_idle_scan.  The engine's own
  * state stays as it is.
  */
+static void kin_field(struct sr_replay_stats *st, int cls, int f, long long engine,
+		      long long kernel)
+{
+	long long d = engine - kernel;
+
+	if (kernel < 0)
+		return;
+	st->kin_n[cls][f]++;
+	st->kin_err[cls][f] += d;
+	st->kin_abs[cls][f] += d < 0 ? -d : d;
+}
+
+/*
+ * How far the engine's own inputs are from the kernel's at this rqstat
+ * (sr_replay_stats kin_*): each CPU as the slow path would read it from the
+ * engine (sr_view_cpu_signal_read(), the root load over the task groups)
+ * against what select_task_rq_fair() read
+ */
+static void kin_measure(struct sr_replay *r, const struct sr_view *v, const struct sr_rqstat *k)
+{
+	struct sr_replay_stats *st = &r->stats;
+	int c;
+
+	for (c = 0; c < r->topo->ncpus && c < k->ncpus; c++) {
+		const struct sr_rqstat_cpu *x = &k->cpu[c];
+		const struct sr_rq *q = &v->rq[c];
+		int cls = (x->nr_running >= 0 ? x->nr_running : q->nr_running) == 0;
+		struct sr_pelt sig;
+
+		sr_view_cpu_signal_read(v, c, &sig);
+		st->kin_cpus[cls]++;
+		kin_field(st, cls, SR_KIN_LOAD, sr_view_group_load(v, c, (long)sig.load_avg),
+			  x->load);
+		kin_field(st, cls, SR_KIN_UTIL, (long long)sig.util_avg, x->util);
+		kin_field(st, cls, SR_KIN_RUNNABLE, (long long)sig.runnable_avg, x->runnable);
+		kin_field(st, cls, SR_KIN_UTIL_EST, (long long)q->util_est,
+			  x->util_est >= 0 ? x->util_est & 0x7fffffff : -1);
+		if (x->nr_running >= 0 && x->nr_running != q->nr_running)
+			st->kin_nr_differs[cls]++;
+	}
+}
+
 static void kin_apply(struct sr_replay *r, struct sr_view *v, const struct sr_rqstat *k)
 {
 	int ncpus = r->topo->ncpus, c;
@@ -267,6 +309,7 @@ static void kin_apply(struct sr_replay *r, struct sr_view *v, const struct sr_rq
 		r->stats.kernel_inputs_partial++;
 		return;
 	}
+	kin_measure(r, v, k);
 	memcpy(r->kin_rq, r->rq, (size_t)ncpus * sizeof(*r->kin_rq));
 	for (c = 0; c < ncpus && c < k->ncpus; c++) {
 		const struct sr_rqstat_cpu *x = &k->cpu[c];

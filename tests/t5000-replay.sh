@@ -441,6 +441,20 @@ same "... the engine's CPU 1 is busy: wake_affine_weight() takes it to CPU 0" "0
 "$SR" replay -t 1x2x1 "$ki" >"$TMP/ki.out" 2>&1
 grep -q '^inputs: *rqstat: 1 placements read every CPU.*; 0 events of fewer CPUs' "$TMP/ki.out"
 same "... the summary counts the placement that read the probe" 0 $?
+# the engine's own values against the kernel's: CPU 0 ran W (busy), CPU 1
+# was idle in the kernel while the engine held it busy with H
+kin=$(grep "^inputs: *the engine's against rqstat" "$TMP/ki.out")
+same "... and says how far the engine's inputs were: one busy CPU, one idle CPU" "busy CPUs 1:|idle CPUs 1:" \
+	"$(printf '%s\n' "$kin" | grep -o '\(busy\|idle\) CPUs [0-9]*:' | paste -sd'|')"
+same "... the idle CPU is the one whose nr_running the engine had otherwise" "0|1" \
+	"$(printf '%s\n' "$kin" | grep -o 'nr_running otherwise [0-9]*' | awk '{print $3}' | paste -sd'|')"
+same "... neither had a util_est: no difference" "+0 / 0|+0 / 0" \
+	"$(printf '%s\n' "$kin" | grep -o 'util_est [-+0-9]* / [0-9]*' | sed 's/util_est //' | paste -sd'|')"
+same "... the engine's idle CPU carried H's load the kernel's did not" "1" \
+	"$(printf '%s\n' "$kin" | sed 's/.*idle CPUs 1: load +\([0-9]*\) .*/\1/' | awk '{print ($1 > 100)}')"
+"$SR" replay -t 1x2x1 --no-input-probes "$ki" >"$TMP/kin.out" 2>&1
+same "... not without the probe's values (--no-input-probes)" "0" \
+	"$(grep -c "^inputs: *the engine's against rqstat" "$TMP/kin.out")"
 "$SR" replay -t 2x2x1 "$ki" >"$TMP/ki4.out" 2>&1
 grep -q '^inputs: *rqstat: 0 placements read every CPU.*; 1 events of fewer CPUs' "$TMP/ki4.out"
 same "... on four CPUs the event of two is not read" 0 $?

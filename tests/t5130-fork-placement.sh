@@ -245,4 +245,8 @@ fi
 "$SR" replay -t "$I.topo" "$I.dat" >"$TMP/in.out" 2>&1
 grep -q '^inputs: *rqstat: 236 placements' "$TMP/in.out"
 same "... the summary counts the 236 placements that read rqstat" 0 $?
+# and compares the engine's value of each of the 4 CPUs at each of them
+same "... and the engine's inputs against the kernel's at 236 x 4 CPUs" 944 \
+	"$(grep "^inputs: *the engine's against rqstat" "$TMP/in.out" |
+		grep -o '\(busy\|idle\) CPUs [0-9]*' | awk '{n += $3} END {print n}')"
 test_done

@@ -613,6 +613,8 @@ uint64_t sr_view_h_load_jiffy(const struct sr_view *v);
 unsigned long sr_view_cpu_util(const struct sr_view *v, int cpu, int util_est);
 /* the cpu's root cfs_rq signal decayed to the decision time (a copy) */
 void sr_view_cpu_signal(const struct sr_view *v, int cpu, struct sr_pelt *out);
+/* the cpu's root cfs_rq signal as another CPU reads it: as last updated (view.c) */
+void sr_view_cpu_signal_read(const struct sr_view *v, int cpu, struct sr_pelt *out);
 int sr_view_idle_cpu(const struct sr_view *v, int cpu);
 int sr_view_allowed(const struct sr_view *v, const struct sr_task *p, int cpu);
 
@@ -669,6 +671,9 @@ enum sr_reconcile {
 /* the database's reconciled.kind text */
 const char *sr_reconcile_name(enum sr_reconcile k);
 
+/* the rqstat fields the engine's inputs are compared on (sr_replay_stats kin_*) */
+enum sr_kin_field { SR_KIN_LOAD, SR_KIN_UTIL, SR_KIN_RUNNABLE, SR_KIN_UTIL_EST };
+
 struct sr_replay_stats {
 	uint64_t events;
 	uint64_t decisions[SR_DEC__COUNT];	/* by kind */
@@ -679,6 +684,16 @@ struct sr_replay_stats {
 	uint64_t probe_prevload;	/* wakeups whose prev_cpu load the probe gave */
 	uint64_t kernel_inputs;		/* placements that read every CPU from rqstat */
 	uint64_t kernel_inputs_partial;	/* rqstat of fewer CPUs than the topology: not read */
+	/*
+	 * The engine's own inputs against rqstat's at those placements, per
+	 * CPU read: [0] CPUs the kernel ran tasks on, [1] idle ones (its
+	 * nr_running 0); per field (enum sr_kin_field) the CPUs compared, the
+	 * sum of engine - kernel and of its absolute value; and the CPUs whose
+	 * nr_running the engine had otherwise
+	 */
+	uint64_t kin_n[2][4];
+	int64_t kin_err[2][4], kin_abs[2][4];
+	uint64_t kin_cpus[2], kin_nr_differs[2];
 	uint64_t probe_opened;		/* wakeups opened at their probe (no sched_waking) */
 	uint64_t probe_nopid;		/* wakeup hits (or hits without wake_flags) without
 					 * the pid field: no wakeup to belong to without
