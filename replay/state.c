@@ -520,8 +520,13 @@ static void removed_unapply(struct sr_replay *r, int cpu, const struct sr_remove
  * (a switch: put_prev_entity() / set_next_entity(); an enqueue, a dequeue,
  * an attach or a detach), or, on a CPU running a task, the tick
  * (entity_tick() -> update_load_avg()), which has come for certain 1/HZ
- * after the removal (its phase is not traced); an idle CPU has no tick (its
- * blocked-load update by an idle balance is not traced either)
+ * after the removal (its phase is not traced).  An idle CPU's
+ * update_blocked_averages() empties cfs_rq->removed as well: at its own
+ * tick while that runs (run_rebalance_domains(), 6.1;
+ * sched_balance_softirq(), 6.12) and at the idle balances a busy CPU's tick
+ * kicks (_nohz_idle_balance() -> update_nohz_stats()), none of them
+ * traced; the rqstat input probe shows idle CPUs' removals gone as soon as
+ * a busy CPU's (sr_view_cpu_signal_read()), so the same 1/HZ is taken.
  */
 static void removed_due(struct sr_replay *r, uint64_t now)
 {
@@ -534,7 +539,7 @@ static void removed_due(struct sr_replay *r, uint64_t now)
 	for (cpu = 0; cpu < r->topo->ncpus && r->nremoved; cpu++) {
 		if (!r->removed[cpu].nr)
 			continue;
-		if (r->rq[cpu].curr != 0 && now >= r->removed[cpu].ts + tick) {
+		if (now >= r->removed[cpu].ts + tick) {
 			tick_rm_add(r, cpu);
 			removed_apply(r, cpu);
 		} else if (r->removed[cpu].ts + tick < next)

@@ -70,13 +70,13 @@ same "without the probes it is read at sched_wakeup_new" "401:0 1011500000" \
 
 # --- the slow path reads other CPUs' averages as last updated -------------
 ok "stale signal: replay" "$SR" replay -q -o "$TMP/ss.db" -t 1x3x1 "$S/fork-stale-signal.txt"
-same "two idle CPUs compared as of their last updates, not decayed to the fork" \
-	"401:2" "$(forks "$TMP/ss.db")"
-# the same fork 40 ms later: CPU 1 idle for 65 ms, CPU 2 for 50 ms; a
-# blocked-load pass has come since (at most 32 ms apart), so both are read
-# decayed to 32 ms before the fork, where CPU 1 (469) reads below CPU 2 (501)
+same "two idle CPUs compared as of half a tick before the fork, not as of their idle switches" \
+	"401:1" "$(forks "$TMP/ss.db")"
+# the same fork 40 ms later: CPU 1 idle for 65 ms, CPU 2 for 50 ms, both
+# read as of half a tick before it, where CPU 1 (about 240) still reads
+# below CPU 2 (about 255)
 later fork-stale-signal.txt 1x3x1 ssl 1.140000 1.180000 1.140001 1.180001
-same "idle CPUs' blocked averages are read at most 32 ms old" \
+same "idle CPUs' blocked averages are read half a tick old, later too" \
 	"401:1" "$(forks "$TMP/ssl.db")"
 
 # --- util_est_update() by generation: 6.1 decays a waiting task's estimate -
