@@ -39,6 +39,18 @@
 	" run_id INTEGER NOT NULL, kind TEXT NOT NULL, n INTEGER NOT NULL);"
 
 /*
+ * How far the engine's own per-CPU inputs were from the rqstat probe's
+ * (replay's second inputs: line): per class of CPU (busy, idle) and field
+ * (load, util, runnable, util_est: the mean difference and mean |difference|;
+ * nr_running: how many CPUs the engine counted otherwise).  IF NOT EXISTS:
+ * an append adds it to a file written before it.
+ */
+#define INPUT_ERROR_TABLE \
+	"CREATE TABLE IF NOT EXISTS input_error (" \
+	" run_id INTEGER NOT NULL, cpus TEXT NOT NULL, field TEXT NOT NULL, n INTEGER NOT NULL," \
+	" mean_diff REAL, mean_abs_diff REAL, differs INTEGER);"
+
+/*
  * What marks a simulated run (schedreplay simulate -o): the run's kind, and
  * for a simulation the side that decided, the seed and the fair class's
  * rules.  An append to a file written before they existed adds them
@@ -209,6 +221,7 @@ static const char schema[] =
 	"CREATE TABLE skipped ("
 	" run_id INTEGER NOT NULL, reason TEXT NOT NULL, n INTEGER NOT NULL);"
 	RECONCILED_TABLE
+	INPUT_ERROR_TABLE
 	WHY_TABLES
 	"CREATE TABLE fidelity ("
 	" run_id INTEGER NOT NULL, side_id INTEGER NOT NULL, kind TEXT NOT NULL,"
@@ -2469,6 +2482,34 @@ static int bind_reconciled(struct sr_store *s, sqlite3_stmt *q, const void *ctx,
 	return 1;
 }
 
+/* input_error rows: per class of CPU (busy, idle), the 4 PELT fields then nr_running */
+static const char *const kin_field_names[] = { "load", "util", "runnable", "util_est",
+					       "nr_running" };
+
+static int bind_input_error(struct sr_store *s, sqlite3_stmt *q, const void *ctx, int i)
+{
+	const struct sr_replay_stats *st = ctx;
+	int cls = i / 5, f = i % 5;
+	uint64_t n = f < 4 ? st->kin_n[cls][f] : st->kin_cpus[cls];
+
+	if (!n)
+		return 0;
+	sqlite3_bind_int64(q, 1, s->run_id);
+	sqlite3_bind_text(q, 2, cls ? "idle" : "busy", -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 3, kin_field_names[f], -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q, 4, (sqlite3_int64)n);
+	if (f < 4) {
+		sqlite3_bind_double(q, 5, (double)st->kin_err[cls][f] / (double)n);
+		sqlite3_bind_double(q, 6, (double)st->kin_abs[cls][f] / (double)n);
+		sqlite3_bind_null(q, 7);
+	} else {
+		sqlite3_bind_null(q, 5);
+		sqlite3_bind_null(q, 6);
+		sqlite3_bind_int64(q, 7, (sqlite3_int64)st->kin_nr_differs[cls]);
+	}
+	return 1;
+}
+
 static int bind_lost(struct sr_store *s, sqlite3_stmt *q, const void *ctx, int i)
 {
 	const struct sr_trace_info *tinfo = ctx;
@@ -2577,6 +2618,9 @@ int sr_store_finish_run(struct sr_store *s, const struct sr_trace_info *tinfo,
 	if (!err)
 		err = insert_rows(s, "INSERT INTO reconciled VALUES (?,?,?)", "insert reconciled",
 				  SR_REC__COUNT, bind_reconciled, st, cause);
+	if (!err)
+		err = insert_rows(s, "INSERT INTO input_error VALUES (?,?,?,?,?,?,?)",
+				  "insert input_error", 10, bind_input_error, st, cause);
 	if (!err)
 		err = insert_rows(s, "INSERT INTO lost_events VALUES (?,?,?)", "insert lost_events",
 				  tinfo->ncpus, bind_lost, tinfo, cause);
@@ -2816,6 +2860,8 @@ static const struct {
 	{ "skipped", "INSERT INTO main.skipped SELECT run_id + :r, reason, n FROM src.skipped" },
 	{ "reconciled", "INSERT INTO main.reconciled SELECT run_id + :r, kind, n"
 	  " FROM src.reconciled" },
+	{ "input_error", "INSERT INTO main.input_error SELECT run_id + :r, cpus, field, n,"
+	  " mean_diff, mean_abs_diff, differs FROM src.input_error" },
 	{ "fidelity", "INSERT INTO main.fidelity SELECT run_id + :r, side_id + :s, kind, path, n,"
 	  " exact, same_llc, same_node, baseline_exact FROM src.fidelity" },
 	{ "patch_summary", "INSERT INTO main.patch_summary SELECT run_id + :r, patch, seed, model,"
@@ -2908,6 +2954,9 @@ static int copy_rows(struct sr_store *s, sqlite3 *db, int64_t r, int64_t sd, int
 	/* a file written before the reconciled table existed gets it here */
 	if (sqlite3_exec(db, RECONCILED_TABLE, NULL, NULL, NULL) != SQLITE_OK)
 		return dest_error(s, db, "reconciled", cause);
+	/* and the input_error table */
+	if (sqlite3_exec(db, INPUT_ERROR_TABLE, NULL, NULL, NULL) != SQLITE_OK)
+		return dest_error(s, db, "input_error", cause);
 	/* and the why-view's tables */
 	if (sqlite3_exec(db, WHY_TABLES, NULL, NULL, NULL) != SQLITE_OK)
 		return dest_error(s, db, "why tables", cause);

@@ -452,6 +452,17 @@ same "... neither had a util_est: no difference" "+0 / 0|+0 / 0" \
 	"$(printf '%s\n' "$kin" | grep -o 'util_est [-+0-9]* / [0-9]*' | sed 's/util_est //' | paste -sd'|')"
 same "... the engine's idle CPU carried H's load the kernel's did not" "1" \
 	"$(printf '%s\n' "$kin" | sed 's/.*idle CPUs 1: load +\([0-9]*\) .*/\1/' | awk '{print ($1 > 100)}')"
+same "... the database keeps it: input_error, 10 rows, the idle CPU's nr_running otherwise" \
+	"10 busy:0|idle:1" \
+	"$(sqlite3 "$TMP/ki.db" "SELECT count(*) FROM input_error") $(sqlite3 "$TMP/ki.db" "SELECT cpus || ':' || differs FROM input_error WHERE field = 'nr_running' ORDER BY cpus" | paste -sd'|')"
+same "... and its load as the text says" "$(printf '%s\n' "$kin" | sed 's/.*idle CPUs 1: load +\([0-9]*\) .*/\1/')" \
+	"$(sqlite3 "$TMP/ki.db" "SELECT printf('%.0f', mean_diff) FROM input_error WHERE cpus = 'idle' AND field = 'load'")"
+same "... with --no-input-probes no rows" 0 "$(sqlite3 "$TMP/ki2.db" "SELECT count(*) FROM input_error")"
+# a file written before the input_error table existed: an append adds it
+sqlite3 "$TMP/ki2.db" "DROP TABLE input_error"
+ok "--append to a file without the input_error table" "$SR" replay -q -a -o "$TMP/ki2.db" -t 1x2x1 "$ki"
+same "... which then has the new run's rows" "10 2" \
+	"$(sqlite3 "$TMP/ki2.db" "SELECT count(*), min(run_id) FROM input_error" | tr '|' ' ')"
 "$SR" replay -t 1x2x1 --no-input-probes "$ki" >"$TMP/kin.out" 2>&1
 same "... not without the probe's values (--no-input-probes)" "0" \
 	"$(grep -c "^inputs: *the engine's against rqstat" "$TMP/kin.out")"
