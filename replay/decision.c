@@ -258,16 +258,32 @@ static int placed_apart(const struct sr_replay *r, const struct sr_pending *pd)
  * trace does not name), and its LLC's nr_idle_scan.  The engine's own
  * state stays as it is.
  */
-static void kin_field(struct sr_replay_stats *st, int cls, int f, long long engine,
-		      long long kernel)
+static void kin_field(struct sr_kin_err *ke, int cls, int f, long long engine, long long kernel)
 {
 	long long d = engine - kernel;
 
 	if (kernel < 0)
 		return;
-	st->kin_n[cls][f]++;
-	st->kin_err[cls][f] += d;
-	st->kin_abs[cls][f] += d < 0 ? -d : d;
+	ke->n[cls][f]++;
+	ke->err[cls][f] += d;
+	ke->abs[cls][f] += d < 0 ? -d : d;
+}
+
+/* one CPU of the engine's view @v (@sig its signal as read, @load its load) against @x */
+static void kin_cpu(struct sr_kin_err *ke, const struct sr_view *v, int c, const struct sr_pelt *sig,
+		    long load, const struct sr_rqstat_cpu *x)
+{
+	const struct sr_rq *q = &v->rq[c];
+	int cls = (x->nr_running >= 0 ? x->nr_running : q->nr_running) == 0;
+
+	ke->cpus[cls]++;
+	kin_field(ke, cls, SR_KIN_LOAD, load, x->load);
+	kin_field(ke, cls, SR_KIN_UTIL, (long long)sig->util_avg, x->util);
+	kin_field(ke, cls, SR_KIN_RUNNABLE, (long long)sig->runnable_avg, x->runnable);
+	kin_field(ke, cls, SR_KIN_UTIL_EST, (long long)q->util_est,
+		  x->util_est >= 0 ? x->util_est & 0x7fffffff : -1);
+	if (x->nr_running >= 0 && x->nr_running != q->nr_running)
+		ke->nr_differs[cls]++;
 }
 
 /*
@@ -278,25 +294,42 @@ static void kin_field(struct sr_replay_stats *st, int cls, int f, long long engi
  */
 static void kin_measure(struct sr_replay *r, const struct sr_view *v, const struct sr_rqstat *k)
 {
-	struct sr_replay_stats *st = &r->stats;
 	int c;
 
 	for (c = 0; c < r->topo->ncpus && c < k->ncpus; c++) {
-		const struct sr_rqstat_cpu *x = &k->cpu[c];
-		const struct sr_rq *q = &v->rq[c];
-		int cls = (x->nr_running >= 0 ? x->nr_running : q->nr_running) == 0;
 		struct sr_pelt sig;
 
 		sr_view_cpu_signal_read(v, c, &sig);
-		st->kin_cpus[cls]++;
-		kin_field(st, cls, SR_KIN_LOAD, sr_view_group_load(v, c, (long)sig.load_avg),
-			  x->load);
-		kin_field(st, cls, SR_KIN_UTIL, (long long)sig.util_avg, x->util);
-		kin_field(st, cls, SR_KIN_RUNNABLE, (long long)sig.runnable_avg, x->runnable);
-		kin_field(st, cls, SR_KIN_UTIL_EST, (long long)q->util_est,
-			  x->util_est >= 0 ? x->util_est & 0x7fffffff : -1);
-		if (x->nr_running >= 0 && x->nr_running != q->nr_running)
-			st->kin_nr_differs[cls]++;
+		kin_cpu(&r->stats.kin, v, c, &sig, sr_view_group_load(v, c, (long)sig.load_avg),
+			&k->cpu[c]);
+	}
+}
+
+/*
+ * The same at an lb_rqstat (find_busiest_group()'s entry, the --lb-probes
+ * of scripts/numa-guest/record.sh): each CPU but the balancing one as the
+ * balance surrogate reads it, cpu_load() and the signal brought to the
+ * event's time (sr_model_balance()), against what the kernel's balance
+ * read.  The balancing CPU is left out: at a newly idle balance the trace
+ * has not shown the switch yet, and the engine still runs the blocking task
+ * there.
+ */
+void sr_dec_lb_inputs(struct sr_replay *r, const struct sr_rqstat *k, int cpu)
+{
+	struct sr_view v;
+	int c;
+
+	if (k->ncpus < r->topo->ncpus)
+		return;
+	fill_view(r, &v, r->now);
+	r->stats.lb_inputs++;
+	for (c = 0; c < r->topo->ncpus; c++) {
+		struct sr_pelt sig;
+
+		if (c == cpu)
+			continue;
+		sr_view_cpu_signal(&v, c, &sig);
+		kin_cpu(&r->stats.kin_lb, &v, c, &sig, sr_view_cpu_load(&v, c, 0), &k->cpu[c]);
 	}
 }
 

@@ -3215,6 +3215,11 @@ static int feed(struct sr_replay *r, const struct sr_event *ev)
 		return on_setaffinity(r, ev);
 	case SR_EV_RQSTAT:
 		return r->probes && r->input_probes ? on_rqstat(r, ev) : 0;
+	case SR_EV_LB_RQSTAT:
+		/* validation: what the balance read, against the engine's state */
+		if (r->input_probes && ev->rqstat && ev->cpu >= 0 && ev->cpu < r->topo->ncpus)
+			sr_dec_lb_inputs(r, ev->rqstat, ev->cpu);
+		return 0;
 	case SR_EV_BALANCE_RQ:
 		/* the sd->level values tell the model's domains apart (lb_domains) */
 		if (ev->lb_level >= 0 && ev->lb_level < 31)

@@ -737,7 +737,8 @@ static int info_exec(int argc, char **argv)
 		st.kind[ev.kind]++;
 		if ((ev.kind == SR_EV_OTHER || ev.kind == SR_EV_SELECT_RQ ||
 		     ev.kind == SR_EV_SELECT_RQ_RET || ev.kind == SR_EV_SETAFFINITY ||
-		     ev.kind == SR_EV_BALANCE_RQ || ev.kind == SR_EV_RQSTAT) &&
+		     ev.kind == SR_EV_BALANCE_RQ || ev.kind == SR_EV_RQSTAT ||
+		     ev.kind == SR_EV_LB_RQSTAT) &&
 		    count_other(&st, ev.name) < 0) {
 			ret = -SR_E_NOMEM;
 			break;

@@ -1075,27 +1075,27 @@ static int replay_run(const struct replay_args *a, struct replay_ctx *rc, struct
 
 /* the fidelity table (--fidelity, the default without -o) with what the run saw */
 /*
- * inputs: how far the engine's own per-CPU inputs were from rqstat's, per
+ * inputs: how far the engine's own per-CPU inputs were from a probe's, per
  * field the mean of engine - kernel and of its absolute value
  */
-static void print_kin_error(const struct sr_replay_stats *st)
+static void print_kin_error(const char *what, const struct sr_kin_err *ke)
 {
 	static const char *const name[] = { "load", "util", "runnable", "util_est" };
 	static const char *const cls[] = { "busy", "idle" };
 	int c, f;
 
-	printf("inputs:     the engine's against rqstat, mean difference / mean |difference|:");
+	printf("inputs:     %s, mean difference / mean |difference|:", what);
 	for (c = 0; c < 2; c++) {
-		printf("%s %s CPUs %llu:", c ? ";" : "", cls[c], (unsigned long long)st->kin_cpus[c]);
+		printf("%s %s CPUs %llu:", c ? ";" : "", cls[c], (unsigned long long)ke->cpus[c]);
 		for (f = 0; f < 4; f++) {
-			double n = (double)st->kin_n[c][f];
+			double n = (double)ke->n[c][f];
 
-			if (!st->kin_n[c][f])
+			if (!ke->n[c][f])
 				continue;
-			printf("%s %s %+.0f / %.0f", f ? "," : "", name[f], (double)st->kin_err[c][f] / n,
-			       (double)st->kin_abs[c][f] / n);
+			printf("%s %s %+.0f / %.0f", f ? "," : "", name[f], (double)ke->err[c][f] / n,
+			       (double)ke->abs[c][f] / n);
 		}
-		printf(", nr_running otherwise %llu", (unsigned long long)st->kin_nr_differs[c]);
+		printf(", nr_running otherwise %llu", (unsigned long long)ke->nr_differs[c]);
 	}
 	printf("\n");
 }
@@ -1124,8 +1124,15 @@ static void print_fidelity(const struct replay_args *a, struct replay_ctx *rc,
 		       "fewer CPUs than the topology not read\n",
 		       (unsigned long long)st->kernel_inputs,
 		       (unsigned long long)st->kernel_inputs_partial);
-	if (st->kin_cpus[0] + st->kin_cpus[1])
-		print_kin_error(st);
+	if (st->kin.cpus[0] + st->kin.cpus[1])
+		print_kin_error("the engine's against rqstat", &st->kin);
+	if (st->kin_lb.cpus[0] + st->kin_lb.cpus[1]) {
+		char what[96];
+
+		snprintf(what, sizeof(what), "balance: the engine's other CPUs against lb_rqstat (%llu)",
+			 (unsigned long long)st->lb_inputs);
+		print_kin_error(what, &st->kin_lb);
+	}
 	printf("decisions:  %llu wakeup, %llu fork placements; not placements: "
 	       "%llu runnable, %llu bound, %llu not fair, %llu unknown, %llu without "
 	       "select_rq\n",

@@ -60,6 +60,7 @@ static const char *const kind_names[SR_EV__COUNT] = {
 	[SR_EV_SETAFFINITY]	= "setaffinity",
 	[SR_EV_BALANCE_RQ]	= "balance_rq",
 	[SR_EV_RQSTAT]		= "rqstat",
+	[SR_EV_LB_RQSTAT]	= "lb_rqstat",
 	[SR_EV_LOST]		= "lost",
 	[SR_EV_OTHER]		= "other",
 };
@@ -102,6 +103,8 @@ enum sr_event_kind sr_event_kind_from_name(const char *name)
 		return SR_EV_BALANCE_RQ;
 	if (!strcmp(name, "rqstat"))
 		return SR_EV_RQSTAT;
+	if (!strcmp(name, "lb_rqstat"))
+		return SR_EV_LB_RQSTAT;
 	/* perf's CTF converter and "system:event" spellings */
 	if (!strncmp(name, "sched:", 6))
 		name += 6;
@@ -126,6 +129,7 @@ const char *sr_event_kind_tp(enum sr_event_kind kind)
 	case SR_EV_SETAFFINITY:
 	case SR_EV_BALANCE_RQ:
 	case SR_EV_RQSTAT:
+	case SR_EV_LB_RQSTAT:
 		return kind_names[kind];
 	case SR_EV_LOST:
 		return "lost events marker";

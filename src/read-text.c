@@ -1329,6 +1329,7 @@ static int parse_body(struct text_priv *tp, const struct text_line *l, const cha
 			break;
 		return 0;
 	case SR_EV_RQSTAT:
+	case SR_EV_LB_RQSTAT:
 		ret = parse_rqstat(tp, l, ev, &err);
 		if (ret)
 			break;
@@ -1435,7 +1436,7 @@ static int read_record(struct sr_trace *t, struct sr_event *ev, char **cause)
 		t->info.has_waking = 1;
 	if (nm->kind == SR_EV_SELECT_RQ || nm->kind == SR_EV_SELECT_RQ_RET ||
 	    nm->kind == SR_EV_SETAFFINITY || nm->kind == SR_EV_BALANCE_RQ ||
-	    nm->kind == SR_EV_RQSTAT)
+	    nm->kind == SR_EV_RQSTAT || nm->kind == SR_EV_LB_RQSTAT)
 		ev->name = nm->name;
 	ret = parse_body(tp, &l, nm->name, ev, cause);
 	return ret < 0 ? ret : 1;

@@ -1229,6 +1229,7 @@ static struct dat_type *lookup_type(struct dat_priv *d, int id)
 		ty->f[F_PID] = field(e, "level");
 		break;
 	case SR_EV_RQSTAT:
+	case SR_EV_LB_RQSTAT:
 		rqstat_fields(ty, e);
 		break;
 	case SR_EV_SWITCH:
@@ -1582,6 +1583,7 @@ static int decode(struct sr_trace *t, struct dat_priv *d, struct tep_record *r,
 			ev->text = get_text(d, ty->f[F_COMM], r);
 		break;
 	case SR_EV_RQSTAT:
+	case SR_EV_LB_RQSTAT:
 		i = decode_rqstat(d, ty, r, cause);
 		if (i < 0)
 			return i == -SR_E_NOMEM ? i : -SR_E_MISSING;

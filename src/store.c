@@ -2490,7 +2490,7 @@ static int bind_input_error(struct sr_store *s, sqlite3_stmt *q, const void *ctx
 {
 	const struct sr_replay_stats *st = ctx;
 	int cls = i / 5, f = i % 5;
-	uint64_t n = f < 4 ? st->kin_n[cls][f] : st->kin_cpus[cls];
+	uint64_t n = f < 4 ? st->kin.n[cls][f] : st->kin.cpus[cls];
 
 	if (!n)
 		return 0;
@@ -2499,13 +2499,13 @@ static int bind_input_error(struct sr_store *s, sqlite3_stmt *q, const void *ctx
 	sqlite3_bind_text(q, 3, kin_field_names[f], -1, SQLITE_STATIC);
 	sqlite3_bind_int64(q, 4, (sqlite3_int64)n);
 	if (f < 4) {
-		sqlite3_bind_double(q, 5, (double)st->kin_err[cls][f] / (double)n);
-		sqlite3_bind_double(q, 6, (double)st->kin_abs[cls][f] / (double)n);
+		sqlite3_bind_double(q, 5, (double)st->kin.err[cls][f] / (double)n);
+		sqlite3_bind_double(q, 6, (double)st->kin.abs[cls][f] / (double)n);
 		sqlite3_bind_null(q, 7);
 	} else {
 		sqlite3_bind_null(q, 5);
 		sqlite3_bind_null(q, 6);
-		sqlite3_bind_int64(q, 7, (sqlite3_int64)st->kin_nr_differs[cls]);
+		sqlite3_bind_int64(q, 7, (sqlite3_int64)st->kin.nr_differs[cls]);
 	}
 	return 1;
 }

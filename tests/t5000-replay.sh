@@ -458,6 +458,27 @@ same "... the database keeps it: input_error, 10 rows, the idle CPU's nr_running
 same "... and its load as the text says" "$(printf '%s\n' "$kin" | sed 's/.*idle CPUs 1: load +\([0-9]*\) .*/\1/')" \
 	"$(sqlite3 "$TMP/ki.db" "SELECT printf('%.0f', mean_diff) FROM input_error WHERE cpus = 'idle' AND field = 'load'")"
 same "... with --no-input-probes no rows" 0 "$(sqlite3 "$TMP/ki2.db" "SELECT count(*) FROM input_error")"
+# lb_rqstat (find_busiest_group()'s entry, record.sh --lb-probes --input-probes):
+# a periodic balance of CPU 0 just before the wakeup reads CPU 1 idle, which
+# the engine holds busy with H
+sed 's/^\( *W-400 *\[000\] d\.\.2\. *\)3\.020000: sched_waking: .*$/\13.019000: lb_rqstat: (find_busiest_group+0x0\/0x5e0) c0load=1000 c0util=900 c0run=950 c0ue=0 c0nr=1 c0ttwu=0 c0scan=1 c1load=20 c1util=15 c1run=15 c1ue=0 c1nr=0 c1ttwu=0 c1scan=1\
+&/' "$ki" >"$TMP/ki-lb.txt"
+same "the variant carries one lb_rqstat" 1 "$(grep -c ' lb_rqstat: ' "$TMP/ki-lb.txt")"
+"$SR" replay -t 1x2x1 "$TMP/ki-lb.txt" >"$TMP/kilb.out" 2>&1
+klb=$(grep "^inputs: *balance: the engine's other CPUs against lb_rqstat (1)" "$TMP/kilb.out")
+same "... the balance line compares CPU 1 only: no busy CPU, one idle, its nr_running otherwise" \
+	"busy CPUs 0:|idle CPUs 1:|0|1" \
+	"$(printf '%s\n' "$klb" | grep -o '\(busy\|idle\) CPUs [0-9]*:' | paste -sd'|')|$(printf '%s\n' "$klb" | grep -o 'nr_running otherwise [0-9]*' | awk '{print $3}' | paste -sd'|')"
+same "... and the placement's rqstat line is as before" \
+	"$(grep "^inputs: *the engine's against rqstat" "$TMP/ki.out")" \
+	"$(grep "^inputs: *the engine's against rqstat" "$TMP/kilb.out")"
+sed 's/c1util=15 c1run=15 c1ue=0 c1nr=0 c1ttwu=0 c1scan=1$/c1util=xx c1run=15 c1ue=0 c1nr=0 c1ttwu=0 c1scan=1/' \
+	"$TMP/ki-lb.txt" >"$TMP/ki-lbbad.txt"
+"$SR" replay -q -t 1x2x1 -o "$TMP/kilbbad.db" "$TMP/ki-lbbad.txt" >"$TMP/kilbbad.out" 2>&1
+same "a bad lb_rqstat value: exit 1, no database, one line naming the file, the line and the field" \
+	"1 0 1" "$? $([ -e "$TMP/kilbbad.db" ] && echo 1 || echo 0) $(grep -c "ki-lbbad.txt': line [0-9]*: malformed lb_rqstat: bad value for c1util" "$TMP/kilbbad.out")"
+"$SR" replay -t 1x2x1 --no-input-probes "$TMP/ki-lb.txt" >"$TMP/kilb2.out" 2>&1
+same "... not with --no-input-probes" 0 "$(grep -c '^inputs: *balance' "$TMP/kilb2.out")"
 # a file written before the input_error table existed: an append adds it
 sqlite3 "$TMP/ki2.db" "DROP TABLE input_error"
 ok "--append to a file without the input_error table" "$SR" replay -q -a -o "$TMP/ki2.db" -t 1x2x1 "$ki"

@@ -26,6 +26,7 @@ enum sr_event_kind {
 	SR_EV_SETAFFINITY,	/* schedreplay/setaffinity kprobe: sched_setaffinity entry */
 	SR_EV_BALANCE_RQ,	/* schedreplay/balance_rq kprobe: load_balance entry */
 	SR_EV_RQSTAT,		/* schedreplay/rqstat kprobe: every CPU's rq at select_task_rq_fair */
+	SR_EV_LB_RQSTAT,	/* schedreplay/lb_rqstat kprobe: the same at find_busiest_group */
 	SR_EV_LOST,		/* lost / discarded events marker (count may be unknown) */
 	SR_EV_OTHER,		/* any other event, passed through by name */
 	SR_EV__COUNT

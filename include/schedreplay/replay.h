@@ -671,8 +671,20 @@ enum sr_reconcile {
 /* the database's reconciled.kind text */
 const char *sr_reconcile_name(enum sr_reconcile k);
 
-/* the rqstat fields the engine's inputs are compared on (sr_replay_stats kin_*) */
+/* the rqstat fields the engine's inputs are compared on (struct sr_kin_err) */
 enum sr_kin_field { SR_KIN_LOAD, SR_KIN_UTIL, SR_KIN_RUNNABLE, SR_KIN_UTIL_EST };
+
+/*
+ * The engine's own inputs against a probe's, per CPU read: [0] CPUs the
+ * kernel ran tasks on, [1] idle ones (its nr_running 0); per field (enum
+ * sr_kin_field) the CPUs compared, the sum of engine - kernel and of its
+ * absolute value; and the CPUs whose nr_running the engine had otherwise
+ */
+struct sr_kin_err {
+	uint64_t n[2][4];
+	int64_t err[2][4], abs[2][4];
+	uint64_t cpus[2], nr_differs[2];
+};
 
 struct sr_replay_stats {
 	uint64_t events;
@@ -684,16 +696,15 @@ struct sr_replay_stats {
 	uint64_t probe_prevload;	/* wakeups whose prev_cpu load the probe gave */
 	uint64_t kernel_inputs;		/* placements that read every CPU from rqstat */
 	uint64_t kernel_inputs_partial;	/* rqstat of fewer CPUs than the topology: not read */
+	/* the engine's own inputs against rqstat's at those placements */
+	struct sr_kin_err kin;
 	/*
-	 * The engine's own inputs against rqstat's at those placements, per
-	 * CPU read: [0] CPUs the kernel ran tasks on, [1] idle ones (its
-	 * nr_running 0); per field (enum sr_kin_field) the CPUs compared, the
-	 * sum of engine - kernel and of its absolute value; and the CPUs whose
-	 * nr_running the engine had otherwise
+	 * and against lb_rqstat's (find_busiest_group()'s entry) at each
+	 * load_balance(), the other CPUs than the balancing one, as the
+	 * balance reads them
 	 */
-	uint64_t kin_n[2][4];
-	int64_t kin_err[2][4], kin_abs[2][4];
-	uint64_t kin_cpus[2], kin_nr_differs[2];
+	struct sr_kin_err kin_lb;
+	uint64_t lb_inputs;		/* lb_rqstat events compared */
 	uint64_t probe_opened;		/* wakeups opened at their probe (no sched_waking) */
 	uint64_t probe_nopid;		/* wakeup hits (or hits without wake_flags) without
 					 * the pid field: no wakeup to belong to without
