@@ -288,14 +288,19 @@ static void kin_cpu(struct sr_kin_err *ke, const struct sr_view *v, int c, const
 
 /*
  * How far the engine's own inputs are from the kernel's at this rqstat
- * (sr_replay_stats kin_*): each CPU as the slow path would read it from the
+ * (sr_replay_stats kin): each CPU as the slow path would read it from the
  * engine (sr_view_cpu_signal_read(), the root load over the task groups)
- * against what select_task_rq_fair() read
+ * against what select_task_rq_fair() read; not in the trace's warm-up
+ * (SR_KIN_WARMUP_NS), where the engine's CPUs lack their history
  */
 static void kin_measure(struct sr_replay *r, const struct sr_view *v, const struct sr_rqstat *k)
 {
 	int c;
 
+	if (v->now < r->first_ts + SR_KIN_WARMUP_NS) {
+		r->stats.kin.warmup++;
+		return;
+	}
 	for (c = 0; c < r->topo->ncpus && c < k->ncpus; c++) {
 		struct sr_pelt sig;
 
@@ -323,6 +328,10 @@ void sr_dec_lb_inputs(struct sr_replay *r, const struct sr_rqstat *k, int cpu)
 		return;
 	fill_view(r, &v, r->now);
 	r->stats.lb_inputs++;
+	if (r->now < r->first_ts + SR_KIN_WARMUP_NS) {
+		r->stats.kin_lb.warmup++;
+		return;
+	}
 	for (c = 0; c < r->topo->ncpus; c++) {
 		struct sr_pelt sig;
 

@@ -111,6 +111,7 @@ struct sr_lb_pending {
 };
 
 struct sr_replay {
+	uint64_t first_ts;			/* the first event fed (sr_replay_feed) */
 	/* closed wakeup and fork decisions kept for the next ones (decision.c) */
 	struct sr_pending *spare[SR_PENDING_SPARES];
 	int nspare;

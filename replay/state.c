@@ -3301,7 +3301,8 @@ int sr_replay_feed(struct sr_replay *r, const struct sr_event *ev)
 	if (!cpu_in(r, ev->cpu) || (ev->target_cpu != SR_CPU_NONE && !cpu_in(r, ev->target_cpu)) ||
 	    (ev->dest_cpu != SR_CPU_NONE && !cpu_in(r, ev->dest_cpu)))
 		return 0;
-	r->stats.events++;
+	if (!r->stats.events++)
+		r->first_ts = ev->ts;
 	r->now = ev->ts;
 	if (r->nremoved)
 		removed_due(r, ev->ts);

@@ -1097,7 +1097,9 @@ static void print_kin_error(const char *what, const struct sr_kin_err *ke)
 		}
 		printf(", nr_running otherwise %llu", (unsigned long long)ke->nr_differs[c]);
 	}
-	printf("\n");
+	printf("; %llu in the trace's first %llu ms left out (the CPUs' PELT history from "
+	       "before the trace)\n", (unsigned long long)ke->warmup,
+	       (unsigned long long)(SR_KIN_WARMUP_NS / 1000000));
 }
 
 static void print_fidelity(const struct replay_args *a, struct replay_ctx *rc,
@@ -1124,9 +1126,9 @@ static void print_fidelity(const struct replay_args *a, struct replay_ctx *rc,
 		       "fewer CPUs than the topology not read\n",
 		       (unsigned long long)st->kernel_inputs,
 		       (unsigned long long)st->kernel_inputs_partial);
-	if (st->kin.cpus[0] + st->kin.cpus[1])
+	if (st->kin.cpus[0] + st->kin.cpus[1] + st->kin.warmup)
 		print_kin_error("the engine's against rqstat", &st->kin);
-	if (st->kin_lb.cpus[0] + st->kin_lb.cpus[1]) {
+	if (st->kin_lb.cpus[0] + st->kin_lb.cpus[1] + st->kin_lb.warmup) {
 		char what[96];
 
 		snprintf(what, sizeof(what), "balance: the engine's other CPUs against lb_rqstat (%llu)",

@@ -684,7 +684,16 @@ struct sr_kin_err {
 	uint64_t n[2][4];
 	int64_t err[2][4], abs[2][4];
 	uint64_t cpus[2], nr_differs[2];
+	uint64_t warmup;		/* probe events in the trace's warm-up, left out */
 };
+
+/*
+ * The warm-up of those comparisons: the CPUs' PELT history from before the
+ * trace is unknown to the engine and decays by half every LOAD_AVG_PERIOD
+ * (32 periods of 1024 us); after seven half-lives what is left of up to
+ * SCHED_CAPACITY is below 8
+ */
+#define SR_KIN_WARMUP_NS	(7ULL * 32 * 1024 * 1000)
 
 struct sr_replay_stats {
 	uint64_t events;
