@@ -41,7 +41,7 @@ void sr_view_cpu_signal(const struct sr_view *v, int cpu, struct sr_pelt *out)
  * _nohz_idle_balance() -> update_nohz_stats()).  The tick's phase is not
  * traced: the last update is taken half a tick before the decision, busy
  * or idle.  (Reading an idle CPU as of LOAD_AVG_PERIOD before, the
- * nohz.next_blocked bound, put the engine's idle CPUs' load 0 to 179 above
+ * nohz.next_blocked bound, put the engine's idle CPUs' load 3 to 179 above
  * the kernel's on average on 12 guest recordings with the rqstat probe,
  * past the trace's warm-up; half a tick, with their removals applied a
  * tick after (removed_due()), 0 to 66, and the mean |difference| of load
