@@ -270,8 +270,8 @@ static void kin_field(struct sr_kin_err *ke, int cls, int f, long long engine, l
 }
 
 /* one CPU of the engine's view @v (@sig its signal as read, @load its load) against @x */
-static void kin_cpu(struct sr_kin_err *ke, const struct sr_view *v, int c, const struct sr_pelt *sig,
-		    long load, const struct sr_rqstat_cpu *x)
+static void kin_cpu(struct sr_kin_err *ke, const struct sr_view *v, int c,
+		    const struct sr_pelt *sig, long load, const struct sr_rqstat_cpu *x)
 {
 	const struct sr_rq *q = &v->rq[c];
 	int cls = (x->nr_running >= 0 ? x->nr_running : q->nr_running) == 0;

@@ -1092,8 +1092,8 @@ static void print_kin_error(const char *what, const struct sr_kin_err *ke)
 
 			if (!ke->n[c][f])
 				continue;
-			printf("%s %s %+.0f / %.0f", f ? "," : "", name[f], (double)ke->err[c][f] / n,
-			       (double)ke->abs[c][f] / n);
+			printf("%s %s %+.0f / %.0f", f ? "," : "", name[f],
+			       (double)ke->err[c][f] / n, (double)ke->abs[c][f] / n);
 		}
 		printf(", nr_running otherwise %llu", (unsigned long long)ke->nr_differs[c]);
 	}
@@ -1131,7 +1131,8 @@ static void print_fidelity(const struct replay_args *a, struct replay_ctx *rc,
 	if (st->kin_lb.cpus[0] + st->kin_lb.cpus[1] + st->kin_lb.warmup) {
 		char what[96];
 
-		snprintf(what, sizeof(what), "balance: the engine's other CPUs against lb_rqstat (%llu)",
+		snprintf(what, sizeof(what),
+			 "balance: the engine's other CPUs against lb_rqstat (%llu)",
 			 (unsigned long long)st->lb_inputs);
 		print_kin_error(what, &st->kin_lb);
 	}
