@@ -248,16 +248,6 @@ static int placed_apart(const struct sr_replay *r, const struct sr_pending *pd)
 	return 0;
 }
 
-/*
- * The rqstat input probe (sr_replay_use_input_probes()): the view's
- * runqueues become a copy of the engine's with what select_task_rq_fair()
- * read of each CPU at its entry: the root cfs_rq's load, util and runnable
- * averages as last updated (the view decays nothing further), its
- * util_est, nr_running and ttwu_pending (nr_running 0: the CPU is idle;
- * a CPU the engine holds idle with tasks in the kernel runs one, which the
- * trace does not name), and its LLC's nr_idle_scan.  The engine's own
- * state stays as it is.
- */
 static void kin_field(struct sr_kin_err *ke, int cls, int f, long long engine, long long kernel)
 {
 	long long d = engine - kernel;
@@ -286,6 +276,15 @@ static void kin_cpu(struct sr_kin_err *ke, const struct sr_view *v, int c,
 		ke->nr_differs[cls]++;
 }
 
+/* a probe event in the trace's warm-up (SR_KIN_WARMUP_NS): counted in @ke, not compared */
+static int kin_warmup(const struct sr_replay *r, struct sr_kin_err *ke, uint64_t now)
+{
+	if (now >= r->first_ts + SR_KIN_WARMUP_NS)
+		return 0;
+	ke->warmup++;
+	return 1;
+}
+
 /*
  * How far the engine's own inputs are from the kernel's at this rqstat
  * (sr_replay_stats kin): each CPU as the slow path would read it from the
@@ -297,10 +296,8 @@ static void kin_measure(struct sr_replay *r, const struct sr_view *v, const stru
 {
 	int c;
 
-	if (v->now < r->first_ts + SR_KIN_WARMUP_NS) {
-		r->stats.kin.warmup++;
+	if (kin_warmup(r, &r->stats.kin, v->now))
 		return;
-	}
 	for (c = 0; c < r->topo->ncpus && c < k->ncpus; c++) {
 		struct sr_pelt sig;
 
@@ -326,12 +323,10 @@ void sr_dec_lb_inputs(struct sr_replay *r, const struct sr_rqstat *k, int cpu)
 
 	if (k->ncpus < r->topo->ncpus)
 		return;
-	fill_view(r, &v, r->now);
 	r->stats.lb_inputs++;
-	if (r->now < r->first_ts + SR_KIN_WARMUP_NS) {
-		r->stats.kin_lb.warmup++;
+	if (kin_warmup(r, &r->stats.kin_lb, r->now))
 		return;
-	}
+	fill_view(r, &v, r->now);
 	for (c = 0; c < r->topo->ncpus; c++) {
 		struct sr_pelt sig;
 
@@ -342,6 +337,16 @@ void sr_dec_lb_inputs(struct sr_replay *r, const struct sr_rqstat *k, int cpu)
 	}
 }
 
+/*
+ * The rqstat input probe (sr_replay_use_input_probes()): the view's
+ * runqueues become a copy of the engine's with what select_task_rq_fair()
+ * read of each CPU at its entry: the root cfs_rq's load, util and runnable
+ * averages as last updated (the view decays nothing further), its
+ * util_est, nr_running and ttwu_pending (nr_running 0: the CPU is idle;
+ * a CPU the engine holds idle with tasks in the kernel runs one, which the
+ * trace does not name), and its LLC's nr_idle_scan.  The engine's own
+ * state stays as it is.
+ */
 static void kin_apply(struct sr_replay *r, struct sr_view *v, const struct sr_rqstat *k)
 {
 	int ncpus = r->topo->ncpus, c;

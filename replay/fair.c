@@ -556,19 +556,14 @@ struct group_stats {
 	enum group_type type;
 };
 
-/* a CPU's averages as the slow path reads them: as last updated (view.c) */
-static void read_signal(const struct sr_wake_ctx *c, int cpu, struct sr_pelt *out)
-{
-	sr_view_cpu_signal_read(c->v, cpu, out);
-}
-
 /*
  * cpu_load() as the slow path reads it (update_sg_wakeup_stats() through
  * cpu_load_without(), which is cpu_load() for a new task;
  * find_idlest_group_cpu()): cfs_rq_load_avg() of the root cfs_rq, which
  * holds the task groups' entities, not their tasks (fair.c, the same in
  * 6.1, 6.12 and 6.18; schedreplay-models(7) §3.5).  @sig is the root signal
- * as last updated (read_signal()); the groups are as of the decision.
+ * as last updated (sr_view_cpu_signal_read()); the groups are as of the
+ * decision.
  */
 static long slow_load(const struct sr_wake_ctx *c, int cpu, const struct sr_pelt *sig)
 {
@@ -612,7 +607,7 @@ static void group_stats(struct sr_wake_ctx *c, const uint64_t *span, int pct, in
 
 		gs->nr += nr;
 		/* one read of the cpu's signal gives load, util and runnable */
-		read_signal(c, cpu, &sig);
+		sr_view_cpu_signal_read(c->v, cpu, &sig);
 		load = c->m->runnable_load ? rl : slow_load(c, cpu, &sig);
 		util = sig.util_avg;
 		runnable = sig.runnable_avg;
@@ -716,13 +711,13 @@ static int idlest_cpu_in(struct sr_wake_ctx *c, const uint64_t *span, int fallba
 		} else if (best_idle == SR_NONE) {
 			long l;
 
-			/* cpu_load() as last updated (read_signal) */
+			/* cpu_load() as last updated (sr_view_cpu_signal_read) */
 			if (c->m->runnable_load) {
 				l = load_of(c, cpu);
 			} else {
 				struct sr_pelt sig;
 
-				read_signal(c, cpu, &sig);
+				sr_view_cpu_signal_read(c->v, cpu, &sig);
 				l = slow_load(c, cpu, &sig);
 			}
 

@@ -393,9 +393,9 @@ int sr_dec_lb_close(struct sr_replay *r, int cpu, int h, enum sr_decision_kind k
 int sr_dec_lb_close_newidle(struct sr_replay *r, int cpu, uint64_t now);
 /* the open balance decision of @cpu was none (a pull by sched_setaffinity()): dropped */
 void sr_dec_lb_drop(struct sr_replay *r, int cpu);
-/* a pull by @cpu (the migration emitted on the destination by @emitter: pid, 0 idle, -1 not known) */
 /* an lb_rqstat on @cpu: the engine's other CPUs against the kernel's (stats.kin_lb) */
 void sr_dec_lb_inputs(struct sr_replay *r, const struct sr_rqstat *k, int cpu);
+/* a pull by @cpu (the migration emitted on the destination by @emitter: pid, 0 idle, -1 not known) */
 int sr_dec_lb_open_pull(struct sr_replay *r, const struct sr_task *p, int orig, int cpu,
 			int emitter, uint64_t now);
 /* a nohz pass on the idle @ilb, its first pull @orig -> @dest: evaluated and closed */

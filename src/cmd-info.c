@@ -735,10 +735,7 @@ static int info_exec(int argc, char **argv)
 		st.last_ts = ev.ts;
 		st.total++;
 		st.kind[ev.kind]++;
-		if ((ev.kind == SR_EV_OTHER || ev.kind == SR_EV_SELECT_RQ ||
-		     ev.kind == SR_EV_SELECT_RQ_RET || ev.kind == SR_EV_SETAFFINITY ||
-		     ev.kind == SR_EV_BALANCE_RQ || ev.kind == SR_EV_RQSTAT ||
-		     ev.kind == SR_EV_LB_RQSTAT) &&
+		if ((ev.kind == SR_EV_OTHER || sr_event_kind_is_probe(ev.kind)) &&
 		    count_other(&st, ev.name) < 0) {
 			ret = -SR_E_NOMEM;
 			break;

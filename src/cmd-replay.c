@@ -1073,7 +1073,6 @@ static int replay_run(const struct replay_args *a, struct replay_ctx *rc, struct
 	return 0;
 }
 
-/* the fidelity table (--fidelity, the default without -o) with what the run saw */
 /*
  * inputs: how far the engine's own per-CPU inputs were from a probe's, per
  * field the mean of engine - kernel and of its absolute value
@@ -1102,6 +1101,7 @@ static void print_kin_error(const char *what, const struct sr_kin_err *ke)
 	       (unsigned long long)(SR_KIN_WARMUP_NS / 1000000));
 }
 
+/* the fidelity table (--fidelity, the default without -o) with what the run saw */
 static void print_fidelity(const struct replay_args *a, struct replay_ctx *rc,
 			   const struct replay_run *run)
 {

@@ -123,14 +123,9 @@ const char *sr_event_kind_tp(enum sr_event_kind kind)
 	for (i = 0; i < sizeof(tp_names) / sizeof(tp_names[0]); i++)
 		if (tp_names[i].kind == kind)
 			return tp_names[i].name;
-	switch (kind) {
-	case SR_EV_SELECT_RQ:
-	case SR_EV_SELECT_RQ_RET:
-	case SR_EV_SETAFFINITY:
-	case SR_EV_BALANCE_RQ:
-	case SR_EV_RQSTAT:
-	case SR_EV_LB_RQSTAT:
+	if (sr_event_kind_is_probe(kind))
 		return kind_names[kind];
+	switch (kind) {
 	case SR_EV_LOST:
 		return "lost events marker";
 	default:

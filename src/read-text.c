@@ -1434,9 +1434,7 @@ static int read_record(struct sr_trace *t, struct sr_event *ev, char **cause)
 	}
 	if (nm->kind == SR_EV_WAKING)
 		t->info.has_waking = 1;
-	if (nm->kind == SR_EV_SELECT_RQ || nm->kind == SR_EV_SELECT_RQ_RET ||
-	    nm->kind == SR_EV_SETAFFINITY || nm->kind == SR_EV_BALANCE_RQ ||
-	    nm->kind == SR_EV_RQSTAT || nm->kind == SR_EV_LB_RQSTAT)
+	if (sr_event_kind_is_probe(nm->kind))
 		ev->name = nm->name;
 	ret = parse_body(tp, &l, nm->name, ev, cause);
 	return ret < 0 ? ret : 1;

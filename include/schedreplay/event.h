@@ -21,6 +21,7 @@ enum sr_event_kind {
 	SR_EV_FORK,		/* sched_process_fork: parent -> child */
 	SR_EV_EXIT,		/* sched_process_exit */
 	SR_EV_FREE,		/* sched_process_free */
+	/* the recorder's probe events, in one run (sr_event_kind_is_probe()) */
 	SR_EV_SELECT_RQ,	/* schedreplay/select_rq kprobe: select_task_rq_fair entry */
 	SR_EV_SELECT_RQ_RET,	/* schedreplay/select_rq_ret: its return value */
 	SR_EV_SETAFFINITY,	/* schedreplay/setaffinity kprobe: sched_setaffinity entry */
@@ -31,6 +32,12 @@ enum sr_event_kind {
 	SR_EV_OTHER,		/* any other event, passed through by name */
 	SR_EV__COUNT
 };
+
+/* the recorder's probe events (SR_EV_SELECT_RQ to SR_EV_LB_RQSTAT), named by their readers */
+static inline int sr_event_kind_is_probe(enum sr_event_kind kind)
+{
+	return kind >= SR_EV_SELECT_RQ && kind <= SR_EV_LB_RQSTAT;
+}
 
 /* What a sched_switch says about the task that left the CPU. */
 enum sr_prev_state {
