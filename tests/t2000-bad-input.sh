@@ -145,4 +145,46 @@ open(sys.argv[2], "wb").write(d[:j] + b"size:3;" + d[j + 7:])' "$TMP/rq6.dat" "$
 else
 	skip "rqstat with an unreadable c0load" "no trace-cmd convert or python3"
 fi
+
+# the same v6 copy with its rqstat event renamed lb_rqstat (the balance-side
+# probe of record.sh --lb-probes --input-probes; three spaces of its print
+# fmt give the name room, so that no offset moves): read as lb_rqstat, and
+# refused the same way with an unreadable c0load
+lb_rename() {	# lb_rename IN OUT [bad]: the renamed copy, c0load 3 bytes with bad
+	python3 -c '
+import sys
+d = open(sys.argv[1], "rb").read()
+i = d.find(b"name: rqstat\n")
+e = d.find(b"print fmt:", i)
+end = d.find(b"\n", e)
+if i < 0 or e < 0 or d[e:end].count(b", REC->") < 3:
+    sys.exit(1)
+body = d[i + 13:e]
+if len(sys.argv) > 3:
+    j = body.find(b"field:u64 c0load;")
+    k = body.find(b"size:8;", j)
+    if j < 0 or k < 0:
+        sys.exit(1)
+    body = body[:k] + b"size:3;" + body[k + 7:]
+out = d[:i] + b"name: lb_rqstat\n" + body + d[e:end].replace(b", REC->", b",REC->", 3) + d[end:]
+if len(out) != len(d):
+    sys.exit(1)
+open(sys.argv[2], "wb").write(out)' "$@"
+}
+if [ -s "$TMP/rq6.dat" ] && lb_rename "$TMP/rq6.dat" "$TMP/lb.dat" &&
+	lb_rename "$TMP/rq6.dat" "$TMP/lbbad.dat" bad; then
+	"$SR" replay "$TMP/lb.dat" >"$TMP/o" 2>"$TMP/e1"
+	same "a trace.dat with lb_rqstat replays" 0 $?
+	ok "... and compares the engine's CPUs with it" grep -q \
+		"^inputs: *balance: the engine's other CPUs against lb_rqstat ([1-9][0-9]*)" "$TMP/o"
+	"$SR" replay -q -o "$TMP/lbbad.db" "$TMP/lbbad.dat" >"$TMP/o" 2>"$TMP/e1"
+	same "lb_rqstat with an unreadable c0load exits 1" 1 $?
+	ok "... one line naming the file, the record and the event" grep -qx \
+		"schedreplay: cannot read '$TMP/lbbad.dat': cpu [0-9]* record at offset [0-9]*: lb_rqstat without a readable 'c0load' field" \
+		"$TMP/e1"
+	same "... and only that line" 1 "$(wc -l <"$TMP/e1")"
+	ok "... and no database" test ! -e "$TMP/lbbad.db"
+else
+	skip "lb_rqstat in a trace.dat" "no trace-cmd convert or python3"
+fi
 test_done
