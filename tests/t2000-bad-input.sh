@@ -121,6 +121,19 @@ else
 		"schedreplay: cannot open '$TMP/unreadable.txt': Permission denied" "$(cat "$TMP/e1")"
 fi
 
+# c0load_refused EVENT NAME WHAT: replay of $TMP/NAME.dat, whose EVENT has a
+# c0load the reader cannot take, is refused: exit 1, one line naming WHAT, no
+# database
+c0load_refused() {
+	"$SR" replay -q -o "$TMP/$2.db" "$TMP/$2.dat" >"$TMP/o" 2>"$TMP/e1"
+	same "$1 with an unreadable c0load exits 1" 1 $?
+	ok "... one line naming $3" grep -qx \
+		"schedreplay: cannot read '$TMP/$2.dat': cpu [0-9]* record at offset [0-9]*: $1 without a readable 'c0load' field" \
+		"$TMP/e1"
+	same "... and only that line" 1 "$(wc -l <"$TMP/e1")"
+	ok "... and no database" test ! -e "$TMP/$2.db"
+}
+
 # a trace.dat whose rqstat input probe has a c0load the reader cannot take
 # (its format says 3 bytes): made here from the committed recording, as a
 # v6 copy whose format text can be patched (v7 compresses it)
@@ -135,13 +148,7 @@ j = d.find(b"size:8;", i)
 if i < 0 or j < 0:
     sys.exit(1)
 open(sys.argv[2], "wb").write(d[:j] + b"size:3;" + d[j + 7:])' "$TMP/rq6.dat" "$TMP/rqbad.dat"; then
-	"$SR" replay -q -o "$TMP/rqbad.db" "$TMP/rqbad.dat" >"$TMP/o" 2>"$TMP/e1"
-	same "rqstat with an unreadable c0load exits 1" 1 $?
-	ok "... one line naming the file and the record" grep -qx \
-		"schedreplay: cannot read '$TMP/rqbad.dat': cpu [0-9]* record at offset [0-9]*: rqstat without a readable 'c0load' field" \
-		"$TMP/e1"
-	same "... and only that line" 1 "$(wc -l <"$TMP/e1")"
-	ok "... and no database" test ! -e "$TMP/rqbad.db"
+	c0load_refused rqstat rqbad "the file and the record"
 else
 	skip "rqstat with an unreadable c0load" "no trace-cmd convert or python3"
 fi
@@ -177,13 +184,7 @@ if [ -s "$TMP/rq6.dat" ] && lb_rename "$TMP/rq6.dat" "$TMP/lb.dat" &&
 	same "a trace.dat with lb_rqstat replays" 0 $?
 	ok "... and compares the engine's CPUs with it" grep -q \
 		"^inputs: *balance: the engine's other CPUs against lb_rqstat ([1-9][0-9]*)" "$TMP/o"
-	"$SR" replay -q -o "$TMP/lbbad.db" "$TMP/lbbad.dat" >"$TMP/o" 2>"$TMP/e1"
-	same "lb_rqstat with an unreadable c0load exits 1" 1 $?
-	ok "... one line naming the file, the record and the event" grep -qx \
-		"schedreplay: cannot read '$TMP/lbbad.dat': cpu [0-9]* record at offset [0-9]*: lb_rqstat without a readable 'c0load' field" \
-		"$TMP/e1"
-	same "... and only that line" 1 "$(wc -l <"$TMP/e1")"
-	ok "... and no database" test ! -e "$TMP/lbbad.db"
+	c0load_refused lb_rqstat lbbad "the file, the record and the event"
 else
 	skip "lb_rqstat in a trace.dat" "no trace-cmd convert or python3"
 fi
