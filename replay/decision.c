@@ -347,16 +347,10 @@ void sr_dec_lb_inputs(struct sr_replay *r, const struct sr_rqstat *k, int cpu)
  * trace does not name), and its LLC's nr_idle_scan.  The engine's own
  * state stays as it is.
  */
-static void kin_apply(struct sr_replay *r, struct sr_view *v, const struct sr_rqstat *k)
+static void kin_fill(struct sr_replay *r, struct sr_view *v, const struct sr_rqstat *k)
 {
 	int ncpus = r->topo->ncpus, c;
 
-	/* an event of fewer CPUs than the topology: no view of half the machine */
-	if (k->ncpus < ncpus) {
-		r->stats.kernel_inputs_partial++;
-		return;
-	}
-	kin_measure(r, v, k);
 	memcpy(r->kin_rq, r->rq, (size_t)ncpus * sizeof(*r->kin_rq));
 	for (c = 0; c < ncpus && c < k->ncpus; c++) {
 		const struct sr_rqstat_cpu *x = &k->cpu[c];
@@ -416,7 +410,38 @@ static void kin_apply(struct sr_replay *r, struct sr_view *v, const struct sr_rq
 		}
 	}
 	v->rq = r->kin_rq;
+}
+
+static void kin_apply(struct sr_replay *r, struct sr_view *v, const struct sr_rqstat *k)
+{
+	/* an event of fewer CPUs than the topology: no view of half the machine */
+	if (k->ncpus < r->topo->ncpus) {
+		r->stats.kernel_inputs_partial++;
+		return;
+	}
+	kin_measure(r, v, k);
+	kin_fill(r, v, k);
 	r->stats.kernel_inputs++;
+}
+
+/*
+ * The lb_rqstat of the balance under evaluation (state.c on_lb_rqstat()):
+ * the last one its balancing CPU emitted since its last balance_rq, at most
+ * a tick before the decision opened, and read by no earlier decision.  A
+ * nohz pass balances other CPUs: none.
+ */
+static const struct sr_rqstat *lb_kernel_inputs(struct sr_replay *r,
+						const struct sr_lb_pending *pd, int h, uint64_t now)
+{
+	uint64_t tick = 1000000000ULL / (uint64_t)r->hz;
+	int cpu = pd->in[h].cpu;
+
+	if (!r->lbk || pd->in[h].kind == SR_DEC_LB_NOHZ || cpu < 0 || cpu >= r->topo->ncpus ||
+	    !r->lbk_ts[cpu] || r->lbk_ts[cpu] + tick < pd->d.ts || r->lbk_ts[cpu] > now)
+		return NULL;
+	if (r->lbk_owner[cpu] < 0)
+		r->lbk_owner[cpu] = (int64_t)pd->d.id;
+	return r->lbk_owner[cpu] == (int64_t)pd->d.id ? &r->lbk[cpu] : NULL;
 }
 
 void sr_dec_evaluate(struct sr_replay *r, struct sr_pending *pd, const struct sr_task *p,
@@ -682,11 +707,25 @@ static struct sr_lb_pending *lb_pending(struct sr_replay *r, int cpu)
 /* evaluate every model that looks at balancing under hypothesis @h */
 static void lb_evaluate(struct sr_replay *r, struct sr_lb_pending *pd, int h, uint64_t now)
 {
+	const struct sr_rqstat *k = lb_kernel_inputs(r, pd, h, now);
+	struct sr_lb_input in = pd->in[h];
 	struct sr_view v;
 	int i;
 
 	settle_delayed(r, now);
 	fill_view(r, &v, now);
+	/*
+	 * with lb_rqstat the balance reads every CPU as the kernel's
+	 * find_busiest_group() found it (kin_fill()): the balancing CPU's
+	 * blocking task already off, no later arrival on, so nothing is taken
+	 * off its counts
+	 */
+	if (k) {
+		kin_fill(r, &v, k);
+		in.nr_sub = in.cfs_sub = 0;
+		in.load_sub = 0;
+		r->stats.lb_kernel_inputs++;
+	}
 	for (i = 0; i < r->nmodels; i++) {
 		struct sr_eval *e = &pd->ev[h][i];
 
@@ -695,7 +734,7 @@ static void lb_evaluate(struct sr_replay *r, struct sr_lb_pending *pd, int h, ui
 			e->cpu = e->src_cpu = -1;
 			continue;
 		}
-		pd->in[h].sgc_imb = r->lb_imb[i];
+		in.sgc_imb = r->lb_imb[i];
 		if (r->keep_why && !i) {
 			struct sr_why *w = &pd->why[h];
 
@@ -708,7 +747,7 @@ static void lb_evaluate(struct sr_replay *r, struct sr_lb_pending *pd, int h, ui
 			w->flips_src = w->pelt_src = w->prev_load_src = SR_WHY_NONE;
 			sr_why_record(w);
 		}
-		sr_model_balance(r->models[i], &v, &pd->in[h], r->lb_scratch, e);
+		sr_model_balance(r->models[i], &v, &in, r->lb_scratch, e);
 		sr_why_record(NULL);
 	}
 }

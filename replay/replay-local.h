@@ -164,6 +164,16 @@ struct sr_replay {
 	unsigned char *kin_state;
 	const struct sr_rqstat *kin_cur;
 	struct sr_rq *kin_rq;
+	/*
+	 * lb_rqstat (find_busiest_group()'s entry): per balancing cpu the last
+	 * one, its time (0: none, or a later balance_rq began another
+	 * load_balance()) and the id of the decision that read it (-1: none
+	 * yet); the first balance decision opened on that cpu within a tick
+	 * reads it (decision.c lb_kernel_inputs())
+	 */
+	struct sr_rqstat *lbk;
+	uint64_t *lbk_ts;
+	int64_t *lbk_owner;
 	struct sr_removed *removed;		/* per cpu: load of tasks that died or woke
 					 * elsewhere, not yet removed */
 	int nremoved;				/* CPUs with a removal pending */

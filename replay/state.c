@@ -2948,6 +2948,41 @@ static void exec_probe(struct sr_replay *r, const struct sr_event *ev, uint64_t 
 }
 
 /*
+ * lb_rqstat at find_busiest_group()'s entry, on the balancing CPU: compared
+ * with the engine's state, and kept for the balance evaluated next there
+ */
+static int on_lb_rqstat(struct sr_replay *r, const struct sr_event *ev)
+{
+	size_t n = (size_t)r->topo->ncpus;
+
+	sr_dec_lb_inputs(r, ev->rqstat, ev->cpu);
+	if (r->topo->ncpus > SR_RQSTAT_MAX_CPUS || ev->rqstat->ncpus < r->topo->ncpus)
+		return 0;
+	if (!r->lbk) {
+		r->lbk = calloc(n, sizeof(*r->lbk));
+		r->lbk_ts = calloc(n, sizeof(*r->lbk_ts));
+		r->lbk_owner = calloc(n, sizeof(*r->lbk_owner));
+		if (!r->kin_rq)
+			r->kin_rq = calloc(n, sizeof(*r->kin_rq));
+		if (!r->lbk || !r->lbk_ts || !r->lbk_owner || !r->kin_rq) {
+			free(r->lbk);
+			free(r->lbk_ts);
+			free(r->lbk_owner);
+			r->lbk = NULL;
+			r->lbk_ts = NULL;
+			r->lbk_owner = NULL;
+			return -SR_E_NOMEM;
+		}
+	}
+	r->lbk[ev->cpu].ncpus = ev->rqstat->ncpus;
+	memcpy(r->lbk[ev->cpu].cpu, ev->rqstat->cpu,
+	       (size_t)ev->rqstat->ncpus * sizeof(ev->rqstat->cpu[0]));
+	r->lbk_ts[ev->cpu] = ev->ts;
+	r->lbk_owner[ev->cpu] = -1;
+	return 0;
+}
+
+/*
  * rqstat at select_task_rq_fair()'s entry, on the CPU its select_rq comes
  * from next: what the placement reads of every CPU, kept for it
  */
@@ -2962,14 +2997,13 @@ static int on_rqstat(struct sr_replay *r, const struct sr_event *ev)
 	if (!r->kin) {
 		r->kin = calloc(n, sizeof(*r->kin));
 		r->kin_state = calloc(n, 1);
-		r->kin_rq = calloc(n, sizeof(*r->kin_rq));
+		if (!r->kin_rq)
+			r->kin_rq = calloc(n, sizeof(*r->kin_rq));
 		if (!r->kin || !r->kin_state || !r->kin_rq) {
 			free(r->kin);
 			free(r->kin_state);
-			free(r->kin_rq);
 			r->kin = NULL;
 			r->kin_state = NULL;
-			r->kin_rq = NULL;
 			return -SR_E_NOMEM;
 		}
 	}
@@ -3218,12 +3252,15 @@ static int feed(struct sr_replay *r, const struct sr_event *ev)
 	case SR_EV_LB_RQSTAT:
 		/* validation: what the balance read, against the engine's state */
 		if (r->input_probes && ev->rqstat && ev->cpu >= 0 && ev->cpu < r->topo->ncpus)
-			sr_dec_lb_inputs(r, ev->rqstat, ev->cpu);
+			return on_lb_rqstat(r, ev);
 		return 0;
 	case SR_EV_BALANCE_RQ:
 		/* the sd->level values tell the model's domains apart (lb_domains) */
 		if (ev->lb_level >= 0 && ev->lb_level < 31)
 			r->lb_levels_seen |= 1u << ev->lb_level;
+		/* another load_balance() begins: the last lb_rqstat was of the one before */
+		if (r->lbk && ev->cpu >= 0 && ev->cpu < r->topo->ncpus)
+			r->lbk_ts[ev->cpu] = 0;
 		/* a balance of the emitting CPU itself: a pull it makes next is of it */
 		if (r->balance_probes && ev->lb_idle >= 0 && ev->lb_idle <= SR_LB_IDLE_NEWLY &&
 		    (ev->target_cpu < 0 || ev->target_cpu == ev->cpu)) {
@@ -3502,6 +3539,9 @@ void sr_replay_free(struct sr_replay *r)
 	free(r->kin);
 	free(r->kin_state);
 	free(r->kin_rq);
+	free(r->lbk);
+	free(r->lbk_ts);
+	free(r->lbk_owner);
 	free(r->removed);
 	free(r->tick_rm);
 	free(r->ksoftirqd_woken);

@@ -914,7 +914,8 @@ static int replay_engine(const struct replay_args *a, struct replay_ctx *rc,
 	run->balance_probes = (sr_trace_borrow_info(run->t)->has_balance_probes ||
 			       run->meta.balance_probes) && !a->no_balance_probes;
 	sr_replay_use_balance_probes(run->r, run->balance_probes);
-	sr_replay_use_input_probes(run->r, run->probes && !a->no_input_probes);
+	/* rqstat pairs with select_rq (state.c); lb_rqstat stands alone */
+	sr_replay_use_input_probes(run->r, !a->no_input_probes);
 	sr_replay_ignore_affinity(run->r, a->no_affinity);
 	/*
 	 * the recorder adds its setaffinity probe with select_rq (a text trace
@@ -1128,6 +1129,11 @@ static void print_fidelity(const struct replay_args *a, struct replay_ctx *rc,
 		       "fewer CPUs than the topology not read\n",
 		       (unsigned long long)st->kernel_inputs,
 		       (unsigned long long)st->kernel_inputs_partial);
+	if (st->lb_kernel_inputs)
+		printf("inputs:     lb_rqstat: %llu balance evaluations read every CPU's load, util "
+		       "and queue as the kernel's find_busiest_group() had them "
+		       "(--no-input-probes: the engine's)\n",
+		       (unsigned long long)st->lb_kernel_inputs);
 	if (st->kin.cpus[0] + st->kin.cpus[1] + st->kin.warmup)
 		print_kin_error("the engine's against rqstat", &st->kin);
 	if (st->kin_lb.cpus[0] + st->kin_lb.cpus[1] + st->kin_lb.warmup) {

@@ -331,6 +331,24 @@ same "probe levels: --no-balance-probes tries MC and pulls from CPU 1 both times
 balance_newidle 2 0" "$(q "$TMP/pl-off.db" "$plq" | cut -d'|' -f1-3 | tr '|' ' ')"
 same "probe levels: ... and pulls hog1 there" "2" \
 	"$(q "$TMP/pl-off.db" "SELECT count(*) FROM ($plq) WHERE text LIKE '%MC: busiest cpu 1%pull 21 from 1 to 0'")"
+# lb_rqstat (find_busiest_group()'s entry, record.sh --lb-probes --input-probes):
+# the balance decision that follows on the CPU reads every CPU as the kernel
+# had it; here the first balance's event says CPU 2 ran three tasks
+sed '/100.002001: balance_rq:/a\
+          worker-10      [000] d..2.    100.002002: lb_rqstat: (find_busiest_group+0x0/0x5e0) c0load=300 c0util=200 c0run=10 c0ue=0 c0nr=0 c0ttwu=0 c0scan=1 c1load=2000 c1util=1024 c1run=2000 c1ue=0 c1nr=2 c1ttwu=0 c1scan=1 c2load=3000 c2util=1024 c2run=3000 c2ue=0 c2nr=3 c2ttwu=0 c2scan=1 c3load=1000 c3util=1000 c3run=1000 c3ue=0 c3nr=1 c3ttwu=0 c3scan=1' \
+	"$pl" >"$TMP/pl-lbk.txt"
+"$SR" replay -q -o "$TMP/pl-lbk.db" -t 2x2x1 "$TMP/pl-lbk.txt" 2>"$TMP/e"
+same "lb_rqstat: the first balance reads CPU 2 with three tasks; the second, 3 ms on, the engine's state" \
+	"newidle - - newidle > MC: not tried (probe) > NUMA: busiest cpu 2 (nr 3, overloaded) > none movable > no pull
+balance_newidle 2 0 newidle > MC: not tried (probe) > NUMA: busiest cpu 2 (nr 2, overloaded) > pull 24 from 2 to 0" \
+	"$(q "$TMP/pl-lbk.db" "$plq" | tr '|' ' ')"
+"$SR" replay -t 2x2x1 "$TMP/pl-lbk.txt" >"$TMP/pl-lbk.out" 2>&1
+ok "lb_rqstat: --fidelity counts the one evaluation that read it" grep -q \
+	"^inputs: *lb_rqstat: 1 balance evaluations read every CPU's load, util and queue as the kernel's find_busiest_group() had them" \
+	"$TMP/pl-lbk.out"
+"$SR" replay -q -o "$TMP/pl-lbk-off.db" -t 2x2x1 --no-input-probes "$TMP/pl-lbk.txt" 2>"$TMP/e"
+same "lb_rqstat: --no-input-probes reads the engine's state (node 1 balanced)" \
+	"$(q "$TMP/pl.db" "$plq")" "$(q "$TMP/pl-lbk-off.db" "$plq")"
 # one sd->level seen where CPUs have two domains: which is which is not known
 grep -v ' cpu=3 idle=0 level=' "$pl" >"$TMP/pl-one.txt"
 "$SR" replay -q -o "$TMP/pl-one.db" -t 2x2x1 "$TMP/pl-one.txt" 2>"$TMP/e"

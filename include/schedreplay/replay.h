@@ -714,6 +714,7 @@ struct sr_replay_stats {
 	 */
 	struct sr_kin_err kin_lb;
 	uint64_t lb_inputs;		/* lb_rqstat events compared */
+	uint64_t lb_kernel_inputs;	/* balance evaluations that read every CPU from lb_rqstat */
 	uint64_t probe_opened;		/* wakeups opened at their probe (no sched_waking) */
 	uint64_t probe_nopid;		/* wakeup hits (or hits without wake_flags) without
 					 * the pid field: no wakeup to belong to without
