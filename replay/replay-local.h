@@ -225,6 +225,7 @@ struct sr_replay {
 	uint64_t *switch_ts;			/* per cpu: its last switch */
 	uint64_t *pull_gap;			/* per cpu: its event before its pending pull */
 	uint64_t *pull_batch;			/* per cpu: ts of its last self-pull */
+	uint64_t *last_kind_ts;			/* per cpu: its last event of a kind the engine reads */
 	int *pull_task;				/* per cpu: the task in whose context its pending pull came, 0 */
 	unsigned char *pull_ran;		/* per cpu: that task emitted an event since, not a switch */
 	unsigned char *pull_delayed;		/* per cpu: its pending pull moved a sched_delayed task */

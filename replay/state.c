@@ -2674,7 +2674,7 @@ static int on_migrate(struct sr_replay *r, const struct sr_event *ev)
 			aff_reset(r, p, dest);
 			aff_stopper(r, p, orig, dest);
 		}
-	} else if (e == dest && r->pull_batch[dest] && r->last_local[dest] == r->pull_batch[dest] &&
+	} else if (e == dest && r->pull_batch[dest] && r->last_kind_ts[dest] == r->pull_batch[dest] &&
 		   !pull_again(r, ev, dest)) {
 		/*
 		 * A pull right after a pull by the same CPU, no event between:
@@ -3373,6 +3373,13 @@ int sr_replay_feed(struct sr_replay *r, const struct sr_event *ev)
 	/* the trace shows this CPU: its ticks come (tick_rm_add()) */
 	r->tick_rm[ev->cpu].nr = 0;
 	r->last_local[ev->cpu] = ev->ts;
+	/*
+	 * an event of no kind the engine reads (an irq, a marker, the lb_task
+	 * probes inside detach_tasks()) between two pulls leaves them one
+	 * balance (on_migrate())
+	 */
+	if (ev->kind != SR_EV_OTHER)
+		r->last_kind_ts[ev->cpu] = ev->ts;
 	return ret;
 }
 
@@ -3436,6 +3443,7 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 	r->pb_ts = calloc(topo->ncpus, sizeof(*r->pb_ts));
 	r->pull_gap = calloc(topo->ncpus, sizeof(*r->pull_gap));
 	r->pull_batch = calloc(topo->ncpus, sizeof(*r->pull_batch));
+	r->last_kind_ts = calloc(topo->ncpus, sizeof(*r->last_kind_ts));
 	r->pull_task = calloc(topo->ncpus, sizeof(*r->pull_task));
 	r->pull_ran = calloc(topo->ncpus, sizeof(*r->pull_ran));
 	r->pull_delayed = calloc(topo->ncpus, sizeof(*r->pull_delayed));
@@ -3456,7 +3464,7 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 	    !r->selected || !r->fork_probe || !r->removed || !r->tick_rm || !r->tick_saved ||
 	    !r->ksoftirqd_woken || !r->lb_head ||
 	    !r->lb_tail || !r->lb_scratch || !r->lbp || !r->last_local || !r->nohz_last ||
-	    !r->switch_ts || !r->nib_levels || !r->pb_levels || !r->pb_ts || !r->pull_gap || !r->pull_batch || !r->pull_task || !r->pull_ran ||
+	    !r->switch_ts || !r->nib_levels || !r->pb_levels || !r->pb_ts || !r->pull_gap || !r->pull_batch || !r->last_kind_ts || !r->pull_task || !r->pull_ran ||
 	    !r->pull_delayed || !r->lb_probe_idle || !r->lb_probe_ts || !r->pull_probed ||
 	    !r->pull_again ||
 	    !r->lb_llc_last || !r->ticking) {
@@ -3571,6 +3579,7 @@ void sr_replay_free(struct sr_replay *r)
 	free(r->pb_ts);
 	free(r->pull_gap);
 	free(r->pull_batch);
+	free(r->last_kind_ts);
 	free(r->pull_task);
 	free(r->pull_ran);
 	free(r->pull_delayed);

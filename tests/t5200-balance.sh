@@ -470,6 +470,15 @@ same "multi-task pull: both migrations are the periodic balance's" \
 "$SR" replay -t 1x2x1 "$mp" >"$TMP/mp.out" 2>&1
 ok "multi-task pull: --fidelity counts the task moved by the same balance" grep -q \
 	'^balance: .*(0 newidle, 1 periodic; 1 more tasks moved by the same balances)' "$TMP/mp.out"
+# events of no kind the engine reads between the two migrations (the lb_task
+# probes of record.sh --lb-probes fire in detach_tasks() before each): still one balance
+sed '/100.041004: sched_migrate_task/i\
+          worker-10      [001] ..s1.   100.041002: lb_task: (detach_tasks+0x0/0x3b0) pid=24 util=1000 ue=0 src=0 dst=1 idle=0 imb=1 mt=2 level=2 nbf=0' \
+	"$mp" >"$TMP/mp-other.txt"
+"$SR" replay -q -o "$TMP/mp-other.db" -t 1x2x1 "$TMP/mp-other.txt" 2>"$TMP/e"
+same "multi-task pull: an unread event between the migrations leaves them one balance" \
+	"$(q "$TMP/mp.db" "SELECT kind, prev_cpu, actual_cpu, tid FROM decision")" \
+	"$(q "$TMP/mp-other.db" "SELECT kind, prev_cpu, actual_cpu, tid FROM decision")"
 
 # find_busiest_group()'s prefer_sibling (6.1, 6.12): a local core with spare
 # capacity pulls from a sibling core that runs two tasks more although that
