@@ -162,7 +162,41 @@ static const uint64_t *group_span(const struct sr_lb_ctx *c, int level, int cpu,
 
 static const char *const gnames[] = { "has spare", "fully busy", "imbalanced", "overloaded" };
 
-/* update_sg_lb_stats() + group_classify(), counting tasks */
+static int mainline(const struct sr_lb_ctx *c)
+{
+	return c->m->sd_era == SR_ERA_MAINLINE;
+}
+
+/*
+ * group_classify() (6.1, 6.12): group_is_overloaded() (more tasks than
+ * CPUs and util or runnable past the capacity by imbalance_pct), then
+ * sg_imbalanced(), then !group_has_capacity() (as many tasks as CPUs or
+ * more, and runnable past the capacity or util at it); misfit, asym
+ * packing and group_smt_balance are not modelled
+ */
+static void group_classify(struct sr_lb_ctx *c, const uint64_t *span, int level,
+			   struct sr_lb_sg *g)
+{
+	long pct = c->env->sd->imbalance_pct, cap = g->capacity;
+	int run_over = cap * pct < g->runnable * 100;
+
+	if (g->nr > g->weight && (cap * 100 < g->util * pct || run_over))
+		g->type = SR_GROUP_OVERLOADED;
+	else if (imb_get(c, imb_index(c, level, span)))
+		g->type = SR_GROUP_IMBALANCED;
+	else if (g->nr < g->weight || (!run_over && cap * 100 > g->util * pct))
+		g->type = SR_GROUP_HAS_SPARE;
+	else
+		g->type = SR_GROUP_FULLY_BUSY;
+	/* update_sg_lb_stats(): avg_load of an overloaded group only */
+	if (g->type == SR_GROUP_OVERLOADED && cap)
+		g->avg_load = g->load_sum * SR_SCHED_CAPACITY / cap;
+}
+
+/*
+ * update_sg_lb_stats() + group_classify(): mainline as the kernel's (util
+ * and runnable, group_classify() above), v4.15 counting tasks
+ */
 void sr_lb_update_sg_lb_stats(struct sr_lb_ctx *c, const uint64_t *span, int level,
 			      struct sr_lb_sg *g)
 {
@@ -177,16 +211,27 @@ void sr_lb_update_sg_lb_stats(struct sr_lb_ctx *c, const uint64_t *span, int lev
 		if (g->first < 0)
 			g->first = cpu;
 		g->weight++;
+		/* sgc->capacity: every CPU of the group */
+		g->capacity += t->cpu[cpu].capacity > 0 ? t->cpu[cpu].capacity : SR_SCHED_CAPACITY;
 		if (!sr_cpumask_test(c->env->cpus, cpu))
 			continue;
 		g->nr += c->nr[cpu];
 		g->cfs += c->cfs[cpu];
 		g->load += c->load[cpu];
+		if (mainline(c)) {
+			g->util += c->util[cpu];
+			g->runnable += c->run[cpu];
+		}
 		if (!c->nr[cpu] && sr_lb_idle_cpu(c, cpu))
 			g->idle++;
 	}
+	g->load_sum = g->load;
 	if (g->weight)
 		g->load /= g->weight;
+	if (mainline(c)) {
+		group_classify(c, span, level, g);
+		return;
+	}
 	if (g->nr > g->weight)
 		g->type = SR_GROUP_OVERLOADED;
 	else if (imb_get(c, imb_index(c, level, span)))
@@ -201,13 +246,25 @@ void sr_lb_update_sg_lb_stats(struct sr_lb_ctx *c, const uint64_t *span, int lev
 int sr_lb_update_sd_pick_busiest(struct sr_lb_ctx *c, const struct sr_lb_sg *g,
 				 const struct sr_lb_sg *b)
 {
-	(void)c;
 	if (!g->cfs)
 		return 0;
 	if (b->first < 0 || g->type > b->type)
 		return 1;
 	if (g->type < b->type)
 		return 0;
+	if (mainline(c) && (g->type == SR_GROUP_OVERLOADED || g->type == SR_GROUP_FULLY_BUSY)) {
+		/*
+		 * the higher avg_load; a fully busy group's is 0, so the first
+		 * one found stays (6.1), or from v6.6 the last one unless the
+		 * one found is of SMT siblings (update_sd_pick_busiest(), 6.12)
+		 */
+		if (g->avg_load != b->avg_load || g->type == SR_GROUP_OVERLOADED)
+			return g->avg_load > b->avg_load;
+		return sr_kgen_has(c->v->kgen, SR_KF_FULLY_BUSY_LAST) &&
+		       !(b->first >= 0 && c->env->level > 0 &&
+			 (c->v->topo->cpu[b->first].dom[c->env->level - 1].flags &
+			  SR_SD_SHARE_CPUCAPACITY));
+	}
 	switch (g->type) {
 	case SR_GROUP_OVERLOADED:
 	case SR_GROUP_FULLY_BUSY:
@@ -244,25 +301,116 @@ static int sibling_imbalance(const struct sr_lb_ctx *c, const struct sr_lb_sg *b
 
 /*
  * migrate_load by load (calculate_imbalance(), detach_tasks(), 6.1 and
- * 6.12) where the engine keeps sd->nr_balance_failed, which relaxes it:
- * simulate.  Replay evaluates only the balances the trace shows pulled,
- * without the failed attempts before them, and keeps the surrogate's one
- * task a pull.
+ * 6.12): where the engine keeps sd->nr_balance_failed, which relaxes it
+ * (simulate), and at a newly idle balance, which leaves it as it was
+ * (load_balance() raises it at failed balances of the other kinds only)
+ * and finds it 0 at 370 of the 379 newly idle pulls the lb_task probe
+ * showed on 16 guest recordings, against 155 of the 233 periodic pulls of
+ * a busy CPU that migrated load.  Replay's periodic decisions are pulls the
+ * trace shows, without the failed attempts before them: the surrogate
+ * keeps its one task a pull there.
  */
 static int lb_by_load(const struct sr_lb_ctx *c)
 {
-	return c->m->sd_era == SR_ERA_MAINLINE && c->in->nr_failed;
+	return mainline(c) && (c->in->nr_failed || (c->env && c->env->idle == SR_LB_NEWLY_IDLE));
 }
 
-/* calculate_imbalance(), in tasks (migrate_load: in load, lb_by_load()) */
+/*
+ * calculate_imbalance() for a local group with spare capacity and no
+ * migrate_util (6.1, 6.12): the tasks to move so that the groups run as
+ * many (one CPU each, or prefer_sibling) or have as many idle CPUs
+ */
+static int spread_imbalance(const struct sr_lb_ctx *c, const struct sr_lb_sds *sds)
+{
+	const struct sr_lb_env *env = c->env;
+	const struct sr_lb_sg *local = &sds->local, *busiest = &sds->busiest;
+	int imb;
+
+	if (busiest->weight == 1 || prefer_sibling(c)) {
+		imb = sibling_imbalance(c, busiest, local);
+	} else {
+		imb = local->idle - busiest->idle;
+		if (imb < 0)
+			imb = 0;
+	}
+	/*
+	 * adjust_numa_imbalance(imb, local sum_nr_running + 1,
+	 * sd->imb_numa_nr) in calculate_imbalance() (6.1, 6.12): a small
+	 * imbalance between nodes stays while the local node would run at
+	 * most imb_numa_nr tasks
+	 */
+	if ((env->sd->flags & SR_SD_NUMA) &&
+	    local->nr + 1 <= sr_topology_imb_numa_nr(c->v->topo, env->dst_cpu, env->level) &&
+	    imb <= 2)
+		imb = 0;
+	return imb >> 1;
+}
+
+/*
+ * calculate_imbalance() of 6.1 and 6.12 past its misfit, asym-packing
+ * and SMT cases, on group_classify()'s groups: a local group with spare
+ * capacity below the LLC fills it with util (migrate_util, or one task for
+ * an idle CPU when none is spare), within the LLC it evens the tasks or
+ * idle CPUs (migrate_task, adjust_numa_imbalance() across nodes); a busier
+ * local group migrates load down to the domain's average (migrate_load,
+ * sized by load where lb_by_load(), else one task)
+ */
+static void calculate_imbalance_util(struct sr_lb_ctx *c, struct sr_lb_sds *sds)
+{
+	struct sr_lb_env *env = c->env;
+	const struct sr_domain *sd = env->sd;
+	struct sr_lb_sg *local = &sds->local;
+	const struct sr_lb_sg *busiest = &sds->busiest;
+	long imb, local_avg;
+
+	env->flags &= ~(SR_LBF_MIGRATE_LOAD | SR_LBF_MIGRATE_UTIL);
+	if (busiest->type == SR_GROUP_IMBALANCED) {
+		env->imbalance = 1;
+		return;
+	}
+	if (local->type == SR_GROUP_HAS_SPARE) {
+		if (busiest->type > SR_GROUP_FULLY_BUSY && !(sd->flags & SR_SD_SHARE_LLC)) {
+			long cap = local->capacity > local->util ? local->capacity : local->util;
+
+			env->imbalance = cap - local->util;
+			if (env->idle != SR_LB_NOT_IDLE && env->imbalance == 0)
+				env->imbalance = 1;
+			else
+				env->flags |= SR_LBF_MIGRATE_UTIL;
+			return;
+		}
+		env->imbalance = spread_imbalance(c, sds);
+		return;
+	}
+	local_avg = local->capacity ? local->load_sum * SR_SCHED_CAPACITY / local->capacity : 0;
+	if (local->type < SR_GROUP_OVERLOADED &&
+	    (local_avg >= busiest->avg_load || local_avg >= sds->avg_load)) {
+		env->imbalance = 0;
+		return;
+	}
+	env->flags |= SR_LBF_MIGRATE_LOAD;
+	if (!lb_by_load(c)) {
+		env->imbalance = 1;
+		return;
+	}
+	imb = (busiest->avg_load - sds->avg_load) * busiest->capacity;
+	if ((sds->avg_load - local_avg) * local->capacity < imb)
+		imb = (sds->avg_load - local_avg) * local->capacity;
+	env->imbalance = imb / SR_SCHED_CAPACITY;
+}
+
+/* calculate_imbalance(): mainline's above, v4.15's in tasks */
 void sr_lb_calculate_imbalance(struct sr_lb_ctx *c, struct sr_lb_sds *sds)
 {
 	struct sr_lb_env *env = c->env;
-	const struct sr_topology *t = c->v->topo;
 	const struct sr_domain *sd = env->sd;
 	const struct sr_lb_sg *local = &sds->local, *busiest = &sds->busiest;
-	int imb, level = env->level;
+	int imb;
 
+	if (mainline(c)) {
+		calculate_imbalance_util(c, sds);
+		return;
+	}
 	env->flags &= ~SR_LBF_MIGRATE_LOAD;
 	if (busiest->type == SR_GROUP_IMBALANCED) {
 		imb = 1;
@@ -271,46 +419,8 @@ void sr_lb_calculate_imbalance(struct sr_lb_ctx *c, struct sr_lb_sds *sds)
 			/* migrate_util: fill local's spare capacity */
 			imb = local->idle > 0 ? local->idle : (env->idle != SR_LB_NOT_IDLE);
 		} else {
-			if (busiest->weight == 1 || prefer_sibling(c)) {
-				imb = sibling_imbalance(c, busiest, local);
-			} else {
-				imb = local->idle - busiest->idle;
-				if (imb < 0)
-					imb = 0;
-			}
-			/*
-			 * adjust_numa_imbalance(imb, local sum_nr_running + 1,
-			 * sd->imb_numa_nr) in calculate_imbalance() (6.1, 6.12): a
-			 * small imbalance between nodes stays while the local node
-			 * would run at most imb_numa_nr tasks
-			 */
-			if ((sd->flags & SR_SD_NUMA) &&
-			    local->nr + 1 <= sr_topology_imb_numa_nr(t, env->dst_cpu, level) &&
-			    imb <= 2)
-				imb = 0;
-			imb >>= 1;
+			imb = spread_imbalance(c, sds);
 		}
-	} else if (lb_by_load(c)) {
-		/*
-		 * migrate_load (calculate_imbalance(), 6.1 and 6.12): a local
-		 * group that is fully busy takes load only while it is lighter
-		 * than the busiest and than the domain's average; the load to
-		 * move brings neither past that average.  detach_tasks() moves
-		 * only tasks whose load_avg fits in it.
-		 */
-		long lim;
-
-		env->flags |= SR_LBF_MIGRATE_LOAD;
-		if (local->type < SR_GROUP_OVERLOADED &&
-		    (local->load >= busiest->load || local->load >= sds->avg_load)) {
-			env->imbalance = 0;
-			return;
-		}
-		env->imbalance = (busiest->load - sds->avg_load) * busiest->weight;
-		lim = (sds->avg_load - local->load) * local->weight;
-		if (lim < env->imbalance)
-			env->imbalance = lim;
-		return;
 	} else {
 		imb = 1;	/* migrate_load: one task at a time */
 		env->flags |= SR_LBF_MIGRATE_LOAD;
@@ -320,9 +430,10 @@ void sr_lb_calculate_imbalance(struct sr_lb_ctx *c, struct sr_lb_sds *sds)
 
 /* find_busiest_group(): the busiest group of env's domain, if worth a pull */
 /* what find_busiest_group() compared of one group, for the why-view (why.h) */
-static void why_lb_group(int call, const struct sr_lb_env *env, const struct sr_lb_sg *sg,
+static void why_lb_group(int call, const struct sr_lb_ctx *c, const struct sr_lb_sg *sg,
 			 int local)
 {
+	const struct sr_lb_env *env = c->env;
 	static const char *const tname[] = { "has_spare", "fully_busy", "imbalanced",
 					     "overloaded" };
 	struct sr_why_group g = {
@@ -331,6 +442,12 @@ static void why_lb_group(int call, const struct sr_lb_env *env, const struct sr_
 		.idle = sg->idle, .cfs = sg->cfs, .load = sg->load, .avg_load = -1,
 		.util = -1, .runnable = -1,
 	};
+
+	if (mainline(c)) {
+		g.avg_load = sg->avg_load;
+		g.util = sg->util;
+		g.runnable = sg->runnable;
+	}
 
 	if (call < 0)
 		return;
@@ -350,11 +467,13 @@ int sr_lb_find_busiest_group(struct sr_lb_ctx *c, struct sr_lb_sds *sds)
 	long total_load, total_weight;
 
 	c->pol->update_sg_lb_stats(c, group_span(c, level, env->dst_cpu, one), level, local);
-	why_lb_group(call, env, local, 1);
+	why_lb_group(call, c, local, 1);
 	memset(busiest, 0, sizeof(*busiest));
 	busiest->first = -1;
 	total_load = local->load * local->weight;
 	total_weight = local->weight;
+	sds->total_load = local->load_sum;
+	sds->total_capacity = local->capacity;
 	for (gcpu = 0; gcpu < t->ncpus; gcpu++) {
 		const uint64_t *span;
 
@@ -370,9 +489,11 @@ int sr_lb_find_busiest_group(struct sr_lb_ctx *c, struct sr_lb_sds *sds)
 		if (cpu < gcpu)
 			continue;
 		c->pol->update_sg_lb_stats(c, span, level, &g);
-		why_lb_group(call, env, &g, 0);
+		why_lb_group(call, c, &g, 0);
 		total_load += g.load * g.weight;
 		total_weight += g.weight;
+		sds->total_load += g.load_sum;
+		sds->total_capacity += g.capacity;
 		if (c->pol->update_sd_pick_busiest(c, &g, busiest))
 			*busiest = g;
 	}
@@ -383,12 +504,19 @@ int sr_lb_find_busiest_group(struct sr_lb_ctx *c, struct sr_lb_sds *sds)
 		return 0;
 	}
 	sds->avg_load = total_weight ? total_load / total_weight : 0;
+	/* mainline: sds->avg_load over the domain's capacity */
+	if (mainline(c))
+		sds->avg_load = sds->total_capacity ?
+				sds->total_load * SR_SCHED_CAPACITY / sds->total_capacity : 0;
 	if (busiest->type != SR_GROUP_IMBALANCED) {
 		if (local->type > busiest->type)
 			goto balanced;
-		if (local->type == SR_GROUP_OVERLOADED) {
+		if (local->type == SR_GROUP_OVERLOADED && mainline(c)) {
+			if (local->avg_load >= busiest->avg_load || local->avg_load >= sds->avg_load ||
+			    100 * busiest->avg_load <= (long)sd->imbalance_pct * local->avg_load)
+				goto balanced;
+		} else if (local->type == SR_GROUP_OVERLOADED) {
 			if (local->load >= busiest->load ||
-			    (lb_by_load(c) && local->load >= sds->avg_load) ||
 			    100 * busiest->load <= (long)sd->imbalance_pct * local->load)
 				goto balanced;
 		}
@@ -420,17 +548,56 @@ balanced:
 	return 0;
 }
 
-/* find_busiest_queue(): the most CFS tasks (migrate_task) */
+/*
+ * find_busiest_queue() (6.1, 6.12) of a CPU with CFS tasks: migrate_load
+ * the highest cpu_load() (not a CPU of one task whose load is past the
+ * imbalance), migrate_util the highest util of a CPU running more than one
+ * task (v6.5+: boosted by runnable_avg, both capped at the capacity), else
+ * the most CFS tasks (migrate_task; v4.15 always)
+ */
+static long busiest_queue_value(const struct sr_lb_ctx *c, int cpu)
+{
+	const struct sr_lb_env *env = c->env;
+
+	if (env->flags & SR_LBF_MIGRATE_UTIL) {
+		long u = c->util[cpu], cap;
+
+		if (c->nr[cpu] <= 1)
+			return 0;
+		if (sr_kgen_has(c->v->kgen, SR_KF_LB_RUNNABLE_BOOST) && c->run[cpu] > u) {
+			cap = c->v->topo->cpu[cpu].capacity > 0 ? c->v->topo->cpu[cpu].capacity :
+								    SR_SCHED_CAPACITY;
+			u = c->run[cpu] < cap ? c->run[cpu] : cap;
+		}
+		return u;
+	}
+	if (c->cfs[cpu] == 1 && c->load[cpu] > env->imbalance)
+		return 0;
+	return c->load[cpu];
+}
+
 int sr_lb_find_busiest_queue(struct sr_lb_ctx *c, const struct sr_lb_sg *busiest)
 {
 	struct sr_lb_env *env = c->env;
 	const uint64_t *bspan = group_span(c, env->level, busiest->first,
 					   c->masks + 3 * mask_words(c));
-	int cpu, best = -1, best_nr = 0;
+	int cpu, best = -1, best_nr = 0, by_value = mainline(c) &&
+		((env->flags & SR_LBF_MIGRATE_UTIL) ||
+		 ((env->flags & SR_LBF_MIGRATE_LOAD) && lb_by_load(c)));
+	long best_val = 0;
 
 	for (cpu = 0; cpu < c->v->topo->ncpus; cpu++) {
 		if (!sr_cpumask_test(bspan, cpu) || !sr_cpumask_test(env->cpus, cpu))
 			continue;
+		if (by_value) {
+			long val = c->cfs[cpu] ? busiest_queue_value(c, cpu) : 0;
+
+			if (val > best_val) {
+				best_val = val;
+				best = cpu;
+			}
+			continue;
+		}
 		if (c->cfs[cpu] > best_nr) {
 			best_nr = c->cfs[cpu];
 			best = cpu;
@@ -500,6 +667,36 @@ int sr_lb_can_migrate_task(struct sr_lb_ctx *c, const struct sr_task *p, int src
 	return 1;
 }
 
+/*
+ * task_util_est() (6.1, 6.12): max(util_avg, util_est), util_est before
+ * v6.8 being max(ewma, enqueued)
+ */
+static long task_util_est(const struct sr_lb_ctx *c, const struct sr_task *p)
+{
+	unsigned long u = p->pelt.util_avg > p->util_est ? p->pelt.util_avg : p->util_est;
+
+	if (!sr_kgen_has(c->v->kgen, SR_KF_UTIL_EST_EWMA) && p->util_est_enq > u)
+		u = p->util_est_enq;
+	return (long)u;
+}
+
+/*
+ * A pulled task's util and runnable leave src for dst
+ * (detach_entity_load_avg(), attach_entity_load_avg()); its util_est goes
+ * with it (util_est_dequeue(), util_est_enqueue())
+ */
+static void move_util(struct sr_lb_ctx *c, const struct sr_task *p, int src, int dst)
+{
+	long u = (long)p->pelt.util_avg, rn = (long)p->pelt.runnable_avg;
+
+	if (p->util_est_queued && (long)p->util_est > u)
+		u = (long)p->util_est;
+	c->util[src] = c->util[src] > u ? c->util[src] - u : 0;
+	c->util[dst] += u;
+	c->run[src] = c->run[src] > rn ? c->run[src] - rn : 0;
+	c->run[dst] += rn;
+}
+
 /* detach_tasks() from the least recently run end of src's cfs_tasks */
 int sr_lb_detach_tasks(struct sr_lb_ctx *c, int src)
 {
@@ -516,7 +713,14 @@ int sr_lb_detach_tasks(struct sr_lb_ctx *c, int src)
 			break;
 		if (!c->pol->can_migrate_task(c, p, src))
 			continue;
-		if ((env->flags & SR_LBF_MIGRATE_LOAD) && lb_by_load(c)) {
+		if (env->flags & SR_LBF_MIGRATE_UTIL) {
+			/* migrate_util: task_util_est() within the spare, shr_bound() too */
+			long u = task_util_est(c, p);
+
+			if ((env->nr_failed < 63 ? u >> env->nr_failed : 0) > env->imbalance)
+				continue;
+			env->imbalance -= u;
+		} else if ((env->flags & SR_LBF_MIGRATE_LOAD) && lb_by_load(c)) {
 			/* migrate_load: no more load than the imbalance (LB_MIN is off) */
 			long l = task_load(c->m, p) > 1 ? task_load(c->m, p) : 1;
 
@@ -535,6 +739,8 @@ int sr_lb_detach_tasks(struct sr_lb_ctx *c, int src)
 
 			c->load[src] = c->load[src] > l ? c->load[src] - l : 0;
 			c->load[env->dst_cpu] += l;
+			if (mainline(c))
+				move_util(c, p, src, env->dst_cpu);
 		}
 		if (c->nmoved < SR_LB_MAX_MOVED) {
 			c->moved[c->nmoved].pid = p->pid;
@@ -746,6 +952,8 @@ static void lb_save(const struct sr_lb_ctx *c, struct lb_saved *s)
 	memcpy(c->nr_saved, c->nr, n * sizeof(*c->nr));
 	memcpy(c->cfs_saved, c->cfs, n * sizeof(*c->cfs));
 	memcpy(c->load_saved, c->load, n * sizeof(*c->load));
+	memcpy(c->util_saved, c->util, n * sizeof(*c->util));
+	memcpy(c->run_saved, c->run, n * sizeof(*c->run));
 }
 
 /* put the evaluation back as lb_save() found it */
@@ -760,6 +968,8 @@ static void lb_restore(struct sr_lb_ctx *c, const struct lb_saved *s)
 	memcpy(c->nr, c->nr_saved, n * sizeof(*c->nr));
 	memcpy(c->cfs, c->cfs_saved, n * sizeof(*c->cfs));
 	memcpy(c->load, c->load_saved, n * sizeof(*c->load));
+	memcpy(c->util, c->util_saved, n * sizeof(*c->util));
+	memcpy(c->run, c->run_saved, n * sizeof(*c->run));
 }
 
 /*
@@ -936,7 +1146,7 @@ int sr_lb_should_we_balance_v60(struct sr_lb_ctx *c)
 struct sr_lb_scratch {
 	int ncpus;
 	int *nr, *cfs, *nr_saved, *cfs_saved;
-	long *load, *load_saved;
+	long *load, *load_saved, *util, *run, *util_saved, *run_saved;
 	uint64_t *masks;
 };
 
@@ -954,9 +1164,13 @@ struct sr_lb_scratch *sr_lb_scratch_new(int ncpus)
 	s->nr_saved = calloc(n, sizeof(*s->nr_saved));
 	s->cfs_saved = calloc(n, sizeof(*s->cfs_saved));
 	s->load_saved = calloc(n, sizeof(*s->load_saved));
+	s->util = calloc(n, sizeof(*s->util));
+	s->run = calloc(n, sizeof(*s->run));
+	s->util_saved = calloc(n, sizeof(*s->util_saved));
+	s->run_saved = calloc(n, sizeof(*s->run_saved));
 	s->masks = calloc(4 * ((n + 63) / 64), sizeof(*s->masks));
 	if (!s->nr || !s->cfs || !s->load || !s->nr_saved || !s->cfs_saved || !s->load_saved ||
-	    !s->masks) {
+	    !s->util || !s->run || !s->util_saved || !s->run_saved || !s->masks) {
 		sr_lb_scratch_free(s);
 		return NULL;
 	}
@@ -970,6 +1184,10 @@ void sr_lb_scratch_free(struct sr_lb_scratch *s)
 	free(s->nr);
 	free(s->cfs);
 	free(s->load);
+	free(s->util);
+	free(s->run);
+	free(s->util_saved);
+	free(s->run_saved);
 	free(s->nr_saved);
 	free(s->cfs_saved);
 	free(s->load_saved);
@@ -1006,6 +1224,10 @@ int sr_model_balance(const struct sr_model *m, const struct sr_view *v,
 	c.nr_saved = scratch->nr_saved;
 	c.cfs_saved = scratch->cfs_saved;
 	c.load_saved = scratch->load_saved;
+	c.util = scratch->util;
+	c.run = scratch->run;
+	c.util_saved = scratch->util_saved;
+	c.run_saved = scratch->run_saved;
 	for (cpu = 0; cpu < v->topo->ncpus; cpu++) {
 		c.nr[cpu] = v->rq[cpu].nr_running;
 		/*
@@ -1022,6 +1244,27 @@ int sr_model_balance(const struct sr_model *m, const struct sr_view *v,
 		 */
 		c.load[cpu] = m->sd_era == SR_ERA_MAINLINE ? sr_view_cpu_load(v, cpu, 0) :
 			      (long)v->rq[cpu].cfs_weight;
+		/*
+		 * update_sg_lb_stats() sums cpu_util_cfs() (max(util_avg,
+		 * util_est), capped at the capacity) and cpu_runnable(); the
+		 * blocking task's util_est is off the newly idle CPU
+		 * (util_est_dequeue()), its util_avg stays as blocked util
+		 */
+		if (m->sd_era == SR_ERA_MAINLINE) {
+			struct sr_pelt sig;
+			long cap = v->topo->cpu[cpu].capacity > 0 ? v->topo->cpu[cpu].capacity :
+								   SR_SCHED_CAPACITY;
+			long ue = (long)v->rq[cpu].util_est, util;
+
+			sr_view_cpu_signal(v, cpu, &sig);
+			util = (long)sig.util_avg;
+			if (cpu == in->cpu)
+				ue = ue > in->util_est_sub ? ue - in->util_est_sub : 0;
+			if (m->util_est && ue > util)
+				util = ue;
+			c.util[cpu] = util > cap ? cap : util;
+			c.run[cpu] = (long)sig.runnable_avg;
+		}
 	}
 	c.nr[in->cpu] -= in->nr_sub;
 	c.cfs[in->cpu] -= in->cfs_sub;

@@ -723,7 +723,7 @@ static void lb_evaluate(struct sr_replay *r, struct sr_lb_pending *pd, int h, ui
 	if (k) {
 		kin_fill(r, &v, k);
 		in.nr_sub = in.cfs_sub = 0;
-		in.load_sub = 0;
+		in.load_sub = in.util_est_sub = 0;
 		r->stats.lb_kernel_inputs++;
 	}
 	for (i = 0; i < r->nmodels; i++) {
@@ -1093,6 +1093,8 @@ static void lb_newidle_input(struct sr_replay *r, struct sr_lb_input *in, int cp
 		if (is_fair(curr)) {
 			in->cfs_sub = 1;
 			in->load_sub = (long)curr->weight;
+			if (curr->util_est_queued)
+				in->util_est_sub = (long)curr->util_est;
 		}
 	}
 }
@@ -1180,6 +1182,7 @@ int sr_dec_lb_open_pull(struct sr_replay *r, const struct sr_task *p, int orig, 
 		pd->in[0].nr_sub = r->rq[cpu].nr_running;
 		pd->in[0].cfs_sub = r->rq[cpu].cfs_nr;
 		pd->in[0].load_sub = (long)r->rq[cpu].cfs_weight;
+		pd->in[0].util_est_sub = (long)r->rq[cpu].util_est;
 		ni_pull_levels(r, &pd->in[0], cpu, orig);
 		pd->in[1].kind = SR_DEC_LB_PERIODIC;
 		pd->in[1].cpu = cpu;
@@ -1271,7 +1274,7 @@ int sr_dec_lb_newidle(struct sr_replay *r, struct sr_task *prev, int cpu, uint64
 	const struct sr_task *t;
 	struct sr_lb_pending *pd;
 	int others = r->rq[cpu].nr_running - 1, arrivals = 0, fair_arrivals = 0, known;
-	long arrived_load = 0;
+	long arrived_load = 0, arrived_ue = 0;
 	uint64_t gap = r->last_local[cpu];
 
 	for (t = r->lb_head[cpu]; t; t = t->lb_next)
@@ -1280,6 +1283,7 @@ int sr_dec_lb_newidle(struct sr_replay *r, struct sr_task *prev, int cpu, uint64
 			arrivals++;
 			fair_arrivals++;
 			arrived_load += (long)t->weight;
+			arrived_ue += t->util_est_queued ? (long)t->util_est : 0;
 		}
 	if (others - arrivals > 0)
 		return 0;
@@ -1311,6 +1315,7 @@ int sr_dec_lb_newidle(struct sr_replay *r, struct sr_task *prev, int cpu, uint64
 	pd->in[0].nr_sub += arrivals;
 	pd->in[0].cfs_sub += fair_arrivals;
 	pd->in[0].load_sub += arrived_load;
+	pd->in[0].util_est_sub += arrived_ue;
 	known = arrivals > 0 || (prev->waking && prev->waking_cpu != cpu);
 	pd->in[0].arrival = known;
 	/*

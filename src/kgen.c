@@ -76,6 +76,15 @@ static const struct {
 	 */
 	[SR_KF_GROUP_KEEP_WEIGHT] = { "empty group entity keeps its weight", { 6, 13, 0 },
 				      { { 6, 12, 11 }, { 0 } } },
+	/*
+	 * both in Debian's 6.12.118 and neither in 6.1.192 (checked:
+	 * update_sd_pick_busiest(), sched_balance_find_src_rq()); the mainline
+	 * releases are the commits', not checked
+	 */
+	[SR_KF_FULLY_BUSY_LAST] = { "later fully busy group is the busiest", { 6, 6, 0 },
+				    { { 0 } } },
+	[SR_KF_LB_RUNNABLE_BOOST] = { "migrate_util busiest queue by boosted util", { 6, 5, 0 },
+				      { { 0 } } },
 };
 
 static int ver_ge(int maj, int min, int maj2, int min2)

@@ -16,13 +16,13 @@ S="$FIX/scenario"
 # --- where the generation comes from --------------------------------------
 kline() { "$SR" replay -q --fidelity "$@" 2>/dev/null | sed -n 's/^kernel: *//p'; }
 same "6.12 trace: the generation from its uname" \
-	"6.12.117 (recording 6.12.117+deb12-amd64): EEVDF, new task util from se_weight, util_est as one EWMA, delayed dequeue, runnable signal without delayed tasks, sync wake_affine without delayed tasks, NI_RANDOM newidle balance, prefer-sibling balance for idle CPUs only, 0.70 ms base slice, empty group entity keeps its weight" \
+	"6.12.117 (recording 6.12.117+deb12-amd64): EEVDF, new task util from se_weight, util_est as one EWMA, delayed dequeue, runnable signal without delayed tasks, sync wake_affine without delayed tasks, NI_RANDOM newidle balance, prefer-sibling balance for idle CPUs only, 0.70 ms base slice, empty group entity keeps its weight, later fully busy group is the busiest, migrate_util busiest queue by boosted util" \
 	"$(kline -t "$N/numa-6.12-pingpong.topo" "$N/numa-6.12-pingpong.dat")"
 same "6.1 trace (Debian ABI release): 6.1.y, CFS, NI_RANDOM of the newest stable" \
 	"6.1.y (recording 6.1.0-57-amd64; sublevel not in the release: newest stable assumed): CFS, no delayed dequeue, NI_RANDOM newidle balance" \
 	"$(kline -t "$N/numa-6.1-pingpong.topo" "$N/numa-6.1-pingpong.dat")"
 same "--kernel overrides the trace's release" \
-	"6.12.0 (--kernel 6.12.0): EEVDF, new task util from se_weight, util_est as one EWMA, delayed dequeue, prefer-sibling balance for idle CPUs only" \
+	"6.12.0 (--kernel 6.12.0): EEVDF, new task util from se_weight, util_est as one EWMA, delayed dequeue, prefer-sibling balance for idle CPUs only, later fully busy group is the busiest, migrate_util busiest queue by boosted util" \
 	"$(kline --kernel 6.12.0 -t "$N/numa-6.1-pingpong.topo" "$N/numa-6.1-pingpong.dat")"
 # a Debian ABI release with the recorder's kernel-build line (uname -v):
 # the sublevel from "Debian X.Y.Z-N", and the behaviours of that sublevel
@@ -77,7 +77,7 @@ ok "and says what it takes" grep -q "^schedreplay: replay: --kernel takes a kern
 # --- stored, reported, described ------------------------------------------
 "$SR" replay -q -o "$TMP/g.db" -t "$N/numa-6.12-pingpong.topo" "$N/numa-6.12-pingpong.dat" 2>/dev/null
 same "run.kernel_gen holds it" \
-	"6.12.117 (recording 6.12.117+deb12-amd64): EEVDF, new task util from se_weight, util_est as one EWMA, delayed dequeue, runnable signal without delayed tasks, sync wake_affine without delayed tasks, NI_RANDOM newidle balance, prefer-sibling balance for idle CPUs only, 0.70 ms base slice, empty group entity keeps its weight" \
+	"6.12.117 (recording 6.12.117+deb12-amd64): EEVDF, new task util from se_weight, util_est as one EWMA, delayed dequeue, runnable signal without delayed tasks, sync wake_affine without delayed tasks, NI_RANDOM newidle balance, prefer-sibling balance for idle CPUs only, 0.70 ms base slice, empty group entity keeps its weight, later fully busy group is the busiest, migrate_util busiest queue by boosted util" \
 	"$(sqlite3 "$TMP/g.db" "SELECT kernel_gen FROM run")"
 ok "report shows it" sh -c "'$SR' report '$TMP/g.db' | grep -q '^  generation   6.12.117 (recording'"
 ok "info on the database shows it" sh -c "'$SR' info '$TMP/g.db' | grep -q '^  generation 6.12.117 (recording'"

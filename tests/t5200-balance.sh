@@ -115,7 +115,7 @@ same "reconcile: each fact contradicted the engine once (no delayed dequeue: 6.1
 	"newidle_pull 1|idle_switch 1|probe 1|switch 1|delayed 0" \
 	"$(q "$db" "SELECT kind, n FROM reconciled ORDER BY rowid" | tr '|' ' ' | paste -sd'|')"
 same "reconcile: the newidle pull is taken on an empty queue: B pulled from CPU 1, as the kernel did" \
-	"0 620 1 0 newidle > MC: busiest cpu 1 (nr 2, overloaded) > pull 620 from 1 to 0" \
+	"0 620 1 0 newidle > MC: busiest cpu 1 (nr 2, has spare) > pull 620 from 1 to 0" \
 	"$(q "$db" "SELECT d.this_cpu, d.tid, d.prev_cpu, e.cpu, e.reason FROM decision d JOIN evaluation_v e USING (decision_id) WHERE d.kind = 'balance_newidle'" | tr '|' ' ')"
 same "reconcile: CPU 2 going idle is a newly idle decision (D was not queued there)" "2 650" \
 	"$(q "$db" "SELECT this_cpu, tid FROM decision WHERE kind = 'newidle'" | tr '|' ' ')"
@@ -135,24 +135,28 @@ lb_base() {
 "$SR" replay -q -o "$TMP/nps.db" -t 1x2x1 "$S/newidle-pull-switch-lost.txt" 2>"$TMP/e"
 same "newidle pull, switch in lost: replays" 0 $?
 same "newidle pull, switch in lost: evaluated as newly idle (CPU_NEWLY_IDLE), not periodic idle" \
-	"balance_newidle 620 0 1 newidle > MC: busiest cpu 0 (nr 2, overloaded) > pull 620 from 0 to 1" \
+	"balance_newidle 620 0 1 newidle > MC: busiest cpu 0 (nr 2, has spare) > pull 620 from 0 to 1" \
 	"$(lb_base "$TMP/nps.db")"
 
 # the same pull with W blocking only 1 ms later: still newly idle, the pull
 # being in W's context (no periodic balance runs there: SCHED_SOFTIRQ's
 # events carry the 's' flag); from a softirq ('s'), periodic, and the tick's
-# idle type is not in the trace: the CPU the engine held idle keeps CPU_IDLE
+# idle type is not in the trace: the CPU the engine held idle keeps CPU_IDLE.
+# B and A have run 4 ms: CPU 0 has spare capacity by util and runnable
+# (group_classify(), 6.1 and 6.12), and with W on CPU 1 one task more is
+# nothing to spread (calculate_imbalance(): (2 - 1) >> 1), so the periodic
+# balance the model evaluates pulls nothing
 sed 's/10\.004022: sched_switch/10.005022: sched_switch/' \
 	"$S/newidle-pull-switch-lost.txt" >"$TMP/nps-r.txt"
 "$SR" replay -q -o "$TMP/nps-r.db" -t 1x2x1 "$TMP/nps-r.txt" 2>"$TMP/e"
 same "newidle pull, switch in lost, W blocks 1 ms later: newly idle still" \
-	"balance_newidle 620 0 1 newidle > MC: busiest cpu 0 (nr 2, overloaded) > pull 620 from 0 to 1" \
+	"balance_newidle 620 0 1 newidle > MC: busiest cpu 0 (nr 2, has spare) > pull 620 from 0 to 1" \
 	"$(lb_base "$TMP/nps-r.db")"
 sed 's/^\( *W-700 *\[001\] \)d\.\.2\.\( *10\.004020: sched_migrate_task\)/\1d.s2.\2/' \
 	"$TMP/nps-r.txt" >"$TMP/nps-s.txt"
 "$SR" replay -q -o "$TMP/nps-s.db" -t 1x2x1 "$TMP/nps-s.txt" 2>"$TMP/e"
 same "the same pull from a softirq, W blocks 1 ms later: periodic, idle" \
-	"balance_periodic 620 0 1 periodic, idle > MC: busiest cpu 0 (nr 2, overloaded) > pull 620 from 0 to 1" \
+	"balance_periodic 620 0  periodic, idle > MC: balanced > no pull" \
 	"$(lb_base "$TMP/nps-s.db")"
 
 # the reverse: the idle task emits the pull (the idle CPU's rebalance_domains(),
@@ -161,7 +165,7 @@ sed 's/^ *W-700 *\(\[001\] d\.\.2\. *10\.004020: sched_migrate_task\)/          
 	"$S/newidle-pull-switch-lost.txt" >"$TMP/nps-i.txt"
 "$SR" replay -q -o "$TMP/nps-i.db" -t 1x2x1 "$TMP/nps-i.txt" 2>"$TMP/e"
 same "pull by the idle task, W blocks to it: balance_periodic, periodic, idle" \
-	"balance_periodic 620 0 1 periodic, idle > MC: busiest cpu 0 (nr 2, overloaded) > pull 620 from 0 to 1" \
+	"balance_periodic 620 0  periodic, idle > MC: balanced > no pull" \
 	"$(lb_base "$TMP/nps-i.db")"
 
 # ---- real traces: every divergence on the path its patch changes -----------------------
@@ -263,8 +267,8 @@ same "inferred affinity, probed: one refusal at a level load_balance ran at pins
 	"0:topology $(printf -- '-:affinity,topology %.0s' $(seq 11) | sed 's/ $//')" \
 	"$(nidle "$TMP/aip.db")"
 same "inferred affinity, probed: the refusal names hog2, the later balances find none movable" \
-	"newidle > MC: busiest cpu 2 (nr 2, overloaded) > pull 22 from 2 to 0
-newidle > MC: busiest cpu 2 (nr 2, overloaded) > none movable > no pull" \
+	"newidle > MC: busiest cpu 2 (nr 2, has spare) > pull 22 from 2 to 0
+newidle > MC: busiest cpu 2 (nr 2, has spare) > none movable > no pull" \
 	"$(q "$TMP/aip.db" "SELECT DISTINCT e.reason FROM evaluation_v e JOIN decision d USING (decision_id) WHERE d.kind = 'newidle' ORDER BY d.ts")"
 "$SR" replay -q -o "$TMP/aip-off.db" -t 1x4x1 --no-affinity --no-balance-probes "$aip" 2>"$TMP/e"
 same "inferred affinity, probed: --no-balance-probes needs three refusals over a tick again" \
@@ -437,14 +441,15 @@ same "NI_RANDOM: before it (6.1.100) the pull balances at MC first" \
 	"balance_newidle 0 topology newidle > MC: busiest cpu 1 (nr 2, overloaded) > pull 21 from 1 to 0" \
 	"$(q "$TMP/nrp61.db" "$nrq" | tr '|' ' ' | grep '^balance_newidle')"
 
-# overloaded groups compare PELT load (cpu_load(), update_sg_lb_stats() in 6.1
-# and 6.12), not queued weight: two nice-0 tasks on each CPU, CPU 0's long
-# running, CPU 1's just woken after a long sleep; CPU 1's busy periodic
-# balance pulls from CPU 0
+# two nice-0 tasks on each CPU, CPU 0's long running, CPU 1's just woken after
+# a long sleep: by count (v4.15) both CPUs are as loaded, and by util and
+# runnable (group_classify(), 6.1 and 6.12) CPU 1 has spare capacity and as
+# many tasks as CPU 0, nothing to spread (calculate_imbalance()): neither
+# model pulls, where a fully busy CPU 1 would compare PELT load
 "$SR" replay -q -o "$TMP/bpl.db" -t 1x2x1 "$S/balance-pelt-load.txt" 2>"$TMP/e"
 same "PELT load: replays" 0 $?
-same "PELT load: the periodic pull of hogA from CPU 0 is the model's" \
-	"balance_periodic 0 1 periodic, busy > MC: busiest cpu 0 (nr 2, overloaded) > pull 11 from 0 to 1" \
+same "PELT load: CPU 1 has spare capacity by util: balanced" \
+	"balance_periodic 0 1 periodic, busy > MC: balanced > no pull" \
 	"$(q "$TMP/bpl.db" "SELECT d.kind, d.prev_cpu, d.actual_cpu, r.text FROM decision d
 		JOIN evaluation e ON e.decision_id = d.decision_id AND e.side_id = 1
 		JOIN reason r ON r.reason_id = e.reason_id WHERE d.kind LIKE 'balance%'" | tr '|' ' ')"
@@ -487,7 +492,7 @@ ps="$S/balance-prefer-sibling.txt"
 "$SR" replay -q -o "$TMP/ps.db" -t 1x2x2 "$ps" 2>"$TMP/e"
 same "prefer_sibling: replays" 0 $?
 same "prefer_sibling: the newly idle CPU 0 pulls from CPU 1 at MC" \
-	"balance_newidle 1 0 0 newidle > SMT: no busiest > MC: busiest cpu 1 (nr 2, fully busy) > pull 21 from 1 to 0" \
+	"balance_newidle 1 0 0 newidle > SMT: no busiest > MC: busiest cpu 1 (nr 2, has spare) > pull 21 from 1 to 0" \
 	"$(q "$TMP/ps.db" "SELECT d.kind, d.prev_cpu, d.actual_cpu, e.cpu, r.text FROM decision d
 		JOIN evaluation e ON e.decision_id = d.decision_id AND e.side_id = 1
 		JOIN reason r ON r.reason_id = e.reason_id WHERE d.kind LIKE '%newidle'" | tr '|' ' ')"

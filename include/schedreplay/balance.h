@@ -34,6 +34,8 @@ enum sr_lbf {
 	SR_LBF_SOME_PINNED	= 1 << 2,
 	/* calculate_imbalance() chose migrate_load (can_migrate_task(), 6.14+) */
 	SR_LBF_MIGRATE_LOAD	= 1 << 3,
+	/* calculate_imbalance() chose migrate_util: env->imbalance is spare util */
+	SR_LBF_MIGRATE_UTIL	= 1 << 4,
 };
 
 /* what the engine hands one balance evaluation */
@@ -45,6 +47,8 @@ struct sr_lb_input {
 	/* taken off cpu's counts: the blocking curr, wakeups that land later */
 	int nr_sub, cfs_sub;
 	long load_sub;
+	long util_est_sub;		/* and off its util_est (a blocking task's
+					 * util_avg stays, as blocked util) */
 	int arrival;			/* a wakeup for cpu arrives during the balance: it
 					 * is visible (ttwu_pending) after the first
 					 * find_busiest round */
@@ -94,14 +98,15 @@ struct sr_lb_env {
 	enum sr_lb_idle idle;
 	unsigned flags;			/* enum sr_lbf */
 	int new_dst_cpu;
-	long imbalance;			/* tasks; load for SR_LBF_MIGRATE_LOAD (mainline) */
+	long imbalance;			/* tasks; load for SR_LBF_MIGRATE_LOAD and util for
+					 * SR_LBF_MIGRATE_UTIL (mainline) */
 	int nr_failed;			/* sd->nr_balance_failed (sr_lb_input nr_failed) */
 	int rounds;			/* find_busiest rounds of this call (1 + redos) */
 	uint64_t *cpus;			/* env->cpus */
 	const uint64_t *dst_grpmask;
 };
 
-/* group_type, as the surrogate classifies groups (by tasks) */
+/* group_type (mainline: group_classify(); v4.15: by tasks) */
 enum sr_lb_group_type {
 	SR_GROUP_HAS_SPARE,
 	SR_GROUP_FULLY_BUSY,
@@ -117,6 +122,10 @@ struct sr_lb_sg {
 	int idle;			/* idle CPUs */
 	enum sr_lb_group_type type;
 	long load;			/* load per CPU: PELT load_avg (v4.15: weight) */
+	/* mainline: group_util, group_runnable, group_capacity, and avg_load
+	 * (group_load scaled to the capacity, overloaded groups only) */
+	long util, runnable, capacity, avg_load;
+	long load_sum;			/* group_load */
 };
 
 /* struct sd_lb_stats: the local group and the busiest found */
@@ -124,6 +133,7 @@ struct sr_lb_sds {
 	struct sr_lb_sg local;
 	struct sr_lb_sg busiest;
 	long avg_load;			/* the domain's load per CPU (sds->avg_load) */
+	long total_load, total_capacity;	/* mainline */
 };
 
 struct sr_lb_moved {
@@ -145,6 +155,8 @@ struct sr_lb_ctx {
 	int *nr;			/* nr_running per cpu */
 	int *cfs;			/* cfs h_nr_running per cpu */
 	long *load;			/* cpu_load() per cpu (v4.15: queued weight) */
+	long *util, *run;		/* cpu_util_cfs(), cpu_runnable() per cpu (mainline) */
+	long *util_saved, *run_saved;
 	uint64_t *masks;		/* room for 4 cpumasks */
 	int *nr_saved, *cfs_saved;	/* nr, cfs and load as a level found them, */
 	long *load_saved;		/* for a level passed over to be undone */

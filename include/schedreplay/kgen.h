@@ -62,6 +62,15 @@ enum sr_kfeat {
 	 * entity whose cfs_rq is empty as it was; before, calc_group_shares()
 	 * of the blocked load reweighted it at the dequeue that emptied it */
 	SR_KF_GROUP_KEEP_WEIGHT,
+	/* v6.6 "sched/fair: Determine active load balance for SMT
+	 * sched groups": update_sd_pick_busiest() takes a later fully busy
+	 * group of equal avg_load (0: not computed) unless the one found is of
+	 * SMT siblings; before, the first one stays */
+	SR_KF_FULLY_BUSY_LAST,
+	/* v6.5 "sched/fair, cpufreq: Introduce 'runnable boosting'":
+	 * find_busiest_queue()'s migrate_util reads cpu_util_cfs_boost(),
+	 * max(util_avg, runnable_avg) */
+	SR_KF_LB_RUNNABLE_BOOST,
 	SR_KF__COUNT
 };
 

@@ -120,6 +120,11 @@ static int load_pull(const struct sr_topology *two, long local_load, long task_l
 	rq[1].nr_running = rq[1].cfs_nr = 3;
 	rq[1].curr_cfs = rq[1].known = 1;
 	rq[1].cfs.load_avg = (unsigned long)(3 * task_load);
+	/* both CPUs busy for long: CPU 0 fully busy, CPU 1 overloaded (group_classify()) */
+	for (i = 0; i < 2; i++) {
+		rq[i].cfs.util_avg = SR_SCHED_CAPACITY;
+		rq[i].cfs.runnable_avg = (unsigned long)rq[i].nr_running * SR_SCHED_CAPACITY;
+	}
 	memset(&v, 0, sizeof(v));
 	v.topo = two;
 	v.rq = rq;
@@ -150,8 +155,11 @@ static void test_migrate_load(void)
 	CHECK_EQ(load_pull(two, 900, 300, 0, &e), 0,
 		 "local as loaded as the average: no pull (%s)", e.reason);
 	CHECK(e.lb_reset & 1, "a balanced domain resets nr_balance_failed");
-	CHECK_EQ(load_pull(two, 900, 300, -1, &e), 13,
-		 "replay (no nr_balance_failed): one task a pull, the tail");
+	CHECK_EQ(load_pull(two, 900, 300, -1, &e), 0,
+		 "replay (no nr_balance_failed), local as loaded: balanced as well (%s)", e.reason);
+	CHECK_EQ(load_pull(two, 600, 500, -1, &e), 13,
+		 "replay (no nr_balance_failed), local lighter: one task a pull, the tail, "
+		 "whatever its load");
 	/* local 300 against 3 x 500: imbalance min(1500 - 900, 900 - 300) = 600 */
 	CHECK_EQ(load_pull(two, 300, 500, 0, &e), 13, "a task of 500 fits an imbalance of 600");
 	CHECK(e.lb_reset & 1, "a pull resets nr_balance_failed");
@@ -162,6 +170,101 @@ static void test_migrate_load(void)
 	CHECK_EQ(load_pull(two, 600, 500, 1, &e), 13,
 		 "one failed balance before: 500 >> 1 fits (shr_bound())");
 	sr_topology_free(two);
+}
+
+/*
+ * group_classify() and migrate_util (6.1, 6.12) on a hand-made view of
+ * preset 2x2x1 (node 0: CPUs 0-1, node 1: CPUs 2-3): CPU 0 newly idle (its
+ * blocked util 100), CPU 1 runs two tasks (util 1024), CPU 2 runs one and
+ * queues two (util 1024, runnable 3072), CPU 3 runs one.  Node 0 runs as
+ * many tasks as CPUs, with spare util; node 1 is overloaded.  A newly idle
+ * balance on CPU 0 at NUMA only (as the balance probes can show), CPU 2's
+ * queued tasks of util @util.  Return: the pulled pid, 0 none.
+ */
+static int util_pull(const struct sr_topology *t, long util, struct sr_eval *e)
+{
+	static struct sr_task task[7];
+	static const struct sr_task *head[4], *tail[4];
+	static const int cpu_of[7] = { 1, 1, 2, 2, 2, 3, -1 };
+	struct sr_rq rq[4];
+	struct sr_lb_input in;
+	struct sr_view v;
+	int i;
+
+	memset(task, 0, sizeof(task));
+	memset(rq, 0, sizeof(rq));
+	memset((void *)head, 0, sizeof(head));
+	memset((void *)tail, 0, sizeof(tail));
+	for (i = 0; i < 6; i++) {
+		int c = cpu_of[i];
+
+		task[i].pid = 20 + i;
+		task[i].prio = 120;
+		task[i].weight = 1024;
+		task[i].bound_cpu = -1;
+		task[i].kthread = 0;
+		task[i].cpu = c;
+		task[i].lb_cpu = c;
+		task[i].pelt.load_avg = 1024;
+		task[i].pelt.util_avg = (unsigned long)(c == 2 && i > 2 ? util : 500);
+		/* cfs_tasks most recently run first: the later task of a CPU is its tail */
+		if (!head[c]) {
+			head[c] = &task[i];
+		} else {
+			task[i].lb_prev = (struct sr_task *)tail[c];
+			((struct sr_task *)tail[c])->lb_next = &task[i];
+		}
+		tail[c] = &task[i];
+		rq[c].nr_running++;
+		rq[c].cfs_nr++;
+		if (!rq[c].curr) {
+			rq[c].curr = task[i].pid;
+			rq[c].curr_cfs = rq[c].known = 1;
+			task[i].state = SR_TASK_RUNNING;
+		} else {
+			task[i].state = SR_TASK_QUEUED;
+		}
+		rq[c].cfs.load_avg += 1024;
+		rq[c].cfs.runnable_avg += SR_SCHED_CAPACITY;
+		rq[c].cfs.util_avg = SR_SCHED_CAPACITY;
+	}
+	rq[0].cfs.util_avg = 100;
+	rq[0].cfs.load_avg = 100;
+	rq[0].known = 1;
+	memset(&v, 0, sizeof(v));
+	v.topo = t;
+	v.rq = rq;
+	v.cfs_head = head;
+	v.cfs_tail = tail;
+	v.now = 10000000000ULL;
+	v.hz = 250;
+	memset(&in, 0, sizeof(in));
+	in.kind = SR_DEC_NEWIDLE;
+	in.cpu = 0;
+	in.idle = SR_LB_NEWLY_IDLE;
+	in.levels = 1u << 1;
+	if (sr_model_balance(sr_model_find("mainline"), &v, &in, NULL, e))
+		return -1;
+	return e->cpu == 0 ? e->task : 0;
+}
+
+static void test_migrate_util(void)
+{
+	struct sr_topology *t = sr_topology_new_preset("2x2x1", SR_ERA_MAINLINE, NULL);
+	struct sr_eval e;
+
+	CHECK(t && t->ncpus == 4 && t->cpu[0].ndomains == 2, "preset 2x2x1: MC and NUMA");
+	if (!t)
+		return;
+	/* spare: capacity 2048 less node 0's util 100 + 1024 = 924 */
+	CHECK_EQ(util_pull(t, 500, &e), 24, "migrate_util: a task of util 500 fits the spare 924");
+	CHECK(has(e.reason, "NUMA: busiest cpu 2 (nr 3, overloaded) > pull 24 from 2 to 0"),
+	      "node 0 has spare capacity by util, node 1 is overloaded: %s", e.reason);
+	CHECK_EQ(util_pull(t, 1000, &e), 0,
+		 "migrate_util: tasks of util 1000 do not fit the spare 924 (%s)", e.reason);
+	CHECK(has(e.reason, "NUMA: busiest cpu 2 (nr 3, overloaded) > none movable"),
+	      "... none movable, where counting tasks (node 0 fully busy) pulls one: %s", e.reason);
+	sr_topology_free(t);
 }
 
 /* CPU 0 runs a, with b and c queued (c least recently run) */
@@ -185,6 +288,7 @@ int main(void)
 
 	CHECK(t && t->ncpus == 4, "preset 1x4x1 has 4 cpus");
 	test_migrate_load();
+	test_migrate_util();
 
 	/* names and era defaults */
 	CHECK(!strcmp(sr_decision_kind_name(SR_DEC_NEWIDLE), "newidle") &&
@@ -236,7 +340,7 @@ int main(void)
 	      "kernel: c from 0 to 1");
 	CHECK(last_ev[0].cpu == 1 && last_ev[0].src_cpu == 0 && last_ev[0].task == 30,
 	      "mainline pulls c from 0 to 1: %s", last_ev[0].reason);
-	CHECK(has(last_ev[0].reason, "newidle > MC: busiest cpu 0 (nr 3, overloaded)"),
+	CHECK(has(last_ev[0].reason, "newidle > MC: busiest cpu 0 (nr 3, has spare)"),
 	      "reason: %s", last_ev[0].reason);
 	sr_replay_view(r, &v);
 	CHECK(v.cfs_head[1] && v.cfs_head[1]->pid == 30 && v.cfs_tail[0]->pid == 20,

@@ -58,8 +58,10 @@ int main(void)
 	CHECK_EQ(sr_kgen_parse("6.18.44", SR_KGEN_SRC_RECORDING, &g), 0, "6.18.44");
 	CHECK_EQ(g.feat, (1u << SR_KF__COUNT) - 1, "6.18 has every behaviour");
 	CHECK_EQ(sr_kgen_parse("6.6", SR_KGEN_SRC_OPTION, &g), 0, "6.6 without sublevel");
-	CHECK_EQ(g.feat, 1u << SR_KF_EEVDF | 1u << SR_KF_SIBLING_IMBALANCE,
-		 "6.6: EEVDF and sibling_imbalance() only (6.6.0: NI_RANDOM came in 6.6.120)");
+	CHECK_EQ(g.feat, 1u << SR_KF_EEVDF | 1u << SR_KF_SIBLING_IMBALANCE |
+		 1u << SR_KF_FULLY_BUSY_LAST | 1u << SR_KF_LB_RUNNABLE_BOOST,
+		 "6.6: EEVDF, sibling_imbalance(), the fully busy pick and runnable boosting only "
+		 "(6.6.0: NI_RANDOM came in 6.6.120)");
 	/* sibling_imbalance(): in Debian 6.12.117's fair.c, not in 6.1.192's */
 	CHECK_EQ(sr_kgen_parse("6.1.192", SR_KGEN_SRC_OPTION, &g), 0, "6.1.192");
 	CHECK(!sr_kgen_has(&g, SR_KF_SIBLING_IMBALANCE), "6.1.192: 6.1's prefer_sibling test");

@@ -106,6 +106,7 @@ int main(void)
 	struct sr_eval out;
 	struct machine mc;
 	struct sr_task *w, *p, *a, *b, *c;
+	int i;
 
 	machine_init(&mc);
 	CHECK(mc.topo && mc.topo->ncpus == NCPU && mainline && v415 && scratch,
@@ -219,6 +220,12 @@ int main(void)
 	      "CPU 0's cfs_tasks: a, b, c");
 	enqueue(&mc, task(&mc, 3, 13, "d", 1, SR_TASK_RUNNING), 1);
 	enqueue(&mc, task(&mc, 4, 14, "e", 2, SR_TASK_RUNNING), 2);
+	/* hogs for a long while: each CPU's averages (group_classify() reads util and runnable) */
+	for (i = 0; i < 3; i++) {
+		mc.rq[i].cfs.util_avg = SR_SCHED_CAPACITY;
+		mc.rq[i].cfs.runnable_avg = (unsigned long)mc.rq[i].nr_running * SR_SCHED_CAPACITY;
+		mc.rq[i].cfs.load_avg = mc.rq[i].cfs_weight;
+	}
 	memset(&lb, 0, sizeof(lb));
 	lb.kind = SR_DEC_LB_NEWIDLE;
 	lb.cpu = 3;
