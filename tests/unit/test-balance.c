@@ -76,6 +76,19 @@ static int has(const char *reason, const char *token)
 	return strstr(reason, token) != NULL;
 }
 
+/* a view of @t on hand-made runqueues and cfs_tasks lists, at 10 s, HZ 250 */
+static void hand_view(struct sr_view *v, const struct sr_topology *t, struct sr_rq *rq,
+		      const struct sr_task **head, const struct sr_task **tail)
+{
+	memset(v, 0, sizeof(*v));
+	v->topo = t;
+	v->rq = rq;
+	v->cfs_head = head;
+	v->cfs_tail = tail;
+	v->now = 10000000000ULL;
+	v->hz = 250;
+}
+
 /*
  * migrate_load by load (calculate_imbalance() and detach_tasks(), 6.1 and
  * 6.12) on a hand-made view of preset 1x2x1: CPU 0 runs one task of load
@@ -125,13 +138,7 @@ static int load_pull(const struct sr_topology *two, long local_load, long task_l
 		rq[i].cfs.util_avg = SR_SCHED_CAPACITY;
 		rq[i].cfs.runnable_avg = (unsigned long)rq[i].nr_running * SR_SCHED_CAPACITY;
 	}
-	memset(&v, 0, sizeof(v));
-	v.topo = two;
-	v.rq = rq;
-	v.cfs_head = head;
-	v.cfs_tail = tail;
-	v.now = 10000000000ULL;
-	v.hz = 250;
+	hand_view(&v, two, rq, head, tail);
 	memset(&in, 0, sizeof(in));
 	in.kind = SR_DEC_LB_PERIODIC;
 	in.cpu = 0;
@@ -231,13 +238,7 @@ static int util_pull(const struct sr_topology *t, long util, struct sr_eval *e)
 	rq[0].cfs.util_avg = 100;
 	rq[0].cfs.load_avg = 100;
 	rq[0].known = 1;
-	memset(&v, 0, sizeof(v));
-	v.topo = t;
-	v.rq = rq;
-	v.cfs_head = head;
-	v.cfs_tail = tail;
-	v.now = 10000000000ULL;
-	v.hz = 250;
+	hand_view(&v, t, rq, head, tail);
 	memset(&in, 0, sizeof(in));
 	in.kind = SR_DEC_NEWIDLE;
 	in.cpu = 0;
