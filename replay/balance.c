@@ -359,7 +359,7 @@ static void calculate_imbalance_util(struct sr_lb_ctx *c, struct sr_lb_sds *sds)
 {
 	struct sr_lb_env *env = c->env;
 	const struct sr_domain *sd = env->sd;
-	struct sr_lb_sg *local = &sds->local;
+	const struct sr_lb_sg *local = &sds->local;
 	const struct sr_lb_sg *busiest = &sds->busiest;
 	long imb, local_avg;
 
