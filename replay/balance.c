@@ -541,6 +541,10 @@ int sr_lb_find_busiest_group(struct sr_lb_ctx *c, struct sr_lb_sds *sds)
 	}
 force:
 	c->pol->calculate_imbalance(c, sds);
+	/* the migration type, as the lb_task probe shows the kernel's (its first, per level) */
+	if (level < SR_MAX_DOMAIN_LEVELS && !c->out->lb_mt[level])
+		c->out->lb_mt[level] = (unsigned char)(1 + ((env->flags & SR_LBF_MIGRATE_UTIL) ? 1 :
+							   (env->flags & SR_LBF_MIGRATE_LOAD) ? 0 : 2));
 	if (env->imbalance > 0)
 		return 1;
 balanced:

@@ -959,6 +959,38 @@ static int ni_run_estimate(const struct sr_replay *r, int cpu, int level)
 }
 
 /* the kernel's outcome is known: hypothesis @h holds */
+static unsigned lb_ranks(const struct sr_replay *r, int cpu, unsigned got);
+
+/*
+ * The kernel's migration type (lb_task, on_lb_task()) of each load_balance()
+ * on @cpu since a tick before the decision opened, against the one the
+ * first model's evaluation under hypothesis @h chose at that level; then
+ * they are taken.  Where the trace's balance_rq levels do not name the
+ * model's domains (lb_ranks()), nothing is compared.
+ */
+static void lb_mt_compare(struct sr_replay *r, const struct sr_lb_pending *pd, int h, int cpu,
+			  uint64_t now)
+{
+	uint64_t tick = 1000000000ULL / (uint64_t)r->hz;
+	struct sr_lb_task_seen *s = r->lbt ? &r->lbt[cpu] : NULL;
+	const struct sr_eval *e = &pd->ev[h][0];
+	int i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->n; i++) {
+		unsigned rank = s->b[i].level < 31 ? lb_ranks(r, cpu, 1u << s->b[i].level) : 0;
+		int l = rank ? __builtin_ctz(rank) : -1;
+
+		if (l < 0 || l >= SR_MAX_DOMAIN_LEVELS || !e->lb_mt[l] || s->b[i].mt > 2 ||
+		    s->b[i].ts + tick < pd->d.ts || s->b[i].ts > now)
+			continue;
+		r->stats.lb_mt_n[s->b[i].mt]++;
+		r->stats.lb_mt_agree[s->b[i].mt] += e->lb_mt[l] - 1 == s->b[i].mt;
+	}
+	s->n = 0;
+}
+
 int sr_dec_lb_close(struct sr_replay *r, int cpu, int h, enum sr_decision_kind kind, uint64_t now)
 {
 	struct sr_lb_pending *pd = r->lbp[cpu];
@@ -1002,6 +1034,8 @@ int sr_dec_lb_close(struct sr_replay *r, int cpu, int h, enum sr_decision_kind k
 		r->stats.ni_random_pull++;
 	if (kind == SR_DEC_NEWIDLE)
 		aff_refused(r, pd, h);
+	if (kind != SR_DEC_LB_NOHZ && r->nmodels > 0)
+		lb_mt_compare(r, pd, h, cpu, now);
 	if (kind == SR_DEC_NEWIDLE || kind == SR_DEC_LB_NEWIDLE) {
 		ni_account(r, &pd->d, cpu, kind);
 		if (r->nmodels > 0)

@@ -110,6 +110,17 @@ struct sr_lb_pending {
 	struct sr_why why[2];		/* per hypothesis (sr_replay_keep_why) */
 };
 
+/* what an lb_task showed of one load_balance() */
+#define SR_LBT_MAX 8
+struct sr_lb_task_seen {
+	int n;
+	struct {
+		uint64_t ts;
+		int level;		/* sd->level */
+		int mt;			/* migration_type: 0 load, 1 util, 2 task, 3 misfit */
+	} b[SR_LBT_MAX];
+};
+
 struct sr_replay {
 	uint64_t first_ts;			/* the first event fed (sr_replay_feed) */
 	/* closed wakeup and fork decisions kept for the next ones (decision.c) */
@@ -174,6 +185,14 @@ struct sr_replay {
 	struct sr_rqstat *lbk;
 	uint64_t *lbk_ts;
 	int64_t *lbk_owner;
+	/*
+	 * lb_task (can_migrate_task(), the first of each load_balance()):
+	 * per dst cpu the kernel's migration types of the balances since
+	 * the last balance decision there (decision.c lb_mt_compare());
+	 * lbt_armed: a balance_rq came and its first lb_task has not
+	 */
+	struct sr_lb_task_seen *lbt;
+	unsigned char *lbt_armed;
 	struct sr_removed *removed;		/* per cpu: load of tasks that died or woke
 					 * elsewhere, not yet removed */
 	int nremoved;				/* CPUs with a removal pending */
@@ -225,7 +244,7 @@ struct sr_replay {
 	uint64_t *switch_ts;			/* per cpu: its last switch */
 	uint64_t *pull_gap;			/* per cpu: its event before its pending pull */
 	uint64_t *pull_batch;			/* per cpu: ts of its last self-pull */
-	uint64_t *last_kind_ts;			/* per cpu: its last event of a kind the engine reads */
+	uint64_t *last_kind_ts;			/* per cpu: its last event but unread ones and lb probes */
 	int *pull_task;				/* per cpu: the task in whose context its pending pull came, 0 */
 	unsigned char *pull_ran;		/* per cpu: that task emitted an event since, not a switch */
 	unsigned char *pull_delayed;		/* per cpu: its pending pull moved a sched_delayed task */

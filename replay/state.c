@@ -2948,6 +2948,38 @@ static void exec_probe(struct sr_replay *r, const struct sr_event *ev, uint64_t 
 }
 
 /*
+ * lb_task (can_migrate_task()'s entry, record.sh --lb-probes): the first
+ * after a balance_rq for its dst shows the migration type that balance's
+ * calculate_imbalance() chose, kept for the next balance decision there
+ */
+static int on_lb_task(struct sr_replay *r, const struct sr_event *ev)
+{
+	struct sr_lb_task_seen *s;
+	int dst = ev->target_cpu;
+
+	if (dst < 0 || dst >= r->topo->ncpus || ev->lb_mt < 0 || ev->lb_level < 0)
+		return 0;
+	if (!r->lbt) {
+		r->lbt = calloc((size_t)r->topo->ncpus, sizeof(*r->lbt));
+		if (!r->lbt)
+			return -SR_E_NOMEM;
+	}
+	if (!r->lbt_armed[dst])
+		return 0;
+	r->lbt_armed[dst] = 0;
+	s = &r->lbt[dst];
+	if (s->n == SR_LBT_MAX) {
+		memmove(s->b, s->b + 1, (SR_LBT_MAX - 1) * sizeof(s->b[0]));
+		s->n--;
+	}
+	s->b[s->n].ts = ev->ts;
+	s->b[s->n].level = ev->lb_level;
+	s->b[s->n].mt = ev->lb_mt;
+	s->n++;
+	return 0;
+}
+
+/*
  * lb_rqstat at find_busiest_group()'s entry, on the balancing CPU: compared
  * with the engine's state, and kept for the balance evaluated next there
  */
@@ -3254,7 +3286,14 @@ static int feed(struct sr_replay *r, const struct sr_event *ev)
 		if (r->input_probes && ev->rqstat && ev->cpu >= 0 && ev->cpu < r->topo->ncpus)
 			return on_lb_rqstat(r, ev);
 		return 0;
+	case SR_EV_LB_TASK:
+		return on_lb_task(r, ev);
 	case SR_EV_BALANCE_RQ:
+		/* the next lb_task for this balance's dst is its first */
+		if (ev->target_cpu >= 0 && ev->target_cpu < r->topo->ncpus)
+			r->lbt_armed[ev->target_cpu] = 1;
+		else if (ev->cpu >= 0 && ev->cpu < r->topo->ncpus)
+			r->lbt_armed[ev->cpu] = 1;
 		/* the sd->level values tell the model's domains apart (lb_domains) */
 		if (ev->lb_level >= 0 && ev->lb_level < 31)
 			r->lb_levels_seen |= 1u << ev->lb_level;
@@ -3374,11 +3413,12 @@ int sr_replay_feed(struct sr_replay *r, const struct sr_event *ev)
 	r->tick_rm[ev->cpu].nr = 0;
 	r->last_local[ev->cpu] = ev->ts;
 	/*
-	 * an event of no kind the engine reads (an irq, a marker, the lb_task
-	 * probes inside detach_tasks()) between two pulls leaves them one
-	 * balance (on_migrate())
+	 * an event of no kind the engine reads (an irq, a marker) or a
+	 * validation probe inside load_balance() (lb_rqstat, lb_task, which
+	 * fires in detach_tasks() before each migration) between two pulls
+	 * leaves them one balance (on_migrate())
 	 */
-	if (ev->kind != SR_EV_OTHER)
+	if (ev->kind != SR_EV_OTHER && ev->kind != SR_EV_LB_TASK && ev->kind != SR_EV_LB_RQSTAT)
 		r->last_kind_ts[ev->cpu] = ev->ts;
 	return ret;
 }
@@ -3444,6 +3484,7 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 	r->pull_gap = calloc(topo->ncpus, sizeof(*r->pull_gap));
 	r->pull_batch = calloc(topo->ncpus, sizeof(*r->pull_batch));
 	r->last_kind_ts = calloc(topo->ncpus, sizeof(*r->last_kind_ts));
+	r->lbt_armed = calloc(topo->ncpus, 1);
 	r->pull_task = calloc(topo->ncpus, sizeof(*r->pull_task));
 	r->pull_ran = calloc(topo->ncpus, sizeof(*r->pull_ran));
 	r->pull_delayed = calloc(topo->ncpus, sizeof(*r->pull_delayed));
@@ -3464,7 +3505,7 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 	    !r->selected || !r->fork_probe || !r->removed || !r->tick_rm || !r->tick_saved ||
 	    !r->ksoftirqd_woken || !r->lb_head ||
 	    !r->lb_tail || !r->lb_scratch || !r->lbp || !r->last_local || !r->nohz_last ||
-	    !r->switch_ts || !r->nib_levels || !r->pb_levels || !r->pb_ts || !r->pull_gap || !r->pull_batch || !r->last_kind_ts || !r->pull_task || !r->pull_ran ||
+	    !r->switch_ts || !r->nib_levels || !r->pb_levels || !r->pb_ts || !r->pull_gap || !r->pull_batch || !r->last_kind_ts || !r->lbt_armed || !r->pull_task || !r->pull_ran ||
 	    !r->pull_delayed || !r->lb_probe_idle || !r->lb_probe_ts || !r->pull_probed ||
 	    !r->pull_again ||
 	    !r->lb_llc_last || !r->ticking) {
@@ -3580,6 +3621,8 @@ void sr_replay_free(struct sr_replay *r)
 	free(r->pull_gap);
 	free(r->pull_batch);
 	free(r->last_kind_ts);
+	free(r->lbt_armed);
+	free(r->lbt);
 	free(r->pull_task);
 	free(r->pull_ran);
 	free(r->pull_delayed);

@@ -1134,6 +1134,16 @@ static void print_fidelity(const struct replay_args *a, struct replay_ctx *rc,
 		       "and queue as the kernel's find_busiest_group() had them "
 		       "(--no-input-probes: the engine's)\n",
 		       (unsigned long long)st->lb_kernel_inputs);
+	if (st->lb_mt_n[0] + st->lb_mt_n[1] + st->lb_mt_n[2])
+		printf("inputs:     lb_task: the first model's migration type against the kernel's at "
+		       "%llu balances: %llu agree (the kernel's load %llu of %llu, util %llu of %llu, "
+		       "task %llu of %llu)\n",
+		       (unsigned long long)(st->lb_mt_n[0] + st->lb_mt_n[1] + st->lb_mt_n[2]),
+		       (unsigned long long)(st->lb_mt_agree[0] + st->lb_mt_agree[1] +
+					    st->lb_mt_agree[2]),
+		       (unsigned long long)st->lb_mt_agree[0], (unsigned long long)st->lb_mt_n[0],
+		       (unsigned long long)st->lb_mt_agree[1], (unsigned long long)st->lb_mt_n[1],
+		       (unsigned long long)st->lb_mt_agree[2], (unsigned long long)st->lb_mt_n[2]);
 	if (st->kin.cpus[0] + st->kin.cpus[1] + st->kin.warmup)
 		print_kin_error("the engine's against rqstat", &st->kin);
 	if (st->kin_lb.cpus[0] + st->kin_lb.cpus[1] + st->kin_lb.warmup) {

@@ -59,6 +59,7 @@ static const char *const kind_names[SR_EV__COUNT] = {
 	[SR_EV_SELECT_RQ_RET]	= "select_rq_ret",
 	[SR_EV_SETAFFINITY]	= "setaffinity",
 	[SR_EV_BALANCE_RQ]	= "balance_rq",
+	[SR_EV_LB_TASK]		= "lb_task",
 	[SR_EV_RQSTAT]		= "rqstat",
 	[SR_EV_LB_RQSTAT]	= "lb_rqstat",
 	[SR_EV_LOST]		= "lost",
@@ -105,6 +106,8 @@ enum sr_event_kind sr_event_kind_from_name(const char *name)
 		return SR_EV_RQSTAT;
 	if (!strcmp(name, "lb_rqstat"))
 		return SR_EV_LB_RQSTAT;
+	if (!strcmp(name, "lb_task"))
+		return SR_EV_LB_TASK;
 	/* perf's CTF converter and "system:event" spellings */
 	if (!strncmp(name, "sched:", 6))
 		name += 6;
@@ -238,6 +241,9 @@ void sr_event_reset(struct sr_event *ev)
 	ev->wake_flags = -1;
 	ev->lb_idle = -1;
 	ev->lb_level = -1;
+	ev->lb_mt = -1;
+	ev->lb_imb = -1;
+	ev->lb_nbf = -1;
 	ev->flips = -1;
 	ev->tload = ev->tutil = ev->trunnable = -1;
 	ev->prevload = -1;

@@ -1154,6 +1154,29 @@ static int parse_probe(const struct text_line *l, struct sr_event *ev, struct kv
 			return -1;
 		}
 	}
+	if (ev->kind == SR_EV_LB_TASK) {
+		if (probe_field(b, e, "mt", &v) || v < 0 || v > 3) {
+			err->what = "missing";
+			err->key = "mt";
+			return -1;
+		}
+		ev->lb_mt = (int)v;
+		if (probe_field(b, e, "dst", &v) || v < 0 || v > INT_MAX) {
+			err->what = "missing";
+			err->key = "dst";
+			return -1;
+		}
+		ev->target_cpu = (int)v;
+		if (!probe_field(b, e, "idle", &v) && v >= INT_MIN && v <= INT_MAX)
+			ev->lb_idle = (int)v;
+		if (!probe_field(b, e, "level", &v) && v >= 0 && v <= INT_MAX)
+			ev->lb_level = (int)v;
+		if (!probe_field(b, e, "nbf", &v) && v >= 0 && v <= INT_MAX)
+			ev->lb_nbf = (int)v;
+		if (!probe_field(b, e, "imb", &v))
+			ev->lb_imb = v;
+		return 0;
+	}
 	if (ev->kind == SR_EV_BALANCE_RQ) {
 		if (probe_field(b, e, "idle", &v) || v < INT_MIN || v > INT_MAX) {
 			err->what = "missing";
@@ -1324,6 +1347,7 @@ static int parse_body(struct text_priv *tp, const struct text_line *l, const cha
 	case SR_EV_SELECT_RQ_RET:
 	case SR_EV_SETAFFINITY:
 	case SR_EV_BALANCE_RQ:
+	case SR_EV_LB_TASK:
 		ret = parse_probe(l, ev, &err);
 		if (ret)
 			break;

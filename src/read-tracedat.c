@@ -15,6 +15,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1228,6 +1229,14 @@ static struct dat_type *lookup_type(struct dat_priv *d, int id)
 		ty->f[F_STATE] = field(e, "idle");
 		ty->f[F_PID] = field(e, "level");
 		break;
+	case SR_EV_LB_TASK:
+		ty->f[F_TARGET] = field(e, "dst");
+		ty->f[F_STATE] = field(e, "idle");
+		ty->f[F_PID] = field(e, "level");
+		ty->f[F_DEST] = field(e, "mt");
+		ty->f[F_PRIO] = field(e, "nbf");
+		ty->f[F_PID2] = field(e, "imb");
+		break;
 	case SR_EV_RQSTAT:
 	case SR_EV_LB_RQSTAT:
 		rqstat_fields(ty, e);
@@ -1577,6 +1586,23 @@ static int decode(struct sr_trace *t, struct dat_priv *d, struct tep_record *r,
 			ev->target_cpu = (int)v;
 		if (!num(ty, r, F_PID, &v))
 			ev->lb_level = (int)v;
+		break;
+	case SR_EV_LB_TASK:
+		/* the migration type and dst are what replay reads; the rest where present */
+		if (need(ty, r, F_DEST, &v, "mt", cause))
+			return -SR_E_MISSING;
+		ev->lb_mt = v >= 0 && v <= 3 ? (int)v : -1;
+		if (need(ty, r, F_TARGET, &v, "dst", cause))
+			return -SR_E_MISSING;
+		ev->target_cpu = v >= 0 && v <= INT_MAX ? (int)v : SR_CPU_NONE;
+		if (!num(ty, r, F_STATE, &v))
+			ev->lb_idle = (int)v;
+		if (!num(ty, r, F_PID, &v) && v >= 0 && v <= INT_MAX)
+			ev->lb_level = (int)v;
+		if (!num(ty, r, F_PRIO, &v) && v >= 0 && v <= INT_MAX)
+			ev->lb_nbf = (int)v;
+		if (!num(ty, r, F_PID2, &v))
+			ev->lb_imb = v;
 		break;
 	case SR_EV_OTHER:
 		if (ty->f[F_COMM])

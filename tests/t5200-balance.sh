@@ -353,6 +353,42 @@ ok "lb_rqstat: --fidelity counts the one evaluation that read it" grep -q \
 "$SR" replay -q -o "$TMP/pl-lbk-off.db" -t 2x2x1 --no-input-probes "$TMP/pl-lbk.txt" 2>"$TMP/e"
 same "lb_rqstat: --no-input-probes reads the engine's state (node 1 balanced)" \
 	"$(q "$TMP/pl.db" "$plq")" "$(q "$TMP/pl-lbk-off.db" "$plq")"
+# lb_task (can_migrate_task()'s entry, record.sh --lb-probes): the first after
+# a balance_rq shows the kernel's migration type; --fidelity compares the
+# first model's at the balance decision that follows (node 1 overloaded,
+# node 0 with spare capacity: migrate_util, mt 1)
+lbt() {	# lbt MT OUT: newidle-probe-levels with an lb_task of migration type MT at the NUMA pull
+	sed "/100.005001: balance_rq:/a\\
+          worker-10      [000] d..2.    100.005001: lb_task: (can_migrate_task+0x0/0x200) pid=24 util=0 ue=0 src=2 dst=0 idle=2 imb=900 flags=0 loop=1 fbq=2 mt=$1 level=5 nbf=0" \
+		"$pl" >"$2"
+}
+lbt 1 "$TMP/pl-lbt.txt"
+"$SR" replay -t 2x2x1 "$TMP/pl-lbt.txt" >"$TMP/pl-lbt.out" 2>&1
+ok "lb_task: the kernel's migrate_util is the model's" grep -q \
+	"^inputs: *lb_task: the first model's migration type against the kernel's at 1 balances: 1 agree (the kernel's load 0 of 0, util 1 of 1, task 0 of 0)$" \
+	"$TMP/pl-lbt.out"
+lbt 2 "$TMP/pl-lbt2.txt"
+"$SR" replay -t 2x2x1 --no-input-probes "$TMP/pl-lbt2.txt" >"$TMP/pl-lbt2.out" 2>&1
+ok "lb_task: a kernel's migrate_task is counted as not agreeing, with --no-input-probes too" grep -q \
+	"^inputs: *lb_task: .* at 1 balances: 0 agree (the kernel's load 0 of 0, util 0 of 0, task 0 of 1)$" \
+	"$TMP/pl-lbt2.out"
+same "lb_task: no decision changes" "$(q "$TMP/pl.db" "$plq")" \
+	"$("$SR" replay -q -o "$TMP/pl-lbt.db" -t 2x2x1 "$TMP/pl-lbt.txt" 2>&1 && q "$TMP/pl-lbt.db" "$plq")"
+sed 's/ mt=1 level=5/ level=5/' "$TMP/pl-lbt.txt" >"$TMP/pl-lbt-bad.txt"
+"$SR" replay -q -o "$TMP/pl-lbt-bad.db" -t 2x2x1 "$TMP/pl-lbt-bad.txt" >"$TMP/pl-lbt-bad.out" 2>&1
+same "lb_task without mt: exit 1, no database, one line naming the file, the line and the field" \
+	"1 0 1" "$? $([ -e "$TMP/pl-lbt-bad.db" ] && echo 1 || echo 0) $(grep -c "pl-lbt-bad.txt': line [0-9]*: malformed lb_task: missing mt" "$TMP/pl-lbt-bad.out")"
+# the same on a trace.dat: a 6.1 guest recording of the spread load by
+# trace-cmd with record.sh --balance-probes --input-probes --lb-probes
+I=$FIX/tracedat/inputs/numa-6.1-tc-spread-lb
+"$SR" replay -t "$I.topo" "$I.dat" >"$TMP/lbt-dat.out" 2>&1
+same "lb_task, trace.dat: replays" 0 $?
+ok "lb_task, trace.dat: the migration types of its 26 compared balances all agree" grep -q \
+	"^inputs: *lb_task: the first model's migration type against the kernel's at 26 balances: 26 agree (the kernel's load 2 of 2, util 19 of 19, task 5 of 5)$" \
+	"$TMP/lbt-dat.out"
+"$SR" replay -m v4.15 -t "$I.topo" "$I.dat" >"$TMP/lbt-v4.out" 2>&1
+ok "lb_task, trace.dat: the v4.15 model, counting tasks, takes migrate_task where the kernel filled util" \
+	grep -q "^inputs: *lb_task: .* (the kernel.s load 2 of 2, util 0 of 18, task 5 of 5)$" "$TMP/lbt-v4.out"
 # one sd->level seen where CPUs have two domains: which is which is not known
 grep -v ' cpu=3 idle=0 level=' "$pl" >"$TMP/pl-one.txt"
 "$SR" replay -q -o "$TMP/pl-one.db" -t 2x2x1 "$TMP/pl-one.txt" 2>"$TMP/e"
@@ -475,15 +511,23 @@ same "multi-task pull: both migrations are the periodic balance's" \
 "$SR" replay -t 1x2x1 "$mp" >"$TMP/mp.out" 2>&1
 ok "multi-task pull: --fidelity counts the task moved by the same balance" grep -q \
 	'^balance: .*(0 newidle, 1 periodic; 1 more tasks moved by the same balances)' "$TMP/mp.out"
-# events of no kind the engine reads between the two migrations (the lb_task
-# probes of record.sh --lb-probes fire in detach_tasks() before each): still one balance
+# the lb_task probe of record.sh --lb-probes (in detach_tasks(), before each
+# migration) between the two migrations: still one balance
 sed '/100.041004: sched_migrate_task/i\
           worker-10      [001] ..s1.   100.041002: lb_task: (detach_tasks+0x0/0x3b0) pid=24 util=1000 ue=0 src=0 dst=1 idle=0 imb=1 mt=2 level=2 nbf=0' \
 	"$mp" >"$TMP/mp-other.txt"
 "$SR" replay -q -o "$TMP/mp-other.db" -t 1x2x1 "$TMP/mp-other.txt" 2>"$TMP/e"
-same "multi-task pull: an unread event between the migrations leaves them one balance" \
+same "multi-task pull: an lb_task between the migrations leaves them one balance" \
 	"$(q "$TMP/mp.db" "SELECT kind, prev_cpu, actual_cpu, tid FROM decision")" \
 	"$(q "$TMP/mp-other.db" "SELECT kind, prev_cpu, actual_cpu, tid FROM decision")"
+# ... and an event the engine does not read (an irq)
+sed '/100.041004: sched_migrate_task/i\
+          worker-10      [001] d.h1.   100.041003: irq_handler_entry: irq=11 name=eth0' \
+	"$mp" >"$TMP/mp-irq.txt"
+"$SR" replay -q -o "$TMP/mp-irq.db" -t 1x2x1 "$TMP/mp-irq.txt" 2>"$TMP/e"
+same "multi-task pull: an irq between the migrations leaves them one balance" \
+	"$(q "$TMP/mp.db" "SELECT kind, prev_cpu, actual_cpu, tid FROM decision")" \
+	"$(q "$TMP/mp-irq.db" "SELECT kind, prev_cpu, actual_cpu, tid FROM decision")"
 
 # find_busiest_group()'s prefer_sibling (6.1, 6.12): a local core with spare
 # capacity pulls from a sibling core that runs two tasks more although that

@@ -28,15 +28,16 @@ enum sr_event_kind {
 	SR_EV_BALANCE_RQ,	/* schedreplay/balance_rq kprobe: load_balance entry */
 	SR_EV_RQSTAT,		/* schedreplay/rqstat kprobe: every CPU's rq at select_task_rq_fair */
 	SR_EV_LB_RQSTAT,	/* schedreplay/lb_rqstat kprobe: the same at find_busiest_group */
+	SR_EV_LB_TASK,		/* schedreplay/lb_task kprobe: can_migrate_task with lb_env's fields */
 	SR_EV_LOST,		/* lost / discarded events marker (count may be unknown) */
 	SR_EV_OTHER,		/* any other event, passed through by name */
 	SR_EV__COUNT
 };
 
-/* the recorder's probe events (SR_EV_SELECT_RQ to SR_EV_LB_RQSTAT), named by their readers */
+/* the recorder's probe events (SR_EV_SELECT_RQ to SR_EV_LB_TASK), named by their readers */
 static inline int sr_event_kind_is_probe(enum sr_event_kind kind)
 {
-	return kind >= SR_EV_SELECT_RQ && kind <= SR_EV_LB_RQSTAT;
+	return kind >= SR_EV_SELECT_RQ && kind <= SR_EV_LB_TASK;
 }
 
 /* What a sched_switch says about the task that left the CPU. */
@@ -132,7 +133,16 @@ struct sr_event {
 	uint64_t cpumask;	/* setaffinity: the requested mask of CPUs 0-63 */
 	/* balance_rq: the enum cpu_idle_type value (2 CPU_NEWLY_IDLE), -1 absent */
 	int lb_idle;
-	int lb_level;		/* balance_rq: sd->level, -1 absent */
+	int lb_level;		/* balance_rq, lb_task: sd->level, -1 absent */
+	/*
+	 * lb_task (validation, record.sh --lb-probes): lb_env's
+	 * migration_type (0 load, 1 util, 2 task, 3 misfit), imbalance and
+	 * sd->nr_balance_failed; -1 absent.  Its dst is target_cpu, its
+	 * idle type lb_idle.
+	 */
+	int lb_mt;
+	long long lb_imb;
+	int lb_nbf;
 
 	long long prev_state_raw;	/* switch: as recorded (letters are mapped) */
 	enum sr_prev_state prev_state;

@@ -379,6 +379,12 @@ struct sr_eval {
 	 */
 	uint64_t lb_failed, lb_reset, lb_pinned;
 	/*
+	 * per domain level (the CPU's i-th domain, bottom up): 1 + the
+	 * migration type calculate_imbalance() chose at the first
+	 * load_balance() there (0 load, 1 util, 2 task); 0: none reached
+	 */
+	unsigned char lb_mt[SR_MAX_DOMAIN_LEVELS];
+	/*
 	 * the smallest relative margin, per mille, of the comparisons of PELT
 	 * signals the placement path decided by (1000: none; mainline's
 	 * wakeup and fork placement only)
@@ -715,6 +721,12 @@ struct sr_replay_stats {
 	struct sr_kin_err kin_lb;
 	uint64_t lb_inputs;		/* lb_rqstat events compared */
 	uint64_t lb_kernel_inputs;	/* balance evaluations that read every CPU from lb_rqstat */
+	/*
+	 * lb_task (validation): balances whose first model's migration type
+	 * was compared with the kernel's, by the kernel's (0 load, 1 util,
+	 * 2 task), and how many agreed
+	 */
+	uint64_t lb_mt_n[3], lb_mt_agree[3];
 	uint64_t probe_opened;		/* wakeups opened at their probe (no sched_waking) */
 	uint64_t probe_nopid;		/* wakeup hits (or hits without wake_flags) without
 					 * the pid field: no wakeup to belong to without
