@@ -310,6 +310,7 @@ static int sibling_imbalance(const struct sr_lb_ctx *c, const struct sr_lb_sg *b
  * trace shows, without the failed attempts before them: the surrogate
  * keeps its one task a pull there.
  */
+/* (and where the lb_task probe shows the kernel's value: replay's in->nr_failed) */
 static int lb_by_load(const struct sr_lb_ctx *c)
 {
 	return mainline(c) && (c->in->nr_failed || (c->env && c->env->idle == SR_LB_NEWLY_IDLE));

@@ -720,6 +720,18 @@ static void lb_evaluate(struct sr_replay *r, struct sr_lb_pending *pd, int h, ui
 	 * blocking task already off, no later arrival on, so nothing is taken
 	 * off its counts
 	 */
+	/*
+	 * with the lb_task probe, sd->nr_balance_failed as the kernel last
+	 * showed it at each domain (0 where it showed none): migrate_load is
+	 * then sized by load at every balance (balance.c lb_by_load())
+	 */
+	if (r->lbt_nbf_seen && r->input_probes) {
+		int n = r->topo->ncpus * SR_MAX_DOMAIN_LEVELS, j;
+
+		for (j = 0; j < n; j++)
+			r->lbt_nbf_in[j] = r->lbt_nbf[j] ? (unsigned char)(r->lbt_nbf[j] - 1) : 0;
+		in.nr_failed = r->lbt_nbf_in;
+	}
 	if (k) {
 		kin_fill(r, &v, k);
 		in.nr_sub = in.cfs_sub = 0;
@@ -960,6 +972,11 @@ static int ni_run_estimate(const struct sr_replay *r, int cpu, int level)
 
 /* the kernel's outcome is known: hypothesis @h holds */
 static unsigned lb_ranks(const struct sr_replay *r, int cpu, unsigned got);
+
+unsigned sr_dec_lb_rank(const struct sr_replay *r, int cpu, int level)
+{
+	return level >= 0 && level < 31 ? lb_ranks(r, cpu, 1u << level) : 0;
+}
 
 /*
  * The kernel's migration type (lb_task, on_lb_task()) of each load_balance()

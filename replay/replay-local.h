@@ -121,6 +121,9 @@ struct sr_lb_task_seen {
 	} b[SR_LBT_MAX];
 };
 
+/* the domain rank of sd->level @level on @cpu (bit i: its i-th domain), 0 not known */
+unsigned sr_dec_lb_rank(const struct sr_replay *r, int cpu, int level);
+
 struct sr_replay {
 	uint64_t first_ts;			/* the first event fed (sr_replay_feed) */
 	/* closed wakeup and fork decisions kept for the next ones (decision.c) */
@@ -193,6 +196,13 @@ struct sr_replay {
 	 */
 	struct sr_lb_task_seen *lbt;
 	unsigned char *lbt_armed;
+	/*
+	 * sd->nr_balance_failed as the last lb_task at each domain showed it,
+	 * + 1 (level * ncpus + cpu; 0: none shown), and the input built from
+	 * it for the balance under evaluation (lb_evaluate())
+	 */
+	unsigned char *lbt_nbf, *lbt_nbf_in;
+	int lbt_nbf_seen;		/* an lb_task's nbf was kept at a known domain */
 	struct sr_removed *removed;		/* per cpu: load of tasks that died or woke
 					 * elsewhere, not yet removed */
 	int nremoved;				/* CPUs with a removal pending */

@@ -389,6 +389,25 @@ ok "lb_task, trace.dat: the migration types of its 26 compared balances all agre
 "$SR" replay -m v4.15 -t "$I.topo" "$I.dat" >"$TMP/lbt-v4.out" 2>&1
 ok "lb_task, trace.dat: the v4.15 model, counting tasks, takes migrate_task where the kernel filled util" \
 	grep -q "^inputs: *lb_task: .* (the kernel.s load 2 of 2, util 0 of 18, task 5 of 5)$" "$TMP/lbt-v4.out"
+# lb_task's nbf is the kernel's sd->nr_balance_failed: migrate_load sized by
+# load at a periodic balance too (balance-lb-task-nbf.txt: big2's load 1991
+# fits the imbalance 1479 only shifted by nbf 1)
+nb="$S/balance-lb-task-nbf.txt"
+nbq="SELECT d.kind, d.tid, coalesce(e.cpu, '-'), e.reason FROM decision d JOIN evaluation_v e
+	USING (decision_id) WHERE d.kind LIKE 'balance%' AND e.variant = 'base'"
+"$SR" replay -q -o "$TMP/nbf.db" -t 1x2x1 "$nb" 2>"$TMP/e"
+same "lb_task nbf 1: the periodic balance pulls big2, as the kernel did" \
+	"balance_periodic 13 0 periodic, busy > MC: busiest cpu 1 (nr 2, overloaded) > pull 13 from 1 to 0" \
+	"$(q "$TMP/nbf.db" "$nbq" | tr '|' ' ')"
+sed 's/ nbf=1$/ nbf=0/' "$nb" >"$TMP/nbf0.txt"
+"$SR" replay -q -o "$TMP/nbf0.db" -t 1x2x1 "$TMP/nbf0.txt" 2>"$TMP/e"
+same "lb_task nbf 0: big2's load does not fit: none movable" \
+	"balance_periodic 13 - periodic, busy > MC: busiest cpu 1 (nr 2, overloaded) > none movable > no pull" \
+	"$(q "$TMP/nbf0.db" "$nbq" | tr '|' ' ')"
+"$SR" replay -q -o "$TMP/nbf0-off.db" -t 1x2x1 --no-input-probes "$TMP/nbf0.txt" 2>"$TMP/e"
+same "lb_task nbf, --no-input-probes: not read, the periodic surrogate takes one task" \
+	"balance_periodic 13 0 periodic, busy > MC: busiest cpu 1 (nr 2, overloaded) > pull 13 from 1 to 0" \
+	"$(q "$TMP/nbf0-off.db" "$nbq" | tr '|' ' ')"
 # one sd->level seen where CPUs have two domains: which is which is not known
 grep -v ' cpu=3 idle=0 level=' "$pl" >"$TMP/pl-one.txt"
 "$SR" replay -q -o "$TMP/pl-one.db" -t 2x2x1 "$TMP/pl-one.txt" 2>"$TMP/e"

@@ -54,8 +54,9 @@ struct sr_lb_input {
 					 * find_busiest round */
 	const unsigned char *sgc_imb;	/* the model's sgc->imbalance, level * ncpus + first cpu */
 	/*
-	 * simulate: sd->nr_balance_failed, level * ncpus + cpu (the engine
-	 * keeps it from sr_eval lb_failed / lb_reset); NULL: 0 (replay)
+	 * sd->nr_balance_failed, level * ncpus + cpu: simulate keeps it from
+	 * sr_eval lb_failed / lb_reset, replay takes the lb_task probe's;
+	 * NULL: not known (taken as 0 where it is read)
 	 */
 	const unsigned char *nr_failed;
 	/*
