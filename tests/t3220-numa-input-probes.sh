@@ -74,7 +74,24 @@ input_checks() {
 	trace-cmd report "$D" >"$TMP/rep.txt" 2>/dev/null
 	nsel=$(grep -c ' select_rq: ' "$TMP/rep.txt")
 	nrq=$(grep -c ' rqstat: ' "$TMP/rep.txt")
-	ok "$who: one rqstat for every select_rq ($nrq, $nsel)" sh -c "[ $nsel -gt 100 ] && [ $nrq = $nsel ]"
+	if [ "$nsel" -gt 100 ] && [ "$nrq" = "$nsel" ]; then
+		pass "$who: one rqstat for every select_rq ($nrq, $nsel)"
+	else
+		# seen once in about ten runs (407 rqstat, 408 select_rq), cause not
+		# found: say which events lack their pair, with their CPU's neighbours,
+		# and keep the recording in tests/out for the next look
+		cp "$D" "$TOP/tests/out/t3220-$who-unpaired.dat" 2>/dev/null
+		fail "$who: one rqstat for every select_rq ($nrq, $nsel)" "$(awk '
+			/ rqstat: | select_rq: / {
+				cpu = $2; k = / rqstat: / ? "r" : "s"
+				if (pend[cpu] != "" && pend[cpu] != k) { pend[cpu] = ""; next }
+				if (pend[cpu] != "") print "unpaired: " last[cpu]
+				pend[cpu] = k; last[cpu] = prev[cpu] " || " $0; prev[cpu] = $0; next }
+			{ prev[$2] = $0 }
+			END { for (c in pend) if (pend[c] != "") print "unpaired at the end: " last[c] }' \
+			"$TMP/rep.txt" | cut -c1-300 | head -n 6)
+kept in tests/out/t3220-$who-unpaired.dat"
+	fi
 	same "$who: every rqstat has load, util, run, ue, nr, ttwu and scan of CPUs 0-3" 0 "$(awk '/ rqstat: / {
 			if (gsub(/ c[0-3](load|util|run|ue|nr|ttwu|scan)=[0-9]+/, "&") != 28) bad++ }
 		END { print bad + 0 }' "$TMP/rep.txt")"
