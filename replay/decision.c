@@ -715,23 +715,18 @@ static void lb_evaluate(struct sr_replay *r, struct sr_lb_pending *pd, int h, ui
 	settle_delayed(r, now);
 	fill_view(r, &v, now);
 	/*
+	 * with the lb_task probe, sd->nr_balance_failed as the kernel last
+	 * showed it at each domain (0 where it showed none): migrate_load is
+	 * then sized by load at every balance (balance.c lb_by_load())
+	 */
+	if (r->lbt_nbf_seen && r->input_probes)
+		in.nr_failed = r->lbt_nbf;
+	/*
 	 * with lb_rqstat the balance reads every CPU as the kernel's
 	 * find_busiest_group() found it (kin_fill()): the balancing CPU's
 	 * blocking task already off, no later arrival on, so nothing is taken
 	 * off its counts
 	 */
-	/*
-	 * with the lb_task probe, sd->nr_balance_failed as the kernel last
-	 * showed it at each domain (0 where it showed none): migrate_load is
-	 * then sized by load at every balance (balance.c lb_by_load())
-	 */
-	if (r->lbt_nbf_seen && r->input_probes) {
-		int n = r->topo->ncpus * SR_MAX_DOMAIN_LEVELS, j;
-
-		for (j = 0; j < n; j++)
-			r->lbt_nbf_in[j] = r->lbt_nbf[j] ? (unsigned char)(r->lbt_nbf[j] - 1) : 0;
-		in.nr_failed = r->lbt_nbf_in;
-	}
 	if (k) {
 		kin_fill(r, &v, k);
 		in.nr_sub = in.cfs_sub = 0;
@@ -970,7 +965,6 @@ static int ni_run_estimate(const struct sr_replay *r, int cpu, int level)
 	return q >= 1.0 ? 1024 : (int)(q * 1024.0);
 }
 
-/* the kernel's outcome is known: hypothesis @h holds */
 static unsigned lb_ranks(const struct sr_replay *r, int cpu, unsigned got);
 
 unsigned sr_dec_lb_rank(const struct sr_replay *r, int cpu, int level)
@@ -996,7 +990,7 @@ static void lb_mt_compare(struct sr_replay *r, const struct sr_lb_pending *pd, i
 	if (!s)
 		return;
 	for (i = 0; i < s->n; i++) {
-		unsigned rank = s->b[i].level < 31 ? lb_ranks(r, cpu, 1u << s->b[i].level) : 0;
+		unsigned rank = sr_dec_lb_rank(r, cpu, s->b[i].level);
 		int l = rank ? __builtin_ctz(rank) : -1;
 
 		if (l < 0 || l >= SR_MAX_DOMAIN_LEVELS || !e->lb_mt[l] || s->b[i].mt > 2 ||
@@ -1008,6 +1002,7 @@ static void lb_mt_compare(struct sr_replay *r, const struct sr_lb_pending *pd, i
 	s->n = 0;
 }
 
+/* the kernel's outcome is known: hypothesis @h holds */
 int sr_dec_lb_close(struct sr_replay *r, int cpu, int h, enum sr_decision_kind kind, uint64_t now)
 {
 	struct sr_lb_pending *pd = r->lbp[cpu];

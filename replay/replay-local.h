@@ -197,12 +197,12 @@ struct sr_replay {
 	struct sr_lb_task_seen *lbt;
 	unsigned char *lbt_armed;
 	/*
-	 * sd->nr_balance_failed as the last lb_task at each domain showed it,
-	 * + 1 (level * ncpus + cpu; 0: none shown), and the input built from
-	 * it for the balance under evaluation (lb_evaluate())
+	 * sd->nr_balance_failed as the last lb_task at each domain showed it
+	 * (level * ncpus + cpu; 0 where none did), the balances' nr_failed
+	 * once one did (lbt_nbf_seen; lb_evaluate())
 	 */
-	unsigned char *lbt_nbf, *lbt_nbf_in;
-	int lbt_nbf_seen;		/* an lb_task's nbf was kept at a known domain */
+	unsigned char *lbt_nbf;
+	int lbt_nbf_seen;
 	struct sr_removed *removed;		/* per cpu: load of tasks that died or woke
 					 * elsewhere, not yet removed */
 	int nremoved;				/* CPUs with a removal pending */

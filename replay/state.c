@@ -2964,17 +2964,16 @@ static int on_lb_task(struct sr_replay *r, const struct sr_event *ev)
 
 		r->lbt = calloc((size_t)r->topo->ncpus, sizeof(*r->lbt));
 		r->lbt_nbf = calloc(n, 1);
-		r->lbt_nbf_in = calloc(n, 1);
-		if (!r->lbt || !r->lbt_nbf || !r->lbt_nbf_in)
+		if (!r->lbt || !r->lbt_nbf)
 			return -SR_E_NOMEM;
 	}
 	/* sd->nr_balance_failed, an input of the balances that follow (not with --no-input-probes) */
-	if (r->input_probes && ev->lb_nbf >= 0 && ev->lb_level < 31) {
+	if (r->input_probes && ev->lb_nbf >= 0) {
 		unsigned rank = sr_dec_lb_rank(r, dst, ev->lb_level);
 
 		if (rank) {
 			r->lbt_nbf[__builtin_ctz(rank) * r->topo->ncpus + dst] =
-				(unsigned char)(ev->lb_nbf < 254 ? ev->lb_nbf + 1 : 255);
+				(unsigned char)(ev->lb_nbf < 255 ? ev->lb_nbf : 255);
 			r->lbt_nbf_seen = 1;
 		}
 	}
@@ -3638,7 +3637,6 @@ void sr_replay_free(struct sr_replay *r)
 	free(r->lbt_armed);
 	free(r->lbt);
 	free(r->lbt_nbf);
-	free(r->lbt_nbf_in);
 	free(r->pull_task);
 	free(r->pull_ran);
 	free(r->pull_delayed);
