@@ -212,7 +212,7 @@ void sr_lb_update_sg_lb_stats(struct sr_lb_ctx *c, const uint64_t *span, int lev
 			g->first = cpu;
 		g->weight++;
 		/* sgc->capacity: every CPU of the group */
-		g->capacity += t->cpu[cpu].capacity > 0 ? t->cpu[cpu].capacity : SR_SCHED_CAPACITY;
+		g->capacity += sr_cpu_capacity(t, cpu);
 		if (!sr_cpumask_test(c->env->cpus, cpu))
 			continue;
 		g->nr += c->nr[cpu];
@@ -565,15 +565,12 @@ static long busiest_queue_value(const struct sr_lb_ctx *c, int cpu)
 	const struct sr_lb_env *env = c->env;
 
 	if (env->flags & SR_LBF_MIGRATE_UTIL) {
-		long u = c->util[cpu], cap;
+		long u = c->util[cpu], cap = sr_cpu_capacity(c->v->topo, cpu);
 
 		if (c->nr[cpu] <= 1)
 			return 0;
-		if (sr_kgen_has(c->v->kgen, SR_KF_LB_RUNNABLE_BOOST) && c->run[cpu] > u) {
-			cap = c->v->topo->cpu[cpu].capacity > 0 ? c->v->topo->cpu[cpu].capacity :
-								    SR_SCHED_CAPACITY;
+		if (sr_kgen_has(c->v->kgen, SR_KF_LB_RUNNABLE_BOOST) && c->run[cpu] > u)
 			u = c->run[cpu] < cap ? c->run[cpu] : cap;
-		}
 		return u;
 	}
 	if (c->cfs[cpu] == 1 && c->load[cpu] > env->imbalance)
@@ -1243,25 +1240,20 @@ int sr_model_balance(const struct sr_model *m, const struct sr_view *v,
 		c.cfs[cpu] = v->rq[cpu].cfs_nr - (sr_kgen_has(v->kgen, SR_KF_LB_RUNNABLE) ?
 						   v->rq[cpu].nr_delayed : 0);
 		/*
-		 * update_sg_lb_stats() sums cpu_load(): the root cfs_rq's
-		 * load_avg, blocked load in (6.1, 6.12); the v4.15 model keeps
-		 * the queued weight
-		 */
-		c.load[cpu] = m->sd_era == SR_ERA_MAINLINE ? sr_view_cpu_load(v, cpu, 0) :
-			      (long)v->rq[cpu].cfs_weight;
-		/*
-		 * update_sg_lb_stats() sums cpu_util_cfs() (max(util_avg,
-		 * util_est), capped at the capacity) and cpu_runnable(); the
-		 * blocking task's util_est is off the newly idle CPU
-		 * (util_est_dequeue()), its util_avg stays as blocked util
+		 * update_sg_lb_stats() sums cpu_load() (the root cfs_rq's
+		 * load_avg, blocked load in), cpu_util_cfs() (max(util_avg,
+		 * util_est), capped at the capacity) and cpu_runnable(), one
+		 * read of the signal (6.1, 6.12); the blocking task's util_est
+		 * is off the newly idle CPU (util_est_dequeue()), its util_avg
+		 * stays as blocked util.  The v4.15 model keeps the queued weight.
 		 */
 		if (m->sd_era == SR_ERA_MAINLINE) {
 			struct sr_pelt sig;
-			long cap = v->topo->cpu[cpu].capacity > 0 ? v->topo->cpu[cpu].capacity :
-								   SR_SCHED_CAPACITY;
+			long cap = sr_cpu_capacity(v->topo, cpu);
 			long ue = (long)v->rq[cpu].util_est, util;
 
 			sr_view_cpu_signal(v, cpu, &sig);
+			c.load[cpu] = (long)sig.load_avg;
 			util = (long)sig.util_avg;
 			if (cpu == in->cpu)
 				ue = ue > in->util_est_sub ? ue - in->util_est_sub : 0;
@@ -1269,6 +1261,8 @@ int sr_model_balance(const struct sr_model *m, const struct sr_view *v,
 				util = ue;
 			c.util[cpu] = util > cap ? cap : util;
 			c.run[cpu] = (long)sig.runnable_avg;
+		} else {
+			c.load[cpu] = (long)v->rq[cpu].cfs_weight;
 		}
 	}
 	c.nr[in->cpu] -= in->nr_sub;

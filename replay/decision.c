@@ -170,8 +170,7 @@ static void keep_snapshot(struct sr_replay *r, struct sr_decision *d, const stru
 		sn[c].idle = sr_view_idle_cpu(v, c);
 		/* one decay of the CPU's signal for both (sr_view_cpu_load/util each decay) */
 		sr_view_cpu_signal(v, c, &sig);
-		cap = r->topo->cpu[c].capacity > 0 ? (unsigned long)r->topo->cpu[c].capacity :
-						     SR_SCHED_CAPACITY;
+		cap = (unsigned long)sr_cpu_capacity(r->topo, c);
 		sn[c].load = (long)sig.load_avg;
 		sn[c].util = sig.util_avg > cap ? cap : sig.util_avg;
 	}

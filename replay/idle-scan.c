@@ -88,13 +88,11 @@ static void update_idle_cpu_scan(struct sr_replay *r, const struct sr_domain *d,
 			       sa.util_avg - r->removed[cpu].util : 0;
 			if (r->rq[cpu].util_est > util)
 				util = r->rq[cpu].util_est;
-			cap = t->cpu[cpu].capacity > 0 ? (unsigned long)t->cpu[cpu].capacity :
-							   SR_SCHED_CAPACITY;
+			cap = (unsigned long)sr_cpu_capacity(t, cpu);
 			if (util > cap)
 				util = cap;
 		} else {
-			cap = t->cpu[cpu].capacity > 0 ? (unsigned long)t->cpu[cpu].capacity :
-							   SR_SCHED_CAPACITY;
+			cap = (unsigned long)sr_cpu_capacity(t, cpu);
 			util = r->rq[cpu].cfs.util_avg;
 			if (r->rq[cpu].util_est > util)
 				util = r->rq[cpu].util_est;

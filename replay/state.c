@@ -2427,8 +2427,7 @@ static void aff_fork(struct sr_replay *r, struct sr_task *parent, struct sr_task
 static void post_init_util(struct sr_replay *r, struct sr_task *p, int cpu)
 {
 	const struct sr_pelt *cfs = &r->rq[cpu].cfs;
-	long scale = r->topo->cpu[cpu].capacity > 0 ? r->topo->cpu[cpu].capacity :
-		     SR_SCHED_CAPACITY;
+	long scale = sr_cpu_capacity(r->topo, cpu);
 	long cap = (scale - (long)cfs->util_avg) / 2;
 	unsigned long util = 0, w = p->weight;
 

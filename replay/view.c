@@ -133,8 +133,7 @@ long sr_view_task_h_load(const struct sr_view *v, const struct sr_task *t, int r
 unsigned long sr_view_cpu_util(const struct sr_view *v, int cpu, int util_est)
 {
 	struct sr_pelt s;
-	unsigned long util, cap = v->topo->cpu[cpu].capacity > 0 ?
-				  (unsigned long)v->topo->cpu[cpu].capacity : SR_SCHED_CAPACITY;
+	unsigned long util, cap = (unsigned long)sr_cpu_capacity(v->topo, cpu);
 
 	sr_view_cpu_signal(v, cpu, &s);
 	util = s.util_avg;

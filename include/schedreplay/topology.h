@@ -125,6 +125,12 @@ static inline int sr_cpus_share_cache(const struct sr_topology *t, int a, int b)
 	return t->cpu[a].llc_id == t->cpu[b].llc_id;
 }
 
+/* capacity_orig of @cpu: its topology's, SCHED_CAPACITY_SCALE (1024) where that says none */
+static inline long sr_cpu_capacity(const struct sr_topology *t, int cpu)
+{
+	return t->cpu[cpu].capacity > 0 ? t->cpu[cpu].capacity : 1024;
+}
+
 static inline int sr_cpumask_test(const uint64_t *mask, int cpu)
 {
 	return (mask[cpu / 64] >> (cpu % 64)) & 1;
