@@ -167,30 +167,29 @@ static int mainline(const struct sr_lb_ctx *c)
 	return c->m->sd_era == SR_ERA_MAINLINE;
 }
 
-/*
- * group_classify() (6.1, 6.12): group_is_overloaded() (more tasks than
- * CPUs and util or runnable past the capacity by imbalance_pct), then
- * sg_imbalanced(), then !group_has_capacity() (as many tasks as CPUs or
- * more, and runnable past the capacity or util at it); misfit, asym
- * packing and group_smt_balance are not modelled
- */
+enum sr_lb_group_type sr_group_classify(int nr, int weight, long cap, long util, long runnable,
+					long pct, int imbalanced)
+{
+	int run_over = cap * pct < runnable * 100;
+
+	if (nr > weight && (cap * 100 < util * pct || run_over))
+		return SR_GROUP_OVERLOADED;
+	if (imbalanced)
+		return SR_GROUP_IMBALANCED;
+	if (nr < weight || (!run_over && cap * 100 > util * pct))
+		return SR_GROUP_HAS_SPARE;
+	return SR_GROUP_FULLY_BUSY;
+}
+
+/* mainline's class of @g (sr_group_classify()) and its avg_load */
 static void group_classify(struct sr_lb_ctx *c, const uint64_t *span, int level,
 			   struct sr_lb_sg *g)
 {
-	long pct = c->env->sd->imbalance_pct, cap = g->capacity;
-	int run_over = cap * pct < g->runnable * 100;
-
-	if (g->nr > g->weight && (cap * 100 < g->util * pct || run_over))
-		g->type = SR_GROUP_OVERLOADED;
-	else if (imb_get(c, imb_index(c, level, span)))
-		g->type = SR_GROUP_IMBALANCED;
-	else if (g->nr < g->weight || (!run_over && cap * 100 > g->util * pct))
-		g->type = SR_GROUP_HAS_SPARE;
-	else
-		g->type = SR_GROUP_FULLY_BUSY;
+	g->type = sr_group_classify(g->nr, g->weight, g->capacity, g->util, g->runnable,
+				    c->env->sd->imbalance_pct, imb_get(c, imb_index(c, level, span)));
 	/* update_sg_lb_stats(): avg_load of an overloaded group only */
-	if (g->type == SR_GROUP_OVERLOADED && cap)
-		g->avg_load = g->load_sum * SR_SCHED_CAPACITY / cap;
+	if (g->type == SR_GROUP_OVERLOADED && g->capacity)
+		g->avg_load = g->load_sum * SR_SCHED_CAPACITY / g->capacity;
 }
 
 /*

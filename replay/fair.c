@@ -545,15 +545,13 @@ static int sis_v415(struct sr_wake_ctx *c, int prev, int target)
 
 /* ---- the slow path (schedreplay-models(7) §5.7) ----------------------------------- */
 
-enum group_type { GROUP_HAS_SPARE, GROUP_FULLY_BUSY, GROUP_IMBALANCED, GROUP_OVERLOADED };
-
 struct group_stats {
 	int weight, idle_cpus, nr;
 	long load;
 	long avg_load;		/* mainline: load per capacity, fully busy / overloaded only */
 	long rload, aload;	/* v4.x: runnable (enqueued) and full load, per capacity */
 	unsigned long util, runnable;
-	enum group_type type;
+	enum sr_lb_group_type type;
 };
 
 /*
@@ -636,29 +634,22 @@ static void group_stats(struct sr_wake_ctx *c, const uint64_t *span, int pct, in
 	/* v4.x scales group loads to one CPU's capacity */
 	gs->rload /= gs->weight;
 	gs->aload /= gs->weight;
-	/* group_is_overloaded(), then group_has_capacity(): each test the class turned on */
+	/*
+	 * the margins of each test of group_is_overloaded() and
+	 * group_has_capacity() the class turned on, then the class
+	 * (sr_group_classify())
+	 */
 	if (gs->nr > gs->weight) {
 		margin(c, cap * 100, gs->util * (unsigned long)pct);
 		margin(c, cap * (unsigned long)pct, gs->runnable * 100);
-	}
-	if (gs->nr > gs->weight && (cap * 100 < gs->util * (unsigned long)pct ||
-				    cap * (unsigned long)pct < gs->runnable * 100)) {
-		gs->type = GROUP_OVERLOADED;
-	} else if (imb) {
-		gs->type = GROUP_IMBALANCED;
-	} else if (gs->nr < gs->weight) {
-		gs->type = GROUP_HAS_SPARE;
-	} else {
+	} else if (gs->nr == gs->weight && !imb) {
 		margin(c, cap * (unsigned long)pct, gs->runnable * 100);
-		if (cap * (unsigned long)pct < gs->runnable * 100) {
-			gs->type = GROUP_FULLY_BUSY;
-		} else {
+		if (!(cap * (unsigned long)pct < gs->runnable * 100))
 			margin(c, cap * 100, gs->util * (unsigned long)pct);
-			gs->type = cap * 100 > gs->util * (unsigned long)pct ? GROUP_HAS_SPARE :
-									      GROUP_FULLY_BUSY;
-		}
 	}
-	if (gs->type == GROUP_FULLY_BUSY || gs->type == GROUP_OVERLOADED)
+	gs->type = sr_group_classify(gs->nr, gs->weight, (long)cap, (long)gs->util,
+				     (long)gs->runnable, pct, imb);
+	if (gs->type == SR_GROUP_FULLY_BUSY || gs->type == SR_GROUP_OVERLOADED)
 		gs->avg_load = gs->load * SR_SCHED_CAPACITY / (long)cap;
 }
 
@@ -795,16 +786,16 @@ static int idlest_group(struct sr_wake_ctx *c, int level, int cpu, int mainline)
 			continue;
 		}
 		/* update_pick_idlest(): not group_imbalanced, which the slow path does not compare */
-		if (best_first != SR_NONE && gs.type == best.type && gs.type == GROUP_IMBALANCED)
+		if (best_first != SR_NONE && gs.type == best.type && gs.type == SR_GROUP_IMBALANCED)
 			continue;
 		if (best_first != SR_NONE && gs.type == best.type) {
-			if (gs.type != GROUP_HAS_SPARE)
+			if (gs.type != SR_GROUP_HAS_SPARE)
 				margin(c, gs.avg_load, best.avg_load);
 			else if (gs.idle_cpus == best.idle_cpus)
 				margin(c, gs.util, best.util);
 		}
 		if (best_first == SR_NONE || gs.type < best.type ||
-		    (gs.type == best.type && (gs.type == GROUP_HAS_SPARE ?
+		    (gs.type == best.type && (gs.type == SR_GROUP_HAS_SPARE ?
 		     (gs.idle_cpus > best.idle_cpus ||
 		      (gs.idle_cpus == best.idle_cpus && gs.util < best.util)) :
 		     gs.avg_load < best.avg_load))) {
@@ -826,9 +817,9 @@ static int idlest_group(struct sr_wake_ctx *c, int level, int cpu, int mainline)
 		} else if (local.type != best.type) {
 			/* sched_balance_find_dst_group(): the lower class wins */
 			go = best.type < local.type;
-		} else if (local.type == GROUP_IMBALANCED) {
+		} else if (local.type == SR_GROUP_IMBALANCED) {
 			go = 0;		/* "not used in the slow wakeup path": NULL */
-		} else if (local.type == GROUP_HAS_SPARE) {
+		} else if (local.type == SR_GROUP_HAS_SPARE) {
 			int imb = abs(local.idle_cpus - best.idle_cpus);
 
 			go = best.idle_cpus > local.idle_cpus;

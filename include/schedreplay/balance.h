@@ -107,13 +107,24 @@ struct sr_lb_env {
 	const uint64_t *dst_grpmask;
 };
 
-/* group_type (mainline: group_classify(); v4.15: by tasks) */
+/* group_type (mainline: group_classify(); v4.15's balance: by tasks) */
 enum sr_lb_group_type {
 	SR_GROUP_HAS_SPARE,
 	SR_GROUP_FULLY_BUSY,
 	SR_GROUP_IMBALANCED,		/* a child domain's pinned tasks (sgc->imbalance) */
 	SR_GROUP_OVERLOADED,
 };
+
+/*
+ * group_classify() (6.1, 6.12), for the balance and the fork slow path:
+ * group_is_overloaded() (more tasks than CPUs, and util or runnable past
+ * the capacity @cap by imbalance_pct @pct), then sg_imbalanced()
+ * (@imbalanced), then !group_has_capacity() (as many tasks as CPUs or more,
+ * and runnable past the capacity or util at it); misfit, asym packing and
+ * group_smt_balance are not modelled
+ */
+enum sr_lb_group_type sr_group_classify(int nr, int weight, long cap, long util, long runnable,
+					long pct, int imbalanced);
 
 /* struct sg_lb_stats of one group */
 struct sr_lb_sg {
