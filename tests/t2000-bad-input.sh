@@ -153,6 +153,32 @@ else
 	skip "rqstat with an unreadable c0load" "no trace-cmd convert or python3"
 fi
 
+# a trace.dat whose lb_task probe (record.sh --lb-probes) has an mt the
+# reader cannot take (its format says 3 bytes): a v6 copy of the committed
+# recording, refused in one line naming the file, the record and lb_task
+if command -v trace-cmd >/dev/null && command -v python3 >/dev/null &&
+	trace-cmd convert -i "$FIX/tracedat/inputs/numa-6.1-tc-spread-lb.dat" -o "$TMP/lbt6.dat" \
+		--file-version 6 >/dev/null 2>&1 &&
+	python3 -c '
+import sys
+d = open(sys.argv[1], "rb").read()
+i = d.find(b"name: lb_task\n")
+j = d.find(b"field:u32 mt;", i)
+k = d.find(b"size:4;", j)
+if i < 0 or j < 0 or k < 0:
+    sys.exit(1)
+open(sys.argv[2], "wb").write(d[:k] + b"size:3;" + d[k + 7:])' "$TMP/lbt6.dat" "$TMP/lbtbad.dat"; then
+	"$SR" replay -q -o "$TMP/lbtbad.db" "$TMP/lbtbad.dat" >"$TMP/o" 2>"$TMP/e1"
+	same "lb_task with an unreadable mt exits 1" 1 $?
+	ok "... one line naming the file, the record and lb_task" grep -qx \
+		"schedreplay: cannot read '$TMP/lbtbad.dat': cpu [0-9]* record at offset [0-9]*: lb_task without a readable 'mt' field" \
+		"$TMP/e1"
+	same "... and only that line" 1 "$(wc -l <"$TMP/e1")"
+	ok "... and no database" test ! -e "$TMP/lbtbad.db"
+else
+	skip "lb_task with an unreadable mt" "no trace-cmd convert or python3"
+fi
+
 # the same v6 copy with its rqstat event renamed lb_rqstat (the balance-side
 # probe of record.sh --lb-probes --input-probes; three spaces of its print
 # fmt give the name room, so that no offset moves): read as lb_rqstat, and
