@@ -121,60 +121,52 @@ else
 		"schedreplay: cannot open '$TMP/unreadable.txt': Permission denied" "$(cat "$TMP/e1")"
 fi
 
-# c0load_refused EVENT NAME WHAT: replay of $TMP/NAME.dat, whose EVENT has a
-# c0load the reader cannot take, is refused: exit 1, one line naming WHAT, no
-# database
-c0load_refused() {
+# unreadable_refused EVENT NAME WHAT FIELD: replay of $TMP/NAME.dat, whose
+# EVENT has a FIELD the reader cannot take, is refused: exit 1, one line
+# naming WHAT, no database
+unreadable_refused() {
 	"$SR" replay -q -o "$TMP/$2.db" "$TMP/$2.dat" >"$TMP/o" 2>"$TMP/e1"
-	same "$1 with an unreadable c0load exits 1" 1 $?
+	same "$1 with an unreadable $4 exits 1" 1 $?
 	ok "... one line naming $3" grep -qx \
-		"schedreplay: cannot read '$TMP/$2.dat': cpu [0-9]* record at offset [0-9]*: $1 without a readable 'c0load' field" \
+		"schedreplay: cannot read '$TMP/$2.dat': cpu [0-9]* record at offset [0-9]*: $1 without a readable '$4' field" \
 		"$TMP/e1"
 	same "... and only that line" 1 "$(wc -l <"$TMP/e1")"
 	ok "... and no database" test ! -e "$TMP/$2.db"
 }
 
-# a trace.dat whose rqstat input probe has a c0load the reader cannot take
-# (its format says 3 bytes): made here from the committed recording, as a
-# v6 copy whose format text can be patched (v7 compresses it)
-if command -v trace-cmd >/dev/null && command -v python3 >/dev/null &&
-	trace-cmd convert -i "$FIX/tracedat/inputs/numa-6.12-sr-mix.dat" -o "$TMP/rq6.dat" \
-		--file-version 6 >/dev/null 2>&1 &&
+# v6_narrowed IN V6 OUT EVENT DECL SIZE: IN as a v6 copy V6, whose format
+# text can be patched (v7 compresses it), and OUT, V6 with EVENT's field
+# DECL (of SIZE bytes) said to be 3 bytes, which the reader cannot take
+v6_narrowed() {
+	trace-cmd convert -i "$1" -o "$2" --file-version 6 >/dev/null 2>&1 &&
 	python3 -c '
 import sys
 d = open(sys.argv[1], "rb").read()
-i = d.find(b"field:u64 c0load;")
-j = d.find(b"size:8;", i)
-if i < 0 or j < 0:
+i = d.find(b"name: " + sys.argv[3].encode() + b"\n")
+j = d.find(sys.argv[4].encode(), i)
+k = d.find(b"size:" + sys.argv[5].encode() + b";", j)
+if i < 0 or j < 0 or k < 0:
     sys.exit(1)
-open(sys.argv[2], "wb").write(d[:j] + b"size:3;" + d[j + 7:])' "$TMP/rq6.dat" "$TMP/rqbad.dat"; then
-	c0load_refused rqstat rqbad "the file and the record"
+open(sys.argv[2], "wb").write(d[:k] + b"size:3;" + d[k + 6 + len(sys.argv[5]):])' "$2" "$3" "$4" "$5" "$6"
+}
+
+have_convert() {
+	command -v trace-cmd >/dev/null && command -v python3 >/dev/null
+}
+
+# a trace.dat whose rqstat input probe has a c0load the reader cannot take:
+# made here from the committed recording
+if have_convert && v6_narrowed "$FIX/tracedat/inputs/numa-6.12-sr-mix.dat" "$TMP/rq6.dat" \
+		"$TMP/rqbad.dat" rqstat "field:u64 c0load;" 8; then
+	unreadable_refused rqstat rqbad "the file and the record" c0load
 else
 	skip "rqstat with an unreadable c0load" "no trace-cmd convert or python3"
 fi
 
-# a trace.dat whose lb_task probe (record.sh --lb-probes) has an mt the
-# reader cannot take (its format says 3 bytes): a v6 copy of the committed
-# recording, refused in one line naming the file, the record and lb_task
-if command -v trace-cmd >/dev/null && command -v python3 >/dev/null &&
-	trace-cmd convert -i "$FIX/tracedat/inputs/numa-6.1-tc-spread-lb.dat" -o "$TMP/lbt6.dat" \
-		--file-version 6 >/dev/null 2>&1 &&
-	python3 -c '
-import sys
-d = open(sys.argv[1], "rb").read()
-i = d.find(b"name: lb_task\n")
-j = d.find(b"field:u32 mt;", i)
-k = d.find(b"size:4;", j)
-if i < 0 or j < 0 or k < 0:
-    sys.exit(1)
-open(sys.argv[2], "wb").write(d[:k] + b"size:3;" + d[k + 7:])' "$TMP/lbt6.dat" "$TMP/lbtbad.dat"; then
-	"$SR" replay -q -o "$TMP/lbtbad.db" "$TMP/lbtbad.dat" >"$TMP/o" 2>"$TMP/e1"
-	same "lb_task with an unreadable mt exits 1" 1 $?
-	ok "... one line naming the file, the record and lb_task" grep -qx \
-		"schedreplay: cannot read '$TMP/lbtbad.dat': cpu [0-9]* record at offset [0-9]*: lb_task without a readable 'mt' field" \
-		"$TMP/e1"
-	same "... and only that line" 1 "$(wc -l <"$TMP/e1")"
-	ok "... and no database" test ! -e "$TMP/lbtbad.db"
+# the same for the lb_task probe (record.sh --lb-probes) and its mt
+if have_convert && v6_narrowed "$FIX/tracedat/inputs/numa-6.1-tc-spread-lb.dat" "$TMP/lbt6.dat" \
+		"$TMP/lbtbad.dat" lb_task "field:u32 mt;" 4; then
+	unreadable_refused lb_task lbtbad "the file, the record and lb_task" mt
 else
 	skip "lb_task with an unreadable mt" "no trace-cmd convert or python3"
 fi
@@ -210,7 +202,7 @@ if [ -s "$TMP/rq6.dat" ] && lb_rename "$TMP/rq6.dat" "$TMP/lb.dat" &&
 	same "a trace.dat with lb_rqstat replays" 0 $?
 	ok "... and compares the engine's CPUs with it" grep -q \
 		"^inputs: *balance: the engine's other CPUs against lb_rqstat ([1-9][0-9]*)" "$TMP/o"
-	c0load_refused lb_rqstat lbbad "the file, the record and the event"
+	unreadable_refused lb_rqstat lbbad "the file, the record and the event" c0load
 else
 	skip "lb_rqstat in a trace.dat" "no trace-cmd convert or python3"
 fi
