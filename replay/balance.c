@@ -1300,3 +1300,81 @@ int sr_model_balance(const struct sr_model *m, const struct sr_view *v,
 	sr_lb_scratch_free(own);
 	return 0;
 }
+
+/* ---- the periodic balance's clock (struct sr_lb_clock) -------------------------- */
+
+/* load_balance(): the interval of a balance that met only pinned tasks, ms */
+#define MAX_PINNED_INTERVAL 512
+
+void sr_lb_clock_init(struct sr_lb_clock *k, uint64_t now)
+{
+	int l;
+
+	memset(k, 0, sizeof(*k));
+	k->next_balance = now;
+	for (l = 0; l < SR_MAX_DOMAIN_LEVELS; l++)
+		k->last_balance[l] = UINT64_MAX;
+}
+
+uint64_t sr_lb_clock_interval(const struct sr_lb_clock *k, const struct sr_cpu_topo *ct,
+			      int level, int busy, int hz, int ncpus)
+{
+	uint64_t ms, j, jmax = (uint64_t)hz * (uint64_t)ncpus / 10;
+
+	if (level >= ct->ndomains || level >= SR_MAX_DOMAIN_LEVELS || hz <= 0)
+		return UINT64_MAX / 4;
+	ms = k->interval_ms[level] ? k->interval_ms[level] : (uint64_t)ct->dom[level].span_weight;
+	if (busy && ct->dom[level].busy_factor > 0)
+		ms *= (uint64_t)ct->dom[level].busy_factor;
+	/* msecs_to_jiffies() rounds up */
+	j = (ms * (uint64_t)hz + 999) / 1000;
+	if (busy && j > 1)
+		j--;
+	if (j < 1)
+		j = 1;
+	if (jmax >= 1 && j > jmax)
+		j = jmax;
+	return j * (1000000000ULL / (uint64_t)hz);
+}
+
+unsigned sr_lb_clock_due(const struct sr_lb_clock *k, const struct sr_cpu_topo *ct, uint64_t now,
+			 int busy, int hz, int ncpus)
+{
+	unsigned due = 0;
+	int l;
+
+	for (l = 0; l < ct->ndomains && l < SR_MAX_DOMAIN_LEVELS; l++)
+		if (k->last_balance[l] == UINT64_MAX ||
+		    now >= k->last_balance[l] + sr_lb_clock_interval(k, ct, l, busy, hz, ncpus))
+			due |= 1u << l;
+	return due;
+}
+
+void sr_lb_clock_done(struct sr_lb_clock *k, const struct sr_cpu_topo *ct, unsigned due,
+		      int busy, uint64_t now, int hz, int ncpus, unsigned pulled, unsigned failed,
+		      unsigned pinned)
+{
+	uint64_t next = UINT64_MAX, t;
+	int l;
+
+	for (l = 0; l < ct->ndomains && l < SR_MAX_DOMAIN_LEVELS; l++) {
+		if (due >> l & 1) {
+			unsigned min = (unsigned)ct->dom[l].span_weight;
+			unsigned cur = k->interval_ms[l] ? k->interval_ms[l] : min;
+
+			k->last_balance[l] = now;
+			if ((pulled | failed) >> l & 1)
+				cur = min;
+			else if (((pinned >> l & 1) && cur < MAX_PINNED_INTERVAL) || cur < 2 * min)
+				cur *= 2;
+			k->interval_ms[l] = cur;
+		}
+		if (k->last_balance[l] == UINT64_MAX)
+			t = now;
+		else
+			t = k->last_balance[l] + sr_lb_clock_interval(k, ct, l, busy, hz, ncpus);
+		if (t < next)
+			next = t;
+	}
+	k->next_balance = next == UINT64_MAX ? now + UINT64_MAX / 4 : next;
+}

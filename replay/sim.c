@@ -91,11 +91,7 @@ struct scpu {
 	uint64_t min_vruntime;
 	uint64_t run_gen;
 	int tick_armed;
-	uint64_t next_balance;		/* rq->next_balance: the soonest level's */
-	/* per domain level: sd->last_balance (UINT64_MAX: not yet balanced) */
-	uint64_t last_balance[SR_MAX_DOMAIN_LEVELS];
-	/* per domain level: sd->balance_interval in ms (0: min_interval, the span) */
-	unsigned lb_interval[SR_MAX_DOMAIN_LEVELS];
+	struct sr_lb_clock clk;		/* the periodic balance's (levels_due()) */
 	unsigned lb_pulled;		/* bit l: a pull at that level in this pass */
 	unsigned lb_failed;		/* bit l: an imbalance found and nothing moved */
 	unsigned lb_pinned;		/* bit l: every task it could pull was pinned */
@@ -324,9 +320,6 @@ static void detach(struct sim *s, struct stask *p)
 }
 
 #define UTIL_EST_MARGIN (SR_SCHED_CAPACITY / 100)
-
-/* MAX_PINNED_INTERVAL (kernel/sched/fair.c, 6.1 and 6.12): ms */
-#define SIM_MAX_PINNED_INTERVAL 512
 
 /* util_est_update() at a dequeue for sleep (v6.8+ form, as replay/state.c) */
 static void util_est_update(struct sim *s, struct stask *p)
@@ -1372,96 +1365,35 @@ static int balance_once(struct sim *s, enum sr_decision_kind kind, int cpu, enum
 }
 
 /*
- * get_sd_balance_interval() of domain @level (6.1, 6.12): its
- * balance_interval (struct scpu lb_interval, levels_done()), times
- * busy_factor on a busy CPU, in jiffies (msecs_to_jiffies() rounds up),
- * one jiffy less when busy, clamped to 1 .. max_load_balance_interval
- * (HZ * CPUs / 10)
- */
-static uint64_t balance_interval(const struct sim *s, int cpu, int level, int busy)
-{
-	const struct sr_cpu_topo *t = &s->topo->cpu[cpu];
-	uint64_t ms, j, jmax = (uint64_t)s->o->hz * (uint64_t)s->ncpus / 10;
-
-	if (level >= t->ndomains)
-		return UINT64_MAX / 4;
-	ms = level < SR_MAX_DOMAIN_LEVELS && s->cpu[cpu].lb_interval[level] ?
-	     s->cpu[cpu].lb_interval[level] : (uint64_t)t->dom[level].span_weight;
-	if (busy && t->dom[level].busy_factor > 0)
-		ms *= (uint64_t)t->dom[level].busy_factor;
-	j = (ms * (uint64_t)s->o->hz + 999) / 1000;
-	if (busy && j > 1)
-		j--;
-	if (j < 1)
-		j = 1;
-	if (jmax >= 1 && j > jmax)
-		j = jmax;
-	return j * s->tick_ns;
-}
-
-/*
  * The levels of @cpu that rebalance_domains() (6.1) / sched_balance_domains()
- * (6.12) balances now: time_after_eq(jiffies, sd->last_balance + interval),
- * interval per level from get_sd_balance_interval(sd, busy).  SD_SERIALIZE's
- * trylock (the NUMA levels) never fails here: the engine runs one balance at
- * a time.
+ * (6.12) balances now (sr_lb_clock_due()).  SD_SERIALIZE's trylock (the
+ * NUMA levels) never fails here: the engine runs one balance at a time.
  */
 static unsigned levels_due(const struct sim *s, int cpu, int busy)
 {
-	const struct scpu *sc = &s->cpu[cpu];
-	unsigned due = 0;
-	int l;
-
-	for (l = 0; l < s->topo->cpu[cpu].ndomains && l < SR_MAX_DOMAIN_LEVELS; l++)
-		if (sc->last_balance[l] == UINT64_MAX ||
-		    s->now >= sc->last_balance[l] + balance_interval(s, cpu, l, busy))
-			due |= 1u << l;
-	return due;
+	return sr_lb_clock_due(&s->cpu[cpu].clk, &s->topo->cpu[cpu], s->now, busy, s->o->hz,
+			       s->ncpus);
 }
 
 /*
- * After a pass over @cpu's due levels: sd->last_balance = jiffies at each;
- * load_balance() (6.1, 6.12): a level that found an imbalance resets its
- * balance_interval to min_interval (sd_init(): the span in ms), whether it
- * moved a task or not; one that found the domain balanced doubles it up to
- * max_interval (twice the span), and one whose busiest queues held only
- * pinned tasks (out_all_pinned, LBF_ALL_PINNED) up to MAX_PINNED_INTERVAL
- * (512 ms) ("tune up the balancing interval", at out_one_pinned);
- * rq->next_balance is the soonest level's last_balance + interval.  The
- * walk's stop on continue_balancing (should_we_balance() failing) is not
- * seen by the engine: every due level counts as balanced.
+ * After a pass over @cpu's due levels (sr_lb_clock_done(), from what each
+ * level's load_balance() found).  The walk's stop on continue_balancing
+ * (should_we_balance() failing) is not seen by the engine: every due level
+ * counts as balanced.
  */
 static void levels_done(struct sim *s, int cpu, unsigned due, int busy)
 {
 	struct scpu *sc = &s->cpu[cpu];
-	uint64_t next = UINT64_MAX, t;
 	int l;
 
-	for (l = 0; l < s->topo->cpu[cpu].ndomains && l < SR_MAX_DOMAIN_LEVELS; l++) {
-		if (due >> l & 1) {
+	for (l = 0; l < s->topo->cpu[cpu].ndomains && l < SR_MAX_DOMAIN_LEVELS; l++)
+		if (due >> l & 1)
 			s->st.lb_level[l]++;
-			sc->last_balance[l] = s->now;
-			unsigned min = s->topo->cpu[cpu].dom[l].span_weight;
-			unsigned cur = sc->lb_interval[l] ? sc->lb_interval[l] : min;
-
-			if ((sc->lb_pulled | sc->lb_failed) >> l & 1)
-				cur = min;
-			else if (((sc->lb_pinned >> l & 1) && cur < SIM_MAX_PINNED_INTERVAL) ||
-				 cur < 2 * min)
-				cur *= 2;
-			sc->lb_interval[l] = cur;
-		}
-		if (sc->last_balance[l] == UINT64_MAX)
-			t = s->now;
-		else
-			t = sc->last_balance[l] + balance_interval(s, cpu, l, busy);
-		if (t < next)
-			next = t;
-	}
+	sr_lb_clock_done(&sc->clk, &s->topo->cpu[cpu], due, busy, s->now, s->o->hz, s->ncpus,
+			 sc->lb_pulled, sc->lb_failed, sc->lb_pinned);
 	sc->lb_pulled = 0;
 	sc->lb_failed = 0;
 	sc->lb_pinned = 0;
-	sc->next_balance = next == UINT64_MAX ? s->now + UINT64_MAX / 4 : next;
 }
 
 /* the ILB still idle (it did not pull for itself) */
@@ -1488,7 +1420,7 @@ static int tick_balance(struct sim *s, int cpu)
 {
 	int ret, n, ilb, c;
 
-	if (s->now >= s->cpu[cpu].next_balance) {
+	if (s->now >= s->cpu[cpu].clk.next_balance) {
 		memset(s->due, 0, (size_t)s->ncpus * sizeof(*s->due));
 		s->due[cpu] = levels_due(s, cpu, 1);
 		s->cpu[cpu].lb_pulled = 0;
@@ -1522,7 +1454,7 @@ static int tick_balance(struct sim *s, int cpu)
 			s->cpu[c].lb_pulled = 0;
 			s->cpu[c].lb_failed = 0;
 			s->cpu[c].lb_pinned = 0;
-			if ((cpu_idle_now(s, c) || c == ilb) && s->now >= s->cpu[c].next_balance)
+			if ((cpu_idle_now(s, c) || c == ilb) && s->now >= s->cpu[c].clk.next_balance)
 				s->due[c] = levels_due(s, c, 0);
 		}
 		for (n = 0; n < s->ncpus; n++) {
@@ -1541,8 +1473,8 @@ static int tick_balance(struct sim *s, int cpu)
 				levels_done(s, c, s->due[c], 0);
 			if (!cpu_idle_now(s, c) && c != ilb)
 				continue;
-			if (s->cpu[c].next_balance < next)
-				next = s->cpu[c].next_balance;
+			if (s->cpu[c].clk.next_balance < next)
+				next = s->cpu[c].clk.next_balance;
 		}
 		s->nohz_next = next == UINT64_MAX || next < s->now ?
 			s->now + s->tick_ns : next;
@@ -2730,9 +2662,7 @@ static int sim_setup(struct sim *s)
 		s->idle[c].last_wakee = -1;
 		s->idle[c].recent_used_cpu = -1;
 		s->idle[c].lb_cpu = -1;
-		s->cpu[c].next_balance = d->t0;
-		for (i = 0; i < SR_MAX_DOMAIN_LEVELS; i++)
-			s->cpu[c].last_balance[i] = UINT64_MAX;
+		sr_lb_clock_init(&s->cpu[c].clk, d->t0);
 		/* sd_init(): newidle_call 512, newidle_success 256, newidle_ratio 512 */
 		for (i = 0; i < SR_MAX_DOMAIN_LEVELS; i++) {
 			s->cpu[c].ni_call[i] = 512;

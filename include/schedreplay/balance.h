@@ -255,4 +255,45 @@ int sr_lb_nohz_idle(const struct sr_lb_ctx *c, int cpu);
  */
 int sr_lb_nohz_balance_cpu(struct sr_lb_ctx *c, int cpu);
 
+/*
+ * The periodic balance's clock of one CPU, as rebalance_domains() (6.1) /
+ * sched_balance_domains() (6.12) keeps it: per domain level
+ * sd->last_balance and sd->balance_interval, and rq->next_balance.  The
+ * simulator runs its balances by it; replay infers by it the balances a
+ * trace without the balance probes does not show.
+ */
+struct sr_lb_clock {
+	uint64_t next_balance;				/* rq->next_balance (ns) */
+	uint64_t last_balance[SR_MAX_DOMAIN_LEVELS];	/* ns; UINT64_MAX: not yet */
+	unsigned interval_ms[SR_MAX_DOMAIN_LEVELS];	/* 0: min_interval (the span) */
+};
+
+/* not balanced yet at any level, the first pass due at @now */
+void sr_lb_clock_init(struct sr_lb_clock *k, uint64_t now);
+
+/*
+ * get_sd_balance_interval() (6.1, 6.12) of @ct's domain @level, in ns of
+ * whole jiffies at @hz on a machine of @ncpus: sd->balance_interval, times
+ * busy_factor when @busy (one jiffy less), clamped to 1 jiffy ..
+ * max_load_balance_interval (HZ * CPUs / 10)
+ */
+uint64_t sr_lb_clock_interval(const struct sr_lb_clock *k, const struct sr_cpu_topo *ct,
+			      int level, int busy, int hz, int ncpus);
+
+/* the levels due at @now: time_after_eq(jiffies, sd->last_balance + interval) */
+unsigned sr_lb_clock_due(const struct sr_lb_clock *k, const struct sr_cpu_topo *ct, uint64_t now,
+			 int busy, int hz, int ncpus);
+
+/*
+ * After a pass over the levels @due at @now: sd->last_balance = jiffies
+ * there; load_balance() resets balance_interval to min_interval where it
+ * found an imbalance (@pulled or @failed, bit per level), doubles it up to
+ * max_interval (twice the span) where balanced, up to MAX_PINNED_INTERVAL
+ * (512 ms) where only pinned tasks were found (@pinned); rq->next_balance
+ * becomes the soonest level's next
+ */
+void sr_lb_clock_done(struct sr_lb_clock *k, const struct sr_cpu_topo *ct, unsigned due,
+		      int busy, uint64_t now, int hz, int ncpus, unsigned pulled, unsigned failed,
+		      unsigned pinned);
+
 #endif
