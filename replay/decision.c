@@ -31,8 +31,8 @@ void sr_dec_pending_free(struct sr_pending *pd)
  * The sgc->imbalance marks model @i's placement reads (group_classify() on
  * the slow path, replay/fair.c): with the balance probes every
  * load_balance() the kernel ran is in the trace and the engine keeps the
- * marks at each (sr_dec_lb_hints()); without them it sees only the
- * balances that pulled, and the placement reads none.  A side that runs no
+ * marks at each (sr_dec_lb_hints()); without them the engine infers
+ * the balances from the tick (sr_dec_lb_infer()).  A side that runs no
  * balance of its own reads its base model's.
  */
 static int marks_of(const struct sr_replay *r, int i)
@@ -42,7 +42,8 @@ static int marks_of(const struct sr_replay *r, int i)
 
 static const unsigned char *placement_marks(const struct sr_replay *r, int i)
 {
-	return r->balance_probes && r->lb_hints ? r->lb_imb[marks_of(r, i)] : NULL;
+	return (r->balance_probes && r->lb_hints) || r->lb_marks_inferred ?
+	       r->lb_imb[marks_of(r, i)] : NULL;
 }
 
 /* models @i and @j read the same marks (their placements may be copied) */
@@ -1287,6 +1288,62 @@ void sr_dec_lb_hints(struct sr_replay *r, int cpu, int level, uint64_t now)
 		for (k = 0; k < e.neffects; k++)
 			r->lb_imb[i][e.effect[k] >> 1] = (unsigned char)(e.effect[k] & 1);
 	}
+}
+
+/*
+ * A load_balance() pass on @cpu at the levels @pass that a trace without
+ * the balance probes does not show, inferred from the tick (idle-scan.c):
+ * each model balancing runs it on the engine's state as it stands, for the
+ * sgc->imbalance marks it leaves (as sr_dec_lb_hints()); nothing else of
+ * the engine changes, and the pass is no decision.  Return the levels at
+ * which the first model's balance found an imbalance (@failed: pulled or
+ * not) and those where every task it could pull was pinned (@pinned), for
+ * the pass's clock.
+ */
+void sr_dec_lb_infer(struct sr_replay *r, int cpu, unsigned pass, int idle, uint64_t now,
+		     unsigned *failed, unsigned *pinned)
+{
+	const struct sr_cpu_topo *ct = &r->topo->cpu[cpu];
+	struct sr_lb_input in;
+	struct sr_view v;
+	struct sr_eval e;
+	int i, k, l, first = 1;
+
+	*failed = *pinned = 0;
+	if (!pass || !r->nmodels)
+		return;
+	r->lb_marks_inferred = 1;
+	fill_view(r, &v, now);
+	memset(&in, 0, sizeof(in));
+	in.kind = SR_DEC_LB_PERIODIC;
+	in.cpu = cpu;
+	in.idle = idle ? SR_LB_IDLE : SR_LB_NOT_IDLE;
+	in.pass = pass;
+	for (i = 0; i < r->nmodels; i++) {
+		if (!(r->touches[i] & BALANCE_KINDS))
+			continue;
+		memset(&e, 0, sizeof(e));
+		in.sgc_imb = r->lb_imb[i];
+		sr_model_balance(r->models[i], &v, &in, r->lb_scratch, &e);
+		for (k = 0; k < e.neffects; k++)
+			r->lb_imb[i][e.effect[k] >> 1] = (unsigned char)(e.effect[k] & 1);
+		if (!first)
+			continue;
+		first = 0;
+		if (e.lbf & SR_LBO_HINT_SET)
+			r->stats.lb_inferred_marks++;
+		for (l = 0; l < ct->ndomains && l * r->topo->ncpus + cpu < 64; l++) {
+			int bit = l * r->topo->ncpus + cpu;
+
+			if ((e.lb_failed >> bit & 1) || (e.cpu >= 0 && e.src_cpu >= 0 &&
+			    sr_cpumask_test(ct->dom[l].span, e.src_cpu) &&
+			    (l == 0 || !sr_cpumask_test(ct->dom[l - 1].span, e.src_cpu))))
+				*failed |= 1u << l;
+			if (e.lb_pinned >> bit & 1)
+				*pinned |= 1u << l;
+		}
+	}
+	r->stats.lb_inferred++;
 }
 
 /* a nohz idle-balance pass on the idle @ilb, seen at its first pull for another CPU */

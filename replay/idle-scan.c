@@ -13,6 +13,11 @@
  * a CPU whose tick runs, and the nohz pass for the tickless ones when a
  * busy CPU's tick would kick it.  The value lives in each CPU's
  * struct sr_rq (sis_nr); the models read it where it is known.
+ *
+ * The same tick, without the balance probes, times the periodic and nohz
+ * balances at every domain level for the sgc->imbalance marks that the
+ * fork and exec slow path reads (jiffy_marks()), with each CPU's balance
+ * clock as rebalance_domains() keeps it (struct sr_lb_clock).
  */
 #include "replay-local.h"
 
@@ -126,6 +131,59 @@ static void mark_ticking(const struct sr_replay *r, uint64_t now, unsigned char 
 }
 
 /*
+ * The balances of one jiffy at @now for the sgc->imbalance marks that fork
+ * and exec placements read, in a trace without the balance probes
+ * (sr_dec_lb_infer()): rebalance_domains() (6.1) / sched_balance_domains()
+ * (6.12) on each CPU whose tick runs, once its rq->next_balance has come,
+ * at the levels due by its clock (struct sr_lb_clock; busy when not idle);
+ * and when a busy CPU's tick kicks the nohz pass (@kick),
+ * _nohz_idle_balance() on each tickless idle CPU whose rq->next_balance has
+ * come, as idle.  nohz.next_balance, the soonest of those, is not kept:
+ * a CPU that enters idle asks for it anew (nohz_balance_enter_idle() sets
+ * nohz.needs_update, and the next kick's NOHZ_NEXT_KICK recomputes it), so
+ * each idle CPU is balanced when its own comes.  should_we_balance() is
+ * the model's.
+ */
+static void jiffy_marks(struct sr_replay *r, uint64_t now, const unsigned char *ticking, int kick)
+{
+	const struct sr_topology *t = r->topo;
+	unsigned due, failed, pinned;
+	int cpu, idle;
+
+	for (cpu = 0; cpu < t->ncpus; cpu++) {
+		struct sr_lb_clock *k = &r->lb_clk[cpu];
+
+		if ((!ticking[cpu] && !kick) || now < k->next_balance)
+			continue;
+		idle = !ticking[cpu] || cpu_idle(&r->rq[cpu]);
+		if (!ticking[cpu] && !idle)
+			continue;
+		due = sr_lb_clock_due(k, &t->cpu[cpu], now, !idle, r->hz, t->ncpus);
+		sr_dec_lb_infer(r, cpu, due, idle, now, &failed, &pinned);
+		sr_lb_clock_done(k, &t->cpu[cpu], due, !idle, now, r->hz, t->ncpus, 0, failed,
+				 pinned);
+	}
+}
+
+void sr_idle_scan_cpu_idle(struct sr_replay *r, int cpu)
+{
+	const struct sr_cpu_topo *ct = &r->topo->cpu[cpu];
+	struct sr_lb_clock *k = &r->lb_clk[cpu];
+	int l;
+
+	if (!r->lb_infer)
+		return;
+	for (l = 0; l < ct->ndomains && l < SR_MAX_DOMAIN_LEVELS; l++) {
+		uint64_t t = k->last_balance[l] == UINT64_MAX ? 0 :
+			     k->last_balance[l] + sr_lb_clock_interval(k, ct, l, 0, r->hz,
+								       r->topo->ncpus);
+
+		if (t < k->next_balance)
+			k->next_balance = t;
+	}
+}
+
+/*
  * The balances of one jiffy @j (at @now): scheduler_tick() ->
  * trigger_load_balance() on every CPU whose tick runs (busy, or idle for
  * less than a tick: tickless after about one tick of idleness, as §7.7),
@@ -169,6 +227,8 @@ static void jiffy(struct sr_replay *r, uint64_t j, uint64_t now, unsigned char *
 		r->lb_llc_last[cpu] = j;
 		update_idle_cpu_scan(r, d, cpu, ticking, !ticking[cpu], now);
 	}
+	if (r->lb_infer)
+		jiffy_marks(r, now, ticking, kick);
 }
 
 /* at most this many of the jiffies before an event are replayed: the state is the same */
@@ -215,7 +275,28 @@ void sr_idle_scan_advance(struct sr_replay *r, uint64_t now)
 	    __builtin_popcount(r->lb_levels_seen) == r->topo->cpu[0].ndomains)
 		return;
 	if (!r->jiffy_seen) {
+		int cpu;
+
 		r->jiffy_seen = j;
+		/* the marks live in a parent domain's groups */
+		for (cpu = 0; !r->balance_probes && cpu < r->topo->ncpus; cpu++)
+			if (r->topo->cpu[cpu].ndomains > 1)
+				r->lb_infer = 1;
+		/*
+		 * where each CPU's clock stood before the trace is unknown: as
+		 * if every level had balanced at its first jiffy, so that the
+		 * CPUs do not all balance at once there
+		 */
+		for (cpu = 0; r->lb_infer && cpu < r->topo->ncpus; cpu++) {
+			struct sr_lb_clock *k = &r->lb_clk[cpu];
+			int l;
+
+			sr_lb_clock_init(k, j * tick);
+			for (l = 0; l < SR_MAX_DOMAIN_LEVELS; l++)
+				k->last_balance[l] = j * tick;
+			sr_lb_clock_done(k, &r->topo->cpu[cpu], 0, !cpu_idle(&r->rq[cpu]), j * tick,
+					 r->hz, r->topo->ncpus, 0, 0, 0);
+		}
 		return;
 	}
 	if (j <= r->jiffy_seen)

@@ -246,6 +246,7 @@ struct sr_replay {
 	struct sr_task **lb_head, **lb_tail;	/* per cpu: cfs_tasks, MRU first */
 	unsigned char *lb_imb[SR_MAX_MODELS];	/* per model: sgc->imbalance */
 	int lb_hints;				/* sr_dec_lb_hints() has kept them */
+	int lb_marks_inferred;			/* ... or sr_dec_lb_infer() */
 	int base_of[SR_MAX_MODELS];		/* per model: its base model's index (itself: a base) */
 	struct sr_lb_scratch *lb_scratch;	/* the models' balance scratch */
 	struct sr_lb_pending **lbp;		/* per cpu, allocated when first used */
@@ -271,6 +272,12 @@ struct sr_replay {
 	/* the inferred LLC-level balances (idle-scan.c) */
 	uint64_t jiffy_seen;			/* the last jiffy replayed, 0: none yet */
 	uint64_t *lb_llc_last;			/* per cpu: the jiffy of its last one */
+	/*
+	 * the balances inferred for the sgc->imbalance marks, without the
+	 * balance probes: per cpu the clock
+	 */
+	struct sr_lb_clock *lb_clk;
+	int lb_infer;				/* they are inferred (set at the first jiffy) */
 	unsigned char *ticking;			/* per cpu: scratch */
 	/* task groups (tgroup.c): the autogroups of the task snapshot */
 	struct sr_tgroup *tgroups;
@@ -291,9 +298,20 @@ struct sr_replay {
 /**
  * sr_idle_scan_advance - replay the jiffies up to @now (before the event at
  * @now is applied): the LLC-level balances inferred at each, which write
- * each LLC's SIS_UTIL budget (struct sr_rq sis_nr)
+ * each LLC's SIS_UTIL budget (struct sr_rq sis_nr), and without the
+ * balance probes the balances at every level that keep the models'
+ * sgc->imbalance marks
  */
 void sr_idle_scan_advance(struct sr_replay *r, uint64_t now);
+
+/**
+ * sr_idle_scan_cpu_idle - @cpu switched to idle: sched_balance_newidle() (6.12;
+ * newidle_balance() 6.1) moves rq->next_balance forward to the soonest of
+ * its levels' sd->last_balance + the idle interval, whether it balanced or
+ * not ("Move the next balance forward"), so that the idle CPU's next
+ * periodic balance (the nohz pass's) comes at the idle intervals
+ */
+void sr_idle_scan_cpu_idle(struct sr_replay *r, int cpu);
 
 /**
  * sr_idle_scan_balanced - a balance_rq probe of a periodic or nohz balance
@@ -445,6 +463,8 @@ int sr_dec_lb_nohz(struct sr_replay *r, const struct sr_task *p, int ilb, int or
 int sr_dec_lb_newidle(struct sr_replay *r, struct sr_task *prev, int cpu, uint64_t now);
 /* the sgc->imbalance marks of a periodic or nohz balance the probes show */
 void sr_dec_lb_hints(struct sr_replay *r, int cpu, int level, uint64_t now);
+void sr_dec_lb_infer(struct sr_replay *r, int cpu, unsigned pass, int idle, uint64_t now,
+		     unsigned *failed, unsigned *pinned);
 /* a wakeup lands on @cpu: does it settle an open newidle decision there? */
 int sr_dec_lb_wakeup_lands(struct sr_replay *r, const struct sr_task *p, int cpu, uint64_t now);
 

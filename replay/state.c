@@ -1707,6 +1707,7 @@ static int on_switch(struct sr_replay *r, const struct sr_event *ev)
 		rq->curr = 0;
 		rq->curr_cfs = 0;
 		rq->idle_stamp = now;
+		sr_idle_scan_cpu_idle(r, ev->cpu);
 	}
 	/* the group entities that stop and start running (their util_sum) */
 	if (prev && prev->tg > 0 && prev->cpu == ev->cpu && (!next || next->tg != prev->tg))
@@ -3505,6 +3506,7 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 	r->pull_probed = calloc(topo->ncpus, sizeof(*r->pull_probed));
 	r->pull_again = calloc(topo->ncpus, sizeof(*r->pull_again));
 	r->lb_llc_last = calloc(topo->ncpus, sizeof(*r->lb_llc_last));
+	r->lb_clk = calloc(topo->ncpus, sizeof(*r->lb_clk));
 	r->ticking = calloc(topo->ncpus, sizeof(*r->ticking));
 	r->ni_call = calloc((size_t)topo->ncpus * SR_MAX_DOMAIN_LEVELS, sizeof(*r->ni_call));
 	r->ni_pull = calloc((size_t)topo->ncpus * SR_MAX_DOMAIN_LEVELS, sizeof(*r->ni_pull));
@@ -3520,7 +3522,7 @@ struct sr_replay *sr_replay_new(const struct sr_topology *topo, int hz,
 	    !r->switch_ts || !r->nib_levels || !r->pb_levels || !r->pb_ts || !r->pull_gap || !r->pull_batch || !r->last_kind_ts || !r->lbt_armed || !r->pull_task || !r->pull_ran ||
 	    !r->pull_delayed || !r->lb_probe_idle || !r->lb_probe_ts || !r->pull_probed ||
 	    !r->pull_again ||
-	    !r->lb_llc_last || !r->ticking) {
+	    !r->lb_llc_last || !r->lb_clk || !r->ticking) {
 		sr_replay_free(r);
 		return NULL;
 	}
@@ -3610,6 +3612,7 @@ void sr_replay_free(struct sr_replay *r)
 	free(r->lb_head);
 	free(r->lb_tail);
 	free(r->lb_llc_last);
+	free(r->lb_clk);
 	free(r->ticking);
 	sr_lb_scratch_free(r->lb_scratch);
 	for (i = 0; r->lbp && i < (size_t)r->topo->ncpus; i++)

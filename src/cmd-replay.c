@@ -1202,6 +1202,12 @@ static void print_fidelity(const struct replay_args *a, struct replay_ctx *rc,
 	       "balance probes wrote SIS_UTIL's nr_idle_scan (update_idle_cpu_scan())\n",
 	       (unsigned long long)st->idle_scan_updates,
 	       (unsigned long long)st->idle_scan_probed);
+	if (st->lb_inferred)
+		printf("marks:      %llu load_balance() passes inferred from the tick (no balance "
+		       "probes) kept the sgc->imbalance marks that fork and exec placements read; "
+		       "the first model marked a group at %llu\n",
+		       (unsigned long long)st->lb_inferred,
+		       (unsigned long long)st->lb_inferred_marks);
 	if (sr_kgen_has(&run->kgen, SR_KF_DELAY_DEQUEUE))
 		printf("delayed:    %llu sleeps kept queued (dequeue_entity(), 6.12+: not "
 		       "eligible), %llu woken still queued (ttwu_runnable(): no placement)\n",

@@ -646,6 +646,26 @@ same "fork across nodes: the first child leaves the parent's node at the NUMA le
 	"fork > NUMA: idlest group, cpu 1 > MC: local" \
 	"$(sqlite3 "$TMP/fn.db" "SELECT e.reason FROM decision d JOIN evaluation_v e USING (decision_id)
 		WHERE d.kind = 'fork' AND d.tid = 401 AND e.model = 'mainline'")"
+# the group marks without the balance probes (fork-numa-marked.txt): a newly
+# idle balance that meets only tasks pinned to CPU 0 marks node 0
+# imbalanced, and the fork on the fully busy node 1 half a millisecond
+# later stays there, as the kernel's probe says; with the same tasks
+# unpinned nothing marks node 0 and the child goes to its idle CPU 1
+fm="$FIX/scenario/fork-numa-marked.txt"
+"$SR" replay -q -o "$TMP/fm.db" -t 2x2x1 "$fm" >/dev/null 2>&1
+"$SR" replay -t 2x2x1 "$fm" >"$TMP/fm.out" 2>&1
+same "without the balance probes a fork reads the mark a balance left: node 0 imbalanced, the child stays" \
+	"401|2|2|fork > NUMA: local > MC: local" \
+	"$(sqlite3 "$TMP/fm.db" "SELECT d.tid, d.kernel_cpu, e.cpu, e.reason FROM decision d
+		JOIN evaluation_v e USING (decision_id) WHERE d.kind = 'fork' AND e.model = 'mainline'")"
+ok "replay says how many balances it inferred and how many marked a group" \
+	grep -q '^marks: .* passes inferred from the tick .* marked a group at [1-9]' "$TMP/fm.out"
+sed 's/ cpus 0 policy/ cpus 0-3 policy/' "$fm" >"$TMP/fm-free.txt"
+"$SR" replay -q -o "$TMP/fmf.db" -t 2x2x1 "$TMP/fm-free.txt" >/dev/null 2>&1
+same "with nothing pinned no balance marks node 0: the child goes to its idle CPU" \
+	"401|1|fork > NUMA: idlest group, cpu 1 > MC: local" \
+	"$(sqlite3 "$TMP/fmf.db" "SELECT d.tid, e.cpu, e.reason FROM decision d
+		JOIN evaluation_v e USING (decision_id) WHERE d.kind = 'fork' AND e.model = 'mainline'")"
 # inferred affinity from forks (fork-pinned.txt, no probes, no masks): a
 # child put on its parent's busy CPU while a CPU of that LLC idles shows a
 # pinned parent, whose next fork is no placement, until a child lands

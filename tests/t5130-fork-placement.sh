@@ -227,8 +227,11 @@ pct_ok() {	# pct_ok LABEL VALUE TEST: ok when "VALUE TEST" holds, e.g. ">= 90"
 if command -v python3 >/dev/null; then
 	v=$(exact_pct fork_idle "$K")
 	pct_ok "kthreadpin: forks stay off a node marked imbalanced, fork_idle $v % >= 90" "$v" ">= 90"
+	# without them the marks come from the balances inferred from the tick
+	# (81.4 % when the slow path read no marks there)
 	v=$(exact_pct fork_idle "$K" --no-balance-probes)
-	pct_ok "... and without the balance probes the marks are not read: $v % < 85" "$v" "< 85"
+	pct_ok "... and without the balance probes, from the balances inferred from the tick: $v % >= 85" \
+		"$v" ">= 85"
 fi
 
 # the rqstat input probe (schedreplay record --input-probes): a 6.12 guest

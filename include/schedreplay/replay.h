@@ -755,6 +755,9 @@ struct sr_replay_stats {
 	uint64_t tasks_seen;
 	uint64_t idle_scan_updates;	/* inferred LLC balances that wrote nr_idle_scan */
 	uint64_t idle_scan_probed;	/* LLC balances the balance probes showed, the same */
+	/* balances inferred from the tick for the sgc->imbalance marks (no balance probes) */
+	uint64_t lb_inferred;
+	uint64_t lb_inferred_marks;	/* ... at which the first model marked a group */
 };
 
 const struct sr_replay_stats *sr_replay_borrow_stats(const struct sr_replay *r);
