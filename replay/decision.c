@@ -1261,41 +1261,56 @@ int sr_dec_lb_open_pull(struct sr_replay *r, const struct sr_task *p, int orig, 
  * from its imbalance, unmarked where it found the domain balanced); its
  * pulls, if any, are decisions of their own (sr_dec_lb_open_pull()).
  */
-void sr_dec_lb_hints(struct sr_replay *r, int cpu, int level, uint64_t now)
+/*
+ * Each model that balances runs a periodic pass on @cpu at the levels
+ * @pass, on @v, for the sgc->imbalance marks it leaves; the first one's
+ * evaluation is left in @first (its cpu -1 if none balances)
+ */
+static void marks_pass(struct sr_replay *r, const struct sr_view *v, int cpu, unsigned pass,
+		       int idle, struct sr_eval *first)
 {
 	struct sr_lb_input in;
+	struct sr_eval e, *out = first;
+	int i, k;
+
+	memset(&in, 0, sizeof(in));
+	in.kind = SR_DEC_LB_PERIODIC;
+	in.cpu = cpu;
+	in.idle = idle ? SR_LB_IDLE : SR_LB_NOT_IDLE;
+	in.pass = pass;
+	memset(first, 0, sizeof(*first));
+	first->cpu = first->src_cpu = -1;
+	for (i = 0; i < r->nmodels; i++) {
+		if (!(r->touches[i] & BALANCE_KINDS))
+			continue;
+		in.sgc_imb = r->lb_imb[i];
+		sr_model_balance(r->models[i], v, &in, r->lb_scratch, out);
+		for (k = 0; k < out->neffects; k++)
+			r->lb_imb[i][out->effect[k] >> 1] = (unsigned char)(out->effect[k] & 1);
+		out = &e;
+	}
+}
+
+void sr_dec_lb_hints(struct sr_replay *r, int cpu, int level, uint64_t now)
+{
 	struct sr_view v;
 	struct sr_eval e;
 	unsigned pass = level >= 0 && level < 31 ? lb_ranks(r, cpu, 1u << level) : 0;
-	int i, k;
 
 	if (!pass || !r->nmodels)
 		return;
 	r->lb_hints = 1;
 	settle_delayed(r, now);
 	fill_view(r, &v, now);
-	memset(&in, 0, sizeof(in));
-	in.kind = SR_DEC_LB_PERIODIC;
-	in.cpu = cpu;
-	in.idle = r->rq[cpu].curr > 0 ? SR_LB_NOT_IDLE : SR_LB_IDLE;
-	in.pass = pass;
-	for (i = 0; i < r->nmodels; i++) {
-		if (!(r->touches[i] & BALANCE_KINDS))
-			continue;
-		memset(&e, 0, sizeof(e));
-		in.sgc_imb = r->lb_imb[i];
-		sr_model_balance(r->models[i], &v, &in, r->lb_scratch, &e);
-		for (k = 0; k < e.neffects; k++)
-			r->lb_imb[i][e.effect[k] >> 1] = (unsigned char)(e.effect[k] & 1);
-	}
+	marks_pass(r, &v, cpu, pass, r->rq[cpu].curr <= 0, &e);
 }
 
 /*
  * A load_balance() pass on @cpu at the levels @pass that a trace without
  * the balance probes does not show, inferred from the tick (idle-scan.c):
  * each model balancing runs it on the engine's state as it stands, for the
- * sgc->imbalance marks it leaves (as sr_dec_lb_hints()); nothing else of
- * the engine changes, and the pass is no decision.  Return the levels at
+ * sgc->imbalance marks it leaves (marks_pass()); nothing else of the
+ * engine changes, and the pass is no decision.  Return the levels at
  * which the first model's balance found an imbalance (@failed: pulled or
  * not) and those where every task it could pull was pinned (@pinned), for
  * the pass's clock.
@@ -1304,46 +1319,29 @@ void sr_dec_lb_infer(struct sr_replay *r, int cpu, unsigned pass, int idle, uint
 		     unsigned *failed, unsigned *pinned)
 {
 	const struct sr_cpu_topo *ct = &r->topo->cpu[cpu];
-	struct sr_lb_input in;
 	struct sr_view v;
 	struct sr_eval e;
-	int i, k, l, first = 1;
+	int l;
 
 	*failed = *pinned = 0;
 	if (!pass || !r->nmodels)
 		return;
 	r->lb_marks_inferred = 1;
-	fill_view(r, &v, now);
-	memset(&in, 0, sizeof(in));
-	in.kind = SR_DEC_LB_PERIODIC;
-	in.cpu = cpu;
-	in.idle = idle ? SR_LB_IDLE : SR_LB_NOT_IDLE;
-	in.pass = pass;
-	for (i = 0; i < r->nmodels; i++) {
-		if (!(r->touches[i] & BALANCE_KINDS))
-			continue;
-		memset(&e, 0, sizeof(e));
-		in.sgc_imb = r->lb_imb[i];
-		sr_model_balance(r->models[i], &v, &in, r->lb_scratch, &e);
-		for (k = 0; k < e.neffects; k++)
-			r->lb_imb[i][e.effect[k] >> 1] = (unsigned char)(e.effect[k] & 1);
-		if (!first)
-			continue;
-		first = 0;
-		if (e.lbf & SR_LBO_HINT_SET)
-			r->stats.lb_inferred_marks++;
-		for (l = 0; l < ct->ndomains && l * r->topo->ncpus + cpu < 64; l++) {
-			int bit = l * r->topo->ncpus + cpu;
-
-			if ((e.lb_failed >> bit & 1) || (e.cpu >= 0 && e.src_cpu >= 0 &&
-			    sr_cpumask_test(ct->dom[l].span, e.src_cpu) &&
-			    (l == 0 || !sr_cpumask_test(ct->dom[l - 1].span, e.src_cpu))))
-				*failed |= 1u << l;
-			if (e.lb_pinned >> bit & 1)
-				*pinned |= 1u << l;
-		}
-	}
 	r->stats.lb_inferred++;
+	fill_view(r, &v, now);
+	marks_pass(r, &v, cpu, pass, idle, &e);
+	if (e.lbf & SR_LBO_HINT_SET)
+		r->stats.lb_inferred_marks++;
+	for (l = 0; l < ct->ndomains && l * r->topo->ncpus + cpu < 64; l++) {
+		int bit = l * r->topo->ncpus + cpu;
+
+		if ((e.lb_failed >> bit & 1) || (e.cpu >= 0 && e.src_cpu >= 0 &&
+		    sr_cpumask_test(ct->dom[l].span, e.src_cpu) &&
+		    (l == 0 || !sr_cpumask_test(ct->dom[l - 1].span, e.src_cpu))))
+			*failed |= 1u << l;
+		if (e.lb_pinned >> bit & 1)
+			*pinned |= 1u << l;
+	}
 }
 
 /* a nohz idle-balance pass on the idle @ilb, seen at its first pull for another CPU */
