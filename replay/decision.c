@@ -274,6 +274,12 @@ static void kin_cpu(struct sr_kin_err *ke, const struct sr_view *v, int c,
 		  x->util_est >= 0 ? x->util_est & 0x7fffffff : -1);
 	if (x->nr_running >= 0 && x->nr_running != q->nr_running)
 		ke->nr_differs[cls]++;
+	/* the engine's sis_nr is nr_idle_scan + 1 (0: none kept yet) */
+	if (x->nr_idle_scan >= 0 && q->sis_nr > 0) {
+		ke->scan_n++;
+		ke->scan_same += q->sis_nr - 1 == x->nr_idle_scan;
+		ke->scan_go_same += (q->sis_nr > 1) == (x->nr_idle_scan > 0);
+	}
 }
 
 /* a probe event in the trace's warm-up (SR_KIN_WARMUP_NS): counted in @ke, not compared */

@@ -1102,6 +1102,10 @@ static void print_kin_error(const char *what, const struct sr_kin_err *ke)
 		}
 		printf(", nr_running otherwise %llu", (unsigned long long)ke->nr_differs[c]);
 	}
+	if (ke->scan_n)
+		printf("; SIS_UTIL nr_idle_scan the same at %llu of %llu CPUs read, scan or not "
+		       "the same at %llu", (unsigned long long)ke->scan_same,
+		       (unsigned long long)ke->scan_n, (unsigned long long)ke->scan_go_same);
 	printf("; %llu in the trace's first %llu ms left out (the CPUs' PELT history from "
 	       "before the trace)\n", (unsigned long long)ke->warmup,
 	       (unsigned long long)(SR_KIN_WARMUP_NS / 1000000));

@@ -450,6 +450,8 @@ same "... the idle CPU is the one whose nr_running the engine had otherwise" "0|
 	"$(printf '%s\n' "$kin" | grep -o 'nr_running otherwise [0-9]*' | awk '{print $3}' | paste -sd'|')"
 same "... neither had a util_est: no difference" "+0 / 0|+0 / 0" \
 	"$(printf '%s\n' "$kin" | grep -o 'util_est [-+0-9]* / [0-9]*' | sed 's/util_est //' | paste -sd'|')"
+same "... and SIS_UTIL's budget: the engine's at both CPUs read is the kernel's" "2 2 2" \
+	"$(printf '%s\n' "$kin" | sed -n 's/.*SIS_UTIL nr_idle_scan the same at \([0-9]*\) of \([0-9]*\) CPUs read, scan or not the same at \([0-9]*\).*/\1 \2 \3/p')"
 same "... the engine's idle CPU carried H's load the kernel's did not" "1" \
 	"$(printf '%s\n' "$kin" | sed 's/.*idle CPUs 1: load +\([0-9]*\) .*/\1/' | awk '{print ($1 > 100)}')"
 same "... the database keeps it: input_error, 10 rows, the idle CPU's nr_running otherwise" \

@@ -691,6 +691,12 @@ struct sr_kin_err {
 	int64_t err[2][4], abs[2][4];
 	uint64_t cpus[2], nr_differs[2];
 	uint64_t warmup;		/* probe events in the trace's warm-up, left out */
+	/*
+	 * SIS_UTIL's budget (sd_llc_shared->nr_idle_scan) where the probe has
+	 * it and the engine kept one: CPUs compared, the same value, and the
+	 * same answer to whether select_idle_cpu() scans at all (budget > 0)
+	 */
+	uint64_t scan_n, scan_same, scan_go_same;
 };
 
 /*
