@@ -555,6 +555,22 @@ static void aff_wake_refused(struct sr_replay *r, const struct sr_pending *pd, i
 	    this >= 64)
 		return;
 	/*
+	 * Placed off an idle prev_cpu onto a third CPU of its LLC, from a
+	 * this_cpu in that LLC too: with prev allowed, select_task_rq_fair()
+	 * returns prev or this there (wake_affine_idle() and
+	 * select_idle_sibling() take an idle prev first, 6.1 and 6.12), so the
+	 * mask left prev out: a sched_setaffinity() on the sleeping task,
+	 * placed by select_task_rq()'s fallback (taskset -p on a task that
+	 * sleeps).  What was seen starts afresh at the CPU it runs on next.
+	 */
+	if (cpu_in(r, prev) && actual != prev && actual != this && r->rq[prev].nr_running == 0 &&
+	    r->rq[prev].curr == 0 && sr_cpus_share_cache(r->topo, prev, this) &&
+	    sr_cpus_share_cache(r->topo, prev, actual)) {
+		aff_wake_forget(t);
+		t->wake_seen = 0;
+		return;
+	}
+	/*
 	 * Placed on a CPU not seen, or outside the LLCs of both this_cpu and
 	 * prev_cpu: select_task_rq_fair()'s wakeup path returns this_cpu,
 	 * prev_cpu or a CPU select_idle_sibling() found in the LLC of one of

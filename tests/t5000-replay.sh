@@ -430,6 +430,14 @@ ok "a wakee pinned beside its waker's CPU replays" "$SR" replay -q -o "$TMP/awl.
 same "three wakeups kept on CPU 1 against the model, then CPU 1 (the kernel's), 'this not allowed', marked inferred" \
 	"0 -1|0 -1|0 -1|1 1|1 1" \
 	"$(sqlite3 -separator ' ' "$TMP/awl.db" "SELECT cpu, (reason LIKE '%this not allowed%') + (inferred LIKE '%affinity%') - 1 FROM evaluation_v JOIN decision USING (decision_id) WHERE kind = 'wakeup' AND patch IS NULL ORDER BY ts" | paste -sd'|')"
+# a wakeup off an idle prev_cpu (and this_cpu) to a third CPU of its LLC shows
+# a new mask, and what was seen starts afresh (affinity-wakeup-llc-new-mask.txt):
+# the CPU seen before the pin no longer counts as one of the task's
+anm="$FIX/scenario/affinity-wakeup-llc-new-mask.txt"
+ok "a wakee pinned inside its LLC while it slept replays" "$SR" replay -q -o "$TMP/anm.db" -t 2x2x1 "$anm"
+same "the timer wakeup moved to CPU 2, three wakeups kept there against the model, then CPU 2 (the kernel's), 'this not allowed'" \
+	"3 2 0|3 2 0|3 2 0|3 2 0|2 2 1|2 2 1" \
+	"$(sqlite3 -separator ' ' "$TMP/anm.db" "SELECT e.cpu, d.actual_cpu, e.reason LIKE '%this not allowed%' FROM evaluation_v e JOIN decision d USING (decision_id) WHERE d.kind = 'wakeup' AND e.patch IS NULL ORDER BY d.ts" | paste -sd'|')"
 # the rqstat input probe: the placement reads every CPU as the kernel had it (kernel-inputs.txt)
 ki="$FIX/scenario/kernel-inputs.txt"
 ok "a trace with the rqstat probe replays" "$SR" replay -q -o "$TMP/ki.db" -t 1x2x1 "$ki"
