@@ -1351,8 +1351,8 @@ unsigned sr_lb_clock_due(const struct sr_lb_clock *k, const struct sr_cpu_topo *
 }
 
 void sr_lb_clock_done(struct sr_lb_clock *k, const struct sr_cpu_topo *ct, unsigned due,
-		      int busy, uint64_t now, int hz, int ncpus, unsigned pulled, unsigned failed,
-		      unsigned pinned)
+		      unsigned walked, int busy, uint64_t now, int hz, int ncpus, unsigned pulled,
+		      unsigned failed, unsigned pinned)
 {
 	uint64_t next = UINT64_MAX, t;
 	int l;
@@ -1369,6 +1369,8 @@ void sr_lb_clock_done(struct sr_lb_clock *k, const struct sr_cpu_topo *ct, unsig
 				cur *= 2;
 			k->interval_ms[l] = cur;
 		}
+		if (!(walked >> l & 1))
+			continue;
 		if (k->last_balance[l] == UINT64_MAX)
 			t = now;
 		else

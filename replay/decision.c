@@ -472,6 +472,8 @@ void sr_dec_evaluate(struct sr_replay *r, struct sr_pending *pd, const struct sr
 		v.tg = sr_tg_compute(r, now);
 	if (r->kin_cur && (pd->d.kind == SR_DEC_WAKEUP || pd->d.kind == SR_DEC_FORK))
 		kin_apply(r, &v, r->kin_cur);
+	pd->prev_idle = pd->d.prev_cpu >= 0 && pd->d.prev_cpu < r->topo->ncpus &&
+			sr_view_idle_cpu(&v, pd->d.prev_cpu);
 	in.fork = pd->d.kind == SR_DEC_FORK;
 	in.exec = 0;	/* replay does not evaluate execs (the simulator's entry point) */
 	in.this_cpu = pd->d.this_cpu;
@@ -546,6 +548,25 @@ void sr_dec_evaluate(struct sr_replay *r, struct sr_pending *pd, const struct sr
  * another LLC starts the set afresh: a mask set on a sleeping task
  * (sched_setaffinity) moves it at its next wakeup.
  */
+/*
+ * select_idle_sibling() takes an idle prev_cpu before any scan: not with a
+ * cluster level (6.12 tests cpus_share_resources(), the cluster, there) nor
+ * asymmetric capacities (asym_fits_cpu())
+ */
+static int prev_first(const struct sr_topology *t)
+{
+	int c, l;
+
+	for (c = 0; c < t->ncpus; c++) {
+		if (t->cpu[c].capacity != t->cpu[0].capacity)
+			return 0;
+		for (l = 0; l < t->cpu[c].ndomains; l++)
+			if (!strcmp(t->cpu[c].dom[l].name, "CLS"))
+				return 0;
+	}
+	return 1;
+}
+
 static void aff_wake_refused(struct sr_replay *r, const struct sr_pending *pd, int actual)
 {
 	struct sr_task *t = pd->d.pid > 0 ? (struct sr_task *)*task_slot(r, pd->d.pid) : NULL;
@@ -555,16 +576,20 @@ static void aff_wake_refused(struct sr_replay *r, const struct sr_pending *pd, i
 	    this >= 64)
 		return;
 	/*
-	 * Placed off an idle prev_cpu onto a third CPU of its LLC, from a
-	 * this_cpu in that LLC too: with prev allowed, select_task_rq_fair()
-	 * returns prev or this there (wake_affine_idle() and
-	 * select_idle_sibling() take an idle prev first, 6.1 and 6.12), so the
-	 * mask left prev out: a sched_setaffinity() on the sleeping task,
-	 * placed by select_task_rq()'s fallback (taskset -p on a task that
-	 * sleeps).  What was seen starts afresh at the CPU it runs on next.
+	 * Placed off a prev_cpu that was idle when it woke (the evaluation's
+	 * view: no task, no wakeup pending there) onto a third CPU of its LLC,
+	 * from a this_cpu in that LLC too: with prev allowed,
+	 * select_task_rq_fair() returns prev or this there (wake_affine_idle()
+	 * and select_idle_sibling() take an idle prev first, 6.1 and 6.12,
+	 * without clusters or asymmetric capacities), so the mask left prev
+	 * out: a sched_setaffinity() on the sleeping task, placed by
+	 * select_task_rq()'s fallback (taskset -p on a task that sleeps).
+	 * Not where a probe gave the CPU select_task_rq_fair() chose, which a
+	 * fallback never passes through.  What was seen starts afresh at the
+	 * CPU it runs on next.
 	 */
-	if (cpu_in(r, prev) && actual != prev && actual != this && r->rq[prev].nr_running == 0 &&
-	    r->rq[prev].curr == 0 && sr_cpus_share_cache(r->topo, prev, this) &&
+	if (cpu_in(r, prev) && actual != prev && actual != this && pd->prev_idle &&
+	    pd->d.kernel_cpu < 0 && prev_first(r->topo) && sr_cpus_share_cache(r->topo, prev, this) &&
 	    sr_cpus_share_cache(r->topo, prev, actual)) {
 		aff_wake_forget(t);
 		t->wake_seen = 0;
@@ -1332,20 +1357,22 @@ void sr_dec_lb_hints(struct sr_replay *r, int cpu, int level, uint64_t now)
  * the balance probes does not show, inferred from the tick (idle-scan.c):
  * each model balancing runs it on the engine's state as it stands, for the
  * sgc->imbalance marks it leaves (marks_pass()); nothing else of the
- * engine changes, and the pass is no decision.  Return the levels at
- * which the first model's balance found an imbalance (@failed: pulled or
- * not) and those where every task it could pull was pinned (@pinned), for
- * the pass's clock.
+ * engine changes, and the pass is no decision.  Return, for the pass's
+ * clock, the levels the first model's walk balanced (@done: those whose
+ * load_balance() ran, and the due ones above a pull, which the kernel's
+ * walk goes on to as a busy CPU; not those above should_we_balance()'s
+ * stop), the levels at which it found an imbalance (@failed: pulled or
+ * not) and those where every task it could pull was pinned (@pinned).
  */
 void sr_dec_lb_infer(struct sr_replay *r, int cpu, unsigned pass, int idle, uint64_t now,
-		     unsigned *failed, unsigned *pinned)
+		     unsigned *done, unsigned *failed, unsigned *pinned)
 {
 	const struct sr_cpu_topo *ct = &r->topo->cpu[cpu];
 	struct sr_view v;
 	struct sr_eval e;
 	int l;
 
-	*failed = *pinned = 0;
+	*done = *failed = *pinned = 0;
 	if (!pass || !r->nmodels)
 		return;
 	r->lb_marks_inferred = 1;
@@ -1354,16 +1381,29 @@ void sr_dec_lb_infer(struct sr_replay *r, int cpu, unsigned pass, int idle, uint
 	marks_pass(r, &v, cpu, pass, idle, &e);
 	if (e.lbf & SR_LBO_HINT_SET)
 		r->stats.lb_inferred_marks++;
-	for (l = 0; l < ct->ndomains && l * r->topo->ncpus + cpu < 64; l++) {
+	for (l = 0; l < ct->ndomains && l < SR_MAX_DOMAIN_LEVELS; l++) {
 		int bit = l * r->topo->ncpus + cpu;
+		int pulled = e.cpu >= 0 && e.src_cpu >= 0 && sr_cpumask_test(ct->dom[l].span, e.src_cpu) &&
+			     (l == 0 || !sr_cpumask_test(ct->dom[l - 1].span, e.src_cpu));
 
-		if ((e.lb_failed >> bit & 1) || (e.cpu >= 0 && e.src_cpu >= 0 &&
-		    sr_cpumask_test(ct->dom[l].span, e.src_cpu) &&
-		    (l == 0 || !sr_cpumask_test(ct->dom[l - 1].span, e.src_cpu))))
+		if (!(pass >> l & 1))
+			continue;
+		/* past the evaluation's 64 bits of level and CPU: taken as balanced */
+		if (bit >= 64) {
+			*done |= 1u << l;
+			*failed |= (unsigned)pulled << l;
+			continue;
+		}
+		if (((e.lb_reset | e.lb_failed) >> bit & 1) || pulled)
+			*done |= 1u << l;
+		if ((e.lb_failed >> bit & 1) || pulled)
 			*failed |= 1u << l;
 		if (e.lb_pinned >> bit & 1)
 			*pinned |= 1u << l;
 	}
+	/* the walk stopped at the pull; the kernel's goes on to the levels above */
+	if (e.cpu >= 0 && *failed)
+		*done |= pass & ~((2u << (31 - __builtin_clz(*done))) - 1);
 }
 
 /* a nohz idle-balance pass on the idle @ilb, seen at its first pull for another CPU */

@@ -147,7 +147,7 @@ static void mark_ticking(const struct sr_replay *r, uint64_t now, unsigned char 
 static void jiffy_marks(struct sr_replay *r, uint64_t now, const unsigned char *ticking, int kick)
 {
 	const struct sr_topology *t = r->topo;
-	unsigned due, failed, pinned;
+	unsigned due, done, walked, failed, pinned;
 	int cpu, idle;
 
 	for (cpu = 0; cpu < t->ncpus; cpu++) {
@@ -155,13 +155,19 @@ static void jiffy_marks(struct sr_replay *r, uint64_t now, const unsigned char *
 
 		if ((!ticking[cpu] && !kick) || now < k->next_balance)
 			continue;
+		/* a tickless CPU is idle (mark_ticking()) */
 		idle = !ticking[cpu] || cpu_idle(&r->rq[cpu]);
-		if (!ticking[cpu] && !idle)
-			continue;
 		due = sr_lb_clock_due(k, &t->cpu[cpu], now, !idle, r->hz, t->ncpus);
-		sr_dec_lb_infer(r, cpu, due, idle, now, &failed, &pinned);
-		sr_lb_clock_done(k, &t->cpu[cpu], due, !idle, now, r->hz, t->ncpus, 0, failed,
-				 pinned);
+		sr_dec_lb_infer(r, cpu, due, idle, now, &done, &failed, &pinned);
+		/*
+		 * the levels past should_we_balance()'s stop are neither
+		 * balanced nor in rq->next_balance (sched_balance_domains())
+		 */
+		walked = ~0u;
+		if ((due & ~done) && done)
+			walked = (2u << (31 - __builtin_clz(done))) - 1;
+		sr_lb_clock_done(k, &t->cpu[cpu], done, walked, !idle, now, r->hz, t->ncpus, 0,
+				 failed, pinned);
 	}
 }
 
@@ -294,8 +300,8 @@ void sr_idle_scan_advance(struct sr_replay *r, uint64_t now)
 			sr_lb_clock_init(k, j * tick);
 			for (l = 0; l < SR_MAX_DOMAIN_LEVELS; l++)
 				k->last_balance[l] = j * tick;
-			sr_lb_clock_done(k, &r->topo->cpu[cpu], 0, !cpu_idle(&r->rq[cpu]), j * tick,
-					 r->hz, r->topo->ncpus, 0, 0, 0);
+			sr_lb_clock_done(k, &r->topo->cpu[cpu], 0, ~0u, !cpu_idle(&r->rq[cpu]),
+					 j * tick, r->hz, r->topo->ncpus, 0, 0, 0);
 		}
 		return;
 	}

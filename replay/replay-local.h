@@ -80,6 +80,7 @@ struct sr_pending {
 	int evaluated;			/* a fork evaluated before its sched_wakeup_new */
 	int delay_guess;		/* no probe: skipped as delayed unless the wakeup moves it */
 	int pin_guess;			/* fork-pinned (aff_fork): skipped as bound unless it moves */
+	int prev_idle;			/* prev_cpu idle (ttwu_pending none) as the evaluation saw it */
 	/* the waker's record_wakee() state before this wakeup's (no probe):
 	 * put back where the wakeup proves no select_task_rq() ran */
 	int flips_saved;		/* 1: the fields below hold it */
@@ -463,8 +464,9 @@ int sr_dec_lb_nohz(struct sr_replay *r, const struct sr_task *p, int ilb, int or
 int sr_dec_lb_newidle(struct sr_replay *r, struct sr_task *prev, int cpu, uint64_t now);
 /* the sgc->imbalance marks of a periodic or nohz balance the probes show */
 void sr_dec_lb_hints(struct sr_replay *r, int cpu, int level, uint64_t now);
+/* a balance pass inferred from the tick, for the sgc->imbalance marks alone */
 void sr_dec_lb_infer(struct sr_replay *r, int cpu, unsigned pass, int idle, uint64_t now,
-		     unsigned *failed, unsigned *pinned);
+		     unsigned *done, unsigned *failed, unsigned *pinned);
 /* a wakeup lands on @cpu: does it settle an open newidle decision there? */
 int sr_dec_lb_wakeup_lands(struct sr_replay *r, const struct sr_task *p, int cpu, uint64_t now);
 

@@ -1389,7 +1389,7 @@ static void levels_done(struct sim *s, int cpu, unsigned due, int busy)
 	for (l = 0; l < s->topo->cpu[cpu].ndomains && l < SR_MAX_DOMAIN_LEVELS; l++)
 		if (due >> l & 1)
 			s->st.lb_level[l]++;
-	sr_lb_clock_done(&sc->clk, &s->topo->cpu[cpu], due, busy, s->now, s->o->hz, s->ncpus,
+	sr_lb_clock_done(&sc->clk, &s->topo->cpu[cpu], due, ~0u, busy, s->now, s->o->hz, s->ncpus,
 			 sc->lb_pulled, sc->lb_failed, sc->lb_pinned);
 	sc->lb_pulled = 0;
 	sc->lb_failed = 0;

@@ -290,10 +290,11 @@ unsigned sr_lb_clock_due(const struct sr_lb_clock *k, const struct sr_cpu_topo *
  * found an imbalance (@pulled or @failed, bit per level), doubles it up to
  * max_interval (twice the span) where balanced, up to MAX_PINNED_INTERVAL
  * (512 ms) where only pinned tasks were found (@pinned); rq->next_balance
- * becomes the soonest level's next
+ * becomes the soonest next of the levels @walked (the walk's, up to where
+ * should_we_balance() stopped it; ~0u: every level)
  */
 void sr_lb_clock_done(struct sr_lb_clock *k, const struct sr_cpu_topo *ct, unsigned due,
-		      int busy, uint64_t now, int hz, int ncpus, unsigned pulled, unsigned failed,
-		      unsigned pinned);
+		      unsigned walked, int busy, uint64_t now, int hz, int ncpus, unsigned pulled,
+		      unsigned failed, unsigned pinned);
 
 #endif

@@ -268,6 +268,65 @@ static void test_migrate_util(void)
 	sr_topology_free(t);
 }
 
+/*
+ * The periodic balance's clock (struct sr_lb_clock) on preset 2x2x1 (MC of
+ * 2 CPUs, NUMA of 4) at HZ 250: get_sd_balance_interval() and
+ * load_balance()'s balance_interval, as in 6.1 and 6.12
+ */
+static void test_lb_clock(void)
+{
+	struct sr_topology *t = sr_topology_new_preset("2x2x1", SR_ERA_MAINLINE, NULL);
+	const struct sr_cpu_topo *ct;
+	struct sr_lb_clock k;
+	uint64_t j = 4000000, t0 = 1000 * j;
+	int l;
+
+	CHECK(t && t->cpu[0].ndomains == 2, "preset 2x2x1 for the clock");
+	if (!t)
+		return;
+	ct = &t->cpu[0];
+	sr_lb_clock_init(&k, t0);
+	CHECK_EQ((long long)sr_lb_clock_due(&k, ct, t0, 0, 250, 4), 3LL,
+		 "a clock that never balanced has every level due");
+	/* MC idle: 2 ms, one jiffy; busy: 2 ms * 16 = 8 jiffies, less one */
+	CHECK_EQ((long long)sr_lb_clock_interval(&k, ct, 0, 0, 250, 4), (long long)j,
+		 "MC idle interval: one jiffy");
+	CHECK_EQ((long long)sr_lb_clock_interval(&k, ct, 0, 1, 250, 4), (long long)(7 * j),
+		 "MC busy interval: 32 ms is 8 jiffies, one less when busy");
+	CHECK_EQ((long long)sr_lb_clock_interval(&k, ct, 1, 1, 250, 4), (long long)(15 * j),
+		 "NUMA busy interval: 64 ms, 16 jiffies less one");
+	/* HZ 250 * 4 CPUs / 10: max_load_balance_interval 100 jiffies */
+	k.interval_ms[1] = 512;
+	CHECK_EQ((long long)sr_lb_clock_interval(&k, ct, 1, 1, 250, 4), (long long)(100 * j),
+		 "clamped to max_load_balance_interval");
+	sr_lb_clock_init(&k, t0);
+	/* balanced: doubles up to twice the span; the soonest level is next */
+	sr_lb_clock_done(&k, ct, 3, ~0u, 0, t0, 250, 4, 0, 0, 0);
+	CHECK(k.interval_ms[0] == 4 && k.interval_ms[1] == 8 && k.next_balance == t0 + j,
+	      "a balanced pass doubles each interval (MC %u, NUMA %u), next in one jiffy",
+	      k.interval_ms[0], k.interval_ms[1]);
+	sr_lb_clock_done(&k, ct, 3, ~0u, 0, t0, 250, 4, 0, 0, 0);
+	CHECK(k.interval_ms[0] == 4 && k.interval_ms[1] == 8, "... up to max_interval only");
+	/* pinned: up to MAX_PINNED_INTERVAL; an imbalance found: back to the span */
+	for (l = 0; l < 10; l++)
+		sr_lb_clock_done(&k, ct, 1, ~0u, 0, t0, 250, 4, 0, 0, 1);
+	CHECK_EQ((long long)k.interval_ms[0], 512LL, "only pinned tasks: doubled up to 512 ms");
+	sr_lb_clock_done(&k, ct, 1, ~0u, 0, t0, 250, 4, 0, 1, 0);
+	CHECK_EQ((long long)k.interval_ms[0], 2LL, "an imbalance found resets it to the span");
+	/*
+	 * a level past the walk's stop is not in rq->next_balance: a busy MC
+	 * balanced (4 ms * 16, 15 jiffies), NUMA never balanced (due now)
+	 */
+	sr_lb_clock_init(&k, t0);
+	sr_lb_clock_done(&k, ct, 1, 1, 1, t0, 250, 4, 0, 0, 0);
+	CHECK(k.last_balance[1] == UINT64_MAX && k.next_balance == t0 + 15 * j,
+	      "NUMA past the stop: not balanced, and not what next_balance waits for");
+	sr_lb_clock_init(&k, t0);
+	sr_lb_clock_done(&k, ct, 1, ~0u, 1, t0, 250, 4, 0, 0, 0);
+	CHECK(k.next_balance == t0, "... where it is walked, its being due is the next balance");
+	sr_topology_free(t);
+}
+
 /* CPU 0 runs a, with b and c queued (c least recently run) */
 static void three_on_cpu0(struct sr_replay *r)
 {
@@ -290,6 +349,7 @@ int main(void)
 	CHECK(t && t->ncpus == 4, "preset 1x4x1 has 4 cpus");
 	test_migrate_load();
 	test_migrate_util();
+	test_lb_clock();
 
 	/* names and era defaults */
 	CHECK(!strcmp(sr_decision_kind_name(SR_DEC_NEWIDLE), "newidle") &&
