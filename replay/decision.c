@@ -472,8 +472,8 @@ void sr_dec_evaluate(struct sr_replay *r, struct sr_pending *pd, const struct sr
 		v.tg = sr_tg_compute(r, now);
 	if (r->kin_cur && (pd->d.kind == SR_DEC_WAKEUP || pd->d.kind == SR_DEC_FORK))
 		kin_apply(r, &v, r->kin_cur);
-	pd->prev_idle = pd->d.prev_cpu >= 0 && pd->d.prev_cpu < r->topo->ncpus &&
-			sr_view_idle_cpu(&v, pd->d.prev_cpu);
+	pd->prev_idle = pd->d.kind == SR_DEC_WAKEUP && pd->d.prev_cpu >= 0 &&
+			pd->d.prev_cpu < r->topo->ncpus && sr_view_idle_cpu(&v, pd->d.prev_cpu);
 	in.fork = pd->d.kind == SR_DEC_FORK;
 	in.exec = 0;	/* replay does not evaluate execs (the simulator's entry point) */
 	in.this_cpu = pd->d.this_cpu;
@@ -561,7 +561,7 @@ static int prev_first(const struct sr_topology *t)
 		if (t->cpu[c].capacity != t->cpu[0].capacity)
 			return 0;
 		for (l = 0; l < t->cpu[c].ndomains; l++)
-			if (!strcmp(t->cpu[c].dom[l].name, "CLS"))
+			if (t->cpu[c].dom[l].flags & SR_SD_CLUSTER)
 				return 0;
 	}
 	return 1;
@@ -1370,7 +1370,7 @@ void sr_dec_lb_infer(struct sr_replay *r, int cpu, unsigned pass, int idle, uint
 	const struct sr_cpu_topo *ct = &r->topo->cpu[cpu];
 	struct sr_view v;
 	struct sr_eval e;
-	int l;
+	int l, pull;
 
 	*done = *failed = *pinned = 0;
 	if (!pass || !r->nmodels)
@@ -1381,10 +1381,10 @@ void sr_dec_lb_infer(struct sr_replay *r, int cpu, unsigned pass, int idle, uint
 	marks_pass(r, &v, cpu, pass, idle, &e);
 	if (e.lbf & SR_LBO_HINT_SET)
 		r->stats.lb_inferred_marks++;
+	/* the level of the pull, if any: the lowest whose span holds its source */
+	pull = e.cpu >= 0 && e.src_cpu >= 0 ? sr_topology_level_of(r->topo, cpu, e.src_cpu) : -1;
 	for (l = 0; l < ct->ndomains && l < SR_MAX_DOMAIN_LEVELS; l++) {
-		int bit = l * r->topo->ncpus + cpu;
-		int pulled = e.cpu >= 0 && e.src_cpu >= 0 && sr_cpumask_test(ct->dom[l].span, e.src_cpu) &&
-			     (l == 0 || !sr_cpumask_test(ct->dom[l - 1].span, e.src_cpu));
+		int bit = l * r->topo->ncpus + cpu, pulled = l == pull;
 
 		if (!(pass >> l & 1))
 			continue;

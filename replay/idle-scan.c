@@ -290,18 +290,15 @@ void sr_idle_scan_advance(struct sr_replay *r, uint64_t now)
 				r->lb_infer = 1;
 		/*
 		 * where each CPU's clock stood before the trace is unknown: as
-		 * if every level had balanced at its first jiffy, so that the
-		 * CPUs do not all balance at once there
+		 * if every level had balanced at its first jiffy at
+		 * min_interval, so that the CPUs do not all balance at once
+		 * there
 		 */
 		for (cpu = 0; r->lb_infer && cpu < r->topo->ncpus; cpu++) {
-			struct sr_lb_clock *k = &r->lb_clk[cpu];
-			int l;
-
-			sr_lb_clock_init(k, j * tick);
-			for (l = 0; l < SR_MAX_DOMAIN_LEVELS; l++)
-				k->last_balance[l] = j * tick;
-			sr_lb_clock_done(k, &r->topo->cpu[cpu], 0, ~0u, !cpu_idle(&r->rq[cpu]),
-					 j * tick, r->hz, r->topo->ncpus, 0, 0, 0);
+			sr_lb_clock_init(&r->lb_clk[cpu], j * tick);
+			sr_lb_clock_done(&r->lb_clk[cpu], &r->topo->cpu[cpu], ~0u, ~0u,
+					 !cpu_idle(&r->rq[cpu]), j * tick, r->hz, r->topo->ncpus, 0,
+					 ~0u, 0);
 		}
 		return;
 	}
