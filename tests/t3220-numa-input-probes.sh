@@ -52,7 +52,19 @@ ok "guest: the kernel took the load-balance probes" sh -c \
 trace-cmd report "$D" >"$TMP/rep.txt" 2>/dev/null
 ngr=$(grep -c ' lb_group_ret: ' "$TMP/rep.txt")
 nlr=$(grep -c ' lb_rqstat: ' "$TMP/rep.txt")
-ok "one lb_rqstat for every lb_group_ret ($nlr, $ngr)" sh -c "[ $ngr -gt 10 ] && [ $nlr = $ngr ]"
+# lb_rqstat is a kprobe at sched_balance_find_src_group()'s entry,
+# lb_group_ret a kretprobe at its return: a call that the start or the end
+# of the recording cuts (tracing turned on or off, or the two events
+# enabled, between its entry and its return) leaves its return without an
+# entry as the first of the pair's events on its CPU, or its entry without
+# a return as the last.  Anywhere else a return without an entry is a lost
+# or doubled event (a softirq's balance may nest in a newly idle one: calls
+# are counted open per CPU).
+unpaired=$(awk '/ lb_rqstat: / { c = $2; open[c]++; seen[c] = 1 }
+	/ lb_group_ret: / { c = $2; if (open[c]) open[c]--; else if (seen[c]) bad++; seen[c] = 1 }
+	END { for (c in open) if (open[c] > 1) bad += open[c] - 1; print bad + 0 }' "$TMP/rep.txt")
+ok "one lb_rqstat for every lb_group_ret but where the recording cuts a call ($nlr, $ngr, $unpaired elsewhere)" \
+	sh -c "[ $ngr -gt 10 ] && [ $unpaired = 0 ]"
 # every lb_task is followed on its CPU by its lb_task_ret, and names a
 # source CPU other than its destination (the balancing CPU, or the CPU a
 # nohz pass or a DST_PINNED retarget balances for), a migration type of
@@ -74,14 +86,30 @@ input_checks() {
 	trace-cmd report "$D" >"$TMP/rep.txt" 2>/dev/null
 	nsel=$(grep -c ' select_rq: ' "$TMP/rep.txt")
 	nrq=$(grep -c ' rqstat: ' "$TMP/rep.txt")
-	if [ "$nsel" -gt 100 ] && [ "$nrq" = "$nsel" ]; then
-		pass "$who: one rqstat for every select_rq ($nrq, $nsel)"
+	# The two kprobes sit at one address and fire one after the other: where
+	# the recording's start or end (tracing turned on or off, or the events
+	# enabled) falls between the two of one call, one of them alone is the
+	# first or the last of the pair's events on its CPU (seen once in about
+	# ten runs: 407 rqstat, 408 select_rq).  Anywhere else a lone one is a
+	# lost or doubled event.
+	nlone=$(awk '/ rqstat: | select_rq: / { c = $2; seq[c, ++n[c]] = / rqstat: / ? "r" : "s" }
+		END {
+			for (c in n) {
+				for (i = 1; i <= n[c]; ) {
+					if (i < n[c] && seq[c, i] != seq[c, i + 1]) { i += 2; continue }
+					if (i != 1 && i != n[c]) bad++
+					i++
+				}
+			}
+			print bad + 0
+		}' "$TMP/rep.txt")
+	if [ "$nsel" -gt 100 ] && [ "$nlone" = 0 ]; then
+		pass "$who: one rqstat for every select_rq but where the recording cuts a call ($nrq, $nsel)"
 	else
-		# seen once in about ten runs (407 rqstat, 408 select_rq), cause not
-		# found: say which events lack their pair, with their CPU's neighbours,
-		# and keep the recording in tests/out for the next look
+		# say which events lack their pair, with their CPU's neighbours, and
+		# keep the recording in tests/out for the next look
 		cp "$D" "$TOP/tests/out/t3220-$who-unpaired.dat" 2>/dev/null
-		fail "$who: one rqstat for every select_rq ($nrq, $nsel)" "$(awk '
+		fail "$who: one rqstat for every select_rq but where the recording cuts a call ($nrq, $nsel, $nlone elsewhere)" "$(awk '
 			/ rqstat: | select_rq: / {
 				cpu = $2; k = / rqstat: / ? "r" : "s"
 				if (pend[cpu] != "" && pend[cpu] != k) { pend[cpu] = ""; next }
